@@ -1,0 +1,79 @@
+"""`swords data build`: raw sources -> Parquet files and the dataset card, all or nothing."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from . import CONFIGS, DATASET_DIR, parquet_path
+from .card import write_card
+from .readers import coinco_test_documents, read_coinco, read_semeval07, read_swords, swords_documents
+from .schema import ARROW_SCHEMA
+from .sources import BUILD_SOURCES, checked_sources
+
+
+def build_rows(sources_dir: Path) -> dict[str, dict[str, list[dict]]]:
+    """config -> split -> rows, read from checksum-verified sources."""
+    paths = checked_sources(sources_dir, BUILD_SOURCES)
+    swords_dev = paths["swords/swords-v1.1_dev.json.gz"]
+    swords_test = paths["swords/swords-v1.1_test.json.gz"]
+    test_documents = coinco_test_documents(swords_documents([swords_dev]), swords_documents([swords_test]))
+    return {
+        "swords": {
+            "dev": read_swords(swords_dev, "swords-v1.1"),
+            "test": read_swords(swords_test, "swords-v1.1"),
+        },
+        "swords_test_subset": {
+            "test": read_swords(paths["swords/swords-v1.1_test-subset.json.gz"], "swords-v1.1"),
+        },
+        "swords_reannotated": {
+            "test": read_swords(paths["swords/swords-v1.1_test-subset_reannotated.json.gz"], "swords-v1.1-reannotated"),
+        },
+        "coinco": read_coinco(
+            paths["coinco/coinco_patched.xml.gz"], paths["coinco/coinco.no_problematic.candidates"], test_documents
+        ),
+        "semeval07": read_semeval07(
+            paths["semeval07/lst_all.xml"],
+            paths["semeval07/lst_trial.gold"],
+            paths["semeval07/lst_test.gold"],
+            paths["semeval07/lst.gold.candidates"],
+        ),
+    }
+
+
+def write_parquet(rows: list[dict], path: Path) -> None:
+    table = pa.Table.from_pylist(rows, schema=ARROW_SCHEMA)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    # Fixed settings so that a rebuild gives byte-identical files.
+    pq.write_table(table, path, compression="zstd", compression_level=9, row_group_size=1 << 20,
+                   write_statistics=False, store_schema=True)
+
+
+def build(sources_dir: Path, output_dir: Path = DATASET_DIR) -> dict[str, dict[str, int]]:
+    """Build every config into output_dir/data and output_dir/README.md; returns row counts.
+
+    Everything is read and checked first, then written to a scratch folder and moved into place, so a
+    missing or corrupted source leaves output_dir untouched."""
+    rows = build_rows(Path(sources_dir))
+    if set(rows) != set(CONFIGS) or any(set(rows[c]) != set(CONFIGS[c]) for c in CONFIGS):
+        raise AssertionError("build produced configs/splits other than CONFIGS")
+    output_dir = Path(output_dir)
+    output_dir.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=output_dir, prefix=".build-") as scratch:
+        scratch = Path(scratch)
+        for config, splits in rows.items():
+            for split, split_rows in splits.items():
+                write_parquet(split_rows, scratch / parquet_path(config, split))
+        write_card(scratch, {c: {s: len(r) for s, r in splits.items()} for c, splits in rows.items()})
+        old_data = output_dir / "data"
+        if old_data.exists():
+            retired = scratch / "retired-data"
+            old_data.rename(retired)
+        (scratch / "data").rename(old_data)
+        (scratch / "README.md").replace(output_dir / "README.md")
+        shutil.rmtree(scratch / "retired-data", ignore_errors=True)
+    return {c: {s: len(r) for s, r in splits.items()} for c, splits in rows.items()}

@@ -1,0 +1,122 @@
+"""The `swords` console command. Each package adds its subcommands; this module only wires them."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import sys
+from pathlib import Path
+
+from . import DATASET_DIR
+from .errors import SwordsError
+
+# Subcommand modules of the other packages, registered when installed; they import heavy extras lazily.
+PLUGINS = ("swords_metric.cli", "swords_baselines.cli", "swords_space.cli")
+
+
+def _cmd_build(args: argparse.Namespace) -> int:
+    import time
+
+    from .build import build
+
+    started = time.perf_counter()
+    counts = build(Path(args.sources), Path(args.output))
+    for config, splits in counts.items():
+        print(f"{config}: " + ", ".join(f"{split} {n:,} rows" for split, n in splits.items()))
+    print(f"built {args.output} in {time.perf_counter() - started:.1f} s")
+    return 0
+
+
+def _cmd_verify(args: argparse.Namespace) -> int:
+    from . import load
+    from .stats import check_published, compute_all, format_table
+
+    def rows(config: str, split: str) -> list[dict]:
+        split_rows = load(config, split=split).to_list() if args.dataset_dir is None else _read_parquet(args.dataset_dir, config, split)
+        for row in split_rows:
+            start = row["offset"]
+            if row["context"][start : start + len(row["target"])] != row["target"]:
+                raise SwordsError(f"{config}/{split} {row['id']}: target not at its offset")
+        return split_rows
+
+    table = compute_all(rows)
+    print(format_table(table))
+    print()
+    checks = check_published(table)
+    for check in checks:
+        print(check.line())
+    failed = [c for c in checks if c.status == "MISMATCH"]
+    explained = sum(c.status == "explained" for c in checks)
+    print(f"\n{len(checks) - len(failed) - explained} figures match, {explained} differ as explained, {len(failed)} mismatch")
+    return 1 if failed else 0
+
+
+def _read_parquet(dataset_dir: str, config: str, split: str) -> list[dict]:
+    import pyarrow.parquet as pq
+
+    from . import parquet_path
+
+    return pq.read_table(Path(dataset_dir) / parquet_path(config, split)).to_pylist()
+
+
+def _cmd_publish(args: argparse.Namespace) -> int:
+    from .publish import publish, publishable_files
+
+    files = publishable_files(Path(args.dataset_dir))
+    if args.dry_run:
+        for path, size in files:
+            print(f"{size:>12,}  {path}")
+        print(f"{sum(s for _, s in files):>12,}  total, {len(files)} files -> {args.repo_id} (dry run, nothing uploaded)")
+        return 0
+    print(publish(args.repo_id, Path(args.dataset_dir), private=args.private))
+    return 0
+
+
+def _add_data_commands(subparsers) -> None:
+    from .sources import default_sources_dir
+
+    data = subparsers.add_parser("data", help="build, verify and publish the benchmark datasets")
+    commands = data.add_subparsers(dest="data_command", required=True)
+
+    build = commands.add_parser("build", help="build Parquet files and the dataset card from the raw sources")
+    build.add_argument("--sources", default=str(default_sources_dir()), help="raw sources folder (default: %(default)s)")
+    build.add_argument("--output", default=str(DATASET_DIR), help="dataset folder to write (default: %(default)s)")
+    build.set_defaults(func=_cmd_build)
+
+    verify = commands.add_parser("verify", help="statistics of every config against the published figures")
+    verify.add_argument("--dataset-dir", default=None, help="read Parquet from this folder instead of the installed data")
+    verify.set_defaults(func=_cmd_verify)
+
+    publish = commands.add_parser("publish", help="upload the dataset folder to the Hugging Face Hub")
+    publish.add_argument("--repo-id", required=True, help="ORG/NAME of the dataset repository")
+    publish.add_argument("--dry-run", action="store_true", help="list the files and sizes, upload nothing")
+    publish.add_argument("--private", action="store_true", help="create the repository as private")
+    publish.add_argument("--dataset-dir", default=str(DATASET_DIR), help=argparse.SUPPRESS)
+    publish.set_defaults(func=_cmd_publish)
+
+
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(prog="swords", description="Lexical substitution benchmarks, metric, baselines and demo.")
+    subparsers = top.add_subparsers(dest="command", required=True)
+    _add_data_commands(subparsers)
+    for name in PLUGINS:
+        if importlib.util.find_spec(name.split(".")[0]) is not None:
+            importlib.import_module(name).register(subparsers)
+    return top
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except SwordsError as error:
+        print(f"swords: error: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("swords: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
