@@ -49,8 +49,15 @@ def write_parquet(rows: list[dict], path: Path) -> None:
     table = pa.Table.from_pylist(rows, schema=ARROW_SCHEMA)
     path.parent.mkdir(parents=True, exist_ok=True)
     # Fixed settings so that a rebuild gives byte-identical files.
-    pq.write_table(table, path, compression="zstd", compression_level=9, row_group_size=1 << 20,
-                   write_statistics=False, store_schema=True)
+    pq.write_table(
+        table,
+        path,
+        compression="zstd",
+        compression_level=9,
+        row_group_size=1 << 20,
+        write_statistics=False,
+        store_schema=True,
+    )
 
 
 def build(sources_dir: Path, output_dir: Path = DATASET_DIR) -> dict[str, dict[str, int]]:

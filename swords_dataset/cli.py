@@ -33,7 +33,11 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     from .stats import check_published, compute_all, format_table
 
     def rows(config: str, split: str) -> list[dict]:
-        split_rows = load(config, split=split).to_list() if args.dataset_dir is None else _read_parquet(args.dataset_dir, config, split)
+        split_rows = (
+            load(config, split=split).to_list()
+            if args.dataset_dir is None
+            else _read_parquet(args.dataset_dir, config, split)
+        )
         for row in split_rows:
             start = row["offset"]
             if row["context"][start : start + len(row["target"])] != row["target"]:
@@ -48,7 +52,8 @@ def _cmd_verify(args: argparse.Namespace) -> int:
         print(check.line())
     failed = [c for c in checks if c.status == "MISMATCH"]
     explained = sum(c.status == "explained" for c in checks)
-    print(f"\n{len(checks) - len(failed) - explained} figures match, {explained} differ as explained, {len(failed)} mismatch")
+    matched = len(checks) - len(failed) - explained
+    print(f"\n{matched} figures match, {explained} differ as explained, {len(failed)} mismatch")
     return 1 if failed else 0
 
 
@@ -67,7 +72,9 @@ def _cmd_publish(args: argparse.Namespace) -> int:
     if args.dry_run:
         for path, size in files:
             print(f"{size:>12,}  {path}")
-        print(f"{sum(s for _, s in files):>12,}  total, {len(files)} files -> {args.repo_id} (dry run, nothing uploaded)")
+        print(
+            f"{sum(s for _, s in files):>12,}  total, {len(files)} files -> {args.repo_id} (dry run, nothing uploaded)"
+        )
         return 0
     print(publish(args.repo_id, Path(args.dataset_dir), private=args.private))
     return 0
@@ -80,12 +87,16 @@ def _add_data_commands(subparsers) -> None:
     commands = data.add_subparsers(dest="data_command", required=True)
 
     build = commands.add_parser("build", help="build Parquet files and the dataset card from the raw sources")
-    build.add_argument("--sources", default=str(default_sources_dir()), help="raw sources folder (default: %(default)s)")
+    build.add_argument(
+        "--sources", default=str(default_sources_dir()), help="raw sources folder (default: %(default)s)"
+    )
     build.add_argument("--output", default=str(DATASET_DIR), help="dataset folder to write (default: %(default)s)")
     build.set_defaults(func=_cmd_build)
 
     verify = commands.add_parser("verify", help="statistics of every config against the published figures")
-    verify.add_argument("--dataset-dir", default=None, help="read Parquet from this folder instead of the installed data")
+    verify.add_argument(
+        "--dataset-dir", default=None, help="read Parquet from this folder instead of the installed data"
+    )
     verify.set_defaults(func=_cmd_verify)
 
     publish = commands.add_parser("publish", help="upload the dataset folder to the Hugging Face Hub")
@@ -96,12 +107,21 @@ def _add_data_commands(subparsers) -> None:
     publish.set_defaults(func=_cmd_publish)
 
 
+def _installed(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except ModuleNotFoundError:  # the parent package is absent
+        return False
+
+
 def parser() -> argparse.ArgumentParser:
-    top = argparse.ArgumentParser(prog="swords", description="Lexical substitution benchmarks, metric, baselines and demo.")
+    top = argparse.ArgumentParser(
+        prog="swords", description="Lexical substitution benchmarks, metric, baselines and demo."
+    )
     subparsers = top.add_subparsers(dest="command", required=True)
     _add_data_commands(subparsers)
     for name in PLUGINS:
-        if importlib.util.find_spec(name.split(".")[0]) is not None:
+        if _installed(name):
             importlib.import_module(name).register(subparsers)
     return top
 

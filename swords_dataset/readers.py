@@ -124,7 +124,10 @@ def read_coinco(xml_path: Path, candidates_path: Path, test_documents: set[str])
     for sentence in root.iter("sent"):
         document, sentence_id = sentence.get("MASCfile"), sentence.get("MASCsentID")
         split = "test" if document in test_documents else "dev"
-        parts = [normalize_whitespace(sentence.findtext(tag) or "") for tag in ("precontext", "targetsentence", "postcontext")]
+        parts = [
+            normalize_whitespace(sentence.findtext(tag) or "")
+            for tag in ("precontext", "targetsentence", "postcontext")
+        ]
         pre, region, _ = parts
         context = " ".join(p for p in parts if p)
         region_start = len(pre) + 1 if pre else 0
@@ -194,6 +197,11 @@ _HEAD = re.compile(r"<head>(.*?)</head>")
 _PLACEHOLDER = "SWORDSHEADPLACEHOLDER"
 
 
+# What ftfy cannot undo: GB2312 quotes read as Latin-1 (instance 112), and a lone "Â" left of a
+# non-breaking space that the tokenizer split off (instance 89).
+_LEFTOVER_MOJIBAKE = {"¡°": '"', "¡±": '"', "¡¯": "'", "Â ": ""}
+
+
 def repair_text(text: str) -> str:
     """Undo the source's HTML escaping (sometimes doubled) and mojibake; straighten curly quotes."""
     import ftfy
@@ -203,7 +211,10 @@ def repair_text(text: str) -> str:
         if unescaped == text:
             break
         text = unescaped
-    return ftfy.fix_text(text, unescape_html=False)
+    text = ftfy.fix_text(text, unescape_html=False)
+    for broken, fixed in _LEFTOVER_MOJIBAKE.items():
+        text = text.replace(broken, fixed)
+    return text
 
 
 def detokenize_with_head(tokenized: str) -> tuple[str, str, int]:
@@ -257,7 +268,9 @@ def read_semeval_gold(path: Path) -> dict[int, list[tuple[str, int]]]:
     return gold
 
 
-def read_semeval07(xml_path: Path, trial_gold_path: Path, test_gold_path: Path, candidates_path: Path) -> dict[str, list[dict]]:
+def read_semeval07(
+    xml_path: Path, trial_gold_path: Path, test_gold_path: Path, candidates_path: Path
+) -> dict[str, list[dict]]:
     text = xml_path.read_bytes().decode("utf-8", errors="swords_latin1_fallback")
     gold = {"trial": read_semeval_gold(trial_gold_path), "test": read_semeval_gold(test_gold_path)}
     candidate_lists = read_candidate_lists(candidates_path)

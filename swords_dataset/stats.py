@@ -73,8 +73,16 @@ AVERAGES = ("substitutes/target", "inconceivable/target", "conceivable/target", 
 
 def split_statistics(rows: Iterable[dict]) -> dict[str, float]:
     """Counts over rows of the shared schema. Labels: SWORDS judgements, else annotator votes."""
-    stats = {"contexts": 0, "targets": 0, "substitutes": 0, "labels": 0, "target words": 0,
-             "inconceivable": 0, "conceivable": 0, "acceptable": 0}
+    stats = {
+        "contexts": 0,
+        "targets": 0,
+        "substitutes": 0,
+        "labels": 0,
+        "target words": 0,
+        "inconceivable": 0,
+        "conceivable": 0,
+        "acceptable": 0,
+    }
     contexts, words = set(), set()
     for row in rows:
         stats["targets"] += 1
@@ -113,7 +121,9 @@ class Check:
 
     def line(self) -> str:
         where = f"{self.config}/{self.split} {self.statistic}"
-        text = f"{where}: measured {_fmt(self.measured, self.statistic)}, published {_fmt(self.published, self.statistic)}"
+        text = (
+            f"{where}: measured {_fmt(self.measured, self.statistic)}, published {_fmt(self.published, self.statistic)}"
+        )
         return f"{self.status:<9} {text}" + (f" ({self.note})" if self.note else "")
 
 
@@ -160,5 +170,7 @@ def format_table(table: dict[tuple[str, str], dict[str, float]]) -> str:
     for (config, split), stats in table.items():
         lines.append([f"{config}/{split}", *[_fmt(stats[c], c) for c in columns]])
     widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
-    return "\n".join("  ".join(cell.rjust(w) if i else cell.ljust(w) for i, (cell, w) in enumerate(zip(line, widths)))
-                     for line in lines)
+    return "\n".join(
+        "  ".join(cell.rjust(w) if i else cell.ljust(w) for i, (cell, w) in enumerate(zip(line, widths, strict=True)))
+        for line in lines
+    )

@@ -1,0 +1,34 @@
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+import swords_dataset
+from swords_dataset.sources import default_sources_dir
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+# Tests must never reach the Hub; everything they load ships with the repository or the shared folder.
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
+
+
+@pytest.fixture(scope="session")
+def sources_dir() -> Path:
+    path = default_sources_dir()
+    if not (path / "SHA256SUMS").is_file():
+        pytest.skip(f"raw sources not found at {path} (set SWORDS_SOURCES)")
+    return path
+
+
+@pytest.fixture(scope="session")
+def dataset_rows(tmp_path_factory) -> dict[tuple[str, str], list[dict]]:
+    """Every config and split, loaded the way users load them, into a fresh cache."""
+    cache = tmp_path_factory.mktemp("hf-cache")
+    return {
+        (config, split): swords_dataset.load(config, split=split, cache_dir=str(cache)).to_list()
+        for config, splits in swords_dataset.CONFIGS.items()
+        for split in splits
+    }

@@ -1,0 +1,198 @@
+"""The built benchmarks: schema, offsets, counts against the SWORDS paper, and fidelity to the sources."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+from collections import Counter
+
+import pytest
+
+import swords_dataset
+from swords_dataset.schema import FEATURES, UD_POS
+from swords_dataset.stats import EXPLAINED_DEVIATIONS, check_published, compute_all, split_statistics
+
+ALL_SPLITS = [(c, s) for c, splits in swords_dataset.CONFIGS.items() for s in splits]
+
+
+def test_every_config_and_split_loads_with_the_shared_schema():
+    dataset = swords_dataset.load("coinco", split="test")
+    assert dataset.features == FEATURES
+    assert dataset.num_rows == 5450
+
+
+@pytest.mark.parametrize(("config", "split"), ALL_SPLITS)
+def test_schema_and_offsets_on_every_row(dataset_rows, config, split):
+    rows = dataset_rows[(config, split)]
+    assert rows, "empty split"
+    assert len({row["id"] for row in rows}) == len(rows), "ids must be unique"
+    for row in rows:
+        assert set(row) == set(FEATURES)
+        start = row["offset"]
+        assert row["context"][start : start + len(row["target"])] == row["target"], row["id"]
+        assert row["pos"] in UD_POS, row["id"]
+        assert row["target_lemma"], row["id"]
+        scores = [s["score"] for s in row["substitutes"]]
+        assert scores == sorted(scores, reverse=True), f"{row['id']}: substitutes not sorted by score"
+        assert row["candidates"] == sorted(set(row["candidates"]), key=lambda w: (w.lower(), w))
+        assert {s["substitute"] for s in row["substitutes"]} <= set(row["candidates"]), row["id"]
+        for substitute in row["substitutes"]:
+            assert substitute["substitute"] == substitute["substitute"].strip() != ""
+            assert 0 <= substitute["votes_positive"] <= substitute["votes_total"]
+            if substitute["labels"]:  # SWORDS: the score is the share of TRUE among all judgements
+                assert substitute["votes_total"] == len(substitute["labels"])
+                assert substitute["votes_positive"] == substitute["labels"].count("TRUE")
+                assert substitute["score"] == substitute["labels"].count("TRUE") / len(substitute["labels"])
+            else:  # CoInCo / SemEval: the number of annotators who produced it
+                assert substitute["score"] == substitute["votes_positive"] == substitute["votes_total"] >= 1
+
+
+def test_swords_candidates_are_exactly_the_labelled_substitutes(dataset_rows):
+    for split in ("dev", "test"):
+        for row in dataset_rows[("swords", split)]:
+            assert sorted(row["candidates"]) == sorted(s["substitute"] for s in row["substitutes"])
+
+
+# --- Counts: SWORDS paper (Lee et al. 2021), Table 2 --------------------------------------------------
+
+
+def test_swords_counts_match_table_2(dataset_rows):
+    dev = split_statistics(dataset_rows[("swords", "dev")])
+    test = split_statistics(dataset_rows[("swords", "test")])
+    both = split_statistics(dataset_rows[("swords", "dev")] + dataset_rows[("swords", "test")])
+    assert (dev["targets"], dev["substitutes"], dev["labels"]) == (370, 22978, 121938)
+    assert (test["targets"], test["substitutes"], test["labels"]) == (762, 45705, 253917)
+    assert [round(dev[k], 1) for k in ("substitutes/target", "inconceivable/target", "conceivable/target")] == [
+        62.1,
+        41.6,
+        20.5,
+    ]
+    assert [round(test[k], 1) for k in ("substitutes/target", "inconceivable/target", "conceivable/target")] == [
+        60.0,
+        38.1,
+        21.9,
+    ]
+    assert round(both["substitutes/target"], 1) == 60.7 and round(both["conceivable/target"], 1) == 21.4
+
+
+def test_coinco_counts_match_table_2(dataset_rows):
+    dev = split_statistics(dataset_rows[("coinco", "dev")])
+    test = split_statistics(dataset_rows[("coinco", "test")])
+    assert (dev["contexts"], dev["targets"], dev["substitutes"], dev["labels"]) == (1577, 10179, 67814, 98950)
+    # Table 2: 44,928 substitutes; the source has one more, 'TV' beside 'tv' (see the next test).
+    assert (test["contexts"], test["targets"], test["substitutes"], test["labels"]) == (897, 5450, 44929, 68496)
+
+
+def test_the_one_extra_coinco_substitute_is_a_case_variant(dataset_rows):
+    rows = dataset_rows[("coinco", "test")]
+    case_duplicates = [
+        (row["id"], word)
+        for row in rows
+        for word, n in Counter(s["substitute"].lower() for s in row["substitutes"]).items()
+        if n > 1
+    ]
+    assert case_duplicates == [("coinco:12648", "tv")]
+
+
+def test_semeval07_counts_match_table_2(dataset_rows):
+    trial, test = dataset_rows[("semeval07", "trial")], dataset_rows[("semeval07", "test")]
+    both = split_statistics(trial + test)
+    assert (len(trial), len(test)) == (300, 1710)
+    assert (both["targets"], both["substitutes"], both["labels"], both["target words"]) == (2010, 8025, 12300, 201)
+
+
+def test_verify_reports_no_unexplained_mismatch(dataset_rows):
+    checks = check_published(compute_all(lambda config, split: dataset_rows[(config, split)]))
+    assert [c.line() for c in checks if c.status == "MISMATCH"] == []
+    explained = {(c.config, c.split, c.statistic) for c in checks if c.status == "explained"}
+    assert explained == set(EXPLAINED_DEVIATIONS)
+
+
+# --- Fidelity to the upstream releases ---------------------------------------------------------------
+
+UPSTREAM_SWORDS = {
+    ("swords", "dev"): "swords/swords-v1.1_dev.json.gz",
+    ("swords", "test"): "swords/swords-v1.1_test.json.gz",
+    ("swords_test_subset", "test"): "swords/swords-v1.1_test-subset.json.gz",
+    ("swords_reannotated", "test"): "swords/swords-v1.1_test-subset_reannotated.json.gz",
+}
+
+
+@pytest.mark.parametrize(("config", "split"), list(UPSTREAM_SWORDS))
+def test_every_upstream_swords_target_is_present_with_identical_substitutes_and_labels(
+    dataset_rows, sources_dir, config, split
+):
+    with gzip.open(sources_dir / UPSTREAM_SWORDS[(config, split)], "rt") as f:
+        upstream = json.load(f)
+    expected = {tid: {} for tid in upstream["targets"]}
+    for sid, substitute in upstream["substitutes"].items():
+        expected[substitute["target_id"]][substitute["substitute"]] = upstream["substitute_labels"][sid]
+    rows = {row["id"]: row for row in dataset_rows[(config, split)]}
+    assert set(rows) == set(upstream["targets"])
+    for tid, target in upstream["targets"].items():
+        row = rows[tid]
+        assert (row["target"], row["offset"], row["pos"], row["context_id"]) == (
+            target["target"],
+            target["offset"],
+            target["pos"],
+            target["context_id"],
+        )
+        assert row["context"] == upstream["contexts"][target["context_id"]]["context"]
+        assert {s["substitute"]: s["labels"] for s in row["substitutes"]} == expected[tid]
+
+
+def test_swords_reannotated_covers_the_same_targets_as_the_subset(dataset_rows):
+    first = {row["id"] for row in dataset_rows[("swords_test_subset", "test")]}
+    second = {row["id"] for row in dataset_rows[("swords_reannotated", "test")]}
+    test = {row["id"] for row in dataset_rows[("swords", "test")]}
+    assert first == second and len(first) == 89 and first <= test
+
+
+def test_swords_targets_point_at_their_coinco_tokens(dataset_rows):
+    """SWORDS targets were drawn from CoInCo: each one's CoInCo token is in the same CoInCo split."""
+    for split in ("dev", "test"):
+        coinco = {row["id"]: row for row in dataset_rows[("coinco", split)]}
+        for row in dataset_rows[("swords", split)]:
+            for token_id in row["provenance"]["coinco_token_ids"]:
+                assert coinco[f"coinco:{token_id}"]["target"].lower() == row["target"].lower()
+
+
+def test_coinco_split_is_by_document(dataset_rows):
+    documents = {
+        split: {m.split(":")[0] for row in dataset_rows[("coinco", split)] for m in row["provenance"]["masc_sentences"]}
+        for split in ("dev", "test")
+    }
+    assert not documents["dev"] & documents["test"]
+    assert "A1.E2-NEW.txt" in documents["dev"]  # in neither SWORDS split: dev by rule
+    assert len(documents["dev"]) + len(documents["test"]) == 55
+
+
+def test_coinco_problematic_flag_is_kept(dataset_rows):
+    flags = Counter(
+        row["provenance"]["coinco_problematic"] for s in ("dev", "test") for row in dataset_rows[("coinco", s)]
+    )
+    assert flags == {False: 15415, True: 214}
+
+
+def test_semeval07_text_is_repaired_and_detokenized(dataset_rows):
+    rows = dataset_rows[("semeval07", "trial")] + dataset_rows[("semeval07", "test")]
+    for row in rows:
+        assert not re.search(r"&(apos|quot|amp|gt|lt|#\d+);?|Â|Ã|¡|[\x80-\x9f]|\ufffd|<head>", row["context"]), row[
+            "id"
+        ]
+        assert " ," not in row["context"] and " ." not in row["context"][-3:], row["id"]
+    by_id = {row["id"]: row for row in rows}
+    # lst_test.gold line 'yard.n 801 :: garden 2;lot 1;garden  1;...': the two 'garden's are one substitute.
+    assert {s["substitute"]: s["score"] for s in by_id["semeval07:801"]["substitutes"]}["garden"] == 3
+    assert by_id["semeval07:1"]["context"].startswith("During the siege, George Robertson had appointed")
+    assert by_id["semeval07:48"]["pos"] == "VERB" and by_id["semeval07:48"]["target_lemma"] == "bar"
+    no_gold = sorted(int(row["id"].split(":")[1]) for row in rows if not row["substitutes"])
+    assert no_gold == [567, 773, 794, 804, 1298, 1886, 1937]
+
+
+def test_unknown_config_or_split_is_a_clear_error():
+    with pytest.raises(swords_dataset.SwordsError, match="unknown config 'swordz'"):
+        swords_dataset.load("swordz")
+    with pytest.raises(swords_dataset.SwordsError, match="has no split 'validation'"):
+        swords_dataset.load("swords", split="validation")
