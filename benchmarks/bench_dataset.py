@@ -34,8 +34,9 @@ print(f"{t1 - t0:.3f} {t2 - t1:.3f}")
 def load_all(cache_dir: str) -> tuple[float, float]:
     """(import seconds, load seconds) in a fresh interpreter, as a user's first call would see them."""
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1"}
-    out = subprocess.run([sys.executable, "-c", LOAD_ALL, cache_dir], cwd=REPO_ROOT, env=env,
-                         capture_output=True, text=True, check=True).stdout.split()
+    out = subprocess.run(
+        [sys.executable, "-c", LOAD_ALL, cache_dir], cwd=REPO_ROOT, env=env, capture_output=True, text=True, check=True
+    ).stdout.split()
     return float(out[0]), float(out[1])
 
 
@@ -66,7 +67,9 @@ def main() -> None:
             started = time.perf_counter()
             build(sources, Path(out))
             times.append(time.perf_counter() - started)
-    print(f"swords data build (all configs):   {statistics.median(times):.2f} s (median of {args.repeat}; target < 30 s)")
+    print(
+        f"swords data build (all configs):   {statistics.median(times):.2f} s (median of {args.repeat}; target < 30 s)"
+    )
 
 
 if __name__ == "__main__":
