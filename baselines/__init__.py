@@ -1,0 +1,1 @@
+"""Baseline lexical substitution systems, installed as ``swords_baselines``."""

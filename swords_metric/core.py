@@ -1,0 +1,385 @@
+"""The SWORDS paper's metrics, computed exactly as the official scorers compute them, in plain Python.
+
+Pipeline (one place for each step):
+  prepare_reference(row)            dataset row -> Reference (lemmatized, merged, abstentions removed)
+  prepare_prediction(items, ref)    a system's list -> [(lemma, score)], deduplicated and ordered
+  score_targets(refs, preds, k)     -> TargetScores: per-target sums (numerators and denominators)
+  TargetScores.aggregate(rows)      -> {metric name: percent}, micro- or macro-averaged as each metric is
+
+Every metric is a ratio of sums over targets, which makes bootstrap resampling and per-POS breakdowns
+cheap: they aggregate a subset (or a resample) of the same per-target rows.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .lemmatize import lemmatize
+
+ACCEPTABLE = 0.5  # score > 0.5
+CONCEIVABLE = 0.1  # score >= 0.1 (with at most 10 judgements: at least one positive)
+POSITIVE_LABELS = frozenset({"TRUE", "TRUE_IMPLICIT"})
+ABSTAIN_LABELS = frozenset({"UNSURE"})
+LEXSUBGEN_KS = {"p": (1, 3), "r": (10,)}
+
+
+class MetricInputError(ValueError):
+    """Predictions or references the metric cannot score; the message names the target."""
+
+
+# --- References ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Reference:
+    """One target's reference after the scorer's preprocessing."""
+
+    id: str
+    pos: str
+    target_lemma: str
+    lemmas: tuple[str, ...]
+    positives: tuple[int, ...]
+    totals: tuple[int, ...]
+    index: dict = field(default_factory=dict, compare=False, repr=False)  # lemma -> position
+
+    def score(self, i: int) -> float:
+        return self.positives[i] / self.totals[i]
+
+
+def _labels_of(substitute: dict) -> list[str]:
+    labels = substitute.get("labels")
+    if labels:
+        return list(labels)
+    # CoInCo / SemEval: annotators produced it (implicit positives), nobody rejected it.
+    positive = int(substitute["votes_positive"])
+    return ["TRUE_IMPLICIT"] * positive + ["FALSE"] * (int(substitute.get("votes_total", positive)) - positive)
+
+
+def prepare_reference(row: dict) -> Reference | None:
+    """Lemmatize reference substitutes and target under the target's POS, drop the target's own lemma,
+    merge substitutes sharing a lemma (concatenating their judgements), remove abstentions and drop what
+    is left with none. Candidates from the ranking pool that annotators did not give are negatives (one
+    FALSE), as in the upstream release of CoInCo and SemEval. None when the row has no substitutes."""
+    substitutes = row.get("substitutes") or []
+    if not substitutes:
+        return None
+    pos = row.get("pos") or ""
+    target_lemma = lemmatize(row["target"], pos)
+    merged: dict[str, list[str]] = {}
+    given = {s["substitute"].lower() for s in substitutes}
+    items = [(s["substitute"], _labels_of(s)) for s in substitutes]
+    items += [(c, ["FALSE"]) for c in row.get("candidates") or [] if c.lower() not in given]
+    for text, labels in items:
+        lemma = lemmatize(text, pos)
+        if lemma == target_lemma:
+            continue
+        merged.setdefault(lemma, []).extend(labels)
+    lemmas, positives, totals = [], [], []
+    for lemma, labels in merged.items():
+        kept = [label for label in labels if label not in ABSTAIN_LABELS]
+        if kept:
+            lemmas.append(lemma)
+            positives.append(sum(label in POSITIVE_LABELS for label in kept))
+            totals.append(len(kept))
+    return Reference(
+        id=str(row.get("id", "")),
+        pos=pos,
+        target_lemma=target_lemma,
+        lemmas=tuple(lemmas),
+        positives=tuple(positives),
+        totals=tuple(totals),
+        index={lemma: i for i, lemma in enumerate(lemmas)},
+    )
+
+
+# --- Predictions --------------------------------------------------------------------------------------
+
+
+def normalize_prediction_items(items, target_id: str = "") -> list[tuple[str, float]]:
+    """[(substitute, score)] from a plain ranked list, [substitute, score] pairs or {substitute, score}
+    dicts; a plain list ranks by position. Bad items raise MetricInputError naming the target."""
+    where = f"target {target_id}: " if target_id else ""
+    if items is None:
+        return []
+    if isinstance(items, str | bytes) or not isinstance(items, Sequence | np.ndarray):
+        raise MetricInputError(f"{where}predictions must be a list of substitutes, got {type(items).__name__}")
+    pairs = []
+    for position, item in enumerate(items):
+        if isinstance(item, str):
+            substitute, score = item, -float(position)
+        elif isinstance(item, dict) and "substitute" in item:
+            substitute, score = item["substitute"], item.get("score", -float(position))
+        elif isinstance(item, Sequence) and not isinstance(item, str) and len(item) == 2:
+            substitute, score = item
+        else:
+            raise MetricInputError(f"{where}item {position} is {item!r}, expected a substitute or [substitute, score]")
+        if not isinstance(substitute, str):
+            raise MetricInputError(f"{where}item {position}: substitute {substitute!r} is not a string")
+        if not substitute.strip():
+            raise MetricInputError(f"{where}item {position}: empty substitute")
+        if score is None:
+            score = -float(position)
+        if isinstance(score, bool) or not isinstance(score, int | float | np.integer | np.floating):
+            raise MetricInputError(f"{where}item {position} ({substitute!r}): score {score!r} is not a number")
+        if not math.isfinite(float(score)):
+            raise MetricInputError(f"{where}item {position} ({substitute!r}): score {score!r} is not finite")
+        pairs.append((substitute, float(score)))
+    return pairs
+
+
+def prepare_prediction(pairs: Iterable[tuple[str, float]], reference: Reference) -> list[tuple[str, float]]:
+    """Lemmatize under the target's POS, drop the target's lemma, merge duplicates keeping the maximum
+    score at the first occurrence's place, then order by score descending (stable)."""
+    best: dict[str, float] = {}
+    for substitute, score in pairs:
+        lemma = lemmatize(substitute, reference.pos)
+        if lemma == reference.target_lemma:
+            continue
+        if lemma not in best or score > best[lemma]:
+            best[lemma] = score
+    return sorted(best.items(), key=lambda item: -item[1])
+
+
+# --- SemEval-2007 best / oot, as semeval07_score.pl computes them -------------------------------------
+
+# The Perl scorer's regular expressions, byte-for-byte in meaning (ASCII \w and \s, no Unicode).
+_GOLD_ENTRY = re.compile(r"(\w[\w'\-\s]+) (\d+)", re.ASCII)
+_GOLD_FIRST = re.compile(r"[\w'\-\s]+ (\d+)", re.ASCII)
+_NON_PREFIX = re.compile(r"^non(\s|-)(.*)$", re.ASCII)
+
+
+def _perl_split_semicolons(text: str) -> list[str]:
+    """Perl's split(';', $s): trailing empty fields are dropped, inner ones kept."""
+    parts = text.split(";")
+    while parts and parts[-1] == "":
+        parts.pop()
+    return parts
+
+
+def _perl_line_rest(text: str) -> str:
+    # The scorer reads a line with `(.*)`, which stops at the first newline.
+    return text.split("\n", 1)[0]
+
+
+@dataclass(frozen=True)
+class SemevalGold:
+    norms: dict[str, float]  # answer -> its share of the annotators' answers (plus hyphen-less variants)
+    mode: str | None  # the unique most frequent answer, if any
+
+
+def semeval_gold(reference: Reference) -> SemevalGold | None:
+    """readgoldfile() on the line `dummy.n ID :: sub n;sub n;…;` built from the reference: substitutes
+    with at least one positive judgement, weighted by that count, most frequent first. None when the
+    scorer would not count the item (fewer than two answers and no answer given twice)."""
+    entries = sorted(
+        ((lemma, n) for lemma, n in zip(reference.lemmas, reference.positives, strict=True) if n > 0),
+        key=lambda entry: -entry[1],
+    )
+    answers = _perl_line_rest(";".join(f"{lemma} {n}" for lemma, n in entries) + ";")
+    fields = [f for f in _perl_split_semicolons(answers) if "pn" not in f]  # the scorer drops proper nouns so
+    first = _GOLD_FIRST.search(fields[0]) if fields else None
+    if not (len(fields) > 1 or (first is not None and int(first.group(1)) > 1)):
+        return None
+    counts: dict[str, int] = {}
+    mode, mode_count, mode_cancelled = None, None, False
+    for text in fields:
+        match = _GOLD_ENTRY.search(text)
+        if match is None:
+            continue
+        answer, n = match.group(1).replace("'", "", 1), int(match.group(2))
+        if not mode:
+            mode, mode_count = answer, n
+        elif not mode_cancelled and n == mode_count:
+            mode_cancelled = True  # a tie for most frequent: no mode
+        counts[answer] = n
+    total = sum(counts.values())
+    if not total:
+        return SemevalGold(norms={}, mode=None if mode_cancelled else mode)
+    norms: dict[str, float] = {}
+    for answer, n in counts.items():
+        norms[answer] = n / total
+        if "-" in answer:  # a hyphenated gold answer also matches with spaces
+            norms[answer.replace("-", " ")] = n / total
+    return SemevalGold(norms=norms, mode=None if mode_cancelled else mode)
+
+
+def semeval_answers(lemmas: Sequence[str]) -> list[str]:
+    """The system line `sub;sub;…;` as the scorer splits and normalises it (fixmisc): "non-x"/"non x"
+    becomes "nonx", hyphens become spaces, one apostrophe is removed. (Its American/British table is
+    assigned a hash reference in Perl and so never applies; nor does it here.)"""
+    fixed = []
+    for answer in _perl_split_semicolons(_perl_line_rest(";".join(lemmas) + ";")):
+        non = _NON_PREFIX.match(answer)
+        if non:
+            answer = "non" + non.group(2)
+        fixed.append(answer.replace("-", " ").replace("'", "", 1))
+    return fixed
+
+
+# --- Per-target scores and their aggregation ---------------------------------------------------------
+
+
+def _gap(weights: dict[str, float], ranked: Sequence[str]) -> float | None:
+    """Generalized average precision (Kishida 2005; Thater et al. 2010), as Melamud's implementation:
+    None when no reference weight is positive (that implementation returns -1 there)."""
+    denominator, accumulated, rank = 0.0, 0.0, 0
+    for weight in sorted(weights.values(), reverse=True):
+        accumulated += float(weight)
+        if weight > 0:
+            rank += 1
+            denominator += accumulated / rank
+    if denominator == 0.0:
+        return None
+    numerator, accumulated = 0.0, 0.0
+    for i, lemma in enumerate(ranked, 1):
+        weight = weights.get(lemma, 0)
+        accumulated += float(weight)
+        if weight > 0:
+            numerator += accumulated / i
+    return numerator / denominator
+
+
+def _pr_columns(k: int) -> list[tuple[str, str, str, int]]:
+    """(column prefix, setting, threshold, k) of every P/R/F family."""
+    families = [(f"{s}_{t}", s, t, k) for s in ("lenient", "strict") for t in ("a", "c")]
+    families.append(("strict_c@1", "strict", "c", 1))
+    return families
+
+
+class TargetScores:
+    """Per-target numerators and denominators (one row per scored target) for every metric."""
+
+    def __init__(self, k: int, ids: list[str], pos: list[str], columns: dict[str, np.ndarray]):
+        self.k, self.ids, self.pos, self.columns = k, ids, np.asarray(pos), columns
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def aggregate(self, rows: np.ndarray | None = None) -> dict[str, float]:
+        """Metrics in percent over the given target rows (all by default; repeats allowed)."""
+        c = self.columns if rows is None else {name: values[rows] for name, values in self.columns.items()}
+        total = {name: float(values.sum()) for name, values in c.items()}
+
+        def ratio(numerator: float, denominator: float) -> float:
+            return 100.0 * numerator / denominator if denominator else 0.0
+
+        def harmonic(p: float, r: float) -> float:
+            return 2 * p * r / (p + r) if p + r else 0.0
+
+        metrics: dict[str, float] = {}
+        for prefix, _, _, k in _pr_columns(self.k):
+            name = prefix.split("@")[0]
+            p = ratio(total[f"{prefix}:hits"], total[f"{prefix}:n_pred"])
+            r = ratio(total[f"{prefix}:hits"], total[f"{prefix}:n_ref_k"])
+            rs = ratio(total[f"{prefix}:hits"], total[f"{prefix}:n_ref"])
+            if prefix == "strict_c@1":
+                metrics["strict_c_p@1"] = p
+                continue
+            metrics.update({f"{name}_p@{k}": p, f"{name}_r@{k}": r, f"{name}_f@{k}": harmonic(p, r),
+                            f"{name}_rs@{k}": rs, f"{name}_fs@{k}": harmonic(p, rs)})
+        metrics["gap"] = ratio(total["gap"], total["gap_defined"])
+        metrics["gap_rat"] = ratio(total["gap_rat"], total["gap_defined"])
+        for task in ("best", "oot"):
+            metrics[f"{task}_p"] = ratio(total[f"{task}:credit"], total[f"{task}:attempted"])
+            metrics[f"{task}_r"] = ratio(total[f"{task}:credit"], total["semeval:items"])
+            metrics[f"{task}_mode_p"] = ratio(total[f"{task}:mode_hit"], total[f"{task}:mode_attempted"])
+            metrics[f"{task}_mode_r"] = ratio(total[f"{task}:mode_hit"], total["semeval:modes"])
+        for kind, ks in LEXSUBGEN_KS.items():
+            for k in ks:
+                metrics[f"lexsubgen_{kind}@{k}"] = ratio(total[f"lexsubgen_{kind}@{k}"], total["lexsubgen:targets"])
+        metrics["targets_scored"] = float(len(c["gap_defined"]))
+        metrics["targets_without_predictions"] = total["no_prediction"]
+        return metrics
+
+    def by_pos(self) -> dict[str, dict[str, float]]:
+        return {pos: self.aggregate(np.flatnonzero(self.pos == pos)) for pos in sorted(set(self.pos.tolist()))}
+
+
+def score_targets(
+    references: Sequence[Reference | None],
+    predictions: Sequence[list[tuple[str, float]] | None],
+    k: int = 10,
+) -> TargetScores:
+    """Score prepared predictions against prepared references (same order); targets whose reference is
+    None (no substitutes) are skipped, a missing prediction (None) counts as an empty list."""
+    if len(references) != len(predictions):
+        raise MetricInputError(f"{len(predictions)} predictions for {len(references)} references")
+    families = _pr_columns(k)
+    names = [f"{prefix}:{part}" for prefix, *_ in families for part in ("hits", "n_pred", "n_ref_k", "n_ref")]
+    names += ["gap", "gap_rat", "gap_defined", "semeval:items", "semeval:modes", "no_prediction", "lexsubgen:targets"]
+    names += [f"{task}:{part}" for task in ("best", "oot") for part in ("credit", "attempted", "mode_attempted",
+                                                                          "mode_hit")]
+    names += [f"lexsubgen_{kind}@{k_}" for kind, ks in LEXSUBGEN_KS.items() for k_ in ks]
+    rows: list[list[float]] = []
+    ids, poses = [], []
+    for reference, prediction in zip(references, predictions, strict=True):
+        if reference is None or not reference.lemmas:
+            continue
+        ranked = [lemma for lemma, _ in (prediction or [])]
+        scores = [reference.score(i) for i in range(len(reference.lemmas))]
+        values: dict[str, float] = {"no_prediction": float(not prediction)}
+        thresholded = {
+            "a": {lemma for lemma, s in zip(reference.lemmas, scores, strict=True) if s > ACCEPTABLE},
+            "c": {lemma for lemma, s in zip(reference.lemmas, scores, strict=True) if s >= CONCEIVABLE},
+        }
+        lenient = [lemma for lemma in ranked if lemma in reference.index]
+        for prefix, setting, threshold, k_ in families:
+            top = (lenient if setting == "lenient" else ranked)[:k_]
+            gold = thresholded[threshold]
+            values[f"{prefix}:hits"] = sum(lemma in gold for lemma in top)
+            values[f"{prefix}:n_pred"] = len(top)
+            values[f"{prefix}:n_ref_k"] = min(k_, len(gold))
+            values[f"{prefix}:n_ref"] = len(gold)
+        positives = dict(zip(reference.lemmas, reference.positives, strict=True))
+        gap = _gap(positives, ranked)
+        gap_rat = _gap(dict(zip(reference.lemmas, scores, strict=True)), ranked)
+        values["gap_defined"] = float(gap is not None)
+        values["gap"], values["gap_rat"] = gap or 0.0, gap_rat or 0.0
+        _semeval_target(reference, ranked, values)
+        _lexsubgen_target({lemma for lemma, n in positives.items() if n > 0}, ranked, values)
+        rows.append([float(values.get(name, 0.0)) for name in names])
+        ids.append(reference.id)
+        poses.append(reference.pos)
+    matrix = np.asarray(rows, dtype=np.float64).reshape(len(rows), len(names))
+    return TargetScores(k, ids, poses, {name: matrix[:, j] for j, name in enumerate(names)})
+
+
+def _semeval_target(reference: Reference, ranked: list[str], values: dict[str, float]) -> None:
+    gold = semeval_gold(reference)
+    if gold is None:
+        return
+    values["semeval:items"] = 1.0
+    values["semeval:modes"] = float(gold.mode is not None)
+    if not gold.norms:  # counted by the scorer, but every answer failed its pattern: never attempted
+        return
+    answers = semeval_answers(ranked)
+    for task, guesses in (("best", answers), ("oot", answers[:10])):
+        if not answers:
+            continue
+        values[f"{task}:attempted"] = 1.0
+        credit = 0.0
+        for answer in guesses:
+            credit += gold.norms.get(answer, 0.0)
+        values[f"{task}:credit"] = credit / len(answers) if task == "best" else credit
+        if gold.mode is not None:
+            values[f"{task}:mode_attempted"] = 1.0
+            hit = answers[0] == gold.mode if task == "best" else gold.mode in guesses
+            values[f"{task}:mode_hit"] = float(hit)
+
+
+def _lexsubgen_target(gold: set[str], ranked: list[str], values: dict[str, float]) -> None:
+    """LexSubGen's precision/recall at k: per target |top-k ∩ gold| / |top-k| and / |gold|, macro-averaged."""
+    if not gold:
+        return
+    values["lexsubgen:targets"] = 1.0
+    for kind, ks in LEXSUBGEN_KS.items():
+        for k in ks:
+            top = ranked[:k]
+            hits = sum(lemma in gold for lemma in top)
+            denominator = len(top) if kind == "p" else len(gold)
+            values[f"lexsubgen_{kind}@{k}"] = hits / denominator if denominator else 0.0
