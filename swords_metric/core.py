@@ -251,6 +251,56 @@ def _pr_columns(k: int) -> list[tuple[str, str, str, int]]:
     return families
 
 
+def _ratio(numerator, denominator):
+    """100 * n / d, and 0 where d is 0 (scalars or arrays)."""
+    numerator, denominator = np.asarray(numerator, dtype=float), np.asarray(denominator, dtype=float)
+    out = np.divide(
+        100.0 * numerator, denominator, out=np.zeros(np.broadcast(numerator, denominator).shape), where=denominator != 0
+    )
+    return float(out) if out.ndim == 0 else out
+
+
+def _harmonic(p, r):
+    p, r = np.asarray(p, dtype=float), np.asarray(r, dtype=float)
+    out = np.divide(2 * p * r, p + r, out=np.zeros(np.broadcast(p, r).shape), where=(p + r) != 0)
+    return float(out) if out.ndim == 0 else out
+
+
+def metrics_from_totals(total: dict, k: int) -> dict:
+    """Every metric, in percent, from column sums (floats, or arrays of resampled sums)."""
+    metrics = {}
+    for prefix, _, _, k_ in _pr_columns(k):
+        name = prefix.split("@")[0]
+        hits = total[f"{prefix}:hits"]
+        p = _ratio(hits, total[f"{prefix}:n_pred"])
+        if prefix == "strict_c@1":
+            metrics["strict_c_p@1"] = p
+            continue
+        r = _ratio(hits, total[f"{prefix}:n_ref_k"])
+        rs = _ratio(hits, total[f"{prefix}:n_ref"])
+        metrics.update(
+            {
+                f"{name}_p@{k_}": p,
+                f"{name}_r@{k_}": r,
+                f"{name}_f@{k_}": _harmonic(p, r),
+                f"{name}_rs@{k_}": rs,
+                f"{name}_fs@{k_}": _harmonic(p, rs),
+            }
+        )
+    metrics["gap"] = _ratio(total["gap"], total["gap_defined"])
+    metrics["gap_rat"] = _ratio(total["gap_rat"], total["gap_defined"])
+    for task in ("best", "oot"):
+        metrics[f"{task}_p"] = _ratio(total[f"{task}:credit"], total[f"{task}:attempted"])
+        metrics[f"{task}_r"] = _ratio(total[f"{task}:credit"], total["semeval:items"])
+        metrics[f"{task}_mode_p"] = _ratio(total[f"{task}:mode_hit"], total[f"{task}:mode_attempted"])
+        metrics[f"{task}_mode_r"] = _ratio(total[f"{task}:mode_hit"], total["semeval:modes"])
+    for kind, ks in LEXSUBGEN_KS.items():
+        for k_ in ks:
+            metrics[f"lexsubgen_{kind}@{k_}"] = _ratio(total[f"lexsubgen_{kind}@{k_}"], total["lexsubgen:targets"])
+    metrics["targets_without_predictions"] = total["no_prediction"]
+    return metrics
+
+
 class TargetScores:
     """Per-target numerators and denominators (one row per scored target) for every metric."""
 
@@ -260,40 +310,20 @@ class TargetScores:
     def __len__(self) -> int:
         return len(self.ids)
 
+    def totals(self, rows: np.ndarray | None = None) -> dict[str, float]:
+        """Column sums over the given target rows (all by default; repeats allowed)."""
+        if rows is None:
+            return {name: float(values.sum()) for name, values in self.columns.items()}
+        return {name: float(values[rows].sum()) for name, values in self.columns.items()}
+
+    def resampled_totals(self, counts: np.ndarray) -> dict[str, np.ndarray]:
+        """Column sums for many resamples at once: counts[b, t] is how often target t is drawn in resample b."""
+        return {name: counts @ values for name, values in self.columns.items()}
+
     def aggregate(self, rows: np.ndarray | None = None) -> dict[str, float]:
         """Metrics in percent over the given target rows (all by default; repeats allowed)."""
-        c = self.columns if rows is None else {name: values[rows] for name, values in self.columns.items()}
-        total = {name: float(values.sum()) for name, values in c.items()}
-
-        def ratio(numerator: float, denominator: float) -> float:
-            return 100.0 * numerator / denominator if denominator else 0.0
-
-        def harmonic(p: float, r: float) -> float:
-            return 2 * p * r / (p + r) if p + r else 0.0
-
-        metrics: dict[str, float] = {}
-        for prefix, _, _, k in _pr_columns(self.k):
-            name = prefix.split("@")[0]
-            p = ratio(total[f"{prefix}:hits"], total[f"{prefix}:n_pred"])
-            r = ratio(total[f"{prefix}:hits"], total[f"{prefix}:n_ref_k"])
-            rs = ratio(total[f"{prefix}:hits"], total[f"{prefix}:n_ref"])
-            if prefix == "strict_c@1":
-                metrics["strict_c_p@1"] = p
-                continue
-            metrics.update({f"{name}_p@{k}": p, f"{name}_r@{k}": r, f"{name}_f@{k}": harmonic(p, r),
-                            f"{name}_rs@{k}": rs, f"{name}_fs@{k}": harmonic(p, rs)})
-        metrics["gap"] = ratio(total["gap"], total["gap_defined"])
-        metrics["gap_rat"] = ratio(total["gap_rat"], total["gap_defined"])
-        for task in ("best", "oot"):
-            metrics[f"{task}_p"] = ratio(total[f"{task}:credit"], total[f"{task}:attempted"])
-            metrics[f"{task}_r"] = ratio(total[f"{task}:credit"], total["semeval:items"])
-            metrics[f"{task}_mode_p"] = ratio(total[f"{task}:mode_hit"], total[f"{task}:mode_attempted"])
-            metrics[f"{task}_mode_r"] = ratio(total[f"{task}:mode_hit"], total["semeval:modes"])
-        for kind, ks in LEXSUBGEN_KS.items():
-            for k in ks:
-                metrics[f"lexsubgen_{kind}@{k}"] = ratio(total[f"lexsubgen_{kind}@{k}"], total["lexsubgen:targets"])
-        metrics["targets_scored"] = float(len(c["gap_defined"]))
-        metrics["targets_without_predictions"] = total["no_prediction"]
+        metrics = metrics_from_totals(self.totals(rows), self.k)
+        metrics["targets_scored"] = float(len(self.ids) if rows is None else len(rows))
         return metrics
 
     def by_pos(self) -> dict[str, dict[str, float]]:
@@ -312,8 +342,9 @@ def score_targets(
     families = _pr_columns(k)
     names = [f"{prefix}:{part}" for prefix, *_ in families for part in ("hits", "n_pred", "n_ref_k", "n_ref")]
     names += ["gap", "gap_rat", "gap_defined", "semeval:items", "semeval:modes", "no_prediction", "lexsubgen:targets"]
-    names += [f"{task}:{part}" for task in ("best", "oot") for part in ("credit", "attempted", "mode_attempted",
-                                                                          "mode_hit")]
+    names += [
+        f"{task}:{part}" for task in ("best", "oot") for part in ("credit", "attempted", "mode_attempted", "mode_hit")
+    ]
     names += [f"lexsubgen_{kind}@{k_}" for kind, ks in LEXSUBGEN_KS.items() for k_ in ks]
     rows: list[list[float]] = []
     ids, poses = [], []

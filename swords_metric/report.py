@@ -1,0 +1,101 @@
+"""Readable tables of results, in the layout of the SWORDS paper's Tables 4 (generative), 7 (ranking) and 8
+(traditional metrics)."""
+
+from __future__ import annotations
+
+
+def _cell(result: dict, name: str) -> str:
+    value = f"{result[name]:6.2f}"
+    interval = (result.get("confidence_intervals") or {}).get(name)
+    return value + (f" [{interval[0]:.1f}, {interval[1]:.1f}]" if interval else "")
+
+
+def _rows(lines: list[list[str]]) -> str:
+    widths = [max(len(line[i]) for line in lines) for i in range(len(lines[0]))]
+    return "\n".join(
+        "  ".join(
+            cell.ljust(w) if i == 0 else cell.rjust(w) for i, (cell, w) in enumerate(zip(line, widths, strict=True))
+        ).rstrip()
+        for line in lines
+    )
+
+
+def format_result(result: dict, title: str = "", setting: str = "generative", k: int = 10) -> str:
+    """A plain-text report of one system's result dict (as Scorer.score returns it)."""
+    out = []
+    if title:
+        out.append(title)
+    out.append(
+        f"targets scored {result['targets_scored']}, without predictions {result['targets_without_predictions']}"
+    )
+    out.append("")
+    if setting == "ranking":
+        out.append("Ranking setting (Table 7)")
+        out.append(_rows([["", "GAP", "GAP (ratio weights)"], ["", _cell(result, "gap"), _cell(result, "gap_rat")]]))
+        out.append("")
+    out.append(
+        f"Generative setting (Table 4): F@{k} against acceptable (A, score > 50%) and conceivable (C) references"
+    )
+    table = [["", f"F@{k} A", f"F@{k} C", f"P@{k} A", f"R@{k} A", f"P@{k} C", f"R@{k} C"]]
+    for setting_name in ("lenient", "strict"):
+        table.append(
+            [setting_name]
+            + [
+                _cell(result, f"{setting_name}_{t}_{m}@{k}")
+                for t, m in (("a", "f"), ("c", "f"), ("a", "p"), ("a", "r"), ("c", "p"), ("c", "r"))
+            ]
+        )
+    out.append(_rows(table))
+    out.append("")
+    out.append("Traditional metrics (Table 8) and LexSubGen's P/R")
+    names = [
+        "best_p",
+        "best_r",
+        "best_mode_p",
+        "best_mode_r",
+        "oot_p",
+        "oot_r",
+        "oot_mode_p",
+        "oot_mode_r",
+        "strict_c_p@1",
+        "gap",
+        "lexsubgen_p@1",
+        "lexsubgen_p@3",
+        "lexsubgen_r@10",
+    ]
+    out.append(
+        _rows([[""] + [n.replace("strict_c_", "") for n in names[:9]], [""] + [f"{result[n]:.2f}" for n in names[:9]]])
+    )
+    out.append(_rows([[""] + names[9:], [""] + [f"{result[n]:.2f}" for n in names[9:]]]))
+    if result.get("by_pos"):
+        out.append("")
+        out.append("By part of speech")
+        table = [["POS", "targets", f"lenient F@{k} A", f"lenient F@{k} C", f"strict F@{k} C", "GAP", "oot_r"]]
+        for pos, metrics in result["by_pos"].items():
+            table.append(
+                [pos, str(int(metrics["targets_scored"]))]
+                + [
+                    f"{metrics[n]:.2f}"
+                    for n in (f"lenient_a_f@{k}", f"lenient_c_f@{k}", f"strict_c_f@{k}", "gap", "oot_r")
+                ]
+            )
+        out.append(_rows(table))
+    out.append("")
+    out.append(f"signature: {result['signature']}")
+    return "\n".join(out)
+
+
+def format_comparison(comparison: dict) -> str:
+    table = [["metric", comparison["a"], comparison["b"], "A - B", "95% interval", "p"]]
+    for name, c in comparison["metrics"].items():
+        table.append(
+            [
+                name,
+                f"{c['a']:.2f}",
+                f"{c['b']:.2f}",
+                f"{c['difference']:+.2f}",
+                f"[{c['interval'][0]:+.2f}, {c['interval'][1]:+.2f}]",
+                f"{c['p_value']:.4f}",
+            ]
+        )
+    return _rows(table) + f"\n\nsignature: {comparison['signature']}"
