@@ -40,7 +40,10 @@ def read_predictions(path: str | Path) -> tuple[Predictions, dict]:
         whole = json.loads(text)
     except json.JSONDecodeError:
         whole = None
-    if isinstance(whole, dict) and "substitutes" in whole:
+    upstream = isinstance(whole, dict) and (
+        "substitutes_lemmatized" in whole or isinstance(whole.get("substitutes"), dict)
+    )  # a one-line JSONL file is a JSON object too, with an id and a list
+    if upstream:
         return _read_upstream(path, whole), {
             "format": "upstream",
             "substitutes_lemmatized": bool(whole.get("substitutes_lemmatized", False)),
