@@ -51,13 +51,15 @@ class Reference:
         return self.positives[i] / self.totals[i]
 
 
-def _labels_of(substitute: dict) -> list[str]:
+def _judgement_counts(substitute: dict) -> tuple[int, int]:
+    """(positive, non-abstaining) judgements. CoInCo / SemEval carry no labels: each annotator who produced
+    the substitute is an implicit positive, and nobody rejected it."""
     labels = substitute.get("labels")
     if labels:
-        return list(labels)
-    # CoInCo / SemEval: annotators produced it (implicit positives), nobody rejected it.
+        positive = sum(labels.count(label) for label in POSITIVE_LABELS)
+        return positive, len(labels) - sum(labels.count(label) for label in ABSTAIN_LABELS)
     positive = int(substitute["votes_positive"])
-    return ["TRUE_IMPLICIT"] * positive + ["FALSE"] * (int(substitute.get("votes_total", positive)) - positive)
+    return positive, int(substitute.get("votes_total", positive))
 
 
 def prepare_reference(row: dict) -> Reference | None:
@@ -70,30 +72,30 @@ def prepare_reference(row: dict) -> Reference | None:
         return None
     pos = row.get("pos") or ""
     target_lemma = lemmatize(row["target"], pos)
-    merged: dict[str, list[str]] = {}
+    # Judgements only matter through their counts, so merging adds counts instead of concatenating lists.
+    merged: dict[str, list[int]] = {}
     given = {s["substitute"].lower() for s in substitutes}
-    items = [(s["substitute"], _labels_of(s)) for s in substitutes]
-    items += [(c, ["FALSE"]) for c in row.get("candidates") or [] if c.lower() not in given]
-    for text, labels in items:
+    items = [(s["substitute"], _judgement_counts(s)) for s in substitutes]
+    items += [(c, (0, 1)) for c in row.get("candidates") or [] if c.lower() not in given]
+    for text, (positive, total) in items:
         lemma = lemmatize(text, pos)
         if lemma == target_lemma:
             continue
-        merged.setdefault(lemma, []).extend(labels)
-    lemmas, positives, totals = [], [], []
-    for lemma, labels in merged.items():
-        kept = [label for label in labels if label not in ABSTAIN_LABELS]
-        if kept:
-            lemmas.append(lemma)
-            positives.append(sum(label in POSITIVE_LABELS for label in kept))
-            totals.append(len(kept))
+        counts = merged.get(lemma)
+        if counts is None:
+            merged[lemma] = [positive, total]
+        else:
+            counts[0] += positive
+            counts[1] += total
+    kept = [(lemma, counts) for lemma, counts in merged.items() if counts[1] > 0]
     return Reference(
         id=str(row.get("id", "")),
         pos=pos,
         target_lemma=target_lemma,
-        lemmas=tuple(lemmas),
-        positives=tuple(positives),
-        totals=tuple(totals),
-        index={lemma: i for i, lemma in enumerate(lemmas)},
+        lemmas=tuple(lemma for lemma, _ in kept),
+        positives=tuple(counts[0] for _, counts in kept),
+        totals=tuple(counts[1] for _, counts in kept),
+        index={lemma: i for i, (lemma, _) in enumerate(kept)},
     )
 
 
@@ -110,25 +112,31 @@ def normalize_prediction_items(items, target_id: str = "") -> list[tuple[str, fl
         raise MetricInputError(f"{where}predictions must be a list of substitutes, got {type(items).__name__}")
     pairs = []
     for position, item in enumerate(items):
-        if isinstance(item, str):
+        kind = type(item)  # exact-type fast paths first: ABC isinstance checks dominate on long lists
+        if kind is str:
             substitute, score = item, -float(position)
-        elif isinstance(item, dict) and "substitute" in item:
+        elif (kind is list or kind is tuple) and len(item) == 2:
+            substitute, score = item
+        elif kind is dict and "substitute" in item:
             substitute, score = item["substitute"], item.get("score", -float(position))
-        elif isinstance(item, Sequence) and not isinstance(item, str) and len(item) == 2:
+        elif isinstance(item, Sequence) and not isinstance(item, str | bytes) and len(item) == 2:
             substitute, score = item
         else:
             raise MetricInputError(f"{where}item {position} is {item!r}, expected a substitute or [substitute, score]")
-        if not isinstance(substitute, str):
+        if type(substitute) is not str and not isinstance(substitute, str):
             raise MetricInputError(f"{where}item {position}: substitute {substitute!r} is not a string")
         if not substitute.strip():
             raise MetricInputError(f"{where}item {position}: empty substitute")
         if score is None:
             score = -float(position)
-        if isinstance(score, bool) or not isinstance(score, int | float | np.integer | np.floating):
+        if type(score) is not float and (
+            isinstance(score, bool) or not isinstance(score, int | float | np.integer | np.floating)
+        ):
             raise MetricInputError(f"{where}item {position} ({substitute!r}): score {score!r} is not a number")
-        if not math.isfinite(float(score)):
+        score = float(score)
+        if not math.isfinite(score):
             raise MetricInputError(f"{where}item {position} ({substitute!r}): score {score!r} is not finite")
-        pairs.append((substitute, float(score)))
+        pairs.append((substitute, score))
     return pairs
 
 
