@@ -45,7 +45,8 @@ t1 = time.perf_counter()
 result = scorer.score(predictions, by_pos=False)
 t2 = time.perf_counter()
 rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-print(json.dumps({"prepare": t1 - t0, "score": t2 - t1, "total": t2 - t0, "rss_mb": rss, "f": result["lenient_a_f@10"]}))
+f10 = result["lenient_a_f@10"]
+print(json.dumps({"prepare": t1 - t0, "score": t2 - t1, "total": t2 - t0, "rss_mb": rss, "f": f10}))
 """
 
 EVALUATE = SETUP + """
@@ -72,7 +73,8 @@ scorers = default_sources_dir() / "reference-scorers"
 spec = importlib.util.spec_from_file_location("gap", scorers / "generalized_average_precision.py")
 gap = importlib.util.module_from_spec(spec); spec.loader.exec_module(gap)
 t0 = time.perf_counter()
-values = [gap.GeneralizedAveragePrecision.calc(list(zip(ref.lemmas, ref.positives)), pred) for ref, pred in zip(refs, preds)]
+calc = gap.GeneralizedAveragePrecision.calc
+values = [calc(list(zip(ref.lemmas, ref.positives)), pred) for ref, pred in zip(refs, preds)]
 with tempfile.TemporaryDirectory() as d:
     gold = os.path.join(d, "gold"); system = os.path.join(d, "system")
     with open(gold, "w") as f:
@@ -111,7 +113,8 @@ def main() -> None:
 
     core, last = median_of(CORE, 762, args.repeat)
     print(f"core, SWORDS test (762 targets, 50 substitutes each), cold: {core:.3f} s "
-          f"(prepare {last['prepare']:.3f} + score {last['score']:.3f}); peak RSS {last['rss_mb']:.0f} MB; target < 0.3 s")
+          f"(prepare {last['prepare']:.3f} + score {last['score']:.3f}); peak RSS {last['rss_mb']:.0f} MB; "
+          "target < 0.3 s")
     via_evaluate, last = median_of(EVALUATE, 762, args.repeat)
     print(f"evaluate.load + compute, cold:                            {via_evaluate:.3f} s; "
           f"peak RSS {last['rss_mb']:.0f} MB; target < 1.5 s")

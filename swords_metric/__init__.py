@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .core import MetricInputError
-from .lemmatize import lemmatize
+from .lemmatizer import lemmatize
 from .predictions import read_predictions, write_predictions
 from .scorer import Scorer, score
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .lemmatize import lemmatize
+from .lemmatizer import lemmatize
 
 ACCEPTABLE = 0.5  # score > 0.5
 CONCEIVABLE = 0.1  # score >= 0.1 (with at most 10 judgements: at least one positive)

@@ -1,4 +1,4 @@
-"""Build the compact WordNet 3.0 data file that :mod:`swords_metric.lemmatize` ships with.
+"""Build the compact WordNet 3.0 data file that :mod:`swords_metric.lemmatizer` ships with.
 
 NLTK's lemmatizer only needs two things from WordNet: which lemma names exist for each part of speech
 (``index.{noun,verb,adj,adv}``) and the irregular-form exception lists (``{noun,verb,adj,adv}.exc``).

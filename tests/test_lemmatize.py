@@ -1,4 +1,4 @@
-"""swords_metric.lemmatize: exact parity with NLTK's WordNetLemmatizer on WordNet 3.0, offline.
+"""swords_metric.lemmatizer: exact parity with NLTK's WordNetLemmatizer on WordNet 3.0, offline.
 
 The reference is NLTK itself, run in a subprocess on the raw WordNet 3.0 database from Debian's
 ``wordnet-base`` package (``/usr/share/wordnet``, or ``$SWORDS_WORDNET_DIR``):
@@ -23,7 +23,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
-from swords_metric import lemmatize as lem
+from swords_metric import lemmatizer as lem
 from swords_metric import wordnet_data
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -366,7 +366,7 @@ def test_works_offline_without_nltk(tmp_path: Path):
     script = textwrap.dedent(
         """
         import sys
-        from swords_metric.lemmatize import lemmatize
+        from swords_metric.lemmatizer import lemmatize
         assert lemmatize("ran", "VERB") == "run", lemmatize("ran", "VERB")
         assert lemmatize("Geese", "NOUN") == "geese"
         assert lemmatize("geese", "NOUN") == "goose"
