@@ -127,7 +127,12 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parser().parse_args(argv)
+    top = parser()
+    # `swords run` passes the options after --system to the chosen system; every other command is strict.
+    args, extra = top.parse_known_args(argv)
+    if extra and not getattr(args, "accepts_extra", False):
+        top.error(f"unrecognized arguments: {' '.join(extra)}")
+    args.extra = extra
     try:
         return args.func(args)
     except SwordsError as error:

@@ -1,0 +1,85 @@
+"""The SWORDS paper's oracle-like baselines: CoInCo's human substitutes, Roget's thesaurus, and the second
+annotation of the 89 doubly annotated test targets ("Humans")."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from functools import lru_cache
+from pathlib import Path
+
+import swords_dataset
+from swords_dataset.errors import SwordsError
+
+from .system import Option, Prediction, System
+from .thesaurus import THESAURUS_ENV, default_thesaurus_path, thesaurus_substitutes
+
+
+@lru_cache(maxsize=1)
+def _coinco_by_token() -> dict[str, list[dict]]:
+    """CoInCo token id -> its substitutes (most annotators first), from both CoInCo splits."""
+    table = {}
+    for split in swords_dataset.CONFIGS["coinco"]:
+        for row in swords_dataset.load("coinco", split=split).select_columns(["id", "substitutes"]).to_list():
+            table[row["id"].split(":", 1)[1]] = row["substitutes"]
+    return table
+
+
+class CoincoOracle(System):
+    name = "coinco-oracle"
+    description = (
+        "CoInCo's human-recalled substitutes for the same target, most frequent first "
+        "(on SWORDS via the target's CoInCo token; on CoInCo its own gold)"
+    )
+
+    def predict(self, rows: Sequence[dict]) -> Iterator[tuple[str, Prediction]]:
+        table = _coinco_by_token()
+        for row in rows:
+            token_ids = (row.get("provenance") or {}).get("coinco_token_ids") or []
+            # As upstream: a SWORDS target with two CoInCo tokens takes the first one's substitutes.
+            substitutes = table.get(token_ids[0], []) if token_ids else []
+            yield row["id"], [(s["substitute"], float(s["votes_positive"])) for s in substitutes]
+
+
+class ThesaurusOracle(System):
+    name = "thesaurus-oracle"
+    description = "Roget's substitutes for the target lemma, senses whose POS includes the target's, in thesaurus order"
+    options = (Option("thesaurus", f"rogets.json.gz (or set {THESAURUS_ENV}); not bundled", default=None),)
+
+    def __init__(self, thesaurus: str | None = None, **options) -> None:
+        super().__init__(**options)
+        self.path = Path(thesaurus) if thesaurus else default_thesaurus_path()
+
+    def predict(self, rows: Sequence[dict]) -> Iterator[tuple[str, Prediction]]:
+        for row in rows:
+            # The thesaurus has a few empty entries; they are noise, not substitutes.
+            words = [w for w in thesaurus_substitutes(row["target_lemma"], row["pos"], self.path) if w.strip()]
+            yield row["id"], [(w, -float(i)) for i, w in enumerate(words)]
+
+
+class Humans(System):
+    name = "humans"
+    description = (
+        "the second, independent annotation of the 89 doubly annotated SWORDS test targets: "
+        "its substitutes with score > 0, best first (score with --dataset swords_test_subset)"
+    )
+
+    def covers(self, rows: Sequence[dict]) -> list[dict]:
+        second = _second_annotation()
+        covered = [row for row in rows if row["id"] in second]
+        if not covered:
+            raise SwordsError(
+                "humans: only the 89 doubly annotated SWORDS test targets have a second annotation; "
+                "use --dataset swords_test_subset --split test"
+            )
+        return covered
+
+    def predict(self, rows: Sequence[dict]) -> Iterator[tuple[str, Prediction]]:
+        second = _second_annotation()
+        for row in rows:
+            yield row["id"], [(s["substitute"], s["score"]) for s in second[row["id"]] if s["score"] > 0]
+
+
+@lru_cache(maxsize=1)
+def _second_annotation() -> dict[str, list[dict]]:
+    rows = swords_dataset.load("swords_reannotated", split="test").select_columns(["id", "substitutes"]).to_list()
+    return {row["id"]: row["substitutes"] for row in rows}

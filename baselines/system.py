@@ -1,0 +1,99 @@
+"""What a baseline system is, and the registry `swords run` picks systems from.
+
+A system turns benchmark rows (swords_dataset's schema) into ranked substitutes. The runner feeds it
+batches of the rows still to do and records each answer as soon as it is yielded, so a system that
+yields target by target loses nothing on a crash.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+Prediction = list[tuple[str, float]]  # ranked (substitute, score), best first
+
+
+@dataclass(frozen=True)
+class Option:
+    """A command-line option of a system: `--name` on `swords run`, passed to the system as a keyword."""
+
+    name: str
+    help: str
+    default: object = None
+    type: type = str
+    choices: tuple | None = None
+
+    def add_to(self, parser: argparse.ArgumentParser) -> None:
+        flag = "--" + self.name.replace("_", "-")
+        if self.type is bool:
+            parser.add_argument(
+                flag, dest=self.name, action=argparse.BooleanOptionalAction, default=self.default, help=self.help
+            )
+        else:
+            parser.add_argument(
+                flag,
+                dest=self.name,
+                type=self.type,
+                default=self.default,
+                choices=self.choices,
+                help=f"{self.help} (default: {self.default})",
+            )
+
+
+class System:
+    """Base class. Subclasses set `name`, `description`, `options`, and implement `predict`."""
+
+    name: ClassVar[str] = ""
+    description: ClassVar[str] = ""
+    options: ClassVar[tuple[Option, ...]] = ()
+    setting: ClassVar[str] = "generative"  # or "ranking": orders each row's candidate pool
+    batch_size: ClassVar[int] = 64  # rows per call of predict (the runner checkpoints between answers)
+    substitutes_lemmatized: ClassVar[bool] = False
+
+    def __init__(self, **options) -> None:
+        self.config = options
+
+    def covers(self, rows: Sequence[dict]) -> list[dict]:
+        """The rows this system can answer at all (e.g. recorded outputs exist only for some targets).
+        The runner scores only these; by default, all."""
+        return list(rows)
+
+    def predict(self, rows: Sequence[dict]) -> Iterator[tuple[str, Prediction]]:
+        """Yield (row id, ranked substitutes) for every row, in any order."""
+        raise NotImplementedError
+
+    def report(self) -> dict:
+        """Figures for the end of a run (tokens, cost, cache hits…); empty by default."""
+        return {}
+
+    def close(self) -> None:
+        """Release resources (servers, sessions)."""
+
+
+@dataclass
+class Registry:
+    # name -> "module:Class", imported only when the system is used (heavy dependencies stay optional).
+    entries: dict[str, str] = field(default_factory=dict)
+
+    def get(self, name: str) -> type[System]:
+        from swords_dataset.errors import SwordsError
+
+        if name not in self.entries:
+            raise SwordsError(f"unknown system {name!r}; `swords run --list` shows them")
+        module, cls = self.entries[name].split(":")
+        try:
+            return getattr(importlib.import_module(module), cls)
+        except ImportError as error:
+            raise SwordsError(f"system {name!r} needs {error.name!r}: pip install 'swords-lexsub[baselines]'") from None
+
+
+SYSTEMS = Registry(
+    {
+        "coinco-oracle": "swords_baselines.oracles:CoincoOracle",
+        "thesaurus-oracle": "swords_baselines.oracles:ThesaurusOracle",
+        "humans": "swords_baselines.oracles:Humans",
+    }
+)
