@@ -11,9 +11,9 @@ import sys
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from swords_baselines.thesaurus import thesaurus_substitutes
 
 import swords_dataset
+from swords_baselines.thesaurus import thesaurus_substitutes
 from swords_metric import MetricInputError, Scorer, read_predictions, write_predictions
 
 from .conftest import REPO_ROOT
