@@ -96,7 +96,9 @@ def execute(
         rows = system.covers(swords_dataset.load(dataset, split=split).to_list())
         output_path = Path(output or f"runs/{name}.{dataset}.{split}.jsonl")
         # What identifies a run: resuming is allowed only into the same configuration.
-        header = {"system": name, "options": options, "dataset": dataset, "split": split, "targets": len(rows)}
+        decisive = {o.name for o in type(system).options if o.affects_output}
+        header = {"system": name, "options": {k: v for k, v in options.items() if k in decisive},
+                  "dataset": dataset, "split": split, "targets": len(rows)}
         predictions = run(system, rows, output_path, header, progress=progress)
         report = system.report()
     finally:

@@ -25,6 +25,9 @@ class Option:
     default: object = None
     type: type = str
     choices: tuple | None = None
+    # False for options that cannot change the answers (concurrency, timeouts, caches, prices): a run
+    # interrupted with one value may be resumed with another.
+    affects_output: bool = True
 
     def add_to(self, parser: argparse.ArgumentParser) -> None:
         flag = "--" + self.name.replace("_", "-")
@@ -95,5 +98,7 @@ SYSTEMS = Registry(
         "coinco-oracle": "swords_baselines.oracles:CoincoOracle",
         "thesaurus-oracle": "swords_baselines.oracles:ThesaurusOracle",
         "humans": "swords_baselines.oracles:Humans",
+        "llm": "swords_baselines.llm:LLM",
+        "gpt3-recorded": "swords_baselines.llm:GPT3Recorded",
     }
 )

@@ -1,0 +1,387 @@
+"""The SWORDS paper's few-shot prompted LLM baseline (appendix D.5), for any OpenAI-compatible API, and
+the paper's recorded GPT-3 davinci completions scored without a network.
+
+`llm` builds each target's few-shot prompt (llm_prompt), sends it through the official `openai` client
+with bounded concurrency, retries and an on-disk cache (llm_client), and parses the completion into
+ranked substitutes (llm_parse). Answers are yielded as they complete so the runner checkpoints each one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gzip
+import json
+import os
+import sys
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+import swords_dataset
+from swords_dataset.errors import SwordsError
+
+from .llm_client import LLMClient, ResponseCache, TargetFailed
+from .llm_parse import parse_completion, to_prediction
+from .llm_prompt import DEFAULT_SYSTEM_PROMPT, PromptBuilder, chat_token_count
+from .system import Option, Prediction, System
+
+# USD per million tokens (prompt, completion), as OpenAI listed them; pass --price-prompt and
+# --price-completion for any other model or when prices change. Unknown models cost 0.
+PRICES = {
+    "davinci": (60.0, 60.0),  # GPT-3 davinci in 2020, the paper's model ($0.06 per 1K tokens)
+    "davinci-002": (2.0, 2.0),
+    "babbage-002": (0.4, 0.4),
+    "gpt-3.5-turbo-instruct": (1.5, 2.0),
+    "gpt-4o": (2.5, 10.0),
+    "gpt-4o-mini": (0.15, 0.6),
+}
+
+
+def _log(message: str) -> None:
+    from tqdm import tqdm
+
+    tqdm.write(message, file=sys.stderr)  # above the runner's progress bar, not through it
+
+
+def default_cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "swords-lexsub" / "llm"
+
+
+class LLM(System):
+    name = "llm"
+    description = (
+        "few-shot prompted LLM (SWORDS paper, appendix D.5) through an OpenAI-compatible API: "
+        "completions (base models, as in the paper) or chat"
+    )
+    batch_size = 256  # the runner's unit; within it requests run concurrently and answers stream back
+    options = (
+        Option("model", "model name", default="davinci-002"),
+        Option("base_url", "API base URL (none: $OPENAI_BASE_URL, else OpenAI's)", default=None),
+        Option("mode", "completions (base models) or chat", default="completions", choices=("completions", "chat")),
+        Option("api_key_env", "environment variable holding the API key (never logged or cached)", "OPENAI_API_KEY"),
+        Option("concurrency", "requests in flight at most", default=16, type=int, affects_output=False),
+        Option("max_tokens", "tokens to generate at most", default=128, type=int),
+        Option("temperature", "sampling temperature", default=0.0, type=float),
+        Option("presence_penalty", "presence penalty", default=0.5, type=float),
+        Option("frequency_penalty", "frequency penalty", default=0.0, type=float),
+        Option("stop", "stop sequence ('auto': newline for completions, none for chat; 'none')", default="auto"),
+        Option("budget", "context tokens: prompt plus --max-tokens (priming examples fill it)", default=2048, type=int),
+        Option("seed", "seed of the priming examples' random order", default=0, type=int),
+        Option("priming", "CONFIG:SPLIT the priming examples come from", default="swords:dev"),
+        Option("system_prompt", "chat mode's system message ('none' for none)", default="default"),
+        Option("force_longer", "ban newline and end-of-text tokens via logit_bias, as upstream did", False, bool),
+        Option("tokenizer", "tokenizer for the budget: encoding name or local tokenizer file (none: from --model)"),
+        Option(
+            "cache_dir",
+            "response cache folder ('off' disables; none: ~/.cache/swords-lexsub/llm)",
+            affects_output=False,
+        ),
+        Option("timeout", "seconds before a request times out", default=60.0, type=float, affects_output=False),
+        Option("max_retries", "retries of a failing request", default=6, type=int, affects_output=False),
+        Option(
+            "backoff",
+            "first retry's wait in seconds (doubling, with jitter)",
+            default=1.0,
+            type=float,
+            affects_output=False,
+        ),
+        Option(
+            "abort_after",
+            "stop the run after this many targets fail in a row",
+            default=5,
+            type=int,
+            affects_output=False,
+        ),
+        Option(
+            "on_failure",
+            "a target that keeps failing: abort (rerun to retry it) or empty",
+            "abort",
+            choices=("abort", "empty"),
+        ),
+        Option(
+            "price_prompt", "USD per million prompt tokens (none: known price or 0)", type=float, affects_output=False
+        ),
+        Option(
+            "price_completion",
+            "USD per million completion tokens (none: known price or 0)",
+            type=float,
+            affects_output=False,
+        ),
+        Option("limit", "answer only the first N targets (0: all)", default=0, type=int),
+    )
+
+    def __init__(
+        self,
+        model: str = "davinci-002",
+        base_url: str | None = None,
+        mode: str = "completions",
+        api_key_env: str = "OPENAI_API_KEY",
+        concurrency: int = 16,
+        max_tokens: int = 128,
+        temperature: float = 0.0,
+        presence_penalty: float = 0.5,
+        frequency_penalty: float = 0.0,
+        stop: str = "auto",
+        budget: int = 2048,
+        seed: int = 0,
+        priming: str = "swords:dev",
+        system_prompt: str = "default",
+        force_longer: bool = False,
+        tokenizer: str | None = None,
+        cache_dir: str | None = None,
+        timeout: float = 60.0,
+        max_retries: int = 6,
+        backoff: float = 1.0,
+        abort_after: int = 5,
+        on_failure: str = "abort",
+        price_prompt: float | None = None,
+        price_completion: float | None = None,
+        limit: int = 0,
+        **options,
+    ) -> None:
+        super().__init__(**options)
+        from .llm_tokens import get_tokenizer
+
+        if mode not in ("completions", "chat"):
+            raise SwordsError(f"llm: unknown mode {mode!r}; choose completions or chat")
+        self.model, self.mode, self.limit = model, mode, limit
+        self.abort_after, self.on_failure = max(1, abort_after), on_failure
+        self.tokenizer = get_tokenizer(model, tokenizer)
+        if budget <= max_tokens:
+            raise SwordsError(f"llm: --budget {budget} leaves no room for a prompt beside --max-tokens {max_tokens}")
+        config, _, split = priming.partition(":")
+        swords_dataset.check_config(config, split)
+        system_text = {"default": DEFAULT_SYSTEM_PROMPT, "none": None}.get(system_prompt, system_prompt)
+        self.builder = PromptBuilder(
+            swords_dataset.load(config, split=split).to_list(),
+            self.tokenizer,
+            mode=mode,
+            budget=budget,
+            max_tokens=max_tokens,
+            seed=seed,
+            system_prompt=system_text,
+        )
+        self.parameters: dict = {
+            "model": model,
+            "max_tokens": max_tokens,
+            "temperature": temperature,
+            "presence_penalty": presence_penalty,
+            "frequency_penalty": frequency_penalty,
+        }
+        # A stop typed on a command line arrives as backslash-n: read escapes as Python would.
+        stop_text = stop.encode("utf-8").decode("unicode_escape") if stop not in ("auto", "none") else stop
+        stops = {"auto": ["\n"] if mode == "completions" else None, "none": None}.get(stop_text, [stop_text])
+        if stops:
+            self.parameters["stop"] = stops
+        if force_longer:
+            self.parameters["logit_bias"] = self._longer_bias()
+        known = PRICES.get(model, (0.0, 0.0))
+        self.prices = (
+            known[0] if price_prompt is None else price_prompt,
+            known[1] if price_completion is None else price_completion,
+        )
+        folder = None if (cache_dir or "").lower() == "off" else (cache_dir or default_cache_dir())
+        self.client = LLMClient(
+            base_url=base_url,
+            api_key_env=api_key_env,
+            timeout=timeout,
+            max_retries=max_retries,
+            backoff=backoff,
+            concurrency=concurrency,
+            cache=ResponseCache(folder),
+            log=_log,
+        )
+        self.failed: dict[str, str] = {}
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def _longer_bias(self) -> dict[str, int]:
+        """Upstream's "force longer continuations": newline, carriage return, blank line and end-of-text
+        made impossible (token ids for the model's own tokenizer)."""
+        ids = set()
+        for text in ("\n", "\r", "\n\n"):
+            tokens = self.tokenizer.encode(text)
+            if len(tokens) == 1:
+                ids.add(tokens[0])
+        if "<|endoftext|>" in self.tokenizer.special:
+            ids.add(self.tokenizer.special["<|endoftext|>"])
+        return {str(i): -100 for i in sorted(ids)}
+
+    # -- System interface --
+
+    def covers(self, rows: Sequence[dict]) -> list[dict]:
+        return list(rows[: self.limit] if self.limit > 0 else rows)
+
+    def request_body(self, row: dict) -> tuple[str, dict]:
+        """(endpoint, body) of a target's request: everything that decides the answer, hence the cache key."""
+        prompt = self.builder.build(row)
+        if self.mode == "chat":
+            return "chat", {**self.parameters, "messages": prompt.messages}
+        return "completions", {**self.parameters, "prompt": prompt.text}
+
+    async def _answer(self, row: dict) -> tuple[str, Prediction | None, str | None]:
+        endpoint, body = self.request_body(row)
+        try:
+            reply = await self.client.request(endpoint, body)
+        except TargetFailed as error:
+            return row["id"], None, str(error)
+        usage = reply.response.get("usage") if isinstance(reply.response.get("usage"), dict) else {}
+        prompt_tokens = usage.get("prompt_tokens")
+        if prompt_tokens is None:  # a server without usage: our own count
+            messages = body.get("messages")
+            prompt_tokens = (
+                chat_token_count(messages, self.tokenizer) if messages else self.tokenizer.count(body["prompt"])
+            )
+        completion_tokens = usage.get("completion_tokens")
+        if completion_tokens is None:
+            completion_tokens = self.tokenizer.count(reply.text)
+        if reply.cached:
+            self.client.usage.cached_prompt_tokens += prompt_tokens
+            self.client.usage.cached_completion_tokens += completion_tokens
+        else:
+            self.client.usage.prompt_tokens += prompt_tokens
+            self.client.usage.completion_tokens += completion_tokens
+        substitutes = parse_completion(reply.text, row["target"], reply.finish_reason)
+        return row["id"], to_prediction(substitutes), None
+
+    def _event_loop(self) -> asyncio.AbstractEventLoop:
+        # One loop for the whole run, so the HTTP connection pool survives from batch to batch.
+        if self._loop is None:
+            self._loop = asyncio.new_event_loop()
+        return self._loop
+
+    def predict(self, rows: Sequence[dict]) -> Iterator[tuple[str, Prediction]]:
+        """Answers in completion order. The loop runs only while this generator waits for the next answer;
+        while the runner writes one to its journal, requests in flight simply wait on their sockets."""
+        loop = self._event_loop()
+        pending = {loop.create_task(self._answer(row)) for row in rows}
+        consecutive, batch_failures, finished = 0, [], 0
+        try:
+            while pending:
+                done, pending = loop.run_until_complete(asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED))
+                fatal = None
+                for task in done:
+                    if task.exception() is not None:
+                        fatal = task.exception()
+                        continue
+                    target_id, prediction, error = task.result()
+                    if error is None:
+                        consecutive = 0
+                        finished += 1
+                        yield target_id, prediction
+                        continue
+                    consecutive += 1
+                    self.failed[target_id] = error
+                    batch_failures.append(target_id)
+                    _log(f"llm: {target_id} failed: {error}")
+                    if self.on_failure == "empty":
+                        yield target_id, []
+                if fatal is not None:
+                    if isinstance(fatal, SwordsError):
+                        raise SwordsError(f"llm: {self.client.redact(str(fatal))}") from None
+                    raise fatal
+                if consecutive >= self.abort_after:
+                    last = batch_failures[-1]
+                    raise SwordsError(
+                        f"llm: {consecutive} targets failed in a row (last {last}: {self.failed[last]}); "
+                        "finished targets are checkpointed, rerun the same command to resume"
+                    )
+            if batch_failures and self.on_failure == "abort":
+                first = batch_failures[0]
+                raise SwordsError(
+                    f"llm: {len(batch_failures)} targets failed (first {first}: {self.failed[first]}); "
+                    f"{finished} finished targets are checkpointed, rerun the same command to retry the others"
+                )
+        finally:
+            for task in pending:
+                task.cancel()
+            if pending:
+                loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
+
+    def report(self) -> dict:
+        usage = self.client.usage
+        cost = (usage.prompt_tokens * self.prices[0] + usage.completion_tokens * self.prices[1]) / 1e6
+        figures = {
+            "requests sent": usage.requests,
+            "retries": usage.retries,
+            "cache hits": usage.cache_hits,
+            "prompt tokens": usage.prompt_tokens,
+            "completion tokens": usage.completion_tokens,
+            "estimated cost (USD)": round(cost, 4),
+        }
+        if usage.cache_hits:
+            figures["tokens served from cache"] = usage.cached_prompt_tokens + usage.cached_completion_tokens
+        if self.failed:
+            figures["failed targets"] = len(self.failed)
+        return figures
+
+    def close(self) -> None:
+        if self._loop is not None and not self._loop.is_closed():
+            self._loop.run_until_complete(self.client.aclose())
+            self._loop.close()
+
+
+# -- the paper's recorded GPT-3 outputs --
+
+
+def load_recorded(path: str | Path | None = None) -> dict[str, dict]:
+    """Target id -> {text, finish_reason}: from an upstream-format file ({target id: completion object},
+    .json or .json.gz), or by default the 43 davinci completions for SWORDS v0.8 dev bundled with us."""
+    if path is None:
+        from .llm_recorded import GPT3_DAVINCI_SWORDS_V08_DEV
+
+        return GPT3_DAVINCI_SWORDS_V08_DEV
+    path = Path(path)
+    opener = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "rt", encoding="utf-8") as f:
+        data = json.load(f)
+    data = data.get("outputs", data)
+    return {
+        tid: {"text": c["choices"][0]["text"], "finish_reason": c["choices"][0].get("finish_reason")}
+        for tid, c in data.items()
+    }
+
+
+class GPT3Recorded(System):
+    name = "gpt3-recorded"
+    description = (
+        "the SWORDS paper's GPT-3 davinci completions (Nov 2020), parsed as `llm` parses; no network. "
+        "Covers the recorded SWORDS dev targets that are still in SWORDS v1.1"
+    )
+    options = (
+        Option("recorded", "upstream-format outputs (.json/.json.gz; none: the bundled 43 dev completions)"),
+        Option(
+            "parse",
+            "clean (as llm: no duplicates, no cut item) or upstream (split on commas only)",
+            "clean",
+            choices=("clean", "upstream"),
+        ),
+    )
+
+    def __init__(self, recorded: str | None = None, parse: str = "clean", **options) -> None:
+        super().__init__(**options)
+        self.outputs = load_recorded(recorded)
+        self.parse = parse
+        self.covered = 0
+
+    def covers(self, rows: Sequence[dict]) -> list[dict]:
+        covered = [row for row in rows if row["id"] in self.outputs]
+        if not covered:
+            raise SwordsError(
+                f"gpt3-recorded: none of these targets has a recorded completion ({len(self.outputs)} recorded, "
+                "for SWORDS dev); use --dataset swords --split dev"
+            )
+        self.covered = len(covered)
+        return covered
+
+    def predict(self, rows: Sequence[dict]) -> Iterator[tuple[str, Prediction]]:
+        for row in rows:
+            output = self.outputs[row["id"]]
+            if self.parse == "upstream":
+                # As the paper's code did: every comma-separated item, stripped, repeats and all.
+                items = [s.strip() for s in output["text"].strip().split(",") if s.strip()]
+            else:
+                items = parse_completion(output["text"], row["target"], output["finish_reason"])
+            yield row["id"], to_prediction(items)
+
+    def report(self) -> dict:
+        return {"recorded completions": len(self.outputs), "scored (in this split)": self.covered}

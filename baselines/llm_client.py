@@ -1,0 +1,302 @@
+"""Requests to an OpenAI-compatible API: the official `openai` client, our own retries, an on-disk cache.
+
+Retries are ours (the client's are switched off) so that every policy is explicit and tested: 429, 5xx,
+408/409, timeouts, connection errors and malformed bodies are retried with exponential backoff and jitter,
+waiting exactly what a Retry-After header asks; 400/422 fail the one target; 401/403/404 stop the run.
+The cache is keyed by a hash of everything that decides the answer (endpoint, base URL, full request body)
+and holds the response as the server sent it; the API key is never part of a key, a file or a message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import email.utils
+import hashlib
+import json
+import os
+import random
+import tempfile
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+from swords_dataset.errors import SwordsError
+
+DEFAULT_BASE_URL = "https://api.openai.com/v1"
+CACHE_VERSION = 1
+MAX_BACKOFF = 60.0  # seconds: the longest exponential wait between two attempts
+MAX_RETRY_AFTER = 600.0  # seconds: a longer Retry-After is a misconfigured server; we wait this much
+
+
+class FatalAPIError(SwordsError):
+    """An error no retry or other target can fix (bad key, unknown model or URL): the run stops."""
+
+
+class TargetFailed(Exception):
+    """One request failed for good (after its retries, or at once for a request the server rejects)."""
+
+
+class BadOutput(Exception):
+    """A 2xx response that is not a usable completion (not JSON, no choices, empty text)."""
+
+
+@dataclass
+class Reply:
+    text: str
+    finish_reason: str | None
+    response: dict
+    cached: bool
+    attempts: int = 1
+
+
+@dataclass
+class Usage:
+    requests: int = 0  # HTTP requests sent, retries included
+    retries: int = 0
+    cache_hits: int = 0
+    prompt_tokens: int = 0  # of fresh responses (billed); cached ones are free
+    completion_tokens: int = 0
+    cached_prompt_tokens: int = 0
+    cached_completion_tokens: int = 0
+    waits: list[float] = field(default_factory=list)  # seconds slept before each retry
+
+
+def effective_base_url(base_url: str | None) -> str:
+    return (base_url or os.environ.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL).rstrip("/")
+
+
+def public_url(url: str) -> str:
+    """The URL without user:password@ or query string, which may carry credentials."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    if parts.port:
+        host += f":{parts.port}"
+    return urlunsplit((parts.scheme, host, parts.path, "", ""))
+
+
+def extract(endpoint: str, data: object) -> tuple[str, str | None]:
+    """The completion text and finish reason of a response body, or BadOutput saying what is wrong."""
+    if not isinstance(data, dict):
+        raise BadOutput("response body is not a JSON object")
+    choices = data.get("choices")
+    if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
+        raise BadOutput("response has no choices")
+    choice = choices[0]
+    if endpoint == "chat":
+        message = choice.get("message")
+        text = message.get("content") if isinstance(message, dict) else None
+    else:
+        text = choice.get("text")
+    if not isinstance(text, str):
+        raise BadOutput("response choice has no text")
+    if not text.strip():
+        raise BadOutput("empty completion")
+    return text, choice.get("finish_reason")
+
+
+class ResponseCache:
+    """One JSON file per request under `folder`, written atomically (temp file + rename)."""
+
+    def __init__(self, folder: str | Path | None) -> None:
+        self.folder = Path(folder).expanduser() if folder else None
+
+    @staticmethod
+    def key(endpoint: str, base_url: str, body: dict) -> str:
+        identity = {"v": CACHE_VERSION, "endpoint": endpoint, "base_url": public_url(base_url), "body": body}
+        return hashlib.sha256(json.dumps(identity, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+
+    def path(self, key: str) -> Path | None:
+        return self.folder / key[:2] / f"{key}.json" if self.folder else None
+
+    def get(self, key: str) -> dict | None:
+        path = self.path(key)
+        if path is None or not path.is_file():
+            return None
+        try:
+            return json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError):
+            return None  # unreadable (e.g. a foreign file): asked again and overwritten
+
+    def put(self, key: str, record: dict) -> None:
+        path = self.path(key)
+        if path is None:
+            return
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8") as f:
+                json.dump(record, f, ensure_ascii=False)
+            os.replace(temporary, path)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+
+
+def retry_after_seconds(headers: Mapping[str, str] | None) -> float | None:
+    """Retry-After as seconds (a number or an HTTP date), or OpenAI's retry-after-ms; None if absent."""
+    if headers is None:
+        return None
+    milliseconds = headers.get("retry-after-ms")
+    if milliseconds:
+        try:
+            return max(0.0, float(milliseconds) / 1000)
+        except ValueError:
+            pass
+    value = headers.get("retry-after")
+    if not value:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - time.time())
+
+
+class LLMClient:
+    """Sends chat or completion requests with bounded concurrency, retries and a cache."""
+
+    def __init__(
+        self,
+        *,
+        base_url: str | None = None,
+        api_key_env: str = "OPENAI_API_KEY",
+        timeout: float = 60.0,
+        max_retries: int = 6,
+        backoff: float = 1.0,
+        concurrency: int = 16,
+        cache: ResponseCache | None = None,
+        log: Callable[[str], None] = print,
+        rng: random.Random | None = None,
+    ) -> None:
+        if concurrency < 1:
+            raise SwordsError("concurrency must be at least 1")
+        self.base_url = effective_base_url(base_url)
+        self.api_key_env = api_key_env
+        self.timeout, self.max_retries, self.backoff = timeout, max_retries, backoff
+        self.concurrency = concurrency
+        self.cache = cache or ResponseCache(None)
+        self.log = log
+        self.usage = Usage()
+        self._rng = rng or random.Random()
+        self._client = None
+        self._secret: str | None = None
+        self._semaphore: asyncio.Semaphore | None = None
+
+    # -- secrets --
+
+    def redact(self, text: str) -> str:
+        """Messages may quote a server's error body, which may echo the key: it never gets printed."""
+        if self._secret:
+            text = text.replace(self._secret, "***")
+        return text
+
+    def _openai(self):
+        if self._client is None:
+            try:
+                import openai
+            except ImportError:
+                raise SwordsError("the llm system needs openai: pip install 'swords-lexsub[llm]'") from None
+            key = os.environ.get(self.api_key_env)
+            if not key:
+                raise FatalAPIError(
+                    f"environment variable {self.api_key_env} is not set (the API key; choose another with "
+                    "--api-key-env)"
+                )
+            # Placeholders such as "EMPTY" for keyless local servers are no secret; redacting them would
+            # mangle ordinary words in responses and messages.
+            self._secret = key if len(key) >= 8 else None
+            self._client = openai.AsyncOpenAI(base_url=self.base_url, api_key=key, timeout=self.timeout, max_retries=0)
+        return self._client
+
+    async def aclose(self) -> None:
+        if self._client is not None:
+            await self._client.close()
+            self._client = None
+
+    # -- requests --
+
+    async def request(self, endpoint: str, body: dict) -> Reply:
+        """The reply to one request: from the cache, else from the API with retries. Raises TargetFailed
+        (this request is hopeless) or FatalAPIError (no request will succeed)."""
+        key = self.cache.key(endpoint, self.base_url, body)
+        record = self.cache.get(key)
+        if record is not None:
+            try:
+                text, finish_reason = extract(endpoint, record.get("response"))
+                self.usage.cache_hits += 1
+                return Reply(text, finish_reason, record["response"], cached=True)
+            except BadOutput:
+                pass  # a bad cached record is asked again and replaced
+        client = self._openai()
+        if self._semaphore is None:
+            self._semaphore = asyncio.Semaphore(self.concurrency)
+        last_error = ""
+        for attempt in range(self.max_retries + 1):
+            retry_after = None
+            try:
+                async with self._semaphore:  # only the HTTP exchange counts as in flight, not the waits
+                    self.usage.requests += 1
+                    data = await self._send(client, endpoint, body)
+                text, finish_reason = extract(endpoint, data)
+                self.cache.put(key, self._record(endpoint, body, data))
+                return Reply(text, finish_reason, data, cached=False, attempts=attempt + 1)
+            except BadOutput as error:
+                last_error = str(error)
+            except Exception as error:  # classified below; anything unknown is fatal
+                retry_after, last_error = self._classify(error)
+            if attempt == self.max_retries:
+                break
+            wait = self._wait(attempt, retry_after)
+            self.usage.retries += 1
+            self.usage.waits.append(wait)
+            await asyncio.sleep(wait)
+        attempts = self.max_retries + 1
+        raise TargetFailed(self.redact(f"{last_error} (after {attempts} attempt{'s' * (attempts > 1)})"))
+
+    async def _send(self, client, endpoint: str, body: dict) -> object:
+        api = client.chat.completions if endpoint == "chat" else client.completions
+        raw = await api.with_raw_response.create(**body)
+        try:
+            return json.loads(raw.http_response.text)
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            kind = raw.http_response.headers.get("content-type", "unknown type")
+            raise BadOutput(f"response body is not JSON ({kind}, HTTP {raw.http_response.status_code})") from None
+
+    def _classify(self, error: Exception) -> tuple[float | None, str]:
+        """(Retry-After seconds, message) for a retryable error; raises for the others."""
+        import openai
+
+        if isinstance(error, openai.APITimeoutError):
+            return None, f"timed out after {self.timeout:g} s"
+        if isinstance(error, openai.APIConnectionError):
+            return None, f"connection error: {error}"
+        if isinstance(error, openai.APIStatusError):
+            status = error.status_code
+            message = self.redact(f"HTTP {status}: {error.message}")
+            if status in (401, 403, 404):
+                raise FatalAPIError(f"{message} ({self.base_url})") from None
+            if status == 429 or status >= 500 or status in (408, 409):
+                return retry_after_seconds(error.response.headers), message
+            raise TargetFailed(message) from None
+        raise FatalAPIError(self.redact(f"unexpected {type(error).__name__}: {error}")) from None
+
+    def _wait(self, attempt: int, retry_after: float | None) -> float:
+        if retry_after is not None:
+            return min(retry_after, MAX_RETRY_AFTER)  # the server said when: exactly that, no guessing
+        # Exponential backoff with "equal jitter": at least half the step, so waits still grow, while
+        # concurrent requests that failed together spread out instead of retrying in lockstep.
+        step = min(MAX_BACKOFF, self.backoff * 2**attempt)
+        return step / 2 + self._rng.uniform(0, step / 2)
+
+    def _record(self, endpoint: str, body: dict, data: object) -> dict:
+        record = {"endpoint": endpoint, "base_url": public_url(self.base_url), "request": body, "response": data}
+        if self._secret and self._secret in json.dumps(record):
+            # A server that echoes the key into its response must not put it on disk.
+            record = json.loads(json.dumps(record).replace(self._secret, "***"))
+        return record

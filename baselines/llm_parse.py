@@ -1,0 +1,69 @@
+"""Turning an LLM's completion into ranked substitutes.
+
+Base models asked for a comma-separated list repeat themselves until the token limit (GPT-3 davinci gave
+64 items for "zone", 13 of them distinct), and chat models answer with numbered or bulleted lines. The
+natural order is the ranking: the first occurrence of each substitute keeps its place, score = -rank.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from .system import Prediction
+
+_QUOTES = "\"'`“”‘’«»„"
+_NUMBERING = re.compile(r"^\s*(?:\(?\d{1,3}[.):]|[-*•·–—+>]+)\s*")
+_ANSWER_PREFIX = re.compile(r"^\s*(?:A|Answer|Substitutes?)\s*:\s*", re.IGNORECASE)
+_SEPARATORS = re.compile(r"[,;\n]|\s/\s")
+_LETTER = re.compile(r"[^\W\d_]")
+
+
+def split_completion(text: str, finish_reason: str | None = None) -> list[str]:
+    """The raw items of a completion, in order, before any cleaning. When the completion was cut by the
+    token limit the text after the last separator is incomplete ("... get away, get"), so it is dropped;
+    when the text ends with a separator that last piece is empty and nothing real is lost."""
+    pieces = _SEPARATORS.split(text)
+    if finish_reason == "length" and pieces:
+        pieces = pieces[:-1]
+    return pieces
+
+
+def normalize_item(item: str) -> str:
+    """One item as a substitute: whitespace collapsed, numbering, bullets, markdown emphasis, quotes and
+    a final full stop removed. Case is kept (the scorer compares case-insensitively)."""
+    item = unicodedata.normalize("NFKC", item)
+    item = _ANSWER_PREFIX.sub("", item, count=1)
+    item = _NUMBERING.sub("", item, count=1)
+    item = item.replace("**", "").replace("__", "")
+    item = " ".join(item.split())
+    item = item.strip(_QUOTES + " ").rstrip(".!?").strip(_QUOTES + " ")
+    return item
+
+
+def _is_heading(piece: str) -> bool:
+    # Chat prose such as "Here are some substitutes:" introduces the list; it is not an item.
+    return piece.rstrip().endswith(":")
+
+
+def parse_completion(text: str, target: str | None = None, finish_reason: str | None = None) -> list[str]:
+    """Distinct substitutes in the order they first appear: no target, no empty or non-word items."""
+    seen: set[str] = set()
+    if target:
+        seen.add(" ".join(target.split()).casefold())
+    result = []
+    for piece in split_completion(text, finish_reason):
+        if _is_heading(piece):
+            continue
+        item = normalize_item(piece)
+        key = item.casefold()
+        if not item or key in seen or not _LETTER.search(item):
+            continue
+        seen.add(key)
+        result.append(item)
+    return result
+
+
+def to_prediction(substitutes: list[str]) -> Prediction:
+    """Rank order as scores: the first substitute scores 0, the next -1, and so on."""
+    return [(substitute, -float(rank)) for rank, substitute in enumerate(substitutes)]

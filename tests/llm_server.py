@@ -1,0 +1,169 @@
+"""A local OpenAI-compatible HTTP server for the LLM baseline's tests and benchmark (loopback only).
+
+It answers POST /v1/completions and /v1/chat/completions from a table of canned completions keyed by the
+query's question block (context with the marked target + question), falls back to a generic answer, and
+can inject faults into the next requests: 429 with Retry-After, 500, slow responses (client timeouts),
+truncated outputs, non-JSON bodies, bodies without choices and empty texts. It counts requests and the
+largest number in flight, and records when each request arrived.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+GENERIC = " alternative, option, choice"
+QUESTION_MARK = "\nQ: What are appropriate substitutes for "
+
+
+@dataclass
+class Fault:
+    """One injected misbehaviour. kind: "429" (seconds = Retry-After), "500", "sleep" (seconds before a
+    normal answer), "html" (200 with a non-JSON body), "nochoices", "empty", "length" (text, finish_reason
+    "length"), "401" (body echoes the Authorization header, as a careless server might)."""
+
+    kind: str
+    seconds: float = 0.0
+    text: str = ""
+    key: str | None = None  # only for requests whose query block contains this; None: any request
+
+
+@dataclass
+class Canned:
+    text: str
+    finish_reason: str = "stop"
+
+
+@dataclass
+class LLMServer:
+    latency: float = 0.0  # seconds added to every request (benchmark: a remote API's latency)
+    canned: dict[str, Canned] = field(default_factory=dict)  # query question block -> completion
+    faults: deque = field(default_factory=deque)
+    requests: list[dict] = field(default_factory=list)  # {path, body, time, status}
+    in_flight: int = 0
+    max_in_flight: int = 0
+    authorization: set[str] = field(default_factory=set)
+
+    def __post_init__(self) -> None:
+        self._lock = threading.Lock()
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"  # keep-alive, as real APIs: the client reuses connections
+
+            def log_message(self, *args) -> None:  # quiet
+                pass
+
+            def setup(self) -> None:
+                super().setup()
+                # Headers and body go out in two writes; without this, Nagle's algorithm and the client's
+                # delayed ACK add ~40 ms to every keep-alive response, which no real API has.
+                self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+            def do_POST(self) -> None:
+                length = int(self.headers.get("Content-Length") or 0)
+                body = json.loads(self.rfile.read(length) or b"{}")
+                with server._lock:
+                    server.in_flight += 1
+                    server.max_in_flight = max(server.max_in_flight, server.in_flight)
+                    server.authorization.add(self.headers.get("Authorization", ""))
+                    record = {"path": self.path, "body": body, "time": time.monotonic()}
+                    server.requests.append(record)
+                try:
+                    status, headers, payload = server.respond(self.path, body, self.headers.get("Authorization", ""))
+                    record["status"] = status
+                    self.send_response(status)
+                    for name, value in headers.items():
+                        self.send_header(name, value)
+                    self.send_header("Content-Length", str(len(payload)))
+                    self.end_headers()
+                    self.wfile.write(payload)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass  # the client gave up (timeout): nothing to answer
+                finally:
+                    with server._lock:
+                        server.in_flight -= 1
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
+        self.port = self.httpd.server_address[1]
+        self.base_url = f"http://127.0.0.1:{self.port}/v1"
+        self._thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+    def __enter__(self) -> LLMServer:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+    # -- behaviour --
+
+    def inject(self, *faults: Fault) -> None:
+        with self._lock:
+            self.faults.extend(faults)
+
+    @staticmethod
+    def query_of(path: str, body: dict) -> str:
+        """The query's question block: the last example of a completion prompt, the last user message."""
+        if path.endswith("/chat/completions"):
+            return [m for m in body.get("messages", []) if m.get("role") == "user"][-1]["content"]
+        prompt = body.get("prompt", "")
+        last = prompt.rsplit("\n\n", 1)[-1]
+        return last[: -len("\nA:")] if last.endswith("\nA:") else last
+
+    def _next_fault(self, query: str) -> Fault | None:
+        with self._lock:
+            for i, fault in enumerate(self.faults):
+                if fault.key is None or fault.key in query:
+                    del self.faults[i]
+                    return fault
+        return None
+
+    def respond(self, path: str, body: dict, authorization: str) -> tuple[int, dict, bytes]:
+        if self.latency:
+            time.sleep(self.latency)
+        chat = path.endswith("/chat/completions")
+        if not (chat or path.endswith("/completions")):
+            return 404, {"Content-Type": "application/json"}, b'{"error": {"message": "not found"}}'
+        query = self.query_of(path, body)
+        canned = self.canned.get(query, Canned(GENERIC))
+        text, finish = canned.text, canned.finish_reason
+        fault = self._next_fault(query)
+        json_type = {"Content-Type": "application/json"}
+        if fault is not None:
+            if fault.kind == "429":
+                error = b'{"error": {"message": "Rate limit reached", "type": "requests"}}'
+                return 429, {**json_type, "Retry-After": f"{fault.seconds:g}"}, error
+            if fault.kind == "500":
+                return 500, json_type, b'{"error": {"message": "The server had an error"}}'
+            if fault.kind == "401":
+                echo = json.dumps({"error": {"message": f"Incorrect API key provided: {authorization}"}})
+                return 401, json_type, echo.encode()
+            if fault.kind == "sleep":
+                time.sleep(fault.seconds)
+            if fault.kind == "html":
+                return 200, {"Content-Type": "text/html"}, b"<html><body>502 Bad Gateway</body></html>"
+            if fault.kind == "nochoices":
+                return 200, json_type, json.dumps({"id": "cmpl-x", "object": "text_completion"}).encode()
+            if fault.kind == "empty":
+                text, finish = "", "stop"
+            if fault.kind == "length":
+                text, finish = fault.text, "length"
+        prompt_text = json.dumps(body.get("messages")) if chat else body.get("prompt", "")
+        usage = {"prompt_tokens": len(prompt_text) // 4, "completion_tokens": max(1, len(text) // 4)}
+        usage["total_tokens"] = usage["prompt_tokens"] + usage["completion_tokens"]
+        if chat:
+            choice = {"index": 0, "message": {"role": "assistant", "content": text.strip()}, "finish_reason": finish}
+            response = {"id": "chatcmpl-local", "object": "chat.completion", "choices": [choice]}
+        else:
+            choice = {"index": 0, "text": text, "logprobs": None, "finish_reason": finish}
+            response = {"id": "cmpl-local", "object": "text_completion", "choices": [choice]}
+        response.update(created=int(time.time()), model=body.get("model", ""), usage=usage)
+        return 200, json_type, json.dumps(response).encode()
