@@ -23,8 +23,6 @@ from .lemmatizer import lemmatize
 
 ACCEPTABLE = 0.5  # score > 0.5
 CONCEIVABLE = 0.1  # score >= 0.1 (with at most 10 judgements: at least one positive)
-POSITIVE_LABELS = frozenset({"TRUE", "TRUE_IMPLICIT"})
-ABSTAIN_LABELS = frozenset({"UNSURE"})
 LEXSUBGEN_KS = {"p": (1, 3), "r": (10,)}
 
 
@@ -56,8 +54,9 @@ def _judgement_counts(substitute: dict) -> tuple[int, int]:
     the substitute is an implicit positive, and nobody rejected it."""
     labels = substitute.get("labels")
     if labels:
-        positive = sum(labels.count(label) for label in POSITIVE_LABELS)
-        return positive, len(labels) - sum(labels.count(label) for label in ABSTAIN_LABELS)
+        # Spelled out (not a loop over the label sets): this runs for every reference substitute.
+        positive = labels.count("TRUE") + labels.count("TRUE_IMPLICIT")
+        return positive, len(labels) - labels.count("UNSURE")
     positive = int(substitute["votes_positive"])
     return positive, int(substitute.get("votes_total", positive))
 
@@ -125,7 +124,7 @@ def normalize_prediction_items(items, target_id: str = "") -> list[tuple[str, fl
             raise MetricInputError(f"{where}item {position} is {item!r}, expected a substitute or [substitute, score]")
         if type(substitute) is not str and not isinstance(substitute, str):
             raise MetricInputError(f"{where}item {position}: substitute {substitute!r} is not a string")
-        if not substitute.strip():
+        if not substitute or substitute.isspace():
             raise MetricInputError(f"{where}item {position}: empty substitute")
         if score is None:
             score = -float(position)
