@@ -86,6 +86,27 @@ def swords_documents(paths: list[Path]) -> set[str]:
     return documents
 
 
+# --- CoInCo and SemEval-2007: substitutes produced by annotators ------------------------------------
+
+
+def produced_substitutes(answers: list[tuple[str, int]], source: str) -> list[dict]:
+    """(substitute, number of annotators who gave it) -> schema substitutes, most frequent first. These
+    sources record no per-annotator judgements: every vote is positive and `labels` stays empty."""
+    return sort_substitutes(
+        [
+            {
+                "substitute": text,
+                "score": float(count),
+                "votes_positive": count,
+                "votes_total": count,
+                "labels": [],
+                "sources": [source],
+            }
+            for text, count in answers
+        ]
+    )
+
+
 # --- CoInCo -----------------------------------------------------------------------------------------
 
 
@@ -143,17 +164,10 @@ def read_coinco(xml_path: Path, candidates_path: Path, test_documents: set[str])
             token_id = token.get("id")
             if found < 0:
                 raise BuildError(f"CoInCo token {token_id} {wordform!r} not found in its sentence {context_id}")
-            substitutes = [
-                {
-                    "substitute": normalize_whitespace(subst.get("lemma")),
-                    "score": float(subst.get("freq")),
-                    "votes_positive": int(subst.get("freq")),
-                    "votes_total": int(subst.get("freq")),
-                    "labels": [],
-                    "sources": ["coinco"],
-                }
-                for subst in token.iter("subst")
-            ]
+            substitutes = produced_substitutes(
+                [(normalize_whitespace(subst.get("lemma")), int(subst.get("freq"))) for subst in token.iter("subst")],
+                "coinco",
+            )
             lemma = token.get("lemma").strip()
             pos_tag = token.get("posMASC").strip()
             pos = PTB_TO_UD[pos_tag[0]]
@@ -171,7 +185,7 @@ def read_coinco(xml_path: Path, candidates_path: Path, test_documents: set[str])
                 "offset": region_start + found,
                 "pos": pos,
                 "target_lemma": lemma,
-                "substitutes": sort_substitutes(substitutes),
+                "substitutes": substitutes,
                 # The lemma.POS list, plus the gold substitutes it lacks, so a ranker can rank every gold item.
                 "candidates": sorted_candidates(pool + [s["substitute"] for s in substitutes]),
                 "provenance": provenance,
@@ -289,17 +303,7 @@ def read_semeval07(
             raise BuildError(f"lexelt {lexelt}: no candidate list for {lemma}.{pos_parts[0]}")
         for instance_id, tokenized in instances:
             sentence, head, offset = detokenize_with_head(tokenized.strip())
-            substitutes = [
-                {
-                    "substitute": substitute,
-                    "score": float(count),
-                    "votes_positive": count,
-                    "votes_total": count,
-                    "labels": [],
-                    "sources": ["semeval07"],
-                }
-                for substitute, count in gold[split].get(instance_id, [])
-            ]
+            substitutes = produced_substitutes(gold[split].get(instance_id, []), "semeval07")
             provenance = empty_provenance()
             provenance["semeval_lexelt"] = lexelt
             provenance["semeval_instance"] = instance_id
@@ -312,7 +316,7 @@ def read_semeval07(
                 "offset": offset,
                 "pos": pos,
                 "target_lemma": lemma,
-                "substitutes": sort_substitutes(substitutes),
+                "substitutes": substitutes,
                 "candidates": sorted_candidates(pool + [s["substitute"] for s in substitutes]),
                 "provenance": provenance,
             }
