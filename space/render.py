@@ -1,0 +1,101 @@
+"""HTML fragments for the UI. Every piece of text from a user or a dataset goes through html.escape:
+contexts and uploaded substitutes are untrusted."""
+
+from __future__ import annotations
+
+from html import escape
+
+# Judgement of a suggestion against an example's gold, with its colours (text and background) and a
+# word, so colour is never the only cue.
+JUDGEMENTS = {
+    "acceptable": ("#14532d", "#bbf7d0", "acceptable (score > 0.5)"),
+    "conceivable": ("#713f12", "#fef08a", "conceivable (score > 0)"),
+    "unacceptable": ("#7f1d1d", "#fecaca", "unacceptable (score = 0)"),
+    "not in benchmark": ("#1f2937", "#e5e7eb", "not in the benchmark"),
+}
+
+_CELL = "border:none;border-bottom:1px solid #e5e7eb;padding:3px 8px"
+_BOX = "font-family: system-ui, sans-serif; line-height: 1.5; color: #111827; background: #ffffff; padding: 8px;"
+
+
+def _text(text: str) -> str:
+    return escape(text).replace("\n", "<br>")
+
+
+def context_html(context: str, offset: int, length: int) -> str:
+    """The context with the target marked."""
+    before, target, after = context[:offset], context[offset : offset + length], context[offset + length :]
+    return (
+        f'<div class="swords-context" style="{_BOX}">{_text(before)}'
+        f'<mark class="swords-target" style="background:#fde047;color:#111827;font-weight:600;padding:0 2px">'
+        f"{_text(target)}</mark>{_text(after)}</div>"
+    )
+
+
+def legend_html() -> str:
+    chips = "".join(
+        f'<span style="color:{fg};background:{bg};padding:1px 6px;border-radius:4px;margin-right:6px">'
+        f"{escape(words)}</span>"
+        for fg, bg, words in JUDGEMENTS.values()
+    )
+    return f'<div style="font-size:0.85em;margin-top:4px">{chips}</div>'
+
+
+def suggestions_html(suggestions: list[dict], with_gold: bool) -> str:
+    """A ranked table of suggestions; with gold, each is coloured by its judgement."""
+    if not suggestions:
+        return f'<div style="{_BOX}"><em>No suggestions.</em></div>'
+    names = ["#", "substitute", "system score"] + (["gold score", "judgement"] if with_gold else [])
+    head = "".join(f'<th style="{_CELL};text-align:left">{name}</th>' for name in names)
+    lines = []
+    for item in suggestions:
+        cells = f'<td style="{_CELL}">{item["rank"]}</td>'
+        style = ""
+        if with_gold:
+            fg, bg, _ = JUDGEMENTS[item["judgement"]]
+            style = f"color:{fg};background:{bg};padding:1px 6px;border-radius:4px"
+        cells += (
+            f'<td style="{_CELL}"><span class="swords-suggestion" style="{style}">{escape(item["substitute"])}</span>'
+            f'</td><td style="{_CELL}">{item["score"] + 0.0:.4g}</td>'  # + 0.0: no "-0"
+        )
+        if with_gold:
+            cells += "".join(f'<td style="{_CELL}">{escape(item[key])}</td>' for key in ("gold", "judgement"))
+        lines.append(f'<tr data-judgement="{escape(item.get("judgement", ""))}">{cells}</tr>')
+    legend = legend_html() if with_gold else ""
+    return (
+        f'<div style="{_BOX}"><table class="swords-suggestions" style="border-collapse:collapse;width:100%">'
+        f"<thead><tr>{head}</tr></thead><tbody>{''.join(lines)}</tbody></table>{legend}</div>"
+    )
+
+
+def substitutes_html(row: dict) -> str:
+    """A benchmark example's gold substitutes, best first, each with a bar for its score."""
+    substitutes = sorted(row.get("substitutes") or [], key=lambda s: -s["score"])
+    if not substitutes:
+        return f'<div style="{_BOX}"><em>This example has no gold substitutes.</em></div>'
+    top = max(s["score"] for s in substitutes) or 1.0
+    fraction = row.get("benchmark", "").startswith("swords")  # SWORDS: share of annotators; else a count
+    lines = []
+    for s in substitutes:
+        width = max(1.0, 100.0 * s["score"] / top)
+        colour = "#16a34a" if s["score"] > 0.5 or not fraction else ("#ca8a04" if s["score"] > 0 else "#dc2626")
+        value = f"{s['score']:.2f} ({s['votes_positive']}/{s['votes_total']})" if fraction else f"{s['score']:g}"
+        lines.append(
+            '<div style="display:flex;align-items:center;gap:8px;margin:2px 0">'
+            f'<span style="width:12em;flex-shrink:0;text-align:right;overflow-wrap:anywhere">'
+            f'{escape(s["substitute"])}</span>'
+            f'<span style="flex:1;min-width:4em;background:#f3f4f6;height:12px;border-radius:3px">'
+            f'<span style="display:block;width:{width:.1f}%;height:12px;background:{colour};border-radius:3px">'
+            f"</span></span>"
+            f'<span style="width:7em;font-variant-numeric:tabular-nums">{escape(value)}</span></div>'
+        )
+    what = "share of annotators who judged it acceptable" if fraction else "number of annotators who gave it"
+    return f'<div style="{_BOX}"><div style="font-size:0.85em">Score: {what}.</div>{"".join(lines)}</div>'
+
+
+def example_header(config: str, split: str, row: dict) -> str:
+    return (
+        f'<div style="{_BOX}"><b>{escape(config)} {escape(split)}</b> · <code>{escape(row["id"])}</code> · '
+        f"target <b>{escape(row['target'])}</b> ({escape(row['pos'])}, lemma <i>{escape(row['target_lemma'])}</i>)"
+        f" · {len(row['substitutes'])} gold substitutes</div>"
+    )
