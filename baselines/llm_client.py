@@ -186,7 +186,14 @@ class LLMClient:
         self._rng = rng or random.Random()
         self._client = None
         self._secret: str | None = None
+        self._api_key: str | None = None
         self._semaphore: asyncio.Semaphore | None = None
+
+    def use_api_key(self, key: str) -> None:
+        """Use this key instead of the environment's: held in this object's memory only (e.g. one web
+        session's key in the Space, which must not go into the process-wide environment)."""
+        self._api_key = key
+        self._client = None
 
     # -- secrets --
 
@@ -202,7 +209,7 @@ class LLMClient:
                 import openai
             except ImportError:
                 raise SwordsError("the llm system needs openai: pip install 'swords-lexsub[llm]'") from None
-            key = os.environ.get(self.api_key_env)
+            key = self._api_key or os.environ.get(self.api_key_env)
             if not key:
                 raise FatalAPIError(
                     f"environment variable {self.api_key_env} is not set (the API key; choose another with "

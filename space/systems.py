@@ -214,14 +214,9 @@ def _give_key(system, api_key: str) -> None:
     """Hand the session's key to this system's own client, in memory, so it is never put in os.environ
     (shared by every session of the process) nor read from it."""
     client = getattr(system, "client", None)
-    if client is None or not hasattr(client, "_client") or not hasattr(client, "_secret"):
+    if client is None or not hasattr(client, "use_api_key"):
         raise SystemFailure("this version of the llm system cannot take a per-session API key")
-    import openai
-
-    client._secret = api_key if len(api_key) >= 8 else None  # the client redacts it from its messages
-    client._client = openai.AsyncOpenAI(
-        base_url=client.base_url, api_key=api_key, timeout=client.timeout, max_retries=0
-    )
+    client.use_api_key(api_key)
 
 
 def predict_llm(row: dict, settings: LLMSettings | None) -> list[tuple[str, float]]:
