@@ -98,6 +98,11 @@ SYSTEMS = Registry(
         "coinco-oracle": "swords_baselines.oracles:CoincoOracle",
         "thesaurus-oracle": "swords_baselines.oracles:ThesaurusOracle",
         "humans": "swords_baselines.oracles:Humans",
+        "wordnet": "swords_baselines.wordnet:WordNet",
+        "bert-k": "swords_baselines.masked_lm:BertKeep",
+        "bert-m": "swords_baselines.masked_lm:BertMask",
+        "embedding-rank": "swords_baselines.embedding:EmbeddingRank",
+        "wordnet+embedding": "swords_baselines.embedding:WordNetEmbedding",
         "llm": "swords_baselines.llm:LLM",
         "gpt3-recorded": "swords_baselines.llm:GPT3Recorded",
     }

@@ -1,0 +1,157 @@
+"""The `wordnet` baseline: WordNet 3.0 synonyms of the target lemma under the target's POS, most frequent first.
+
+Ranking, with ``c(w, s)`` the SemCor tag count of word ``w`` in synset ``s`` (WordNet's
+``index.sense``, the numbers of ``cntlist.rev``):
+
+1. the target lemma's synsets of the target's POS are taken in WordNet's sense order (``index.POS``, i.e.
+   by decreasing tag count of the target's sense; untagged senses after, in WordNet's order);
+2. synonyms are listed sense by sense; within a sense by decreasing ``c(w, s)``, ties in the synset's own
+   word order; a word already listed under an earlier sense keeps its first place;
+3. optional related synsets (``--relations``, a comma-separated list: similar (similar-to, adjectives),
+   also (see-also), verb_group, hypernyms, hyponyms, sisters (the other hyponyms of the senses' hypernyms))
+   contribute their words *after* every direct synonym, relation by relation in the order given, each
+   sense by sense and within a synset by tag count as above.
+
+The score of the word in place ``i`` (0-based) of this list is ``1 / (i + 1)``, so scores fall with rank and a
+reranker can use them as a prior. Words are WordNet lemmas (``_`` shown as a space); the target lemma itself
+is dropped. The WordNet data ships with the package in ``wordnet-3.0-synonyms.json.gz``, built offline by
+:mod:`swords_baselines.wordnet_synonyms` from Debian's WordNet 3.0 (license:
+``swords_metric/WORDNET-LICENSE.txt``).
+
+SWORDS test (lenient F@10 A / lenient F@10 C / GAP): synonyms only 15.54 / 29.45 / 6.07; with similar 16.98 /
+32.95 / 6.69; with similar,hypernyms 18.66 / 40.50 / 8.15. Reranked in context: see ``wordnet+embedding``.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from collections.abc import Iterator, Sequence
+from functools import lru_cache
+from importlib import resources
+
+from .system import Option, Prediction, System
+from .wordnet_synonyms import DATA_FILE
+
+UD_TO_WORDNET = {"NOUN": "n", "VERB": "v", "ADJ": "a", "ADV": "r"}
+RELATION_NAMES = ("similar", "also", "verb_group", "hypernyms", "hyponyms", "sisters")
+
+
+class WordNetSynonyms:
+    """The packaged WordNet data: lemma index per POS, synsets (words, tag counts, relations)."""
+
+    def __init__(self, payload: dict) -> None:
+        self.index: dict[str, dict[str, list[int]]] = payload["index"]
+        self.words: list[list[str]] = [synset[0] for synset in payload["synsets"]]
+        self.counts: list[list[int]] = [synset[1] for synset in payload["synsets"]]
+        self.relations: list[dict[str, list[int]]] = [synset[2] for synset in payload["synsets"]]
+        # Hyponymy is stored only as its inverse, hypernymy.
+        hyponyms: dict[int, list[int]] = {}
+        for number, relations in enumerate(self.relations):
+            for hypernym in relations.get("hypernyms", ()):
+                hyponyms.setdefault(hypernym, []).append(number)
+        for hypernym, numbers in hyponyms.items():
+            self.relations[hypernym] = {**self.relations[hypernym], "hyponyms": numbers}
+
+    def synsets(self, lemma: str, wn_pos: str) -> list[int]:
+        return self.index.get(wn_pos, {}).get(lemma, [])
+
+    def lookup_key(self, target: str, target_lemma: str, wn_pos: str) -> str | None:
+        """The WordNet index entry for a target: its lemma, else the word form as written (e.g. CoInCo's
+        lemma "fourth quarter" of "fourth-quarter"), else None."""
+        for form in (target_lemma, target):
+            key = form.strip().lower().replace(" ", "_")
+            if key in self.index.get(wn_pos, {}):
+                return key
+        return None
+
+    def related(self, synset: int, relation: str) -> list[int]:
+        if relation == "sisters":  # co-hyponyms: the other hyponyms of the synset's hypernyms
+            return [
+                sister
+                for hypernym in self.relations[synset].get("hypernyms", ())
+                for sister in self.relations[hypernym].get("hyponyms", ())
+                if sister != synset
+            ]
+        return self.relations[synset].get(relation, [])
+
+    def ranked_with_groups(self, lemma: str, wn_pos: str, relations: Sequence[str] = ()) -> list[tuple[str, str]]:
+        """(word, "synonym" or the relation that brought it), in the order the module docstring defines."""
+        senses = self.synsets(lemma, wn_pos)
+        groups = [("synonym", senses)]
+        for relation in relations:
+            groups.append((relation, [r for s in senses for r in self.related(s, relation)]))
+        seen = {lemma}
+        ranked = []
+        for group, synsets in groups:
+            for synset in synsets:
+                words, counts = self.words[synset], self.counts[synset]
+                for position in sorted(range(len(words)), key=lambda i: -counts[i]):
+                    key = words[position].lower()
+                    if key not in seen:
+                        seen.add(key)
+                        ranked.append((words[position].replace("_", " "), group))
+        return ranked
+
+    def ranked(self, lemma: str, wn_pos: str, relations: Sequence[str] = ()) -> list[str]:
+        return [word for word, _ in self.ranked_with_groups(lemma, wn_pos, relations)]
+
+
+@lru_cache(maxsize=1)
+def load_wordnet() -> WordNetSynonyms:
+    with resources.files(__package__).joinpath(DATA_FILE).open("rb") as raw, gzip.open(raw, "rt") as f:
+        return WordNetSynonyms(json.load(f))
+
+
+def parse_relations(text: str | None) -> tuple[str, ...]:
+    """The relation names of a comma-separated list ("hypernyms,similar"); unknown names are an error."""
+    from swords_dataset.errors import SwordsError
+
+    names = tuple(name.strip() for name in (text or "").split(",") if name.strip())
+    unknown = [name for name in names if name not in RELATION_NAMES]
+    if unknown:
+        raise SwordsError(f"unknown WordNet relation(s) {unknown}; choose from {', '.join(RELATION_NAMES)}")
+    return names
+
+
+def wordnet_pool(row: dict, relations: Sequence[str] = ()) -> list[tuple[str, str]]:
+    """(word, "synonym" or relation) for a dataset row, best first; empty when WordNet lacks the lemma under
+    the row's POS. The target's own form is left out."""
+    wordnet = load_wordnet()
+    wn_pos = UD_TO_WORDNET.get(row["pos"])
+    key = wordnet.lookup_key(row["target"], row["target_lemma"], wn_pos) if wn_pos else None
+    if key is None:
+        return []
+    target = row["target"].strip().lower()
+    ranked = wordnet.ranked_with_groups(key, wn_pos, relations)
+    return [(word, group) for word, group in ranked if word.lower() != target]
+
+
+def wordnet_substitutes(row: dict, relations: Sequence[str] = ()) -> Prediction:
+    """Ranked (word, 1 / rank) for a dataset row (see :func:`wordnet_pool`)."""
+    return [(word, 1.0 / (rank + 1)) for rank, (word, _) in enumerate(wordnet_pool(row, relations))]
+
+
+class WordNet(System):
+    name = "wordnet"
+    description = (
+        "WordNet 3.0 synonyms of the target lemma under its POS: senses in WordNet's frequency order, "
+        "words by their own tag counts (optionally then hypernyms, similar-to, ...); offline"
+    )
+    options = (
+        Option(
+            "relations",
+            "comma-separated related synsets whose words follow the synonyms: " + ", ".join(RELATION_NAMES),
+            default="",
+        ),
+    )
+    batch_size = 256
+    substitutes_lemmatized = True  # WordNet lemmas, not inflected to the target's form
+
+    def __init__(self, relations: str = "", **options) -> None:
+        super().__init__(relations=relations, **options)
+        self.relations = parse_relations(relations)
+
+    def predict(self, rows: Sequence[dict]) -> Iterator[tuple[str, Prediction]]:
+        for row in rows:
+            yield row["id"], wordnet_substitutes(row, self.relations)
