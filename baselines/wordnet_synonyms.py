@@ -25,11 +25,11 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import gzip
-import io
-import json
 from pathlib import Path
 from typing import Any
+
+# One deterministic writer for both WordNet-derived data files (gzipped sorted JSON, mtime 0).
+from swords_metric.wordnet_data import serialize
 
 FORMAT_VERSION = 1
 DATA_FILE = "wordnet-3.0-synonyms.json.gz"
@@ -119,15 +119,6 @@ def build_payload(wordnet_dir: Path) -> dict[str, Any]:
         "index": index,
         "synsets": synsets,
     }
-
-
-def serialize(payload: dict[str, Any]) -> bytes:
-    """Deterministic gzipped JSON: sorted keys, compact separators, empty gzip name, mtime 0."""
-    text = json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=True) + "\n"
-    buffer = io.BytesIO()
-    with gzip.GzipFile(filename="", mode="wb", fileobj=buffer, compresslevel=9, mtime=0) as gz:
-        gz.write(text.encode("ascii"))
-    return buffer.getvalue()
 
 
 def write_data_file(wordnet_dir: Path, output: Path) -> bytes:
