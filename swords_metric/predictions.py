@@ -105,6 +105,9 @@ def write_predictions(path: str | Path, predictions: Predictions, substitutes_le
         )
     path.parent.mkdir(parents=True, exist_ok=True)
     descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(temporary, 0o666 & ~umask)  # mkstemp makes the file private; the output is an ordinary file
     try:
         with os.fdopen(descriptor, "wb") as f:
             data = body.encode("utf-8")
