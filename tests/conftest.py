@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -32,3 +34,15 @@ def dataset_rows(tmp_path_factory) -> dict[tuple[str, str], list[dict]]:
         for config, splits in swords_dataset.CONFIGS.items()
         for split in splits
     }
+
+
+def run_swords(*args: str, cwd: Path = REPO_ROOT, env: dict | None = None) -> subprocess.CompletedProcess:
+    """The `swords` command as a user runs it, in a fresh interpreter."""
+    return subprocess.run(
+        [sys.executable, "-m", "swords_dataset.cli", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env={**os.environ, **(env or {})},
+        timeout=600,
+    )

@@ -13,18 +13,7 @@ import pytest
 import swords_dataset
 from swords_dataset.sources import BUILD_SOURCES
 
-from .conftest import REPO_ROOT
-
-
-def run_swords(*args: str, cwd: Path = REPO_ROOT, env: dict | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "swords_dataset.cli", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        env={**os.environ, **(env or {})},
-        timeout=600,
-    )
+from .conftest import REPO_ROOT, run_swords
 
 
 @pytest.fixture(scope="module")

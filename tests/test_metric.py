@@ -16,7 +16,7 @@ import swords_dataset
 from swords_baselines.thesaurus import thesaurus_substitutes
 from swords_metric import MetricInputError, Scorer, read_predictions, write_predictions
 
-from .conftest import REPO_ROOT
+from .conftest import REPO_ROOT, run_swords
 
 
 @pytest.fixture(scope="module")
@@ -217,13 +217,7 @@ def test_adding_a_substitute_outside_the_reference_never_raises_strict_precision
 
 
 def run_evaluate(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "swords_dataset.cli", "evaluate", *args],
-        capture_output=True,
-        text=True,
-        cwd=REPO_ROOT,
-        timeout=300,
-    )
+    return run_swords("evaluate", *args)
 
 
 @pytest.fixture(scope="module")

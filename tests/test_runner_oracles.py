@@ -17,18 +17,7 @@ from swords_baselines.runner import output_paths, run
 from swords_baselines.system import Prediction, System
 from swords_metric import Scorer, read_predictions
 
-from .conftest import REPO_ROOT
-
-
-def swords_cli(*args: str, **kwargs) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "swords_dataset.cli", *args],
-        capture_output=True,
-        text=True,
-        cwd=REPO_ROOT,
-        timeout=600,
-        **kwargs,
-    )
+from .conftest import REPO_ROOT, run_swords
 
 
 class Echo(System):
@@ -131,16 +120,16 @@ def test_ctrl_c_keeps_finished_targets_and_a_rerun_completes(tmp_path, sources_d
 
 
 def test_run_list_shows_systems_and_options():
-    result = swords_cli("run", "--list")
+    result = run_swords("run", "--list")
     assert result.returncode == 0
     for name in ("coinco-oracle", "thesaurus-oracle", "humans", "--thesaurus"):
         assert name in result.stdout
 
 
 def test_unknown_system_and_unknown_option_are_one_line():
-    result = swords_cli("run", "--system", "nope")
+    result = run_swords("run", "--system", "nope")
     assert result.returncode == 2 and "unknown system 'nope'" in result.stderr and "Traceback" not in result.stderr
-    result = swords_cli("run", "--system", "coinco-oracle", "--temperature", "3")
+    result = run_swords("run", "--system", "coinco-oracle", "--temperature", "3")
     assert result.returncode == 2 and "unrecognized arguments: --temperature" in result.stderr
 
 
@@ -152,7 +141,7 @@ def oracle_predictions(system: System, rows: list[dict]) -> dict[str, Prediction
 
 
 def test_thesaurus_oracle_through_swords_run_reproduces_the_paper(tmp_path, sources_dir):
-    result = swords_cli(
+    result = run_swords(
         "run",
         "--system",
         "thesaurus-oracle",
