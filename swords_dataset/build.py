@@ -11,18 +11,63 @@ import pyarrow.parquet as pq
 
 from . import CONFIGS, DATASET_DIR, parquet_path
 from .card import write_card
-from .readers import coinco_test_documents, read_coinco, read_semeval07, read_swords, swords_documents
+from .readers import (
+    BuildError,
+    coinco_test_documents,
+    read_coinco,
+    read_semeval07,
+    read_swords,
+    semeval_instance_texts,
+    swords_documents,
+)
 from .schema import ARROW_SCHEMA
-from .sources import BUILD_SOURCES, checked_sources
+from .sources import BUILD_SOURCES, SEMEVAL_UPSTREAM_ASSET, checked_sources
+from .upstream import (
+    UpstreamTarget,
+    check_dataset_ids,
+    nltk35_detokenizer,
+    semeval_placements_by_recipe,
+    semeval_placements_from_asset,
+    upstream_targets,
+)
 
 
-def build_rows(sources_dir: Path) -> dict[str, dict[str, list[dict]]]:
-    """config -> split -> rows, read from checksum-verified sources."""
+def add_upstream_ids(rows: dict[str, dict[str, list[dict]]], paths: dict[str, Path], nltk35: str | None) -> None:
+    """Give every row the id the upstream SWORDS library gives its target, after checking that each split
+    reproduces upstream's pinned dataset id (so every upstream id of every split is there, and right)."""
+    for config, splits in rows.items():
+        for split, split_rows in splits.items():
+            if config != "semeval07":
+                targets = upstream_targets(split_rows)
+            else:
+                if split == "test":
+                    placements = semeval_placements_from_asset(paths[SEMEVAL_UPSTREAM_ASSET])
+                else:
+                    raw = semeval_instance_texts(paths["semeval07/lst_all.xml"])
+                    wanted = {row["provenance"]["semeval_instance"] for row in split_rows}
+                    placements = semeval_placements_by_recipe(
+                        {i: text for i, text in raw.items() if i in wanted}, nltk35_detokenizer(nltk35)
+                    )
+                missing = [r["id"] for r in split_rows if r["provenance"]["semeval_instance"] not in placements]
+                if missing:
+                    raise BuildError(f"semeval07 {split}: no upstream context for {len(missing)} rows ({missing[0]})")
+                targets = [
+                    UpstreamTarget(*placements[row["provenance"]["semeval_instance"]], row["pos"]) for row in split_rows
+                ]
+            check_dataset_ids(config, split, split_rows, targets)
+            for row, target in zip(split_rows, targets, strict=True):
+                row["upstream_id"] = target.id
+                if config.startswith("swords") and row["upstream_id"] != row["id"]:
+                    raise BuildError(f"{config} {split} {row['id']}: its upstream id computes as {row['upstream_id']}")
+
+
+def build_rows(sources_dir: Path, nltk35: str | None = None) -> dict[str, dict[str, list[dict]]]:
+    """config -> split -> rows, read from checksum-verified sources, with upstream ids."""
     paths = checked_sources(sources_dir, BUILD_SOURCES)
     swords_dev = paths["swords/swords-v1.1_dev.json.gz"]
     swords_test = paths["swords/swords-v1.1_test.json.gz"]
     test_documents = coinco_test_documents(swords_documents([swords_dev]), swords_documents([swords_test]))
-    return {
+    rows = {
         "swords": {
             "dev": read_swords(swords_dev, "swords-v1.1"),
             "test": read_swords(swords_test, "swords-v1.1"),
@@ -43,6 +88,8 @@ def build_rows(sources_dir: Path) -> dict[str, dict[str, list[dict]]]:
             paths["semeval07/lst.gold.candidates"],
         ),
     }
+    add_upstream_ids(rows, paths, nltk35)
+    return rows
 
 
 def write_parquet(rows: list[dict], path: Path) -> None:
@@ -60,12 +107,13 @@ def write_parquet(rows: list[dict], path: Path) -> None:
     )
 
 
-def build(sources_dir: Path, output_dir: Path = DATASET_DIR) -> dict[str, dict[str, int]]:
-    """Build every config into output_dir/data and output_dir/README.md; returns row counts.
+def build(sources_dir: Path, output_dir: Path = DATASET_DIR, nltk35: str | None = None) -> dict[str, dict[str, int]]:
+    """Build every config into output_dir/data and output_dir/README.md; returns row counts. `nltk35`: a
+    folder holding nltk 3.5, for upstream's SemEval-2007 trial ids.
 
     Everything is read and checked first, then written to a scratch folder and moved into place, so a
     missing or corrupted source leaves output_dir untouched."""
-    rows = build_rows(Path(sources_dir))
+    rows = build_rows(Path(sources_dir), nltk35)
     if set(rows) != set(CONFIGS) or any(set(rows[c]) != set(CONFIGS[c]) for c in CONFIGS):
         raise AssertionError("build produced configs/splits other than CONFIGS")
     output_dir = Path(output_dir)

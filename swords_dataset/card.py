@@ -62,6 +62,13 @@ swords_test = load_dataset("swords_dataset", "swords", split="test")   # or ORG/
 
 - `id`: SWORDS: upstream target id (so result files made for the upstream release key into it);
   CoInCo: `coinco:<token id>`; SemEval: `semeval07:<instance id>`.
+- `upstream_id`: the `t:<sha1>` id the upstream SWORDS library (github.com/p-lambda/swords) gives the
+  target, so result files it made key into every config (SWORDS: equal to `id`). It is a hash of upstream's
+  context string, target, offset and POS; for SemEval-2007 upstream's context string differs from ours
+  (other detokenization), and the build reproduces it. The build checks that every split reproduces the
+  dataset id upstream pins for it (a hash of every context, target, substitute and label id): CoInCo's
+  against upstream's default build, which leaves out the `coinco_problematic` targets (their
+  `upstream_id` is the one upstream gives them when it keeps them).
 - `benchmark`: `swords-v1.1`, `swords-v1.1-reannotated`, `coinco` or `semeval07`.
 - `context_id`, `context`: SWORDS and CoInCo: the multi-sentence context (CoInCo: pre-context, target
   sentence and post-context, whitespace-normalised, joined by a space); SemEval: the sentence,
@@ -78,7 +85,9 @@ swords_test = load_dataset("swords_dataset", "swords", split="test")   # or ORG/
   labelled substitute (score 0 included); CoInCo and SemEval: the lemma.POS candidate list of the
   source plus any gold substitute missing from it.
 - `provenance`: `coinco_token_ids`, `masc_sentences` (`<MASC file>:<sentence id>`),
-  `coinco_problematic` (CoInCo's own flag), `semeval_lexelt`, `semeval_instance`.
+  `coinco_problematic` (CoInCo's own flag), `semeval_lexelt`, `semeval_instance`. Every CoInCo row is
+  here (Table 2's counts); the scorer leaves the 62 problematic test targets (152 in dev) out by default,
+  as the upstream library, Melamud et al.'s `coinco.no_problematic` files and LexSubGen do.
 
 ## Licenses
 

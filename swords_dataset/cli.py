@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.util
+import os
 import sys
 from pathlib import Path
 
@@ -21,7 +22,7 @@ def _cmd_build(args: argparse.Namespace) -> int:
     from .build import build
 
     started = time.perf_counter()
-    counts = build(Path(args.sources), Path(args.output))
+    counts = build(Path(args.sources), Path(args.output), nltk35=args.nltk35)
     for config, splits in counts.items():
         print(f"{config}: " + ", ".join(f"{split} {n:,} rows" for split, n in splits.items()))
     print(f"built {args.output} in {time.perf_counter() - started:.1f} s")
@@ -82,6 +83,7 @@ def _cmd_publish(args: argparse.Namespace) -> int:
 
 def _add_data_commands(subparsers) -> None:
     from .sources import default_sources_dir
+    from .upstream import NLTK35_ENV
 
     data = subparsers.add_parser("data", help="build, verify and publish the benchmark datasets")
     commands = data.add_subparsers(dest="data_command", required=True)
@@ -91,6 +93,13 @@ def _add_data_commands(subparsers) -> None:
         "--sources", default=str(default_sources_dir()), help="raw sources folder (default: %(default)s)"
     )
     build.add_argument("--output", default=str(DATASET_DIR), help="dataset folder to write (default: %(default)s)")
+    build.add_argument(
+        "--nltk35",
+        default=os.environ.get(NLTK35_ENV),
+        metavar="DIR",
+        help=f"folder holding nltk 3.5 (pip install --no-deps --target DIR nltk==3.5), for upstream's SemEval-2007 "
+        f"trial ids (default: ${NLTK35_ENV})",
+    )
     build.set_defaults(func=_cmd_build)
 
     verify = commands.add_parser("verify", help="statistics of every config against the published figures")

@@ -282,10 +282,20 @@ def read_semeval_gold(path: Path) -> dict[int, list[tuple[str, int]]]:
     return gold
 
 
+def _read_semeval_xml(xml_path: Path) -> str:
+    return xml_path.read_bytes().decode("utf-8", errors="swords_latin1_fallback")
+
+
+def semeval_instance_texts(xml_path: Path) -> dict[int, str]:
+    """instance id -> its raw context: tokenized, the target in <head>, entities and mojibake untouched."""
+    return {int(i): context for _, body in _LEXELT.findall(_read_semeval_xml(xml_path)) for i, context in
+            _INSTANCE.findall(body)}
+
+
 def read_semeval07(
     xml_path: Path, trial_gold_path: Path, test_gold_path: Path, candidates_path: Path
 ) -> dict[str, list[dict]]:
-    text = xml_path.read_bytes().decode("utf-8", errors="swords_latin1_fallback")
+    text = _read_semeval_xml(xml_path)
     gold = {"trial": read_semeval_gold(trial_gold_path), "test": read_semeval_gold(test_gold_path)}
     candidate_lists = read_candidate_lists(candidates_path)
     rows: dict[str, list[dict]] = {"trial": [], "test": []}

@@ -30,6 +30,8 @@ PROVENANCE = {
 FEATURES = datasets.Features(
     {
         "id": datasets.Value("string"),
+        # The id the upstream SWORDS library gives the target (`t:<sha1>`); SWORDS: the same as `id`.
+        "upstream_id": datasets.Value("string"),
         "benchmark": datasets.Value("string"),
         "context_id": datasets.Value("string"),
         "context": datasets.Value("string"),

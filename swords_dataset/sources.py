@@ -22,7 +22,12 @@ BUILD_SOURCES: dict[str, str] = {
     "semeval07/lst_trial.gold": "2c661d66d0da0470531d623ab4af053c800b4825ce89e0f525cee5c148d373dd",
     "semeval07/lst_test.gold": "038c987bee2c912318172bbb8706cc39276eb69201d6c9a5c8923736bb167d2d",
     "semeval07/lst.gold.candidates": "d7e8a198a24803639ee2207b2784079b8915ecdfef3f1524008bc257b49cd34f",
+    # Upstream's SemEval-2007 test asset: its context strings, from which its target ids are computed.
+    "upstream-swords/parsed/semeval07_test.upstream-ait.json.gz": (
+        "2ab2105b55507614fbb9132769c8ab9a28409e5b1f32001efe06df870ac513ab"
+    ),
 }
+SEMEVAL_UPSTREAM_ASSET = "upstream-swords/parsed/semeval07_test.upstream-ait.json.gz"
 
 SOURCES_ENV = "SWORDS_SOURCES"
 

@@ -26,6 +26,15 @@ def sources_dir() -> Path:
 
 
 @pytest.fixture(scope="session")
+def nltk35_path() -> Path:
+    """A folder holding nltk 3.5 (`pip install --no-deps --target DIR nltk==3.5`), as $SWORDS_NLTK35_PATH."""
+    path = os.environ.get("SWORDS_NLTK35_PATH")
+    if not path or not (Path(path) / "nltk" / "__init__.py").is_file():
+        pytest.skip("nltk 3.5 not found (set SWORDS_NLTK35_PATH; .ci/run installs it)")
+    return Path(path)
+
+
+@pytest.fixture(scope="session")
 def dataset_rows(tmp_path_factory) -> dict[tuple[str, str], list[dict]]:
     """Every config and split, loaded the way users load them, into a fresh cache."""
     cache = tmp_path_factory.mktemp("hf-cache")

@@ -17,9 +17,11 @@ from .conftest import REPO_ROOT, run_swords
 
 
 @pytest.fixture(scope="module")
-def rebuilt(sources_dir, tmp_path_factory) -> Path:
+def rebuilt(sources_dir, nltk35_path, tmp_path_factory) -> Path:
     output = tmp_path_factory.mktemp("rebuild")
-    result = run_swords("data", "build", "--sources", str(sources_dir), "--output", str(output))
+    result = run_swords(
+        "data", "build", "--sources", str(sources_dir), "--output", str(output), "--nltk35", str(nltk35_path)
+    )
     assert result.returncode == 0, result.stderr
     return output
 
@@ -84,6 +86,16 @@ def test_failed_build_leaves_an_existing_dataset_untouched(sources_copy, rebuilt
     result = run_swords("data", "build", "--sources", str(sources_copy), "--output", str(output))
     assert result.returncode == 2 and "corrupted source" in result.stderr
     assert {p: p.read_bytes() for p in output.rglob("*") if p.is_file()} == before
+
+
+def test_build_without_nltk35_says_how_to_get_it_and_writes_nothing(sources_dir, tmp_path):
+    output = tmp_path / "out"
+    result = run_swords(
+        "data", "build", "--sources", str(sources_dir), "--output", str(output), env={"SWORDS_NLTK35_PATH": ""}
+    )
+    assert_one_line_error_and_no_output(result, output, "nltk 3.5", "pip install --no-deps --target DIR nltk==3.5")
+    result = run_swords("data", "build", "--sources", str(sources_dir), "--output", str(output), "--nltk35", "/nope")
+    assert_one_line_error_and_no_output(result, output, "no nltk in /nope")
 
 
 def test_offline_load_from_the_repository_root(tmp_path):
