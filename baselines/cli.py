@@ -103,7 +103,7 @@ def execute(
         report = system.report()
     finally:
         system.close()
-    scorer = Scorer(rows, split=split, setting=system.setting)
+    scorer = Scorer(rows, split=split, setting=system.setting, config=dataset)
     result = scorer.score(predictions, bootstrap=bootstrap)
     result["run"] = {**header, **({"report": report} if report else {})}
     paths = output_paths(output_path)

@@ -51,8 +51,9 @@ class ThesaurusOracle(System):
 
     def predict(self, rows: Sequence[dict]) -> Iterator[tuple[str, Prediction]]:
         for row in rows:
-            # The thesaurus has a few empty entries; they are noise, not substitutes.
-            words = [w for w in thesaurus_substitutes(row["target_lemma"], row["pos"], self.path) if w.strip()]
+            # As upstream's generator, a few empty entries of the thesaurus included: the scorer counts
+            # each as a wrong answer, exactly as upstream's does.
+            words = thesaurus_substitutes(row["target_lemma"], row["pos"], self.path)
             yield row["id"], [(w, -float(i)) for i, w in enumerate(words)]
 
 

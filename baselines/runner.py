@@ -59,6 +59,16 @@ def _read_journal(path: Path, header: dict, known_ids: set[str]) -> dict[str, Pr
     return done
 
 
+def upstream_keyed(rows: Sequence[dict], predictions: dict[str, Prediction]) -> dict[str, Prediction]:
+    """The predictions as the upstream SWORDS library reads them: keyed by its target ids, and only for the
+    targets its datasets have (CoInCo's problematic ones are left out there; the JSONL keeps them)."""
+    return {
+        row.get("upstream_id") or row["id"]: predictions[row["id"]]
+        for row in rows
+        if row["id"] in predictions and not (row.get("provenance") or {}).get("coinco_problematic")
+    }
+
+
 def run(system: System, rows: Sequence[dict], output: Path, header: dict, progress: bool = True) -> dict:
     """Predict every row not yet answered, appending each answer to a journal as it arrives (flushed, so
     Ctrl-C or a crash loses no finished target); at the end write the outputs atomically and drop the
@@ -98,6 +108,7 @@ def run(system: System, rows: Sequence[dict], output: Path, header: dict, progre
         raise SwordsError(f"{system.name} gave no answer for {len(missing)} targets (first: {missing[0]})")
     predictions = {tid: done[tid] for tid in ids}
     write_predictions(paths["jsonl"], predictions)
-    write_predictions(paths["upstream"], predictions, substitutes_lemmatized=system.substitutes_lemmatized)
+    write_predictions(paths["upstream"], upstream_keyed(rows, predictions),
+                      substitutes_lemmatized=system.substitutes_lemmatized)
     paths["journal"].unlink()
     return predictions

@@ -139,10 +139,12 @@ def on_clear_llm():
     return None, "", "No API key set."
 
 
-def on_score(upload, stored, split_label, setting, bootstrap, curve_setting, progress=gr.Progress()):  # noqa: B008
+def on_score(upload, stored, split_label, setting, bootstrap, curve_setting, include_problematic=False,
+             progress=gr.Progress()):  # noqa: B008
     try:
         result = handlers.score_predictions(
-            upload, stored, split_label, setting, bootstrap, progress=_progress(progress)
+            upload, stored, split_label, setting, bootstrap, progress=_progress(progress),
+            include_problematic=bool(include_problematic),
         )
     except SpaceError as error:
         raise _fail(error) from None
@@ -284,6 +286,9 @@ def build_demo() -> gr.Blocks:
                             setting = gr.Radio(["generative", "ranking"], value="generative", label="Setting")
                             bootstrap = gr.Slider(0, handlers.MAX_BOOTSTRAP, value=1000, step=100,
                                                   label="Bootstrap resamples (95% intervals)")
+                        include_problematic = gr.Checkbox(
+                            False, label="CoInCo: also score its 'problematic' targets (the upstream scorer leaves "
+                            "them out)", elem_id="score-problematic")
                         score = gr.Button("Score", variant="primary", elem_id="score")
                     with gr.Column(scale=2):
                         score_summary = gr.Markdown(label="Summary", elem_id="score-summary")
@@ -341,7 +346,7 @@ def build_demo() -> gr.Blocks:
                           [context, target, occurrence, pos, example_state, tabs], api_visibility="private")
 
         # Score
-        score.click(on_score, [upload, stored, score_split, setting, bootstrap, curve_setting],
+        score.click(on_score, [upload, stored, score_split, setting, bootstrap, curve_setting, include_problematic],
                     [score_summary, metrics_table, by_pos, curve, published, signature, curve_state],
                     api_name="score")
         curve_setting.change(on_curve_setting, [curve_state, curve_setting], curve, api_visibility="private")

@@ -30,6 +30,7 @@ from swords_metric.core import (
     prepare_prediction,
     prepare_reference,
 )
+from swords_metric.scorer import UnknownTargetsError
 
 from . import SPACE_DIR, data, render, systems, text
 from .errors import SpaceError
@@ -218,7 +219,7 @@ def substitute(
     ]
     metrics = None
     if example_split and row["substitutes"]:
-        scorer = Scorer([row], split=example_split[1])
+        scorer = Scorer([row], split=example_split[1], include_problematic=True)  # one example, shown as it is
         metrics = scorer.score({row["id"]: prediction}, by_pos=False)
     if not example_split:
         where = "free text: no gold to compare with"
@@ -311,14 +312,15 @@ def example_inputs(split_label: str | None, row_id: str | None) -> tuple[str, st
 _scorer_lock = threading.Lock()
 
 
-def scorer_for(config: str, split: str, setting: str = "generative") -> Scorer:
+def scorer_for(config: str, split: str, setting: str = "generative", include_problematic: bool = False) -> Scorer:
     with _scorer_lock:  # preparing references takes seconds for CoInCo: once per split
-        return _scorer(config, split, setting)
+        return _scorer(config, split, setting, include_problematic)
 
 
 @lru_cache(maxsize=16)
-def _scorer(config: str, split: str, setting: str) -> Scorer:
-    return Scorer(data.load_rows(config, split), split=split, setting=setting)
+def _scorer(config: str, split: str, setting: str, include_problematic: bool) -> Scorer:
+    return Scorer(data.load_rows(config, split), split=split, setting=setting, config=config,
+                  include_problematic=include_problematic)
 
 
 def pr_curve(scorer: Scorer, predictions: dict, ks: Iterable[int] = CURVE_KS) -> pd.DataFrame:
@@ -407,7 +409,21 @@ class ScoreResult:
         )
         if missing:
             line += f", **{missing:,} without predictions** (they count as empty answers)"
-        return line + f". lenient F@10 **{r['lenient_a_f@10']:.1f}**, Fc@10 **{r['lenient_c_f@10']:.1f}**."
+        line += f". lenient F@10 **{r['lenient_a_f@10']:.1f}**, Fc@10 **{r['lenient_c_f@10']:.1f}**."
+        if r.get("targets_skipped"):
+            line += (f" CoInCo's {r['targets_skipped']} problematic targets are left out, as the upstream scorer "
+                     "leaves them out (tick the box to include them).")
+        if r.get("id_scheme") == "upstream" and self.config != "swords":
+            line += " The file uses the upstream SWORDS library's target ids."
+        unusual = r.get("input_notes") or {}
+        parts = [f"{unusual[key]:,} {label}" for key, label in (
+            ("empty_substitutes", "empty substitutes (wrong answers)"),
+            ("target_copies", "copies of the target (dropped)"),
+            ("duplicates", "duplicates after lemmatization (merged)"),
+        ) if unusual.get(key)]
+        if parts:
+            line += " Scored as the upstream scorer scores them: " + ", ".join(parts) + "."
+        return line
 
     def curve_for(self, setting: str) -> pd.DataFrame:
         return self.curve[self.curve["setting"] == setting].reset_index(drop=True)
@@ -461,17 +477,6 @@ def _check_upload(path: Path, shown: str) -> None:
             raise SpaceError(f"{shown} is not a readable gzip file ({error}).") from None
 
 
-def _owner_of(ids: list[str]) -> str | None:
-    """The split these target ids belong to, to suggest when the user chose another."""
-    sample = ids[:50]
-    best, best_hits = None, 0
-    for config, split in data.splits():
-        hits = sum(data.get_row(config, split, tid) is not None for tid in sample)
-        if hits > best_hits:
-            best, best_hits = data.split_label(config, split), hits
-    return best
-
-
 def score_predictions(
     upload: str | Path | None,
     stored: str | None,
@@ -480,9 +485,11 @@ def score_predictions(
     bootstrap: float | None = 1000,
     folder: str | Path | None = None,
     progress: Progress = _noop,
+    include_problematic: bool = False,
 ) -> ScoreResult:
     """Score an uploaded predictions file (or a stored baseline's) on a benchmark split: every metric,
-    bootstrap intervals, per POS, and the P/R curve at k = 1…20."""
+    bootstrap intervals, per POS, and the P/R curve at k = 1…20. Files may be keyed by the dataset's ids or
+    by the upstream SWORDS library's."""
     config, split = _split(split_label)
     setting = setting or "generative"
     if setting not in ("generative", "ranking"):
@@ -503,20 +510,15 @@ def score_predictions(
     except MetricInputError as error:
         raise SpaceError(str(error).replace(str(path), shown)) from None
     progress(0.2, f"preparing {config} {split}")
-    scorer = scorer_for(config, split, setting)
-    unknown = [tid for tid in predictions if tid not in scorer.position]
-    if unknown:
-        owner = _owner_of(unknown)
-        hint = f" They look like {owner} ids: choose that split." if owner and owner != f"{config} {split}" else ""
-        raise SpaceError(
-            f"{shown}: {len(unknown):,} of {len(predictions):,} target ids are not in {config} {split} "
-            f"(first: {unknown[0]}).{hint}"
-        )
+    scorer = scorer_for(config, split, setting, bool(include_problematic))
     progress(0.4, f"scoring, {resamples} bootstrap resamples")
     try:
         result = scorer.score(predictions, bootstrap=resamples, source=shown)
         progress(0.8, "precision and recall at k = 1…20")
         curve = pr_curve(scorer, predictions)
+    except UnknownTargetsError as error:
+        hint = f". Choose {data.split_label(*error.belongs_to)} as the benchmark." if error.belongs_to else "."
+        raise SpaceError(str(error).replace(str(path), shown) + hint) from None
     except MetricInputError as error:
         raise SpaceError(str(error).replace(str(path), shown)) from None
     progress(1.0, "done")

@@ -6,6 +6,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from functools import cache
 from pathlib import Path
 
 from .errors import SwordsError
@@ -43,4 +45,40 @@ def load(config: str = DEFAULT_CONFIG, split: str | None = None, **kwargs):
     return datasets.load_dataset(str(DATASET_DIR), config, split=split, **kwargs)
 
 
-__all__ = ["CONFIGS", "DATASET_DIR", "DEFAULT_CONFIG", "SwordsError", "check_config", "load", "parquet_path"]
+# The two id columns: ours, and the one the upstream SWORDS library uses (equal for SWORDS).
+ID_COLUMNS = ("id", "upstream_id")
+
+
+@cache
+def _ids(config: str, split: str) -> dict[str, frozenset[str]]:
+    import pyarrow.parquet as pq
+
+    table = pq.read_table(DATASET_DIR / parquet_path(config, split), columns=list(ID_COLUMNS))
+    return {column: frozenset(table.column(column).to_pylist()) for column in ID_COLUMNS}
+
+
+def locate_ids(ids: Iterable[str], sample: int = 500) -> list[tuple[str, str, str, int]]:
+    """Where target ids belong: (config, split, id column, how many of the first `sample` ids it holds),
+    best first; empty when no split holds any. For saying which split a misdirected file was made for."""
+    wanted = [str(i) for _, i in zip(range(sample), ids, strict=False)]
+    found = []
+    for config, splits in CONFIGS.items():
+        for split in splits:
+            for column, known in _ids(config, split).items():
+                hits = sum(i in known for i in wanted)
+                if hits:
+                    found.append((config, split, column, hits))
+    return sorted(found, key=lambda entry: -entry[3])
+
+
+__all__ = [
+    "CONFIGS",
+    "DATASET_DIR",
+    "DEFAULT_CONFIG",
+    "ID_COLUMNS",
+    "SwordsError",
+    "check_config",
+    "load",
+    "locate_ids",
+    "parquet_path",
+]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 import swords_dataset
 from swords_dataset.errors import SwordsError
@@ -17,7 +18,10 @@ def register(subparsers) -> None:
     command.add_argument("--dataset", default="swords", choices=list(swords_dataset.CONFIGS), help="benchmark config")
     command.add_argument("--split", default="test", help="split of the config (default: %(default)s)")
     files = command.add_mutually_exclusive_group(required=True)
-    files.add_argument("--predictions", help="upstream SWORDS result JSON or JSONL ({'id', 'substitutes'} a line)")
+    files.add_argument(
+        "--predictions",
+        help="upstream SWORDS result JSON or JSONL ({'id', 'substitutes'} a line), keyed by dataset or upstream ids",
+    )
     files.add_argument("--compare", nargs=2, metavar=("A", "B"), help="paired bootstrap test between two files")
     command.add_argument("--setting", choices=SETTINGS, default="generative", help="generative or ranking")
     command.add_argument("--k", type=int, default=10, help="cut-off for P/R/F (default: %(default)s)")
@@ -28,8 +32,51 @@ def register(subparsers) -> None:
         help="target resamples for 95%% intervals and --compare (0: none; default %(default)s)",
     )
     command.add_argument("--seed", type=int, default=0, help="bootstrap seed (default: %(default)s)")
+    command.add_argument(
+        "--include-problematic",
+        action="store_true",
+        help="CoInCo: also score the targets CoInCo flags as problematic (left out by default, as upstream does)",
+    )
     command.add_argument("--json", action="store_true", help="print the result as JSON")
     command.set_defaults(func=run)
+
+
+def input_notes(result: dict, source: str) -> list[str]:
+    """One-line notes on what the scorer did with unusual input (printed to stderr, not an error)."""
+    notes = []
+    missing = result.get("targets_not_in_predictions", 0)
+    if missing:
+        notes.append(
+            f"{missing:,} of {result['targets_scored']:,} scored targets are not in {source}: "
+            "scored as empty answers, as upstream scores them"
+        )
+    unusual = result.get("input_notes") or {}
+    parts = [
+        f"{unusual[key]:,} {label}"
+        for key, label in (
+            ("empty_substitutes", "empty substitutes (one wrong answer each)"),
+            ("target_copies", "copies of the target (dropped)"),
+            ("duplicates", "duplicates after lemmatization (merged)"),
+        )
+        if unusual.get(key)
+    ]
+    if parts:
+        notes.append(f"{source}: " + ", ".join(parts) + "; scored as upstream scores them")
+    skipped = result.get("predictions_for_skipped_targets", 0)
+    if skipped:
+        notes.append(
+            f"{skipped:,} predictions are for CoInCo's problematic targets, left out as upstream leaves them out "
+            "(--include-problematic scores them)"
+        )
+    return notes
+
+
+def _with_hint(error: MetricInputError) -> str:
+    belongs_to = getattr(error, "belongs_to", None)
+    message = str(error)
+    if belongs_to:
+        message += f" (use --dataset {belongs_to[0]} --split {belongs_to[1]})"
+    return message
 
 
 def run(args: argparse.Namespace) -> int:
@@ -38,19 +85,31 @@ def run(args: argparse.Namespace) -> int:
     from .scorer import Scorer
 
     swords_dataset.check_config(args.dataset, args.split)
-    if args.k < 1 or args.bootstrap < 0:
-        raise SwordsError("--k must be at least 1 and --bootstrap at least 0")
+    if args.k < 1:
+        raise SwordsError(f"--k must be at least 1, got {args.k}")
     try:
-        scorer = Scorer.from_dataset(args.dataset, args.split, k=args.k, setting=args.setting)
+        scorer = Scorer.from_dataset(
+            args.dataset, args.split, k=args.k, setting=args.setting, include_problematic=args.include_problematic
+        )
         if args.compare:
             a, b = (read_predictions(path)[0] for path in args.compare)
-            result = scorer.compare(a, b, bootstrap=max(args.bootstrap, 1), seed=args.seed, sources=tuple(args.compare))
+            result = scorer.compare(a, b, bootstrap=args.bootstrap, seed=args.seed, sources=tuple(args.compare))
+            coverage = result["coverage"]
+            if not coverage["a"] == coverage["b"] == coverage["both"]:
+                print(
+                    f"note: the files cover different targets ({args.compare[0]}: {coverage['a']:,}, "
+                    f"{args.compare[1]}: {coverage['b']:,}, both: {coverage['both']:,} of "
+                    f"{coverage['targets_scored']:,}); a missing target is an empty answer",
+                    file=sys.stderr,
+                )
             print(json.dumps(result, indent=2) if args.json else format_comparison(result))
             return 0
         predictions, _ = read_predictions(args.predictions)
         result = scorer.score(predictions, bootstrap=args.bootstrap, seed=args.seed, source=args.predictions)
     except MetricInputError as error:
-        raise SwordsError(str(error)) from None
+        raise SwordsError(_with_hint(error)) from None
+    for note in input_notes(result, args.predictions):
+        print(f"note: {note}", file=sys.stderr)
     if args.json:
         print(json.dumps(result, indent=2))
     else:

@@ -2,7 +2,7 @@
 
 Pipeline (one place for each step):
   prepare_reference(row)            dataset row -> Reference (lemmatized, merged, abstentions removed)
-  prepare_prediction(items, ref)    a system's list -> [(lemma, score)], deduplicated and ordered
+  prepare_prediction(items, ref)    a system's list -> [(lemma, score)], ordered, deduplicated as upstream
   score_targets(refs, preds, k)     -> TargetScores: per-target sums (numerators and denominators)
   TargetScores.aggregate(rows)      -> {metric name: percent}, micro- or macro-averaged as each metric is
 
@@ -12,7 +12,6 @@ cheap: they aggregate a subset (or a resample) of the same per-target rows.
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -61,6 +60,17 @@ def _judgement_counts(substitute: dict) -> tuple[int, int]:
     return positive, int(substitute.get("votes_total", positive))
 
 
+# Benchmarks whose targets the upstream library holds in lower case: every SemEval-2007 target of its
+# dataset is ("thus" where the sentence, and our `target`, say "Thus"). The lemmatizer is case-sensitive.
+_LOWER_CASE_TARGETS = frozenset({"semeval07"})
+
+
+def scored_target(row: dict) -> str:
+    """The target string as the upstream scorer lemmatizes it."""
+    target = row["target"]
+    return target.lower() if row.get("benchmark") in _LOWER_CASE_TARGETS else target
+
+
 def prepare_reference(row: dict) -> Reference | None:
     """Lemmatize reference substitutes and target under the target's POS, drop the target's own lemma,
     merge substitutes sharing a lemma (concatenating their judgements), remove abstentions and drop what
@@ -70,7 +80,7 @@ def prepare_reference(row: dict) -> Reference | None:
     if not substitutes:
         return None
     pos = row.get("pos") or ""
-    target_lemma = lemmatize(row["target"], pos)
+    target_lemma = lemmatize(scored_target(row), pos)
     # Judgements only matter through their counts, so merging adds counts instead of concatenating lists.
     merged: dict[str, list[int]] = {}
     given = {s["substitute"].lower() for s in substitutes}
@@ -101,9 +111,32 @@ def prepare_reference(row: dict) -> Reference | None:
 # --- Predictions --------------------------------------------------------------------------------------
 
 
+def _score_value(score, where: str, position: int, substitute: str) -> float:
+    """A score as the upstream scorer reads it (`float(score)`): numbers, booleans and numeric strings;
+    infinities rank first or last. NaN has no rank (upstream's own order checks trip on it): refused."""
+    if type(score) is float:
+        value = score
+    else:
+        if isinstance(score, bytes) or not isinstance(score, int | float | str | np.integer | np.floating | np.str_):
+            raise MetricInputError(f"{where}item {position} ({substitute!r}): score {score!r} is not a number")
+        try:
+            value = float(score)
+        except OverflowError:
+            raise MetricInputError(f"{where}item {position} ({substitute!r}): score is too large for a float") from None
+        except ValueError:
+            raise MetricInputError(
+                f"{where}item {position} ({substitute!r}): score {str(score)[:40]!r} is not a number"
+            ) from None
+    if value != value:
+        raise MetricInputError(f"{where}item {position} ({substitute!r}): score is NaN, which cannot be ranked")
+    return value
+
+
 def normalize_prediction_items(items, target_id: str = "") -> list[tuple[str, float]]:
     """[(substitute, score)] from a plain ranked list, [substitute, score] pairs or {substitute, score}
-    dicts; a plain list ranks by position. Bad items raise MetricInputError naming the target."""
+    dicts (lists, tuples or numpy arrays); a plain list ranks by position (scores 0, -1, -2, …, as
+    upstream). Substitutes are kept as given, empty ones included: the scorer treats them as upstream
+    does. What cannot be read raises MetricInputError naming the target and the item."""
     where = f"target {target_id}: " if target_id else ""
     if items is None:
         return []
@@ -113,43 +146,64 @@ def normalize_prediction_items(items, target_id: str = "") -> list[tuple[str, fl
     for position, item in enumerate(items):
         kind = type(item)  # exact-type fast paths first: ABC isinstance checks dominate on long lists
         if kind is str:
-            substitute, score = item, -float(position)
-        elif (kind is list or kind is tuple) and len(item) == 2:
+            pairs.append((item, -float(position)))
+            continue
+        if (kind is list or kind is tuple) and len(item) == 2:
             substitute, score = item
         elif kind is dict and "substitute" in item:
-            substitute, score = item["substitute"], item.get("score", -float(position))
-        elif isinstance(item, Sequence) and not isinstance(item, str | bytes) and len(item) == 2:
+            substitute, score = item["substitute"], item.get("score")
+        elif isinstance(item, str):  # numpy.str_ and other str subclasses
+            pairs.append((str(item), -float(position)))
+            continue
+        elif (isinstance(item, Sequence | np.ndarray) and not isinstance(item, bytes)) and len(item) == 2:
             substitute, score = item
         else:
-            raise MetricInputError(f"{where}item {position} is {item!r}, expected a substitute or [substitute, score]")
-        if type(substitute) is not str and not isinstance(substitute, str):
+            shown = repr(item)
+            shown = shown if len(shown) <= 60 else shown[:57] + "..."
+            raise MetricInputError(f"{where}item {position} is {shown}, expected a substitute or [substitute, score]")
+        if not isinstance(substitute, str):
             raise MetricInputError(f"{where}item {position}: substitute {substitute!r} is not a string")
-        if not substitute or substitute.isspace():
-            raise MetricInputError(f"{where}item {position}: empty substitute")
-        if score is None:
-            score = -float(position)
-        if type(score) is not float and (
-            isinstance(score, bool) or not isinstance(score, int | float | np.integer | np.floating)
-        ):
-            raise MetricInputError(f"{where}item {position} ({substitute!r}): score {score!r} is not a number")
-        score = float(score)
-        if not math.isfinite(score):
-            raise MetricInputError(f"{where}item {position} ({substitute!r}): score {score!r} is not finite")
-        pairs.append((substitute, score))
+        substitute = str(substitute)
+        value = -float(position) if score is None else _score_value(score, where, position, substitute)
+        pairs.append((substitute, value))
     return pairs
 
 
-def prepare_prediction(pairs: Iterable[tuple[str, float]], reference: Reference) -> list[tuple[str, float]]:
-    """Lemmatize under the target's POS, drop the target's lemma, merge duplicates keeping the maximum
-    score at the first occurrence's place, then order by score descending (stable)."""
+@dataclass
+class InputNotes:
+    """What a predictions file held that the scorer treats in its particular (upstream's) way."""
+
+    empty_substitutes: int = 0  # "" or whitespace only: one wrong answer (all such merge into one)
+    target_copies: int = 0  # lemmatize to the target's lemma: dropped
+    duplicates: int = 0  # share a lemma with a better-ranked substitute: merged into it
+
+    def as_dict(self) -> dict[str, int]:
+        return {"empty_substitutes": self.empty_substitutes, "target_copies": self.target_copies,
+                "duplicates": self.duplicates}
+
+
+def prepare_prediction(
+    pairs: Iterable[tuple[str, float]], reference: Reference, notes: InputNotes | None = None
+) -> list[tuple[str, float]]:
+    """As the upstream scorer: order by score (stable: ties keep the given order), lemmatize under the
+    target's POS, drop the target's lemma, keep each lemma's first (best) occurrence. Returns
+    [(lemma, score)] ordered by score."""
     best: dict[str, float] = {}
-    for substitute, score in pairs:
-        lemma = lemmatize(substitute, reference.pos)
-        if lemma == reference.target_lemma:
+    target_lemma, pos = reference.target_lemma, reference.pos
+    for substitute, score in sorted(pairs, key=lambda pair: -pair[1]):
+        lemma = lemmatize(substitute, pos)
+        if lemma == target_lemma:
+            if notes is not None:
+                notes.target_copies += 1
             continue
-        if lemma not in best or score > best[lemma]:
+        if notes is not None:
+            if not lemma:
+                notes.empty_substitutes += 1
+            elif lemma in best:
+                notes.duplicates += 1
+        if lemma not in best:
             best[lemma] = score
-    return sorted(best.items(), key=lambda item: -item[1])
+    return list(best.items())
 
 
 # --- SemEval-2007 best / oot, as semeval07_score.pl computes them -------------------------------------

@@ -25,9 +25,12 @@ def format_result(result: dict, title: str = "", setting: str = "generative", k:
     out = []
     if title:
         out.append(title)
-    out.append(
-        f"targets scored {result['targets_scored']}, without predictions {result['targets_without_predictions']}"
-    )
+    line = f"targets scored {result['targets_scored']}, without predictions {result['targets_without_predictions']}"
+    if result.get("targets_skipped"):
+        line += f"; {result['targets_skipped']} problematic targets left out (as upstream)"
+    if result.get("id_scheme"):
+        line += f"; keyed by {result['id_scheme']} ids"
+    out.append(line)
     out.append("")
     if setting == "ranking":
         out.append("Ranking setting (Table 7)")

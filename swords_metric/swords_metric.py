@@ -1,10 +1,13 @@
 """`evaluate` module: the SWORDS paper's lexical substitution metrics. A thin adapter over swords_metric."""
 
+from collections.abc import Mapping
+
 import datasets
 import evaluate
 
 from swords_dataset.schema import FEATURES
-from swords_metric.scorer import Scorer
+from swords_metric.core import MetricInputError, normalize_prediction_items
+from swords_metric.scorer import Scorer, TargetIndex
 
 _CITATION = """\
 @inproceedings{lee-etal-2021-swords,
@@ -33,17 +36,21 @@ offline.
 
 _KWARGS_DESCRIPTION = """
 Args:
-    predictions: one ranked list of substitutes per reference: strings (ranked by position) or
-        {"substitute": str, "score": float} items (ranked by score).
+    predictions: the system's substitutes, in any form `swords evaluate` reads: one list per reference, of
+        strings (ranked by position), [substitute, score] pairs or {"substitute", "score"} items (ranked by
+        score), as lists, tuples or numpy arrays; or a mapping from target id (the dataset's `id` or the
+        upstream SWORDS library's `upstream_id`) to such a list.
     references: the benchmark rows, straight from `swords_dataset` (a split, or a list of its rows).
     k: the cut-off for P/R/F (default 10).
     bootstrap: number of target resamples for 95% confidence intervals (default 0: none).
     seed: bootstrap seed (default 0).
     split: the split's name, recorded in the signature.
+    include_problematic: CoInCo: also score the targets CoInCo flags as problematic (default False: left
+        out, as the upstream scorer leaves them out).
 Returns:
     Metrics in percent (`lenient_a_f@10`, `strict_c_p@1`, `gap`, `best_p`, `oot_mode_r`, ...), counts
-    (`targets_scored`, `targets_without_predictions`), `by_pos`, `signature`, and with bootstrap
-    `confidence_intervals`.
+    (`targets_scored`, `targets_without_predictions`, `targets_skipped`), `by_pos`, `signature`, and with
+    bootstrap `confidence_intervals`.
 Examples:
     >>> import evaluate, swords_dataset
     >>> test = swords_dataset.load("swords", split="test")
@@ -52,20 +59,26 @@ Examples:
 """
 
 # The columns of a benchmark row that scoring reads, typed as swords_dataset's schema types them.
-_REFERENCE_COLUMNS = ("id", "benchmark", "target", "pos", "substitutes", "candidates")
+_REFERENCE_COLUMNS = ("id", "upstream_id", "benchmark", "target", "pos", "substitutes", "candidates", "provenance")
 _SUBSTITUTE_FIELDS = ("substitute", "labels", "votes_positive", "votes_total")
+_PROVENANCE_FIELDS = ("coinco_problematic",)
 _REFERENCE = {
-    **{name: FEATURES[name] for name in _REFERENCE_COLUMNS if name != "substitutes"},
+    **{name: FEATURES[name] for name in _REFERENCE_COLUMNS if name not in ("substitutes", "provenance")},
     "substitutes": datasets.List({name: FEATURES["substitutes"].feature[name] for name in _SUBSTITUTE_FIELDS}),
+    "provenance": {name: FEATURES["provenance"][name] for name in _PROVENANCE_FIELDS},
 }
+# Every accepted prediction form is stored as this one (a plain ranked list gets scores 0, -1, -2, …).
+_PREDICTION = datasets.List({"substitute": datasets.Value("string"), "score": datasets.Value("float64")})
 
 
 def _reference_view(row):
     """Just the scored columns of a row (evaluate rejects unknown keys and None strings)."""
     view = {name: row.get(name) for name in _REFERENCE_COLUMNS}
-    view["id"], view["benchmark"] = str(view["id"] or ""), str(view["benchmark"] or "")
+    for name in ("id", "upstream_id", "benchmark"):
+        view[name] = str(view[name] or "")
     view["candidates"] = list(view["candidates"] or [])
     view["substitutes"] = [{name: s.get(name) for name in _SUBSTITUTE_FIELDS} for s in view["substitutes"] or []]
+    view["provenance"] = {"coinco_problematic": bool((view["provenance"] or {}).get("coinco_problematic"))}
     return view
 
 
@@ -77,6 +90,24 @@ def _references_view(references):
     return [_reference_view(row) for row in references]
 
 
+def _prediction_view(items, position):
+    """One reference's prediction in the stored form; any form Scorer reads is accepted."""
+    pairs = normalize_prediction_items(items, f"prediction {position}")
+    return [{"substitute": substitute, "score": score} for substitute, score in pairs]
+
+
+def _predictions_view(predictions, references):
+    """Predictions as one stored list per reference; a mapping by target id is put in reference order."""
+    if predictions is None:
+        return None
+    if isinstance(predictions, Mapping):
+        if references is None:
+            raise MetricInputError("predictions keyed by target id need the references to align them")
+        index = TargetIndex([r["id"] for r in references], [r["upstream_id"] for r in references], "the references")
+        predictions = index.align(predictions).items
+    return [_prediction_view(items, i) for i, items in enumerate(predictions)]
+
+
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class SwordsMetric(evaluate.Metric):
     def _info(self):
@@ -84,34 +115,30 @@ class SwordsMetric(evaluate.Metric):
             description=_DESCRIPTION,
             citation=_CITATION,
             inputs_description=_KWARGS_DESCRIPTION,
-            features=[
-                datasets.Features({"predictions": datasets.List(datasets.Value("string")), "references": _REFERENCE}),
-                datasets.Features(
-                    {
-                        "predictions": datasets.List(
-                            {"substitute": datasets.Value("string"), "score": datasets.Value("float64")}
-                        ),
-                        "references": _REFERENCE,
-                    }
-                ),
-            ],
+            features=datasets.Features({"predictions": _PREDICTION, "references": _REFERENCE}),
             reference_urls=["https://arxiv.org/abs/2106.04102"],
         )
 
     # A loaded split (or its rows) can be passed as references as it is: keep the columns scoring needs.
     def add_batch(self, *, predictions=None, references=None, **kwargs):
         """Add a batch of predictions and references (dataset rows) for the metric's stack."""
-        return super().add_batch(predictions=predictions, references=_references_view(references), **kwargs)
+        references = _references_view(references)
+        return super().add_batch(predictions=_predictions_view(predictions, references), references=references,
+                                 **kwargs)
 
     def add(self, *, prediction=None, reference=None, **kwargs):
         """Add one prediction and its reference (a dataset row)."""
         reference = _reference_view(reference) if reference is not None else None
+        prediction = _prediction_view(prediction, 0) if prediction is not None else None
         return super().add(prediction=prediction, reference=reference, **kwargs)
 
     def compute(self, *, predictions=None, references=None, **kwargs):
         """Compute the metrics; references are dataset rows (a loaded split works as it is)."""
-        return super().compute(predictions=predictions, references=_references_view(references), **kwargs)
+        references = _references_view(references)
+        return super().compute(predictions=_predictions_view(predictions, references), references=references,
+                               **kwargs)
 
-    def _compute(self, predictions, references, k=10, bootstrap=0, seed=0, split=None):
-        scorer = Scorer(references, k=k, split=split)
+    def _compute(self, predictions, references, k=10, bootstrap=0, seed=0, split=None, include_problematic=False,
+                 setting="generative"):
+        scorer = Scorer(references, k=k, split=split, include_problematic=include_problematic, setting=setting)
         return scorer.score(list(predictions), bootstrap=bootstrap, seed=seed)

@@ -271,18 +271,20 @@ def test_cli_table_and_compare(thesaurus_files):
 
 
 BAD_FILES = {
-    "unknown-id.jsonl": ('{"id": "t:nope", "substitutes": ["a"]}\n', "not in swords-v1.1 test"),
+    "unknown-id.jsonl": ('{"id": "t:nope", "substitutes": ["a"]}\n', "not in swords test"),
     "non-string.jsonl": (None, "is not a string"),
-    "nan.json": (None, "is not finite"),
-    "inf.jsonl": (None, "is not finite"),
-    "empty-string.jsonl": (None, "empty substitute"),
+    "nan.json": (None, "is NaN"),
+    "text-score.jsonl": (None, "'high' is not a number"),
     "shape.json": ("[1, 2, 3]", "expected a JSON object"),
     "substitutes-list.json": ('{"substitutes_lemmatized": true, "substitutes": [1, 2]}', "must map target ids"),
+    "no-substitutes.json": ('{"substitutes_lemmatized": false}', "needs 'substitutes'"),
+    "duplicate-key.json": (None, "appears twice in one JSON object"),
     "bad-line.jsonl": (None, ":2: not JSON"),
     "missing-key.jsonl": ('{"substitutes": []}\n', ":1: expected an object with 'id'"),
     "duplicate.jsonl": (None, "appears twice"),
     "empty.jsonl": ("", "empty file"),
-    "binary.jsonl": (b"\xff\xfe\x00garbage", "cannot read as UTF-8"),
+    "binary.jsonl": (b'{"id": "x",\n "substitutes": ["\xff"]}', ":2: not UTF-8 text (byte 0xff"),
+    "huge-int.jsonl": (None, "too large"),
 }
 
 
@@ -294,8 +296,9 @@ def test_bad_prediction_files_get_one_clear_line(name, swords_test_rows, tmp_pat
         "non-string.jsonl": json.dumps({"id": tid, "substitutes": [["word", 1.0], [7, 0.5]]}) + "\n",
         # Python's json writes NaN and Infinity, as a careless producer would.
         "nan.json": json.dumps({"substitutes_lemmatized": True, "substitutes": {tid: [["word", float("nan")]]}}),
-        "inf.jsonl": json.dumps({"id": tid, "substitutes": [["word", float("inf")]]}) + "\n",
-        "empty-string.jsonl": json.dumps({"id": tid, "substitutes": ["fine", "  "]}) + "\n",
+        "text-score.jsonl": json.dumps({"id": tid, "substitutes": [["word", "high"]]}) + "\n",
+        "duplicate-key.json": '{"substitutes": {"%s": ["a"], "%s": ["b"]}}' % (tid, tid),
+        "huge-int.jsonl": '{"id": "%s", "substitutes": [["word", 1%s]]}\n' % (tid, "0" * 400),
         "bad-line.jsonl": json.dumps({"id": tid, "substitutes": []}) + "\n{oops\n",
         "duplicate.jsonl": (json.dumps({"id": tid, "substitutes": []}) + "\n") * 2,
     }
@@ -311,9 +314,10 @@ def test_bad_prediction_files_get_one_clear_line(name, swords_test_rows, tmp_pat
 
 def test_a_file_for_another_dataset_is_named_as_such(thesaurus_files):
     result = run_evaluate("--dataset", "coinco", "--predictions", str(thesaurus_files / "thesaurus.json"))
-    assert (
-        result.returncode == 2 and "not in coinco test" in result.stderr and "wrong dataset or split" in result.stderr
-    )
+    # 55 SWORDS test targets are CoInCo test targets under the same upstream id (same context, word, POS).
+    assert result.returncode == 2 and "707 of 762 target ids are not in coinco test" in result.stderr
+    assert "an upstream SWORDS id" in result.stderr and "are ids of swords test" in result.stderr
+    assert "(use --dataset swords --split test)" in result.stderr and len(result.stderr.splitlines()) == 1
 
 
 def test_unknown_split_is_one_line():

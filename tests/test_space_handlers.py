@@ -256,8 +256,8 @@ def write(path: Path, content: bytes) -> str:
     ("name", "content", "message"),
     [
         ("empty.jsonl", b"", "is empty"),
-        ("latin1.jsonl", '{"id": "t:1", "substitutes": ["caf\u00e9"]}\n'.encode("latin-1"), "cannot read as UTF-8"),
-        ("binary.json", bytes(range(256)) * 10, "cannot read as UTF-8"),
+        ("latin1.jsonl", '{"id": "t:1", "substitutes": ["caf\u00e9"]}\n'.encode("latin-1"), ":1: not UTF-8 text"),
+        ("binary.json", bytes(range(256)) * 10, ":2: not UTF-8 text"),
         ("list.json", b"[1, 2, 3]", "expected a JSON object"),
         ("lines.jsonl", b'{"id": "x"}\n', "expected an object with 'id' and 'substitutes'"),
         ("notjson.jsonl", b"hello\n", "not JSON"),
@@ -289,7 +289,7 @@ def test_uploads_over_the_limit_are_refused_before_reading(tmp_path):
 def test_a_file_for_another_split_names_the_right_one(tmp_path):
     coinco_row = data.load_rows("coinco", "test")[0]
     path = write(tmp_path / "coinco.jsonl", json.dumps({"id": coinco_row["id"], "substitutes": ["x"]}).encode())
-    with pytest.raises(SpaceError, match="not in swords test.*look like coinco test ids"):
+    with pytest.raises(SpaceError, match="not in swords test.*are dataset ids of coinco test. Choose coinco test as"):
         handlers.score_predictions(path, None, "swords test")
     with pytest.raises(SpaceError, match="Upload a predictions file"):
         handlers.score_predictions(None, None, "swords test")

@@ -1,0 +1,262 @@
+"""Every form a prediction can take, in every interface (Scorer, the `evaluate` module, `swords evaluate`,
+`--compare`, the Space's upload), keyed by either id scheme: the same numbers everywhere. And what the
+scorer does with what generators emit (empty substitutes, the target, duplicates, ties) and with CoInCo's
+problematic targets."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import numpy as np
+import pytest
+
+import swords_dataset
+from swords_metric import MetricInputError, Scorer, read_predictions
+from swords_metric.core import normalize_prediction_items, prepare_prediction, prepare_reference
+from swords_metric.scorer import UnknownTargetsError
+
+from .conftest import run_swords
+
+
+@pytest.fixture(scope="module")
+def coinco_test(dataset_rows):
+    return dataset_rows[("coinco", "test")]
+
+
+@pytest.fixture(scope="module")
+def coinco_scorer(coinco_test):
+    return Scorer(coinco_test, split="test", config="coinco")
+
+
+@pytest.fixture(scope="module")
+def system(coinco_test) -> dict[str, list[tuple[str, float]]]:
+    """A seeded system on CoInCo test, every target, with ties, duplicates and the target itself."""
+    rng = random.Random(8)
+    predictions = {}
+    for row in coinco_test:
+        words = [s["substitute"] for s in row["substitutes"]] + list(row["candidates"][:6]) + [row["target"]]
+        rng.shuffle(words)
+        predictions[row["id"]] = [(word, float(rng.randrange(3))) for word in words]
+    return predictions
+
+
+def metrics(result: dict) -> dict[str, float]:
+    return {key: value for key, value in result.items() if isinstance(value, float)}
+
+
+def evaluate_file(path, *options) -> dict:
+    done = run_swords("evaluate", "--dataset", "coinco", "--split", "test", "--predictions", str(path),
+                      "--bootstrap", "0", "--json", *options)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_every_form_gives_the_cli_numbers(coinco_test, system, tmp_path):
+    import swords_metric
+
+    by_upstream = {row["upstream_id"]: [[s, score] for s, score in system[row["id"]]] for row in coinco_test}
+    path = tmp_path / "upstream.json"
+    path.write_text(json.dumps({"substitutes_lemmatized": False, "substitutes": by_upstream}))
+    cli = metrics(evaluate_file(path))
+    assert cli["lenient_a_f@10"] > 10
+
+    test = swords_dataset.load("coinco", split="test")
+    metric = swords_metric.load()
+    ranked = [[s for s, _ in sorted(system[row["id"]], key=lambda pair: -pair[1])] for row in coinco_test]
+    forms = {
+        "pairs": [[[s, score] for s, score in system[row["id"]]] for row in coinco_test],
+        "tuples": [[(s, score) for s, score in system[row["id"]]] for row in coinco_test],
+        "dicts": [[{"substitute": s, "score": score} for s, score in system[row["id"]]] for row in coinco_test],
+        "numpy pairs": [np.array([[s, score] for s, score in system[row["id"]]], dtype=object) for row in coinco_test],
+        "mapping by dataset id": {row["id"]: system[row["id"]] for row in coinco_test},
+        "mapping by upstream id": by_upstream,
+    }
+    for name, predictions in forms.items():
+        for references in (test, coinco_test):
+            assert metrics(metric.compute(predictions=predictions, references=references)) == cli, name
+        assert metrics(Scorer(coinco_test, split="test").score(predictions, by_pos=False)) == cli, name
+    # Ranked strings (and numpy arrays of them) rank by position: equal to the pairs once ties are broken
+    # the way the stable sort breaks them.
+    strings = metrics(metric.compute(predictions=ranked, references=test))
+    assert metrics(metric.compute(predictions=[np.array(r) for r in ranked], references=test)) == strings
+    assert metrics(metric.compute(predictions=[[np.str_(s) for s in r] for r in ranked], references=test)) == strings
+    assert strings == cli
+    jsonl = tmp_path / "ranked.jsonl"
+    jsonl.write_text("".join(json.dumps({"id": row["id"], "substitutes": r}) + "\n" for row, r in
+                             zip(coinco_test, ranked, strict=True)))
+    assert metrics(evaluate_file(jsonl)) == cli
+
+
+def test_include_problematic_agrees_across_interfaces(coinco_test, system, tmp_path):
+    import swords_metric
+
+    path = tmp_path / "all.jsonl"
+    path.write_text("".join(json.dumps({"id": tid, "substitutes": items}) + "\n" for tid, items in system.items()))
+    default, everything = evaluate_file(path), evaluate_file(path, "--include-problematic")
+    assert (default["targets_scored"], everything["targets_scored"]) == (5388, 5450)
+    assert default["predictions_for_skipped_targets"] == 62 and default["targets_skipped"] == 62
+    assert everything["targets_skipped"] == 0 and "problematic:included" in everything["signature"]
+    metric = swords_metric.load()
+    predictions = [system[row["id"]] for row in coinco_test]
+    assert metrics(metric.compute(predictions=predictions, references=coinco_test)) == metrics(default)
+    included = metric.compute(predictions=predictions, references=coinco_test, include_problematic=True)
+    assert metrics(included) == metrics(everything)
+    scorer = Scorer(coinco_test, split="test", include_problematic=True)
+    assert metrics(scorer.score(system, by_pos=False)) == metrics(everything)
+
+
+def test_the_space_scores_upstream_keyed_uploads_as_the_cli(coinco_test, system, tmp_path):
+    handlers = pytest.importorskip("swords_space.handlers")
+    by_upstream = {row["upstream_id"]: [[s, x] for s, x in system[row["id"]]] for row in coinco_test}
+    path = tmp_path / "upstream.json"
+    path.write_text(json.dumps({"substitutes_lemmatized": False, "substitutes": by_upstream}))
+    for options, flag in (((), False), (("--include-problematic",), True)):
+        cli = evaluate_file(path, *options)
+        shown = handlers.score_predictions(str(path), None, "coinco test", bootstrap=0, include_problematic=flag)
+        assert metrics(shown.result) == metrics(cli)
+    assert "upstream SWORDS library's target ids" in shown.summary()
+
+
+def test_compare_reads_either_scheme_and_says_when_coverage_differs(coinco_test, system, tmp_path):
+    upstream = tmp_path / "a.json"
+    upstream.write_text(json.dumps({"substitutes": {row["upstream_id"]: system[row["id"]] for row in coinco_test}}))
+    half = tmp_path / "b.jsonl"
+    half.write_text("".join(json.dumps({"id": row["id"], "substitutes": system[row["id"]][:3]}) + "\n"
+                            for row in coinco_test[::2]))
+    done = run_swords("evaluate", "--dataset", "coinco", "--split", "test", "--compare", str(upstream), str(half),
+                      "--bootstrap", "200", "--json")
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["coverage"]["a"] == 5388 and result["coverage"]["both"] == result["coverage"]["b"] < 2700
+    assert "cover different targets" in done.stderr
+    refused = run_swords("evaluate", "--dataset", "coinco", "--split", "test", "--compare", str(upstream),
+                         str(half), "--bootstrap", "0")
+    assert refused.returncode == 2 and "between 100 and" in refused.stderr
+
+
+def test_mixed_and_misdirected_ids_are_one_clear_error(coinco_test, dataset_rows, coinco_scorer):
+    mixed = {coinco_test[0]["id"]: ["a"], coinco_test[1]["upstream_id"]: ["b"]}
+    with pytest.raises(MetricInputError, match="mixes 1 dataset ids .* and 1 upstream SWORDS ids"):
+        coinco_scorer.score(mixed)
+    dev = {row["upstream_id"]: ["x"] for row in dataset_rows[("coinco", "dev")][:40]}
+    owner = "an upstream SWORDS id.*are upstream SWORDS ids of coinco dev"
+    with pytest.raises(UnknownTargetsError, match=owner) as error:
+        coinco_scorer.score(dev)
+    assert error.value.belongs_to == ("coinco", "dev")
+    semeval = {row["id"]: ["x"] for row in dataset_rows[("semeval07", "trial")][:10]}
+    with pytest.raises(UnknownTargetsError, match="a dataset id.*dataset ids of semeval07 trial"):
+        coinco_scorer.score(semeval)
+    with pytest.raises(UnknownTargetsError, match="an id of neither scheme.*no shipped benchmark split has them"):
+        coinco_scorer.score({"42": ["x"]})
+
+
+def test_a_partial_file_is_scored_with_the_rest_as_empty_answers(coinco_test, system, tmp_path):
+    path = tmp_path / "partial.jsonl"
+    path.write_text("".join(json.dumps({"id": row["id"], "substitutes": system[row["id"]]}) + "\n"
+                            for row in coinco_test[:1000]))
+    done = run_swords("evaluate", "--dataset", "coinco", "--split", "test", "--predictions", str(path),
+                      "--bootstrap", "0")
+    assert done.returncode == 0, done.stderr
+    scored_in_file = sum(not row["provenance"]["coinco_problematic"] for row in coinco_test[:1000])
+    assert f"{5388 - scored_in_file:,} of 5,388 scored targets are not in" in done.stderr
+    empty = {row["id"]: system[row["id"]] if i < 1000 else [] for i, row in enumerate(coinco_test)}
+    expected = Scorer(coinco_test, split="test").score(empty, by_pos=False)
+    assert expected["targets_not_in_predictions"] == 0
+    assert metrics(evaluate_file(path)) == metrics(expected)
+
+
+def test_what_generators_emit_is_scored_not_refused(dataset_rows, tmp_path):
+    """Upstream's thesaurus generator emits empty strings for 5 SWORDS test targets; LLMs emit the target,
+    duplicates in other cases, padding and blank items. All are scored (as upstream does), and noted."""
+    rows = dataset_rows[("swords", "test")]
+    row = rows[0]
+    lines = [
+        {"id": row["id"], "substitutes": [["", 1.0], ["  ", 0.9], [row["target"], 0.8], [row["target"].upper(), 0.7],
+                                          ["Quickly", 0.5], ["quickly", 0.5], [" padded ", 0.4]]},
+        {"id": rows[1]["id"], "substitutes": []},
+    ]
+    path = tmp_path / "odd.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    done = run_swords("evaluate", "--predictions", str(path), "--bootstrap", "0", "--json")
+    assert done.returncode == 0, done.stderr
+    notes = json.loads(done.stdout)["input_notes"]
+    assert notes == {"empty_substitutes": 2, "target_copies": 2, "duplicates": 1}
+    assert "2 empty substitutes" in done.stderr and "760 of 762 scored targets are not in" in done.stderr
+
+
+def test_duplicates_merge_in_upstreams_order():
+    """Upstream sorts a system's list by score (stable) before lemmatizing, then keeps each lemma's first
+    occurrence. So among equal scores the earlier *sorted* item wins its place: here "house" (2.0, given
+    second) ranks above "home" (2.0 through "homes"' duplicate "home", given third), whatever the place of
+    the weaker "homes" (1.0) given first."""
+    row = {"id": "t1", "target": "dwelling", "pos": "NOUN", "candidates": [],
+           "substitutes": [{"substitute": s, "labels": ["TRUE"], "votes_positive": 1, "votes_total": 1}
+                           for s in ("home", "house")]}
+    reference = prepare_reference(row)
+    prepared = prepare_prediction(normalize_prediction_items([("homes", 1.0), ("house", 2.0), ("home", 2.0)]),
+                                  reference)
+    assert prepared == [("house", 2.0), ("home", 2.0)]
+
+
+@pytest.mark.parametrize(
+    ("items", "message"),
+    [
+        ([["word", float("nan")]], "is NaN"),
+        ([["word", "high"]], "'high' is not a number"),
+        ([["word", None, 3]], "expected a substitute or"),
+        ([[7, 1.0]], "substitute 7 is not a string"),
+        ([["word", 10**400]], "too large"),
+        ("word", "must be a list of substitutes"),
+    ],
+)
+def test_unreadable_items_name_the_target_and_item(items, message):
+    with pytest.raises(MetricInputError, match=message):
+        normalize_prediction_items(items, "t:1")
+
+
+def test_scores_are_read_as_upstream_reads_them():
+    items = [["a", 1], ["b", True], ["c", "0.5"], ["d", float("-inf")], ["e", np.float32(2)]]
+    pairs = normalize_prediction_items(items)
+    assert pairs == [("a", 1.0), ("b", 1.0), ("c", 0.5), ("d", float("-inf")), ("e", 2.0)]
+
+
+@pytest.mark.parametrize("bad", [-1, 1.5, "10", True, 10**7])
+def test_bootstrap_must_be_a_sensible_count(coinco_scorer, bad):
+    with pytest.raises(MetricInputError, match="bootstrap must be"):
+        coinco_scorer.score({}, bootstrap=bad)
+
+
+def test_many_resamples_are_drawn_in_bounded_memory(dataset_rows):
+    """Resamples are drawn and summed a thousand at a time: 20,000 of them stay far below the 120 MB one
+    matrix would take, and up to a thousand they are exactly the single matrix of draws (the intervals of
+    earlier versions are unchanged)."""
+    import tracemalloc
+
+    from swords_metric.core import metrics_from_totals
+
+    rows = dataset_rows[("swords", "test")]
+    scorer = Scorer(rows, split="test")
+    predictions = {row["id"]: [s["substitute"] for s in row["substitutes"][:3]] for row in rows}
+    tracemalloc.start()
+    result = scorer.score(predictions, bootstrap=20_000, by_pos=False)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 60 * 2**20
+    low, high = result["confidence_intervals"]["lenient_a_f@10"]
+    assert low < result["lenient_a_f@10"] < high
+    # One matrix of draws, counted with np.add.at, as before chunking.
+    scores = scorer.target_scores(predictions)
+    draws = np.random.default_rng(0).integers(0, len(scores), size=(1000, len(scores)))
+    counts = np.zeros((1000, len(scores)))
+    np.add.at(counts, (np.arange(1000)[:, None], draws), 1)
+    resampled = metrics_from_totals(scores.resampled_totals(counts), 10)["gap"]
+    expected = [float(np.percentile(resampled, 2.5)), float(np.percentile(resampled, 97.5))]
+    assert scorer.score(predictions, bootstrap=1000, by_pos=False)["confidence_intervals"]["gap"] == expected
+
+
+def test_upstream_files_with_a_byte_order_mark_are_read(tmp_path, dataset_rows):
+    row = dataset_rows[("swords", "test")][0]
+    path = tmp_path / "bom.json"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps({"substitutes": {row["id"]: ["a"]}}).encode())
+    assert read_predictions(path)[0] == {row["id"]: [("a", 0.0)]}
