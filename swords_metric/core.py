@@ -114,8 +114,11 @@ def prepare_reference(row: dict) -> Reference | None:
 def _score_value(score, where: str, position: int, substitute: str) -> float:
     """A score as the upstream scorer reads it (`float(score)`): numbers, booleans and numeric strings;
     infinities rank first or last. NaN has no rank (upstream's own order checks trip on it): refused."""
-    if type(score) is float:
+    kind = type(score)
+    if kind is float:
         value = score
+    elif kind is int and -(10**300) < score < 10**300:  # the common case, fast; huge ints take the long way
+        value = float(score)
     else:
         if isinstance(score, bytes) or not isinstance(score, int | float | str | np.integer | np.floating | np.str_):
             raise MetricInputError(f"{where}item {position} ({substitute!r}): score {score!r} is not a number")

@@ -297,8 +297,8 @@ def test_bad_prediction_files_get_one_clear_line(name, swords_test_rows, tmp_pat
         # Python's json writes NaN and Infinity, as a careless producer would.
         "nan.json": json.dumps({"substitutes_lemmatized": True, "substitutes": {tid: [["word", float("nan")]]}}),
         "text-score.jsonl": json.dumps({"id": tid, "substitutes": [["word", "high"]]}) + "\n",
-        "duplicate-key.json": '{"substitutes": {"%s": ["a"], "%s": ["b"]}}' % (tid, tid),
-        "huge-int.jsonl": '{"id": "%s", "substitutes": [["word", 1%s]]}\n' % (tid, "0" * 400),
+        "duplicate-key.json": f'{{"substitutes": {{"{tid}": ["a"], "{tid}": ["b"]}}}}',
+        "huge-int.jsonl": f'{{"id": "{tid}", "substitutes": [["word", 1{"0" * 400}]]}}\n',
         "bad-line.jsonl": json.dumps({"id": tid, "substitutes": []}) + "\n{oops\n",
         "duplicate.jsonl": (json.dumps({"id": tid, "substitutes": []}) + "\n") * 2,
     }

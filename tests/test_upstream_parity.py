@@ -181,13 +181,15 @@ BASELINES = {"swords": ("wordnet", "thesaurus-oracle", "coinco-oracle"), "coinco
              "semeval07": ("wordnet", "thesaurus-oracle")}
 
 
-def baseline_predictions(system: str, rows: list[dict]) -> dict[str, list]:
-    from swords_baselines.system import SYSTEMS
-
+def baseline_file(system: str, config: str, folder: Path) -> Path:
+    """The upstream-format file `swords run` writes for a baseline: what a user would hand to upstream."""
     if system == "thesaurus-oracle" and not (SHARED / "thesaurus" / "rogets.json.gz").is_file():
         pytest.skip("the thesaurus is not in the shared folder")
-    answers = dict(SYSTEMS.get(system)().predict(rows))
-    return {row["upstream_id"]: [[s, score] for s, score in answers[row["id"]]] for row in rows}
+    output = folder / f"{config}.{system}.jsonl"
+    done = run_swords("run", "--system", system, "--dataset", config, "--split", "test", "--output", str(output),
+                      "--bootstrap", "0", "--no-progress", "--json")
+    assert done.returncode == 0, done.stderr
+    return output.with_suffix(".json")
 
 
 def synthesized_predictions(name: str, config: str, rows: list[dict]) -> dict[str, list]:
@@ -252,12 +254,13 @@ def outcomes(tmp_path_factory, nltk35_path) -> dict[tuple[str, str], Outcome]:
     files = {}
     for config in UPSTREAM_DATASETS:
         rows = rows_of(config)
-        for system in (*SYNTHESIZED, *BASELINES[config]):
-            predictions = (synthesized_predictions(system, config, rows) if system in SYNTHESIZED
-                           else baseline_predictions(system, rows))
+        for system in SYNTHESIZED:
             path = folder / f"{config}.{system}.lsr.json"
+            predictions = synthesized_predictions(system, config, rows)
             path.write_text(json.dumps({"substitutes_lemmatized": False, "substitutes": predictions}))
             files[(config, system)] = path
+        for system in BASELINES[config]:
+            files[(config, system)] = baseline_file(system, config, folder)
 
     def run(case):
         config, _ = case
@@ -383,8 +386,8 @@ def test_the_same_file_keyed_by_dataset_ids_scores_the_same(outcomes, tmp_path):
 
 
 def test_the_parity_files_are_what_upstream_reads(outcomes):
-    """The result files really are upstream's format, keyed by upstream ids it knows (a file it could not
-    read would make the comparison above vacuous)."""
+    """The result files, the baselines' as `swords run` wrote them, really are upstream's format, keyed by
+    upstream ids it knows (a file it could not read would make the comparison above vacuous)."""
     for (config, _), outcome in outcomes.items():
         with gzip.open(UPSTREAM_DATASETS[config], "rt") as f:
             known = set(json.load(f)["targets"])
