@@ -16,11 +16,11 @@ from pathlib import Path
 import pytest
 
 import swords_dataset
-from swords_baselines import llm_tokens
 from swords_baselines.llm import LLM, GPT3Recorded, load_recorded
-from swords_baselines.llm_client import LLMClient, ResponseCache, retry_after_seconds
-from swords_baselines.llm_parse import parse_completion, split_completion, to_prediction
-from swords_baselines.llm_prompt import (
+from swords_baselines.llm import tokens as llm_tokens
+from swords_baselines.llm.client import LLMClient, ResponseCache, retry_after_seconds
+from swords_baselines.llm.parse import parse_completion, split_completion, to_prediction
+from swords_baselines.llm.prompt import (
     PromptBuilder,
     answer,
     chat_messages,
@@ -29,14 +29,15 @@ from swords_baselines.llm_prompt import (
     query_block,
     question,
 )
-from swords_baselines.llm_recorded import GPT3_DAVINCI_SWORDS_V08_DEV
-from swords_baselines.llm_tokens import get_tokenizer, tiktoken_encoding
+from swords_baselines.llm.tokens import get_tokenizer, tiktoken_encoding
 from swords_baselines.runner import output_paths
 from swords_dataset.cli import main as swords_main
 from swords_dataset.errors import SwordsError
 from swords_dataset.sources import default_sources_dir
 
 from .llm_server import Canned, Fault, LLMServer
+
+GPT3_DAVINCI_SWORDS_V08_DEV = load_recorded()  # the bundled completions
 
 RECORDED_FILE = default_sources_dir() / "recorded-outputs" / "gpt3-davinci_swords-v0.8_dev-valid.json.gz"
 ZONE = "t:4cfdc78faf79a4b795a66ca5fb4be30191ea133b"  # "zone": 64 items, 13 distinct
@@ -618,6 +619,8 @@ def test_swords_run_gpt3_recorded(tmp_path, capsys):
 
 def test_key_pattern_is_not_in_the_bundled_data():
     # A guard for the files we ship: no API-key-like strings.
-    for module in ("llm_recorded.py", "llm.py", "llm_client.py"):
-        text = (Path(__file__).resolve().parent.parent / "baselines" / module).read_text()
+    folder = Path(__file__).resolve().parent.parent / "baselines" / "llm"
+    texts = [path.read_text() for path in folder.glob("*.py")]
+    texts.append(gzip.decompress((folder / "gpt3-davinci_swords-v0.8_dev.json.gz").read_bytes()).decode())
+    for text in texts:
         assert not re.search(r"sk-[A-Za-z0-9]{20,}", text)

@@ -1,16 +1,13 @@
-"""The SWORDS paper's few-shot prompted LLM baseline (appendix D.5), for any OpenAI-compatible API, and
-the paper's recorded GPT-3 davinci completions scored without a network.
+"""The SWORDS paper's few-shot prompted LLM baseline (appendix D.5), for any OpenAI-compatible API.
 
-`llm` builds each target's few-shot prompt (llm_prompt), sends it through the official `openai` client
-with bounded concurrency, retries and an on-disk cache (llm_client), and parses the completion into
-ranked substitutes (llm_parse). Answers are yielded as they complete so the runner checkpoints each one.
+`llm` builds each target's few-shot prompt (prompt.py), sends it through the official `openai` client
+with bounded concurrency, retries and an on-disk cache (client.py), and parses the completion into
+ranked substitutes (parse.py). Answers are yielded as they complete so the runner checkpoints each one.
 """
 
 from __future__ import annotations
 
 import asyncio
-import gzip
-import json
 import os
 import sys
 from collections.abc import Iterator, Sequence
@@ -19,10 +16,10 @@ from pathlib import Path
 import swords_dataset
 from swords_dataset.errors import SwordsError
 
-from .llm_client import LLMClient, ResponseCache, TargetFailed
-from .llm_parse import parse_completion, to_prediction
-from .llm_prompt import DEFAULT_SYSTEM_PROMPT, PromptBuilder, chat_token_count
-from .system import Option, Prediction, System
+from ..system import Option, Prediction, System
+from .client import LLMClient, ResponseCache, TargetFailed
+from .parse import parse_completion, to_prediction
+from .prompt import DEFAULT_SYSTEM_PROMPT, PromptBuilder, chat_token_count
 
 # USD per million tokens (prompt, completion), as OpenAI listed them; pass --price-prompt and
 # --price-completion for any other model or when prices change. Unknown models cost 0.
@@ -140,7 +137,7 @@ class LLM(System):
         **options,
     ) -> None:
         super().__init__(**options)
-        from .llm_tokens import get_tokenizer
+        from .tokens import get_tokenizer
 
         if mode not in ("completions", "chat"):
             raise SwordsError(f"llm: unknown mode {mode!r}; choose completions or chat")
@@ -318,70 +315,3 @@ class LLM(System):
         if self._loop is not None and not self._loop.is_closed():
             self._loop.run_until_complete(self.client.aclose())
             self._loop.close()
-
-
-# -- the paper's recorded GPT-3 outputs --
-
-
-def load_recorded(path: str | Path | None = None) -> dict[str, dict]:
-    """Target id -> {text, finish_reason}: from an upstream-format file ({target id: completion object},
-    .json or .json.gz), or by default the 43 davinci completions for SWORDS v0.8 dev bundled with us."""
-    if path is None:
-        from .llm_recorded import GPT3_DAVINCI_SWORDS_V08_DEV
-
-        return GPT3_DAVINCI_SWORDS_V08_DEV
-    path = Path(path)
-    opener = gzip.open if path.suffix == ".gz" else open
-    with opener(path, "rt", encoding="utf-8") as f:
-        data = json.load(f)
-    data = data.get("outputs", data)
-    return {
-        tid: {"text": c["choices"][0]["text"], "finish_reason": c["choices"][0].get("finish_reason")}
-        for tid, c in data.items()
-    }
-
-
-class GPT3Recorded(System):
-    name = "gpt3-recorded"
-    description = (
-        "the SWORDS paper's GPT-3 davinci completions (Nov 2020), parsed as `llm` parses; no network. "
-        "Covers the recorded SWORDS dev targets that are still in SWORDS v1.1"
-    )
-    options = (
-        Option("recorded", "upstream-format outputs (.json/.json.gz; none: the bundled 43 dev completions)"),
-        Option(
-            "parse",
-            "clean (as llm: no duplicates, no cut item) or upstream (split on commas only)",
-            "clean",
-            choices=("clean", "upstream"),
-        ),
-    )
-
-    def __init__(self, recorded: str | None = None, parse: str = "clean", **options) -> None:
-        super().__init__(**options)
-        self.outputs = load_recorded(recorded)
-        self.parse = parse
-        self.covered = 0
-
-    def covers(self, rows: Sequence[dict]) -> list[dict]:
-        covered = [row for row in rows if row["id"] in self.outputs]
-        if not covered:
-            raise SwordsError(
-                f"gpt3-recorded: none of these targets has a recorded completion ({len(self.outputs)} recorded, "
-                "for SWORDS dev); use --dataset swords --split dev"
-            )
-        self.covered = len(covered)
-        return covered
-
-    def predict(self, rows: Sequence[dict]) -> Iterator[tuple[str, Prediction]]:
-        for row in rows:
-            output = self.outputs[row["id"]]
-            if self.parse == "upstream":
-                # As the paper's code did: every comma-separated item, stripped, repeats and all.
-                items = [s.strip() for s in output["text"].strip().split(",") if s.strip()]
-            else:
-                items = parse_completion(output["text"], row["target"], output["finish_reason"])
-            yield row["id"], to_prediction(items)
-
-    def report(self) -> dict:
-        return {"recorded completions": len(self.outputs), "scored (in this split)": self.covered}

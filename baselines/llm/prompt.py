@@ -17,7 +17,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from .llm_tokens import Tokenizer
+from .tokens import Tokenizer
 
 QUESTION = "Q: What are appropriate substitutes for **{target}** in the above text?"
 SEPARATOR = "\n\n"

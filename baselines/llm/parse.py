@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from .system import Prediction
+from ..system import Prediction
 
 _QUOTES = "\"'`“”‘’«»„"
 _NUMBERING = re.compile(r"^\s*(?:\(?\d{1,3}[.):]|[-*•·–—+>]+)\s*")

@@ -1,0 +1,84 @@
+"""The SWORDS paper's recorded GPT-3 davinci completions, parsed as `llm` parses, scored without a network.
+
+The bundled file holds, for 43 SWORDS v0.8 dev targets, the text and finish reason of each davinci
+completion (November 2020) from the SWORDS authors' release (github.com/p-lambda/swords, assets/public/
+raw/methods/gpt3/swords-v0.8_dev-valid_gpt3.out.json.gz; CC-BY-3.0-US, Lee et al. 2021); the logprobs
+are dropped. tests/test_llm.py checks it against the upstream file when that is at hand. 37 of the 43
+target ids are SWORDS v1.1 dev targets; the other 6 did not survive into v1.x.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from collections.abc import Iterator, Sequence
+from importlib import resources
+from pathlib import Path
+
+from swords_dataset.errors import SwordsError
+
+from ..system import Option, Prediction, System
+from .parse import parse_completion, to_prediction
+
+BUNDLED = "gpt3-davinci_swords-v0.8_dev.json.gz"
+
+
+def load_recorded(path: str | Path | None = None) -> dict[str, dict]:
+    """Target id -> {text, finish_reason}: from an upstream-format file ({target id: completion object},
+    .json or .json.gz), or by default the 43 davinci completions for SWORDS v0.8 dev bundled with us."""
+    if path is None:
+        return json.loads(gzip.decompress(resources.files(__package__).joinpath(BUNDLED).read_bytes()))
+    path = Path(path)
+    opener = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "rt", encoding="utf-8") as f:
+        data = json.load(f)
+    data = data.get("outputs", data)
+    return {
+        tid: {"text": c["choices"][0]["text"], "finish_reason": c["choices"][0].get("finish_reason")}
+        for tid, c in data.items()
+    }
+
+class GPT3Recorded(System):
+    name = "gpt3-recorded"
+    description = (
+        "the SWORDS paper's GPT-3 davinci completions (Nov 2020), parsed as `llm` parses; no network. "
+        "Covers the recorded SWORDS dev targets that are still in SWORDS v1.1"
+    )
+    options = (
+        Option("recorded", "upstream-format outputs (.json/.json.gz; none: the bundled 43 dev completions)"),
+        Option(
+            "parse",
+            "clean (as llm: no duplicates, no cut item) or upstream (split on commas only)",
+            "clean",
+            choices=("clean", "upstream"),
+        ),
+    )
+
+    def __init__(self, recorded: str | None = None, parse: str = "clean", **options) -> None:
+        super().__init__(**options)
+        self.outputs = load_recorded(recorded)
+        self.parse = parse
+        self.covered = 0
+
+    def covers(self, rows: Sequence[dict]) -> list[dict]:
+        covered = [row for row in rows if row["id"] in self.outputs]
+        if not covered:
+            raise SwordsError(
+                f"gpt3-recorded: none of these targets has a recorded completion ({len(self.outputs)} recorded, "
+                "for SWORDS dev); use --dataset swords --split dev"
+            )
+        self.covered = len(covered)
+        return covered
+
+    def predict(self, rows: Sequence[dict]) -> Iterator[tuple[str, Prediction]]:
+        for row in rows:
+            output = self.outputs[row["id"]]
+            if self.parse == "upstream":
+                # As the paper's code did: every comma-separated item, stripped, repeats and all.
+                items = [s.strip() for s in output["text"].strip().split(",") if s.strip()]
+            else:
+                items = parse_completion(output["text"], row["target"], output["finish_reason"])
+            yield row["id"], to_prediction(items)
+
+    def report(self) -> dict:
+        return {"recorded completions": len(self.outputs), "scored (in this split)": self.covered}
