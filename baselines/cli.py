@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 
 import swords_dataset
 from swords_dataset.errors import SwordsError
+from swords_dataset.files import atomic_write
 
 from .system import SYSTEMS
 
@@ -20,8 +22,10 @@ def register(subparsers) -> None:
     )
     command.add_argument("--list", action="store_true", help="list the systems and their options")
     command.add_argument("--system", help="system name")
-    command.add_argument("--dataset", default="swords", choices=list(swords_dataset.CONFIGS))
-    command.add_argument("--split", default="test")
+    command.add_argument(
+        "--dataset", default="swords", choices=list(swords_dataset.CONFIGS), help="benchmark config (default: swords)"
+    )
+    command.add_argument("--split", default="test", help="split of the config (default: test)")
     command.add_argument(
         "--output",
         help="predictions file (.jsonl; the upstream .json and .metrics.json go beside "
@@ -30,6 +34,11 @@ def register(subparsers) -> None:
     command.add_argument("--bootstrap", type=int, default=1000, help="resamples for 95%% intervals (0: none)")
     command.add_argument("--no-progress", action="store_true", help="no progress bar")
     command.add_argument("--json", action="store_true", help="print the metrics as JSON")
+    command.add_argument(
+        "--force",
+        action="store_true",
+        help="recompute even if the output holds a finished run, or replace a run with other settings",
+    )
     command.set_defaults(func=run_command, accepts_extra=True)
 
 
@@ -73,7 +82,19 @@ def run_command(args: argparse.Namespace) -> int:
         args.bootstrap,
         progress=not args.no_progress,
         as_json=args.json,
+        force=args.force,
     )
+
+
+def _stored_run(paths: dict[str, Path], identity: dict) -> dict | None:
+    """The header of a finished run in these output files, if there is one."""
+    if not (paths["metrics"].is_file() and paths["jsonl"].is_file()):
+        return None
+    try:
+        run = json.loads(paths["metrics"].read_text(encoding="utf-8")).get("run")
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, AttributeError):
+        return None
+    return run if isinstance(run, dict) else None
 
 
 def execute(
@@ -85,34 +106,69 @@ def execute(
     bootstrap: int = 1000,
     progress: bool = True,
     as_json: bool = False,
+    force: bool = False,
 ) -> int:
+    """Run a system (or reuse a finished run with the same settings), score it, write and print the result."""
+    from swords_metric.core import MetricInputError
+    from swords_metric.predictions import read_predictions
     from swords_metric.report import format_result
-    from swords_metric.scorer import Scorer
+    from swords_metric.scorer import Scorer, check_resamples
 
-    from .runner import output_paths, run
+    from .runner import RunLock, check_output, output_paths, run, same_settings, settings_difference
+    from .urls import public_value
 
-    system = SYSTEMS.get(name)(**options)
     try:
-        rows = system.covers(swords_dataset.load(dataset, split=split).to_list())
-        output_path = Path(output or f"runs/{name}.{dataset}.{split}.jsonl")
-        # What identifies a run: resuming is allowed only into the same configuration.
-        decisive = {o.name for o in type(system).options if o.affects_output}
-        header = {"system": name, "options": {k: v for k, v in options.items() if k in decisive},
-                  "dataset": dataset, "split": split, "targets": len(rows)}
-        predictions = run(system, rows, output_path, header, progress=progress)
-        report = system.report()
-    finally:
-        system.close()
-    scorer = Scorer(rows, split=split, setting=system.setting, config=dataset)
+        bootstrap = check_resamples(bootstrap, what="--bootstrap")
+    except MetricInputError as error:
+        raise SwordsError(str(error)) from None
+    cls = SYSTEMS.get(name)
+    output_path = Path(output or f"runs/{name}.{dataset}.{split}.jsonl")
+    paths = output_paths(output_path)
+    check_output(paths)
+    # What identifies a run: the options that decide the answers (credentials never among them).
+    decisive = {o.name for o in cls.options if o.affects_output}
+    identity = {"system": name, "options": {k: public_value(v) for k, v in options.items() if k in decisive},
+                "dataset": dataset, "split": split}
+    stored = _stored_run(paths, identity)
+    reuse = False
+    if stored is not None and not force:
+        recorded = {k: stored.get(k) for k in identity}
+        if not same_settings(recorded, identity):
+            difference = settings_difference(recorded, identity)
+            raise SwordsError(
+                f"{paths['jsonl']} holds a finished run with other settings ({difference}); "
+                "pass --force to replace it, or choose another --output"
+            )
+        reuse = True
+    rows = swords_dataset.rows(dataset, split)
+    report: dict = {}
+    if reuse:
+        header = stored
+        wanted = {row["id"] for row in rows}
+        predictions = {tid: items for tid, items in read_predictions(paths["jsonl"])[0].items() if tid in wanted}
+        rows = [row for row in rows if row["id"] in predictions]
+        print(f"{paths['jsonl']}: a finished run with these settings; its stored predictions are scored "
+              "(--force recomputes them)", file=sys.stderr)
+    else:
+        system = cls(**options)
+        try:
+            system.check()
+            rows = system.covers(rows)
+            header = {**identity, "targets": len(rows)}
+            with RunLock(paths):
+                predictions = run(system, rows, output_path, header, progress=progress, force=force)
+            report = system.report()
+        finally:
+            system.close()
+    scorer = Scorer(rows, split=split, setting=cls.setting, config=dataset)
     result = scorer.score(predictions, bootstrap=bootstrap)
     result["run"] = {**header, **({"report": report} if report else {})}
-    paths = output_paths(output_path)
-    paths["metrics"].write_text(json.dumps(result, indent=2), encoding="utf-8")
+    atomic_write(paths["metrics"], json.dumps(result, indent=2).encode("utf-8"))
     if as_json:
         print(json.dumps(result, indent=2))
         return 0
     title = f"{name} on {dataset} {split} ({len(rows)} targets) -> {paths['jsonl']}, {paths['upstream']}"
-    print(format_result(result, title=title, setting=system.setting, k=scorer.k))
+    print(format_result(result, title=title, setting=cls.setting, k=scorer.k))
     for key, value in report.items():
         print(f"{key}: {value}")
     return 0

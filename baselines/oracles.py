@@ -19,7 +19,7 @@ def _coinco_by_token() -> dict[str, list[dict]]:
     """CoInCo token id -> its substitutes (most annotators first), from both CoInCo splits."""
     table = {}
     for split in swords_dataset.CONFIGS["coinco"]:
-        for row in swords_dataset.load("coinco", split=split).select_columns(["id", "substitutes"]).to_list():
+        for row in swords_dataset.rows("coinco", split, columns=["id", "substitutes"]):
             table[row["id"].split(":", 1)[1]] = row["substitutes"]
     return table
 
@@ -45,9 +45,23 @@ class ThesaurusOracle(System):
     description = "Roget's substitutes for the target lemma, senses whose POS includes the target's, in thesaurus order"
     options = (Option("thesaurus", f"rogets.json.gz (or set {THESAURUS_ENV}); not bundled", default=None),)
 
+    @classmethod
+    def unavailable_reason(cls) -> str | None:
+        if not default_thesaurus_path().is_file():
+            return (f"needs Roget's thesaurus data (rogets.json.gz, not bundled: its redistribution terms are "
+                    f"unclear); point {THESAURUS_ENV} at it")
+        return None
+
     def __init__(self, thesaurus: str | None = None, **options) -> None:
         super().__init__(**options)
         self.path = Path(thesaurus) if thesaurus else default_thesaurus_path()
+
+    def check(self) -> None:
+        if not self.path.is_file():
+            raise SwordsError(
+                f"thesaurus-oracle needs Roget's thesaurus data, which is not bundled: no file at {self.path}",
+                hint=f"pass --thesaurus PATH or set {THESAURUS_ENV} (see `swords run --list`)",
+            )
 
     def predict(self, rows: Sequence[dict]) -> Iterator[tuple[str, Prediction]]:
         for row in rows:
@@ -69,8 +83,8 @@ class Humans(System):
         covered = [row for row in rows if row["id"] in second]
         if not covered:
             raise SwordsError(
-                "humans: only the 89 doubly annotated SWORDS test targets have a second annotation; "
-                "use --dataset swords_test_subset --split test"
+                "humans: only the 89 doubly annotated SWORDS test targets have a second annotation",
+                hint="use --dataset swords_test_subset --split test",
             )
         return covered
 
@@ -82,5 +96,5 @@ class Humans(System):
 
 @lru_cache(maxsize=1)
 def _second_annotation() -> dict[str, list[dict]]:
-    rows = swords_dataset.load("swords_reannotated", split="test").select_columns(["id", "substitutes"]).to_list()
+    rows = swords_dataset.rows("swords_reannotated", "test", columns=["id", "substitutes"])
     return {row["id"]: row["substitutes"] for row in rows}

@@ -1,7 +1,15 @@
-"""Run a system over a benchmark split: resumable, checkpointed per target, outputs written atomically."""
+"""Run a system over a benchmark split: resumable, checkpointed per target, outputs written atomically.
+
+The journal (`OUTPUT.jsonl.partial`) is a header line (what identifies the run: system, the options that
+decide the answers, dataset, split) and one line per finished target, each flushed as it arrives. A run
+stopped at any point (Ctrl-C, kill -9, a full disk, a crash) resumes where it stopped: a line cut short is
+dropped before anything is appended, so any number of interruptions leave a readable journal. One run at
+a time may write an output: a second is refused at once.
+"""
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import sys
@@ -9,6 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from swords_dataset.errors import SwordsError
+from swords_dataset.files import no_space
 from swords_metric.predictions import write_predictions
 
 from .system import Prediction, System
@@ -17,7 +26,8 @@ JOURNAL_SUFFIX = ".partial"
 
 
 def output_paths(output: Path) -> dict[str, Path]:
-    """The files of a run: predictions as JSONL and in the upstream format, the metrics, the journal."""
+    """The files of a run: predictions as JSONL and in the upstream format, the metrics, the journal, and
+    the lock that keeps two runs off the same output."""
     name = output.name
     for suffix in (".jsonl", ".json"):
         if name.endswith(suffix):
@@ -29,33 +39,109 @@ def output_paths(output: Path) -> dict[str, Path]:
         "upstream": base.with_name(name + ".json"),
         "metrics": base.with_name(name + ".metrics.json"),
         "journal": base.with_name(name + ".jsonl" + JOURNAL_SUFFIX),
+        "lock": base.with_name("." + name + ".lock"),
     }
 
 
-def _read_journal(path: Path, header: dict, known_ids: set[str]) -> dict[str, Prediction]:
-    """Answers already recorded by an interrupted run with the same configuration."""
+def check_output(paths: dict[str, Path]) -> None:
+    """Before any work: every output can be written (no folder in the way, the folder exists or can be
+    made and takes files)."""
+    for path in paths.values():
+        if path.is_dir():
+            raise SwordsError(f"{path} is a folder; --output must name a file (e.g. runs/system.jsonl)")
+    folder = paths["jsonl"].parent
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise SwordsError(f"cannot create the output folder {folder} ({error.strerror or error})") from None
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise SwordsError(f"cannot write in the output folder {folder} (permission denied)")
+
+
+def settings_difference(recorded: dict, wanted: dict) -> str:
+    """What differs between two run headers, as 'option: recorded → wanted' pairs."""
+    parts = []
+    flat = {**{k: v for k, v in recorded.items() if k != "options"}, **recorded.get("options", {})}
+    new = {**{k: v for k, v in wanted.items() if k != "options"}, **wanted.get("options", {})}
+    for key in sorted(set(flat) | set(new)):
+        if flat.get(key) != new.get(key):
+            parts.append(f"{key}: {flat.get(key)!r} then, {new.get(key)!r} now")
+    return "; ".join(parts) or "the same options in another form"
+
+
+def same_settings(a: dict, b: dict) -> bool:
+    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+
+
+class RunLock:
+    """An exclusive lock on an output, held for the whole run; a second run on it is refused at once."""
+
+    def __init__(self, paths: dict[str, Path]) -> None:
+        self.path, self.output = paths["lock"], paths["jsonl"]
+        self.handle = None
+
+    def __enter__(self) -> RunLock:
+        self.handle = open(self.path, "a+")
+        try:
+            fcntl.flock(self.handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            self.handle.seek(0)
+            owner = self.handle.read().strip() or "another process"
+            self.handle.close()
+            raise SwordsError(
+                f"another `swords run` (process {owner}) is writing {self.output}; wait for it to finish or choose "
+                "another --output"
+            ) from None
+        self.handle.seek(0)
+        self.handle.truncate()
+        self.handle.write(str(os.getpid()))
+        self.handle.flush()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.path.unlink(missing_ok=True)  # while still held: a waiting run is refused, not confused
+        self.handle.close()
+
+
+def _read_journal(path: Path, header: dict, known_ids: set[str], force: bool) -> dict[str, Prediction]:
+    """Answers already recorded by an interrupted run with the same configuration. A last line cut short
+    is cut off the file; a journal without answers (a start that failed) is simply started again."""
     if not path.exists():
         return {}
-    done: dict[str, Prediction] = {}
-    with open(path, encoding="utf-8") as f:
-        lines = f.read().split("\n")
+    data = path.read_bytes()
+    complete = data[: data.rfind(b"\n") + 1]  # everything up to the last newline: whole lines only
+    if len(complete) != len(data):
+        with open(path, "r+b") as f:
+            f.truncate(len(complete))
+    lines = complete.decode("utf-8", errors="replace").split("\n")[:-1]
+    if force or len(lines) <= 1:  # nothing recorded worth keeping (or --force): start afresh
+        path.unlink()
+        return {}
     try:
         recorded = json.loads(lines[0])
     except json.JSONDecodeError:
         recorded = None
-    if recorded != header:
-        raise SwordsError(f"{path} holds a run with other settings ({recorded}); remove it or choose another --output")
+    if not isinstance(recorded, dict):
+        raise SwordsError(f"{path}:1: not a run journal's header; remove the file or pass --force to start afresh")
+    if not same_settings(recorded, header):
+        difference = settings_difference(recorded, header)
+        raise SwordsError(
+            f"{path} holds {len(lines) - 1} answers of a run with other settings ({difference}); "
+            "rerun with those settings to resume it, or pass --force to discard it"
+        )
+    done: dict[str, Prediction] = {}
     for line_number, line in enumerate(lines[1:], 2):
-        if not line.strip():
-            continue
         try:
             record = json.loads(line)
-        except json.JSONDecodeError:
-            if line_number == len(lines) or not "".join(lines[line_number:]).strip():
-                break  # the last line was being written when the run stopped: that target is redone
-            raise SwordsError(f"{path}:{line_number}: corrupted journal line") from None
-        if record["id"] in known_ids:
-            done[record["id"]] = [(s, float(score)) for s, score in record["substitutes"]]
+            target_id, substitutes = record["id"], record["substitutes"]
+            prediction = [(str(s), float(score)) for s, score in substitutes]
+        except (json.JSONDecodeError, KeyError, TypeError, ValueError):
+            raise SwordsError(
+                f"{path}:{line_number}: corrupted journal line (not written by an interrupted run); "
+                "remove the line, or pass --force to start afresh"
+            ) from None
+        if target_id in known_ids:
+            done[target_id] = prediction
     return done
 
 
@@ -69,46 +155,61 @@ def upstream_keyed(rows: Sequence[dict], predictions: dict[str, Prediction]) -> 
     }
 
 
-def run(system: System, rows: Sequence[dict], output: Path, header: dict, progress: bool = True) -> dict:
+def run(
+    system: System, rows: Sequence[dict], output: Path, header: dict, progress: bool = True, force: bool = False
+) -> dict:
     """Predict every row not yet answered, appending each answer to a journal as it arrives (flushed, so
     Ctrl-C or a crash loses no finished target); at the end write the outputs atomically and drop the
-    journal. Returns the predictions by id, in row order."""
+    journal. Returns the predictions by id, in row order. The caller holds the output's RunLock."""
     from tqdm import tqdm
 
     paths = output_paths(Path(output))
-    paths["journal"].parent.mkdir(parents=True, exist_ok=True)
     ids = [row["id"] for row in rows]
-    done = _read_journal(paths["journal"], header, set(ids))
+    done = _read_journal(paths["journal"], header, set(ids), force)
     todo = [row for row in rows if row["id"] not in done]
     fresh = not paths["journal"].exists()
-    with open(paths["journal"], "a", encoding="utf-8") as journal:
-        if fresh:
-            journal.write(json.dumps(header) + "\n")
-        bar = tqdm(
-            total=len(rows),
-            initial=len(done),
-            unit="target",
-            desc=system.name,
-            disable=not progress,
-            file=sys.stderr,
-            dynamic_ncols=True,
-        )
-        try:
-            for start in range(0, len(todo), system.batch_size):
-                for target_id, prediction in system.predict(todo[start : start + system.batch_size]):
-                    journal.write(json.dumps({"id": target_id, "substitutes": prediction}, ensure_ascii=False) + "\n")
-                    journal.flush()
-                    done[target_id] = prediction
-                    bar.update(1)
-                os.fsync(journal.fileno())
-        finally:
-            bar.close()
+    try:
+        with open(paths["journal"], "a", encoding="utf-8") as journal:
+            if fresh:
+                journal.write(json.dumps(header) + "\n")
+                journal.flush()
+            bar = tqdm(
+                total=len(rows),
+                initial=len(done),
+                unit="target",
+                desc=system.name,
+                disable=not progress,
+                file=sys.stderr,
+                dynamic_ncols=True,
+            )
+            try:
+                for start in range(0, len(todo), system.batch_size):
+                    for target_id, prediction in system.predict(todo[start : start + system.batch_size]):
+                        line = json.dumps({"id": target_id, "substitutes": prediction}, ensure_ascii=False) + "\n"
+                        journal.write(line)
+                        journal.flush()
+                        done[target_id] = prediction
+                        bar.update(1)
+                    os.fsync(journal.fileno())
+            finally:
+                bar.close()
+    except OSError as error:
+        if not no_space(error):
+            raise
+        raise SwordsError(
+            f"no space left on the device writing {paths['journal']} ({error.strerror}); its {len(done)} finished "
+            "targets are kept: free some space and rerun the same command to resume"
+        ) from None
     missing = [tid for tid in ids if tid not in done]
     if missing:
         raise SwordsError(f"{system.name} gave no answer for {len(missing)} targets (first: {missing[0]})")
     predictions = {tid: done[tid] for tid in ids}
-    write_predictions(paths["jsonl"], predictions)
-    write_predictions(paths["upstream"], upstream_keyed(rows, predictions),
-                      substitutes_lemmatized=system.substitutes_lemmatized)
+    try:
+        write_predictions(paths["jsonl"], predictions)
+        write_predictions(
+            paths["upstream"], upstream_keyed(rows, predictions), substitutes_lemmatized=system.substitutes_lemmatized
+        )
+    except SwordsError as error:  # no space: the journal still holds every answer
+        raise SwordsError(f"{error}; the journal {paths['journal']} keeps every answer: free space and rerun") from None
     paths["journal"].unlink()
     return predictions

@@ -59,6 +59,20 @@ class System:
     def __init__(self, **options) -> None:
         self.config = options
 
+    @classmethod
+    def unavailable_reason(cls) -> str | None:
+        """Why the system cannot run here with its default options (a model or data file that is not on
+        this machine), found without loading anything heavy; None when it can."""
+        return None
+
+    @classmethod
+    def default(cls, option: str) -> object:
+        return next(o.default for o in cls.options if o.name == option)
+
+    def check(self) -> None:
+        """Raise SwordsError if the system cannot run (a missing key, file or model), before any work is
+        done or any output written; by default, nothing to check."""
+
     def covers(self, rows: Sequence[dict]) -> list[dict]:
         """The rows this system can answer at all (e.g. recorded outputs exist only for some targets).
         The runner scores only these; by default, all."""

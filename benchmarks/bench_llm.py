@@ -55,7 +55,7 @@ def main() -> None:
     parser.add_argument("--sequential", type=int, default=25, help="targets for the sequential figure")
     args = parser.parse_args()
     os.environ[KEY_ENV] = "bench-not-a-real-key"
-    rows = swords_dataset.load("swords", split="test").to_list()
+    rows = swords_dataset.rows("swords", "test")
 
     with LLMServer(latency=args.latency) as server, tempfile.TemporaryDirectory() as work:
         concurrent = timed_predict(make(server, "off", 32), rows[: args.targets])

@@ -32,7 +32,7 @@ def main(argv: list[str] | None = None) -> int:
     from swords_baselines.system import SYSTEMS
     from swords_metric.scorer import Scorer
 
-    rows = swords_dataset.load(args.dataset, split=args.split).to_list()
+    rows = swords_dataset.rows(args.dataset, args.split)
     rows = rows[: args.limit] if args.limit else rows
     flags = [
         part

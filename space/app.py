@@ -36,6 +36,8 @@ log = logging.getLogger("swords_space")
 
 DEFAULT_PORT = 7860
 QUEUE_CONCURRENCY = 4  # events of different sessions run side by side; the model itself is shared
+SUBSTITUTE_CONCURRENCY = 16  # mostly waiting (on a system's lock, or on an LLM's answer)
+SCORE_CONCURRENCY = 2  # each holds a parsed predictions file in memory: two at once keep the server's peak low
 EXAMPLE_CONTEXT = (
     "The committee met on Tuesday. She gave a bright answer that surprised everyone in the room. "
     "Afterwards they went home."
@@ -44,6 +46,55 @@ INTRO = """# SWORDS lexical substitution
 Type a context, choose a word in it, and get substitutes that fit **in that context**; browse the SWORDS, CoInCo
 and SemEval-2007 benchmarks; score a system's predictions with the SWORDS metrics. Everything runs offline on the
 bundled data, except the optional LLM (your own API key, kept only in this session's memory)."""
+
+
+# -- input components that answer bad API input in the UI's words --------------------------------------------
+# The browser only sends what these components allow, but the API takes anything: Gradio's own checks then
+# answer with a generic error, or echo a value of any size. Each component's preprocess is wrapped (not
+# subclassed: Gradio writes a .pyi stub beside the source of every component subclass).
+
+
+def _shown(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _numeric(component):
+    original = component.preprocess
+
+    def preprocess(payload):
+        if payload is not None and (isinstance(payload, bool) or not isinstance(payload, int | float)):
+            raise gr.Error(f"{component.label} must be a number, not {_shown(payload)}.", print_exception=False)
+        return original(payload)
+
+    component.preprocess = preprocess
+    return component
+
+
+def _choice(component):
+    original = component.preprocess
+
+    def preprocess(payload):
+        try:
+            return original(payload)
+        except gr.Error:
+            message = f"{component.label}: {_shown(payload)} is not one of the choices."
+            raise gr.Error(message, print_exception=False) from None
+
+    component.preprocess = preprocess
+    return component
+
+
+def Number(*args, **kwargs) -> gr.Number:  # noqa: N802 (stands in for the component class)
+    return _numeric(gr.Number(*args, **kwargs))
+
+
+def Slider(*args, **kwargs) -> gr.Slider:  # noqa: N802
+    return _numeric(gr.Slider(*args, **kwargs))
+
+
+def Dropdown(*args, **kwargs) -> gr.Dropdown:  # noqa: N802
+    return _choice(gr.Dropdown(*args, **kwargs))
 
 
 def _progress(progress: gr.Progress):
@@ -139,8 +190,8 @@ def on_clear_llm():
     return None, "", "No API key set."
 
 
-def on_score(upload, stored, split_label, setting, bootstrap, curve_setting, include_problematic=False,
-             progress=gr.Progress()):  # noqa: B008
+def on_score(upload=None, stored=None, split_label="swords test", setting="generative", bootstrap=1000,
+             curve_setting="lenient", include_problematic=False, progress=gr.Progress()):  # noqa: B008
     try:
         result = handlers.score_predictions(
             upload, stored, split_label, setting, bootstrap, progress=_progress(progress),
@@ -210,22 +261,22 @@ def build_demo() -> gr.Blocks:
                         with gr.Row():
                             target = gr.Textbox(value="bright", label="Target word", elem_id="target",
                                                 max_length=text.MAX_TARGET_CHARS)
-                            occurrence = gr.Number(value=1, label="Occurrence", minimum=1, precision=0,
+                            occurrence = Number(value=1, label="Occurrence", minimum=1, precision=0,
                                                    elem_id="occurrence")
-                            word_pick = gr.Dropdown(choices=handlers.word_choices(EXAMPLE_CONTEXT), value=None,
+                            word_pick = Dropdown(choices=handlers.word_choices(EXAMPLE_CONTEXT), value=None,
                                                     label="…or pick a word of the context", elem_id="word-pick",
                                                     allow_custom_value=True)
                         with gr.Row():
-                            pos = gr.Dropdown(pos_choices, value=text.AUTO_POS, label="Part of speech", elem_id="pos")
-                            system = gr.Dropdown(system_names, value=default_system, label="System",
-                                                 elem_id="system")
-                            top_k = gr.Slider(5, 50, value=10, step=1, label="Substitutes shown")
+                            pos = Dropdown(pos_choices, value=text.AUTO_POS, label="Part of speech", elem_id="pos")
+                            system = Dropdown(system_names, value=default_system, label="System",
+                                              elem_id="system", info=handlers.unavailable_note())
+                            top_k = Slider(5, 50, value=10, step=1, label="Substitutes shown")
                         run = gr.Button("Suggest substitutes", variant="primary", elem_id="run")
                         with gr.Accordion("Start from a benchmark example", open=False):
                             with gr.Row():
-                                pick_split = gr.Dropdown(splits, value="swords test", label="Benchmark")
+                                pick_split = Dropdown(splits, value="swords test", label="Benchmark")
                                 pick_query = gr.Textbox(label="Target starts with", placeholder="e.g. bright")
-                            pick_example = gr.Dropdown(choices=[], label="Example", elem_id="pick-example",
+                            pick_example = Dropdown(choices=[], label="Example", elem_id="pick-example",
                                                        allow_custom_value=True)
                             pick_count = gr.Markdown(label="Matches")
                         with gr.Accordion("LLM settings (optional, your own key)", open=False):
@@ -255,14 +306,14 @@ def build_demo() -> gr.Blocks:
 
             with gr.Tab("Explore", id="explore"):
                 with gr.Row():
-                    explore_split = gr.Dropdown(splits, value="swords test", label="Benchmark", elem_id="explore-split")
+                    explore_split = Dropdown(splits, value="swords test", label="Benchmark", elem_id="explore-split")
                     explore_query = gr.Textbox(label="Target starts with", elem_id="explore-query")
-                    explore_pos = gr.Dropdown([data.ALL_POS, *data.POS_TAGS], value=data.ALL_POS,
+                    explore_pos = Dropdown([data.ALL_POS, *data.POS_TAGS], value=data.ALL_POS,
                                               label="Part of speech")
                     explore_search = gr.Button("Search")
                 explore_count = gr.Markdown(label="Matches")
                 with gr.Row(equal_height=True):
-                    explore_pick = gr.Dropdown(choices=[], label="Example", elem_id="explore-pick",
+                    explore_pick = Dropdown(choices=[], label="Example", elem_id="explore-pick",
                                                allow_custom_value=True, scale=4)
                     use_example = gr.Button("Try it in the Substitute tab", scale=1)
                 explore_header = gr.HTML(label="Example")
@@ -279,12 +330,12 @@ def build_demo() -> gr.Blocks:
                             type="filepath",
                             elem_id="score-file",
                         )
-                        stored = gr.Dropdown(handlers.stored_predictions(), value=None,
+                        stored = Dropdown(handlers.stored_predictions(), value=None,
                                              label="…or a stored baseline's predictions", elem_id="score-stored")
-                        score_split = gr.Dropdown(splits, value="swords test", label="Benchmark", elem_id="score-split")
+                        score_split = Dropdown(splits, value="swords test", label="Benchmark", elem_id="score-split")
                         with gr.Row():
                             setting = gr.Radio(["generative", "ranking"], value="generative", label="Setting")
-                            bootstrap = gr.Slider(0, handlers.MAX_BOOTSTRAP, value=1000, step=100,
+                            bootstrap = Slider(0, handlers.MAX_BOOTSTRAP, value=1000, step=100,
                                                   label="Bootstrap resamples (95% intervals)")
                         include_problematic = gr.Checkbox(
                             False, label="CoInCo: also score its 'problematic' targets (the upstream scorer leaves "
@@ -299,6 +350,7 @@ def build_demo() -> gr.Blocks:
                     with gr.Column():
                         curve_setting = gr.Radio(["lenient", "strict"], value="lenient", label="Curve")
                         curve = gr.LinePlot(x="k", y="value", color="series", title="Precision and recall at k",
+                                            label="Precision and recall at k",
                                             x_title="k", y_title="percent", y_lim=[0, 100], elem_id="score-curve")
                     with gr.Column():
                         published = gr.Dataframe(label="Beside the paper's Table 4", elem_id="score-published",
@@ -319,7 +371,9 @@ def build_demo() -> gr.Blocks:
         # Substitute
         run_inputs = [context, target, occurrence, pos, system, top_k, example_state, llm_state]
         run_outputs = [status, context_view, suggestions, suggestions_table, example_metrics]
-        run.click(on_substitute, run_inputs, run_outputs, api_name="substitute")
+        # A slow system (an LLM behind a slow URL) holds one of many slots, never everyone's.
+        run.click(on_substitute, run_inputs, run_outputs, api_name="substitute",
+                  concurrency_limit=SUBSTITUTE_CONCURRENCY)
         target.submit(on_substitute, run_inputs, run_outputs, api_visibility="private")
         context.change(on_context, context, word_pick, api_visibility="private", show_progress="hidden",
                        trigger_mode="always_last")  # while typing, only the latest text matters
@@ -348,7 +402,7 @@ def build_demo() -> gr.Blocks:
         # Score
         score.click(on_score, [upload, stored, score_split, setting, bootstrap, curve_setting, include_problematic],
                     [score_summary, metrics_table, by_pos, curve, published, signature, curve_state],
-                    api_name="score")
+                    api_name="score", concurrency_limit=SCORE_CONCURRENCY)
         curve_setting.change(on_curve_setting, [curve_state, curve_setting], curve, api_visibility="private")
         stored.change(on_stored, stored, [upload, score_split], api_visibility="private")
 

@@ -54,9 +54,7 @@ def load_rows(config: str, split: str) -> list[dict]:
 
 @cache
 def _load_rows(config: str, split: str) -> list[dict]:
-    import pyarrow.parquet as pq
-
-    return pq.read_table(swords_dataset.DATASET_DIR / swords_dataset.parquet_path(config, split)).to_pylist()
+    return swords_dataset.rows(config, split)
 
 
 @cache

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
+from swords_baselines.urls import public_url, url_secrets
 from swords_dataset.errors import SwordsError
 
 from .errors import SpaceError
@@ -22,7 +23,7 @@ LLM_SYSTEM = "llm"
 # An environment variable nobody sets: the LLM system must never fall back to a key from the server's
 # environment (the Space owner's), only use the one the session gave.
 _NO_ENV_KEY = "SWORDS_SPACE_SESSION_KEY_ONLY"
-LLM_TIMEOUT = 30.0
+LLM_TIMEOUT = 20.0  # one try, no retries: a hanging base URL costs a session at most this long
 
 
 class SystemFailure(SpaceError):
@@ -43,7 +44,9 @@ class LLMSettings:
         return bool(self.api_key and self.base_url)
 
     def redact(self, text: str) -> str:
-        return text.replace(self.api_key, "***") if self.api_key else text
+        for secret in sorted({self.api_key, *url_secrets(self.base_url)} - {""}, key=len, reverse=True):
+            text = text.replace(secret, "***")
+        return text
 
 
 def _registry():
@@ -60,14 +63,42 @@ def importable(name: str) -> bool:
         return False
 
 
+_availability: dict[str, str | None] = {}
+_availability_lock = threading.Lock()
+
+
+def unavailable_reason(name: str) -> str | None:
+    """Why a system cannot run here with its default options (None: it can), decided once: its extra is
+    not installed, or its model or data file is not on this machine. Cheap: nothing is loaded."""
+    with _availability_lock:
+        if name not in _availability:
+            try:
+                cls = _registry().get(name)
+                _availability[name] = cls.unavailable_reason()
+            except SwordsError as error:
+                _availability[name] = str(error)
+            except ImportError as error:
+                _availability[name] = f"needs {error.name}"
+        return _availability[name]
+
+
 def available_systems() -> list[str]:
-    """Registered systems whose code imports, the preferred offline ones first."""
+    """Registered systems that can run here, the preferred offline ones first."""
     try:
         names = list(_registry().entries)
     except ImportError:
         return []
     ordered = [name for name in PREFERRED if name in names] + [name for name in names if name not in PREFERRED]
-    return [name for name in ordered if importable(name)]
+    return [name for name in ordered if unavailable_reason(name) is None]
+
+
+def unavailable_systems() -> dict[str, str]:
+    """Registered systems that cannot run here, and why."""
+    try:
+        names = list(_registry().entries)
+    except ImportError:
+        return {}
+    return {name: reason for name in names if (reason := unavailable_reason(name)) is not None}
 
 
 def default_system() -> str | None:
@@ -203,7 +234,7 @@ def _build_llm(settings: LLMSettings, tokenizer: str | None = None):
         api_key_env=_NO_ENV_KEY,
         cache_dir="off",  # a shared response cache would hand one session's answers to another
         timeout=LLM_TIMEOUT,
-        max_retries=1,
+        max_retries=0,
         abort_after=1,
         concurrency=1,
         tokenizer=tokenizer,
@@ -222,8 +253,8 @@ def _give_key(system, api_key: str) -> None:
 def predict_llm(row: dict, settings: LLMSettings | None) -> list[tuple[str, float]]:
     if settings is None or not settings.ready:
         raise SystemFailure("The llm system needs an API key and a base URL: set them under “LLM settings” first.")
-    if not importable(LLM_SYSTEM):
-        raise SystemFailure(f"the llm system is not available here: {describe(LLM_SYSTEM)}")
+    if unavailable_reason(LLM_SYSTEM):
+        raise SystemFailure(f"the llm system is not available here: {unavailable_reason(LLM_SYSTEM)}")
     try:
         with _building(LLM_SYSTEM):
             try:
@@ -246,7 +277,7 @@ def predict_llm(row: dict, settings: LLMSettings | None) -> list[tuple[str, floa
             reason = getattr(system, "failed", {}).get(row["id"])
             if reason:  # the request's own failure reads better than the batch summary
                 raise SystemFailure(
-                    settings.redact(f"The LLM at {settings.base_url} did not answer: {reason}")
+                    settings.redact(f"The LLM at {public_url(settings.base_url)} did not answer: {reason}")
                 ) from None
             raise error
     finally:

@@ -45,6 +45,15 @@ def load(config: str = DEFAULT_CONFIG, split: str | None = None, **kwargs):
     return datasets.load_dataset(str(DATASET_DIR), config, split=split, **kwargs)
 
 
+def rows(config: str = DEFAULT_CONFIG, split: str = "test", columns: list[str] | None = None) -> list[dict]:
+    """A split's rows as plain dicts, read straight from the shipped Parquet with pyarrow: what the toolkit's
+    own commands use (no `datasets` import, no cache written, nothing printed). Use `load` for a Dataset."""
+    import pyarrow.parquet as pq
+
+    check_config(config, split)
+    return pq.read_table(DATASET_DIR / parquet_path(config, split), columns=columns).to_pylist()
+
+
 # The two id columns: ours, and the one the upstream SWORDS library uses (equal for SWORDS).
 ID_COLUMNS = ("id", "upstream_id")
 
@@ -81,4 +90,5 @@ __all__ = [
     "load",
     "locate_ids",
     "parquet_path",
+    "rows",
 ]

@@ -11,6 +11,8 @@ import pyarrow.parquet as pq
 
 from . import CONFIGS, DATASET_DIR, parquet_path
 from .card import write_card
+from .errors import SwordsError
+from .files import no_space
 from .readers import (
     BuildError,
     coinco_test_documents,
@@ -117,13 +119,23 @@ def build(sources_dir: Path, output_dir: Path = DATASET_DIR, nltk35: str | None 
     if set(rows) != set(CONFIGS) or any(set(rows[c]) != set(CONFIGS[c]) for c in CONFIGS):
         raise AssertionError("build produced configs/splits other than CONFIGS")
     output_dir = Path(output_dir)
-    output_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        output_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise SwordsError(f"cannot create {output_dir} ({error.strerror or error})") from None
     with tempfile.TemporaryDirectory(dir=output_dir, prefix=".build-") as scratch:
         scratch = Path(scratch)
-        for config, splits in rows.items():
-            for split, split_rows in splits.items():
-                write_parquet(split_rows, scratch / parquet_path(config, split))
-        write_card(scratch, {c: {s: len(r) for s, r in splits.items()} for c, splits in rows.items()})
+        try:
+            for config, splits in rows.items():
+                for split, split_rows in splits.items():
+                    write_parquet(split_rows, scratch / parquet_path(config, split))
+            write_card(scratch, {c: {s: len(r) for s, r in splits.items()} for c, splits in rows.items()})
+        except OSError as error:  # pyarrow raises OSError too; the scratch folder goes, the dataset stays
+            if not (no_space(error) or "No space left" in str(error)):
+                raise
+            raise SwordsError(
+                f"no space left on the device to write the dataset in {output_dir}; nothing was changed"
+            ) from None
         old_data = output_dir / "data"
         if old_data.exists():
             retired = scratch / "retired-data"

@@ -59,16 +59,24 @@ def _cmd_verify(args: argparse.Namespace) -> int:
 
 
 def _read_parquet(dataset_dir: str, config: str, split: str) -> list[dict]:
+    import pyarrow as pa
     import pyarrow.parquet as pq
 
     from . import parquet_path
 
-    return pq.read_table(Path(dataset_dir) / parquet_path(config, split)).to_pylist()
+    path = Path(dataset_dir) / parquet_path(config, split)
+    try:
+        return pq.read_table(path).to_pylist()
+    except FileNotFoundError:
+        raise SwordsError(f"{path}: missing (is --dataset-dir a built dataset folder?)") from None
+    except (pa.ArrowException, OSError) as error:
+        raise SwordsError(f"{path}: not a readable Parquet file ({str(error).splitlines()[0]})") from None
 
 
 def _cmd_publish(args: argparse.Namespace) -> int:
-    from .publish import publish, publishable_files
+    from .publish import check_repo_id, publish, publishable_files
 
+    check_repo_id(args.repo_id)
     files = publishable_files(Path(args.dataset_dir))
     if args.dry_run:
         for path, size in files:
@@ -145,7 +153,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.func(args)
     except SwordsError as error:
-        print(f"swords: error: {error}", file=sys.stderr)
+        print(f"swords: error: {error.for_cli()}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("swords: interrupted", file=sys.stderr)

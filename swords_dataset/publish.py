@@ -21,10 +21,24 @@ def publishable_files(dataset_dir: Path = DATASET_DIR) -> list[tuple[str, int]]:
     return [(f.relative_to(dataset_dir).as_posix(), f.stat().st_size) for f in files]
 
 
+def check_repo_id(repo_id: str) -> str:
+    """ORG/NAME as the Hub accepts it (letters, digits, '-', '_', '.'; no '..', no leading or trailing
+    '-' or '.'), checked by huggingface_hub's own rule."""
+    from huggingface_hub.utils import HFValidationError, validate_repo_id
+
+    try:
+        if repo_id.count("/") != 1:
+            raise HFValidationError("not of the form ORG/NAME")
+        validate_repo_id(repo_id)
+    except HFValidationError as error:
+        reason = str(error).splitlines()[0]
+        raise SwordsError(f"repository id {repo_id[:100]!r} is not ORG/NAME as the Hub accepts it ({reason})") from None
+    return repo_id
+
+
 def publish(repo_id: str, dataset_dir: Path = DATASET_DIR, private: bool = False) -> str:
     """Create the dataset repository if needed and upload; the token is read from the environment only."""
-    if repo_id.count("/") != 1 or not all(repo_id.split("/")):
-        raise SwordsError(f"--repo-id must look like ORG/NAME, got {repo_id!r}")
+    check_repo_id(repo_id)
     files = publishable_files(dataset_dir)
     token = next((os.environ[v] for v in TOKEN_VARIABLES if os.environ.get(v)), None)
     if token is None:

@@ -71,12 +71,9 @@ def input_notes(result: dict, source: str) -> list[str]:
     return notes
 
 
-def _with_hint(error: MetricInputError) -> str:
+def _with_hint(error: MetricInputError) -> SwordsError:
     belongs_to = getattr(error, "belongs_to", None)
-    message = str(error)
-    if belongs_to:
-        message += f" (use --dataset {belongs_to[0]} --split {belongs_to[1]})"
-    return message
+    return SwordsError(str(error), f"use --dataset {belongs_to[0]} --split {belongs_to[1]}" if belongs_to else None)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -107,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
         predictions, _ = read_predictions(args.predictions)
         result = scorer.score(predictions, bootstrap=args.bootstrap, seed=args.seed, source=args.predictions)
     except MetricInputError as error:
-        raise SwordsError(_with_hint(error)) from None
+        raise _with_hint(error) from None
     for note in input_notes(result, args.predictions):
         print(f"note: {note}", file=sys.stderr)
     if args.json:

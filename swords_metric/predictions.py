@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import gzip
 import json
-import os
 import stat
-import tempfile
 import zlib
 from pathlib import Path
+
+from swords_dataset.files import atomic_write
 
 from .core import MetricInputError, normalize_prediction_items
 
@@ -206,18 +206,5 @@ def write_predictions(path: str | Path, predictions: Predictions, substitutes_le
             },
             ensure_ascii=False,
         )
-    path.parent.mkdir(parents=True, exist_ok=True)
-    descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    umask = os.umask(0)
-    os.umask(umask)
-    os.chmod(temporary, 0o666 & ~umask)  # mkstemp makes the file private; the output is an ordinary file
-    try:
-        with os.fdopen(descriptor, "wb") as f:
-            data = body.encode("utf-8")
-            f.write(gzip.compress(data, mtime=0) if path.suffix == ".gz" else data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    data = body.encode("utf-8")
+    atomic_write(path, gzip.compress(data, mtime=0) if path.suffix == ".gz" else data)

@@ -198,7 +198,7 @@ class Scorer:
     def from_dataset(cls, config: str, split: str, **kwargs) -> Scorer:
         import swords_dataset
 
-        return cls(swords_dataset.load(config, split=split).to_list(), split=split, config=config, **kwargs)
+        return cls(swords_dataset.rows(config, split), split=split, config=config, **kwargs)
 
     # -- predictions -> per-target scores --
 

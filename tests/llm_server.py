@@ -3,12 +3,15 @@
 It answers POST /v1/completions and /v1/chat/completions from a table of canned completions keyed by the
 query's question block (context with the marked target + question), falls back to a generic answer, and
 can inject faults into the next requests: 429 with Retry-After, 500, slow responses (client timeouts),
-truncated outputs, non-JSON bodies, bodies without choices and empty texts. It counts requests and the
-largest number in flight, and records when each request arrived.
+truncated outputs, non-JSON bodies, bodies without choices and empty texts; or misbehave on every request
+(`mode`): never answer, answer 500, send a body shorter than its Content-Length (then close, or hang), or
+echo the request's credentials into the completion. It counts requests and the largest number in flight,
+and records when each request arrived.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import socket
 import threading
@@ -48,9 +51,16 @@ class LLMServer:
     in_flight: int = 0
     max_in_flight: int = 0
     authorization: set[str] = field(default_factory=set)
+    # Every request: "stall" (read it, never answer), "500", "short-close" / "short-hang" (headers announce
+    # the full body, part of it comes, then the connection closes / nothing more comes), "echo" (the
+    # completion repeats the Authorization header and the request line).
+    mode: str | None = None
+    varied: bool = False  # targets without a canned answer get words chosen by a hash of their query
+
 
     def __post_init__(self) -> None:
         self._lock = threading.Lock()
+        self._release = threading.Event()  # set at shutdown: stalled handlers give up
         server = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -75,8 +85,26 @@ class LLMServer:
                     record = {"path": self.path, "body": body, "time": time.monotonic()}
                     server.requests.append(record)
                 try:
-                    status, headers, payload = server.respond(self.path, body, self.headers.get("Authorization", ""))
+                    if server.mode == "stall":
+                        server._release.wait(600)
+                        self.close_connection = True
+                        return
+                    authorization = self.headers.get("Authorization", "")
+                    if server.mode == "echo":
+                        authorization += f" {self.requestline}"
+                    status, headers, payload = server.respond(self.path.split("?", 1)[0], body, authorization)
                     record["status"] = status
+                    if server.mode in ("short-close", "short-hang"):
+                        self.send_response(200)
+                        self.send_header("Content-Type", "application/json")
+                        self.send_header("Content-Length", str(len(payload)))
+                        self.end_headers()
+                        self.wfile.write(payload[: len(payload) // 3])
+                        self.wfile.flush()
+                        if server.mode == "short-hang":
+                            server._release.wait(600)
+                        self.close_connection = True
+                        return
                     self.send_response(status)
                     for name, value in headers.items():
                         self.send_header(name, value)
@@ -100,6 +128,7 @@ class LLMServer:
         return self
 
     def __exit__(self, *exc) -> None:
+        self._release.set()
         self.httpd.shutdown()
         self.httpd.server_close()
 
@@ -118,6 +147,13 @@ class LLMServer:
         last = prompt.rsplit("\n\n", 1)[-1]
         return last[: -len("\nA:")] if last.endswith("\nA:") else last
 
+    @staticmethod
+    def _varied(query: str) -> str:
+        words = ("alternative option choice pick selection answer idea thing matter point item piece part "
+                 "element aspect feature factor detail").split()
+        seed = int(hashlib.sha1(query.encode()).hexdigest(), 16)
+        return " " + ", ".join(words[(seed >> (5 * i)) % len(words)] for i in range(5))
+
     def _next_fault(self, query: str) -> Fault | None:
         with self._lock:
             for i, fault in enumerate(self.faults):
@@ -133,8 +169,12 @@ class LLMServer:
         if not (chat or path.endswith("/completions")):
             return 404, {"Content-Type": "application/json"}, b'{"error": {"message": "not found"}}'
         query = self.query_of(path, body)
-        canned = self.canned.get(query, Canned(GENERIC))
+        canned = self.canned.get(query) or Canned(self._varied(query) if self.varied else GENERIC)
         text, finish = canned.text, canned.finish_reason
+        if self.mode == "500":
+            return 500, {"Content-Type": "application/json"}, b'{"error": {"message": "The server had an error"}}'
+        if self.mode == "echo":
+            text = f" {authorization}, {text.strip()}"
         fault = self._next_fault(query)
         json_type = {"Content-Type": "application/json"}
         if fault is not None:

@@ -78,7 +78,7 @@ def test_resuming_with_other_settings_is_refused(dataset_rows, tmp_path):
     header = {"system": "echo", "options": {}, "dataset": "swords", "split": "dev", "targets": 6}
     with pytest.raises(RuntimeError):
         run(Echo(fail_after=2), rows, output, header, progress=False)
-    with pytest.raises(SwordsError, match="holds a run with other settings"):
+    with pytest.raises(SwordsError, match=r"holds 2 answers of a run with other settings \(x: None then, 1 now\)"):
         run(Echo(), rows, output, {**header, "options": {"x": 1}}, progress=False)
 
 

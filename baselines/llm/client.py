@@ -3,8 +3,12 @@
 Retries are ours (the client's are switched off) so that every policy is explicit and tested: 429, 5xx,
 408/409, timeouts, connection errors and malformed bodies are retried with exponential backoff and jitter,
 waiting exactly what a Retry-After header asks; 400/422 fail the one target; 401/403/404 stop the run.
+A circuit breaker stops the whole run when the server is down: once several requests in a row have failed
+on the server's side (timeouts, refused or cut connections, 5xx, unusable bodies) with no answer in
+between, or such failures have gone on for two minutes, no further request is sent.
 The cache is keyed by a hash of everything that decides the answer (endpoint, base URL, full request body)
-and holds the response as the server sent it; the API key is never part of a key, a file or a message.
+and holds the response as the server sent it; no credential (the API key, a password or query string in
+the base URL) is ever part of a key, a file or a message.
 """
 
 from __future__ import annotations
@@ -20,18 +24,27 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 from swords_dataset.errors import SwordsError
+
+from ..urls import public_url, url_secrets
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 CACHE_VERSION = 1
 MAX_BACKOFF = 60.0  # seconds: the longest exponential wait between two attempts
 MAX_RETRY_AFTER = 600.0  # seconds: a longer Retry-After is a misconfigured server; we wait this much
+CONNECT_TIMEOUT = 10.0  # seconds to open a connection: a host that does not accept one is not slow, it is down
+DOWN_AFTER_FAILURES = 8  # server-side failures in a row (no answer in between) that mean the server is down
+DOWN_AFTER_SECONDS = 120.0  # or: failures in a row for this long (low concurrency, long timeouts)
 
 
 class FatalAPIError(SwordsError):
     """An error no retry or other target can fix (bad key, unknown model or URL): the run stops."""
+
+
+class ServerDown(FatalAPIError):
+    """The circuit breaker tripped: the server keeps failing, so nothing more is sent to it."""
 
 
 class TargetFailed(Exception):
@@ -67,13 +80,37 @@ def effective_base_url(base_url: str | None) -> str:
     return (base_url or os.environ.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL).rstrip("/")
 
 
-def public_url(url: str) -> str:
-    """The URL without user:password@ or query string, which may carry credentials."""
-    parts = urlsplit(url)
-    host = parts.hostname or ""
-    if parts.port:
-        host += f":{parts.port}"
-    return urlunsplit((parts.scheme, host, parts.path, "", ""))
+class CircuitBreaker:
+    """Decides that a server is down: DOWN_AFTER_FAILURES server-side failures in a row, or failures in a
+    row for DOWN_AFTER_SECONDS. Only requests sent after the last answer count, so that requests that
+    waited in a busy server's queue and timed out while others were answered do not."""
+
+    def __init__(self, failures: int = DOWN_AFTER_FAILURES, seconds: float = DOWN_AFTER_SECONDS,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.failures, self.seconds, self.clock = failures, seconds, clock
+        self.last_answer = float("-inf")
+        self.streak, self.first_failure = 0, None
+        self.tripped: str | None = None  # the message, once tripped
+
+    def check(self) -> None:
+        if self.tripped:
+            raise ServerDown(self.tripped)
+
+    def answered(self) -> None:
+        self.last_answer = self.clock()
+        self.streak, self.first_failure = 0, None
+
+    def failed(self, sent_at: float, describe: Callable[[int], str]) -> None:
+        """Record a server-side failure of a request sent at `sent_at`; trip (and raise) if the server is down."""
+        if sent_at < self.last_answer or self.tripped:
+            self.check()
+            return
+        now = self.clock()
+        self.streak += 1
+        self.first_failure = now if self.first_failure is None else self.first_failure
+        if self.streak >= self.failures or (self.streak >= 2 and now - self.first_failure >= self.seconds):
+            self.tripped = describe(self.streak)
+            self.check()
 
 
 def extract(endpoint: str, data: object) -> tuple[str, str | None]:
@@ -183,11 +220,16 @@ class LLMClient:
         self.cache = cache or ResponseCache(None)
         self.log = log
         self.usage = Usage()
+        self.breaker = CircuitBreaker()
         self._rng = rng or random.Random()
         self._client = None
-        self._secret: str | None = None
+        self._secrets: set[str] = url_secrets(self.base_url)
         self._api_key: str | None = None
         self._semaphore: asyncio.Semaphore | None = None
+
+    @property
+    def public_base_url(self) -> str:
+        return public_url(self.base_url)
 
     def use_api_key(self, key: str) -> None:
         """Use this key instead of the environment's: held in this object's memory only (e.g. one web
@@ -198,27 +240,46 @@ class LLMClient:
     # -- secrets --
 
     def redact(self, text: str) -> str:
-        """Messages may quote a server's error body, which may echo the key: it never gets printed."""
-        if self._secret:
-            text = text.replace(self._secret, "***")
+        """Messages and completions may quote a server's error body or echo the request, and with it a
+        credential (the key, or a password or token of the base URL): none ever gets printed or stored."""
+        for secret in sorted(self._secrets, key=len, reverse=True):
+            text = text.replace(secret, "***")
         return text
+
+    def api_key(self) -> str:
+        """The key to send: the session's, else the environment's. OpenAI's API needs one (a missing key is
+        an error before anything is sent); any other server gets a placeholder if none is set, as local
+        servers (vLLM, llama.cpp) take any key and a server that wants one answers 401."""
+        key = self._api_key or os.environ.get(self.api_key_env)
+        if key:
+            return key
+        if urlsplit(self.base_url).hostname == urlsplit(DEFAULT_BASE_URL).hostname:
+            raise FatalAPIError(
+                f"environment variable {self.api_key_env} is not set (the API key; choose another with --api-key-env)"
+            )
+        return "EMPTY"
 
     def _openai(self):
         if self._client is None:
             try:
+                import httpx
                 import openai
             except ImportError:
                 raise SwordsError("the llm system needs openai: pip install 'swords-lexsub[llm]'") from None
-            key = self._api_key or os.environ.get(self.api_key_env)
-            if not key:
-                raise FatalAPIError(
-                    f"environment variable {self.api_key_env} is not set (the API key; choose another with "
-                    "--api-key-env)"
-                )
+            key = self.api_key()
             # Placeholders such as "EMPTY" for keyless local servers are no secret; redacting them would
             # mangle ordinary words in responses and messages.
-            self._secret = key if len(key) >= 8 else None
-            self._client = openai.AsyncOpenAI(base_url=self.base_url, api_key=key, timeout=self.timeout, max_retries=0)
+            if len(key) >= 8:
+                self._secrets.add(key)
+            http = httpx.AsyncClient(
+                timeout=httpx.Timeout(self.timeout, connect=min(self.timeout, CONNECT_TIMEOUT)),
+                event_hooks={"response": [_note_headers]},
+            )
+            # A query string in the base URL (some gateways take a token there) goes on every request.
+            parts = urlsplit(self.base_url)
+            base_url = urlunsplit((parts.scheme, parts.netloc, parts.path, "", ""))
+            self._client = openai.AsyncOpenAI(base_url=base_url, api_key=key, max_retries=0, http_client=http,
+                                              default_query=dict(parse_qsl(parts.query)) or None)
         return self._client
 
     async def aclose(self) -> None:
@@ -245,18 +306,27 @@ class LLMClient:
             self._semaphore = asyncio.Semaphore(self.concurrency)
         last_error = ""
         for attempt in range(self.max_retries + 1):
-            retry_after = None
+            retry_after, sent_at = None, None
             try:
                 async with self._semaphore:  # only the HTTP exchange counts as in flight, not the waits
+                    self.breaker.check()  # a server found down gets nothing more
+                    sent_at = self.breaker.clock()
                     self.usage.requests += 1
                     data = await self._send(client, endpoint, body)
                 text, finish_reason = extract(endpoint, data)
+                self.breaker.answered()
                 self.cache.put(key, self._record(endpoint, body, data))
                 return Reply(text, finish_reason, data, cached=False, attempts=attempt + 1)
             except BadOutput as error:
-                last_error = str(error)
+                last_error = self.redact(str(error))
+                if sent_at is not None:
+                    self.breaker.failed(sent_at, lambda n, e=last_error: self._down(n, e))
+            except ServerDown:
+                raise
             except Exception as error:  # classified below; anything unknown is fatal
-                retry_after, last_error = self._classify(error)
+                retry_after, last_error, server_side = self._classify(error)
+                if server_side and sent_at is not None:
+                    self.breaker.failed(sent_at, lambda n, e=last_error: self._down(n, e))
             if attempt == self.max_retries:
                 break
             wait = self._wait(attempt, retry_after)
@@ -275,21 +345,43 @@ class LLMClient:
             kind = raw.http_response.headers.get("content-type", "unknown type")
             raise BadOutput(f"response body is not JSON ({kind}, HTTP {raw.http_response.status_code})") from None
 
-    def _classify(self, error: Exception) -> tuple[float | None, str]:
-        """(Retry-After seconds, message) for a retryable error; raises for the others."""
+    def _down(self, failures: int, last_error: str) -> str:
+        state = "is not answering" if "timed out" in last_error or "connect" in last_error else "keeps failing"
+        return (
+            f"the server at {self.public_base_url} {state}: {failures} requests in a row failed (last: {last_error}); "
+            f"stopped after {self.usage.requests} requests"
+        )
+
+    def _classify(self, error: Exception) -> tuple[float | None, str, bool]:
+        """(Retry-After seconds, message, whether the server is at fault) for a retryable error; raises
+        for the others."""
         import openai
 
         if isinstance(error, openai.APITimeoutError):
-            return None, f"timed out after {self.timeout:g} s"
+            headers = _headers_seen(error)
+            if headers is not None:
+                status, length = headers
+                announced = f"{length} bytes" if length is not None else "a body"
+                return None, (
+                    f"the response stalled: HTTP {status} announced {announced}, then nothing came for "
+                    f"{self.timeout:g} s (timed out)"
+                ), True
+            return None, f"timed out after {self.timeout:g} s with no response from {self.public_base_url}", True
         if isinstance(error, openai.APIConnectionError):
-            return None, f"connection error: {error}"
+            cause = error.__cause__
+            if cause is not None and "complete message body" in str(cause):
+                return None, f"the response was cut short: {self.redact(str(cause))}", True
+            detail = self.redact(str(cause or error)) or type(cause or error).__name__
+            return None, f"cannot connect to {self.public_base_url} ({detail})", True
         if isinstance(error, openai.APIStatusError):
             status = error.status_code
             message = self.redact(f"HTTP {status}: {error.message}")
             if status in (401, 403, 404):
-                raise FatalAPIError(f"{message} ({self.base_url})") from None
-            if status == 429 or status >= 500 or status in (408, 409):
-                return retry_after_seconds(error.response.headers), message
+                raise FatalAPIError(f"{message} ({self.public_base_url})") from None
+            if status == 429:
+                return retry_after_seconds(error.response.headers), message, False
+            if status >= 500 or status in (408, 409):
+                return retry_after_seconds(error.response.headers), message, True
             raise TargetFailed(message) from None
         raise FatalAPIError(self.redact(f"unexpected {type(error).__name__}: {error}")) from None
 
@@ -302,8 +394,24 @@ class LLMClient:
         return step / 2 + self._rng.uniform(0, step / 2)
 
     def _record(self, endpoint: str, body: dict, data: object) -> dict:
-        record = {"endpoint": endpoint, "base_url": public_url(self.base_url), "request": body, "response": data}
-        if self._secret and self._secret in json.dumps(record):
-            # A server that echoes the key into its response must not put it on disk.
-            record = json.loads(json.dumps(record).replace(self._secret, "***"))
-        return record
+        record = {"endpoint": endpoint, "base_url": self.public_base_url, "request": body, "response": data}
+        text = json.dumps(record)
+        redacted = self.redact(text)
+        # A server that echoes a credential into its response must not put it on disk.
+        return record if redacted == text else json.loads(redacted)
+
+
+_HEADERS_SEEN = "swords_response_headers"
+
+
+async def _note_headers(response) -> None:
+    """httpx response hook, run when a response's headers arrive: remembered on the request, so that a
+    timeout while reading the body can be told from a server that never answered."""
+    length = response.headers.get("content-length")
+    response.request.extensions[_HEADERS_SEEN] = (response.status_code, int(length) if length and
+                                                  length.isdigit() else None)
+
+
+def _headers_seen(error: Exception) -> tuple[int, int | None] | None:
+    request = getattr(error, "request", None)
+    return request.extensions.get(_HEADERS_SEEN) if request is not None else None

@@ -17,7 +17,7 @@ import swords_dataset
 from swords_dataset.errors import SwordsError
 
 from ..system import Option, Prediction, System
-from .client import LLMClient, ResponseCache, TargetFailed
+from .client import LLMClient, ResponseCache, ServerDown, TargetFailed
 from .parse import parse_completion, to_prediction
 from .prompt import DEFAULT_SYSTEM_PROMPT, PromptBuilder, chat_token_count
 
@@ -31,6 +31,17 @@ PRICES = {
     "gpt-4o": (2.5, 10.0),
     "gpt-4o-mini": (0.15, 0.6),
 }
+
+
+def read_escapes(text: str, what: str) -> str:
+    """A string typed on a command line, its backslash escapes read as Python reads them (a newline
+    arrives as backslash-n); other characters, é or 😀, stay as they are."""
+    import codecs
+
+    try:
+        return codecs.decode(text.encode("latin-1", "backslashreplace"), "unicode_escape")
+    except UnicodeDecodeError as error:
+        raise SwordsError(f"{what} {text!r}: {error.reason} (a backslash starts an escape such as \\n)") from None
 
 
 def _log(message: str) -> None:
@@ -150,7 +161,7 @@ class LLM(System):
         swords_dataset.check_config(config, split)
         system_text = {"default": DEFAULT_SYSTEM_PROMPT, "none": None}.get(system_prompt, system_prompt)
         self.builder = PromptBuilder(
-            swords_dataset.load(config, split=split).to_list(),
+            swords_dataset.rows(config, split),
             self.tokenizer,
             mode=mode,
             budget=budget,
@@ -165,8 +176,7 @@ class LLM(System):
             "presence_penalty": presence_penalty,
             "frequency_penalty": frequency_penalty,
         }
-        # A stop typed on a command line arrives as backslash-n: read escapes as Python would.
-        stop_text = stop.encode("utf-8").decode("unicode_escape") if stop not in ("auto", "none") else stop
+        stop_text = stop if stop in ("auto", "none") else read_escapes(stop, "--stop")
         stops = {"auto": ["\n"] if mode == "completions" else None, "none": None}.get(stop_text, [stop_text])
         if stops:
             self.parameters["stop"] = stops
@@ -205,6 +215,10 @@ class LLM(System):
 
     # -- System interface --
 
+    def check(self) -> None:
+        """Before any work: an API key is needed for OpenAI's API (other servers get a placeholder)."""
+        self.client.api_key()
+
     def covers(self, rows: Sequence[dict]) -> list[dict]:
         return list(rows[: self.limit] if self.limit > 0 else rows)
 
@@ -237,7 +251,8 @@ class LLM(System):
         else:
             self.client.usage.prompt_tokens += prompt_tokens
             self.client.usage.completion_tokens += completion_tokens
-        substitutes = parse_completion(reply.text, row["target"], reply.finish_reason)
+        # A completion that echoes a credential (some servers repeat the request) must not reach a file.
+        substitutes = parse_completion(self.client.redact(reply.text), row["target"], reply.finish_reason)
         return row["id"], to_prediction(substitutes), None
 
     def _event_loop(self) -> asyncio.AbstractEventLoop:
@@ -273,6 +288,11 @@ class LLM(System):
                     if self.on_failure == "empty":
                         yield target_id, []
                 if fatal is not None:
+                    if isinstance(fatal, ServerDown):
+                        raise SwordsError(
+                            f"llm: {fatal}; {finished} finished targets are checkpointed, rerun the same command "
+                            "to resume once the server answers"
+                        ) from None
                     if isinstance(fatal, SwordsError):
                         raise SwordsError(f"llm: {self.client.redact(str(fatal))}") from None
                     raise fatal

@@ -65,7 +65,7 @@ class GPT3Recorded(System):
         if not covered:
             raise SwordsError(
                 f"gpt3-recorded: none of these targets has a recorded completion ({len(self.outputs)} recorded, "
-                "for SWORDS dev); use --dataset swords --split dev"
+                "for SWORDS dev, which has them)", hint="use --dataset swords --split dev"
             )
         self.covered = len(covered)
         return covered

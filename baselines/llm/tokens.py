@@ -236,7 +236,7 @@ def get_tokenizer(model: str, tokenizer: str | None = None) -> Tokenizer:
     name = encoding_for_model(model)
     if name is None:
         raise SwordsError(
-            f"no known tokenizer for model {model!r}: pass --tokenizer with an encoding "
-            f"({', '.join(ENCODINGS)}) or the path of the model's tokenizer.json"
+            f"no known tokenizer for model {model!r}",
+            hint=f"pass --tokenizer with an encoding ({', '.join(ENCODINGS)}) or the model's tokenizer.json",
         )
     return _from_encoding(name)
