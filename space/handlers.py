@@ -40,9 +40,10 @@ Progress = Callable[[float, str], None]
 
 RESULTS_ENV = "SWORDS_SPACE_RESULTS"
 MAX_UPLOAD_BYTES = 20 * 1024 * 1024
-# What a predictions file may expand to: CoInCo test with 100 substitutes a target is ~20 MB, CoInCo dev ~38 MB.
-# A .gz that expands past it (a gzip bomb) is refused as soon as it gets there.
-MAX_UNCOMPRESSED_BYTES = 48 * 1024 * 1024
+# What a predictions file may expand to: 100 substitutes for each CoInCo test target is about 10-20 MB, for
+# each CoInCo dev target about 20-30 MB. A .gz that expands past it (a gzip bomb) is refused as soon as it
+# gets there; parsing the most it allows costs about 350 MB, and two scores run at once.
+MAX_UNCOMPRESSED_BYTES = 32 * 1024 * 1024
 MAX_BOOTSTRAP = 2000
 CURVE_KS = tuple(range(1, 21))
 K = 10

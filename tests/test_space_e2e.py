@@ -8,18 +8,14 @@ import json
 import os
 import re
 import shutil
-import socket
-import subprocess
-import sys
 import threading
 import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
-APP = REPO_ROOT / "space" / "app.py"
+from .space_server import REPO_ROOT, free_port, running_app
+
 COINCO_ORACLE = REPO_ROOT / "space" / "results" / "coinco-oracle.swords.test.jsonl"
 ARTIFACTS = REPO_ROOT / "artifacts"
 CHROMIUM = os.environ.get("SWORDS_CHROMIUM", "/usr/bin/chromium")
@@ -33,68 +29,16 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-START_TIMEOUT = 90  # seconds; the app itself starts in a few
 
 pytest.importorskip("gradio", reason="the Space needs gradio: pip install 'swords-lexsub[space]'")
 pytest.importorskip("gradio_client", reason="the API tests need gradio_client: pip install 'swords-lexsub[space]'")
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def wait_until_up(url: str, process: subprocess.Popen, timeout: float) -> float:
-    started = time.perf_counter()
-    while time.perf_counter() - started < timeout:
-        if process.poll() is not None:
-            raise RuntimeError(f"the app exited with {process.returncode}")
-        try:
-            with urllib.request.urlopen(url, timeout=2) as response:
-                if response.status == 200:
-                    return time.perf_counter() - started
-        except OSError:
-            time.sleep(0.2)
-    raise TimeoutError(f"the app did not answer at {url} within {timeout} s")
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     """The app as `python space/app.py` starts it (the way a Hugging Face Space runs it)."""
-    folder = tmp_path_factory.mktemp("space")
-    port = free_port()
-    env = {
-        **os.environ,
-        "GRADIO_TEMP_DIR": str(folder / "uploads"),
-        "GRADIO_ANALYTICS_ENABLED": "False",
-        "HF_HUB_OFFLINE": "1",
-        "HF_DATASETS_OFFLINE": "1",
-        "PYTHONUNBUFFERED": "1",
-    }
-    log_path = folder / "app.log"
-    with open(log_path, "wb") as log:
-        process = subprocess.Popen(
-            [sys.executable, str(APP), "--port", str(port), "--host", "127.0.0.1"],
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            env=env,
-            cwd=folder,
-        )
-    url = f"http://127.0.0.1:{port}/"
-    try:
-        wait_until_up(url, process, START_TIMEOUT)
-        yield {"url": url, "log": log_path, "folder": folder}
-    except Exception:
-        print(log_path.read_text(errors="replace"))
-        raise
-    finally:
-        process.terminate()
-        try:
-            process.wait(15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+    with running_app(tmp_path_factory.mktemp("space")) as app:
+        yield app
 
 
 @pytest.fixture(scope="module")

@@ -349,7 +349,7 @@ class LLMClient:
         state = "is not answering" if "timed out" in last_error or "connect" in last_error else "keeps failing"
         return (
             f"the server at {self.public_base_url} {state}: {failures} requests in a row failed (last: {last_error}); "
-            f"stopped after {self.usage.requests} requests"
+            "no more are sent"
         )
 
     def _classify(self, error: Exception) -> tuple[float | None, str, bool]:

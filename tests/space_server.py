@@ -1,0 +1,83 @@
+"""The Space in its own process on 127.0.0.1, as `python space/app.py` starts it (the way a Hugging Face
+Space runs it), for the end-to-end and fault tests."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+APP = REPO_ROOT / "space" / "app.py"
+START_TIMEOUT = 90  # seconds; the app itself starts in a few
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def wait_until_up(url: str, process: subprocess.Popen, timeout: float) -> float:
+    started = time.perf_counter()
+    while time.perf_counter() - started < timeout:
+        if process.poll() is not None:
+            raise RuntimeError(f"the app exited with {process.returncode}")
+        try:
+            with urllib.request.urlopen(url, timeout=2) as response:
+                if response.status == 200:
+                    return time.perf_counter() - started
+        except OSError:
+            time.sleep(0.2)
+    raise TimeoutError(f"the app did not answer at {url} within {timeout} s")
+
+
+def peak_memory_mb(pid: int) -> float:
+    """The process's peak resident memory so far (VmHWM), in MB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    raise RuntimeError("no VmHWM")
+
+
+@contextmanager
+def running_app(folder: Path, extra_env: dict | None = None) -> Iterator[dict]:
+    port = free_port()
+    env = {
+        **os.environ,
+        "GRADIO_TEMP_DIR": str(folder / "uploads"),
+        "GRADIO_ANALYTICS_ENABLED": "False",
+        "HF_HUB_OFFLINE": "1",
+        "HF_DATASETS_OFFLINE": "1",
+        "PYTHONUNBUFFERED": "1",
+        **(extra_env or {}),
+    }
+    log_path = folder / "app.log"
+    with open(log_path, "wb") as log:
+        process = subprocess.Popen(
+            [sys.executable, str(APP), "--port", str(port), "--host", "127.0.0.1"],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            env=env,
+            cwd=folder,
+        )
+    url = f"http://127.0.0.1:{port}/"
+    try:
+        wait_until_up(url, process, START_TIMEOUT)
+        yield {"url": url, "log": log_path, "folder": folder, "pid": process.pid}
+    except Exception:
+        print(log_path.read_text(errors="replace"))
+        raise
+    finally:
+        process.terminate()
+        try:
+            process.wait(15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
