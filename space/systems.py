@@ -20,6 +20,10 @@ DEFAULT_SYSTEM = "wordnet+embedding"
 # When the default is not installed: the next best offline systems that answer free text.
 PREFERRED = (DEFAULT_SYSTEM, "wordnet", "bert-k", "thesaurus-oracle")
 LLM_SYSTEM = "llm"
+# The prompted LLM on this machine (the embedded engine, the local-llm extra): one shared, warm instance.
+LOCAL_LLM = "local-llm"
+LOCAL_LLM_NOTE = "SmolLM2-135M on this machine's CPU, with the paper's prompt: small, and a few seconds an answer"
+LOCAL_LLM_OPTIONS = {"local": True, "budget": 640, "max_tokens": 48, "cache_dir": "off", "timeout": 60.0}
 # An environment variable nobody sets: the LLM system must never fall back to a key from the server's
 # environment (the Space owner's), only use the one the session gave.
 _NO_ENV_KEY = "SWORDS_SPACE_SESSION_KEY_ONLY"
@@ -72,6 +76,11 @@ def unavailable_reason(name: str) -> str | None:
     not installed, or its model or data file is not on this machine. Cheap: nothing is loaded."""
     with _availability_lock:
         if name not in _availability:
+            if name == LOCAL_LLM:
+                from swords_baselines.llm.engine import unavailable_reason as engine_unavailable
+
+                _availability[name] = engine_unavailable()
+                return _availability[name]
             try:
                 cls = _registry().get(name)
                 _availability[name] = cls.unavailable_reason()
@@ -82,10 +91,14 @@ def unavailable_reason(name: str) -> str | None:
         return _availability[name]
 
 
+def _names() -> list[str]:
+    return [*_registry().entries, LOCAL_LLM]
+
+
 def available_systems() -> list[str]:
     """Registered systems that can run here, the preferred offline ones first."""
     try:
-        names = list(_registry().entries)
+        names = _names()
     except ImportError:
         return []
     ordered = [name for name in PREFERRED if name in names] + [name for name in names if name not in PREFERRED]
@@ -95,7 +108,7 @@ def available_systems() -> list[str]:
 def unavailable_systems() -> dict[str, str]:
     """Registered systems that cannot run here, and why."""
     try:
-        names = list(_registry().entries)
+        names = _names()
     except ImportError:
         return {}
     return {name: reason for name in names if (reason := unavailable_reason(name)) is not None}
@@ -112,6 +125,8 @@ def default_system() -> str | None:
 
 
 def describe(name: str) -> str:
+    if name == LOCAL_LLM:
+        return LOCAL_LLM_NOTE
     try:
         cls = _registry().get(name)
     except (SwordsError, ImportError) as error:
@@ -183,8 +198,13 @@ def get_system(name: str):
         if system is None:
             try:
                 with _building(name):
-                    cls = _registry().get(name)
-                    system = cls(**{option.name: option.default for option in cls.options})
+                    if name == LOCAL_LLM:
+                        cls = _registry().get(LLM_SYSTEM)
+                        options = {option.name: option.default for option in cls.options}
+                        system = cls(**{**options, **LOCAL_LLM_OPTIONS})
+                    else:
+                        cls = _registry().get(name)
+                        system = cls(**{option.name: option.default for option in cls.options})
             except SwordsError as error:
                 raise SystemFailure(f"{name} cannot start: {error}") from None
             _instances[name] = system

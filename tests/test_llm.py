@@ -398,8 +398,9 @@ def test_answers_come_from_the_api_and_the_key_is_sent(server, tmp_path, key, de
     body = server.requests[0]["body"]
     assert body["model"] == "davinci" and body["prompt"].endswith("\nA:")
     assert (body["temperature"], body["presence_penalty"], body["frequency_penalty"]) == (0.0, 0.5, 0.0)
-    assert (body["max_tokens"], body["stop"]) == (128, ["\n"])
-    assert "logit_bias" not in body
+    # The completions mode's defaults are the paper's: upstream's three stops and its logit bias (GPT-3's ids).
+    assert (body["max_tokens"], body["stop"]) == (128, ["\n", "\r", "\n\n"])
+    assert body["logit_bias"] == {"198": -100, "201": -100, "628": -100, "50256": -100}
 
 
 def test_retries_on_server_errors_timeouts_and_malformed_bodies(server, tmp_path, key, dev):

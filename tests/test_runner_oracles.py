@@ -70,6 +70,23 @@ def test_a_torn_last_journal_line_is_redone(dataset_rows, tmp_path):
     assert resumed.answered == [row["id"] for row in rows[4:]]
 
 
+def test_any_number_of_torn_interruptions_resume_cleanly(dataset_rows, tmp_path):
+    """Killed mid-line, resumed, killed mid-line again, and again: each resume cuts the torn line off before
+    appending, so the journal never holds a broken line in the middle."""
+    rows = dataset_rows[("swords", "dev")][:20]
+    output = tmp_path / "echo.jsonl"
+    header = {"system": "echo", "options": {}, "dataset": "swords", "split": "dev", "targets": len(rows)}
+    journal = output_paths(output)["journal"]
+    for stop_after in (3, 3, 4, 2):
+        with pytest.raises(RuntimeError):
+            run(Echo(fail_after=stop_after), rows, output, header, progress=False)
+        journal.write_text(journal.read_text() + '{"id": "t:torn", "substitu')  # killed mid-write
+    resumed = Echo()
+    predictions = run(resumed, rows, output, header, progress=False)
+    assert len(resumed.answered) == 20 - (3 + 3 + 4 + 2)
+    assert list(predictions) == [row["id"] for row in rows] and not journal.exists()
+
+
 def test_resuming_with_other_settings_is_refused(dataset_rows, tmp_path):
     from swords_dataset.errors import SwordsError
 

@@ -210,6 +210,7 @@ class LLMClient:
         cache: ResponseCache | None = None,
         log: Callable[[str], None] = print,
         rng: random.Random | None = None,
+        cache_identity: str | None = None,
     ) -> None:
         if concurrency < 1:
             raise SwordsError("concurrency must be at least 1")
@@ -218,6 +219,8 @@ class LLMClient:
         self.timeout, self.max_retries, self.backoff = timeout, max_retries, backoff
         self.concurrency = concurrency
         self.cache = cache or ResponseCache(None)
+        # What the cache keys answers by, besides the request: the server (its public URL) by default.
+        self.cache_identity = cache_identity
         self.log = log
         self.usage = Usage()
         self.breaker = CircuitBreaker()
@@ -292,7 +295,7 @@ class LLMClient:
     async def request(self, endpoint: str, body: dict) -> Reply:
         """The reply to one request: from the cache, else from the API with retries. Raises TargetFailed
         (this request is hopeless) or FatalAPIError (no request will succeed)."""
-        key = self.cache.key(endpoint, self.base_url, body)
+        key = self.cache.key(endpoint, self.cache_identity or self.base_url, body)
         record = self.cache.get(key)
         if record is not None:
             try:

@@ -25,10 +25,6 @@ DEFAULT_SYSTEM_PROMPT = (
     "You suggest lexical substitutes: words or phrases that could replace the word marked with ** in the text "
     "while keeping its meaning. Answer with a comma-separated list, best first, and nothing else."
 )
-# OpenAI's documented accounting for chat models: each message costs its content and role plus 3 tokens,
-# and the reply is primed with 3 more.
-CHAT_TOKENS_PER_MESSAGE = 3
-CHAT_REPLY_PRIMING = 3
 _START, _END = "\ue000", "\ue001"  # private-use marks that survive whitespace normalisation
 
 
@@ -84,9 +80,9 @@ def chat_messages(
 
 
 def chat_token_count(messages: Sequence[dict], tokenizer: Tokenizer) -> int:
-    return CHAT_REPLY_PRIMING + sum(
-        CHAT_TOKENS_PER_MESSAGE + tokenizer.count(m["role"]) + tokenizer.count(m["content"]) for m in messages
-    )
+    """Prompt tokens of a chat request: the server's own count where the tokenizer can ask it, else OpenAI's
+    formula."""
+    return tokenizer.count_chat(messages)
 
 
 @dataclass
@@ -113,7 +109,8 @@ class PromptBuilder:
         # Examples nobody found a substitute for would teach the model to answer nothing.
         self.pool = sorted((row for row in pool if answer(row)), key=lambda row: row["id"])
         self.tokenizer, self.mode, self.seed = tokenizer, mode, seed
-        self.limit = budget - max_tokens  # the prompt may use what generation leaves
+        # The prompt may use what generation leaves (less what the server adds to every prompt, a BOS token).
+        self.limit = budget - max_tokens - tokenizer.prompt_overhead
         self.system_prompt = system_prompt if mode == "chat" else None
         self._piece_tokens: dict[str, int] = {}
         self._texts: dict[str, str] = {}  # formatted pool examples: the same few hundred serve every target
@@ -170,9 +167,7 @@ class PromptBuilder:
 
     def _chat_pair_tokens(self, example: dict) -> int:
         return (
-            2 * CHAT_TOKENS_PER_MESSAGE
-            + self._piece("role:user", lambda: "user")
-            + self._piece("role:assistant", lambda: "assistant")
+            self.tokenizer.chat_pair_overhead
             + self._piece("q:" + example["id"], lambda: self._question(example))
             + self._piece("a:" + example["id"], lambda: self._answer(example))
         )

@@ -18,8 +18,19 @@ from swords_dataset.errors import SwordsError
 
 from ..system import Option, Prediction, System
 from .client import LLMClient, ResponseCache, ServerDown, TargetFailed
+from .engine import DEFAULT_MODEL as DEFAULT_LOCAL_MODEL
 from .parse import parse_completion, to_prediction
 from .prompt import DEFAULT_SYSTEM_PROMPT, PromptBuilder, chat_token_count
+from .tokens import choose_tokenizer
+
+# The SWORDS authors' GPT-3 settings (swords/methods/gpt3.py and the paper's appendix D.5): the few-shot
+# prompt in completions mode, 2,048 tokens of context with 128 to generate, temperature 0, presence penalty
+# 0.5, newline / carriage return / blank line / end-of-text banned by logit bias ("force longer
+# continuations") and the same three as stops, priming examples drawn from SWORDS dev. They are the
+# completions mode's defaults; --preset paper also refuses any option that departs from them.
+PAPER_PRESET = {"mode": "completions", "temperature": 0.0, "presence_penalty": 0.5, "max_tokens": 128,
+                "budget": 2048, "priming": "swords:dev", "force_longer": True}
+PAPER_STOPS = ("\n", "\r", "\n\n")
 
 # USD per million tokens (prompt, completion), as OpenAI listed them; pass --price-prompt and
 # --price-completion for any other model or when prices change. Unknown models cost 0.
@@ -58,27 +69,36 @@ def default_cache_dir() -> Path:
 class LLM(System):
     name = "llm"
     description = (
-        "few-shot prompted LLM (SWORDS paper, appendix D.5) through an OpenAI-compatible API: "
-        "completions (base models, as in the paper) or chat"
+        "few-shot prompted LLM (SWORDS paper, appendix D.5) through an OpenAI-compatible API (any --base-url: "
+        "OpenAI, vLLM, llama.cpp…) or a model served on this machine (--local): completions (base models, "
+        "as in the paper) or chat"
     )
     batch_size = 256  # the runner's unit; within it requests run concurrently and answers stream back
     options = (
-        Option("model", "model name", default="davinci-002"),
+        Option("model", f"model name (none: davinci-002; with --local: {DEFAULT_LOCAL_MODEL} or a .gguf file)"),
         Option("base_url", "API base URL (none: $OPENAI_BASE_URL, else OpenAI's)", default=None),
+        Option("local", "serve the model on this machine (embedded llama.cpp; the local-llm extra)", False, bool),
+        Option("parallel", "with --local: requests the engine decodes at once (its slots)", 1, int,
+               affects_output=False),
+        Option("preset", "paper: upstream's GPT-3 settings, see the README", default="none", choices=("none", "paper")),
         Option("mode", "completions (base models) or chat", default="completions", choices=("completions", "chat")),
         Option("api_key_env", "environment variable holding the API key (never logged or cached)", "OPENAI_API_KEY"),
-        Option("concurrency", "requests in flight at most", default=16, type=int, affects_output=False),
+        Option("concurrency", "requests in flight at most (none: 16; with --local, --parallel)", None, int,
+               affects_output=False),
         Option("max_tokens", "tokens to generate at most", default=128, type=int),
         Option("temperature", "sampling temperature", default=0.0, type=float),
         Option("presence_penalty", "presence penalty", default=0.5, type=float),
         Option("frequency_penalty", "frequency penalty", default=0.0, type=float),
-        Option("stop", "stop sequence ('auto': newline for completions, none for chat; 'none')", default="auto"),
+        Option("stop", "stop sequence ('auto': newline, carriage return and blank line for completions, none "
+               "for chat; 'none')", default="auto"),
         Option("budget", "context tokens: prompt plus --max-tokens (priming examples fill it)", default=2048, type=int),
         Option("seed", "seed of the priming examples' random order", default=0, type=int),
         Option("priming", "CONFIG:SPLIT the priming examples come from", default="swords:dev"),
         Option("system_prompt", "chat mode's system message ('none' for none)", default="default"),
-        Option("force_longer", "ban newline and end-of-text tokens via logit_bias, as upstream did", False, bool),
-        Option("tokenizer", "tokenizer for the budget: encoding name or local tokenizer file (none: from --model)"),
+        Option("force_longer", "ban newline and end-of-text tokens via logit_bias, as upstream did (none: on for "
+               "completions, off for chat)", None, bool),
+        Option("tokenizer", "tokenizer for the budget: encoding name or tokenizer file (none: the server's "
+               "/tokenize if it has one, else from --model)"),
         Option(
             "cache_dir",
             "response cache folder ('off' disables; none: ~/.cache/swords-lexsub/llm)",
@@ -120,11 +140,14 @@ class LLM(System):
 
     def __init__(
         self,
-        model: str = "davinci-002",
+        model: str | None = None,
         base_url: str | None = None,
+        local: bool = False,
+        parallel: int = 1,
+        preset: str = "none",
         mode: str = "completions",
         api_key_env: str = "OPENAI_API_KEY",
-        concurrency: int = 16,
+        concurrency: int | None = None,
         max_tokens: int = 128,
         temperature: float = 0.0,
         presence_penalty: float = 0.5,
@@ -134,7 +157,7 @@ class LLM(System):
         seed: int = 0,
         priming: str = "swords:dev",
         system_prompt: str = "default",
-        force_longer: bool = False,
+        force_longer: bool | None = None,
         tokenizer: str | None = None,
         cache_dir: str | None = None,
         timeout: float = 60.0,
@@ -148,17 +171,68 @@ class LLM(System):
         **options,
     ) -> None:
         super().__init__(**options)
-        from .tokens import get_tokenizer
-
+        if preset == "paper":
+            mode, temperature, presence_penalty, max_tokens, budget, priming, force_longer = self._paper(
+                mode=mode, temperature=temperature, presence_penalty=presence_penalty, max_tokens=max_tokens,
+                budget=budget, priming=priming, force_longer=force_longer, stop=stop)
         if mode not in ("completions", "chat"):
             raise SwordsError(f"llm: unknown mode {mode!r}; choose completions or chat")
-        self.model, self.mode, self.limit = model, mode, limit
+        if local and base_url:
+            raise SwordsError("llm: --local serves its own model; drop --base-url (or drop --local)")
+        self.model = model or (DEFAULT_LOCAL_MODEL if local else "davinci-002")
+        self.mode, self.limit = mode, limit
         self.abort_after, self.on_failure = max(1, abort_after), on_failure
-        self.tokenizer = get_tokenizer(model, tokenizer)
         if budget <= max_tokens:
             raise SwordsError(f"llm: --budget {budget} leaves no room for a prompt beside --max-tokens {max_tokens}")
         config, _, split = priming.partition(":")
         swords_dataset.check_config(config, split)
+        self.engine = None
+        if local:
+            from .engine import LocalEngine
+
+            self.engine = LocalEngine(self.model, parallel=parallel, context=budget)
+            base_url = self.engine.start()
+        try:
+            self._setup(base_url, mode, api_key_env, concurrency or (parallel if local else 16), max_tokens,
+                        temperature, presence_penalty, frequency_penalty, stop, budget, seed, config, split,
+                        system_prompt, force_longer, tokenizer, cache_dir, timeout, max_retries, backoff,
+                        price_prompt, price_completion)
+        except BaseException:
+            self.close()
+            raise
+        self.failed: dict[str, str] = {}
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def _paper(self, **given) -> tuple:
+        """The values of the paper's configuration (upstream's GPT-3 settings), which are also the completions
+        mode's defaults; with --preset paper an option set to anything else is an error."""
+        for name, value in given.items():
+            wanted = PAPER_PRESET.get(name)
+            if name in PAPER_PRESET and value != wanted and value != self.default(name):
+                raise SwordsError(f"llm: --preset paper sets {name} to {wanted!r}; drop --{name.replace('_', '-')}")
+        if given["stop"] != "auto":
+            raise SwordsError("llm: --preset paper sets the stops (newline, carriage return, blank line); drop --stop")
+        return tuple(PAPER_PRESET[name] for name in ("mode", "temperature", "presence_penalty", "max_tokens",
+                                                      "budget", "priming", "force_longer"))
+
+    def _setup(self, base_url, mode, api_key_env, concurrency, max_tokens, temperature, presence_penalty,
+               frequency_penalty, stop, budget, seed, config, split, system_prompt, force_longer, tokenizer,
+               cache_dir, timeout, max_retries, backoff, price_prompt, price_completion) -> None:
+        folder = None if (cache_dir or "").lower() == "off" else (cache_dir or default_cache_dir())
+        # A local engine listens on a new port each time: its answers are cached under the model file instead.
+        identity = f"local:{self.engine.path.name}:{self.engine.path.stat().st_size}" if self.engine else None
+        self.client = LLMClient(
+            base_url=base_url,
+            api_key_env=api_key_env,
+            timeout=timeout,
+            max_retries=max_retries,
+            backoff=backoff,
+            concurrency=concurrency,
+            cache=ResponseCache(folder),
+            log=_log,
+            cache_identity=identity,
+        )
+        self.tokenizer = choose_tokenizer(self.model, tokenizer, self.client.base_url, local=self.engine is not None)
         system_text = {"default": DEFAULT_SYSTEM_PROMPT, "none": None}.get(system_prompt, system_prompt)
         self.builder = PromptBuilder(
             swords_dataset.rows(config, split),
@@ -170,47 +244,36 @@ class LLM(System):
             system_prompt=system_text,
         )
         self.parameters: dict = {
-            "model": model,
+            "model": self.model if not self.engine else self.engine.path.stem,
             "max_tokens": max_tokens,
             "temperature": temperature,
             "presence_penalty": presence_penalty,
             "frequency_penalty": frequency_penalty,
         }
         stop_text = stop if stop in ("auto", "none") else read_escapes(stop, "--stop")
-        stops = {"auto": ["\n"] if mode == "completions" else None, "none": None}.get(stop_text, [stop_text])
+        auto = list(PAPER_STOPS) if mode == "completions" else None
+        stops = {"auto": auto, "none": None}.get(stop_text, [stop_text])
         if stops:
             self.parameters["stop"] = stops
-        if force_longer:
+        if force_longer if force_longer is not None else mode == "completions":
             self.parameters["logit_bias"] = self._longer_bias()
-        known = PRICES.get(model, (0.0, 0.0))
+        known = PRICES.get(self.model, (0.0, 0.0))
         self.prices = (
             known[0] if price_prompt is None else price_prompt,
             known[1] if price_completion is None else price_completion,
         )
-        folder = None if (cache_dir or "").lower() == "off" else (cache_dir or default_cache_dir())
-        self.client = LLMClient(
-            base_url=base_url,
-            api_key_env=api_key_env,
-            timeout=timeout,
-            max_retries=max_retries,
-            backoff=backoff,
-            concurrency=concurrency,
-            cache=ResponseCache(folder),
-            log=_log,
-        )
-        self.failed: dict[str, str] = {}
-        self._loop: asyncio.AbstractEventLoop | None = None
 
     def _longer_bias(self) -> dict[str, int]:
         """Upstream's "force longer continuations": newline, carriage return, blank line and end-of-text
-        made impossible (token ids for the model's own tokenizer)."""
+        made impossible, with the serving model's own token ids (upstream's 198, 201, 628 and 50256 are
+        GPT-3's; the server's /tokenize gives another model's)."""
         ids = set()
         for text in ("\n", "\r", "\n\n"):
             tokens = self.tokenizer.encode(text)
             if len(tokens) == 1:
                 ids.add(tokens[0])
-        if "<|endoftext|>" in self.tokenizer.special:
-            ids.add(self.tokenizer.special["<|endoftext|>"])
+        if self.tokenizer.end_of_text is not None:
+            ids.add(self.tokenizer.end_of_text)
         return {str(i): -100 for i in sorted(ids)}
 
     # -- System interface --
@@ -332,6 +395,9 @@ class LLM(System):
         return figures
 
     def close(self) -> None:
-        if self._loop is not None and not self._loop.is_closed():
-            self._loop.run_until_complete(self.client.aclose())
-            self._loop.close()
+        loop = getattr(self, "_loop", None)
+        if loop is not None and not loop.is_closed():
+            loop.run_until_complete(self.client.aclose())
+            loop.close()
+        if getattr(self, "engine", None) is not None:
+            self.engine.stop()

