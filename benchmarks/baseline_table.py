@@ -31,7 +31,11 @@ RUNS = [
     ("wordnet", "semeval07", "test", {}),
     ("wordnet+embedding", "semeval07", "test", {}),
     ("embedding-rank", "semeval07", "test", {}),
+    # The paper's prompted-LLM baseline against a real model offline: SmolLM2-135M on the embedded engine,
+    # the paper's prompt and settings with a 640-token budget (48 generated) to fit a CPU; the 89-target subset.
+    ("llm", "swords_test_subset", "test", {"local": True, "budget": 640, "max_tokens": 48}),
 ]
+LABELS = {("llm", "swords_test_subset"): "llm --local (SmolLM2-135M, budget 640)"}
 
 PUBLISHED = {  # SWORDS paper, SWORDS v1.1 test: Table 4 (F@10, Fc@10), Table 8 (best … P@1)
     ("coinco-oracle", "swords"): {"lenient_a_f@10": 34.1, "lenient_c_f@10": 63.6, "best_r": 5.5, "oot_r": 39.2,
@@ -80,7 +84,8 @@ def main() -> None:
         metrics = json.loads(output.with_name(output.name.replace(".jsonl", ".metrics.json")).read_text())
         published = PUBLISHED.get((name, dataset), {})
         cells = [cell(metrics[key], published.get(key)) for key, _ in COLUMNS]
-        lines.append(f"| {name} | {dataset} {split} | {metrics['targets_scored']} | " + " | ".join(cells) + " |")
+        label = LABELS.get((name, dataset), name)
+        lines.append(f"| {label} | {dataset} {split} | {metrics['targets_scored']} | " + " | ".join(cells) + " |")
     print("\n".join(lines))
 
 

@@ -109,6 +109,14 @@ def write_parquet(rows: list[dict], path: Path) -> None:
     )
 
 
+def write_prepared_references(rows: list[dict], folder: Path, config: str, split: str) -> None:
+    """The metric's prepared references of a split, shipped beside its Parquet (see swords_metric.prepared)."""
+    from swords_metric import prepared
+    from swords_metric.scorer import LEMMATIZER
+
+    prepared.prepared_path(folder, config, split).write_bytes(prepared.encode(rows, LEMMATIZER))
+
+
 def build(sources_dir: Path, output_dir: Path = DATASET_DIR, nltk35: str | None = None) -> dict[str, dict[str, int]]:
     """Build every config into output_dir/data and output_dir/README.md; returns row counts. `nltk35`: a
     folder holding nltk 3.5, for upstream's SemEval-2007 trial ids.
@@ -129,6 +137,7 @@ def build(sources_dir: Path, output_dir: Path = DATASET_DIR, nltk35: str | None 
             for config, splits in rows.items():
                 for split, split_rows in splits.items():
                     write_parquet(split_rows, scratch / parquet_path(config, split))
+                    write_prepared_references(split_rows, scratch, config, split)
             write_card(scratch, {c: {s: len(r) for s, r in splits.items()} for c, splits in rows.items()})
         except OSError as error:  # pyarrow raises OSError too; the scratch folder goes, the dataset stays
             if not (no_space(error) or "No space left" in str(error)):

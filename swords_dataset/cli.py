@@ -90,8 +90,7 @@ def _cmd_publish(args: argparse.Namespace) -> int:
 
 
 def _add_data_commands(subparsers) -> None:
-    from .sources import default_sources_dir
-    from .upstream import NLTK35_ENV
+    from .sources import NLTK35_ENV, default_sources_dir
 
     data = subparsers.add_parser("data", help="build, verify and publish the benchmark datasets")
     commands = data.add_subparsers(dest="data_command", required=True)

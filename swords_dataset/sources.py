@@ -30,6 +30,8 @@ BUILD_SOURCES: dict[str, str] = {
 SEMEVAL_UPSTREAM_ASSET = "upstream-swords/parsed/semeval07_test.upstream-ait.json.gz"
 
 SOURCES_ENV = "SWORDS_SOURCES"
+# A folder holding nltk 3.5 (upstream's SemEval-2007 trial contexts need its detokenizer).
+NLTK35_ENV = "SWORDS_NLTK35_PATH"
 
 
 class SourceError(SwordsError):

@@ -32,6 +32,7 @@ from json.encoder import encode_basestring_ascii as _json_string
 from pathlib import Path
 
 from .errors import SwordsError
+from .sources import NLTK35_ENV
 
 # Dataset ids pinned in upstream's swords/datasets.py (DATASETS[...]["id"]), per (config, split) of ours.
 # CoInCo's are of upstream's default build, which skips CoInCo's "problematic" targets.
@@ -46,7 +47,6 @@ PINNED_DATASET_IDS: dict[tuple[str, str], str] = {
     ("semeval07", "test"): "d:40909f5bd227b2ea81fe4ba0a089de02465abd98",  # semeval07_test
 }
 
-NLTK35_ENV = "SWORDS_NLTK35_PATH"
 
 
 class UpstreamIdError(SwordsError):

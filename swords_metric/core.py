@@ -43,6 +43,7 @@ class Reference:
     positives: tuple[int, ...]
     totals: tuple[int, ...]
     index: dict = field(default_factory=dict, compare=False, repr=False)  # lemma -> position
+    cache: dict = field(default_factory=dict, compare=False, repr=False)  # what scoring derives from it, once
 
     def score(self, i: int) -> float:
         return self.positives[i] / self.totals[i]
@@ -117,7 +118,7 @@ def _score_value(score, where: str, position: int, substitute: str) -> float:
     kind = type(score)
     if kind is float:
         value = score
-    elif kind is int and -(10**300) < score < 10**300:  # the common case, fast; huge ints take the long way
+    elif kind is int and -1e300 < score < 1e300:  # the common case, fast; huge ints take the long way
         value = float(score)
     else:
         if isinstance(score, bytes) or not isinstance(score, int | float | str | np.integer | np.floating | np.str_):
@@ -146,13 +147,22 @@ def normalize_prediction_items(items, target_id: str = "") -> list[tuple[str, fl
     if isinstance(items, str | bytes) or not isinstance(items, Sequence | np.ndarray):
         raise MetricInputError(f"{where}predictions must be a list of substitutes, got {type(items).__name__}")
     pairs = []
+    append = pairs.append
     for position, item in enumerate(items):
         kind = type(item)  # exact-type fast paths first: ABC isinstance checks dominate on long lists
         if kind is str:
-            pairs.append((item, -float(position)))
+            append((item, -float(position)))
             continue
         if (kind is list or kind is tuple) and len(item) == 2:
             substitute, score = item
+            if type(substitute) is str:  # the common [substitute, score] of a file: no further checks needed
+                score_kind = type(score)
+                if score_kind is float and score == score:  # not NaN
+                    append((substitute, score))
+                    continue
+                if score_kind is int and -1e300 < score < 1e300:
+                    append((substitute, float(score)))
+                    continue
         elif kind is dict and "substitute" in item:
             substitute, score = item["substitute"], item.get("score")
         elif isinstance(item, str):  # numpy.str_ and other str subclasses
@@ -288,15 +298,22 @@ def semeval_answers(lemmas: Sequence[str]) -> list[str]:
 # --- Per-target scores and their aggregation ---------------------------------------------------------
 
 
-def _gap(weights: dict[str, float], ranked: Sequence[str]) -> float | None:
-    """Generalized average precision (Kishida 2005; Thater et al. 2010), as Melamud's implementation:
-    None when no reference weight is positive (that implementation returns -1 there)."""
+def _gap_denominator(weights: Iterable[float]) -> float:
+    """GAP's denominator, the best average precision the reference allows (depends on the reference only)."""
     denominator, accumulated, rank = 0.0, 0.0, 0
-    for weight in sorted(weights.values(), reverse=True):
+    for weight in sorted(weights, reverse=True):
         accumulated += float(weight)
         if weight > 0:
             rank += 1
             denominator += accumulated / rank
+    return denominator
+
+
+def _gap(weights: dict[str, float], ranked: Sequence[str], denominator: float | None = None) -> float | None:
+    """Generalized average precision (Kishida 2005; Thater et al. 2010), as Melamud's implementation:
+    None when no reference weight is positive (that implementation returns -1 there)."""
+    if denominator is None:
+        denominator = _gap_denominator(weights.values())
     if denominator == 0.0:
         return None
     numerator, accumulated = 0.0, 0.0
@@ -306,6 +323,39 @@ def _gap(weights: dict[str, float], ranked: Sequence[str]) -> float | None:
         if weight > 0:
             numerator += accumulated / i
     return numerator / denominator
+
+
+@dataclass(frozen=True)
+class _Facts:
+    """What scoring derives from a reference alone, computed once per reference."""
+
+    acceptable: frozenset[str]
+    conceivable: frozenset[str]
+    positives: dict[str, int]
+    ratios: dict[str, float]
+    gap_denominator: float
+    gap_rat_denominator: float
+    semeval: SemevalGold | None
+    lexsubgen_gold: frozenset[str]
+
+
+def _facts(reference: Reference) -> _Facts:
+    facts = reference.cache.get("facts")
+    if facts is None:
+        scores = [p / t for p, t in zip(reference.positives, reference.totals, strict=True)]
+        positives = dict(zip(reference.lemmas, reference.positives, strict=True))
+        ratios = dict(zip(reference.lemmas, scores, strict=True))
+        facts = reference.cache["facts"] = _Facts(
+            acceptable=frozenset(lemma for lemma, s in ratios.items() if s > ACCEPTABLE),
+            conceivable=frozenset(lemma for lemma, s in ratios.items() if s >= CONCEIVABLE),
+            positives=positives,
+            ratios=ratios,
+            gap_denominator=_gap_denominator(positives.values()),
+            gap_rat_denominator=_gap_denominator(ratios.values()),
+            semeval=semeval_gold(reference),
+            lexsubgen_gold=frozenset(lemma for lemma, n in positives.items() if n > 0),
+        )
+    return facts
 
 
 def _pr_columns(k: int) -> list[tuple[str, str, str, int]]:
@@ -416,12 +466,9 @@ def score_targets(
         if reference is None or not reference.lemmas:
             continue
         ranked = [lemma for lemma, _ in (prediction or [])]
-        scores = [reference.score(i) for i in range(len(reference.lemmas))]
+        facts = _facts(reference)
         values: dict[str, float] = {"no_prediction": float(not prediction)}
-        thresholded = {
-            "a": {lemma for lemma, s in zip(reference.lemmas, scores, strict=True) if s > ACCEPTABLE},
-            "c": {lemma for lemma, s in zip(reference.lemmas, scores, strict=True) if s >= CONCEIVABLE},
-        }
+        thresholded = {"a": facts.acceptable, "c": facts.conceivable}
         lenient = [lemma for lemma in ranked if lemma in reference.index]
         for prefix, setting, threshold, k_ in families:
             top = (lenient if setting == "lenient" else ranked)[:k_]
@@ -430,13 +477,12 @@ def score_targets(
             values[f"{prefix}:n_pred"] = len(top)
             values[f"{prefix}:n_ref_k"] = min(k_, len(gold))
             values[f"{prefix}:n_ref"] = len(gold)
-        positives = dict(zip(reference.lemmas, reference.positives, strict=True))
-        gap = _gap(positives, ranked)
-        gap_rat = _gap(dict(zip(reference.lemmas, scores, strict=True)), ranked)
+        gap = _gap(facts.positives, ranked, facts.gap_denominator)
+        gap_rat = _gap(facts.ratios, ranked, facts.gap_rat_denominator)
         values["gap_defined"] = float(gap is not None)
         values["gap"], values["gap_rat"] = gap or 0.0, gap_rat or 0.0
-        _semeval_target(reference, ranked, values)
-        _lexsubgen_target({lemma for lemma, n in positives.items() if n > 0}, ranked, values)
+        _semeval_target(facts.semeval, ranked, values)
+        _lexsubgen_target(facts.lexsubgen_gold, ranked, values)
         rows.append([float(values.get(name, 0.0)) for name in names])
         ids.append(reference.id)
         poses.append(reference.pos)
@@ -444,8 +490,7 @@ def score_targets(
     return TargetScores(k, ids, poses, {name: matrix[:, j] for j, name in enumerate(names)})
 
 
-def _semeval_target(reference: Reference, ranked: list[str], values: dict[str, float]) -> None:
-    gold = semeval_gold(reference)
+def _semeval_target(gold: SemevalGold | None, ranked: list[str], values: dict[str, float]) -> None:
     if gold is None:
         return
     values["semeval:items"] = 1.0

@@ -168,25 +168,29 @@ class Scorer:
         include_problematic: bool = False,
         config: str | None = None,
     ):
-        if setting not in SETTINGS:
-            raise MetricInputError(f"unknown setting {setting!r}; choose {' or '.join(SETTINGS)}")
-        if isinstance(k, bool) or not isinstance(k, numbers.Integral) or k < 1:
-            raise MetricInputError(f"k must be a positive integer, got {k!r}")
-        self.rows, self.problematic = [], []
+        views, problematic = [], []
         for position, row in enumerate(rows):
             view = {key: row.get(key) for key in _REFERENCE_FIELDS}
             view["id"] = str(view["id"]) if view["id"] else str(position)
             for key in ("target", "pos"):
                 if not isinstance(view[key], str):
                     raise MetricInputError(f"reference {view['id']}: '{key}' must be a string, got {view[key]!r}")
-            self.rows.append(view)
-            self.problematic.append(bool((row.get("provenance") or {}).get("coinco_problematic")))
+            views.append(view)
+            problematic.append(bool((row.get("provenance") or {}).get("coinco_problematic")))
+        skip = [flag and not include_problematic for flag in problematic]
+        references = [None if skipped else prepare_reference(view) for view, skipped in zip(views, skip, strict=True)]
+        self._setup(views, problematic, references, k, split, setting, include_problematic, config)
+
+    def _setup(self, views, problematic, references, k, split, setting, include_problematic, config) -> None:
+        if setting not in SETTINGS:
+            raise MetricInputError(f"unknown setting {setting!r}; choose {' or '.join(SETTINGS)}")
+        if isinstance(k, bool) or not isinstance(k, numbers.Integral) or k < 1:
+            raise MetricInputError(f"k must be a positive integer, got {k!r}")
+        self.rows, self.problematic = views, problematic
         self.k, self.split, self.setting, self.config = int(k), split, setting, config
         self.include_problematic = bool(include_problematic)
         self.skipped = [flag and not self.include_problematic for flag in self.problematic]
-        self.references = [
-            None if skip else prepare_reference(row) for row, skip in zip(self.rows, self.skipped, strict=True)
-        ]
+        self.references = [None if skip else ref for ref, skip in zip(references, self.skipped, strict=True)]
         self.scored = [reference is not None and bool(reference.lemmas) for reference in self.references]
         benchmarks = sorted({row["benchmark"] for row in self.rows if row["benchmark"]})
         self.benchmark = "+".join(benchmarks) or "custom"
@@ -195,10 +199,23 @@ class Scorer:
         self.position = self.index.position
 
     @classmethod
-    def from_dataset(cls, config: str, split: str, **kwargs) -> Scorer:
+    def from_dataset(
+        cls, config: str, split: str, k: int = 10, setting: str = "generative", include_problematic: bool = False
+    ) -> Scorer:
+        """The scorer of a shipped split: from the references prepared when the dataset was built (fast),
+        else from its rows."""
         import swords_dataset
 
-        return cls(swords_dataset.rows(config, split), split=split, config=config, **kwargs)
+        from . import prepared
+
+        swords_dataset.check_config(config, split)
+        ready = prepared.load(swords_dataset.DATASET_DIR, config, split, LEMMATIZER)
+        if ready is None:
+            rows = swords_dataset.rows(config, split)
+            return cls(rows, k=k, split=split, setting=setting, include_problematic=include_problematic, config=config)
+        scorer = cls.__new__(cls)
+        scorer._setup(ready.views, ready.problematic, ready.references, k, split, setting, include_problematic, config)
+        return scorer
 
     # -- predictions -> per-target scores --
 
