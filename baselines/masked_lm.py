@@ -65,10 +65,13 @@ class MaskedLM(System):
         Option("forward_batch", "sequences per forward pass", default=16, type=int, affects_output=False),
     )
     batch_size = 32
+    requires = ("torch", "transformers")
+    extra = "baselines"
+    needs = "a masked LM: bert-base-uncased from the Hugging Face Hub (network, or its local cache), or --model PATH"
 
     @classmethod
     def unavailable_reason(cls) -> str | None:
-        return model_unavailable(cls.default("model"))
+        return super().unavailable_reason() or model_unavailable(cls.default("model"))
 
     def __init__(
         self,

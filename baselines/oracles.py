@@ -26,6 +26,7 @@ def _coinco_by_token() -> dict[str, list[dict]]:
 
 class CoincoOracle(System):
     name = "coinco-oracle"
+    needs = "nothing: CoInCo ships with the package"
     description = (
         "CoInCo's human-recalled substitutes for the same target, most frequent first "
         "(on SWORDS via the target's CoInCo token; on CoInCo its own gold)"
@@ -42,8 +43,11 @@ class CoincoOracle(System):
 
 class ThesaurusOracle(System):
     name = "thesaurus-oracle"
+    needs = (f"Roget's thesaurus, not bundled (its redistribution terms are unclear): the SWORDS authors' "
+             f"rogets.pkl (github.com/p-lambda/swords, assets/public/raw/methods/thesaurus/), or rogets.json.gz, "
+             f"as --thesaurus PATH or ${THESAURUS_ENV}")
     description = "Roget's substitutes for the target lemma, senses whose POS includes the target's, in thesaurus order"
-    options = (Option("thesaurus", f"rogets.json.gz (or set {THESAURUS_ENV}); not bundled", default=None),)
+    options = (Option("thesaurus", f"rogets.pkl or rogets.json.gz (or ${THESAURUS_ENV}); not bundled", default=None),)
 
     @classmethod
     def unavailable_reason(cls) -> str | None:
@@ -73,6 +77,7 @@ class ThesaurusOracle(System):
 
 class Humans(System):
     name = "humans"
+    needs = "nothing; runs on --dataset swords_test_subset only"
     description = (
         "the second, independent annotation of the 89 doubly annotated SWORDS test targets: "
         "its substitutes with score > 0, best first (score with --dataset swords_test_subset)"

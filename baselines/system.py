@@ -55,15 +55,29 @@ class System:
     setting: ClassVar[str] = "generative"  # or "ranking": orders each row's candidate pool
     batch_size: ClassVar[int] = 64  # rows per call of predict (the runner checkpoints between answers)
     substitutes_lemmatized: ClassVar[bool] = False
+    # The modules the system imports when it runs, and the extra of the package that installs them.
+    requires: ClassVar[tuple[str, ...]] = ()
+    extra: ClassVar[str] = ""
+    # What it needs besides (data, a model, a key, a server), for `swords run --list` and the README.
+    needs: ClassVar[str] = ""
+
+    @classmethod
+    def missing_modules(cls) -> list[str]:
+        return [module for module in cls.requires if not _installed(module)]
+
+    @classmethod
+    def install_hint(cls) -> str:
+        return f"pip install 'swords-lexsub[{cls.extra}]'"
 
     def __init__(self, **options) -> None:
         self.config = options
 
     @classmethod
     def unavailable_reason(cls) -> str | None:
-        """Why the system cannot run here with its default options (a model or data file that is not on
-        this machine), found without loading anything heavy; None when it can."""
-        return None
+        """Why the system cannot run here with its default options (a missing extra, or a model or data
+        file that is not on this machine), found without loading anything heavy; None when it can."""
+        missing = cls.missing_modules()
+        return f"needs {', '.join(missing)}: {cls.install_hint()}" if missing else None
 
     @classmethod
     def default(cls, option: str) -> object:
@@ -90,21 +104,35 @@ class System:
         """Release resources (servers, sessions)."""
 
 
+def _installed(module: str) -> bool:
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):  # a parent package missing, or a module set to None in sys.modules
+        return False
+
+
 @dataclass
 class Registry:
     # name -> "module:Class", imported only when the system is used (heavy dependencies stay optional).
     entries: dict[str, str] = field(default_factory=dict)
 
     def get(self, name: str) -> type[System]:
+        """The system's class; a SwordsError naming the extra to install if its dependencies are missing."""
         from swords_dataset.errors import SwordsError
 
         if name not in self.entries:
             raise SwordsError(f"unknown system {name!r}; `swords run --list` shows them")
-        module, cls = self.entries[name].split(":")
+        module, cls_name = self.entries[name].split(":")
         try:
-            return getattr(importlib.import_module(module), cls)
+            cls = getattr(importlib.import_module(module), cls_name)
         except ImportError as error:
             raise SwordsError(f"system {name!r} needs {error.name!r}: pip install 'swords-lexsub[baselines]'") from None
+        missing = cls.missing_modules()
+        if missing:
+            raise SwordsError(f"system {name!r} needs {', '.join(missing)}: {cls.install_hint()}")
+        return cls
 
 
 SYSTEMS = Registry(

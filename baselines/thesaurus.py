@@ -26,13 +26,29 @@ def default_thesaurus_path() -> Path:
     return default_sources_dir() / "thesaurus" / "rogets.json.gz"
 
 
+def _entries(path: str) -> list[dict]:
+    """[{lemma, pos, substitutes}] from rogets.json.gz, or from the SWORDS authors' rogets.pkl as they ship it
+    ({(lemma, sense tag): {"results": [substitutes]}}, in thesaurus order)."""
+    if path.endswith(".pkl"):
+        import pickle
+
+        with open(path, "rb") as f:
+            raw = pickle.load(f)  # the user's own copy of the upstream file
+        return [{"lemma": lemma, "pos": pos, "substitutes": value["results"]} for (lemma, pos), value in raw.items()]
+    with gzip.open(path, "rt", encoding="utf-8") as f:
+        return json.load(f)
+
+
 @lru_cache(maxsize=4)
 def load_thesaurus(path: str) -> dict[str, list[tuple[frozenset[str], list[str]]]]:
     """lemma -> [(UD POS tags of the sense, substitutes in thesaurus order)], senses in file order."""
     if not Path(path).is_file():
-        raise SwordsError(f"thesaurus not found at {path}: set {THESAURUS_ENV} to rogets.json.gz")
-    with gzip.open(path, "rt", encoding="utf-8") as f:
-        entries = json.load(f)
+        raise SwordsError(f"thesaurus not found at {path}",
+                          hint=f"pass --thesaurus with rogets.pkl or rogets.json.gz, or set {THESAURUS_ENV}")
+    try:
+        entries = _entries(path)
+    except (OSError, ValueError, KeyError, TypeError, EOFError, AttributeError) as error:
+        raise SwordsError(f"{path}: not Roget's thesaurus as rogets.pkl or rogets.json.gz ({error})") from None
     senses = defaultdict(list)
     for entry in entries:
         # Sense tags look like "v1", "adj2/adv1": the letters name the POS, the digit the sense.

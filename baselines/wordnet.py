@@ -134,6 +134,7 @@ def wordnet_substitutes(row: dict, relations: Sequence[str] = ()) -> Prediction:
 
 class WordNet(System):
     name = "wordnet"
+    needs = "nothing: the WordNet 3.0 data ship with the package"
     description = (
         "WordNet 3.0 synonyms of the target lemma under its POS: senses in WordNet's frequency order, "
         "words by their own tag counts (optionally then hypernyms, similar-to, ...); offline"

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import sys
 import threading
 from pathlib import Path
@@ -299,10 +300,11 @@ def build_demo() -> gr.Blocks:
                         context_view = gr.HTML(label="Context", elem_id="context-view")
                         suggestions = gr.HTML(label="Suggestions", elem_id="suggestions")
                         example_metrics = gr.Dataframe(label="Example metrics (Scorer on this one target)",
+                                                       headers=handlers.EXAMPLE_METRIC_COLUMNS,
                                                        elem_id="example-metrics", interactive=False)
                         with gr.Accordion("As a table", open=False):
                             suggestions_table = gr.Dataframe(label="Suggestions table", elem_id="suggestions-table",
-                                                             interactive=False)
+                                                             headers=handlers.SUGGESTION_COLUMNS, interactive=False)
 
             with gr.Tab("Explore", id="explore"):
                 with gr.Row():
@@ -344,7 +346,7 @@ def build_demo() -> gr.Blocks:
                     with gr.Column(scale=2):
                         score_summary = gr.Markdown(label="Summary", elem_id="score-summary")
                         metrics_table = gr.Dataframe(label="Metrics (percent)", elem_id="score-metrics",
-                                                     interactive=False)
+                                                     headers=handlers.SCORE_METRIC_COLUMNS, interactive=False)
                         signature = gr.Textbox(label="Signature", elem_id="score-signature", interactive=False)
                 with gr.Row():
                     with gr.Column():
@@ -354,17 +356,19 @@ def build_demo() -> gr.Blocks:
                                             x_title="k", y_title="percent", y_lim=[0, 100], elem_id="score-curve")
                     with gr.Column():
                         published = gr.Dataframe(label="Beside the paper's Table 4", elem_id="score-published",
-                                                 interactive=False, wrap=True,
+                                                 headers=handlers.PUBLISHED_COLUMNS, interactive=False, wrap=True,
                                                  column_widths=["28%", "26%", "13%", "13%", "20%"])
                         gr.Markdown(f"Published figures: {CITATION}.")
-                by_pos = gr.Dataframe(label="By part of speech", elem_id="score-by-pos", interactive=False)
+                by_pos = gr.Dataframe(label="By part of speech", elem_id="score-by-pos",
+                                      headers=handlers.BY_POS_COLUMNS, interactive=False)
 
             with gr.Tab("Leaderboard", id="leaderboard"):
                 gr.Markdown(
                     "Stored baselines (the `*.metrics.json` that `swords run` writes) next to the published "
                     "figures. Click a column header to sort."
                 )
-                board = gr.Dataframe(label="Leaderboard", elem_id="leaderboard", interactive=False)
+                board = gr.Dataframe(label="Leaderboard", elem_id="leaderboard", headers=handlers.leaderboard_columns(),
+                                     interactive=False)
                 board_note = gr.Markdown(label="Sources")
                 refresh = gr.Button("Refresh")
 
@@ -419,8 +423,6 @@ def launch(port: int | None = None, host: str | None = None, results: str | None
     """Build and start the app (queue with concurrency, 20 MB uploads, no run history: inputs may hold a
     key); `block=False` returns once the server answers."""
     if results:
-        import os
-
         os.environ[handlers.RESULTS_ENV] = str(Path(results).resolve())
     if warm:  # load data and the model in the background: the page is up at once, the first answer is fast
         threading.Thread(target=handlers.warm, name="swords-space-warm", daemon=True).start()
@@ -449,13 +451,31 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+class PortInUse(Exception):
+    """The port asked for is taken; the message says which and how to choose another."""
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("httpx").setLevel(logging.WARNING)  # one line per request is noise, not news
-    launch(args.port, args.host, args.results)
+    try:
+        demo = launch(args.port, args.host, args.results, block=False)
+    except OSError as error:  # Gradio: "Cannot find empty port in range: 7860-7860 …"
+        if "port" not in str(error).lower():
+            raise
+        port = args.port or os.environ.get("GRADIO_SERVER_PORT") or DEFAULT_PORT
+        raise PortInUse(f"port {port} is in use; choose another with --port N") from None
+    print(f"The demo is running at {demo.local_url} (Ctrl-C stops it)", flush=True)
+    try:
+        demo.block_thread()
+    except KeyboardInterrupt:
+        pass
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except PortInUse as error:
+        sys.exit(f"app.py: error: {error}")

@@ -26,4 +26,7 @@ def run(args: argparse.Namespace) -> int:
         raise SwordsError(f"the demo needs {error.name!r}: pip install 'swords-lexsub[space]'") from None
     argv = [*(["--port", str(args.port)] if args.port else []), *(["--host", args.host] if args.host else []),
             *(["--results", args.results] if args.results else [])]
-    return app.main(argv)
+    try:
+        return app.main(argv)
+    except app.PortInUse as error:
+        raise SwordsError(str(error)) from None

@@ -74,6 +74,12 @@ METRIC_ROWS: tuple[tuple[str, str], ...] = (
     ("LexSubGen R@10", "lexsubgen_r@10"),
 )
 EXAMPLE_METRICS = ("lenient_a_f@10", "lenient_c_f@10", "strict_a_f@10", "strict_c_f@10", "gap")
+# The columns of each table the UI shows (also its headers before the first answer).
+SUGGESTION_COLUMNS = ["rank", "substitute", "score", "gold score", "judgement"]
+EXAMPLE_METRIC_COLUMNS = ["metric", "value"]
+SCORE_METRIC_COLUMNS = ["metric", "key", "value", "95% interval"]
+BY_POS_COLUMNS = ["POS", "targets", "lenient F@10", "lenient Fc@10", "strict F@10", "strict Fc@10", "GAP"]
+PUBLISHED_COLUMNS = ["system", "benchmark", "lenient F@10", "lenient Fc@10", "source"]
 LEADERBOARD_METRICS = (
     ("lenient F@10", "lenient_a_f@10"),
     ("lenient Fc@10", "lenient_c_f@10"),
@@ -142,7 +148,7 @@ class SubstituteResult:
     status: str = ""
 
     def table(self) -> pd.DataFrame:
-        columns = ["rank", "substitute", "score", "gold score", "judgement"]
+        columns = SUGGESTION_COLUMNS
         return pd.DataFrame(
             [[s["rank"], s["substitute"], round(s["score"], 4), s["gold"], s["judgement"]] for s in self.suggestions],
             columns=columns,
@@ -156,10 +162,10 @@ class SubstituteResult:
 
     def metrics_table(self) -> pd.DataFrame:
         if not self.metrics:
-            return pd.DataFrame(columns=["metric", "value"])
+            return pd.DataFrame(columns=EXAMPLE_METRIC_COLUMNS)
         labels = dict((key, label) for label, key in METRIC_ROWS)
         return pd.DataFrame(
-            [[labels[key], round(self.metrics[key], 2)] for key in EXAMPLE_METRICS], columns=["metric", "value"]
+            [[labels[key], round(self.metrics[key], 2)] for key in EXAMPLE_METRICS], columns=EXAMPLE_METRIC_COLUMNS
         )
 
 
@@ -402,10 +408,10 @@ class ScoreResult:
             interval = intervals.get(key)
             rows.append([label, key, round(self.result[key], 2),
                          f"[{interval[0]:.1f}, {interval[1]:.1f}]" if interval else ""])
-        return pd.DataFrame(rows, columns=["metric", "key", "value", "95% interval"])
+        return pd.DataFrame(rows, columns=SCORE_METRIC_COLUMNS)
 
     def by_pos_table(self) -> pd.DataFrame:
-        columns = ["POS", "targets", "lenient F@10", "lenient Fc@10", "strict F@10", "strict Fc@10", "GAP"]
+        columns = BY_POS_COLUMNS
         rows = [
             [pos, int(m["targets_scored"])] + [round(m[key], 2) for key in
                                                 ("lenient_a_f@10", "lenient_c_f@10", "strict_a_f@10",
@@ -421,7 +427,7 @@ class ScoreResult:
         for entry in TABLE_4:
             rows.append([entry.label, f"{entry.config} {entry.split}", entry.metrics.get("lenient_a_f@10"),
                          entry.metrics.get("lenient_c_f@10"), SHORT_SOURCE])
-        return pd.DataFrame(rows, columns=["system", "benchmark", "lenient F@10", "lenient Fc@10", "source"])
+        return pd.DataFrame(rows, columns=PUBLISHED_COLUMNS)
 
     def summary(self) -> str:
         r = self.result
@@ -549,10 +555,14 @@ def _read_metrics(path: Path) -> dict:
     return loaded if isinstance(loaded, dict) else {}
 
 
+def leaderboard_columns() -> list[str]:
+    return ["system", "benchmark", "targets", *[label for label, _ in LEADERBOARD_METRICS], "source"]
+
+
 def leaderboard(folder: str | Path | None = None) -> tuple[pd.DataFrame, str]:
     """Stored baselines' results (every *.metrics.json of the results folder, as `swords run` writes
     them) and the paper's published figures, one row each; and a note on what was skipped."""
-    columns = ["system", "benchmark", "targets", *[label for label, _ in LEADERBOARD_METRICS], "source"]
+    columns = leaderboard_columns()
     rows, skipped = [], []
     for path in sorted(results_dir(folder).glob("*.metrics.json")):
         metrics = _read_metrics(path)

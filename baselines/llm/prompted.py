@@ -74,6 +74,10 @@ class LLM(System):
         "as in the paper) or chat"
     )
     batch_size = 256  # the runner's unit; within it requests run concurrently and answers stream back
+    requires = ("openai", "tiktoken")
+    extra = "llm"
+    needs = ("an OpenAI-compatible server: OpenAI's (a key in $OPENAI_API_KEY), any --base-url (vLLM, llama.cpp), "
+             "or --local (the local-llm extra)")
     options = (
         Option("model", f"model name (none: davinci-002; with --local: {DEFAULT_LOCAL_MODEL} or a .gguf file)"),
         Option("base_url", "API base URL (none: $OPENAI_BASE_URL, else OpenAI's)", default=None),

@@ -40,6 +40,7 @@ def load_recorded(path: str | Path | None = None) -> dict[str, dict]:
 
 class GPT3Recorded(System):
     name = "gpt3-recorded"
+    needs = "nothing: the 43 recorded completions ship with the package (SWORDS dev targets only)"
     description = (
         "the SWORDS paper's GPT-3 davinci completions (Nov 2020), parsed as `llm` parses; no network. "
         "Covers the recorded SWORDS dev targets that are still in SWORDS v1.1"
