@@ -245,3 +245,18 @@ def test_coinco_oracle_on_coinco_is_its_own_gold(dataset_rows):
     predictions = oracle_predictions(CoincoOracle(), rows)
     for row in rows:
         assert [s for s, _ in predictions[row["id"]]] == [s["substitute"] for s in row["substitutes"]]
+
+
+def test_the_thesaurus_oracle_reads_upstreams_pickle_as_it_ships(tmp_path, sources_dir, dataset_rows):
+    """The SWORDS authors ship Roget's as rogets.pkl ({(lemma, sense tag): {"results": [...]}}); the shared
+    rogets.json.gz is its conversion, order kept. Both give the same predictions."""
+    import gzip
+    import pickle
+
+    entries = json.loads(gzip.decompress((sources_dir / "thesaurus" / "rogets.json.gz").read_bytes()))
+    pickled = tmp_path / "rogets.pkl"
+    pickled.write_bytes(pickle.dumps({(e["lemma"], e["pos"]): {"results": e["substitutes"]} for e in entries}))
+    rows = dataset_rows[("swords", "test")]
+    from_json = dict(ThesaurusOracle(thesaurus=str(sources_dir / "thesaurus" / "rogets.json.gz")).predict(rows))
+    from_pickle = dict(ThesaurusOracle(thesaurus=str(pickled)).predict(rows))
+    assert from_pickle == from_json and sum(map(bool, from_json.values())) > 700

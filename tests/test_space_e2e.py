@@ -8,6 +8,8 @@ import json
 import os
 import re
 import shutil
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -361,3 +363,34 @@ def test_api_default_system_on_free_text(client):
 def test_server_log_has_no_traceback(server):
     log = server["log"].read_text(errors="replace")
     assert "Traceback" not in log, log[-3000:]
+
+
+def test_swords_demo_prints_its_url_and_names_the_port_option_when_taken(tmp_path):
+    port = free_port()
+    env = {**os.environ, "GRADIO_TEMP_DIR": str(tmp_path / "uploads"), "GRADIO_ANALYTICS_ENABLED": "False",
+           "HF_HUB_OFFLINE": "1", "PYTHONUNBUFFERED": "1"}
+    demo = subprocess.Popen([sys.executable, "-m", "swords_dataset.cli", "demo", "--port", str(port)], cwd=tmp_path,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+    try:
+        deadline = time.monotonic() + 90
+        line = ""
+        while time.monotonic() < deadline and "running at" not in line:
+            line = demo.stdout.readline()
+        assert f"The demo is running at http://127.0.0.1:{port}/" in line
+        taken = subprocess.run([sys.executable, "-m", "swords_dataset.cli", "demo", "--port", str(port)],
+                               cwd=tmp_path, capture_output=True, text=True, env=env, timeout=120)
+        assert taken.returncode == 2 and "Traceback" not in taken.stderr
+        assert taken.stderr.strip().splitlines()[-1] == (
+            f"swords: error: port {port} is in use; choose another with --port N")
+    finally:
+        demo.terminate()
+        demo.wait(30)
+
+
+def test_tables_show_their_headers_before_any_query(client):
+    config = client.config
+    headers = {component["props"].get("elem_id"): (component["props"].get("value") or {}).get("headers")
+               for component in config["components"] if component.get("type") == "dataframe"}
+    assert headers["example-metrics"] == ["metric", "value"]
+    assert headers["score-metrics"] == ["metric", "key", "value", "95% interval"]
+    assert all(h and "1" not in h for h in headers.values()), headers
