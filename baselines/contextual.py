@@ -94,17 +94,43 @@ def load_model(model: str, masked_lm: bool = False):
     """(tokenizer, model) in eval mode on CPU. What is on this machine is loaded with local_files_only (the
     per-call HF_HUB_OFFLINE), so a machine without network never waits on the Hub."""
     path, local = resolve_model(model)
-    from transformers import AutoModel, AutoModelForMaskedLM, AutoTokenizer
+    return load_tokenizer(model, path, local), load_network(model, path, local, masked_lm)
+
+
+def load_tokenizer(model: str, path: str, local: bool):
+    """The tokenizer of a resolved model (see :func:`resolve_model`)."""
+    from transformers import AutoTokenizer
+
+    with _loading(model):
+        return AutoTokenizer.from_pretrained(path, local_files_only=local)
+
+
+def load_network(model: str, path: str, local: bool, masked_lm: bool = False):
+    """The network of a resolved model, in eval mode on CPU."""
+    from transformers import AutoModel, AutoModelForMaskedLM
 
     cls = AutoModelForMaskedLM if masked_lm else AutoModel
-    try:
-        tokenizer = AutoTokenizer.from_pretrained(path, local_files_only=local)
+    with _loading(model):
         network = cls.from_pretrained(path, local_files_only=local)
-    except (OSError, ValueError) as error:  # a folder without weights, a cache missing a file, a bad config
-        first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-        raise SwordsError(f"cannot load model {model!r}: {first}") from None
     network.eval()
-    return tokenizer, network
+    return network
+
+
+class _loading:
+    """Turns what transformers raises for a folder without weights, a cache missing a file or a bad config
+    into one line naming the model."""
+
+    def __init__(self, model: str) -> None:
+        self.model = model
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind, error, trace) -> bool:
+        if isinstance(error, (OSError, ValueError)):
+            first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+            raise SwordsError(f"cannot load model {self.model!r}: {first}") from None
+        return False
 
 
 @dataclass
@@ -120,15 +146,22 @@ def split_context(tokenizer, row: dict) -> Window:
     """The row's context tokenized on each side of the target. For WordPiece vocabularies this equals
     tokenizing the whole sentence, since the target is a whole word; it lets many substitutes share one
     tokenization of the context."""
-    start = row["offset"]
-    end = start + len(row["target"])
-    left, right = row["context"][:start], row["context"][end:]
-    encode = tokenizer.encode
-    return Window(
-        left=encode(left.rstrip(), add_special_tokens=False) if left.strip() else [],
-        right=encode(right, add_special_tokens=False) if right.strip() else [],
-        space_before=left[-1:].isspace(),
-    )
+    return split_contexts(tokenizer, [row])[0]
+
+
+def split_contexts(tokenizer, rows: list[dict]) -> list[Window]:
+    """:func:`split_context` of many rows, in one call of the tokenizer."""
+    sides = []
+    for row in rows:
+        start = row["offset"]
+        left, right = row["context"][:start], row["context"][start + len(row["target"]) :]
+        sides.append((left.rstrip() if left.strip() else "", right if right.strip() else "", left[-1:].isspace()))
+    texts = [text for left, right, _ in sides for text in (left, right)]
+    encoded = tokenizer(texts, add_special_tokens=False)["input_ids"] if texts else []
+    return [
+        Window(left=encoded[2 * i] if left else [], right=encoded[2 * i + 1] if right else [], space_before=space)
+        for i, (left, right, space) in enumerate(sides)
+    ]
 
 
 def word_pieces(tokenizer, word: str, space_before: bool) -> list[int]:
@@ -149,9 +182,9 @@ def assemble(tokenizer, window: Window, middle: list[int], max_length: int) -> t
     return head + left + middle + right + tail, len(head) + len(left)
 
 
-def model_max_length(tokenizer, network, limit: int) -> int:
-    """The smallest of the user's limit, the tokenizer's and the model's position table."""
-    lengths = [limit, getattr(network.config, "max_position_embeddings", limit)]
+def model_max_length(tokenizer, positions: int | None, limit: int) -> int:
+    """The smallest of the user's limit, the tokenizer's and the model's position table (``positions``)."""
+    lengths = [limit, positions or limit]
     if 0 < getattr(tokenizer, "model_max_length", 0) < 100_000:
         lengths.append(tokenizer.model_max_length)
     return min(lengths)

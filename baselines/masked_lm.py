@@ -90,7 +90,8 @@ class MaskedLM(System):
             from swords_dataset.errors import SwordsError
 
             raise SwordsError(f"{model}: the tokenizer has no mask token")
-        self.max_length = model_max_length(self.tokenizer, self.network, max_length)
+        self.max_length = model_max_length(
+            self.tokenizer, getattr(self.network.config, "max_position_embeddings", None), max_length)
         self.top_k, self.forward_batch = top_k, forward_batch
         self.words = whole_word_vocabulary(self.tokenizer)
         vocab_size = self.network.config.vocab_size

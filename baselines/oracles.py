@@ -88,7 +88,8 @@ class Humans(System):
         covered = [row for row in rows if row["id"] in second]
         if not covered:
             raise SwordsError(
-                "humans: only the 89 doubly annotated SWORDS test targets have a second annotation",
+                "humans: only the 89 doubly annotated SWORDS test targets (swords_test_subset) have a second "
+                "annotation",
                 hint="use --dataset swords_test_subset --split test",
             )
         return covered

