@@ -1,6 +1,6 @@
 """Speed of the datasets: cold and warm `load_dataset` of every config, and the build.
 
-Run: python benchmarks/bench_dataset.py [--sources DIR] [--repeat N]
+Run: python benchmarks/bench_dataset.py [--sources DIR] [--repeat N]   (the build needs $SWORDS_NLTK35_PATH)
 Targets on a 2-core machine: every config cold in under 5 s, the build in under 30 s.
 """
 
@@ -58,14 +58,14 @@ def main() -> None:
     print(f"all 8 splits, warm cache:          {statistics.median(warm):.2f} s (median of {args.repeat})")
 
     from swords_dataset.build import build
-    from swords_dataset.sources import default_sources_dir
+    from swords_dataset.sources import NLTK35_ENV, default_sources_dir
 
     sources = Path(args.sources) if args.sources else default_sources_dir()
     times = []
     for _ in range(args.repeat):
         with tempfile.TemporaryDirectory() as out:
             started = time.perf_counter()
-            build(sources, Path(out))
+            build(sources, Path(out), os.environ.get(NLTK35_ENV))
             times.append(time.perf_counter() - started)
     print(
         f"swords data build (all configs):   {statistics.median(times):.2f} s (median of {args.repeat}; target < 30 s)"

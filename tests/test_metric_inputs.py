@@ -260,3 +260,22 @@ def test_upstream_files_with_a_byte_order_mark_are_read(tmp_path, dataset_rows):
     path = tmp_path / "bom.json"
     path.write_bytes(b"\xef\xbb\xbf" + json.dumps({"substitutes": {row["id"]: ["a"]}}).encode())
     assert read_predictions(path)[0] == {row["id"]: [("a", 0.0)]}
+
+
+def test_the_scorer_path_imports_no_heavy_library():
+    """The README offers Scorer for training loops "with no datasets or evaluate import": importing the metric
+    package, loading the prepared references, reading rows and scoring must not pull them (or torch) in."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, swords_dataset\n"
+        "from swords_metric import Scorer\n"
+        "scorer = Scorer.from_dataset('swords', 'test')\n"
+        "first = swords_dataset.rows('swords', 'test')[0]\n"
+        "assert scorer.score({first['id']: ['pressure']})['targets_scored'] == 762\n"
+        "print(sorted(m for m in ('datasets', 'evaluate', 'torch', 'transformers', 'gradio') if m in sys.modules))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "[]", done.stdout
