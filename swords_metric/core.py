@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from operator import itemgetter
 
 import numpy as np
 
@@ -195,6 +196,9 @@ class InputNotes:
                 "duplicates": self.duplicates}
 
 
+_score_of = itemgetter(1)
+
+
 def prepare_prediction(
     pairs: Iterable[tuple[str, float]], reference: Reference, notes: InputNotes | None = None
 ) -> list[tuple[str, float]]:
@@ -203,7 +207,8 @@ def prepare_prediction(
     [(lemma, score)] ordered by score."""
     best: dict[str, float] = {}
     target_lemma, pos = reference.target_lemma, reference.pos
-    for substitute, score in sorted(pairs, key=lambda pair: -pair[1]):
+    # reverse=True keeps equal scores in the given order, as upstream's stable sort on -score does.
+    for substitute, score in sorted(pairs, key=_score_of, reverse=True):
         lemma = lemmatize(substitute, pos)
         if lemma == target_lemma:
             if notes is not None:
@@ -282,17 +287,24 @@ def semeval_gold(reference: Reference) -> SemevalGold | None:
     return SemevalGold(norms=norms, mode=None if mode_cancelled else mode)
 
 
+def _fix_answer(answer: str) -> str:
+    # Most answers hold no "non" prefix, hyphen or apostrophe: test before matching and replacing.
+    if answer.startswith("non"):
+        non = _NON_PREFIX.match(answer)
+        if non:
+            answer = "non" + non.group(2)
+    if "-" in answer:
+        answer = answer.replace("-", " ")
+    if "'" in answer:
+        answer = answer.replace("'", "", 1)
+    return answer
+
+
 def semeval_answers(lemmas: Sequence[str]) -> list[str]:
     """The system line `sub;sub;…;` as the scorer splits and normalises it (fixmisc): "non-x"/"non x"
     becomes "nonx", hyphens become spaces, one apostrophe is removed. (Its American/British table is
     assigned a hash reference in Perl and so never applies; nor does it here.)"""
-    fixed = []
-    for answer in _perl_split_semicolons(_perl_line_rest(";".join(lemmas) + ";")):
-        non = _NON_PREFIX.match(answer)
-        if non:
-            answer = "non" + non.group(2)
-        fixed.append(answer.replace("-", " ").replace("'", "", 1))
-    return fixed
+    return [_fix_answer(answer) for answer in _perl_split_semicolons(_perl_line_rest(";".join(lemmas) + ";"))]
 
 
 # --- Per-target scores and their aggregation ---------------------------------------------------------
@@ -325,6 +337,23 @@ def _gap(weights: dict[str, float], ranked: Sequence[str], denominator: float | 
     return numerator / denominator
 
 
+def _gap_pair(facts: _Facts, ranked: Sequence[str]) -> tuple[float | None, float | None]:
+    """_gap with the positive counts and with the ratios as weights, in one pass over the ranking (a
+    lemma's ratio is positive exactly when its count is)."""
+    if facts.gap_denominator == 0.0:
+        return None, None
+    positives, ratios = facts.positives, facts.ratios
+    numerator = numerator_rat = accumulated = accumulated_rat = 0.0
+    for i, lemma in enumerate(ranked, 1):
+        weight = positives.get(lemma)
+        if weight:  # absent or zero adds nothing to either sum
+            accumulated += weight
+            accumulated_rat += ratios[lemma]
+            numerator += accumulated / i
+            numerator_rat += accumulated_rat / i
+    return numerator / facts.gap_denominator, numerator_rat / facts.gap_rat_denominator
+
+
 @dataclass(frozen=True)
 class _Facts:
     """What scoring derives from a reference alone, computed once per reference."""
@@ -342,18 +371,17 @@ class _Facts:
 def _facts(reference: Reference) -> _Facts:
     facts = reference.cache.get("facts")
     if facts is None:
-        scores = [p / t for p, t in zip(reference.positives, reference.totals, strict=True)]
-        positives = dict(zip(reference.lemmas, reference.positives, strict=True))
-        ratios = dict(zip(reference.lemmas, scores, strict=True))
+        lemmas, counts = reference.lemmas, reference.positives
+        scores = [p / t for p, t in zip(counts, reference.totals, strict=True)]
         facts = reference.cache["facts"] = _Facts(
-            acceptable=frozenset(lemma for lemma, s in ratios.items() if s > ACCEPTABLE),
-            conceivable=frozenset(lemma for lemma, s in ratios.items() if s >= CONCEIVABLE),
-            positives=positives,
-            ratios=ratios,
-            gap_denominator=_gap_denominator(positives.values()),
-            gap_rat_denominator=_gap_denominator(ratios.values()),
+            acceptable=frozenset([lemma for lemma, s in zip(lemmas, scores, strict=True) if s > ACCEPTABLE]),
+            conceivable=frozenset([lemma for lemma, s in zip(lemmas, scores, strict=True) if s >= CONCEIVABLE]),
+            positives=dict(zip(lemmas, counts, strict=True)),
+            ratios=dict(zip(lemmas, scores, strict=True)),
+            gap_denominator=_gap_denominator(counts),
+            gap_rat_denominator=_gap_denominator(scores),
             semeval=semeval_gold(reference),
-            lexsubgen_gold=frozenset(lemma for lemma, n in positives.items() if n > 0),
+            lexsubgen_gold=frozenset([lemma for lemma, n in zip(lemmas, counts, strict=True) if n > 0]),
         )
     return facts
 
@@ -460,6 +488,9 @@ def score_targets(
         f"{task}:{part}" for task in ("best", "oot") for part in ("credit", "attempted", "mode_attempted", "mode_hit")
     ]
     names += [f"lexsubgen_{kind}@{k_}" for kind, ks in LEXSUBGEN_KS.items() for k_ in ks]
+    # Column names per family, formatted once rather than per target.
+    keyed = [(f"{prefix}:hits", f"{prefix}:n_pred", f"{prefix}:n_ref_k", f"{prefix}:n_ref", setting == "lenient",
+              threshold == "a", k_) for prefix, setting, threshold, k_ in families]
     rows: list[list[float]] = []
     ids, poses = [], []
     for reference, prediction in zip(references, predictions, strict=True):
@@ -468,17 +499,16 @@ def score_targets(
         ranked = [lemma for lemma, _ in (prediction or [])]
         facts = _facts(reference)
         values: dict[str, float] = {"no_prediction": float(not prediction)}
-        thresholded = {"a": facts.acceptable, "c": facts.conceivable}
-        lenient = [lemma for lemma in ranked if lemma in reference.index]
-        for prefix, setting, threshold, k_ in families:
-            top = (lenient if setting == "lenient" else ranked)[:k_]
-            gold = thresholded[threshold]
-            values[f"{prefix}:hits"] = sum(lemma in gold for lemma in top)
-            values[f"{prefix}:n_pred"] = len(top)
-            values[f"{prefix}:n_ref_k"] = min(k_, len(gold))
-            values[f"{prefix}:n_ref"] = len(gold)
-        gap = _gap(facts.positives, ranked, facts.gap_denominator)
-        gap_rat = _gap(facts.ratios, ranked, facts.gap_rat_denominator)
+        index = reference.index
+        lenient = [lemma for lemma in ranked if lemma in index]
+        for hits_key, n_pred_key, n_ref_k_key, n_ref_key, is_lenient, is_acceptable, k_ in keyed:
+            top = (lenient if is_lenient else ranked)[:k_]
+            gold = facts.acceptable if is_acceptable else facts.conceivable
+            values[hits_key] = len([lemma for lemma in top if lemma in gold])
+            values[n_pred_key] = len(top)
+            values[n_ref_k_key] = min(k_, len(gold))
+            values[n_ref_key] = len(gold)
+        gap, gap_rat = _gap_pair(facts, ranked)
         values["gap_defined"] = float(gap is not None)
         values["gap"], values["gap_rat"] = gap or 0.0, gap_rat or 0.0
         _semeval_target(facts.semeval, ranked, values)
@@ -498,13 +528,14 @@ def _semeval_target(gold: SemevalGold | None, ranked: list[str], values: dict[st
     if not gold.norms:  # counted by the scorer, but every answer failed its pattern: never attempted
         return
     answers = semeval_answers(ranked)
+    if not answers:
+        return
+    norms = gold.norms
     for task, guesses in (("best", answers), ("oot", answers[:10])):
-        if not answers:
-            continue
         values[f"{task}:attempted"] = 1.0
         credit = 0.0
-        for answer in guesses:
-            credit += gold.norms.get(answer, 0.0)
+        for answer in guesses:  # summed in order, as the scorer does (float sums depend on it)
+            credit += norms.get(answer, 0.0)
         values[f"{task}:credit"] = credit / len(answers) if task == "best" else credit
         if gold.mode is not None:
             values[f"{task}:mode_attempted"] = 1.0
@@ -512,14 +543,16 @@ def _semeval_target(gold: SemevalGold | None, ranked: list[str], values: dict[st
             values[f"{task}:mode_hit"] = float(hit)
 
 
+_LEXSUBGEN_COLUMNS = [(f"lexsubgen_{kind}@{k}", kind, k) for kind, ks in LEXSUBGEN_KS.items() for k in ks]
+
+
 def _lexsubgen_target(gold: set[str], ranked: list[str], values: dict[str, float]) -> None:
     """LexSubGen's precision/recall at k: per target |top-k ∩ gold| / |top-k| and / |gold|, macro-averaged."""
     if not gold:
         return
     values["lexsubgen:targets"] = 1.0
-    for kind, ks in LEXSUBGEN_KS.items():
-        for k in ks:
-            top = ranked[:k]
-            hits = sum(lemma in gold for lemma in top)
-            denominator = len(top) if kind == "p" else len(gold)
-            values[f"lexsubgen_{kind}@{k}"] = hits / denominator if denominator else 0.0
+    for key, kind, k in _LEXSUBGEN_COLUMNS:
+        top = ranked[:k]
+        hits = len([lemma for lemma in top if lemma in gold])
+        denominator = len(top) if kind == "p" else len(gold)
+        values[key] = hits / denominator if denominator else 0.0

@@ -71,6 +71,12 @@ _SUBSTITUTIONS: dict[str, tuple[tuple[str, str], ...]] = {
     "a": (("er", ""), ("est", ""), ("er", "e"), ("est", "e")),
     "r": (),
 }
+# The rules per POS grouped by their suffix's last letter, order kept: a word is tried against the rules that
+# can match it (most words: none), which makes the first round a dictionary lookup instead of ~8 endswith.
+_RULES_BY_LAST_LETTER: dict[str, dict[str, tuple[tuple[str, str], ...]]] = {
+    pos: {last: tuple(rule for rule in rules if rule[0][-1] == last) for last in {old[-1] for old, _ in rules}}
+    for pos, rules in _SUBSTITUTIONS.items()
+}
 # Adjective satellites share the adjective rules, exceptions and (in nltk 3.5) the adjective lemma index.
 _POS_ALIAS = {"s": "a"}
 
@@ -127,33 +133,44 @@ def wordnet_candidates(word: str, wn_pos: str) -> tuple[str, ...]:
     ``wn_pos`` is a WordNet POS letter: ``n``, ``v``, ``a``, ``s`` (treated as ``a``) or ``r``.
     """
     pos = _POS_ALIAS.get(wn_pos, wn_pos)
-    if pos not in _SUBSTITUTIONS:
+    rules = _SUBSTITUTIONS.get(pos)
+    if rules is None:
         # NLTK raises KeyError for an unknown POS letter as well.
         raise KeyError(f"unknown WordNet POS {wn_pos!r}; expected one of n, v, a, s, r")
     tables = _tables()
     lemmas = tables.lemmas[pos]
-    rules = _SUBSTITUTIONS[pos]
 
     exception_bases = tables.exceptions[pos].get(word)
     if exception_bases is not None:
         # Listed irregular form: only the form itself and its listed bases, never the rules.
         return _known((word, *exception_bases), lemmas)
 
-    forms = _apply_rules([word], rules)
-    found = _known([word, *forms], lemmas)
+    # First round inline: most words match one rule or none, and this runs for every distinct prediction.
+    forms = [
+        word[: -len(old)] + new for old, new in _RULES_BY_LAST_LETTER[pos].get(word[-1:], ()) if word.endswith(old)
+    ]
+    found = [form for form in forms if form in lemmas]
+    if word in lemmas:
+        found.insert(0, word)
+    if found:
+        return tuple(dict.fromkeys(found)) if len(found) > 1 else (found[0],)
     # nltk 3.5: keep detaching suffixes round after round until something is in WordNet.
+    forms = list(dict.fromkeys(forms))
     while not found and forms:
         forms = _apply_rules(forms, rules)
         found = _known(forms, lemmas)
-    return found
+    return tuple(found)
+
+
+def _shortest(candidates: tuple[str, ...], word: str) -> str:
+    # min() returns the first of several equally short candidates, as in NLTK; no candidate: the word as is.
+    return min(candidates, key=len) if candidates else word
 
 
 @functools.lru_cache(maxsize=1 << 20)
 def wordnet_lemmatize(word: str, wn_pos: str = "n") -> str:
     """``nltk.stem.WordNetLemmatizer().lemmatize(word, wn_pos)`` of nltk 3.5, case preserved."""
-    candidates = wordnet_candidates(word, wn_pos)
-    # min() returns the first of several equally short candidates, as in NLTK.
-    return min(candidates, key=len) if candidates else word
+    return _shortest(wordnet_candidates(word, wn_pos), word)
 
 
 @functools.lru_cache(maxsize=1 << 20)
@@ -163,4 +180,5 @@ def lemmatize(word: str, pos: str) -> str:
     Equals ``WordNetLemmatizer().lemmatize(word, wordnet_pos(pos)).lower().strip()`` (nltk 3.5,
     WordNet 3.0); ``word`` is the raw string: case and spaces are kept for the WordNet lookup.
     """
-    return wordnet_lemmatize(word, wordnet_pos(pos)).lower().strip()
+    # The uncached lemmatizer: this cache already holds the answer, a second one would only cost an insert.
+    return _shortest(wordnet_candidates(word, _UD_TO_WORDNET.get(pos, "n")), word).lower().strip()
