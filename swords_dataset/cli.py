@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from . import DATASET_DIR
+from .arguments import SwordsParser
 from .errors import SwordsError
 
 # Subcommand modules of the other packages, registered when installed; they import heavy extras lazily.
@@ -99,7 +100,8 @@ def _add_data_commands(subparsers) -> None:
     build.add_argument(
         "--sources", default=str(default_sources_dir()), help="raw sources folder (default: %(default)s)"
     )
-    build.add_argument("--output", default=str(DATASET_DIR), help="dataset folder to write (default: %(default)s)")
+    # Required: a default would rebuild inside the installed package.
+    build.add_argument("--output", required=True, help="dataset folder to write (a new or rebuilt folder)")
     build.add_argument(
         "--nltk35",
         default=os.environ.get(NLTK35_ENV),
@@ -131,9 +133,7 @@ def _installed(module: str) -> bool:
 
 
 def parser() -> argparse.ArgumentParser:
-    top = argparse.ArgumentParser(
-        prog="swords", description="Lexical substitution benchmarks, metric, baselines and demo."
-    )
+    top = SwordsParser(prog="swords", description="Lexical substitution benchmarks, metric, baselines and demo.")
     subparsers = top.add_subparsers(dest="command", required=True)
     _add_data_commands(subparsers)
     for name in PLUGINS:
@@ -150,13 +150,18 @@ def main(argv: list[str] | None = None) -> int:
         top.error(f"unrecognized arguments: {' '.join(extra)}")
     args.extra = extra
     try:
-        return args.func(args)
+        status = args.func(args)
+        sys.stdout.flush()  # a closed pipe shows here, inside the handler below, not at interpreter exit
+        return status
     except SwordsError as error:
         print(f"swords: error: {error.for_cli()}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("swords: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # `swords … | head`: the reader has what it wanted; stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":
