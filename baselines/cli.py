@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import swords_dataset
+from swords_dataset.arguments import SwordsParser
 from swords_dataset.errors import SwordsError
 from swords_dataset.files import atomic_write
 
@@ -18,28 +19,31 @@ def register(subparsers) -> None:
     command = subparsers.add_parser(
         "run",
         help="run a baseline system and score it",
-        description="Options after --system are the system's own; `swords run --list` shows them.",
+        description="Options after --system are the system's own: `swords run --system NAME --help` shows them, "
+        "`swords run --list` shows every system.",
+        add_help=False,  # --help also shows the chosen system's options (run_command)
     )
-    command.add_argument("--list", action="store_true", help="list the systems and their options")
-    command.add_argument("--system", help="system name")
-    command.add_argument(
-        "--dataset", default="swords", choices=list(swords_dataset.CONFIGS), help="benchmark config (default: swords)"
-    )
-    command.add_argument("--split", default="test", help="split of the config (default: test)")
+    command.add_argument("-h", "--help", action="store_true", help="show this help (and the system's) and exit")
+    command.add_argument("--list", action="store_true", help="list the systems, what each needs, their options")
+    command.add_argument("--system", help=f"system name: {', '.join(SYSTEMS.entries)}")
+    command.add_argument("--dataset", default="swords", choices=list(swords_dataset.CONFIGS), help="benchmark config")
+    command.add_argument("--split", default="test", help=f"split of the config ({swords_dataset.splits_text()})")
     command.add_argument(
         "--output",
-        help="predictions file (.jsonl; the upstream .json and .metrics.json go beside "
-        "it; default runs/SYSTEM.DATASET.SPLIT.jsonl)",
+        help="predictions file (.jsonl; the upstream .json and .metrics.json go beside it); a run replaces only "
+        "files a run wrote (default: runs/SYSTEM.DATASET.SPLIT.jsonl)",
     )
-    command.add_argument("--bootstrap", type=int, default=1000, help="resamples for 95%% intervals (0: none)")
+    command.add_argument("--bootstrap", type=int, default=1000,
+                         help="target resamples for 95%% confidence intervals, 0 for none (default: %(default)s)")
     command.add_argument("--no-progress", action="store_true", help="no progress bar")
     command.add_argument("--json", action="store_true", help="print the metrics as JSON")
     command.add_argument(
         "--force",
         action="store_true",
-        help="recompute even if the output holds a finished run, or replace a run with other settings",
+        help="recompute even if the output holds a finished run; replace a run with other settings, or files "
+        "that no run wrote",
     )
-    command.set_defaults(func=run_command, accepts_extra=True)
+    command.set_defaults(func=run_command, accepts_extra=True, help_text=command.format_help)
     register_llm(subparsers)
 
 
@@ -85,7 +89,7 @@ def serve_command(args: argparse.Namespace) -> int:
 
 def system_parser(name: str) -> argparse.ArgumentParser:
     cls = SYSTEMS.get(name)
-    parser = argparse.ArgumentParser(prog=f"swords run --system {name}", description=cls.description)
+    parser = SwordsParser(prog=f"swords run --system {name}", description=cls.description)
     for option in cls.options:
         option.add_to(parser)
     return parser
@@ -112,6 +116,11 @@ def list_systems() -> str:
 
 
 def run_command(args: argparse.Namespace) -> int:
+    if args.help:
+        print(args.help_text())
+        if args.system:
+            print(system_parser(args.system).format_help())
+        return 0
     if args.list:
         print(list_systems())
         return 0
@@ -132,17 +141,6 @@ def run_command(args: argparse.Namespace) -> int:
     )
 
 
-def _stored_run(paths: dict[str, Path], identity: dict) -> dict | None:
-    """The header of a finished run in these output files, if there is one."""
-    if not (paths["metrics"].is_file() and paths["jsonl"].is_file()):
-        return None
-    try:
-        run = json.loads(paths["metrics"].read_text(encoding="utf-8")).get("run")
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, AttributeError):
-        return None
-    return run if isinstance(run, dict) else None
-
-
 def execute(
     name: str,
     options: dict,
@@ -160,7 +158,16 @@ def execute(
     from swords_metric.report import format_result
     from swords_metric.scorer import Scorer, check_resamples
 
-    from .runner import RunLock, check_output, output_paths, run, same_settings, settings_difference
+    from .run_files import (
+        RunLock,
+        check_location,
+        check_ownership,
+        file_hashes,
+        output_paths,
+        prediction_file_is_ours,
+        run_header,
+    )
+    from .runner import run, same_settings, settings_difference
     from .urls import public_value
 
     try:
@@ -170,12 +177,12 @@ def execute(
     cls = SYSTEMS.get(name)
     output_path = Path(output or f"runs/{name}.{dataset}.{split}.jsonl")
     paths = output_paths(output_path)
-    check_output(paths)
+    check_location(output_path, paths)
     # What identifies a run: the options that decide the answers (credentials never among them).
     decisive = {o.name for o in cls.options if o.affects_output}
     identity = {"system": name, "options": {k: public_value(v) for k, v in options.items() if k in decisive},
                 "dataset": dataset, "split": split}
-    stored = _stored_run(paths, identity)
+    stored = run_header(paths) if paths["jsonl"].is_file() else None
     reuse = False
     if stored is not None and not force:
         recorded = {k: stored.get(k) for k in identity}
@@ -185,11 +192,13 @@ def execute(
                 f"{paths['jsonl']} holds a finished run with other settings ({difference}); "
                 "pass --force to replace it, or choose another --output"
             )
-        reuse = True
+        reuse = prediction_file_is_ours(paths, "jsonl", stored)
+    if not reuse:
+        check_ownership(paths, force)  # before any work: a run replaces only what a run wrote
     rows = swords_dataset.rows(dataset, split)
     report: dict = {}
     if reuse:
-        header = stored
+        header = stored if isinstance(stored.get("files"), dict) else {**stored, "files": file_hashes(paths)}
         wanted = {row["id"] for row in rows}
         predictions = {tid: items for tid, items in read_predictions(paths["jsonl"])[0].items() if tid in wanted}
         rows = [row for row in rows if row["id"] in predictions]
@@ -203,6 +212,7 @@ def execute(
             header = {**identity, "targets": len(rows)}
             with RunLock(paths):
                 predictions = run(system, rows, output_path, header, progress=progress, force=force)
+            header = run_header(paths) or header  # as recorded, with the sha256 of the files written
             report = system.report()
         finally:
             system.close()

@@ -285,7 +285,8 @@ _ENCODER_OPTIONS = (
         default=PACKAGED_MINILM,
     ),
     # 32 pieces rank as well as 64 on SWORDS dev (local context decides) and cost half as much.
-    Option("max_length", "word pieces of context window around the target", default=32, type=int),
+    Option("max_length", "word pieces of context window around the target", default=32, type=int,
+           minimum=1),
     Option(
         "shared_context", "encode the context once per target (fast) instead of once per word", default=True, type=bool
     ),
@@ -352,7 +353,7 @@ class WordNetEmbedding(_EncoderSystem):
     options = (
         *_ENCODER_OPTIONS,
         Option("relations", "related WordNet synsets in the pool (see the wordnet system)", default=DEFAULT_RELATIONS),
-        Option("pool", "how many of WordNet's words are reranked", default=120, type=int),
+        Option("pool", "how many of WordNet's words are reranked", default=120, type=int, minimum=1),
         Option("prior_weight", "weight of WordNet's 1/(1+rank) added to the cosine", default=0.5, type=float),
         Option("synonym_bonus", "added to direct synonyms' scores", default=0.05, type=float),
     )

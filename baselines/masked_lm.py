@@ -60,9 +60,11 @@ class MaskedLM(ModelSystem):
             "masked LM: a Hub id (needs the network or a cache) or a local directory",
             default="bert-base-uncased",
         ),
-        Option("top_k", "substitutes per target", default=50, type=int),
-        Option("max_length", "word pieces per input at most (also capped by the model)", default=512, type=int),
-        Option("forward_batch", "sequences per forward pass", default=16, type=int, affects_output=False),
+        Option("top_k", "substitutes per target", default=50, type=int, minimum=1),
+        Option("max_length", "word pieces per input at most (also capped by the model)", default=512, type=int,
+               minimum=8),
+        Option("forward_batch", "sequences per forward pass", default=16, type=int, affects_output=False,
+               minimum=1),
     )
     batch_size = 32
     requires = ("torch", "transformers")

@@ -3,13 +3,12 @@
 The journal (`OUTPUT.jsonl.partial`) is a header line (what identifies the run: system, the options that
 decide the answers, dataset, split) and one line per finished target, each flushed as it arrives. A run
 stopped at any point (Ctrl-C, kill -9, a full disk, a crash) resumes where it stopped: a line cut short is
-dropped before anything is appended, so any number of interruptions leave a readable journal. One run at
-a time may write an output: a second is refused at once.
+dropped before anything is appended, so any number of interruptions leave a readable journal. Which files a
+run may replace, and the lock that keeps a second run off the same output, are in run_files.py.
 """
 
 from __future__ import annotations
 
-import fcntl
 import json
 import os
 import sys
@@ -20,42 +19,8 @@ from swords_dataset.errors import SwordsError
 from swords_dataset.files import no_space
 from swords_metric.predictions import write_predictions
 
+from .run_files import output_paths, record_outputs
 from .system import Prediction, System
-
-JOURNAL_SUFFIX = ".partial"
-
-
-def output_paths(output: Path) -> dict[str, Path]:
-    """The files of a run: predictions as JSONL and in the upstream format, the metrics, the journal, and
-    the lock that keeps two runs off the same output."""
-    name = output.name
-    for suffix in (".jsonl", ".json"):
-        if name.endswith(suffix):
-            name = name[: -len(suffix)]
-            break
-    base = output.parent / name
-    return {
-        "jsonl": base.with_name(name + ".jsonl"),
-        "upstream": base.with_name(name + ".json"),
-        "metrics": base.with_name(name + ".metrics.json"),
-        "journal": base.with_name(name + ".jsonl" + JOURNAL_SUFFIX),
-        "lock": base.with_name("." + name + ".lock"),
-    }
-
-
-def check_output(paths: dict[str, Path]) -> None:
-    """Before any work: every output can be written (no folder in the way, the folder exists or can be
-    made and takes files)."""
-    for path in paths.values():
-        if path.is_dir():
-            raise SwordsError(f"{path} is a folder; --output must name a file (e.g. runs/system.jsonl)")
-    folder = paths["jsonl"].parent
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise SwordsError(f"cannot create the output folder {folder} ({error.strerror or error})") from None
-    if not os.access(folder, os.W_OK | os.X_OK):
-        raise SwordsError(f"cannot write in the output folder {folder} (permission denied)")
 
 
 def settings_difference(recorded: dict, wanted: dict) -> str:
@@ -71,36 +36,6 @@ def settings_difference(recorded: dict, wanted: dict) -> str:
 
 def same_settings(a: dict, b: dict) -> bool:
     return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
-
-
-class RunLock:
-    """An exclusive lock on an output, held for the whole run; a second run on it is refused at once."""
-
-    def __init__(self, paths: dict[str, Path]) -> None:
-        self.path, self.output = paths["lock"], paths["jsonl"]
-        self.handle = None
-
-    def __enter__(self) -> RunLock:
-        self.handle = open(self.path, "a+")
-        try:
-            fcntl.flock(self.handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            self.handle.seek(0)
-            owner = self.handle.read().strip() or "another process"
-            self.handle.close()
-            raise SwordsError(
-                f"another `swords run` (process {owner}) is writing {self.output}; wait for it to finish or choose "
-                "another --output"
-            ) from None
-        self.handle.seek(0)
-        self.handle.truncate()
-        self.handle.write(str(os.getpid()))
-        self.handle.flush()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.path.unlink(missing_ok=True)  # while still held: a waiting run is refused, not confused
-        self.handle.close()
 
 
 def _read_journal(path: Path, header: dict, known_ids: set[str], force: bool) -> dict[str, Prediction]:
@@ -160,7 +95,8 @@ def run(
 ) -> dict:
     """Predict every row not yet answered, appending each answer to a journal as it arrives (flushed, so
     Ctrl-C or a crash loses no finished target); at the end write the outputs atomically and drop the
-    journal. Returns the predictions by id, in row order. The caller holds the output's RunLock."""
+    journal. Returns the predictions by id, in row order. The caller has checked the output (run_files) and
+    holds its RunLock."""
     from tqdm import tqdm
 
     paths = output_paths(Path(output))
@@ -182,6 +118,7 @@ def run(
                 file=sys.stderr,
                 dynamic_ncols=True,
             )
+            system.show_status = lambda status: bar.set_postfix_str(status, refresh=True)
             try:
                 for start in range(0, len(todo), system.batch_size):
                     for target_id, prediction in system.predict(todo[start : start + system.batch_size]):
@@ -209,7 +146,8 @@ def run(
         write_predictions(
             paths["upstream"], upstream_keyed(rows, predictions), substitutes_lemmatized=system.substitutes_lemmatized
         )
+        record_outputs(paths, header)
     except SwordsError as error:  # no space: the journal still holds every answer
         raise SwordsError(f"{error}; the journal {paths['journal']} keeps every answer: free space and rerun") from None
-    paths["journal"].unlink()
+    paths["journal"].unlink()  # the metrics file vouches for the outputs from here on
     return predictions

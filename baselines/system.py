@@ -13,6 +13,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
+from swords_dataset.arguments import did_you_mean, float_range, int_range
+
 Prediction = list[tuple[str, float]]  # ranked (substitute, score), best first
 
 
@@ -28,6 +30,16 @@ class Option:
     # False for options that cannot change the answers (concurrency, timeouts, caches, prices): a run
     # interrupted with one value may be resumed with another.
     affects_output: bool = True
+    # Bounds of a numeric option, checked by the parser (a negative count or timeout is refused there).
+    minimum: float | None = None
+    maximum: float | None = None
+
+    def parse_type(self):
+        if self.minimum is None and self.maximum is None:
+            return self.type
+        if self.type is int:
+            return int_range(self.minimum, self.maximum)
+        return float_range(self.minimum, self.maximum)
 
     def add_to(self, parser: argparse.ArgumentParser) -> None:
         flag = "--" + self.name.replace("_", "-")
@@ -39,10 +51,10 @@ class Option:
             parser.add_argument(
                 flag,
                 dest=self.name,
-                type=self.type,
+                type=self.parse_type(),
                 default=self.default,
                 choices=self.choices,
-                help=f"{self.help} (default: {self.default})",
+                help=f"{self.help} (default: {'none' if self.default in (None, '') else self.default})",
             )
 
 
@@ -71,6 +83,10 @@ class System:
 
     def __init__(self, **options) -> None:
         self.config = options
+
+    def show_status(self, status: str) -> None:
+        """A short live status (e.g. retries under way); the runner replaces this to show it beside its
+        progress bar."""
 
     @classmethod
     def unavailable_reason(cls) -> str | None:
@@ -123,7 +139,8 @@ class Registry:
         from swords_dataset.errors import SwordsError
 
         if name not in self.entries:
-            raise SwordsError(f"unknown system {name!r}; `swords run --list` shows them")
+            raise SwordsError(f"unknown system {name!r}{did_you_mean(name, self.entries)}; `swords run --list` shows "
+                              "them")
         module, cls_name = self.entries[name].split(":")
         try:
             cls = getattr(importlib.import_module(module), cls_name)

@@ -30,6 +30,11 @@ def parquet_path(config: str, split: str) -> str:
     return f"data/{config}/{split}.parquet"
 
 
+def splits_text() -> str:
+    """Every config's splits in one line, for help texts: 'swords: dev, test; …'."""
+    return "; ".join(f"{config}: {', '.join(splits)}" for config, splits in CONFIGS.items())
+
+
 def check_config(config: str, split: str | None = None) -> None:
     if config not in CONFIGS:
         raise SwordsError(f"unknown config {config!r}; choose one of {', '.join(CONFIGS)}")
@@ -91,4 +96,5 @@ __all__ = [
     "locate_ids",
     "parquet_path",
     "rows",
+    "splits_text",
 ]

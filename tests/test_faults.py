@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from swords_baselines.runner import output_paths
+from swords_baselines.run_files import output_paths
 from swords_metric import read_predictions
 
 from .conftest import REPO_ROOT

@@ -30,7 +30,7 @@ from swords_baselines.llm.prompt import (
     question,
 )
 from swords_baselines.llm.tokens import get_tokenizer, tiktoken_encoding
-from swords_baselines.runner import output_paths
+from swords_baselines.run_files import output_paths
 from swords_dataset.cli import main as swords_main
 from swords_dataset.errors import SwordsError
 from swords_dataset.sources import default_sources_dir

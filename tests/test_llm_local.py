@@ -20,7 +20,7 @@ import pytest
 import swords_dataset
 from swords_baselines.llm import LLM
 from swords_baselines.llm.engine import LocalEngine, unavailable_reason
-from swords_baselines.runner import output_paths
+from swords_baselines.run_files import output_paths
 from swords_dataset.errors import SwordsError
 from swords_metric import read_predictions
 

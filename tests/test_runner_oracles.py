@@ -13,7 +13,8 @@ from collections.abc import Iterator, Sequence
 import pytest
 
 from swords_baselines.oracles import CoincoOracle, Humans, ThesaurusOracle
-from swords_baselines.runner import output_paths, run
+from swords_baselines.run_files import output_paths
+from swords_baselines.runner import run
 from swords_baselines.system import Prediction, System
 from swords_metric import Scorer, read_predictions
 

@@ -211,6 +211,7 @@ class LLMClient:
         log: Callable[[str], None] = print,
         rng: random.Random | None = None,
         cache_identity: str | None = None,
+        on_retry: Callable[[Usage, str], None] | None = None,
     ) -> None:
         if concurrency < 1:
             raise SwordsError("concurrency must be at least 1")
@@ -222,6 +223,7 @@ class LLMClient:
         # What the cache keys answers by, besides the request: the server (its public URL) by default.
         self.cache_identity = cache_identity
         self.log = log
+        self.on_retry = on_retry  # told of every retry as it starts (the runner shows them live)
         self.usage = Usage()
         self.breaker = CircuitBreaker()
         self._rng = rng or random.Random()
@@ -335,6 +337,8 @@ class LLMClient:
             wait = self._wait(attempt, retry_after)
             self.usage.retries += 1
             self.usage.waits.append(wait)
+            if self.on_retry is not None:
+                self.on_retry(self.usage, last_error)
             await asyncio.sleep(wait)
         attempts = self.max_retries + 1
         raise TargetFailed(self.redact(f"{last_error} (after {attempts} attempt{'s' * (attempts > 1)})"))

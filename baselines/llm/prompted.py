@@ -83,19 +83,20 @@ class LLM(System):
         Option("base_url", "API base URL (none: $OPENAI_BASE_URL, else OpenAI's)", default=None),
         Option("local", "serve the model on this machine (embedded llama.cpp; the local-llm extra)", False, bool),
         Option("parallel", "with --local: requests the engine decodes at once (its slots)", 1, int,
-               affects_output=False),
+               affects_output=False, minimum=1),
         Option("preset", "paper: upstream's GPT-3 settings, see the README", default="none", choices=("none", "paper")),
         Option("mode", "completions (base models) or chat", default="completions", choices=("completions", "chat")),
         Option("api_key_env", "environment variable holding the API key (never logged or cached)", "OPENAI_API_KEY"),
         Option("concurrency", "requests in flight at most (none: 16; with --local, --parallel)", None, int,
-               affects_output=False),
-        Option("max_tokens", "tokens to generate at most", default=128, type=int),
-        Option("temperature", "sampling temperature", default=0.0, type=float),
-        Option("presence_penalty", "presence penalty", default=0.5, type=float),
-        Option("frequency_penalty", "frequency penalty", default=0.0, type=float),
+               affects_output=False, minimum=1),
+        Option("max_tokens", "tokens to generate at most", default=128, type=int, minimum=1),
+        Option("temperature", "sampling temperature", default=0.0, type=float, minimum=0),
+        Option("presence_penalty", "presence penalty", default=0.5, type=float, minimum=-2, maximum=2),
+        Option("frequency_penalty", "frequency penalty", default=0.0, type=float, minimum=-2, maximum=2),
         Option("stop", "stop sequence ('auto': newline, carriage return and blank line for completions, none "
                "for chat; 'none')", default="auto"),
-        Option("budget", "context tokens: prompt plus --max-tokens (priming examples fill it)", default=2048, type=int),
+        Option("budget", "context tokens: prompt plus --max-tokens (priming examples fill it)", default=2048, type=int,
+               minimum=2),
         Option("seed", "seed of the priming examples' random order", default=0, type=int),
         Option("priming", "CONFIG:SPLIT the priming examples come from", default="swords:dev"),
         Option("system_prompt", "chat mode's system message ('none' for none)", default="default"),
@@ -108,14 +109,16 @@ class LLM(System):
             "response cache folder ('off' disables; none: ~/.cache/swords-lexsub/llm)",
             affects_output=False,
         ),
-        Option("timeout", "seconds before a request times out", default=60.0, type=float, affects_output=False),
-        Option("max_retries", "retries of a failing request", default=6, type=int, affects_output=False),
+        Option("timeout", "seconds before a request times out", default=60.0, type=float, affects_output=False,
+               minimum=0.001),
+        Option("max_retries", "retries of a failing request", default=6, type=int, affects_output=False, minimum=0),
         Option(
             "backoff",
             "first retry's wait in seconds (doubling, with jitter)",
             default=1.0,
             type=float,
             affects_output=False,
+            minimum=0,
         ),
         Option(
             "abort_after",
@@ -123,6 +126,7 @@ class LLM(System):
             default=5,
             type=int,
             affects_output=False,
+            minimum=1,
         ),
         Option(
             "on_failure",
@@ -131,15 +135,17 @@ class LLM(System):
             choices=("abort", "empty"),
         ),
         Option(
-            "price_prompt", "USD per million prompt tokens (none: known price or 0)", type=float, affects_output=False
+            "price_prompt", "USD per million prompt tokens (none: known price or 0)", type=float, affects_output=False,
+            minimum=0,
         ),
         Option(
             "price_completion",
             "USD per million completion tokens (none: known price or 0)",
             type=float,
             affects_output=False,
+            minimum=0,
         ),
-        Option("limit", "answer only the first N targets (0: all)", default=0, type=int),
+        Option("limit", "answer only the first N targets (0: all)", default=0, type=int, minimum=0),
     )
 
     def __init__(
@@ -235,6 +241,7 @@ class LLM(System):
             cache=ResponseCache(folder),
             log=_log,
             cache_identity=identity,
+            on_retry=self._retrying,
         )
         self.tokenizer = choose_tokenizer(self.model, tokenizer, self.client.base_url, local=self.engine is not None)
         system_text = {"default": DEFAULT_SYSTEM_PROMPT, "none": None}.get(system_prompt, system_prompt)
@@ -266,6 +273,10 @@ class LLM(System):
             known[0] if price_prompt is None else price_prompt,
             known[1] if price_completion is None else price_completion,
         )
+
+    def _retrying(self, usage, reason: str) -> None:
+        shown = reason if len(reason) <= 40 else reason[:37] + "..."
+        self.show_status(f"{usage.retries} retr{'y' if usage.retries == 1 else 'ies'} (last: {shown})")
 
     def _longer_bias(self) -> dict[str, int]:
         """Upstream's "force longer continuations": newline, carriage return, blank line and end-of-text

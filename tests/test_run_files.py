@@ -1,0 +1,182 @@
+"""`swords run` and a user's files: a run replaces only files a run wrote, goes only where ordinary files go,
+and says so in one line before any work. Also the command line's own hygiene: ranges, help, typos, pipes."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from swords_baselines.run_files import output_paths
+
+from .conftest import REPO_ROOT
+from .llm_server import Fault, LLMServer
+from .test_faults import llm_args, one_line, swords
+
+WORDNET = ["run", "--system", "wordnet", "--dataset", "swords", "--split", "dev", "--bootstrap", "0", "--no-progress"]
+
+
+def snapshot(folder) -> dict:
+    return {path.name: path.read_bytes() for path in sorted(folder.iterdir())}
+
+
+def test_a_users_file_in_the_way_is_refused_before_any_work_and_kept(tmp_path):
+    mine = tmp_path / "existing.jsonl"
+    mine.write_text('{"id": "my own notes", "substitutes": []}\n')
+    before = snapshot(tmp_path)
+    line = one_line(swords(*WORDNET, "--output", str(mine)))
+    assert f"{mine} exists and was not written by `swords run`" in line and "--force" in line
+    assert snapshot(tmp_path) == before  # not replaced, and nothing written beside it
+
+
+def test_the_users_sibling_files_are_named_and_kept(tmp_path):
+    (tmp_path / "precious.json").write_text('{"my": "upstream-format notes"}')
+    (tmp_path / "precious.metrics.json").write_text('{"accuracy": 0.9}')
+    before = snapshot(tmp_path)
+    line = one_line(swords(*WORDNET, "--output", str(tmp_path / "precious.jsonl")))
+    assert str(tmp_path / "precious.metrics.json") in line and str(tmp_path / "precious.json") in line
+    assert "--force" in line and snapshot(tmp_path) == before
+
+
+def test_force_is_the_users_say_so(tmp_path):
+    mine = tmp_path / "existing.jsonl"
+    mine.write_text("not a run\n")
+    done = swords(*WORDNET, "--output", str(mine), "--force")
+    assert done.returncode == 0, done.stderr
+    assert sum(1 for _ in mine.open()) == 370 and output_paths(mine)["metrics"].is_file()
+
+
+def test_a_runs_own_files_are_reused_and_replaced_but_not_once_the_user_changed_them(tmp_path):
+    output = tmp_path / "wordnet.jsonl"
+    assert swords(*WORDNET, "--output", str(output)).returncode == 0
+    paths = output_paths(output)
+    recorded = json.loads(paths["metrics"].read_text())["run"]["files"]
+    assert set(recorded) == {"jsonl", "upstream"}
+    reused = swords(*WORDNET, "--output", str(output))  # the same settings: its own files, reused
+    assert reused.returncode == 0 and "finished run with these settings" in reused.stderr
+    replaced = swords(*WORDNET, "--relations", "hypernyms", "--output", str(output), "--force")
+    assert replaced.returncode == 0, replaced.stderr
+    # The user edits the predictions: no longer the run's; neither reused nor replaced without --force.
+    with paths["jsonl"].open("a") as f:
+        f.write('{"id": "t:mine", "substitutes": ["added by hand"]}\n')
+    edited = paths["jsonl"].read_bytes()
+    line = one_line(swords(*WORDNET, "--relations", "hypernyms", "--output", str(output)))
+    assert f"{paths['jsonl']} exists and was not written by `swords run` (or was changed since)" in line
+    assert paths["jsonl"].read_bytes() == edited
+
+
+def test_a_run_made_before_hashes_were_recorded_is_still_its_own(tmp_path):
+    output = tmp_path / "wordnet.jsonl"
+    assert swords(*WORDNET, "--output", str(output)).returncode == 0
+    metrics_path = output_paths(output)["metrics"]
+    metrics = json.loads(metrics_path.read_text())
+    del metrics["run"]["files"]  # as the previous release wrote it
+    metrics_path.write_text(json.dumps(metrics))
+    done = swords(*WORDNET, "--output", str(output), "--json")
+    assert done.returncode == 0 and json.loads(done.stdout)["targets_scored"] == 370, done.stderr
+    assert set(json.loads(metrics_path.read_text())["run"]["files"]) == {"jsonl", "upstream"}
+
+
+def test_a_run_stopped_between_its_outputs_and_their_record_completes(tmp_path):
+    """Killed after writing the predictions but before recording them: the journal still vouches for them."""
+    output = tmp_path / "wordnet.jsonl"
+    assert swords(*WORDNET, "--output", str(output)).returncode == 0
+    paths = output_paths(output)
+    header = json.loads(paths["metrics"].read_text())["run"]
+    header.pop("files")
+    paths["journal"].write_text(json.dumps(header) + "\n" + paths["jsonl"].read_text())
+    paths["metrics"].unlink()
+    done = swords(*WORDNET, "--output", str(output))
+    assert done.returncode == 0, done.stderr
+    assert not paths["journal"].exists() and json.loads(paths["metrics"].read_text())["targets_scored"] == 370
+
+
+@pytest.mark.parametrize("where, message", [
+    ("/dev/null", "run files cannot go under /dev"),
+    ("/proc/x.jsonl", "run files cannot go under /proc"),
+    ("/sys/x.jsonl", "run files cannot go under /sys"),
+])
+def test_outputs_under_kernel_folders_are_one_line(where, message):
+    line = one_line(swords(*WORDNET, "--output", where))
+    assert message in line and f"--output {where}" in line
+    assert not os.path.exists(where + ".json") or where == "/dev/null"
+    assert not os.path.exists("/dev/null.jsonl") and not os.path.exists("/dev/null.metrics.json")
+
+
+def test_outputs_into_a_non_folder_or_onto_a_pipe_are_one_line(tmp_path):
+    notes = tmp_path / "notes.txt"
+    notes.write_text("mine")
+    line = one_line(swords(*WORDNET, "--output", str(notes / "x.jsonl")))
+    assert f"{notes} is a file, not a folder" in line and notes.read_text() == "mine"
+    pipe = tmp_path / "pipe.jsonl"
+    os.mkfifo(pipe)
+    line = one_line(swords(*WORDNET, "--output", str(pipe)))
+    assert "is not a regular file" in line and str(pipe) in line
+
+
+def test_a_foreign_lock_file_is_not_truncated(tmp_path):
+    output = tmp_path / "run.jsonl"
+    lock = output_paths(output)["lock"]
+    lock.write_text("my dotfile, not a process id\n")
+    line = one_line(swords(*WORDNET, "--output", str(output)))
+    assert str(lock) in line and lock.read_text() == "my dotfile, not a process id\n"
+
+
+# --- the command line's ranges, help and typos ------------------------------------------------------------
+
+
+def test_a_negative_limit_and_other_out_of_range_numbers_are_refused_by_the_parser(tmp_path):
+    for option, value in (("--limit", "-1"), ("--timeout", "0"), ("--concurrency", "0"), ("--max-tokens", "-5"),
+                          ("--max-retries", "-1"), ("--presence-penalty", "9")):
+        done = swords("run", "--system", "llm", "--base-url", "http://127.0.0.1:9/v1", "--output",
+                      str(tmp_path / "x.jsonl"), option, value)
+        assert done.returncode == 2 and f"argument {option}: {value}" in done.stderr and "out of range" in done.stderr
+        assert "Traceback" not in done.stderr and not list(tmp_path.iterdir())
+
+
+def test_a_mistyped_choice_or_system_gets_a_suggestion():
+    assert "did you mean 'swords'?" in swords("evaluate", "--dataset", "swrods", "--predictions", "x").stderr
+    assert "did you mean 'wordnet'?" in one_line(swords("run", "--system", "wordnte"))
+    assert "did you mean 'generative'?" in swords("evaluate", "--setting", "generativ", "--predictions", "x").stderr
+
+
+def test_help_states_every_default_and_the_valid_splits():
+    run_help = swords("run", "--help").stdout
+    assert "coinco: dev, test; semeval07: trial, test" in run_help and "(default: 1000)" in run_help
+    system_help = swords("run", "--system", "llm", "--help").stdout
+    assert "--presence-penalty" in system_help and "(default: 0.5)" in system_help  # the system's own options
+    for command in (["run"], ["evaluate"], ["demo"], ["llm", "serve"], ["data", "verify"], ["data", "build"]):
+        text = swords(*command, "--help").stdout
+        options = [line.split()[0] for line in text.splitlines() if line.strip().startswith("--")]
+        assert options, command
+
+
+def test_data_build_never_defaults_to_the_installed_package():
+    done = swords("data", "build", "--sources", "/nonexistent")
+    assert done.returncode == 2 and "--output" in done.stderr and "required" in done.stderr
+
+
+def test_a_closed_pipe_ends_any_command_quietly():
+    for command in (["data", "verify"], ["run", "--list"], ["evaluate", "--help"]):
+        shell = f"{sys.executable} -m swords_dataset.cli {' '.join(command)} | head -1"
+        done = subprocess.run(["bash", "-o", "pipefail", "-c", shell], cwd=REPO_ROOT, capture_output=True,
+                              text=True, timeout=300)
+        assert "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr, done.stderr
+        assert len(done.stdout.splitlines()) == 1
+
+
+def test_retries_show_live_in_the_progress_bar(tmp_path):
+    key = {"SWORDS_FAULT_KEY": "sk-live-retries-0123456789"}
+    with LLMServer(varied=True) as server:
+        server.inject(*[Fault("429", seconds=0.2)] * 3)
+        args = [a for a in llm_args(server.base_url, tmp_path / "out.jsonl", "--concurrency", "1", limit=4)
+                if a != "--no-progress"]
+        done = swords(*args, env=key)
+    assert done.returncode == 0, done.stderr
+    progress_lines = done.stderr.replace("\r", "\n").splitlines()
+    live = [line for line in progress_lines if "retr" in line and "target" in line]  # the bar itself, mid-run
+    assert any("3 retries (last: HTTP 429" in line for line in live), done.stderr[-2000:]
+    assert "retries: 3" in done.stdout  # and the report at the end
