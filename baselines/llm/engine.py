@@ -97,6 +97,8 @@ class LocalEngine:
         check_settings(port, parallel, context, threads, self.flags)
         self.model = model or DEFAULT_MODEL
         self.path = model_path(self.model)
+        if not _installed("gguf"):
+            raise SwordsError(f"the local LLM needs gguf to check its model file: {INSTALL}")
         self.header = read_header(self.path)
         check_fits(self.header, parallel, context, self.flags)
         self.port, self.parallel, self.context = port, parallel, context
