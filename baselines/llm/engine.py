@@ -59,12 +59,13 @@ def _installed(package: str) -> bool:
 
 
 def unavailable_reason() -> str | None:
-    """Why the local engine cannot run here (a missing package or model), without starting it."""
+    """Why the local engine cannot run here (a missing package, a missing or broken model file), without
+    starting it: its default model's header is read (0.1 s), nothing is loaded."""
     for package in ("xllamacpp", "gguf"):  # llama.cpp's server; the model file's header is checked with gguf
         if not _installed(package):
             return f"needs {package}: {INSTALL}"
     try:
-        model_path()
+        read_header(model_path())
     except SwordsError as error:
         return str(error)
     return None
