@@ -133,9 +133,9 @@ def _not_gguf(path: Path, start: bytes) -> str:
 
 
 def _check(path: Path, view: mmap.mmap, size: int) -> GGUFHeader:
-    (version,) = struct.unpack_from("<I", view, 4) if size >= 8 else (None,)
-    if version is None:
+    if size < 8:
         raise SwordsError(f"{path} is truncated: its {size} bytes end inside the GGUF header; get the file again")
+    (version,) = struct.unpack_from("<I", view, 4)
     if version not in SUPPORTED_VERSIONS:
         raise SwordsError(_version_problem(path, version))
     walker = _Walker(view, size)
@@ -167,14 +167,12 @@ class _Walker:
 
     def __init__(self, view: mmap.mmap, size: int) -> None:
         import gguf
-
-        self.gguf, self.view, self.size, self.position = gguf, view, size, 8
         import numpy
 
+        self.gguf, self.numpy, self.view, self.size, self.position = gguf, numpy, view, size, 8
         # GGUF's scalar value types as numpy reads them (little-endian), from gguf's own table
         self.scalar = {int(kind): numpy.dtype(dtype).newbyteorder("<")
                        for kind, dtype in gguf.GGUFReader.gguf_scalar_to_np.items()}
-        self.numpy = numpy
 
     def take(self, length: int, what: str) -> int:
         if length > self.size - self.position:
@@ -186,10 +184,13 @@ class _Walker:
     def unpack(self, form: struct.Struct, what: str):
         return form.unpack_from(self.view, self.take(form.size, what))[0]
 
-    def string(self, what: str) -> str:
+    def raw_string(self, what: str) -> bytes:
         length = self.unpack(_U64, f"the length of {what}")
         start = self.take(length, what)
-        return self.view[start : start + length].decode("utf-8", errors="replace")
+        return self.view[start : start + length]
+
+    def string(self, what: str) -> str:
+        return self.raw_string(what).decode("utf-8", errors="replace")
 
     def header(self, path: Path, version: int) -> GGUFHeader:
         tensor_count = self.unpack(_I64, "the tensor count")
@@ -262,8 +263,9 @@ class _Walker:
         sizes, kinds = self.gguf.GGML_QUANT_SIZES, self.gguf.GGMLQuantizationType
         tensors, names, expected = [], set(), 0
         for index in range(count):
-            name = self.string(f"the name of tensor {index}")
-            if len(name.encode("utf-8")) >= MAX_NAME or name in names:
+            raw = self.raw_string(f"the name of tensor {index}")
+            name = raw.decode("utf-8", errors="replace")
+            if len(raw) >= MAX_NAME or name in names:
                 raise _Malformed(f"tensor {index}'s name {_shown(name)} is " + (
                     "used twice" if name in names else f"{MAX_NAME} bytes or longer"))
             names.add(name)
