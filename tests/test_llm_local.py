@@ -8,6 +8,7 @@ import json
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -149,11 +150,15 @@ def test_parallel_slots_really_overlap(dev):
 
 
 def test_llm_serve_answers_on_loopback_and_stops_cleanly():
-    process = subprocess.Popen([*SWORDS, "llm", "serve", "--port", "0"], cwd=REPO_ROOT, stdout=subprocess.PIPE,
+    with socket.socket() as probe:  # a free port (serve takes 1 to 65535, no "pick one")
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    process = subprocess.Popen([*SWORDS, "llm", "serve", "--port", str(port)], cwd=REPO_ROOT, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True, env={**os.environ, **OFFLINE})
     try:
         line = process.stdout.readline()
-        url = re.search(r"(http://127\.0\.0\.1:\d+/v1)", line).group(1)
+        url = f"http://127.0.0.1:{port}/v1"
+        assert url in line, line
         request = urllib.request.Request(f"{url}/completions", data=json.dumps(
             {"model": "smollm2", "prompt": "A word like bright:", "max_tokens": 8}).encode(),
             headers={"Content-Type": "application/json"})

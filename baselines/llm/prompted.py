@@ -200,7 +200,7 @@ class LLM(System):
         if local:
             from .engine import LocalEngine
 
-            self.engine = LocalEngine(self.model, parallel=parallel, context=budget)
+            self.engine = LocalEngine(self.model, parallel=parallel, context=budget, flags={"context": "--budget"})
             base_url = self.engine.start()
         try:
             self._setup(base_url, mode, api_key_env, concurrency or (parallel if local else 16), max_tokens,
