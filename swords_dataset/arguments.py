@@ -80,15 +80,16 @@ _INVALID_CHOICE = re.compile(r"invalid choice: '(?P<word>[^']*)' \(choose from (
 
 class SwordsParser(argparse.ArgumentParser):
     """The parser of every `swords` command: defaults and choices in the help, "did you mean" on a mistyped
-    choice. Subcommand parsers are of the same class."""
+    choice, a mistake in one line. Subcommand parsers are of the same class."""
 
     def __init__(self, *args, **kwargs) -> None:
         kwargs.setdefault("formatter_class", HelpFormatter)
         super().__init__(*args, **kwargs)
 
     def error(self, message: str):
+        """One line, as every other error of the toolkit (argparse would print the usage block first)."""
         match = _INVALID_CHOICE.search(message)
         if match:
             choices = re.findall(r"'([^']*)'", match.group("choices"))
             message += did_you_mean(match.group("word"), choices)
-        super().error(message)
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
