@@ -15,8 +15,9 @@ from pathlib import Path
 import gradio as gr
 
 try:
-    from . import data, handlers, text
+    from . import cli, data, handlers, memory, text
     from .errors import SpaceError
+    from .inputs import Checkbox, Dropdown, File, Number, Radio, Slider, Textbox, guard_inputs, refuse
     from .published import CITATION
 except ImportError:  # run as a script: load this folder as the swords_space package, then import from it
     import importlib.util
@@ -29,13 +30,13 @@ except ImportError:  # run as a script: load this folder as the swords_space pac
         _package = importlib.util.module_from_spec(_spec)
         sys.modules["swords_space"] = _package
         _spec.loader.exec_module(_package)
-    from swords_space import data, handlers, text
+    from swords_space import cli, data, handlers, memory, text
     from swords_space.errors import SpaceError
+    from swords_space.inputs import Checkbox, Dropdown, File, Number, Radio, Slider, Textbox, guard_inputs, refuse
     from swords_space.published import CITATION
 
 log = logging.getLogger("swords_space")
 
-DEFAULT_PORT = 7860
 QUEUE_CONCURRENCY = 4  # events of different sessions run side by side; the model itself is shared
 SUBSTITUTE_CONCURRENCY = 16  # mostly waiting (on a system's lock, or on an LLM's answer)
 SCORE_CONCURRENCY = 2  # each holds a parsed predictions file in memory: two at once keep the server's peak low
@@ -49,61 +50,12 @@ and SemEval-2007 benchmarks; score a system's predictions with the SWORDS metric
 bundled data, except the optional LLM (your own API key, kept only in this session's memory)."""
 
 
-# -- input components that answer bad API input in the UI's words --------------------------------------------
-# The browser only sends what these components allow, but the API takes anything: Gradio's own checks then
-# answer with a generic error, or echo a value of any size. Each component's preprocess is wrapped (not
-# subclassed: Gradio writes a .pyi stub beside the source of every component subclass).
-
-
-def _shown(value: object) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
-def _numeric(component):
-    original = component.preprocess
-
-    def preprocess(payload):
-        if payload is not None and (isinstance(payload, bool) or not isinstance(payload, int | float)):
-            raise gr.Error(f"{component.label} must be a number, not {_shown(payload)}.", print_exception=False)
-        return original(payload)
-
-    component.preprocess = preprocess
-    return component
-
-
-def _choice(component):
-    original = component.preprocess
-
-    def preprocess(payload):
-        try:
-            return original(payload)
-        except gr.Error:
-            message = f"{component.label}: {_shown(payload)} is not one of the choices."
-            raise gr.Error(message, print_exception=False) from None
-
-    component.preprocess = preprocess
-    return component
-
-
-def Number(*args, **kwargs) -> gr.Number:  # noqa: N802 (stands in for the component class)
-    return _numeric(gr.Number(*args, **kwargs))
-
-
-def Slider(*args, **kwargs) -> gr.Slider:  # noqa: N802
-    return _numeric(gr.Slider(*args, **kwargs))
-
-
-def Dropdown(*args, **kwargs) -> gr.Dropdown:  # noqa: N802
-    return _choice(gr.Dropdown(*args, **kwargs))
-
-
 def _progress(progress: gr.Progress):
     return lambda fraction, message: progress(fraction, desc=message)
 
 
 def _fail(error: Exception) -> gr.Error:
-    return gr.Error(str(error), print_exception=False)
+    return refuse(str(error))
 
 
 # -- event functions: unpack the UI's values, call a handler, pack its result ---------------------------
@@ -161,7 +113,7 @@ def on_show(split_label, row_id):
 
 def on_use_example(split_label, row_id):
     if not row_id:
-        raise gr.Error("Choose an example first.", print_exception=False)
+        raise refuse("Choose an example first.")
     try:
         context, target, occurrence, pos, key = handlers.example_inputs(split_label, row_id)
     except SpaceError as error:
@@ -200,6 +152,8 @@ def on_score(upload=None, stored=None, split_label="swords test", setting="gener
         )
     except SpaceError as error:
         raise _fail(error) from None
+    finally:  # a large file's parsed predictions are garbage now: give their memory back
+        memory.release()
     return (
         result.summary(),
         result.metrics_table(),
@@ -250,7 +204,7 @@ def build_demo() -> gr.Blocks:
             with gr.Tab("Substitute", id="substitute"):
                 with gr.Row():
                     with gr.Column(scale=1):
-                        context = gr.Textbox(
+                        context = Textbox(
                             value=EXAMPLE_CONTEXT,
                             label="Context",
                             lines=5,
@@ -260,7 +214,7 @@ def build_demo() -> gr.Blocks:
                             elem_id="context",
                         )
                         with gr.Row():
-                            target = gr.Textbox(value="bright", label="Target word", elem_id="target",
+                            target = Textbox(value="bright", label="Target word", elem_id="target",
                                                 max_length=text.MAX_TARGET_CHARS)
                             occurrence = Number(value=1, label="Occurrence", minimum=1, precision=0,
                                                    elem_id="occurrence")
@@ -276,7 +230,7 @@ def build_demo() -> gr.Blocks:
                         with gr.Accordion("Start from a benchmark example", open=False):
                             with gr.Row():
                                 pick_split = Dropdown(splits, value="swords test", label="Benchmark")
-                                pick_query = gr.Textbox(label="Target starts with", placeholder="e.g. bright")
+                                pick_query = Textbox(label="Target starts with", placeholder="e.g. bright")
                             pick_example = Dropdown(choices=[], label="Example", elem_id="pick-example",
                                                        allow_custom_value=True)
                             pick_count = gr.Markdown(label="Matches")
@@ -285,12 +239,12 @@ def build_demo() -> gr.Blocks:
                                 "Any OpenAI-compatible API. The key is kept in this session's memory on the server "
                                 "only: never logged, stored or shown, gone when you close the tab."
                             )
-                            base_url = gr.Textbox(label="Base URL", placeholder="https://api.openai.com/v1",
+                            base_url = Textbox(label="Base URL", placeholder="https://api.openai.com/v1",
                                                   elem_id="llm-base-url")
                             with gr.Row():
-                                model = gr.Textbox(value="gpt-4o-mini", label="Model", elem_id="llm-model")
-                                mode = gr.Radio(["chat", "completions"], value="chat", label="Mode")
-                            api_key = gr.Textbox(label="API key", type="password", elem_id="api-key")
+                                model = Textbox(value="gpt-4o-mini", label="Model", elem_id="llm-model")
+                                mode = Radio(["chat", "completions"], value="chat", label="Mode")
+                            api_key = Textbox(label="API key", type="password", elem_id="api-key")
                             with gr.Row():
                                 set_key = gr.Button("Use this key")
                                 clear_key = gr.Button("Forget the key")
@@ -309,7 +263,7 @@ def build_demo() -> gr.Blocks:
             with gr.Tab("Explore", id="explore"):
                 with gr.Row():
                     explore_split = Dropdown(splits, value="swords test", label="Benchmark", elem_id="explore-split")
-                    explore_query = gr.Textbox(label="Target starts with", elem_id="explore-query")
+                    explore_query = Textbox(label="Target starts with", elem_id="explore-query")
                     explore_pos = Dropdown([data.ALL_POS, *data.POS_TAGS], value=data.ALL_POS,
                                               label="Part of speech")
                     explore_search = gr.Button("Search")
@@ -325,7 +279,8 @@ def build_demo() -> gr.Blocks:
             with gr.Tab("Score", id="score"):
                 with gr.Row():
                     with gr.Column(scale=1):
-                        upload = gr.File(
+                        upload = File(
+                            what="The predictions file",
                             label=f"Predictions file (upstream JSON or JSONL, .gz allowed, at most "
                             f"{handlers.MAX_UPLOAD_BYTES // 2**20} MB)",
                             file_types=[".json", ".jsonl", ".gz", ".txt"],
@@ -336,10 +291,10 @@ def build_demo() -> gr.Blocks:
                                              label="…or a stored baseline's predictions", elem_id="score-stored")
                         score_split = Dropdown(splits, value="swords test", label="Benchmark", elem_id="score-split")
                         with gr.Row():
-                            setting = gr.Radio(["generative", "ranking"], value="generative", label="Setting")
+                            setting = Radio(["generative", "ranking"], value="generative", label="Setting")
                             bootstrap = Slider(0, handlers.MAX_BOOTSTRAP, value=1000, step=100,
                                                   label="Bootstrap resamples (95% intervals)")
-                        include_problematic = gr.Checkbox(
+                        include_problematic = Checkbox(
                             False, label="CoInCo: also score its 'problematic' targets (the upstream scorer leaves "
                             "them out)", elem_id="score-problematic")
                         score = gr.Button("Score", variant="primary", elem_id="score")
@@ -350,7 +305,7 @@ def build_demo() -> gr.Blocks:
                         signature = gr.Textbox(label="Signature", elem_id="score-signature", interactive=False)
                 with gr.Row():
                     with gr.Column():
-                        curve_setting = gr.Radio(["lenient", "strict"], value="lenient", label="Curve")
+                        curve_setting = Radio(["lenient", "strict"], value="lenient", label="Curve")
                         curve = gr.LinePlot(x="k", y="value", color="series", title="Precision and recall at k",
                                             label="Precision and recall at k",
                                             x_title="k", y_title="percent", y_lim=[0, 100], elem_id="score-curve")
@@ -422,11 +377,12 @@ def launch(port: int | None = None, host: str | None = None, results: str | None
            block: bool = True) -> gr.Blocks:
     """Build and start the app (queue with concurrency, 20 MB uploads, no run history: inputs may hold a
     key); `block=False` returns once the server answers."""
+    memory.configure()  # before the worker threads start
     if results:
         os.environ[handlers.RESULTS_ENV] = str(Path(results).resolve())
     if warm:  # load data and the model in the background: the page is up at once, the first answer is fast
         threading.Thread(target=handlers.warm, name="swords-space-warm", daemon=True).start()
-    demo = build_demo()
+    demo = guard_inputs(build_demo())
     demo.queue(default_concurrency_limit=QUEUE_CONCURRENCY, max_size=64)
     demo.launch(
         server_name=host,
@@ -443,29 +399,16 @@ def launch(port: int | None = None, host: str | None = None, results: str | None
     return demo
 
 
-def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description="The SWORDS lexical substitution demo.")
-    parser.add_argument("--port", type=int, default=None, help=f"port (default: $GRADIO_SERVER_PORT or {DEFAULT_PORT})")
-    parser.add_argument("--host", default=None, help="address to listen on (default: $GRADIO_SERVER_NAME or 127.0.0.1)")
-    parser.add_argument("--results", default=None, help="folder of stored *.metrics.json (default: space/results)")
-    return parser.parse_args(argv)
-
-
-class PortInUse(Exception):
-    """The port asked for is taken; the message says which and how to choose another."""
-
-
-def main(argv: list[str] | None = None) -> int:
-    args = parse_args(argv)
+def serve(args: argparse.Namespace) -> int:
+    """Start the app with the demo's checked options (cli.add_arguments, cli.check) and serve until Ctrl-C."""
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("httpx").setLevel(logging.WARNING)  # one line per request is noise, not news
     try:
         demo = launch(args.port, args.host, args.results, block=False)
-    except OSError as error:  # Gradio: "Cannot find empty port in range: 7860-7860 …"
+    except OSError as error:  # taken between the check and the start: Gradio's "Cannot find empty port ..."
         if "port" not in str(error).lower():
             raise
-        port = args.port or os.environ.get("GRADIO_SERVER_PORT") or DEFAULT_PORT
-        raise PortInUse(f"port {port} is in use; choose another with --port N") from None
+        raise cli.DemoError(cli.port_in_use(args)) from None
     print(f"The demo is running at {demo.local_url} (Ctrl-C stops it)", flush=True)
     try:
         demo.block_thread()
@@ -474,8 +417,18 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-if __name__ == "__main__":
+def main(argv: list[str] | None = None) -> int:
+    """`python space/app.py [--port N] [--host H] [--results DIR]`, as a Hugging Face Space runs it."""
+    parser = argparse.ArgumentParser(prog="app.py", description="The SWORDS lexical substitution demo.")
+    cli.add_arguments(parser)
+    args = parser.parse_args(argv)
     try:
-        sys.exit(main())
-    except PortInUse as error:
-        sys.exit(f"app.py: error: {error}")
+        cli.check(args)
+        return serve(args)
+    except cli.DemoError as error:
+        print(f"{parser.prog}: error: {error}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
