@@ -15,9 +15,8 @@ from pathlib import Path
 import gradio as gr
 
 try:
-    from . import cli, data, handlers, memory, text
-    from .errors import SpaceError
-    from .inputs import Checkbox, Dropdown, File, Number, Radio, Slider, Textbox, guard_inputs, refuse
+    from . import cli, data, events, handlers, memory, text
+    from .inputs import Checkbox, Dropdown, File, Number, Radio, Slider, Textbox, guard_inputs
     from .published import CITATION
 except ImportError:  # run as a script: load this folder as the swords_space package, then import from it
     import importlib.util
@@ -30,16 +29,15 @@ except ImportError:  # run as a script: load this folder as the swords_space pac
         _package = importlib.util.module_from_spec(_spec)
         sys.modules["swords_space"] = _package
         _spec.loader.exec_module(_package)
-    from swords_space import cli, data, handlers, memory, text
-    from swords_space.errors import SpaceError
-    from swords_space.inputs import Checkbox, Dropdown, File, Number, Radio, Slider, Textbox, guard_inputs, refuse
+    from swords_space import cli, data, events, handlers, memory, text
+    from swords_space.inputs import Checkbox, Dropdown, File, Number, Radio, Slider, Textbox, guard_inputs
     from swords_space.published import CITATION
-
-log = logging.getLogger("swords_space")
 
 QUEUE_CONCURRENCY = 4  # events of different sessions run side by side; the model itself is shared
 SUBSTITUTE_CONCURRENCY = 16  # mostly waiting (on a system's lock, or on an LLM's answer)
-SCORE_CONCURRENCY = 2  # each holds a parsed predictions file in memory: two at once keep the server's peak low
+# One score at a time: a ~20 MB CoInCo predictions file costs about 350 MB while it is parsed and scored, and
+# two at once took the server past 1.5 GB (benchmarks/bench_space.py). Small files are scored in a second.
+SCORE_CONCURRENCY = 1
 EXAMPLE_CONTEXT = (
     "The committee met on Tuesday. She gave a bright answer that surprised everyone in the room. "
     "Afterwards they went home."
@@ -48,142 +46,6 @@ INTRO = """# SWORDS lexical substitution
 Type a context, choose a word in it, and get substitutes that fit **in that context**; browse the SWORDS, CoInCo
 and SemEval-2007 benchmarks; score a system's predictions with the SWORDS metrics. Everything runs offline on the
 bundled data, except the optional LLM (your own API key, kept only in this session's memory)."""
-
-
-def _progress(progress: gr.Progress):
-    return lambda fraction, message: progress(fraction, desc=message)
-
-
-def _fail(error: Exception) -> gr.Error:
-    return refuse(str(error))
-
-
-# -- event functions: unpack the UI's values, call a handler, pack its result ---------------------------
-
-
-# gr.Progress() as a default argument is how Gradio hands a handler its progress tracker.
-def on_substitute(context, target, occurrence, pos, system, top_k, example, llm, progress=gr.Progress()):  # noqa: B008
-    try:
-        result = handlers.substitute(
-            context, target, occurrence, pos, system, top_k, example=example, llm=llm, progress=_progress(progress)
-        )
-    except SpaceError as error:
-        raise _fail(error) from None
-    return result.status, result.context_html(), result.html(), result.table(), result.metrics_table()
-
-
-def on_context(context):
-    return gr.Dropdown(choices=handlers.word_choices(context), value=None)
-
-
-def on_word(value):
-    if not value:
-        return gr.skip(), gr.skip()
-    try:
-        word, occurrence = handlers.pick_word(value)
-    except SpaceError as error:
-        raise _fail(error) from None
-    return word, occurrence
-
-
-def on_search(split_label, query, pos):
-    try:
-        choices, message = handlers.search_examples(split_label, query, pos)
-    except SpaceError as error:
-        raise _fail(error) from None
-    return gr.Dropdown(choices=choices, value=choices[0][1] if choices else None), message
-
-
-def on_pick_search(split_label, query):
-    try:
-        choices, message = handlers.search_examples(split_label, query, data.ALL_POS)
-    except SpaceError as error:
-        raise _fail(error) from None
-    return gr.Dropdown(choices=choices, value=None), message  # nothing chosen: the user's context stays
-
-
-def on_show(split_label, row_id):
-    if not row_id:
-        return "", "", ""
-    try:
-        return handlers.show_example(split_label, row_id)
-    except SpaceError as error:
-        raise _fail(error) from None
-
-
-def on_use_example(split_label, row_id):
-    if not row_id:
-        raise refuse("Choose an example first.")
-    try:
-        context, target, occurrence, pos, key = handlers.example_inputs(split_label, row_id)
-    except SpaceError as error:
-        raise _fail(error) from None
-    return context, target, occurrence, pos, key, gr.Tabs(selected="substitute")
-
-
-def on_pick_example(split_label, row_id):
-    if not row_id:
-        return gr.skip(), gr.skip(), gr.skip(), gr.skip(), gr.skip()
-    try:
-        return handlers.example_inputs(split_label, row_id)
-    except SpaceError as error:
-        raise _fail(error) from None
-
-
-def on_set_llm(base_url, model, mode, api_key):
-    try:
-        settings = handlers.llm_settings(base_url, model, mode, api_key)
-    except SpaceError as error:
-        raise _fail(error) from None
-    # The key leaves the textbox at once: from here on it exists only in this session's State.
-    return settings, "", f"An API key is set for this session: **{settings.model}** at `{settings.base_url}`."
-
-
-def on_clear_llm():
-    return None, "", "No API key set."
-
-
-def on_score(upload=None, stored=None, split_label="swords test", setting="generative", bootstrap=1000,
-             curve_setting="lenient", include_problematic=False, progress=gr.Progress()):  # noqa: B008
-    try:
-        result = handlers.score_predictions(
-            upload, stored, split_label, setting, bootstrap, progress=_progress(progress),
-            include_problematic=bool(include_problematic),
-        )
-    except SpaceError as error:
-        raise _fail(error) from None
-    finally:  # a large file's parsed predictions are garbage now: give their memory back
-        memory.release()
-    return (
-        result.summary(),
-        result.metrics_table(),
-        result.by_pos_table(),
-        result.curve_for(curve_setting or "lenient"),
-        result.published_table(),
-        result.result["signature"],
-        result.curve,
-    )
-
-
-def on_curve_setting(curve, setting):
-    if curve is None or len(curve) == 0:
-        return gr.skip()
-    return curve[curve["setting"] == setting].reset_index(drop=True)
-
-
-def on_stored(name):
-    if not name:
-        return gr.skip(), gr.skip()
-    try:
-        split_label = handlers.stored_split(name)
-    except SpaceError as error:
-        raise _fail(error) from None
-    return None, (split_label or gr.skip())
-
-
-def on_leaderboard():
-    table, note = handlers.leaderboard()
-    return table, note
 
 
 # -- layout -------------------------------------------------------------------------------------------------
@@ -331,45 +193,47 @@ def build_demo() -> gr.Blocks:
         run_inputs = [context, target, occurrence, pos, system, top_k, example_state, llm_state]
         run_outputs = [status, context_view, suggestions, suggestions_table, example_metrics]
         # A slow system (an LLM behind a slow URL) holds one of many slots, never everyone's.
-        run.click(on_substitute, run_inputs, run_outputs, api_name="substitute",
+        run.click(events.on_substitute, run_inputs, run_outputs, api_name="substitute",
                   concurrency_limit=SUBSTITUTE_CONCURRENCY)
-        target.submit(on_substitute, run_inputs, run_outputs, api_visibility="private")
-        context.change(on_context, context, word_pick, api_visibility="private", show_progress="hidden",
+        target.submit(events.on_substitute, run_inputs, run_outputs, api_visibility="private")
+        context.change(events.on_context, context, word_pick, api_visibility="private", show_progress="hidden",
                        trigger_mode="always_last")  # while typing, only the latest text matters
-        word_pick.change(on_word, word_pick, [target, occurrence], api_visibility="private", show_progress="hidden")
+        word_pick.change(events.on_word, word_pick, [target, occurrence], api_visibility="private",
+                         show_progress="hidden")
         pick_inputs = [pick_split, pick_query]
-        pick_split.change(on_pick_search, pick_inputs, [pick_example, pick_count], api_visibility="private")
-        pick_query.submit(on_pick_search, pick_inputs, [pick_example, pick_count], api_visibility="private")
-        pick_example.change(on_pick_example, [pick_split, pick_example], [context, target, occurrence, pos,
+        pick_split.change(events.on_pick_search, pick_inputs, [pick_example, pick_count], api_visibility="private")
+        pick_query.submit(events.on_pick_search, pick_inputs, [pick_example, pick_count], api_visibility="private")
+        pick_example.change(events.on_pick_example, [pick_split, pick_example], [context, target, occurrence, pos,
                                                                           example_state], api_visibility="private")
-        set_key.click(on_set_llm, [base_url, model, mode, api_key], [llm_state, api_key, llm_status],
+        set_key.click(events.on_set_llm, [base_url, model, mode, api_key], [llm_state, api_key, llm_status],
                       api_visibility="private")
-        clear_key.click(on_clear_llm, None, [llm_state, api_key, llm_status], api_visibility="private")
+        clear_key.click(events.on_clear_llm, None, [llm_state, api_key, llm_status], api_visibility="private")
 
         # Explore
         explore_inputs = [explore_split, explore_query, explore_pos]
         explore_outputs = [explore_pick, explore_count]
-        explore_search.click(on_search, explore_inputs, explore_outputs, api_name="search_examples")
-        explore_query.submit(on_search, explore_inputs, explore_outputs, api_visibility="private")
-        explore_split.change(on_search, explore_inputs, explore_outputs, api_visibility="private")
-        explore_pos.change(on_search, explore_inputs, explore_outputs, api_visibility="private")
-        explore_pick.change(on_show, [explore_split, explore_pick],
+        explore_search.click(events.on_search, explore_inputs, explore_outputs, api_name="search_examples")
+        explore_query.submit(events.on_search, explore_inputs, explore_outputs, api_visibility="private")
+        explore_split.change(events.on_search, explore_inputs, explore_outputs, api_visibility="private")
+        explore_pos.change(events.on_search, explore_inputs, explore_outputs, api_visibility="private")
+        explore_pick.change(events.on_show, [explore_split, explore_pick],
                             [explore_header, explore_context, explore_substitutes], api_name="show_example")
-        use_example.click(on_use_example, [explore_split, explore_pick],
+        use_example.click(events.on_use_example, [explore_split, explore_pick],
                           [context, target, occurrence, pos, example_state, tabs], api_visibility="private")
 
         # Score
-        score.click(on_score, [upload, stored, score_split, setting, bootstrap, curve_setting, include_problematic],
+        score_inputs = [upload, stored, score_split, setting, bootstrap, curve_setting, include_problematic]
+        score.click(events.on_score, score_inputs,
                     [score_summary, metrics_table, by_pos, curve, published, signature, curve_state],
                     api_name="score", concurrency_limit=SCORE_CONCURRENCY)
-        curve_setting.change(on_curve_setting, [curve_state, curve_setting], curve, api_visibility="private")
-        stored.change(on_stored, stored, [upload, score_split], api_visibility="private")
+        curve_setting.change(events.on_curve_setting, [curve_state, curve_setting], curve, api_visibility="private")
+        stored.change(events.on_stored, stored, [upload, score_split], api_visibility="private")
 
         # Leaderboard
-        refresh.click(on_leaderboard, None, [board, board_note], api_name="leaderboard")
-        demo.load(on_leaderboard, None, [board, board_note], api_visibility="private")
-        demo.load(on_search, explore_inputs, explore_outputs, api_visibility="private")
-        demo.load(on_pick_search, pick_inputs, [pick_example, pick_count], api_visibility="private")
+        refresh.click(events.on_leaderboard, None, [board, board_note], api_name="leaderboard")
+        demo.load(events.on_leaderboard, None, [board, board_note], api_visibility="private")
+        demo.load(events.on_search, explore_inputs, explore_outputs, api_visibility="private")
+        demo.load(events.on_pick_search, pick_inputs, [pick_example, pick_count], api_visibility="private")
     return demo
 
 

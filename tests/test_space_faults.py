@@ -21,7 +21,7 @@ from .space_server import peak_memory_mb, running_app
 pytest.importorskip("gradio", reason="the Space needs gradio: pip install 'swords-lexsub[space]'")
 pytest.importorskip("gradio_client", reason="the API tests need gradio_client: pip install 'swords-lexsub[space]'")
 
-PEAK_LIMIT_MB = 1800
+PEAK_LIMIT_MB = 1500
 # A command-line option of ours (--model, --dataset ...) means nothing in the browser; a pip install line for
 # whoever hosts the Space may carry pip's own options.
 _PIP_COMMAND = re.compile(r"pip install[^();]*")
