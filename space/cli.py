@@ -80,7 +80,8 @@ def port_in_use(args: argparse.Namespace) -> str:
     port, named = _port(args)
     if port is None:
         return f"no free port from {DEFAULT_PORT}; choose one with --port N"
-    return f"port {port} is in use ({named}); choose another with --port N"
+    source = "" if named.startswith("--") else f" ({named})"  # from Gradio's variable: say so
+    return f"port {port}{source} is in use; choose another with --port N"
 
 
 def _resolve(host: str, port: int, named: str) -> tuple:

@@ -49,7 +49,7 @@ def test_a_taken_port_is_named():
         port = taken.getsockname()[1]
         code, lines = demo("--port", str(port))
     assert code == 2 and len(lines) == 1, lines
-    assert f"port {port} is in use (--port {port}); choose another with --port N" in lines[0], lines
+    assert lines[0] == f"swords: error: port {port} is in use; choose another with --port N", lines
 
 
 @pytest.mark.parametrize("port", ["70000", "-1", "0", "http"])
