@@ -111,6 +111,9 @@ def _check_address(args: argparse.Namespace) -> None:
     host, host_named = _option(args, "host", HOST_ENV)
     host, host_named = host or DEFAULT_HOST, host_named or f"the default host {DEFAULT_HOST}"
     port, port_named = _port(args)
+    if ":" in host:  # Gradio writes the address into its own URL as http://HOST:PORT/, unbracketed
+        raise DemoError(f"{host_named}: an IPv6 address, which Gradio cannot serve on; give an IPv4 address or a "
+                        "name (0.0.0.0 for every interface)")
     family, kind, protocol, address = _resolve(host, port or 0, host_named)
     with socket.socket(family, kind, protocol) as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

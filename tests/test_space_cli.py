@@ -42,6 +42,11 @@ def test_an_address_that_is_not_this_machines_is_named():
     assert code == 2 and len(lines) == 1 and "--host 192.0.2.1: not an address of this machine" in lines[0], lines
 
 
+def test_an_ipv6_address_is_refused_before_gradio_fails_on_it():
+    code, lines = demo("--host", "::1", "--port", str(free_port()))  # Gradio's own URL would be http://::1:PORT/
+    assert code == 2 and len(lines) == 1 and lines[0].startswith("swords: error: --host ::1: an IPv6 address"), lines
+
+
 def test_a_taken_port_is_named():
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
