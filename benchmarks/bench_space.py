@@ -1,11 +1,15 @@
-"""Speed of the Gradio Space, as a user meets it: start, suggestions with the model warm, scoring an upload.
+"""Speed and memory of the Gradio Space, as a user meets it: start, suggestions with the model warm, scoring
+an upload; and the server's memory while three users score large files and a fourth uploads a gzip bomb.
 
-Run: python benchmarks/bench_space.py [--repeat N] [--system NAME]
+Run: python benchmarks/bench_space.py [--repeat N] [--system NAME] [--only speed|memory]
 
 The app runs in its own process (`python space/app.py`) on 127.0.0.1 and is called through its API with
 gradio_client, so every figure includes Gradio's queue and HTTP; the scoring handler is also timed alone.
 Targets on a 2-core machine: the app answers HTTP in under 15 s; suggestions for a three-sentence context,
-the model warm, in under 1 s; scoring an uploaded SWORDS test predictions file in under 2 s.
+the model warm, in under 1 s; scoring an uploaded SWORDS test predictions file in under 2 s. Memory (the
+whole app process, from /proc/PID/status): three ~19 MB CoInCo test predictions files (110 substitutes a
+target, near the 20 MB upload limit) and a gzip bomb sent at once peak under 1.5 GB (VmHWM), and the process
+is back under 1 GB (VmRSS) once they are done.
 """
 
 from __future__ import annotations
@@ -18,11 +22,13 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO_ROOT))  # for tests/space_server.py and the test files' upload makers
 APP = REPO_ROOT / "space" / "app.py"
 PREDICTIONS = REPO_ROOT / "space" / "results" / "coinco-oracle.swords.test.jsonl"
 CONTEXT = (
@@ -83,14 +89,97 @@ def verdict(value: float, target: float) -> str:
     return f"target < {target:g} s: {'met' if value < target else 'MISSED'}"
 
 
+def memory_mb(pid: int) -> dict[str, float]:
+    """The process's resident memory now (VmRSS) and its peak so far (VmHWM), in MB."""
+    fields = {}
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        name, _, value = line.partition(":")
+        if name in ("VmRSS", "VmHWM"):
+            fields[name] = int(value.split()[0]) / 1024
+    return fields
+
+
+def settled_rss(pid: int, seconds: float = 20.0) -> float:
+    """VmRSS once it stops falling (freed memory going back to the system), waiting at most `seconds`."""
+    last = memory_mb(pid)["VmRSS"]
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        time.sleep(2)
+        now = memory_mb(pid)["VmRSS"]
+        if now > last - 5:
+            return now
+        last = now
+    return last
+
+
+def memory(uploads: int = 3) -> None:
+    """Idle, peak and after-settling memory of the app while `uploads` users score ~19 MB CoInCo test
+    predictions files at once and another uploads a gzip bomb."""
+    from gradio_client import Client, handle_file
+    from gradio_client.exceptions import AppError
+
+    from tests.space_server import running_app
+    from tests.test_space_faults import bomb, large_upload
+
+    with tempfile.TemporaryDirectory() as folder:
+        folder = Path(folder)
+        files = [folder / f"coinco-test-{i}.jsonl" for i in range(uploads)]
+        sizes = [large_upload(path, substitutes=110, seed=i, precise_scores=True) for i, path in enumerate(files)]
+        gzip_bomb = folder / "bomb.json.gz"
+        bomb(gzip_bomb)
+        with running_app(folder) as app:
+            pid = app["pid"]
+            client = Client(app["url"], verbose=False)
+            client.predict(CONTEXT, TARGET, 1, "auto", None, 10, api_name="/substitute")  # warm-up done
+            time.sleep(2)
+            idle = memory_mb(pid)
+            outcomes: dict[str, tuple[float, str]] = {}
+
+            def score(name: str, path: Path, split: str) -> None:
+                started = time.monotonic()
+                try:
+                    message = Client(app["url"], verbose=False).predict(
+                        handle_file(str(path)), None, split, "generative", 1000, "lenient", False,
+                        api_name="/score")[0]
+                except AppError as error:
+                    message = str(error)
+                outcomes[name] = (time.monotonic() - started, message)
+
+            threads = [threading.Thread(target=score, args=(path.name, path, "coinco test")) for path in files]
+            threads.append(threading.Thread(target=score, args=("bomb", gzip_bomb, "swords test")))
+            started = time.monotonic()
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join(600)
+            elapsed = time.monotonic() - started
+            peak = memory_mb(pid)["VmHWM"]
+            after = settled_rss(pid)
+    scored = sum("Scored **" in message for _, message in outcomes.values())
+    print(f"memory: {uploads} x {statistics.mean(sizes) / 2**20:.1f} MB CoInCo test uploads + a gzip bomb at once "
+          f"({scored} scored, bomb: {outcomes['bomb'][1][:60]!r} after {outcomes['bomb'][0]:.1f} s; "
+          f"all done in {elapsed:.1f} s)")
+    print(f"  idle {idle['VmRSS']:6.0f} MB RSS (peak so far {idle['VmHWM']:.0f} MB)")
+    print(f"  peak {peak:6.0f} MB VmHWM  (target < 1500 MB: {'met' if peak < 1500 else 'MISSED'})")
+    print(f"  after {after:5.0f} MB RSS once settled (target < 1000 MB: {'met' if after < 1000 else 'MISSED'})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--system", default=None, help="system for the suggestions (default: the app's default)")
+    parser.add_argument("--only", choices=["speed", "memory"], default=None, help="run one part (default: both)")
     args = parser.parse_args()
+    print(f"{os.cpu_count()} cores, Python {sys.version.split()[0]}")
+    if args.only != "memory":
+        speed(args)
+    if args.only != "speed":
+        memory()
+
+
+def speed(args: argparse.Namespace) -> None:
     from gradio_client import Client, handle_file
 
-    print(f"{os.cpu_count()} cores, Python {sys.version.split()[0]}")
     with tempfile.TemporaryFile() as log:
         port = free_port()
         process, start = start_app(port, log)
@@ -132,6 +221,7 @@ def main() -> None:
     in_process, _ = timed(lambda: handlers.score_predictions(str(PREDICTIONS), None, "swords test", bootstrap=1000),
                           args.repeat)
     print(f"the scoring handler alone, 1000 bootstrap resamples:       {in_process:6.2f} s median")
+
 
 if __name__ == "__main__":
     main()

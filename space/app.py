@@ -15,8 +15,8 @@ from pathlib import Path
 import gradio as gr
 
 try:
-    from . import data, handlers, text
-    from .errors import SpaceError
+    from . import cli, data, events, handlers, memory, text
+    from .inputs import Checkbox, Dropdown, File, Number, Radio, Slider, Textbox, guard_inputs
     from .published import CITATION
 except ImportError:  # run as a script: load this folder as the swords_space package, then import from it
     import importlib.util
@@ -29,16 +29,15 @@ except ImportError:  # run as a script: load this folder as the swords_space pac
         _package = importlib.util.module_from_spec(_spec)
         sys.modules["swords_space"] = _package
         _spec.loader.exec_module(_package)
-    from swords_space import data, handlers, text
-    from swords_space.errors import SpaceError
+    from swords_space import cli, data, events, handlers, memory, text
+    from swords_space.inputs import Checkbox, Dropdown, File, Number, Radio, Slider, Textbox, guard_inputs
     from swords_space.published import CITATION
 
-log = logging.getLogger("swords_space")
-
-DEFAULT_PORT = 7860
 QUEUE_CONCURRENCY = 4  # events of different sessions run side by side; the model itself is shared
 SUBSTITUTE_CONCURRENCY = 16  # mostly waiting (on a system's lock, or on an LLM's answer)
-SCORE_CONCURRENCY = 2  # each holds a parsed predictions file in memory: two at once keep the server's peak low
+# One score at a time: a ~20 MB CoInCo predictions file costs about 350 MB while it is parsed and scored, and
+# two at once took the server past 1.5 GB (benchmarks/bench_space.py). Small files are scored in a second.
+SCORE_CONCURRENCY = 1
 EXAMPLE_CONTEXT = (
     "The committee met on Tuesday. She gave a bright answer that surprised everyone in the room. "
     "Afterwards they went home."
@@ -47,189 +46,6 @@ INTRO = """# SWORDS lexical substitution
 Type a context, choose a word in it, and get substitutes that fit **in that context**; browse the SWORDS, CoInCo
 and SemEval-2007 benchmarks; score a system's predictions with the SWORDS metrics. Everything runs offline on the
 bundled data, except the optional LLM (your own API key, kept only in this session's memory)."""
-
-
-# -- input components that answer bad API input in the UI's words --------------------------------------------
-# The browser only sends what these components allow, but the API takes anything: Gradio's own checks then
-# answer with a generic error, or echo a value of any size. Each component's preprocess is wrapped (not
-# subclassed: Gradio writes a .pyi stub beside the source of every component subclass).
-
-
-def _shown(value: object) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
-def _numeric(component):
-    original = component.preprocess
-
-    def preprocess(payload):
-        if payload is not None and (isinstance(payload, bool) or not isinstance(payload, int | float)):
-            raise gr.Error(f"{component.label} must be a number, not {_shown(payload)}.", print_exception=False)
-        return original(payload)
-
-    component.preprocess = preprocess
-    return component
-
-
-def _choice(component):
-    original = component.preprocess
-
-    def preprocess(payload):
-        try:
-            return original(payload)
-        except gr.Error:
-            message = f"{component.label}: {_shown(payload)} is not one of the choices."
-            raise gr.Error(message, print_exception=False) from None
-
-    component.preprocess = preprocess
-    return component
-
-
-def Number(*args, **kwargs) -> gr.Number:  # noqa: N802 (stands in for the component class)
-    return _numeric(gr.Number(*args, **kwargs))
-
-
-def Slider(*args, **kwargs) -> gr.Slider:  # noqa: N802
-    return _numeric(gr.Slider(*args, **kwargs))
-
-
-def Dropdown(*args, **kwargs) -> gr.Dropdown:  # noqa: N802
-    return _choice(gr.Dropdown(*args, **kwargs))
-
-
-def _progress(progress: gr.Progress):
-    return lambda fraction, message: progress(fraction, desc=message)
-
-
-def _fail(error: Exception) -> gr.Error:
-    return gr.Error(str(error), print_exception=False)
-
-
-# -- event functions: unpack the UI's values, call a handler, pack its result ---------------------------
-
-
-# gr.Progress() as a default argument is how Gradio hands a handler its progress tracker.
-def on_substitute(context, target, occurrence, pos, system, top_k, example, llm, progress=gr.Progress()):  # noqa: B008
-    try:
-        result = handlers.substitute(
-            context, target, occurrence, pos, system, top_k, example=example, llm=llm, progress=_progress(progress)
-        )
-    except SpaceError as error:
-        raise _fail(error) from None
-    return result.status, result.context_html(), result.html(), result.table(), result.metrics_table()
-
-
-def on_context(context):
-    return gr.Dropdown(choices=handlers.word_choices(context), value=None)
-
-
-def on_word(value):
-    if not value:
-        return gr.skip(), gr.skip()
-    try:
-        word, occurrence = handlers.pick_word(value)
-    except SpaceError as error:
-        raise _fail(error) from None
-    return word, occurrence
-
-
-def on_search(split_label, query, pos):
-    try:
-        choices, message = handlers.search_examples(split_label, query, pos)
-    except SpaceError as error:
-        raise _fail(error) from None
-    return gr.Dropdown(choices=choices, value=choices[0][1] if choices else None), message
-
-
-def on_pick_search(split_label, query):
-    try:
-        choices, message = handlers.search_examples(split_label, query, data.ALL_POS)
-    except SpaceError as error:
-        raise _fail(error) from None
-    return gr.Dropdown(choices=choices, value=None), message  # nothing chosen: the user's context stays
-
-
-def on_show(split_label, row_id):
-    if not row_id:
-        return "", "", ""
-    try:
-        return handlers.show_example(split_label, row_id)
-    except SpaceError as error:
-        raise _fail(error) from None
-
-
-def on_use_example(split_label, row_id):
-    if not row_id:
-        raise gr.Error("Choose an example first.", print_exception=False)
-    try:
-        context, target, occurrence, pos, key = handlers.example_inputs(split_label, row_id)
-    except SpaceError as error:
-        raise _fail(error) from None
-    return context, target, occurrence, pos, key, gr.Tabs(selected="substitute")
-
-
-def on_pick_example(split_label, row_id):
-    if not row_id:
-        return gr.skip(), gr.skip(), gr.skip(), gr.skip(), gr.skip()
-    try:
-        return handlers.example_inputs(split_label, row_id)
-    except SpaceError as error:
-        raise _fail(error) from None
-
-
-def on_set_llm(base_url, model, mode, api_key):
-    try:
-        settings = handlers.llm_settings(base_url, model, mode, api_key)
-    except SpaceError as error:
-        raise _fail(error) from None
-    # The key leaves the textbox at once: from here on it exists only in this session's State.
-    return settings, "", f"An API key is set for this session: **{settings.model}** at `{settings.base_url}`."
-
-
-def on_clear_llm():
-    return None, "", "No API key set."
-
-
-def on_score(upload=None, stored=None, split_label="swords test", setting="generative", bootstrap=1000,
-             curve_setting="lenient", include_problematic=False, progress=gr.Progress()):  # noqa: B008
-    try:
-        result = handlers.score_predictions(
-            upload, stored, split_label, setting, bootstrap, progress=_progress(progress),
-            include_problematic=bool(include_problematic),
-        )
-    except SpaceError as error:
-        raise _fail(error) from None
-    return (
-        result.summary(),
-        result.metrics_table(),
-        result.by_pos_table(),
-        result.curve_for(curve_setting or "lenient"),
-        result.published_table(),
-        result.result["signature"],
-        result.curve,
-    )
-
-
-def on_curve_setting(curve, setting):
-    if curve is None or len(curve) == 0:
-        return gr.skip()
-    return curve[curve["setting"] == setting].reset_index(drop=True)
-
-
-def on_stored(name):
-    if not name:
-        return gr.skip(), gr.skip()
-    try:
-        split_label = handlers.stored_split(name)
-    except SpaceError as error:
-        raise _fail(error) from None
-    return None, (split_label or gr.skip())
-
-
-def on_leaderboard():
-    table, note = handlers.leaderboard()
-    return table, note
 
 
 # -- layout -------------------------------------------------------------------------------------------------
@@ -250,7 +66,7 @@ def build_demo() -> gr.Blocks:
             with gr.Tab("Substitute", id="substitute"):
                 with gr.Row():
                     with gr.Column(scale=1):
-                        context = gr.Textbox(
+                        context = Textbox(
                             value=EXAMPLE_CONTEXT,
                             label="Context",
                             lines=5,
@@ -260,7 +76,7 @@ def build_demo() -> gr.Blocks:
                             elem_id="context",
                         )
                         with gr.Row():
-                            target = gr.Textbox(value="bright", label="Target word", elem_id="target",
+                            target = Textbox(value="bright", label="Target word", elem_id="target",
                                                 max_length=text.MAX_TARGET_CHARS)
                             occurrence = Number(value=1, label="Occurrence", minimum=1, precision=0,
                                                    elem_id="occurrence")
@@ -276,7 +92,7 @@ def build_demo() -> gr.Blocks:
                         with gr.Accordion("Start from a benchmark example", open=False):
                             with gr.Row():
                                 pick_split = Dropdown(splits, value="swords test", label="Benchmark")
-                                pick_query = gr.Textbox(label="Target starts with", placeholder="e.g. bright")
+                                pick_query = Textbox(label="Target starts with", placeholder="e.g. bright")
                             pick_example = Dropdown(choices=[], label="Example", elem_id="pick-example",
                                                        allow_custom_value=True)
                             pick_count = gr.Markdown(label="Matches")
@@ -285,12 +101,12 @@ def build_demo() -> gr.Blocks:
                                 "Any OpenAI-compatible API. The key is kept in this session's memory on the server "
                                 "only: never logged, stored or shown, gone when you close the tab."
                             )
-                            base_url = gr.Textbox(label="Base URL", placeholder="https://api.openai.com/v1",
+                            base_url = Textbox(label="Base URL", placeholder="https://api.openai.com/v1",
                                                   elem_id="llm-base-url")
                             with gr.Row():
-                                model = gr.Textbox(value="gpt-4o-mini", label="Model", elem_id="llm-model")
-                                mode = gr.Radio(["chat", "completions"], value="chat", label="Mode")
-                            api_key = gr.Textbox(label="API key", type="password", elem_id="api-key")
+                                model = Textbox(value="gpt-4o-mini", label="Model", elem_id="llm-model")
+                                mode = Radio(["chat", "completions"], value="chat", label="Mode")
+                            api_key = Textbox(label="API key", type="password", elem_id="api-key")
                             with gr.Row():
                                 set_key = gr.Button("Use this key")
                                 clear_key = gr.Button("Forget the key")
@@ -309,7 +125,7 @@ def build_demo() -> gr.Blocks:
             with gr.Tab("Explore", id="explore"):
                 with gr.Row():
                     explore_split = Dropdown(splits, value="swords test", label="Benchmark", elem_id="explore-split")
-                    explore_query = gr.Textbox(label="Target starts with", elem_id="explore-query")
+                    explore_query = Textbox(label="Target starts with", elem_id="explore-query")
                     explore_pos = Dropdown([data.ALL_POS, *data.POS_TAGS], value=data.ALL_POS,
                                               label="Part of speech")
                     explore_search = gr.Button("Search")
@@ -325,7 +141,8 @@ def build_demo() -> gr.Blocks:
             with gr.Tab("Score", id="score"):
                 with gr.Row():
                     with gr.Column(scale=1):
-                        upload = gr.File(
+                        upload = File(
+                            what="The predictions file",
                             label=f"Predictions file (upstream JSON or JSONL, .gz allowed, at most "
                             f"{handlers.MAX_UPLOAD_BYTES // 2**20} MB)",
                             file_types=[".json", ".jsonl", ".gz", ".txt"],
@@ -336,10 +153,10 @@ def build_demo() -> gr.Blocks:
                                              label="…or a stored baseline's predictions", elem_id="score-stored")
                         score_split = Dropdown(splits, value="swords test", label="Benchmark", elem_id="score-split")
                         with gr.Row():
-                            setting = gr.Radio(["generative", "ranking"], value="generative", label="Setting")
+                            setting = Radio(["generative", "ranking"], value="generative", label="Setting")
                             bootstrap = Slider(0, handlers.MAX_BOOTSTRAP, value=1000, step=100,
                                                   label="Bootstrap resamples (95% intervals)")
-                        include_problematic = gr.Checkbox(
+                        include_problematic = Checkbox(
                             False, label="CoInCo: also score its 'problematic' targets (the upstream scorer leaves "
                             "them out)", elem_id="score-problematic")
                         score = gr.Button("Score", variant="primary", elem_id="score")
@@ -350,7 +167,7 @@ def build_demo() -> gr.Blocks:
                         signature = gr.Textbox(label="Signature", elem_id="score-signature", interactive=False)
                 with gr.Row():
                     with gr.Column():
-                        curve_setting = gr.Radio(["lenient", "strict"], value="lenient", label="Curve")
+                        curve_setting = Radio(["lenient", "strict"], value="lenient", label="Curve")
                         curve = gr.LinePlot(x="k", y="value", color="series", title="Precision and recall at k",
                                             label="Precision and recall at k",
                                             x_title="k", y_title="percent", y_lim=[0, 100], elem_id="score-curve")
@@ -376,45 +193,47 @@ def build_demo() -> gr.Blocks:
         run_inputs = [context, target, occurrence, pos, system, top_k, example_state, llm_state]
         run_outputs = [status, context_view, suggestions, suggestions_table, example_metrics]
         # A slow system (an LLM behind a slow URL) holds one of many slots, never everyone's.
-        run.click(on_substitute, run_inputs, run_outputs, api_name="substitute",
+        run.click(events.on_substitute, run_inputs, run_outputs, api_name="substitute",
                   concurrency_limit=SUBSTITUTE_CONCURRENCY)
-        target.submit(on_substitute, run_inputs, run_outputs, api_visibility="private")
-        context.change(on_context, context, word_pick, api_visibility="private", show_progress="hidden",
+        target.submit(events.on_substitute, run_inputs, run_outputs, api_visibility="private")
+        context.change(events.on_context, context, word_pick, api_visibility="private", show_progress="hidden",
                        trigger_mode="always_last")  # while typing, only the latest text matters
-        word_pick.change(on_word, word_pick, [target, occurrence], api_visibility="private", show_progress="hidden")
+        word_pick.change(events.on_word, word_pick, [target, occurrence], api_visibility="private",
+                         show_progress="hidden")
         pick_inputs = [pick_split, pick_query]
-        pick_split.change(on_pick_search, pick_inputs, [pick_example, pick_count], api_visibility="private")
-        pick_query.submit(on_pick_search, pick_inputs, [pick_example, pick_count], api_visibility="private")
-        pick_example.change(on_pick_example, [pick_split, pick_example], [context, target, occurrence, pos,
+        pick_split.change(events.on_pick_search, pick_inputs, [pick_example, pick_count], api_visibility="private")
+        pick_query.submit(events.on_pick_search, pick_inputs, [pick_example, pick_count], api_visibility="private")
+        pick_example.change(events.on_pick_example, [pick_split, pick_example], [context, target, occurrence, pos,
                                                                           example_state], api_visibility="private")
-        set_key.click(on_set_llm, [base_url, model, mode, api_key], [llm_state, api_key, llm_status],
+        set_key.click(events.on_set_llm, [base_url, model, mode, api_key], [llm_state, api_key, llm_status],
                       api_visibility="private")
-        clear_key.click(on_clear_llm, None, [llm_state, api_key, llm_status], api_visibility="private")
+        clear_key.click(events.on_clear_llm, None, [llm_state, api_key, llm_status], api_visibility="private")
 
         # Explore
         explore_inputs = [explore_split, explore_query, explore_pos]
         explore_outputs = [explore_pick, explore_count]
-        explore_search.click(on_search, explore_inputs, explore_outputs, api_name="search_examples")
-        explore_query.submit(on_search, explore_inputs, explore_outputs, api_visibility="private")
-        explore_split.change(on_search, explore_inputs, explore_outputs, api_visibility="private")
-        explore_pos.change(on_search, explore_inputs, explore_outputs, api_visibility="private")
-        explore_pick.change(on_show, [explore_split, explore_pick],
+        explore_search.click(events.on_search, explore_inputs, explore_outputs, api_name="search_examples")
+        explore_query.submit(events.on_search, explore_inputs, explore_outputs, api_visibility="private")
+        explore_split.change(events.on_search, explore_inputs, explore_outputs, api_visibility="private")
+        explore_pos.change(events.on_search, explore_inputs, explore_outputs, api_visibility="private")
+        explore_pick.change(events.on_show, [explore_split, explore_pick],
                             [explore_header, explore_context, explore_substitutes], api_name="show_example")
-        use_example.click(on_use_example, [explore_split, explore_pick],
+        use_example.click(events.on_use_example, [explore_split, explore_pick],
                           [context, target, occurrence, pos, example_state, tabs], api_visibility="private")
 
         # Score
-        score.click(on_score, [upload, stored, score_split, setting, bootstrap, curve_setting, include_problematic],
+        score_inputs = [upload, stored, score_split, setting, bootstrap, curve_setting, include_problematic]
+        score.click(events.on_score, score_inputs,
                     [score_summary, metrics_table, by_pos, curve, published, signature, curve_state],
                     api_name="score", concurrency_limit=SCORE_CONCURRENCY)
-        curve_setting.change(on_curve_setting, [curve_state, curve_setting], curve, api_visibility="private")
-        stored.change(on_stored, stored, [upload, score_split], api_visibility="private")
+        curve_setting.change(events.on_curve_setting, [curve_state, curve_setting], curve, api_visibility="private")
+        stored.change(events.on_stored, stored, [upload, score_split], api_visibility="private")
 
         # Leaderboard
-        refresh.click(on_leaderboard, None, [board, board_note], api_name="leaderboard")
-        demo.load(on_leaderboard, None, [board, board_note], api_visibility="private")
-        demo.load(on_search, explore_inputs, explore_outputs, api_visibility="private")
-        demo.load(on_pick_search, pick_inputs, [pick_example, pick_count], api_visibility="private")
+        refresh.click(events.on_leaderboard, None, [board, board_note], api_name="leaderboard")
+        demo.load(events.on_leaderboard, None, [board, board_note], api_visibility="private")
+        demo.load(events.on_search, explore_inputs, explore_outputs, api_visibility="private")
+        demo.load(events.on_pick_search, pick_inputs, [pick_example, pick_count], api_visibility="private")
     return demo
 
 
@@ -422,11 +241,12 @@ def launch(port: int | None = None, host: str | None = None, results: str | None
            block: bool = True) -> gr.Blocks:
     """Build and start the app (queue with concurrency, 20 MB uploads, no run history: inputs may hold a
     key); `block=False` returns once the server answers."""
+    memory.configure()  # before the worker threads start
     if results:
         os.environ[handlers.RESULTS_ENV] = str(Path(results).resolve())
     if warm:  # load data and the model in the background: the page is up at once, the first answer is fast
         threading.Thread(target=handlers.warm, name="swords-space-warm", daemon=True).start()
-    demo = build_demo()
+    demo = guard_inputs(build_demo())
     demo.queue(default_concurrency_limit=QUEUE_CONCURRENCY, max_size=64)
     demo.launch(
         server_name=host,
@@ -443,29 +263,16 @@ def launch(port: int | None = None, host: str | None = None, results: str | None
     return demo
 
 
-def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description="The SWORDS lexical substitution demo.")
-    parser.add_argument("--port", type=int, default=None, help=f"port (default: $GRADIO_SERVER_PORT or {DEFAULT_PORT})")
-    parser.add_argument("--host", default=None, help="address to listen on (default: $GRADIO_SERVER_NAME or 127.0.0.1)")
-    parser.add_argument("--results", default=None, help="folder of stored *.metrics.json (default: space/results)")
-    return parser.parse_args(argv)
-
-
-class PortInUse(Exception):
-    """The port asked for is taken; the message says which and how to choose another."""
-
-
-def main(argv: list[str] | None = None) -> int:
-    args = parse_args(argv)
+def serve(args: argparse.Namespace) -> int:
+    """Start the app with the demo's checked options (cli.add_arguments, cli.check) and serve until Ctrl-C."""
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("httpx").setLevel(logging.WARNING)  # one line per request is noise, not news
     try:
         demo = launch(args.port, args.host, args.results, block=False)
-    except OSError as error:  # Gradio: "Cannot find empty port in range: 7860-7860 …"
+    except OSError as error:  # taken between the check and the start: Gradio's "Cannot find empty port ..."
         if "port" not in str(error).lower():
             raise
-        port = args.port or os.environ.get("GRADIO_SERVER_PORT") or DEFAULT_PORT
-        raise PortInUse(f"port {port} is in use; choose another with --port N") from None
+        raise cli.DemoError(cli.port_in_use(args)) from None
     print(f"The demo is running at {demo.local_url} (Ctrl-C stops it)", flush=True)
     try:
         demo.block_thread()
@@ -474,8 +281,18 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-if __name__ == "__main__":
+def main(argv: list[str] | None = None) -> int:
+    """`python space/app.py [--port N] [--host H] [--results DIR]`, as a Hugging Face Space runs it."""
+    parser = argparse.ArgumentParser(prog="app.py", description="The SWORDS lexical substitution demo.")
+    cli.add_arguments(parser)
+    args = parser.parse_args(argv)
     try:
-        sys.exit(main())
-    except PortInUse as error:
-        sys.exit(f"app.py: error: {error}")
+        cli.check(args)
+        return serve(args)
+    except cli.DemoError as error:
+        print(f"{parser.prog}: error: {error}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

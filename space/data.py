@@ -1,13 +1,16 @@
 """The bundled benchmarks as the Space uses them: rows by split, search, and finding a pasted context.
 
-Rows are read straight from the Parquet files inside ``swords_dataset`` (faster than ``datasets.load`` and
-writes no cache, which matters on a read-only Space) and kept in memory once read.
+Each split is read once straight from its Parquet file inside ``swords_dataset`` (faster than
+``datasets.load``, and writes no cache, which matters on a read-only Space) and kept compact: its Arrow
+table, the few columns search needs as lists, and one index of every (context, offset, target). A row
+becomes a Python dict only when asked for. (All splits as dicts cost about 350 MB; this, about 40 MB.)
 """
 
 from __future__ import annotations
 
 import threading
-from functools import cache, lru_cache
+from dataclasses import dataclass
+from functools import cache
 
 import swords_dataset
 
@@ -24,9 +27,11 @@ LOOKUP_ORDER: tuple[tuple[str, str], ...] = (
 POS_TAGS = ("NOUN", "VERB", "ADJ", "ADV")
 ALL_POS = "all"
 SNIPPET_CHARS = 70
+# What a search result needs to be shown (example_label): not the gold, not the candidates.
+LISTED_COLUMNS = ["id", "context", "target", "offset", "pos", "target_lemma"]
 
+_split_lock = threading.Lock()
 _index_lock = threading.Lock()
-_load_lock = threading.Lock()
 
 
 def splits() -> list[tuple[str, str]]:
@@ -45,25 +50,49 @@ def parse_split_label(label: str) -> tuple[str, str]:
     return config, split
 
 
-def load_rows(config: str, split: str) -> list[dict]:
-    """All rows of a split (cached; the same list every call, so never mutate it)."""
+@dataclass(frozen=True)
+class _Split:
+    table: object  # pyarrow.Table: every column, in Arrow's compact memory
+    positions: dict[str, int]  # id -> row number
+    targets: list[str]  # lower-cased, for search
+    lemmas: list[str]  # lower-cased
+    pos: list[str]
+
+
+@cache
+def _read(config: str, split: str) -> _Split:
+    import pyarrow.parquet as pq
+
+    table = pq.read_table(swords_dataset.DATASET_DIR / swords_dataset.parquet_path(config, split))
+    ids = table.column("id").to_pylist()
+    return _Split(
+        table=table,
+        positions={row_id: i for i, row_id in enumerate(ids)},
+        targets=[target.lower() for target in table.column("target").to_pylist()],
+        lemmas=[lemma.lower() for lemma in table.column("target_lemma").to_pylist()],
+        pos=table.column("pos").to_pylist(),
+    )
+
+
+def _split_data(config: str, split: str) -> _Split:
     swords_dataset.check_config(config, split)
-    with _load_lock:  # two sessions asking at once read the file once
-        return _load_rows(config, split)
+    with _split_lock:  # two sessions asking at once read the file once
+        return _read(config, split)
 
 
-@cache
-def _load_rows(config: str, split: str) -> list[dict]:
-    return swords_dataset.rows(config, split)
+def load_rows(config: str, split: str) -> list[dict]:
+    """All rows of a split as dicts: a new list every call (nothing keeps it), for whoever needs them all."""
+    return _split_data(config, split).table.to_pylist()
 
 
-@cache
-def _rows_by_id(config: str, split: str) -> dict[str, dict]:
-    return {row["id"]: row for row in load_rows(config, split)}
+def _row(config: str, split: str, position: int) -> dict:
+    return _split_data(config, split).table.slice(position, 1).to_pylist()[0]
 
 
 def get_row(config: str, split: str, row_id: str) -> dict | None:
-    return _rows_by_id(config, split).get(row_id)
+    """One row as a dict (built on demand: a new dict every call), or None when the split has no such id."""
+    position = _split_data(config, split).positions.get(row_id)
+    return None if position is None else _row(config, split, position)
 
 
 def snippet(row: dict, width: int = SNIPPET_CHARS) -> str:
@@ -81,31 +110,40 @@ def example_label(row: dict) -> str:
 
 def search(config: str, split: str, query: str = "", pos: str = ALL_POS, limit: int = 200) -> tuple[list[dict], int]:
     """Rows whose target or target lemma starts with `query` (case-insensitive; all when empty), of the
-    given POS; at most `limit` of them, and how many matched in all."""
+    given POS; at most `limit` of them (with the LISTED_COLUMNS only), and how many matched in all."""
+    data = _split_data(config, split)
     needle = (query or "").strip().lower()
+    any_pos = pos in (None, "", ALL_POS)
     matches = [
-        row
-        for row in load_rows(config, split)
-        if (pos in (None, "", ALL_POS) or row["pos"] == pos)
-        and (not needle or row["target"].lower().startswith(needle) or row["target_lemma"].lower().startswith(needle))
+        i
+        for i, (target, lemma, tag) in enumerate(zip(data.targets, data.lemmas, data.pos, strict=True))
+        if (any_pos or tag == pos) and (not needle or target.startswith(needle) or lemma.startswith(needle))
     ]
     # Exact matches first, so "bright" is not buried under "brightly" and "brightness".
-    matches.sort(key=lambda row: (row["target"].lower() != needle and row["target_lemma"].lower() != needle))
-    return matches[:limit], len(matches)
+    matches.sort(key=lambda i: data.targets[i] != needle and data.lemmas[i] != needle)
+    shown = matches[: max(limit, 0)]
+    rows = data.table.select(LISTED_COLUMNS).take(shown).to_pylist() if shown else []
+    return rows, len(matches)
 
 
-def _index() -> dict[tuple[str, int, str], tuple[str, str, str]]:
+@cache
+def _build_index() -> dict[tuple[str, int, str], tuple[str, str, int]]:
+    """(context, offset, target) -> (config, split, row number), over LOOKUP_ORDER, first wins. Equal
+    contexts share one string (CoInCo has about six targets a context, and SWORDS reuses CoInCo's)."""
+    index: dict[tuple[str, int, str], tuple[str, str, int]] = {}
+    contexts: dict[str, str] = {}
+    for config, split in LOOKUP_ORDER:
+        table = _split_data(config, split).table
+        columns = zip(*(table.column(name).to_pylist() for name in ("context", "offset", "target")), strict=True)
+        for i, (context, offset, target) in enumerate(columns):
+            context = contexts.setdefault(context, context)
+            index.setdefault((context, offset, target), (config, split, i))
+    return index
+
+
+def _index() -> dict[tuple[str, int, str], tuple[str, str, int]]:
     with _index_lock:
         return _build_index()
-
-
-@lru_cache(maxsize=1)
-def _build_index() -> dict[tuple[str, int, str], tuple[str, str, str]]:
-    index: dict[tuple[str, int, str], tuple[str, str, str]] = {}
-    for config, split in LOOKUP_ORDER:
-        for row in load_rows(config, split):
-            index.setdefault((row["context"], row["offset"], row["target"]), (config, split, row["id"]))
-    return index
 
 
 def find_example(context: str, offset: int, target: str) -> tuple[str, str, dict] | None:
@@ -117,11 +155,13 @@ def find_example(context: str, offset: int, target: str) -> tuple[str, str, dict
     for key in ((context, offset, target), (stripped, offset - lead, target)):
         hit = index.get(key)
         if hit is not None:
-            config, split, row_id = hit
-            return config, split, _rows_by_id(config, split)[row_id]
+            config, split, position = hit
+            return config, split, _row(config, split, position)
     return None
 
 
 def warm() -> None:
     """Read what the first requests need (called in the background at start)."""
     _index()
+    for config, split in splits():
+        _split_data(config, split)

@@ -178,7 +178,7 @@ def test_picking_an_example_fills_the_substitute_tab(swords_test):
     context, target, occurrence, pos, key = handlers.example_inputs("swords test", row["id"])
     assert text.locate(context, target, occurrence)[0] == row["offset"]
     result = handlers.substitute(context, target, occurrence, "auto", "coinco-oracle", example=key)
-    assert result.row is row and result.example == ("swords", "test")
+    assert result.row == row and result.example == ("swords", "test")
     # Edited afterwards: the example no longer applies, the text is looked up again.
     result = handlers.substitute(context + " More.", target, occurrence, "NOUN", "coinco-oracle", example=key)
     assert result.example is None
@@ -393,16 +393,19 @@ def test_wordnet_answers_free_text_without_gold():
     assert "guessed" in result.status and "free text" in result.status
 
 
-def test_swords_demo_is_a_subcommand(monkeypatch):
+def test_swords_demo_is_a_subcommand(monkeypatch, tmp_path):
     pytest.importorskip("gradio")
     from swords_dataset import cli
 
     app = importlib.import_module("swords_space.app")
     space_cli = importlib.import_module("swords_space.cli")
     seen = []
-    monkeypatch.setattr(app, "main", lambda argv: seen.append(argv) or 0)
-    assert cli.main(["demo", "--port", "7999", "--results", "somewhere"]) == 0
-    assert seen == [["--port", "7999", "--results", "somewhere"]]
+    monkeypatch.setattr(app, "serve", lambda args: seen.append(args) or 0)
+    with socket.socket() as probe:  # a port that is free now
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    assert cli.main(["demo", "--port", str(port), "--results", str(tmp_path)]) == 0
+    assert (seen[0].port, seen[0].host, seen[0].results) == (port, None, str(tmp_path))
     assert cli.parser().parse_args(["demo"]).func is space_cli.run
 
 

@@ -1,0 +1,186 @@
+"""Input components that answer bad API input in the UI's words.
+
+The browser sends only what a component allows, but the API takes any JSON: Gradio's own checks then
+answer with Python type names, a generic "the app raised an exception" (after a traceback in the server's
+log), or an echo of a value of any size. So each input component made here registers a check of its raw
+value, and `guard_inputs` runs the checks of an event's inputs before Gradio reads them: anything the API
+accepts gets a short message naming the field, and whatever still fails while Gradio reads inputs is a
+message too. (Checks are kept by component id, not by wrapping the component: Gradio replaces a session's
+copy of a component whose choices an event updated, and does not let component classes be subclassed
+without writing a .pyi stub beside their source.)
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections.abc import Callable
+from pathlib import Path
+
+import gradio as gr
+
+log = logging.getLogger("swords_space")
+
+SHOWN_CHARS = 40  # a user's value is quoted at most this long: a message never echoes megabytes back
+
+Check = Callable[[object], object]  # raw payload -> the payload to hand on, or raises gr.Error
+_checks: dict[int, Check] = {}  # component id -> its check
+
+
+def shown(value: object, limit: int = SHOWN_CHARS) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def refuse(message: str) -> gr.Error:
+    """A message for the user; not a fault of the server, so no traceback in its log."""
+    return gr.Error(message, print_exception=False)
+
+
+def _numeric(component):
+    label, minimum, maximum, default = component.label, component.minimum, component.maximum, component.value
+
+    def check(payload):
+        if payload is None:  # not given: the component's default, as in the browser
+            return default
+        if isinstance(payload, bool) or not isinstance(payload, int | float):
+            raise refuse(f"{label} must be a number, not {shown(payload)}.")
+        if not math.isfinite(payload):
+            raise refuse(f"{label} must be a finite number, not {shown(payload)}.")
+        if minimum is not None and payload < minimum:
+            raise refuse(f"{label} must be at least {minimum:g}, not {shown(payload)}.")
+        if maximum is not None and payload > maximum:
+            raise refuse(f"{label} must be at most {maximum:g}, not {shown(payload)}.")
+        return payload
+
+    return check
+
+
+def _choice(component):
+    """One choice among strings (Dropdown, Radio); with allow_custom_value, any text."""
+    label = component.label
+    custom = getattr(component, "allow_custom_value", False)
+    values = {value for _, value in component.choices}
+
+    def check(payload):
+        if payload is None:
+            return None
+        if custom and not isinstance(payload, str):
+            raise refuse(f"{label} must be text, not {shown(payload)}.")
+        if not custom and (not isinstance(payload, str) or payload not in values):
+            raise refuse(f"{label}: {shown(payload)} is not one of the choices.")
+        return payload
+
+    return check
+
+
+def _text(component):
+    label = component.label
+
+    def check(payload):
+        if payload is not None and not isinstance(payload, str):
+            raise refuse(f"{label} must be text, not {shown(payload)}.")
+        return payload
+
+    return check
+
+
+def _boolean(component):
+    label = component.label
+
+    def check(payload):
+        if payload is not None and not isinstance(payload, bool):
+            raise refuse(f"{label} must be true or false, not {shown(payload)}.")
+        return payload
+
+    return check
+
+
+def _file(component, what: str):
+    from gradio_client.utils import is_valid_file
+
+    types = list(component.file_types or [])
+
+    def check(payload):
+        if payload is None:
+            return None
+        meta = payload.get("meta") if isinstance(payload, dict) else None
+        path = payload.get("path") if isinstance(payload, dict) else None
+        if not isinstance(meta, dict) or meta.get("_type") != "gradio.FileData" or not isinstance(path, str):
+            raise refuse(f"{what} must be an uploaded file, not {shown(payload)}.")
+        if "://" in path:  # Gradio would fetch it: the server downloads nothing on a sender's behalf
+            raise refuse(f"{what} must be uploaded to this app, not a URL.")
+        if types and not is_valid_file(path, types):  # the name Gradio will check, in our words
+            raise refuse(f"{what} must be a {', '.join(types)} file, not {shown(Path(path).name)}.")
+        return payload
+
+    return check
+
+
+def _checked(component, check: Check):
+    _checks[component._id] = check
+    return component
+
+
+# Stand-ins for the component classes, used exactly like them in app.py.
+def Number(*args, **kwargs) -> gr.Number:  # noqa: N802
+    component = gr.Number(*args, **kwargs)
+    return _checked(component, _numeric(component))
+
+
+def Slider(*args, **kwargs) -> gr.Slider:  # noqa: N802
+    component = gr.Slider(*args, **kwargs)
+    return _checked(component, _numeric(component))
+
+
+def Dropdown(*args, **kwargs) -> gr.Dropdown:  # noqa: N802
+    component = gr.Dropdown(*args, **kwargs)
+    return _checked(component, _choice(component))
+
+
+def Radio(*args, **kwargs) -> gr.Radio:  # noqa: N802
+    component = gr.Radio(*args, **kwargs)
+    return _checked(component, _choice(component))
+
+
+def Textbox(*args, **kwargs) -> gr.Textbox:  # noqa: N802
+    component = gr.Textbox(*args, **kwargs)
+    return _checked(component, _text(component))
+
+
+def Checkbox(*args, **kwargs) -> gr.Checkbox:  # noqa: N802
+    component = gr.Checkbox(*args, **kwargs)
+    return _checked(component, _boolean(component))
+
+
+def File(*args, what: str = "The file", **kwargs) -> gr.File:  # noqa: N802
+    """`what` names the file in messages (a label may be long)."""
+    component = gr.File(*args, **kwargs)
+    return _checked(component, _file(component, what))
+
+
+def guard_inputs(demo: gr.Blocks) -> gr.Blocks:
+    """Run the registered checks on every event's raw inputs before Gradio reads them; and whatever still
+    fails while it reads them (a file path that was not uploaded through this app, say) becomes a message
+    and one log line instead of a generic error and a traceback."""
+    original = demo.preprocess_data
+
+    async def preprocess_data(block_fn, inputs, state, explicit_call=False):
+        inputs = list(inputs)
+        for i, block in enumerate(block_fn.inputs):
+            check = _checks.get(block._id)
+            if check is not None and i < len(inputs) and not block.stateful:
+                inputs[i] = check(inputs[i])
+        try:
+            return await original(block_fn, inputs, state, explicit_call)
+        except gr.Error:
+            raise
+        except Exception as error:  # noqa: BLE001 (a failure to read input is the sender's)
+            log.warning("%s: unreadable input: %s", block_fn.api_name or block_fn.name,
+                        shown(f"{type(error).__name__}: {error}", 300))
+            if isinstance(error, gr.exceptions.InvalidPathError):
+                raise refuse("That file was not uploaded to this app: upload it, then score it.") from None
+            raise refuse("An input could not be read: send the values the API page lists.") from None
+
+    demo.preprocess_data = preprocess_data
+    return demo

@@ -1,0 +1,137 @@
+"""Every API endpoint of the Space, called through gradio_client against the app in its own process, answers
+any JSON the API accepts, in every parameter and in all at once, with a result or a short message in the
+UI's words; and the server's log holds no traceback afterwards. Payloads the client would not send (a path
+on the server, a URL, NaN) go over plain HTTP."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from .space_server import running_app
+from .test_space_faults import cli_flag
+
+pytest.importorskip("gradio", reason="the Space needs gradio: pip install 'swords-lexsub[space]'")
+pytest.importorskip("gradio_client", reason="the API tests need gradio_client: pip install 'swords-lexsub[space]'")
+
+NESTED = [[1, [2, [3, [4, []]]]], {"a": [{"b": None}]}]
+HOSTILE = [None, "", 0, -1, 1e308, True, [], {}, NESTED, "x" * 100_000]
+MAX_MESSAGE = 400
+# What a message for the user must not contain: Python's exception and type names, a traceback, Gradio's
+# generic "the app raised an exception".
+PYTHON_TALK = re.compile(r"\w+(Error|Exception)\b|Traceback|<class |NoneType|has raised an exception|\.py\b")
+
+
+def wrong_type(parameter: dict) -> object:
+    """A value of the wrong JSON type for the parameter."""
+    kind = parameter["type"].get("type")
+    return {"string": 12345, "integer": "12", "number": "12", "boolean": "yes"}.get(kind, "predictions.json")
+
+
+def problem(outcome: object) -> str | None:
+    """What is wrong with an endpoint's answer (None: a result, or a good message)."""
+    from gradio_client.exceptions import AppError
+
+    if not isinstance(outcome, Exception):
+        return None
+    if not isinstance(outcome, AppError):
+        return f"the client failed: {type(outcome).__name__}: {str(outcome)[:200]}"
+    message = str(outcome)
+    if len(message) >= MAX_MESSAGE:
+        return f"a {len(message)}-character message: {message[:120]}..."
+    if PYTHON_TALK.search(message) or cli_flag(message):
+        return f"not in the UI's words: {message}"
+    return None
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory):
+    with running_app(tmp_path_factory.mktemp("space-api")) as running:
+        yield running
+
+
+def working_arguments(client, endpoint: str, parameters: list[dict]) -> list:
+    """Arguments that succeed: the defaults the API lists, with an existing example and a stored file where
+    the defaults give none (so that hostile values in the other parameters reach the handlers)."""
+    arguments = [parameter.get("parameter_default") for parameter in parameters]
+    names = [parameter["parameter_name"] for parameter in parameters]
+    if endpoint == "/show_example":
+        choices, _ = client.predict("swords test", "", "all", api_name="/search_examples")
+        arguments[names.index("row_id")] = choices["choices"][0][1]
+    if endpoint == "/score":
+        stored = parameters[names.index("stored")]["type"]["enum"]
+        arguments[names.index("stored")] = next(name for name in stored if ".swords.test." in name)
+        arguments[names.index("bootstrap")] = 0
+    return arguments
+
+
+def test_every_endpoint_answers_hostile_json_with_a_result_or_a_short_message(app):
+    from gradio_client import Client
+
+    client = Client(app["url"], verbose=False)
+    endpoints = client.view_api(return_format="dict", print_info=False)["named_endpoints"]
+    assert {"/substitute", "/search_examples", "/show_example", "/score", "/leaderboard"} <= set(endpoints)
+    log_start = app["log"].stat().st_size
+    problems, calls = [], 0
+    for endpoint, description in endpoints.items():
+        parameters = description["parameters"]
+        base = working_arguments(client, endpoint, parameters)
+        client.predict(*base, api_name=endpoint)  # the working call works: hostile values change one thing
+        cases = [(name, [*base[:i], value, *base[i + 1 :]])
+                 for i, parameter in enumerate(parameters) for name in [parameter["parameter_name"]]
+                 for value in [*HOSTILE, wrong_type(parameter)]]
+        cases += [("every parameter", [value] * len(parameters)) for value in HOSTILE]
+        for where, arguments in cases:
+            try:
+                outcome = client.predict(*arguments, api_name=endpoint)
+            except Exception as error:  # noqa: BLE001 (judged below)
+                outcome = error
+            calls += 1
+            found = problem(outcome)
+            if found:
+                shown = [repr(a)[:30] for a in arguments]
+                problems.append(f"{endpoint} {where} {shown}: {found}")
+    log = app["log"].read_text(errors="replace")[log_start:]
+    assert not problems, "\n".join(problems)
+    assert calls > 200 and "Traceback" not in log, log[-3000:]
+
+
+def _call(url: str, endpoint: str, body: str) -> tuple[str, str]:
+    """(event, data) of one call through Gradio's plain HTTP API, with a raw JSON body."""
+    import httpx
+
+    base = f"{url}gradio_api/call/{endpoint}"
+    posted = httpx.post(base, content=body, headers={"content-type": "application/json"}, timeout=30)
+    event_id = posted.json()["event_id"]
+    with httpx.stream("GET", f"{base}/{event_id}", timeout=60) as stream:
+        text = "".join(stream.iter_text())
+    event = re.search(r"^event: (\w+)", text, re.MULTILINE).group(1)
+    data = re.search(r"^data: (.*)$", text, re.MULTILINE).group(1)
+    return event, data
+
+
+def test_payloads_only_plain_http_can_send_are_short_messages(app):
+    log_start = app["log"].stat().st_size
+
+    def file(path: str) -> dict:
+        return {"path": path, "meta": {"_type": "gradio.FileData"}}
+
+    score = [None, None, "swords test", "generative", 0, "lenient", False]
+    cases = [
+        ("score", [file("/etc/passwd.json"), *score[1:]], "was not uploaded to this app"),
+        ("score", [file("/etc/passwd"), *score[1:]], "must be a .json, .jsonl, .gz, .txt file, not 'passwd'"),
+        ("score", [file("http://169.254.169.254/latest.json"), *score[1:]], "must be uploaded to this app, not a URL"),
+        ("score", [{"path": "/tmp/x.json"}, *score[1:]], "must be an uploaded file"),
+        ("score", [*score[:4], "NaN", *score[5:]], "Bootstrap resamples (95% intervals) must be a finite number"),
+        ("substitute", ["The bright answer.", "bright", "Infinity", "auto", None, 10], "Occurrence must be a finite"),
+    ]
+    for endpoint, arguments, expected in cases:
+        body = json.dumps({"data": arguments}).replace('"NaN"', "NaN").replace('"Infinity"', "Infinity")
+        event, data = _call(app["url"], endpoint, body)
+        message = json.loads(data)["error"] if event == "error" else data
+        assert event == "error" and expected in message and len(message) < MAX_MESSAGE, (endpoint, event, data)
+        assert not PYTHON_TALK.search(message), message
+    log = app["log"].read_text(errors="replace")[log_start:]
+    assert "Traceback" not in log, log[-3000:]
