@@ -1,13 +1,13 @@
 """`evaluate` module: the SWORDS paper's lexical substitution metrics. A thin adapter over swords_metric."""
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 import datasets
 import evaluate
 
 from swords_dataset.schema import FEATURES
 from swords_metric.core import MetricInputError, normalize_prediction_items
-from swords_metric.scorer import Scorer, TargetIndex
+from swords_metric.scorer import Scorer, TargetIndex, reference_view
 
 _CITATION = """\
 @inproceedings{lee-etal-2021-swords,
@@ -71,8 +71,10 @@ _REFERENCE = {
 _PREDICTION = datasets.List({"substitute": datasets.Value("string"), "score": datasets.Value("float64")})
 
 
-def _reference_view(row):
-    """Just the scored columns of a row (evaluate rejects unknown keys and None strings)."""
+def _reference_view(row, position=0):
+    """Just the scored columns of a row (evaluate rejects unknown keys and None strings); a row that is not
+    one (None, a string, a dict without 'id') is a MetricInputError naming it."""
+    reference_view(row, position)
     view = {name: row.get(name) for name in _REFERENCE_COLUMNS}
     for name in ("id", "upstream_id", "benchmark"):
         view[name] = str(view[name] or "")
@@ -87,7 +89,10 @@ def _references_view(references):
         return None
     if isinstance(references, datasets.Dataset):
         references = references.select_columns([c for c in _REFERENCE_COLUMNS if c in references.column_names])
-    return [_reference_view(row) for row in references]
+    elif isinstance(references, str | bytes | Mapping) or not isinstance(references, Iterable):
+        raise MetricInputError(f"references: expected benchmark rows (a loaded split or a list of its rows), got a "
+                               f"{type(references).__name__}")
+    return [_reference_view(row, position) for position, row in enumerate(references)]
 
 
 def _prediction_view(items, position):
@@ -105,7 +110,18 @@ def _predictions_view(predictions, references):
             raise MetricInputError("predictions keyed by target id need the references to align them")
         index = TargetIndex([r["id"] for r in references], [r["upstream_id"] for r in references], "the references")
         predictions = index.align(predictions).items
+    elif isinstance(predictions, str | bytes) or not isinstance(predictions, Iterable):
+        raise MetricInputError(f"predictions: expected one list of substitutes per reference, or a mapping from "
+                               f"target id to one, got a {type(predictions).__name__}")
     return [_prediction_view(items, i) for i, items in enumerate(predictions)]
+
+
+def _both_or_neither(predictions, references) -> None:
+    """evaluate takes predictions and references together, or neither (to score what add/add_batch stored)."""
+    for name, value, other in (("predictions", predictions, references), ("references", references, predictions)):
+        if value is None and other is not None:
+            raise MetricInputError(f"{name}: none given; pass {name}=… along with the "
+                                   f"{'references' if name == 'predictions' else 'predictions'}")
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
@@ -122,6 +138,7 @@ class SwordsMetric(evaluate.Metric):
     # A loaded split (or its rows) can be passed as references as it is: keep the columns scoring needs.
     def add_batch(self, *, predictions=None, references=None, **kwargs):
         """Add a batch of predictions and references (dataset rows) for the metric's stack."""
+        _both_or_neither(predictions, references)
         references = _references_view(references)
         return super().add_batch(predictions=_predictions_view(predictions, references), references=references,
                                  **kwargs)
@@ -134,11 +151,13 @@ class SwordsMetric(evaluate.Metric):
 
     def compute(self, *, predictions=None, references=None, **kwargs):
         """Compute the metrics; references are dataset rows (a loaded split works as it is)."""
+        _both_or_neither(predictions, references)
         references = _references_view(references)
         return super().compute(predictions=_predictions_view(predictions, references), references=references,
                                **kwargs)
 
     def _compute(self, predictions, references, k=10, bootstrap=0, seed=0, split=None, include_problematic=False,
                  setting="generative"):
+        # Without a split name, references that are exactly a shipped split are signed with its name.
         scorer = Scorer(references, k=k, split=split, include_problematic=include_problematic, setting=setting)
-        return scorer.score(list(predictions), bootstrap=bootstrap, seed=seed)
+        return scorer.score(predictions, bootstrap=bootstrap, seed=seed)  # prepared a target at a time, no copy
