@@ -157,14 +157,17 @@ class Scorer:
         """Predictions as the metrics use them: a mapping from target id (either scheme) to a list of
         substitutes, or one list per reference in order (any form normalize_prediction_items reads).
         Already prepared predictions are returned as they are (if this Scorer made them)."""
+        return self._prepared(predictions, source, self.depth)
+
+    def _prepared(self, predictions, source: str, depth: int) -> PreparedPredictions:
         if isinstance(predictions, PreparedPredictions):
             if predictions.owner is not self:
                 raise MetricInputError(f"{predictions.source}: prepared by another Scorer; prepare them with this one")
             return predictions
         if isinstance(predictions, Mapping):
             records = ((str(key), items, "") for key, items in predictions.items())
-            return prepare_keyed(records, self.references, self.index, self.depth, source, self)
-        return prepare_in_order(predictions, self.rows, self.references, self.depth, source, self)
+            return prepare_keyed(records, self.references, self.index, depth, source, self)
+        return prepare_in_order(predictions, self.rows, self.references, depth, source, self)
 
     def read(self, path: str | Path, max_bytes: int = MAX_PREDICTIONS_BYTES, max_target_chars: int = MAX_TARGET_CHARS,
              source: str | None = None) -> PreparedPredictions:
@@ -192,7 +195,7 @@ class Scorer:
         ks = sorted({int(k) for k in ks})
         if not ks or ks[0] < 1:
             raise MetricInputError(f"precision_recall needs cut-offs of at least 1, got {ks}")
-        prepared = self.prepare(predictions)
+        prepared = self._prepared(predictions, "predictions", max(self.depth, ks[-1]))
         if ks[-1] > prepared.depth:
             raise MetricInputError(f"predictions are prepared {prepared.depth} deep; k={ks[-1]} needs a Scorer with "
                                    f"k >= {ks[-1]}")
