@@ -116,6 +116,7 @@ class ValueCursor:
         self.where, self.max_value = where, max_value
         self.text, self.pos, self.eof = "", 0, False
         self._line, self._column = 1, 0  # where self.text starts: its line, characters before it on that line
+        self._counted = (0, 0)  # (position in the window, newlines before it): positions asked for only grow
 
     def _more(self) -> bool:
         """Append the next block (dropping what was consumed); False at the end of the stream."""
@@ -128,7 +129,7 @@ class ValueCursor:
                 self._column = self.pos - self.text.rfind("\n", 0, self.pos) - 1
             else:
                 self._column += self.pos
-            self.text, self.pos = self.text[self.pos :], 0
+            self.text, self.pos, self._counted = self.text[self.pos :], 0, (0, 0)
         block = next(self._blocks, None)
         if block is None:
             self.eof = True
@@ -139,7 +140,9 @@ class ValueCursor:
     def position(self, pos: int | None = None) -> tuple[int, int]:
         """(line, column), 1-based, of a position in the window (the cursor's by default)."""
         pos = self.pos if pos is None else pos
-        newlines = self.text.count("\n", 0, pos)
+        counted, newlines = self._counted if self._counted[0] <= pos else (0, 0)
+        newlines += self.text.count("\n", counted, pos)  # counted once: a window may hold thousands of targets
+        self._counted = (pos, newlines)
         if newlines:
             return self._line + newlines, pos - self.text.rfind("\n", 0, pos)
         return self._line, self._column + pos + 1

@@ -1,9 +1,10 @@
 """`evaluate` module: the SWORDS paper's lexical substitution metrics. A thin adapter over swords_metric."""
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 
 import datasets
 import evaluate
+import numpy as np
 
 from swords_dataset.schema import FEATURES
 from swords_metric.core import MetricInputError, normalize_prediction_items
@@ -69,6 +70,7 @@ _REFERENCE = {
 }
 # Every accepted prediction form is stored as this one (a plain ranked list gets scores 0, -1, -2, …).
 _PREDICTION = datasets.List({"substitute": datasets.Value("string"), "score": datasets.Value("float64")})
+_CHUNK = 1000  # references whose predictions are converted and handed to evaluate's store at a time
 
 
 def _reference_view(row, position=0):
@@ -101,19 +103,19 @@ def _prediction_view(items, position):
     return [{"substitute": substitute, "score": score} for substitute, score in pairs]
 
 
-def _predictions_view(predictions, references):
-    """Predictions as one stored list per reference; a mapping by target id is put in reference order."""
-    if predictions is None:
-        return None
+def _aligned(predictions, references: list[dict]):
+    """The predictions in reference order, not copied: a mapping by target id is aligned to the references."""
     if isinstance(predictions, Mapping):
-        if references is None:
-            raise MetricInputError("predictions keyed by target id need the references to align them")
         index = TargetIndex([r["id"] for r in references], [r["upstream_id"] for r in references], "the references")
-        predictions = index.align(predictions).items
-    elif isinstance(predictions, str | bytes) or not isinstance(predictions, Iterable):
+        return index.align(predictions).items
+    if isinstance(predictions, str | bytes) or not isinstance(predictions, Iterable):
         raise MetricInputError(f"predictions: expected one list of substitutes per reference, or a mapping from "
                                f"target id to one, got a {type(predictions).__name__}")
-    return [_prediction_view(items, i) for i, items in enumerate(predictions)]
+    if not isinstance(predictions, Sequence | np.ndarray):
+        predictions = list(predictions)
+    if len(predictions) != len(references):
+        raise MetricInputError(f"predictions: {len(predictions)} prediction lists for {len(references)} references")
+    return predictions
 
 
 def _both_or_neither(predictions, references) -> None:
@@ -137,11 +139,20 @@ class SwordsMetric(evaluate.Metric):
 
     # A loaded split (or its rows) can be passed as references as it is: keep the columns scoring needs.
     def add_batch(self, *, predictions=None, references=None, **kwargs):
-        """Add a batch of predictions and references (dataset rows) for the metric's stack."""
+        """Add a batch of predictions and references (dataset rows) for the metric's stack. The predictions go
+        to evaluate's store in their stored form a chunk at a time, so that no second copy of them is made."""
         _both_or_neither(predictions, references)
+        if references is None:
+            return super().add_batch(**kwargs)
         references = _references_view(references)
-        return super().add_batch(predictions=_predictions_view(predictions, references), references=references,
-                                 **kwargs)
+        if not references:
+            raise MetricInputError("references: none given; score against a benchmark split's rows")
+        predictions = _aligned(predictions, references)
+        for start in range(0, len(references), _CHUNK):
+            chunk = predictions[start : start + _CHUNK]
+            super().add_batch(predictions=[_prediction_view(items, i) for i, items in enumerate(chunk, start)],
+                              references=references[start : start + _CHUNK], **kwargs)
+        return None
 
     def add(self, *, prediction=None, reference=None, **kwargs):
         """Add one prediction and its reference (a dataset row)."""
@@ -152,9 +163,11 @@ class SwordsMetric(evaluate.Metric):
     def compute(self, *, predictions=None, references=None, **kwargs):
         """Compute the metrics; references are dataset rows (a loaded split works as it is)."""
         _both_or_neither(predictions, references)
-        references = _references_view(references)
-        return super().compute(predictions=_predictions_view(predictions, references), references=references,
-                               **kwargs)
+        if references is not None:
+            self.add_batch(predictions=predictions, references=references)
+        elif self.writer is None:  # evaluate's own writer: nothing was added with add or add_batch
+            raise MetricInputError("predictions and references: none given (nor added with add or add_batch)")
+        return super().compute(**kwargs)
 
     def _compute(self, predictions, references, k=10, bootstrap=0, seed=0, split=None, include_problematic=False,
                  setting="generative"):

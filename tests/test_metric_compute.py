@@ -59,6 +59,12 @@ def test_compute_names_the_argument_or_reference_at_fault(metric, swords_test):
     for arguments, message in cases:
         with pytest.raises(MetricInputError, match=message):
             metric.compute(**arguments)
+    with pytest.raises(MetricInputError, match="none given .nor added with add or add_batch"):
+        metric.compute()
+    for row in swords_test[:3]:  # what add and add_batch stored is what compute() scores
+        metric.add(prediction=[s["substitute"] for s in row["substitutes"]], reference=row)
+    metric.add_batch(predictions=[["a"]] * 2, references=swords_test[3:5])
+    assert metric.compute()["targets_scored"] == 5
 
 
 def test_score_names_the_argument_or_reference_at_fault(swords_test):
