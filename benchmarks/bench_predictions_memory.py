@@ -1,7 +1,12 @@
 """Peak memory and time of `swords evaluate` on large predictions files, and of refusing hostile ones.
 
 Run: python benchmarks/bench_predictions_memory.py [--before-python PY --before-dir DIR] [--folder DIR]
-                                                    [--skip-largest]
+                                                    [--skip-largest] [--only before|after]
+
+A 'before' checkout, e.g. the commit before the streaming reader (its console scripts' packages linked in, so
+that they import from it):
+    git archive f1d4639 | tar -x -C /tmp/before
+    ln -s baselines /tmp/before/swords_baselines && ln -s space /tmp/before/swords_space
 
 The inputs are generated in a temporary folder (or --folder, where they are kept and reused):
   - a 239 MB JSONL file for CoInCo dev: its 10,179 targets, each with up to 1,170 real words drawn from the

@@ -17,7 +17,7 @@ from operator import itemgetter
 
 import numpy as np
 
-from .lemmatizer import lemmatize
+from .lemmatizer import CACHED_LENGTH, lemmatize, lemmatize_bounded
 
 ACCEPTABLE = 0.5  # score > 0.5
 CONCEIVABLE = 0.1  # score >= 0.1 (with at most 10 judgements: at least one positive)
@@ -221,7 +221,7 @@ class InputNotes:
                 "duplicates": self.duplicates}
 
 
-_score_of = itemgetter(1)
+_substitute_of, _score_of = itemgetter(0), itemgetter(1)
 
 
 def prepare_prediction(
@@ -233,8 +233,12 @@ def prepare_prediction(
     best: dict[str, float] = {}
     target_lemma, pos = reference.target_lemma, reference.pos
     # reverse=True keeps equal scores in the given order, as upstream's stable sort on -score does.
-    for substitute, score in sorted(pairs, key=_score_of, reverse=True):
-        lemma = lemmatize(substitute, pos)
+    ordered = sorted(pairs, key=_score_of, reverse=True)
+    # The lemmatizer's cache would keep every long substitute a file holds: those take lemmatize_bounded.
+    short = max(map(len, map(_substitute_of, ordered)), default=0) <= CACHED_LENGTH
+    lemmatize_each = lemmatize if short else lemmatize_bounded
+    for substitute, score in ordered:
+        lemma = lemmatize_each(substitute, pos)
         if lemma == target_lemma:
             if notes is not None:
                 notes.target_copies += 1

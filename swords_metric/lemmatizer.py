@@ -36,7 +36,7 @@ import gzip
 import json
 from importlib import resources
 
-__all__ = ["DATA_FILE", "lemmatize", "wordnet_candidates", "wordnet_lemmatize", "wordnet_pos"]
+__all__ = ["DATA_FILE", "lemmatize", "lemmatize_bounded", "wordnet_candidates", "wordnet_lemmatize", "wordnet_pos"]
 
 #: Name of the packaged data file (inside the ``swords_metric`` package).
 DATA_FILE = "wordnet-3.0-morphy.json.gz"
@@ -223,23 +223,26 @@ def wordnet_lemmatize(word: str, wn_pos: str = "n") -> str:
     return _shortest(wordnet_candidates(word, wn_pos), word)
 
 
+@functools.lru_cache(maxsize=1 << 18)  # real systems use tens of thousands of words, the benchmarks ~130,000
 def lemmatize(word: str, pos: str) -> str:
     """Lemmatize ``word`` like the SWORDS scorer, given the target's UD POS tag.
 
     Equals ``WordNetLemmatizer().lemmatize(word, wordnet_pos(pos)).lower().strip()`` (nltk 3.5,
-    WordNet 3.0); ``word`` is the raw string: case and spaces are kept for the WordNet lookup.
+    WordNet 3.0); ``word`` is the raw string: case and spaces are kept for the WordNet lookup. Cached; for
+    input that may hold many long words (a predictions file), lemmatize_bounded.
     """
-    if len(word) > _CACHED_LENGTH:
-        return _lemmatize(word, pos)
-    return _cached_lemmatize(word, pos)
+    return _lemmatize(word, pos)
 
 
 def _lemmatize(word: str, pos: str) -> str:
-    # The uncached lemmatizer: lemmatize's cache already holds the answer, a second one would only cost an insert.
     return _shortest(wordnet_candidates(word, _UD_TO_WORDNET.get(pos, "n")), word).lower().strip()
 
 
-# The cache holds what it is given: at most this many words of at most this length (a hostile file may hold
-# millions of distinct, long ones), about 150 MB at worst; real systems use tens of thousands of short words.
-_CACHED_LENGTH = 64
-_cached_lemmatize = functools.lru_cache(maxsize=1 << 18)(_lemmatize)
+# lemmatize_bounded caches words of at most this length only: a hostile file may hold millions of distinct
+# long substitutes, and the cache would keep each (~150 MB at most this way).
+CACHED_LENGTH = 64
+
+
+def lemmatize_bounded(word: str, pos: str) -> str:
+    """lemmatize, caching only words of at most CACHED_LENGTH characters."""
+    return lemmatize(word, pos) if len(word) <= CACHED_LENGTH else _lemmatize(word, pos)

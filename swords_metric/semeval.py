@@ -88,7 +88,11 @@ def semeval_answers(lemmas: Sequence[str]) -> list[str]:
     """The system line `sub;sub;…;` as the scorer splits and normalises it (fixmisc): "non-x"/"non x"
     becomes "nonx", hyphens become spaces, one apostrophe is removed. (Its American/British table is
     assigned a hash reference in Perl and so never applies; nor does it here.)"""
-    return [_fix_answer(answer) for answer in _perl_split_semicolons(_perl_line_rest(";".join(lemmas) + ";"))]
+    line = _perl_line_rest(";".join(lemmas) + ";")
+    answers = _perl_split_semicolons(line)
+    if "-" in line or "'" in line or "non" in line:  # else fixmisc leaves every answer as it is
+        answers = [_fix_answer(answer) for answer in answers]
+    return answers
 
 
 def semeval_values(gold: SemevalGold | None, ranked: Sequence[str], values: dict[str, float]) -> None:
@@ -107,8 +111,9 @@ def semeval_values(gold: SemevalGold | None, ranked: Sequence[str], values: dict
     for task, guesses in (("best", answers), ("oot", answers[:10])):
         values[f"{task}:attempted"] = 1.0
         credit = 0.0
-        for answer in guesses:  # summed in order, as the scorer does (float sums depend on it)
-            credit += norms.get(answer, 0.0)
+        # Summed in order, as the scorer does (float sums depend on it); the answers it has no share for add 0.0.
+        for share in [norms[answer] for answer in guesses if answer in norms]:
+            credit += share
         values[f"{task}:credit"] = credit / len(answers) if task == "best" else credit
         if gold.mode is not None:
             values[f"{task}:mode_attempted"] = 1.0

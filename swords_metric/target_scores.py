@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from itertools import islice
 
 import numpy as np
 
@@ -128,8 +127,8 @@ def rank_prediction(
     semeval_values(facts.semeval, ranked, fixed)
     _lexsubgen_values(facts.lexsubgen_gold, ranked, fixed)
     index = reference.index
-    lenient = tuple(islice((lemma for lemma in ranked if lemma in index), depth))
-    return RankedPrediction(depth, tuple(ranked[:depth]), lenient, fixed)
+    lenient = [lemma for lemma in ranked if lemma in index]
+    return RankedPrediction(depth, tuple(ranked[:depth]), tuple(lenient[:depth]), fixed)
 
 
 def _top_counts(top: Sequence[str], gold: frozenset[str], k: int) -> tuple[int, int, int, int]:
@@ -138,9 +137,9 @@ def _top_counts(top: Sequence[str], gold: frozenset[str], k: int) -> tuple[int, 
     return len([lemma for lemma in top if lemma in gold]), len(top), min(k, len(gold)), len(gold)
 
 
-def _family_lists(ranked: RankedPrediction, facts: _Facts, setting: str, threshold: str):
-    return (ranked.lenient_top if setting == "lenient" else ranked.top), (
-        facts.acceptable if threshold == "a" else facts.conceivable)
+def _family_lists(ranked: RankedPrediction, facts: _Facts, lenient: bool, acceptable: bool):
+    """The ranking and the gold set a P/R/F family counts: lenient or strict, acceptable or conceivable."""
+    return (ranked.lenient_top if lenient else ranked.top), (facts.acceptable if acceptable else facts.conceivable)
 
 
 def _pr_columns(k: int) -> list[tuple[str, str, str, int]]:
@@ -259,15 +258,15 @@ def score_targets(
     ]
     names += [f"lexsubgen_{kind}@{k_}" for kind, ks in LEXSUBGEN_KS.items() for k_ in ks]
     # Column names per family, formatted once rather than per target.
-    keyed = [(tuple(f"{prefix}:{part}" for part in ("hits", "n_pred", "n_ref_k", "n_ref")), setting, threshold, k_)
-             for prefix, setting, threshold, k_ in families]
+    keyed = [(tuple(f"{prefix}:{part}" for part in ("hits", "n_pred", "n_ref_k", "n_ref")), setting == "lenient",
+              threshold == "a", k_) for prefix, setting, threshold, k_ in families]
     rows: list[list[float]] = []
     ids, poses = [], []
     for reference, ranked in _ranked_pairs(references, predictions, k):
         facts = _facts(reference)
         values = dict(ranked.fixed)
-        for columns, setting, threshold, k_ in keyed:
-            top, gold = _family_lists(ranked, facts, setting, threshold)
+        for columns, lenient, acceptable, k_ in keyed:
+            top, gold = _family_lists(ranked, facts, lenient, acceptable)
             values.update(zip(columns, _top_counts(top, gold, k_), strict=True))
         rows.append([float(values.get(name, 0.0)) for name in names])
         ids.append(reference.id)
@@ -289,7 +288,7 @@ def precision_recall_at(
     for reference, ranked in _ranked_pairs(references, predictions, ks[-1]):
         facts = _facts(reference)
         for family in FAMILIES:
-            top, gold = _family_lists(ranked, facts, *family)
+            top, gold = _family_lists(ranked, facts, family[0] == "lenient", family[1] == "a")
             for k in ks:
                 into = sums[k]
                 for part, count in enumerate(_top_counts(top, gold, k)[:3]):

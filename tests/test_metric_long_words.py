@@ -56,16 +56,21 @@ def test_a_word_of_a_million_suffixes_is_lemmatized_in_linear_time():
     assert time.monotonic() - started < 20
 
 
-def test_the_cache_keeps_short_words_only():
-    """A hostile file may hold millions of distinct long substitutes: the cache keeps at most 2**18 words of at
+def test_the_cache_keeps_no_long_substitute_of_a_file(tmp_path):
+    """A hostile file may hold millions of distinct, long substitutes: scoring caches at most 2**18 words of at
     most 64 characters."""
-    info = lemmatizer._cached_lemmatize.cache_info
+    from swords_metric import Scorer
+
+    info = lemmatize.cache_info
     assert info().maxsize == 1 << 18
+    row = swords_dataset.rows("swords", "test", columns=["id"])[0]
+    long_words = ["q" * 5000 + f"zorb{i}s" for i in range(20)]
+    path = tmp_path / "long.jsonl"
+    path.write_text(json.dumps({"id": row["id"], "substitutes": long_words + [f"zorbquux{random.random()}"]}))
+    scorer = Scorer.from_dataset("swords", "test")
     before = info().currsize
-    assert lemmatize("q" * 5000 + "zorbs", "NOUN") == "q" * 5000 + "zorbs"
-    assert info().currsize == before
-    lemmatize("zorbquuxes" + str(random.random()), "NOUN")
-    assert info().currsize == before + 1
+    scorer.score(scorer.read(path))
+    assert info().currsize == before + 1  # the short one
 
 
 def test_a_file_with_a_megabyte_substitute_is_scored_quickly(tmp_path):
@@ -82,4 +87,4 @@ def test_a_file_with_a_megabyte_substitute_is_scored_quickly(tmp_path):
 
 @pytest.mark.parametrize("word", ["Dogs", "ice creams", "running", "happier", "a" * 64, "b" * 65 + "s"])
 def test_cached_and_uncached_words_lemmatize_alike(word):
-    assert lemmatize(word, "NOUN") == lemmatizer._lemmatize(word, "NOUN")
+    assert lemmatize(word, "NOUN") == lemmatizer.lemmatize_bounded(word, "NOUN") == lemmatizer._lemmatize(word, "NOUN")
