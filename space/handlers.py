@@ -17,18 +17,11 @@ from functools import lru_cache
 from html import escape
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 from swords_dataset.errors import SwordsError
-from swords_metric import MetricInputError, Scorer, lemmatize, read_predictions
-from swords_metric.core import (
-    ACCEPTABLE,
-    CONCEIVABLE,
-    normalize_prediction_items,
-    prepare_prediction,
-    prepare_reference,
-)
+from swords_metric import MetricInputError, Scorer, lemmatize
+from swords_metric.core import ACCEPTABLE, prepare_reference
 from swords_metric.scorer import UnknownTargetsError
 
 from . import SPACE_DIR, data, render, systems, text
@@ -352,42 +345,18 @@ def _scorer(config: str, split: str, setting: str, include_problematic: bool) ->
                   include_problematic=include_problematic)
 
 
-def pr_curve(scorer: Scorer, predictions: dict, ks: Iterable[int] = CURVE_KS) -> pd.DataFrame:
-    """Precision and recall at every k in one pass (the same numbers as Scorer(rows, k=k), without
-    preparing references and predictions once per k). Long format: k, setting, series, value."""
-    ks = sorted(ks)
-    depth = ks[-1]
-    kinds = [(setting, threshold) for setting in ("lenient", "strict") for threshold in ("a", "c")]
-    totals = {kind: np.zeros((3, len(ks))) for kind in kinds}  # hits, predicted, reference sizes
-    k_array = np.asarray(ks)
-    aligned = scorer.align(predictions)
-    for row, reference, items in zip(scorer.rows, scorer.references, aligned, strict=True):
-        if reference is None or not reference.lemmas:
-            continue
-        prepared = prepare_prediction(normalize_prediction_items(items, row["id"]), reference) if items else []
-        ranked = [lemma for lemma, _ in prepared]
-        scores = [reference.score(i) for i in range(len(reference.lemmas))]
-        gold = {
-            "a": {lemma for lemma, s in zip(reference.lemmas, scores, strict=True) if s > ACCEPTABLE},
-            "c": {lemma for lemma, s in zip(reference.lemmas, scores, strict=True) if s >= CONCEIVABLE},
-        }
-        lenient = [lemma for lemma in ranked if lemma in reference.index]
-        for setting, threshold in kinds:
-            ranked_here = (lenient if setting == "lenient" else ranked)[:depth]
-            hits = np.concatenate([[0], np.cumsum([lemma in gold[threshold] for lemma in ranked_here])])
-            n_pred = np.minimum(k_array, len(ranked_here))
-            block = totals[(setting, threshold)]
-            block[0] += hits[n_pred]
-            block[1] += n_pred
-            block[2] += np.minimum(k_array, len(gold[threshold]))
+def pr_curve(scorer: Scorer, predictions, ks: Iterable[int] = CURVE_KS) -> pd.DataFrame:
+    """Precision and recall at every k, as the metric computes them (Scorer.precision_recall: one pass over
+    predictions prepared once). Long format: k, setting, series, value."""
+    curve = scorer.precision_recall(predictions, ks)
     records = []
-    for (setting, threshold), (hits, n_pred, n_ref) in totals.items():
-        name = "acceptable" if threshold == "a" else "conceivable"
-        precision = np.divide(100 * hits, n_pred, out=np.zeros_like(hits), where=n_pred > 0)
-        recall = np.divide(100 * hits, n_ref, out=np.zeros_like(hits), where=n_ref > 0)
-        for k, p, r in zip(ks, precision, recall, strict=True):
-            records.append({"k": k, "setting": setting, "series": f"P, {name}", "value": float(p)})
-            records.append({"k": k, "setting": setting, "series": f"R, {name}", "value": float(r)})
+    for setting in ("lenient", "strict"):
+        for threshold, name in (("a", "acceptable"), ("c", "conceivable")):
+            for k, values in curve.items():
+                records.append({"k": k, "setting": setting, "series": f"P, {name}",
+                                "value": values[f"{setting}_{threshold}_p"]})
+                records.append({"k": k, "setting": setting, "series": f"R, {name}",
+                                "value": values[f"{setting}_{threshold}_r"]})
     return pd.DataFrame(records, columns=["k", "setting", "series", "value"])
 
 
@@ -523,16 +492,15 @@ def score_predictions(
         shown = path.name
     else:
         raise SpaceError("Upload a predictions file or choose a stored baseline first.")
-    progress(0.05, "reading the predictions")
-    try:
-        predictions, info = read_predictions(path, max_bytes=MAX_UNCOMPRESSED_BYTES)
-    except MetricInputError as error:
-        raise SpaceError(str(error).replace(str(path), shown)) from None
-    progress(0.2, f"preparing {config} {split}")
+    progress(0.05, f"preparing {config} {split}")
     scorer = scorer_for(config, split, setting, bool(include_problematic))
-    progress(0.4, f"scoring, {resamples} bootstrap resamples")
+    progress(0.2, "reading the predictions")
     try:
-        result = scorer.score(predictions, bootstrap=resamples, source=shown)
+        # Streamed: what is held is per target, not per substitute; a file is read once for every figure.
+        predictions = scorer.read(path, max_bytes=MAX_UNCOMPRESSED_BYTES, max_target_chars=MAX_UNCOMPRESSED_BYTES,
+                                  source=shown)
+        progress(0.4, f"scoring, {resamples} bootstrap resamples")
+        result = scorer.score(predictions, bootstrap=resamples)
         progress(0.8, "precision and recall at k = 1…20")
         curve = pr_curve(scorer, predictions)
     except UnknownTargetsError as error:
@@ -541,7 +509,7 @@ def score_predictions(
     except MetricInputError as error:
         raise SpaceError(str(error).replace(str(path), shown)) from None
     progress(1.0, "done")
-    return ScoreResult(result, config, split, setting, shown, curve, info.get("format", ""))
+    return ScoreResult(result, config, split, setting, shown, curve, predictions.file_format or "")
 
 
 # -- Leaderboard ----------------------------------------------------------------------------------------

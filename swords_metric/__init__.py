@@ -3,6 +3,7 @@
 >>> from swords_metric import Scorer
 >>> scorer = Scorer.from_dataset("swords", "test")
 >>> scorer.score({"t:…": ["fascinating", "incredible"]})["lenient_a_f@10"]
+>>> scorer.score(scorer.read("predictions.jsonl"))   # a file, streamed in bounded memory
 
 or through `evaluate`: ``swords_metric.load().compute(predictions=..., references=rows)``.
 """
@@ -13,8 +14,8 @@ from pathlib import Path
 
 from .core import MetricInputError
 from .lemmatizer import lemmatize
-from .predictions import read_predictions, write_predictions
-from .scorer import Scorer, score
+from .predictions import MAX_PREDICTIONS_BYTES, MAX_TARGET_CHARS, PredictionFile, read_predictions, write_predictions
+from .scorer import PreparedPredictions, Scorer, score
 
 METRIC_DIR = Path(__file__).resolve().parent
 
@@ -26,5 +27,5 @@ def load(**kwargs):
     return evaluate.load(str(METRIC_DIR), **kwargs)
 
 
-__all__ = ["METRIC_DIR", "MetricInputError", "Scorer", "lemmatize", "load", "read_predictions", "score",
-           "write_predictions"]
+__all__ = ["MAX_PREDICTIONS_BYTES", "MAX_TARGET_CHARS", "METRIC_DIR", "MetricInputError", "PredictionFile",
+           "PreparedPredictions", "Scorer", "lemmatize", "load", "read_predictions", "score", "write_predictions"]

@@ -77,9 +77,8 @@ def _with_hint(error: MetricInputError) -> SwordsError:
 
 
 def run(args: argparse.Namespace) -> int:
-    from .predictions import read_predictions
     from .report import format_comparison, format_result
-    from .scorer import Scorer
+    from .scorer import MIN_PAIRED_RESAMPLES, Scorer, check_resamples
 
     swords_dataset.check_config(args.dataset, args.split)
     if args.k < 1:
@@ -89,7 +88,8 @@ def run(args: argparse.Namespace) -> int:
             args.dataset, args.split, k=args.k, setting=args.setting, include_problematic=args.include_problematic
         )
         if args.compare:
-            a, b = (read_predictions(path)[0] for path in args.compare)
+            check_resamples(args.bootstrap, MIN_PAIRED_RESAMPLES, "the paired test's --bootstrap")  # before reading
+            a, b = (scorer.read(path) for path in args.compare)
             result = scorer.compare(a, b, bootstrap=args.bootstrap, seed=args.seed, sources=tuple(args.compare))
             coverage = result["coverage"]
             if not coverage["a"] == coverage["b"] == coverage["both"]:
@@ -101,8 +101,8 @@ def run(args: argparse.Namespace) -> int:
                 )
             print(json.dumps(result, indent=2) if args.json else format_comparison(result))
             return 0
-        predictions, _ = read_predictions(args.predictions)
-        result = scorer.score(predictions, bootstrap=args.bootstrap, seed=args.seed, source=args.predictions)
+        check_resamples(args.bootstrap, what="--bootstrap")  # before reading the file
+        result = scorer.score(scorer.read(args.predictions), bootstrap=args.bootstrap, seed=args.seed)
     except MetricInputError as error:
         raise _with_hint(error) from None
     for note in input_notes(result, args.predictions):

@@ -36,7 +36,7 @@ import gzip
 import json
 from importlib import resources
 
-__all__ = ["DATA_FILE", "lemmatize", "wordnet_candidates", "wordnet_lemmatize", "wordnet_pos"]
+__all__ = ["DATA_FILE", "lemmatize", "lemmatize_bounded", "wordnet_candidates", "wordnet_lemmatize", "wordnet_pos"]
 
 #: Name of the packaged data file (inside the ``swords_metric`` package).
 DATA_FILE = "wordnet-3.0-morphy.json.gz"
@@ -155,6 +155,8 @@ def wordnet_candidates(word: str, wn_pos: str) -> tuple[str, ...]:
     if found:
         return tuple(dict.fromkeys(found)) if len(found) > 1 else (found[0],)
     # nltk 3.5: keep detaching suffixes round after round until something is in WordNet.
+    if len(word) > _LONG_WORD:
+        return _long_word_rounds(word, pos, lemmas)
     forms = list(dict.fromkeys(forms))
     while not found and forms:
         forms = _apply_rules(forms, rules)
@@ -162,23 +164,85 @@ def wordnet_candidates(word: str, wn_pos: str) -> tuple[str, ...]:
     return tuple(found)
 
 
+# Longer words take _long_word_rounds: a round that copies the word costs its length, and a word with n
+# detachable suffixes takes n rounds (nltk 3.5 on "dog" + "s" * 100,000: minutes; quadratic).
+_LONG_WORD = 100
+
+
+@functools.cache
+def _longest_lemma(pos: str) -> int:
+    return max(map(len, _tables().lemmas[pos]), default=0)
+
+
+def _long_word_rounds(word: str, pos: str, lemmas: frozenset[str]) -> tuple[str, ...]:
+    """The repeated rounds of wordnet_candidates (after a first round that found nothing) for a long word,
+    each form held as (cut, tail), i.e. word[:cut] + tail, so that a round costs the same whatever the
+    word's length. The same forms in the same order: a pair is canonical (cut goes as far into the word as
+    the form agrees with it), so equal forms are equal pairs; only forms no longer than WordNet's longest
+    lemma are spelled out and looked up."""
+    longest = _longest_lemma(pos)
+
+    def canonical(cut: int, tail: str) -> tuple[int, str]:
+        while tail and cut < len(word) and tail[0] == word[cut]:
+            cut, tail = cut + 1, tail[1:]
+        return cut, tail
+
+    def detach(cut: int, tail: str, old: str, new: str) -> tuple[int, str] | None:
+        """The form with suffix `old` replaced by `new`, or None if it does not end with `old`."""
+        missing = len(old) - len(tail)  # characters of `old` before the tail, in the word
+        if missing <= 0:
+            return canonical(cut, tail[: len(tail) - len(old)] + new) if tail.endswith(old) else None
+        if old.endswith(tail) and word.endswith(old[:missing], 0, cut):
+            return canonical(cut - missing, new)
+        return None
+
+    by_last_letter = _RULES_BY_LAST_LETTER[pos]  # the rules in order, those a form's last letter allows
+    pairs = list(dict.fromkeys(canonical(len(word) - len(old), new)
+                               for old, new in by_last_letter.get(word[-1:], ()) if word.endswith(old)))
+    found: tuple[str, ...] = ()
+    while not found and pairs:
+        detached: dict[tuple[int, str], None] = {}
+        for cut, tail in pairs:
+            for old, new in by_last_letter.get(tail[-1] if tail else word[cut - 1 : cut], ()):
+                pair = detach(cut, tail, old, new)
+                if pair is not None:
+                    detached.setdefault(pair)
+        pairs = list(detached)
+        found = _known([word[:cut] + tail for cut, tail in pairs if cut + len(tail) <= longest], lemmas)
+    return found
+
+
 def _shortest(candidates: tuple[str, ...], word: str) -> str:
     # min() returns the first of several equally short candidates, as in NLTK; no candidate: the word as is.
     return min(candidates, key=len) if candidates else word
 
 
-@functools.lru_cache(maxsize=1 << 20)
+@functools.lru_cache(maxsize=1 << 18)
 def wordnet_lemmatize(word: str, wn_pos: str = "n") -> str:
     """``nltk.stem.WordNetLemmatizer().lemmatize(word, wn_pos)`` of nltk 3.5, case preserved."""
     return _shortest(wordnet_candidates(word, wn_pos), word)
 
 
-@functools.lru_cache(maxsize=1 << 20)
+@functools.lru_cache(maxsize=1 << 18)  # real systems use tens of thousands of words, the benchmarks ~130,000
 def lemmatize(word: str, pos: str) -> str:
     """Lemmatize ``word`` like the SWORDS scorer, given the target's UD POS tag.
 
     Equals ``WordNetLemmatizer().lemmatize(word, wordnet_pos(pos)).lower().strip()`` (nltk 3.5,
-    WordNet 3.0); ``word`` is the raw string: case and spaces are kept for the WordNet lookup.
+    WordNet 3.0); ``word`` is the raw string: case and spaces are kept for the WordNet lookup. Cached; for
+    input that may hold many long words (a predictions file), lemmatize_bounded.
     """
-    # The uncached lemmatizer: this cache already holds the answer, a second one would only cost an insert.
+    return _lemmatize(word, pos)
+
+
+def _lemmatize(word: str, pos: str) -> str:
     return _shortest(wordnet_candidates(word, _UD_TO_WORDNET.get(pos, "n")), word).lower().strip()
+
+
+# lemmatize_bounded caches words of at most this length only: a hostile file may hold millions of distinct
+# long substitutes, and the cache would keep each (~150 MB at most this way).
+CACHED_LENGTH = 64
+
+
+def lemmatize_bounded(word: str, pos: str) -> str:
+    """lemmatize, caching only words of at most CACHED_LENGTH characters."""
+    return lemmatize(word, pos) if len(word) <= CACHED_LENGTH else _lemmatize(word, pos)

@@ -5,188 +5,185 @@ JSONL:     one {"id": target_id, "substitutes": [...]} a line; substitutes as st
            [substitute, score] pairs or {"substitute": ..., "score": ...} objects.
 
 Either may be gzipped (`.gz`) and may start with a UTF-8 byte-order mark. Target ids may be the dataset's
-or the upstream library's (see Scorer). Reading is bounded: a file (or what a .gz expands to) larger than
-`max_bytes` is refused before it is parsed.
+or the upstream library's (see Scorer). Reading is bounded and streamed: PredictionFile gives one target at
+a time, never holding more than one target's JSON (and a block of text) in memory. A file larger than
+MAX_PREDICTIONS_BYTES (after decompression) is refused, a plain file before it is read, a .gz as soon as its
+expansion passes the limit; so is one target's JSON (a JSONL line, or a target's list in an upstream file)
+longer than MAX_TARGET_CHARS characters.
 """
 
 from __future__ import annotations
 
 import gzip
 import json
-import stat
-import zlib
+from collections.abc import Iterator
 from pathlib import Path
 
 from swords_dataset.files import atomic_write
 
-from .core import MetricInputError, normalize_prediction_items
+from .bounded_text import check_file, text_blocks
+from .core import MetricInputError, normalize_prediction_items, shown
+from .json_stream import ValueCursor, decode_line, json_lines
 
 Predictions = dict[str, list[tuple[str, float]]]
 
-# Far above any real predictions file (CoInCo test with 100 substitutes a target is about 20 MB).
+# The largest predictions file accepted (uncompressed): far above any real one (CoInCo dev with 700 scored
+# substitutes a target is about 250 MB); scoring it streams, in bounded memory (see the metric card).
 MAX_PREDICTIONS_BYTES = 1 << 30
+# The largest JSON of one target accepted, in characters: a JSONL line, or one target's list in the upstream
+# format (100,000 scored substitutes are about 3 MB). It bounds what reading one target holds at once.
+MAX_TARGET_CHARS = 16 << 20
+
+UPSTREAM, JSONL = "upstream", "jsonl"
 
 
-class _DuplicateKey(Exception):
-    def __init__(self, key: str):
-        self.key = key
+class PredictionFile:
+    """A predictions file, read one target at a time: iterating gives (target id, its substitutes as the
+    file holds them, where) for each target, `where` being "FILE:LINE" for messages. After iterating,
+    `format` is "upstream" or "jsonl" and `substitutes_lemmatized` the upstream file's flag.
+
+    Every problem is a MetricInputError whose message names the file and the line (and the target or key).
+    The file is checked (a readable regular file, not larger than max_bytes) when this is made."""
+
+    def __init__(self, path: str | Path, max_bytes: int = MAX_PREDICTIONS_BYTES,
+                 max_target_chars: int = MAX_TARGET_CHARS):
+        self.path = Path(path)
+        self.max_bytes, self.max_target_chars = max_bytes, max_target_chars
+        self.format: str | None = None
+        self.substitutes_lemmatized = False
+        check_file(self.path, max_bytes)
+
+    def __iter__(self) -> Iterator[tuple[str, object, str]]:
+        self.format = self._detect()
+        blocks = text_blocks(self.path, self.max_bytes)
+        if self.format == UPSTREAM:
+            return self._upstream(ValueCursor(blocks, str(self.path), self.max_target_chars))
+        return self._jsonl(blocks)
+
+    def duplicate(self, target_id: str, where: str) -> MetricInputError:
+        """The error for a target given a second time, at `where`."""
+        if self.format == UPSTREAM:
+            return MetricInputError(f"{where}: key {shown(target_id, 80)} appears twice in one JSON object")
+        return MetricInputError(f"{where}: target {shown(target_id, 80)} appears twice")
+
+    def _detect(self) -> str:
+        """UPSTREAM when the file's first JSON object has 'substitutes_lemmatized' or maps 'substitutes' to an
+        object; else JSONL (whose reader then names any problem)."""
+        cursor = ValueCursor(text_blocks(self.path, self.max_bytes), str(self.path), self.max_target_chars)
+        try:
+            first = cursor.peek()
+            if not first:
+                raise MetricInputError(f"{self.path}: empty file")
+            if first != "{":
+                return JSONL
+            cursor.take("{", "an object")
+            while cursor.peek() == '"':
+                key = cursor.value("a key")
+                cursor.take(":", "':'")
+                if key == "substitutes_lemmatized":
+                    return UPSTREAM
+                if key == "substitutes":
+                    return UPSTREAM if cursor.peek() == "{" else JSONL
+                if key == "id":
+                    return JSONL
+                cursor.value(f"the value of {shown(key, 40)}")
+                if cursor.peek() != ",":
+                    break
+                cursor.take(",", "','")
+            return JSONL
+        except MetricInputError as error:
+            if str(error).endswith(": empty file"):
+                raise
+            return JSONL  # read again as lines, which names the problem where it is
+
+    def _jsonl(self, blocks) -> Iterator[tuple[str, object, str]]:
+        def too_long(number: int) -> MetricInputError:
+            return MetricInputError(f"{self.path}:{number}: the line holds more than {self.max_target_chars:,} "
+                                    "characters of JSON, the most one target's predictions may take")
+
+        records = 0
+        for number, line in json_lines(blocks, self.max_target_chars, too_long):
+            where = f"{self.path}:{number}"
+            record = decode_line(line, where)
+            if not isinstance(record, dict):
+                raise MetricInputError(f"{where}: expected a JSON object with 'id' and 'substitutes' (JSON lines) or "
+                                       f"with 'substitutes' (an upstream result file), got a {type(record).__name__}")
+            if "id" not in record or "substitutes" not in record:
+                raise MetricInputError(f"{where}: expected an object with 'id' and 'substitutes'")
+            target_id = record["id"]
+            if not isinstance(target_id, str | int) or isinstance(target_id, bool):
+                raise MetricInputError(f"{where}: 'id' must be a string, got {shown(target_id)}")
+            records += 1
+            yield str(target_id), record["substitutes"], where
+        if not records:
+            raise MetricInputError(f"{self.path}: empty file")
+
+    def _upstream(self, cursor: ValueCursor) -> Iterator[tuple[str, object, str]]:
+        """The members of the file's one object; the targets of its 'substitutes' object one at a time."""
+        keys: set[str] = set()
+        cursor.take("{", "an object")
+        while cursor.peek() != "}":
+            if keys:
+                cursor.take(",", "',' or '}'")
+            line = cursor.position()[0]
+            key = self._key(cursor)
+            if key in keys:
+                raise MetricInputError(f"{self.path}:{line}: key {shown(key, 80)} appears twice in one JSON object")
+            keys.add(key)
+            if key == "substitutes" and cursor.peek() == "{":
+                yield from self._targets(cursor)
+                continue
+            value = cursor.value(f"the value of {shown(key, 40)}")
+            if key == "substitutes":
+                raise MetricInputError(
+                    f"{self.path}: 'substitutes' must map target ids to lists, got {type(value).__name__}")
+            if key == "substitutes_lemmatized":
+                self.substitutes_lemmatized = bool(value)
+        cursor.take("}", "'}'")
+        if cursor.peek():
+            raise cursor.located("extra data after the JSON object")
+        if "substitutes" not in keys:
+            raise MetricInputError(f"{self.path}: an upstream result file needs 'substitutes' (target id -> "
+                                   "substitutes)")
+
+    def _key(self, cursor: ValueCursor) -> str:
+        if cursor.peek() != '"':
+            cursor.take('"', "a key (a string in double quotes)")
+        key = cursor.value("a key")
+        cursor.take(":", "':'")
+        return key
+
+    def _targets(self, cursor: ValueCursor) -> Iterator[tuple[str, object, str]]:
+        cursor.take("{", "an object")
+        first = True
+        while cursor.peek() != "}":
+            if not first:
+                cursor.take(",", "',' or '}'")
+            first = False
+            line = cursor.position()[0]
+            target_id = self._key(cursor)
+            items = cursor.value(f"target {shown(target_id, 40)}")
+            yield target_id, items, f"{self.path}:{line}"
+        cursor.take("}", "'}'")
 
 
-def _unique_object(pairs: list[tuple[str, object]]) -> dict:
-    """json's object hook: a key given twice is an error (json itself would silently keep the last)."""
-    result = dict(pairs)
-    if len(result) != len(pairs):
-        seen = set()
-        for key, _ in pairs:
-            if key in seen:
-                raise _DuplicateKey(key)
-            seen.add(key)
-    return result
-
-
-def _shown(key: str) -> str:
-    return repr(key if len(key) <= 80 else key[:77] + "...")
-
-
-def _read_bytes(path: Path, max_bytes: int) -> bytes:
-    """The file's bytes (decompressed for .gz), refusing anything but a readable regular file of at most
-    max_bytes (after decompression)."""
-    try:
-        mode = path.stat().st_mode
-    except FileNotFoundError:
-        raise MetricInputError(f"{path}: no such file") from None
-    except OSError as error:
-        raise MetricInputError(f"{path}: cannot open ({error.strerror or error})") from None
-    if stat.S_ISDIR(mode):
-        raise MetricInputError(f"{path}: is a directory, not a predictions file")
-    if not stat.S_ISREG(mode):
-        raise MetricInputError(f"{path}: not a regular file (a pipe, socket or device); give a predictions file")
-    limit = f"{max_bytes / 2**20:,.0f} MB"
-    try:
-        if path.suffix == ".gz":
-            data = bytearray()
-            inflater = zlib.decompressobj(wbits=47)  # gzip or zlib header, auto-detected
-            with open(path, "rb") as f:
-                while block := f.read(1 << 20):
-                    while block:
-                        data += inflater.decompress(block, max_bytes + 1 - len(data))
-                        if len(data) > max_bytes:
-                            raise MetricInputError(f"{path}: expands past {limit}; not a predictions file")
-                        block = inflater.unconsumed_tail
-                    if inflater.eof and inflater.unused_data.strip(b"\0"):
-                        raise MetricInputError(f"{path}: holds more than one gzip stream")
-            if not inflater.eof:
-                raise MetricInputError(f"{path}: the gzip data is truncated")
-            return bytes(data)
-        if path.stat().st_size > max_bytes:
-            raise MetricInputError(f"{path}: larger than {limit}; not a predictions file")
-        with open(path, "rb") as f:
-            return f.read(max_bytes + 1)
-    except PermissionError:
-        raise MetricInputError(f"{path}: permission denied") from None
-    except zlib.error as error:
-        raise MetricInputError(f"{path}: not a readable gzip file ({error})") from None
-    except OSError as error:
-        raise MetricInputError(f"{path}: cannot read ({error.strerror or error})") from None
-
-
-def _decode(path: Path, data: bytes) -> str:
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        line = data[: error.start].count(b"\n") + 1
-        column = error.start - (data.rfind(b"\n", 0, error.start) + 1) + 1
-        raise MetricInputError(
-            f"{path}:{line}: not UTF-8 text (byte 0x{data[error.start]:02x} at column {column})"
-        ) from None
-
-
-def _parse(text: str, where: str):
-    """json.loads with duplicate keys refused and every failure a MetricInputError naming `where`."""
-    try:
-        return json.loads(text, object_pairs_hook=_unique_object)
-    except _DuplicateKey as duplicate:
-        raise MetricInputError(f"{where}: key {_shown(duplicate.key)} appears twice in one JSON object") from None
-    except RecursionError:
-        raise MetricInputError(f"{where}: JSON nested too deeply to be predictions") from None
-
-
-def _single_json_value(text: str) -> bool:
-    """Whether the text is one JSON value (an upstream file), not several lines of them."""
-    stripped = text.strip()
-    try:
-        _, end = json.JSONDecoder().raw_decode(stripped)
-    except (ValueError, RecursionError):
-        return False
-    return end == len(stripped)
-
-
-def read_predictions(path: str | Path, max_bytes: int = MAX_PREDICTIONS_BYTES) -> tuple[Predictions, dict]:
-    """(target id -> [(substitute, score)], {"format": ..., "substitutes_lemmatized": ...}).
+def read_predictions(path: str | Path, max_bytes: int = MAX_PREDICTIONS_BYTES,
+                     max_target_chars: int | None = None) -> tuple[Predictions, dict]:
+    """(target id -> [(substitute, score)], {"format": ..., "substitutes_lemmatized": ...}), the whole file
+    in memory (for Python users; the toolkit scores files with Scorer.read, in bounded memory). Holding it
+    all anyway, it bounds one target's JSON only by max_bytes unless max_target_chars is given.
 
     Every problem is a MetricInputError whose message names the file and the line or target."""
-    path = Path(path)
-    text = _decode(path, _read_bytes(path, max_bytes))
-    if not text.strip():
-        raise MetricInputError(f"{path}: empty file")
-    try:
-        whole = _parse(text, str(path))
-    except MetricInputError:
-        if _single_json_value(text):
-            raise
-        whole = None  # JSON lines, each read (and its problem named) below
-    except ValueError:  # json.JSONDecodeError, or an integer of more digits than Python converts
-        whole = None
-    # A one-line JSONL file is a JSON object too, with an id and a list.
-    upstream = isinstance(whole, dict) and (
-        "substitutes_lemmatized" in whole or isinstance(whole.get("substitutes"), dict)
-    )
-    if upstream:
-        return _read_upstream(path, whole), {
-            "format": "upstream",
-            "substitutes_lemmatized": bool(whole.get("substitutes_lemmatized", False)),
-        }
-    if whole is not None and not isinstance(whole, dict):
-        raise MetricInputError(
-            f"{path}: expected a JSON object with 'substitutes' or JSON lines, got a {type(whole).__name__}"
-        )
-    return _read_jsonl(path, text), {"format": "jsonl", "substitutes_lemmatized": False}
-
-
-def _read_upstream(path: Path, whole: dict) -> Predictions:
-    if "substitutes" not in whole:
-        raise MetricInputError(f"{path}: an upstream result file needs 'substitutes' (target id -> substitutes)")
-    substitutes = whole["substitutes"]
-    if not isinstance(substitutes, dict):
-        raise MetricInputError(f"{path}: 'substitutes' must map target ids to lists, got {type(substitutes).__name__}")
-    try:
-        return {str(tid): normalize_prediction_items(items, str(tid)) for tid, items in substitutes.items()}
-    except MetricInputError as error:
-        raise MetricInputError(f"{path}: {error}") from None
-
-
-def _read_jsonl(path: Path, text: str) -> Predictions:
+    file = PredictionFile(path, max_bytes, max_target_chars or max_bytes)
     predictions: Predictions = {}
-    for line_number, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        where = f"{path}:{line_number}"
-        try:
-            record = _parse(line, where)
-        except ValueError as error:
-            raise MetricInputError(f"{where}: not JSON ({getattr(error, 'msg', error)})") from None
-        if not isinstance(record, dict) or "id" not in record or "substitutes" not in record:
-            raise MetricInputError(f"{where}: expected an object with 'id' and 'substitutes'")
-        if not isinstance(record["id"], str | int) or isinstance(record["id"], bool):
-            raise MetricInputError(f"{where}: 'id' must be a string, got {record['id']!r}")
-        target_id = str(record["id"])
+    for target_id, items, where in file:
         if target_id in predictions:
-            raise MetricInputError(f"{where}: target {_shown(target_id)} appears twice")
+            raise file.duplicate(target_id, where)
         try:
-            predictions[target_id] = normalize_prediction_items(record["substitutes"], target_id)
+            predictions[target_id] = normalize_prediction_items(items, target_id)
         except MetricInputError as error:
             raise MetricInputError(f"{where}: {error}") from None
-    return predictions
+    return predictions, {"format": file.format, "substitutes_lemmatized": file.substitutes_lemmatized}
 
 
 def write_predictions(path: str | Path, predictions: Predictions, substitutes_lemmatized: bool = False) -> None:

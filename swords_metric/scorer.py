@@ -1,26 +1,23 @@
 """Scoring systems against one benchmark split: prepared references, either id scheme, the evaluation set,
-signature, confidence intervals and paired tests."""
+signature, confidence intervals and paired tests. Predictions are prepared once (Scorer.prepare from Python
+values, Scorer.read from a file in bounded memory) and then scored, compared, or cut at any k."""
 
 from __future__ import annotations
 
 import numbers
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
-from .core import (
-    ACCEPTABLE,
-    CONCEIVABLE,
-    InputNotes,
-    MetricInputError,
-    TargetScores,
-    metrics_from_totals,
-    normalize_prediction_items,
-    prepare_prediction,
-    prepare_reference,
-    score_targets,
-)
+from .alignment import DATASET_IDS, UPSTREAM_IDS, TargetIndex, UnknownTargetsError
+from .core import ACCEPTABLE, CONCEIVABLE, MetricInputError, prepare_reference, shown
+from .predictions import MAX_PREDICTIONS_BYTES, MAX_TARGET_CHARS, PredictionFile
+from .prepared_predictions import PreparedPredictions, prepare_in_order, prepare_keyed
+from .target_scores import TargetScores, metrics_from_totals, precision_recall_at, score_targets
+
+__all__ = ["DATASET_IDS", "UPSTREAM_IDS", "PreparedPredictions", "Scorer", "TargetIndex", "UnknownTargetsError",
+           "check_resamples", "score"]
 
 # 1.1: CoInCo's problematic targets left out by default; duplicates merged in upstream's order.
 METRIC_VERSION = "1.1"
@@ -32,19 +29,7 @@ MAX_RESAMPLES = 1_000_000
 MIN_PAIRED_RESAMPLES = 100  # below this a p-value says little (its resolution is 1 / resamples)
 _RESAMPLE_CHUNK = 1000  # resamples drawn and summed at a time: memory stays bounded whatever the count
 _REFERENCE_FIELDS = ("id", "upstream_id", "target", "pos", "substitutes", "candidates", "benchmark")
-
-# How a predictions mapping names targets: by the dataset's `id` column or by the upstream SWORDS
-# library's target ids (`upstream_id`; for SWORDS the two are the same).
-DATASET_IDS, UPSTREAM_IDS = "dataset", "upstream"
-
-
-class UnknownTargetsError(MetricInputError):
-    """Predictions keyed by ids the references do not have; `belongs_to` is the (config, split) they do
-    belong to, when the ids are those of another shipped split."""
-
-    def __init__(self, message: str, belongs_to: tuple[str, str] | None = None):
-        super().__init__(message)
-        self.belongs_to = belongs_to
+CURVE_KS = tuple(range(1, 21))  # precision_recall's default cut-offs; predictions are prepared this deep
 
 
 def check_resamples(bootstrap: object, minimum: int = 0, what: str = "bootstrap") -> int:
@@ -56,96 +41,39 @@ def check_resamples(bootstrap: object, minimum: int = 0, what: str = "bootstrap"
     return int(bootstrap)
 
 
-def _describe_ids(target_id: str) -> str:
-    if target_id.startswith("t:") and len(target_id) == 42:
-        return "an upstream SWORDS id"
-    if target_id.split(":", 1)[0] in ("coinco", "semeval07"):
-        return "a dataset id"
-    return "an id of neither scheme"
+def reference_view(row: object, position: int) -> dict:
+    """The fields scoring reads of one benchmark row; a MetricInputError naming the row if it is not one."""
+    if not isinstance(row, Mapping):
+        raise MetricInputError(f"references: item {position} is {shown(row)}, expected a benchmark row (a dict with "
+                               "'id', 'target', 'pos' and 'substitutes', as swords_dataset gives them)")
+    view = {key: row.get(key) for key in _REFERENCE_FIELDS}
+    if view["id"] is None or view["id"] == "":
+        raise MetricInputError(f"references: item {position} has no 'id' (give benchmark rows as swords_dataset "
+                               "gives them)")
+    view["id"] = str(view["id"])
+    for key in ("target", "pos"):
+        if not isinstance(view[key], str):
+            raise MetricInputError(f"reference {view['id']}: '{key}' must be a string, got {shown(view[key])}")
+    return view
 
 
-@dataclass
-class Alignment:
-    """Predictions in reference order (None where a target has none) and how the input named targets."""
+def shipped_split(ids: Sequence[str]) -> tuple[str | None, str] | None:
+    """(config, split) of the shipped split whose ids are exactly these (config None when several configs
+    have them, as the SWORDS test subset and its reannotation do); None when no split is."""
+    import pyarrow.parquet as pq
 
-    items: list
-    scheme: str | None  # DATASET_IDS or UPSTREAM_IDS for a mapping; None for a list in reference order
-    given: int  # how many targets the input named
+    import swords_dataset
 
-
-class TargetIndex:
-    """The targets of a split under both id schemes: puts predictions keyed by either in reference order."""
-
-    def __init__(self, ids: Sequence[str], upstream_ids: Sequence[str | None], where: str):
-        self.size, self.where = len(ids), where
-        self.position = {target_id: i for i, target_id in enumerate(ids)}
-        if len(self.position) != len(ids):
-            raise MetricInputError("reference ids are not unique")
-        self.upstream_position = {target_id: i for i, target_id in enumerate(upstream_ids) if target_id}
-
-    def align(self, predictions, source: str = "predictions") -> Alignment:
-        """A mapping is keyed by target id, all of one scheme (an unknown id is an error: the wrong
-        dataset or split); a sequence must have one entry per reference, in order."""
-        if isinstance(predictions, Mapping):
-            keys = [str(key) for key in predictions]
-            scheme, index = self._scheme(keys, source)
-            aligned = [None] * self.size
-            for key, items in zip(keys, predictions.values(), strict=True):
-                aligned[index[key]] = items
-            return Alignment(aligned, scheme, len(keys))
-        if isinstance(predictions, str | bytes) or not isinstance(predictions, Sequence | np.ndarray):
-            raise MetricInputError(f"{source}: expected a mapping of target id to substitutes, or a list per target")
-        if len(predictions) != self.size:
-            raise MetricInputError(f"{source}: {len(predictions)} prediction lists for {self.size} references")
-        return Alignment(list(predictions), None, len(predictions))
-
-    def _scheme(self, keys: list[str], source: str) -> tuple[str, dict[str, int]]:
-        """Which id scheme names these targets, and its index; a mix or an unknown id is an error."""
-        upstream = sum(key in self.upstream_position for key in keys)
-        if upstream == len(keys):
-            return UPSTREAM_IDS, self.upstream_position
-        ours = sum(key in self.position for key in keys)
-        if ours == len(keys):
-            return DATASET_IDS, self.position
-        unknown = [key for key in keys if key not in self.position and key not in self.upstream_position]
-        if not unknown:
-            raise MetricInputError(
-                f"{source}: mixes {ours:,} dataset ids (the `id` column) and {upstream:,} upstream SWORDS ids "
-                f"(`upstream_id`, t:…); use one scheme per file"
-            )
-        raise self._unknown_error(unknown, len(keys), source)
-
-    def _unknown_error(self, unknown: list[str], total: int, source: str) -> UnknownTargetsError:
-        message = (
-            f"{source}: {len(unknown):,} of {total:,} target ids are not in {self.where} "
-            f"(first: {unknown[0][:80]!r}, {_describe_ids(unknown[0])})"
-        )
-        belongs_to = None
-        try:
-            import swords_dataset
-
-            located = swords_dataset.locate_ids(unknown)
-        except Exception:  # the shipped dataset is unreadable: the message goes without the owner
-            located = []
-        if located:
-            config, split, column, hits = located[0]
-            sample = min(len(unknown), 500)
-            kind = "upstream SWORDS ids" if column == "upstream_id" else "dataset ids"
-            if config.startswith("swords"):
-                kind = "ids"  # SWORDS ids are both
-            message += f"; {hits} of the first {sample} are {kind} of {config} {split}"
-            if hits * 2 > sample and f"{config} {split}" != self.where:
-                belongs_to = (config, split)
-        else:
-            message += "; no shipped benchmark split has them"
-        return UnknownTargetsError(message, belongs_to)
-
-
-@dataclass
-class _Prepared:
-    scores: TargetScores
-    alignment: Alignment
-    notes: InputNotes = field(default_factory=InputNotes)
+    sized = [(config, split) for config, splits in swords_dataset.CONFIGS.items() for split in splits
+             if pq.read_metadata(swords_dataset.DATASET_DIR / swords_dataset.parquet_path(config, split)).num_rows
+             == len(ids)]
+    if not ids or not sized:
+        return None
+    exact = [(config, split) for config, split, column, hits in swords_dataset.locate_ids(ids, sample=len(ids))
+             if column == "id" and hits == len(ids) and (config, split) in sized]
+    if not exact or len({split for _, split in exact}) > 1:
+        return None
+    return (exact[0][0] if len(exact) == 1 else None), exact[0][1]
 
 
 class Scorer:
@@ -153,10 +81,13 @@ class Scorer:
 
     >>> scorer = Scorer.from_dataset("coinco", "test")
     >>> scorer.score({"coinco:12": ["fascinating", "incredible"]})["lenient_a_f@10"]
+    >>> prepared = scorer.read("runs/system.jsonl")        # a file, streamed: bounded memory
+    >>> scorer.score(prepared, bootstrap=1000); scorer.precision_recall(prepared)
 
     Predictions may name targets by the dataset's `id` or by the upstream SWORDS library's target ids
     (decided per input). CoInCo's "problematic" targets are left out of the scores, as the upstream
     library leaves them out, unless `include_problematic`; predictions for them are accepted and counted.
+    Without `split` and `config`, rows that are exactly a shipped split's are signed with its name.
     """
 
     def __init__(
@@ -168,15 +99,17 @@ class Scorer:
         include_problematic: bool = False,
         config: str | None = None,
     ):
+        if rows is None or isinstance(rows, str | bytes | Mapping) or not isinstance(rows, Iterable):
+            raise MetricInputError(f"references: expected benchmark rows (a loaded split or a list of its rows), got "
+                                   f"{shown(rows)}")
         views, problematic = [], []
         for position, row in enumerate(rows):
-            view = {key: row.get(key) for key in _REFERENCE_FIELDS}
-            view["id"] = str(view["id"]) if view["id"] else str(position)
-            for key in ("target", "pos"):
-                if not isinstance(view[key], str):
-                    raise MetricInputError(f"reference {view['id']}: '{key}' must be a string, got {view[key]!r}")
-            views.append(view)
+            views.append(reference_view(row, position))
             problematic.append(bool((row.get("provenance") or {}).get("coinco_problematic")))
+        if not views:
+            raise MetricInputError("references: none given; score against a benchmark split's rows")
+        if split is None and config is None:
+            config, split = shipped_split([view["id"] for view in views]) or (None, None)
         skip = [flag and not include_problematic for flag in problematic]
         references = [None if skipped else prepare_reference(view) for view, skipped in zip(views, skip, strict=True)]
         self._setup(views, problematic, references, k, split, setting, include_problematic, config)
@@ -188,6 +121,7 @@ class Scorer:
             raise MetricInputError(f"k must be a positive integer, got {k!r}")
         self.rows, self.problematic = views, problematic
         self.k, self.split, self.setting, self.config = int(k), split, setting, config
+        self.depth = max(self.k, max(CURVE_KS))  # how much of each ranking prepared predictions keep
         self.include_problematic = bool(include_problematic)
         self.skipped = [flag and not self.include_problematic for flag in self.problematic]
         self.references = [None if skip else ref for ref, skip in zip(references, self.skipped, strict=True)]
@@ -217,29 +151,73 @@ class Scorer:
         scorer._setup(ready.views, ready.problematic, ready.references, k, split, setting, include_problematic, config)
         return scorer
 
-    # -- predictions -> per-target scores --
+    # -- predictions, prepared once --
+
+    def prepare(self, predictions, source: str = "predictions") -> PreparedPredictions:
+        """Predictions as the metrics use them: a mapping from target id (either scheme) to a list of
+        substitutes, or one list per reference in order (any form normalize_prediction_items reads).
+        Already prepared predictions are returned as they are (if this Scorer made them)."""
+        return self._prepared(predictions, source, self.depth)
+
+    def _prepared(self, predictions, source: str, depth: int) -> PreparedPredictions:
+        if isinstance(predictions, PreparedPredictions):
+            if predictions.owner is not self:
+                raise MetricInputError(f"{predictions.source}: prepared by another Scorer; prepare them with this one")
+            return predictions
+        if isinstance(predictions, Mapping):
+            records = ((str(key), items, "") for key, items in predictions.items())
+            return prepare_keyed(records, self.references, self.index, depth, source, self)
+        return prepare_in_order(predictions, self.rows, self.references, depth, source, self)
+
+    def read(self, path: str | Path, max_bytes: int = MAX_PREDICTIONS_BYTES, max_target_chars: int = MAX_TARGET_CHARS,
+             source: str | None = None) -> PreparedPredictions:
+        """A predictions file (upstream format or JSONL, gzipped or not; see predictions.py), read as a
+        stream and prepared a target at a time: memory grows with the targets, not with the file. A file
+        over max_bytes (uncompressed), or a target over max_target_chars of JSON, is refused."""
+        file = PredictionFile(path, max_bytes, max_target_chars)
+        prepared = prepare_keyed(file, self.references, self.index, self.depth, source or str(path), self,
+                                 duplicate=file.duplicate)
+        prepared.file_format, prepared.substitutes_lemmatized = file.format, file.substitutes_lemmatized
+        return prepared
 
     def align(self, predictions: Mapping[str, object] | Sequence[object], source: str = "predictions") -> list:
         """Predictions in reference order (None where a target has none); see TargetIndex.align."""
         return self.index.align(predictions, source).items
 
-    def _prepare(self, predictions, source: str) -> _Prepared:
-        alignment = self.index.align(predictions, source)
-        notes = InputNotes()
-        prepared = []
-        for row, reference, items in zip(self.rows, self.references, alignment.items, strict=True):
-            if reference is None or items is None:
-                prepared.append(None)
-                continue
-            prepared.append(prepare_prediction(normalize_prediction_items(items, row["id"]), reference, notes))
-        return _Prepared(score_targets(self.references, prepared, self.k), alignment, notes)
-
-    def _covered(self, alignment: Alignment) -> list[bool]:
-        """Per reference: scored, and given predictions (an empty list counts as given)."""
-        return [scored and items is not None for scored, items in zip(self.scored, alignment.items, strict=True)]
-
     def target_scores(self, predictions, source: str = "predictions") -> TargetScores:
-        return self._prepare(predictions, source).scores
+        return score_targets(self.references, self.prepare(predictions, source).ranked, self.k)
+
+    def precision_recall(self, predictions, ks: Iterable[int] = CURVE_KS) -> dict[int, dict[str, float]]:
+        """Precision and recall (percent) at each k, e.g. 1…20, lenient and strict, against acceptable and
+        conceivable references: {k: {"lenient_a_p": …, "lenient_a_r": …, …, "strict_c_r": …}}, the values
+        Scorer(rows, k=k).score would give as `{setting}_{a|c}_{p|r}@k`. k may be up to this Scorer's
+        prepared depth (max(k, 20)), or any k for predictions not yet prepared."""
+        ks = sorted({int(k) for k in ks})
+        if not ks or ks[0] < 1:
+            raise MetricInputError(f"precision_recall needs cut-offs of at least 1, got {ks}")
+        prepared = self._prepared(predictions, "predictions", max(self.depth, ks[-1]))
+        if ks[-1] > prepared.depth:
+            raise MetricInputError(f"predictions are prepared {prepared.depth} deep; k={ks[-1]} needs a Scorer with "
+                                   f"k >= {ks[-1]}")
+        return precision_recall_at(self.references, prepared.ranked, ks)
+
+    def restricted_to_given(self, predictions: PreparedPredictions) -> tuple[Scorer, PreparedPredictions]:
+        """A Scorer of just the targets these predictions name (the others left out rather than scored as
+        empty answers), and the predictions prepared for it: e.g. a run over part of a split."""
+        prepared = self.prepare(predictions)
+        keep = [i for i, slot in enumerate(prepared.ranked) if slot is not None]
+        scorer = Scorer.__new__(Scorer)
+        scorer._setup([self.rows[i] for i in keep], [self.problematic[i] for i in keep],
+                      [self.references[i] for i in keep], self.k, self.split, self.setting, self.include_problematic,
+                      self.config)
+        subset = PreparedPredictions([prepared.ranked[i] for i in keep], prepared.scheme, prepared.given,
+                                     prepared.notes, prepared.source, prepared.depth, scorer, prepared.file_format,
+                                     prepared.substitutes_lemmatized)
+        return scorer, subset
+
+    def _covered(self, prepared: PreparedPredictions) -> list[bool]:
+        """Per reference: scored, and given predictions (an empty list counts as given)."""
+        return [scored and given for scored, given in zip(self.scored, prepared.given_mask(), strict=True)]
 
     # -- results --
 
@@ -274,18 +252,18 @@ class Scorer:
         `predictions_for_skipped_targets`; `id_scheme`; `input_notes` (empty substitutes, copies of the
         target, duplicates after lemmatization: all scored as upstream scores them)."""
         bootstrap = check_resamples(bootstrap)
-        prepared = self._prepare(predictions, source)
-        scores = prepared.scores
+        prepared = self.prepare(predictions, source)
+        scores = score_targets(self.references, prepared.ranked, self.k)
         result: dict = scores.aggregate()
         result["targets_without_predictions"] = int(result["targets_without_predictions"])
         result["targets_scored"] = int(result["targets_scored"])
-        given = [items is not None for items in prepared.alignment.items]
-        result["targets_not_in_predictions"] = sum(self.scored) - sum(self._covered(prepared.alignment))
+        given = prepared.given_mask()
+        result["targets_not_in_predictions"] = sum(self.scored) - sum(self._covered(prepared))
         result["targets_skipped"] = sum(self.skipped)
         result["predictions_for_skipped_targets"] = sum(
             skip and has for skip, has in zip(self.skipped, given, strict=True)
         )
-        result["id_scheme"] = prepared.alignment.scheme
+        result["id_scheme"] = prepared.scheme
         result["input_notes"] = prepared.notes.as_dict()
         if by_pos:
             result["by_pos"] = {
@@ -306,10 +284,12 @@ class Scorer:
         for start in range(0, bootstrap, _RESAMPLE_CHUNK):
             size = min(_RESAMPLE_CHUNK, bootstrap - start)
             draws = rng.integers(0, n_targets, size=(size, n_targets))
-            flat = (draws + (np.arange(size) * n_targets)[:, None]).ravel()  # resample r's draws offset by r*n
-            counts = np.bincount(flat, minlength=size * n_targets).reshape(size, n_targets)
+            draws += (np.arange(size) * n_targets)[:, None]  # resample r's draws offset by r*n, in place
+            counts = np.bincount(draws.ravel(), minlength=size * n_targets)
+            del draws
+            counts = counts.reshape(size, n_targets).astype(np.float64)
             for system, into in zip(scores, collected, strict=True):
-                metrics = metrics_from_totals(system.resampled_totals(counts.astype(np.float64)), self.k)
+                metrics = metrics_from_totals(system.resampled_totals(counts), self.k)
                 for name in names:
                     into[name].append(np.atleast_1d(metrics[name]))
         return [{name: np.concatenate(parts) for name, parts in into.items()} for into in collected]
@@ -327,10 +307,11 @@ class Scorer:
         """Paired bootstrap test (targets resampled jointly): per metric, A, B, their difference, its 95%
         interval and a two-sided p-value for 'no difference'; and how many targets each input covers."""
         bootstrap = check_resamples(bootstrap, MIN_PAIRED_RESAMPLES, "the paired test's bootstrap")
-        a = self._prepare(predictions_a, sources[0])
-        b = self._prepare(predictions_b, sources[1])
-        resampled_a, resampled_b = self._resampled([a.scores, b.scores], bootstrap, seed)
-        observed_a, observed_b = a.scores.aggregate(), b.scores.aggregate()
+        a = self.prepare(predictions_a, sources[0])
+        b = self.prepare(predictions_b, sources[1])
+        scores_a, scores_b = (score_targets(self.references, p.ranked, self.k) for p in (a, b))
+        resampled_a, resampled_b = self._resampled([scores_a, scores_b], bootstrap, seed)
+        observed_a, observed_b = scores_a.aggregate(), scores_b.aggregate()
         comparison = {}
         for name in resampled_a:
             difference = resampled_a[name] - resampled_b[name]
@@ -342,7 +323,7 @@ class Scorer:
                 "interval": [float(np.percentile(difference, 2.5)), float(np.percentile(difference, 97.5))],
                 "p_value": p_value,
             }
-        covered_a, covered_b = self._covered(a.alignment), self._covered(b.alignment)
+        covered_a, covered_b = self._covered(a), self._covered(b)
         coverage = {
             "targets_scored": sum(self.scored),
             "a": sum(covered_a),

@@ -1,13 +1,14 @@
 """`evaluate` module: the SWORDS paper's lexical substitution metrics. A thin adapter over swords_metric."""
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 
 import datasets
 import evaluate
+import numpy as np
 
 from swords_dataset.schema import FEATURES
 from swords_metric.core import MetricInputError, normalize_prediction_items
-from swords_metric.scorer import Scorer, TargetIndex
+from swords_metric.scorer import Scorer, TargetIndex, reference_view
 
 _CITATION = """\
 @inproceedings{lee-etal-2021-swords,
@@ -69,10 +70,13 @@ _REFERENCE = {
 }
 # Every accepted prediction form is stored as this one (a plain ranked list gets scores 0, -1, -2, …).
 _PREDICTION = datasets.List({"substitute": datasets.Value("string"), "score": datasets.Value("float64")})
+_CHUNK = 1000  # references whose predictions are converted and handed to evaluate's store at a time
 
 
-def _reference_view(row):
-    """Just the scored columns of a row (evaluate rejects unknown keys and None strings)."""
+def _reference_view(row, position=0):
+    """Just the scored columns of a row (evaluate rejects unknown keys and None strings); a row that is not
+    one (None, a string, a dict without 'id') is a MetricInputError naming it."""
+    reference_view(row, position)
     view = {name: row.get(name) for name in _REFERENCE_COLUMNS}
     for name in ("id", "upstream_id", "benchmark"):
         view[name] = str(view[name] or "")
@@ -87,7 +91,10 @@ def _references_view(references):
         return None
     if isinstance(references, datasets.Dataset):
         references = references.select_columns([c for c in _REFERENCE_COLUMNS if c in references.column_names])
-    return [_reference_view(row) for row in references]
+    elif isinstance(references, str | bytes | Mapping) or not isinstance(references, Iterable):
+        raise MetricInputError(f"references: expected benchmark rows (a loaded split or a list of its rows), got a "
+                               f"{type(references).__name__}")
+    return [_reference_view(row, position) for position, row in enumerate(references)]
 
 
 def _prediction_view(items, position):
@@ -96,16 +103,27 @@ def _prediction_view(items, position):
     return [{"substitute": substitute, "score": score} for substitute, score in pairs]
 
 
-def _predictions_view(predictions, references):
-    """Predictions as one stored list per reference; a mapping by target id is put in reference order."""
-    if predictions is None:
-        return None
+def _aligned(predictions, references: list[dict]):
+    """The predictions in reference order, not copied: a mapping by target id is aligned to the references."""
     if isinstance(predictions, Mapping):
-        if references is None:
-            raise MetricInputError("predictions keyed by target id need the references to align them")
         index = TargetIndex([r["id"] for r in references], [r["upstream_id"] for r in references], "the references")
-        predictions = index.align(predictions).items
-    return [_prediction_view(items, i) for i, items in enumerate(predictions)]
+        return index.align(predictions).items
+    if isinstance(predictions, str | bytes) or not isinstance(predictions, Iterable):
+        raise MetricInputError(f"predictions: expected one list of substitutes per reference, or a mapping from "
+                               f"target id to one, got a {type(predictions).__name__}")
+    if not isinstance(predictions, Sequence | np.ndarray):
+        predictions = list(predictions)
+    if len(predictions) != len(references):
+        raise MetricInputError(f"predictions: {len(predictions)} prediction lists for {len(references)} references")
+    return predictions
+
+
+def _both_or_neither(predictions, references) -> None:
+    """evaluate takes predictions and references together, or neither (to score what add/add_batch stored)."""
+    for name, value, other in (("predictions", predictions, references), ("references", references, predictions)):
+        if value is None and other is not None:
+            raise MetricInputError(f"{name}: none given; pass {name}=… along with the "
+                                   f"{'references' if name == 'predictions' else 'predictions'}")
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
@@ -121,10 +139,20 @@ class SwordsMetric(evaluate.Metric):
 
     # A loaded split (or its rows) can be passed as references as it is: keep the columns scoring needs.
     def add_batch(self, *, predictions=None, references=None, **kwargs):
-        """Add a batch of predictions and references (dataset rows) for the metric's stack."""
+        """Add a batch of predictions and references (dataset rows) for the metric's stack. The predictions go
+        to evaluate's store in their stored form a chunk at a time, so that no second copy of them is made."""
+        _both_or_neither(predictions, references)
+        if references is None:
+            return super().add_batch(**kwargs)
         references = _references_view(references)
-        return super().add_batch(predictions=_predictions_view(predictions, references), references=references,
-                                 **kwargs)
+        if not references:
+            raise MetricInputError("references: none given; score against a benchmark split's rows")
+        predictions = _aligned(predictions, references)
+        for start in range(0, len(references), _CHUNK):
+            chunk = predictions[start : start + _CHUNK]
+            super().add_batch(predictions=[_prediction_view(items, i) for i, items in enumerate(chunk, start)],
+                              references=references[start : start + _CHUNK], **kwargs)
+        return None
 
     def add(self, *, prediction=None, reference=None, **kwargs):
         """Add one prediction and its reference (a dataset row)."""
@@ -134,11 +162,15 @@ class SwordsMetric(evaluate.Metric):
 
     def compute(self, *, predictions=None, references=None, **kwargs):
         """Compute the metrics; references are dataset rows (a loaded split works as it is)."""
-        references = _references_view(references)
-        return super().compute(predictions=_predictions_view(predictions, references), references=references,
-                               **kwargs)
+        _both_or_neither(predictions, references)
+        if references is not None:
+            self.add_batch(predictions=predictions, references=references)
+        elif self.writer is None:  # evaluate's own writer: nothing was added with add or add_batch
+            raise MetricInputError("predictions and references: none given (nor added with add or add_batch)")
+        return super().compute(**kwargs)
 
     def _compute(self, predictions, references, k=10, bootstrap=0, seed=0, split=None, include_problematic=False,
                  setting="generative"):
+        # Without a split name, references that are exactly a shipped split are signed with its name.
         scorer = Scorer(references, k=k, split=split, include_problematic=include_problematic, setting=setting)
-        return scorer.score(list(predictions), bootstrap=bootstrap, seed=seed)
+        return scorer.score(predictions, bootstrap=bootstrap, seed=seed)  # prepared a target at a time, no copy

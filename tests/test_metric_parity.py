@@ -41,16 +41,9 @@ import pyarrow.parquet as pq
 import pytest
 
 from swords_dataset.sources import default_sources_dir
-from swords_metric.core import (
-    Reference,
-    TargetScores,
-    normalize_prediction_items,
-    prepare_prediction,
-    prepare_reference,
-    score_targets,
-    semeval_answers,
-    semeval_gold,
-)
+from swords_metric.core import Reference, normalize_prediction_items, prepare_prediction, prepare_reference
+from swords_metric.semeval import semeval_answers, semeval_gold
+from swords_metric.target_scores import TargetScores, score_targets
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DATA_DIR = REPO_ROOT / "swords_dataset" / "data"

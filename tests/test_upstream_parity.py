@@ -36,13 +36,8 @@ import pytest
 
 import swords_dataset
 from swords_dataset.sources import default_sources_dir
-from swords_metric.core import (
-    normalize_prediction_items,
-    prepare_prediction,
-    prepare_reference,
-    semeval_answers,
-    semeval_gold,
-)
+from swords_metric.core import normalize_prediction_items, prepare_prediction, prepare_reference
+from swords_metric.semeval import semeval_answers, semeval_gold
 
 from .conftest import run_swords
 
