@@ -162,10 +162,9 @@ def execute(
     force: bool = False,
 ) -> int:
     """Run a system (or reuse a finished run with the same settings), score it, write and print the result."""
-    from swords_metric.core import MetricInputError
-    from swords_metric.predictions import read_predictions
+    from swords_metric import MetricInputError, Scorer
     from swords_metric.report import format_result
-    from swords_metric.scorer import Scorer, check_resamples
+    from swords_metric.scorer import check_resamples
 
     from .run_files import (
         RunLock,
@@ -204,35 +203,36 @@ def execute(
         reuse = prediction_file_is_ours(paths, "jsonl", stored)
     if not reuse:
         check_ownership(paths, force)  # before any work: a run replaces only what a run wrote
-    rows = swords_dataset.rows(dataset, split)
+    full = Scorer.from_dataset(dataset, split, setting=cls.setting)
     report: dict = {}
     if reuse:
         header = stored if isinstance(stored.get("files"), dict) else {**stored, "files": file_hashes(paths)}
-        wanted = {row["id"] for row in rows}
-        predictions = {tid: items for tid, items in read_predictions(paths["jsonl"])[0].items() if tid in wanted}
-        rows = [row for row in rows if row["id"] in predictions]
+        try:  # read as a stream: memory grows with the targets, not the file
+            scorer, predictions = full.restricted_to_given(full.read(paths["jsonl"]))
+        except MetricInputError as error:
+            raise SwordsError(str(error)) from None
         print(f"{paths['jsonl']}: a finished run with these settings; its stored predictions are scored "
               "(--force recomputes them)", file=sys.stderr)
     else:
         system = cls(**options)
         try:
             system.check()
-            rows = system.covers(rows)
+            rows = system.covers(swords_dataset.rows(dataset, split))
             header = {**identity, "targets": len(rows)}
             with RunLock(paths):
-                predictions = run(system, rows, output_path, header, progress=progress, force=force)
+                answers = run(system, rows, output_path, header, progress=progress, force=force)
             header = run_header(paths) or header  # as recorded, with the sha256 of the files written
             report = system.report()
         finally:
             system.close()
-    scorer = Scorer(rows, split=split, setting=cls.setting, config=dataset)
+        scorer, predictions = full.restricted_to_given(full.prepare(answers))  # the targets the system covers
     result = scorer.score(predictions, bootstrap=bootstrap)
     result["run"] = {**header, **({"report": report} if report else {})}
     atomic_write(paths["metrics"], json.dumps(result, indent=2).encode("utf-8"))
     if as_json:
         print(json.dumps(result, indent=2))
         return 0
-    title = f"{name} on {dataset} {split} ({len(rows)} targets) -> {paths['jsonl']}, {paths['upstream']}"
+    title = f"{name} on {dataset} {split} ({header['targets']} targets) -> {paths['jsonl']}, {paths['upstream']}"
     print(format_result(result, title=title, setting=cls.setting, k=scorer.k))
     for key, value in report.items():
         print(f"{key}: {value}")

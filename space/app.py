@@ -35,9 +35,9 @@ except ImportError:  # run as a script: load this folder as the swords_space pac
 
 QUEUE_CONCURRENCY = 4  # events of different sessions run side by side; the model itself is shared
 SUBSTITUTE_CONCURRENCY = 16  # mostly waiting (on a system's lock, or on an LLM's answer)
-# One score at a time: a ~20 MB CoInCo predictions file costs about 350 MB while it is parsed and scored, and
-# two at once took the server past 1.5 GB (benchmarks/bench_space.py). Small files are scored in a second.
-SCORE_CONCURRENCY = 1
+# Two scores at once: files are read as streams (memory grows with the targets, not the file), so three ~19 MB
+# CoInCo files and a bomb at once peak under 1 GB (benchmarks/bench_space.py); a bomb never waits behind one.
+SCORE_CONCURRENCY = 2
 EXAMPLE_CONTEXT = (
     "The committee met on Tuesday. She gave a bright answer that surprised everyone in the room. "
     "Afterwards they went home."

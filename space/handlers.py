@@ -35,7 +35,7 @@ RESULTS_ENV = "SWORDS_SPACE_RESULTS"
 MAX_UPLOAD_BYTES = 20 * 1024 * 1024
 # What a predictions file may expand to: 100 substitutes for each CoInCo test target is about 10-20 MB, for
 # each CoInCo dev target about 20-30 MB. A .gz that expands past it (a gzip bomb) is refused as soon as it
-# gets there; parsing the most it allows costs about 350 MB, and two scores run at once.
+# gets there. Files are read as streams, a target at a time: memory grows with the targets, not the file.
 MAX_UNCOMPRESSED_BYTES = 32 * 1024 * 1024
 MAX_BOOTSTRAP = 2000
 CURVE_KS = tuple(range(1, 21))
@@ -341,8 +341,8 @@ def scorer_for(config: str, split: str, setting: str = "generative", include_pro
 
 @lru_cache(maxsize=16)
 def _scorer(config: str, split: str, setting: str, include_problematic: bool) -> Scorer:
-    return Scorer(data.load_rows(config, split), split=split, setting=setting, config=config,
-                  include_problematic=include_problematic)
+    # The references prepared when the dataset was built: no row dicts held, nothing lemmatized here.
+    return Scorer.from_dataset(config, split, setting=setting, include_problematic=include_problematic)
 
 
 def pr_curve(scorer: Scorer, predictions, ks: Iterable[int] = CURVE_KS) -> pd.DataFrame:
