@@ -7,29 +7,36 @@ import json
 import sys
 
 import swords_dataset
+from swords_dataset.arguments import int_range
 from swords_dataset.errors import SwordsError
 
 from .core import MetricInputError
+from .predictions import MAX_PREDICTIONS_BYTES
 from .scorer import SETTINGS
 
 
 def register(subparsers) -> None:
     command = subparsers.add_parser("evaluate", help="score a predictions file with the SWORDS metrics")
     command.add_argument("--dataset", default="swords", choices=list(swords_dataset.CONFIGS), help="benchmark config")
-    command.add_argument("--split", default="test", help="split of the config (default: %(default)s)")
+    command.add_argument("--split", default="test", help=f"split of the config ({swords_dataset.splits_text()}; "
+                         "default: %(default)s)")
     files = command.add_mutually_exclusive_group(required=True)
     files.add_argument(
-        "--predictions",
-        help="upstream SWORDS result JSON or JSONL ({'id', 'substitutes'} a line), keyed by dataset or upstream ids",
+        "--predictions", metavar="FILE",
+        help="the system's predictions: the upstream SWORDS result JSON or JSONL ({'id', 'substitutes'} a line), "
+        f"gzipped or not (.gz), keyed by dataset or upstream ids; at most {MAX_PREDICTIONS_BYTES // 2**20:,} MB "
+        "uncompressed (this or --compare is required: no default)",
     )
-    files.add_argument("--compare", nargs=2, metavar=("A", "B"), help="paired bootstrap test between two files")
-    command.add_argument("--setting", choices=SETTINGS, default="generative", help="generative or ranking")
-    command.add_argument("--k", type=int, default=10, help="cut-off for P/R/F (default: %(default)s)")
+    files.add_argument("--compare", nargs=2, metavar=("A", "B"),
+                       help="two such files: a paired bootstrap test between them (this or --predictions: no default)")
+    command.add_argument("--setting", choices=SETTINGS, default="generative",
+                         help="generative (a system proposes) or ranking (it orders the candidate pool; adds GAP)")
+    command.add_argument("--k", type=int_range(1), default=10, help="cut-off for P/R/F (default: %(default)s)")
     command.add_argument(
         "--bootstrap",
         type=int,
         default=1000,
-        help="target resamples for 95%% intervals and --compare (0: none; default %(default)s)",
+        help="target resamples for 95%% intervals and --compare (0: none; default: %(default)s)",
     )
     command.add_argument("--seed", type=int, default=0, help="bootstrap seed (default: %(default)s)")
     command.add_argument(
@@ -81,8 +88,6 @@ def run(args: argparse.Namespace) -> int:
     from .scorer import MIN_PAIRED_RESAMPLES, Scorer, check_resamples
 
     swords_dataset.check_config(args.dataset, args.split)
-    if args.k < 1:
-        raise SwordsError(f"--k must be at least 1, got {args.k}")
     try:
         scorer = Scorer.from_dataset(
             args.dataset, args.split, k=args.k, setting=args.setting, include_problematic=args.include_problematic
