@@ -1,8 +1,19 @@
 """The prompted-LLM baseline: the SWORDS paper's few-shot prompt (prompt), exact token budgets (tokens),
-requests with retries and a cache (client), completion parsing (parse), the system (prompted) and the
-paper's recorded GPT-3 completions (recorded)."""
+requests with retries and a cache (client), completion parsing (parse), the system (prompted), the embedded
+engine (engine) and the paper's recorded GPT-3 completions (recorded).
 
-from .prompted import LLM
-from .recorded import GPT3Recorded, load_recorded
+Nothing is imported until it is used: the `swords` command reads the engine's limits from here at start-up,
+and the system itself imports asyncio, the OpenAI client and tokenizers."""
 
-__all__ = ["LLM", "GPT3Recorded", "load_recorded"]
+from __future__ import annotations
+
+from importlib import import_module
+
+_EXPORTS = {"LLM": ".prompted", "GPT3Recorded": ".recorded", "load_recorded": ".recorded"}
+__all__ = list(_EXPORTS)
+
+
+def __getattr__(name: str):
+    if name in _EXPORTS:
+        return getattr(import_module(_EXPORTS[name], __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
