@@ -44,7 +44,6 @@ def register(subparsers) -> None:
         "that no run wrote",
     )
     command.set_defaults(func=run_command, accepts_extra=True, help_text=command.format_help)
-    register_llm(subparsers)
 
 
 def register_llm(subparsers) -> None:

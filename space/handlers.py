@@ -20,9 +20,8 @@ from pathlib import Path
 import pandas as pd
 
 from swords_dataset.errors import SwordsError
-from swords_metric import MetricInputError, Scorer, lemmatize
-from swords_metric.core import ACCEPTABLE, prepare_reference
-from swords_metric.scorer import UnknownTargetsError
+from swords_dataset.judgements import NOT_IN_BENCHMARK
+from swords_metric import MetricInputError, Scorer, UnknownTargetsError
 
 from . import SPACE_DIR, data, render, systems, text
 from .errors import SpaceError
@@ -162,21 +161,11 @@ class SubstituteResult:
         )
 
 
-def judge(row: dict, substitutes: Iterable[str]) -> list[tuple[str, str]]:
-    """(gold text, judgement) of each substitute against the row's gold, matched as the metric matches
-    (lemmatized under the target's POS, judgements of a lemma's forms merged)."""
-    reference = prepare_reference(row)
-    judged = []
-    for substitute in substitutes:
-        lemma = lemmatize(substitute, row["pos"])
-        i = reference.index.get(lemma) if reference is not None else None
-        if i is None:
-            judged.append(("—", "not in benchmark"))
-            continue
-        score = reference.score(i)
-        verdict = "acceptable" if score > ACCEPTABLE else ("conceivable" if score > 0 else "unacceptable")
-        judged.append((f"{score:.2f} ({reference.positives[i]}/{reference.totals[i]})", verdict))
-    return judged
+def judge(row: dict, substitutes: Iterable[str], config: str, split: str) -> list[tuple[str, str]]:
+    """(gold text, class) of each substitute against a benchmark example's gold, as the metric counts it
+    (Scorer.judge: lemmatized under the target's POS, a lemma's forms merged, the metric's thresholds)."""
+    judged = scorer_for(config, split, include_problematic=True).judge(row["id"], substitutes)
+    return [(f"{j.score:.2f} ({j.positive}/{j.total})" if j.score is not None else "—", j.label) for j in judged]
 
 
 def _resolve_row(
@@ -225,7 +214,8 @@ def substitute(
     prediction = systems.predict(name, row, llm)
     progress(0.9, "comparing with the gold")
     shown = prediction[:top]
-    gold = judge(row, [s for s, _ in shown]) if example_split else [("—", "not in benchmark")] * len(shown)
+    gold = (judge(row, [s for s, _ in shown], *example_split) if example_split
+            else [("—", NOT_IN_BENCHMARK)] * len(shown))
     suggestions = [
         {"rank": i + 1, "substitute": s, "score": score, "gold": g, "judgement": j}
         for i, ((s, score), (g, j)) in enumerate(zip(shown, gold, strict=True))

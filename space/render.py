@@ -5,13 +5,23 @@ from __future__ import annotations
 
 from html import escape
 
+from swords_dataset.judgements import (
+    ACCEPTABLE,
+    ACCEPTABLE_ABOVE,
+    CONCEIVABLE,
+    CONCEIVABLE_FROM,
+    JUDGED_UNACCEPTABLE,
+    NOT_IN_BENCHMARK,
+    score_class,
+)
+
 # Judgement of a suggestion against an example's gold, with its colours (text and background) and a
 # word, so colour is never the only cue.
 JUDGEMENTS = {
-    "acceptable": ("#14532d", "#bbf7d0", "acceptable (score > 0.5)"),
-    "conceivable": ("#713f12", "#fef08a", "conceivable (score > 0)"),
-    "unacceptable": ("#7f1d1d", "#fecaca", "unacceptable (score = 0)"),
-    "not in benchmark": ("#1f2937", "#e5e7eb", "not in the benchmark"),
+    ACCEPTABLE: ("#14532d", "#bbf7d0", f"acceptable (score > {ACCEPTABLE_ABOVE:g})"),
+    CONCEIVABLE: ("#713f12", "#fef08a", f"conceivable (score ≥ {CONCEIVABLE_FROM:g})"),
+    JUDGED_UNACCEPTABLE: ("#7f1d1d", "#fecaca", f"judged unacceptable (score < {CONCEIVABLE_FROM:g})"),
+    NOT_IN_BENCHMARK: ("#1f2937", "#e5e7eb", "not in the benchmark"),
 }
 
 _CELL = "border:none;border-bottom:1px solid #e5e7eb;padding:3px 8px"
@@ -78,7 +88,8 @@ def substitutes_html(row: dict) -> str:
     lines = []
     for s in substitutes:
         width = max(1.0, 100.0 * s["score"] / top)
-        colour = "#16a34a" if s["score"] > 0.5 or not fraction else ("#ca8a04" if s["score"] > 0 else "#dc2626")
+        judged = score_class(s["score"]) if fraction else ACCEPTABLE  # CoInCo, SemEval: every given one counts
+        colour = {ACCEPTABLE: "#16a34a", CONCEIVABLE: "#ca8a04", JUDGED_UNACCEPTABLE: "#dc2626"}[judged]
         value = f"{s['score']:.2f} ({s['votes_positive']}/{s['votes_total']})" if fraction else f"{s['score']:g}"
         lines.append(
             '<div style="display:flex;align-items:center;gap:8px;margin:2px 0">'

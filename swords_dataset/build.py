@@ -13,6 +13,7 @@ from . import CONFIGS, DATASET_DIR, parquet_path
 from .card import write_card
 from .errors import SwordsError
 from .files import no_space
+from .plugins import BUILD_STEPS, entry_points_of
 from .readers import (
     BuildError,
     coinco_test_documents,
@@ -109,12 +110,11 @@ def write_parquet(rows: list[dict], path: Path) -> None:
     )
 
 
-def write_prepared_references(rows: list[dict], folder: Path, config: str, split: str) -> None:
-    """The metric's prepared references of a split, shipped beside its Parquet (see swords_metric.prepared)."""
-    from swords_metric import prepared
-    from swords_metric.scorer import LEMMATIZER
-
-    prepared.prepared_path(folder, config, split).write_bytes(prepared.encode(rows, LEMMATIZER))
+def run_build_steps(dataset_dir: Path) -> None:
+    """What other installed packages derive from a freshly built dataset folder (the metric's prepared
+    references), registered under the `swords.build_steps` entry point: this package names none of them."""
+    for step in entry_points_of(BUILD_STEPS):
+        step.load()(dataset_dir)
 
 
 def build(sources_dir: Path, output_dir: Path = DATASET_DIR, nltk35: str | None = None) -> dict[str, dict[str, int]]:
@@ -137,8 +137,8 @@ def build(sources_dir: Path, output_dir: Path = DATASET_DIR, nltk35: str | None 
             for config, splits in rows.items():
                 for split, split_rows in splits.items():
                     write_parquet(split_rows, scratch / parquet_path(config, split))
-                    write_prepared_references(split_rows, scratch, config, split)
             write_card(scratch, {c: {s: len(r) for s, r in splits.items()} for c, splits in rows.items()})
+            run_build_steps(scratch)
         except OSError as error:  # pyarrow raises OSError too; the scratch folder goes, the dataset stays
             if not (no_space(error) or "No space left" in str(error)):
                 raise

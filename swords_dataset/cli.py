@@ -1,10 +1,9 @@
-"""The `swords` console command. Each package adds its subcommands; this module only wires them."""
+"""The `swords` console command, and its `data` subcommands. Each installed package adds its own subcommands
+(plugins.py); this module only wires them."""
 
 from __future__ import annotations
 
 import argparse
-import importlib
-import importlib.util
 import os
 import sys
 from pathlib import Path
@@ -12,9 +11,7 @@ from pathlib import Path
 from . import DATASET_DIR
 from .arguments import SwordsParser
 from .errors import SwordsError
-
-# Subcommand modules of the other packages, registered when installed; they import heavy extras lazily.
-PLUGINS = ("swords_metric.cli", "swords_baselines.cli", "swords_space.cli")
+from .plugins import COMMANDS, entry_points_of
 
 
 def _cmd_build(args: argparse.Namespace) -> int:
@@ -90,7 +87,7 @@ def _cmd_publish(args: argparse.Namespace) -> int:
     return 0
 
 
-def _add_data_commands(subparsers) -> None:
+def register_data(subparsers) -> None:
     from .sources import NLTK35_ENV, default_sources_dir
 
     data = subparsers.add_parser("data", help="build, verify and publish the benchmark datasets")
@@ -125,20 +122,17 @@ def _add_data_commands(subparsers) -> None:
     publish.set_defaults(func=_cmd_publish)
 
 
-def _installed(module: str) -> bool:
-    try:
-        return importlib.util.find_spec(module) is not None
-    except ModuleNotFoundError:  # the parent package is absent
-        return False
-
-
 def parser() -> argparse.ArgumentParser:
+    """`swords` and every subcommand the installed packages register (entry points, see plugins.py); a
+    package that cannot be imported here adds none."""
     top = SwordsParser(prog="swords", description="Lexical substitution benchmarks, metric, baselines and demo.")
     subparsers = top.add_subparsers(dest="command", required=True)
-    _add_data_commands(subparsers)
-    for name in PLUGINS:
-        if _installed(name):
-            importlib.import_module(name).register(subparsers)
+    for entry_point in entry_points_of(COMMANDS):
+        try:
+            register = entry_point.load()
+        except ImportError:
+            continue
+        register(subparsers)
     return top
 
 

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from . import CONFIGS
+from .judgements import ACCEPTABLE, JUDGED_UNACCEPTABLE, score_class
 
 # The figures as published, from Table 2 of the SWORDS paper (Lee et al. 2021, arXiv version).
 # (config, split or "+"-joined splits, statistic) -> value. Averages are per target, one decimal.
@@ -91,9 +92,10 @@ def split_statistics(rows: Iterable[dict]) -> dict[str, float]:
         for substitute in row["substitutes"]:
             stats["substitutes"] += 1
             stats["labels"] += len(substitute["labels"]) or substitute["votes_total"]
-            stats["inconceivable"] += substitute["score"] == 0
-            stats["conceivable"] += substitute["score"] > 0
-            stats["acceptable"] += substitute["score"] > 0.5
+            judged = score_class(substitute["score"])
+            stats["inconceivable"] += judged == JUDGED_UNACCEPTABLE
+            stats["conceivable"] += judged != JUDGED_UNACCEPTABLE
+            stats["acceptable"] += judged == ACCEPTABLE
     stats["contexts"] = len(contexts)
     stats["target words"] = len(words)
     n = max(stats["targets"], 1)

@@ -12,10 +12,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from swords_dataset.judgements import ACCEPTABLE_ABOVE, CLASSES, CONCEIVABLE_FROM
+
+from .alignment import UnknownTargetsError
+from .bootstrap import check_resamples
 from .core import MetricInputError
 from .lemmatizer import lemmatize
 from .predictions import MAX_PREDICTIONS_BYTES, MAX_TARGET_CHARS, PredictionFile, read_predictions, write_predictions
-from .scorer import PreparedPredictions, Scorer, score
+from .report import format_comparison, format_result
+from .scorer import SETTINGS, Judgement, PreparedPredictions, Scorer, score
 
 METRIC_DIR = Path(__file__).resolve().parent
 
@@ -27,5 +32,8 @@ def load(**kwargs):
     return evaluate.load(str(METRIC_DIR), **kwargs)
 
 
-__all__ = ["MAX_PREDICTIONS_BYTES", "MAX_TARGET_CHARS", "METRIC_DIR", "MetricInputError", "PredictionFile",
-           "PreparedPredictions", "Scorer", "lemmatize", "load", "read_predictions", "score", "write_predictions"]
+# The public surface: nothing outside swords_metric imports its modules (import-linter checks it).
+__all__ = ["ACCEPTABLE_ABOVE", "CLASSES", "CONCEIVABLE_FROM", "MAX_PREDICTIONS_BYTES", "MAX_TARGET_CHARS", "METRIC_DIR",
+           "SETTINGS", "Judgement", "MetricInputError", "PredictionFile", "PreparedPredictions", "Scorer",
+           "UnknownTargetsError", "check_resamples", "format_comparison", "format_result", "lemmatize", "load",
+           "read_predictions", "score", "write_predictions"]

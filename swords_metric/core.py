@@ -19,9 +19,6 @@ import numpy as np
 
 from .lemmatizer import CACHED_LENGTH, lemmatize, lemmatize_bounded
 
-ACCEPTABLE = 0.5  # score > 0.5
-CONCEIVABLE = 0.1  # score >= 0.1 (with at most 10 judgements: at least one positive)
-
 
 class MetricInputError(ValueError):
     """Predictions or references the metric cannot score; the message names the target."""
@@ -222,6 +219,11 @@ class InputNotes:
 
 
 _substitute_of, _score_of = itemgetter(0), itemgetter(1)
+
+
+def substitute_lemma(substitute: str, pos: str) -> str:
+    """A system's substitute lemmatized as scoring lemmatizes it (a long one without filling the cache)."""
+    return (lemmatize if len(substitute) <= CACHED_LENGTH else lemmatize_bounded)(substitute, pos)
 
 
 def prepare_prediction(

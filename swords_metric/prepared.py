@@ -1,80 +1,118 @@
 """References prepared once, when the dataset is built, and shipped beside each split's Parquet.
 
-Preparing a split's references (lemmatizing every substitute and candidate, merging, dropping the target)
-is most of what scoring costs; it depends only on the dataset and the lemmatizer. `swords data build`
-writes the result as `data/CONFIG/SPLIT.references.json.gz`; `Scorer.from_dataset` reads it instead of the
-Parquet, and the tests check that it equals a live preparation. A file made by another lemmatizer or
-format version is ignored (the references are then prepared live).
+Preparing a split's references (lemmatizing every substitute and candidate, merging, dropping the target) is
+most of what scoring costs, and depends only on the dataset and the lemmatizer. The metric writes the result
+as `data/CONFIG/SPLIT.references.json.gz` (`write_shipped`, which `swords data build` runs as a build step
+through the `swords.build_steps` entry point: the dataset package knows nothing of the metric) and
+`Scorer.from_dataset` reads it instead of the Parquet. Each file is stamped with the sha256 of the Parquet
+file it was prepared from and with the lemmatizer's name: a file that does not match the Parquet beside it
+(a dataset rebuilt without it, or edited) is refused with a warning and the references are prepared from the
+rows, never silently used. The tests check that a shipped file equals a live preparation.
 """
 
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
-from dataclasses import dataclass
+import warnings
 from pathlib import Path
 
-from .core import Reference, prepare_reference
+from swords_dataset.files import atomic_write
 
-FORMAT = 1
+from .core import Reference, prepare_reference
+from .references import TARGET_FIELDS, ReferenceSplit, reference_view
+
+FORMAT = 2
 SUFFIX = ".references.json.gz"
+LEMMATIZER = "wordnet3.0+nltk3.5-morphy"
+
+
+class StalePreparedReferences(UserWarning):
+    """A shipped prepared-references file that does not match its split's Parquet file."""
 
 
 def prepared_path(dataset_dir: Path, config: str, split: str) -> Path:
     return Path(dataset_dir) / "data" / config / f"{split}{SUFFIX}"
 
 
-@dataclass
-class PreparedSplit:
-    """What the scorer needs of a split: per row its ids, POS, benchmark and problematic flag, and its
-    prepared reference (None for a row without substitutes)."""
-
-    views: list[dict]
-    problematic: list[bool]
-    references: list[Reference | None]
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
-def encode(rows: list[dict], lemmatizer: str) -> bytes:
+def encode(rows: list[dict], parquet_sha256: str) -> bytes:
     """The prepared references of `rows` as gzipped JSON (byte-identical for identical input)."""
     targets = []
-    for row in rows:
-        reference = prepare_reference(row)
+    for position, row in enumerate(rows):
+        view = reference_view(row, position)
+        reference = prepare_reference(view)
         targets.append([
-            row["id"],
-            row.get("upstream_id") or "",
-            row["pos"],
-            row.get("benchmark") or "",
-            bool((row.get("provenance") or {}).get("coinco_problematic")),
+            *(view[key] for key in TARGET_FIELDS),
+            view["provenance"]["coinco_problematic"],
             None if reference is None else [reference.target_lemma, list(reference.lemmas),
                                             list(reference.positives), list(reference.totals)],
         ])
-    body = json.dumps({"format": FORMAT, "lemmatizer": lemmatizer, "targets": targets}, ensure_ascii=False,
-                      separators=(",", ":"))
+    body = json.dumps({"format": FORMAT, "lemmatizer": LEMMATIZER, "parquet_sha256": parquet_sha256,
+                       "targets": targets}, ensure_ascii=False, separators=(",", ":"))
     return gzip.compress(body.encode("utf-8"), compresslevel=9, mtime=0)
 
 
-def decode(data: bytes, lemmatizer: str) -> PreparedSplit | None:
-    """The prepared split, or None if it was made by another lemmatizer or format version."""
+def decode(data: bytes) -> tuple[dict, ReferenceSplit]:
+    """(the file's stamp: format, lemmatizer, parquet_sha256; the prepared split)."""
     payload = json.loads(gzip.decompress(data))
-    if payload.get("format") != FORMAT or payload.get("lemmatizer") != lemmatizer:
-        return None
-    views, problematic, references = [], [], []
-    for target_id, upstream_id, pos, benchmark, flagged, prepared in payload["targets"]:
-        views.append({"id": target_id, "upstream_id": upstream_id, "pos": pos, "benchmark": benchmark})
+    stamp = {key: payload.get(key) for key in ("format", "lemmatizer", "parquet_sha256")}
+    if stamp["format"] != FORMAT:
+        return stamp, ReferenceSplit([], [], [])
+    targets, problematic, references = [], [], []
+    for *fields, flagged, prepared in payload["targets"]:
+        target = dict(zip(TARGET_FIELDS, fields, strict=True))
+        targets.append(target)
         problematic.append(flagged)
         if prepared is None:
             references.append(None)
             continue
         target_lemma, lemmas, positives, totals = prepared
         references.append(Reference(
-            id=target_id, pos=pos, target_lemma=target_lemma, lemmas=tuple(lemmas), positives=tuple(positives),
-            totals=tuple(totals), index={lemma: i for i, lemma in enumerate(lemmas)},
+            id=target["id"], pos=target["pos"], target_lemma=target_lemma, lemmas=tuple(lemmas),
+            positives=tuple(positives), totals=tuple(totals), index={lemma: i for i, lemma in enumerate(lemmas)},
         ))
-    return PreparedSplit(views, problematic, references)
+    return stamp, ReferenceSplit(targets, problematic, references)
 
 
-def load(dataset_dir: Path, config: str, split: str, lemmatizer: str) -> PreparedSplit | None:
+def load_shipped(dataset_dir: Path, config: str, split: str) -> ReferenceSplit | None:
+    """The split's shipped prepared references; None (prepare from the rows instead) when there is no such
+    file, or it was made by another format or lemmatizer, or not from the Parquet file beside it (warned)."""
+    import swords_dataset
+
     path = prepared_path(dataset_dir, config, split)
     if not path.is_file():
         return None
-    return decode(path.read_bytes(), lemmatizer)
+    stamp, prepared = decode(path.read_bytes())
+    if stamp["format"] != FORMAT or stamp["lemmatizer"] != LEMMATIZER:
+        return None
+    parquet = Path(dataset_dir) / swords_dataset.parquet_path(config, split)
+    if stamp["parquet_sha256"] != _sha256(parquet):
+        warnings.warn(f"{path} was not prepared from {parquet} (its sha256 differs): not used, the references are "
+                      "prepared from the rows (rebuild with `swords data build`)", StalePreparedReferences,
+                      stacklevel=3)
+        return None
+    return prepared
+
+
+def write_shipped(dataset_dir: Path) -> list[Path]:
+    """The build step: write the prepared references of every split whose Parquet is in `dataset_dir`."""
+    import pyarrow.parquet as pq
+
+    import swords_dataset
+
+    written = []
+    for config, splits in swords_dataset.CONFIGS.items():
+        for split in splits:
+            parquet = Path(dataset_dir) / swords_dataset.parquet_path(config, split)
+            if not parquet.is_file():
+                continue
+            rows = pq.read_table(parquet).to_pylist()
+            path = prepared_path(dataset_dir, config, split)
+            atomic_write(path, encode(rows, _sha256(parquet)))
+            written.append(path)
+    return written

@@ -6,74 +6,40 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
+from swords_dataset.judgements import ACCEPTABLE_ABOVE, CONCEIVABLE_FROM, NOT_IN_BENCHMARK
 
 from .alignment import DATASET_IDS, UPSTREAM_IDS, TargetIndex, UnknownTargetsError
-from .core import ACCEPTABLE, CONCEIVABLE, MetricInputError, prepare_reference, shown
+from .bootstrap import MIN_PAIRED_RESAMPLES, check_resamples, intervals, paired_test
+from .core import MetricInputError, shown, substitute_lemma
 from .predictions import MAX_PREDICTIONS_BYTES, MAX_TARGET_CHARS, PredictionFile
+from .prepared import LEMMATIZER
 from .prepared_predictions import PreparedPredictions, prepare_in_order, prepare_keyed
-from .target_scores import TargetScores, metrics_from_totals, precision_recall_at, score_targets
+from .references import ReferenceSplit, shipped_split
+from .target_scores import TargetScores, lemma_class, precision_recall_at, score_targets
 
-__all__ = ["DATASET_IDS", "UPSTREAM_IDS", "PreparedPredictions", "Scorer", "TargetIndex", "UnknownTargetsError",
-           "check_resamples", "score"]
+__all__ = ["DATASET_IDS", "UPSTREAM_IDS", "Judgement", "PreparedPredictions", "Scorer", "TargetIndex",
+           "UnknownTargetsError", "check_resamples", "score"]
 
 # 1.1: CoInCo's problematic targets left out by default; duplicates merged in upstream's order.
 METRIC_VERSION = "1.1"
-LEMMATIZER = "wordnet3.0+nltk3.5-morphy"
 SETTINGS = ("generative", "ranking")
-# The metrics that get bootstrap confidence intervals and paired tests.
-INTERVAL_METRICS = ("lenient_a_f@{k}", "lenient_c_f@{k}", "strict_a_f@{k}", "strict_c_f@{k}", "gap", "gap_rat")
-MAX_RESAMPLES = 1_000_000
-MIN_PAIRED_RESAMPLES = 100  # below this a p-value says little (its resolution is 1 / resamples)
-_RESAMPLE_CHUNK = 1000  # resamples drawn and summed at a time: memory stays bounded whatever the count
-_REFERENCE_FIELDS = ("id", "upstream_id", "target", "pos", "substitutes", "candidates", "benchmark")
 CURVE_KS = tuple(range(1, 21))  # precision_recall's default cut-offs; predictions are prepared this deep
 
 
-def check_resamples(bootstrap: object, minimum: int = 0, what: str = "bootstrap") -> int:
-    """A resample count as an int in [minimum, MAX_RESAMPLES], or a MetricInputError saying why not."""
-    if isinstance(bootstrap, bool) or not isinstance(bootstrap, numbers.Integral):
-        raise MetricInputError(f"{what} must be a whole number of resamples, got {bootstrap!r}")
-    if not minimum <= bootstrap <= MAX_RESAMPLES:
-        raise MetricInputError(f"{what} must be between {minimum} and {MAX_RESAMPLES:,} resamples, got {bootstrap}")
-    return int(bootstrap)
+@dataclass(frozen=True)
+class Judgement:
+    """One substitute against a target's gold, as the metric counts it: its lemma, its class (one of
+    swords_dataset.judgements.CLASSES) and, when the benchmark judged it, its score and votes."""
 
-
-def reference_view(row: object, position: int) -> dict:
-    """The fields scoring reads of one benchmark row; a MetricInputError naming the row if it is not one."""
-    if not isinstance(row, Mapping):
-        raise MetricInputError(f"references: item {position} is {shown(row)}, expected a benchmark row (a dict with "
-                               "'id', 'target', 'pos' and 'substitutes', as swords_dataset gives them)")
-    view = {key: row.get(key) for key in _REFERENCE_FIELDS}
-    if view["id"] is None or view["id"] == "":
-        raise MetricInputError(f"references: item {position} has no 'id' (give benchmark rows as swords_dataset "
-                               "gives them)")
-    view["id"] = str(view["id"])
-    for key in ("target", "pos"):
-        if not isinstance(view[key], str):
-            raise MetricInputError(f"reference {view['id']}: '{key}' must be a string, got {shown(view[key])}")
-    return view
-
-
-def shipped_split(ids: Sequence[str]) -> tuple[str | None, str] | None:
-    """(config, split) of the shipped split whose ids are exactly these (config None when several configs
-    have them, as the SWORDS test subset and its reannotation do); None when no split is."""
-    import pyarrow.parquet as pq
-
-    import swords_dataset
-
-    sized = [(config, split) for config, splits in swords_dataset.CONFIGS.items() for split in splits
-             if pq.read_metadata(swords_dataset.DATASET_DIR / swords_dataset.parquet_path(config, split)).num_rows
-             == len(ids)]
-    if not ids or not sized:
-        return None
-    exact = [(config, split) for config, split, column, hits in swords_dataset.locate_ids(ids, sample=len(ids))
-             if column == "id" and hits == len(ids) and (config, split) in sized]
-    if not exact or len({split for _, split in exact}) > 1:
-        return None
-    return (exact[0][0] if len(exact) == 1 else None), exact[0][1]
+    substitute: str
+    lemma: str
+    label: str
+    score: float | None = None
+    positive: int | None = None
+    total: int | None = None
 
 
 class Scorer:
@@ -99,38 +65,12 @@ class Scorer:
         include_problematic: bool = False,
         config: str | None = None,
     ):
-        if rows is None or isinstance(rows, str | bytes | Mapping) or not isinstance(rows, Iterable):
-            raise MetricInputError(f"references: expected benchmark rows (a loaded split or a list of its rows), got "
-                                   f"{shown(rows)}")
-        views, problematic = [], []
-        for position, row in enumerate(rows):
-            views.append(reference_view(row, position))
-            problematic.append(bool((row.get("provenance") or {}).get("coinco_problematic")))
-        if not views:
-            raise MetricInputError("references: none given; score against a benchmark split's rows")
+        """The scorer of any benchmark rows (references prepared on the spot). Without `split` and `config`,
+        rows that are exactly a shipped split's are signed with its name."""
+        references = ReferenceSplit.from_rows(rows)
         if split is None and config is None:
-            config, split = shipped_split([view["id"] for view in views]) or (None, None)
-        skip = [flag and not include_problematic for flag in problematic]
-        references = [None if skipped else prepare_reference(view) for view, skipped in zip(views, skip, strict=True)]
-        self._setup(views, problematic, references, k, split, setting, include_problematic, config)
-
-    def _setup(self, views, problematic, references, k, split, setting, include_problematic, config) -> None:
-        if setting not in SETTINGS:
-            raise MetricInputError(f"unknown setting {setting!r}; choose {' or '.join(SETTINGS)}")
-        if isinstance(k, bool) or not isinstance(k, numbers.Integral) or k < 1:
-            raise MetricInputError(f"k must be a positive integer, got {k!r}")
-        self.rows, self.problematic = views, problematic
-        self.k, self.split, self.setting, self.config = int(k), split, setting, config
-        self.depth = max(self.k, max(CURVE_KS))  # how much of each ranking prepared predictions keep
-        self.include_problematic = bool(include_problematic)
-        self.skipped = [flag and not self.include_problematic for flag in self.problematic]
-        self.references = [None if skip else ref for ref, skip in zip(references, self.skipped, strict=True)]
-        self.scored = [reference is not None and bool(reference.lemmas) for reference in self.references]
-        benchmarks = sorted({row["benchmark"] for row in self.rows if row["benchmark"]})
-        self.benchmark = "+".join(benchmarks) or "custom"
-        where = f"{self.config or self.benchmark}" + (f" {self.split}" if self.split else "")
-        self.index = TargetIndex([row["id"] for row in self.rows], [row["upstream_id"] for row in self.rows], where)
-        self.position = self.index.position
+            config, split = shipped_split([target["id"] for target in references.targets]) or (None, None)
+        self._build(references, k, split, setting, include_problematic, config)
 
     @classmethod
     def from_dataset(
@@ -140,16 +80,36 @@ class Scorer:
         else from its rows."""
         import swords_dataset
 
-        from . import prepared
+        from .prepared import load_shipped
 
         swords_dataset.check_config(config, split)
-        ready = prepared.load(swords_dataset.DATASET_DIR, config, split, LEMMATIZER)
-        if ready is None:
-            rows = swords_dataset.rows(config, split)
-            return cls(rows, k=k, split=split, setting=setting, include_problematic=include_problematic, config=config)
+        references = load_shipped(swords_dataset.DATASET_DIR, config, split)
+        if references is None:
+            references = ReferenceSplit.from_rows(swords_dataset.rows(config, split))
         scorer = cls.__new__(cls)
-        scorer._setup(ready.views, ready.problematic, ready.references, k, split, setting, include_problematic, config)
+        scorer._build(references, k, split, setting, include_problematic, config)
         return scorer
+
+    def _build(self, references: ReferenceSplit, k, split, setting, include_problematic, config) -> None:
+        """The one place a Scorer is set up, however its references were made."""
+        if setting not in SETTINGS:
+            raise MetricInputError(f"unknown setting {setting!r}; choose {' or '.join(SETTINGS)}")
+        if isinstance(k, bool) or not isinstance(k, numbers.Integral) or k < 1:
+            raise MetricInputError(f"k must be a positive integer, got {k!r}")
+        self.split_references = references
+        self.rows, self.problematic = references.targets, references.problematic
+        self.k, self.split, self.setting, self.config = int(k), split, setting, config
+        self.depth = max(self.k, max(CURVE_KS))  # how much of each ranking prepared predictions keep
+        self.include_problematic = bool(include_problematic)
+        self.skipped = [flag and not self.include_problematic for flag in self.problematic]
+        self.references = [None if skip else ref
+                           for ref, skip in zip(references.references, self.skipped, strict=True)]
+        self.scored = [reference is not None and bool(reference.lemmas) for reference in self.references]
+        benchmarks = sorted({row["benchmark"] for row in self.rows if row["benchmark"]})
+        self.benchmark = "+".join(benchmarks) or "custom"
+        where = f"{self.config or self.benchmark}" + (f" {self.split}" if self.split else "")
+        self.index = TargetIndex([row["id"] for row in self.rows], [row["upstream_id"] for row in self.rows], where)
+        self.position = self.index.position
 
     # -- predictions, prepared once --
 
@@ -207,13 +167,32 @@ class Scorer:
         prepared = self.prepare(predictions)
         keep = [i for i, slot in enumerate(prepared.ranked) if slot is not None]
         scorer = Scorer.__new__(Scorer)
-        scorer._setup([self.rows[i] for i in keep], [self.problematic[i] for i in keep],
-                      [self.references[i] for i in keep], self.k, self.split, self.setting, self.include_problematic,
+        scorer._build(self.split_references.subset(keep), self.k, self.split, self.setting, self.include_problematic,
                       self.config)
         subset = PreparedPredictions([prepared.ranked[i] for i in keep], prepared.scheme, prepared.given,
                                      prepared.notes, prepared.source, prepared.depth, scorer, prepared.file_format,
                                      prepared.substitutes_lemmatized)
         return scorer, subset
+
+    def judge(self, target_id: str, substitutes: Iterable[str]) -> list[Judgement]:
+        """Each substitute against the target's gold, as the metric counts it: lemmatized under the target's
+        POS, matched against the lemmas of the reference (judgements of a lemma's forms merged), classed with
+        the benchmark's thresholds. Works for every target of the split, scored or left out."""
+        position = self.index.position.get(target_id, self.index.upstream_position.get(target_id))
+        if position is None:
+            raise MetricInputError(f"no target {shown(target_id)} in {self.index.where}")
+        reference = self.split_references.references[position]
+        pos = self.rows[position]["pos"]
+        judged = []
+        for substitute in substitutes:
+            lemma = substitute_lemma(substitute, pos)
+            i = reference.index.get(lemma) if reference is not None else None
+            if i is None or lemma == reference.target_lemma:
+                judged.append(Judgement(substitute, lemma, NOT_IN_BENCHMARK))
+                continue
+            judged.append(Judgement(substitute, lemma, lemma_class(reference, lemma), reference.score(i),
+                                    reference.positives[i], reference.totals[i]))
+        return judged
 
     def _covered(self, prepared: PreparedPredictions) -> list[bool]:
         """Per reference: scored, and given predictions (an empty list counts as given)."""
@@ -229,8 +208,8 @@ class Scorer:
             f"split:{self.split or 'custom'}",
             f"setting:{self.setting}",
             f"k:{self.k}",
-            f"acc:>{ACCEPTABLE:g}",
-            f"conc:>={CONCEIVABLE:g}",
+            f"acc:>{ACCEPTABLE_ABOVE:g}",
+            f"conc:>={CONCEIVABLE_FROM:g}",
             f"lemma:{LEMMATIZER}",
             f"targets:{sum(self.scored)}",
         ]
@@ -270,36 +249,9 @@ class Scorer:
                 pos: {name: value for name, value in metrics.items()} for pos, metrics in scores.by_pos().items()
             }
         if bootstrap:
-            result["confidence_intervals"] = self._intervals(scores, bootstrap, seed)
+            result["confidence_intervals"] = intervals(scores, self.k, bootstrap, seed)
         result["signature"] = self.signature(bootstrap, seed if bootstrap else None)
         return result
-
-    def _resampled(self, scores: Sequence[TargetScores], bootstrap: int, seed: int) -> list[dict[str, np.ndarray]]:
-        """The interval metrics of every resample (targets drawn with replacement, jointly for all the
-        given systems), drawn in chunks so that memory stays bounded."""
-        names = [m.format(k=self.k) for m in INTERVAL_METRICS]
-        n_targets = len(scores[0])
-        rng = np.random.default_rng(seed)
-        collected: list[dict[str, list[np.ndarray]]] = [{name: [] for name in names} for _ in scores]
-        for start in range(0, bootstrap, _RESAMPLE_CHUNK):
-            size = min(_RESAMPLE_CHUNK, bootstrap - start)
-            draws = rng.integers(0, n_targets, size=(size, n_targets))
-            draws += (np.arange(size) * n_targets)[:, None]  # resample r's draws offset by r*n, in place
-            counts = np.bincount(draws.ravel(), minlength=size * n_targets)
-            del draws
-            counts = counts.reshape(size, n_targets).astype(np.float64)
-            for system, into in zip(scores, collected, strict=True):
-                metrics = metrics_from_totals(system.resampled_totals(counts), self.k)
-                for name in names:
-                    into[name].append(np.atleast_1d(metrics[name]))
-        return [{name: np.concatenate(parts) for name, parts in into.items()} for into in collected]
-
-    def _intervals(self, scores: TargetScores, bootstrap: int, seed: int) -> dict[str, list[float]]:
-        resampled = self._resampled([scores], bootstrap, seed)[0]
-        return {
-            name: [float(np.percentile(values, 2.5)), float(np.percentile(values, 97.5))]
-            for name, values in resampled.items()
-        }
 
     def compare(
         self, predictions_a, predictions_b, bootstrap: int = 1000, seed: int = 0, sources: tuple[str, str] = ("A", "B")
@@ -310,19 +262,7 @@ class Scorer:
         a = self.prepare(predictions_a, sources[0])
         b = self.prepare(predictions_b, sources[1])
         scores_a, scores_b = (score_targets(self.references, p.ranked, self.k) for p in (a, b))
-        resampled_a, resampled_b = self._resampled([scores_a, scores_b], bootstrap, seed)
-        observed_a, observed_b = scores_a.aggregate(), scores_b.aggregate()
-        comparison = {}
-        for name in resampled_a:
-            difference = resampled_a[name] - resampled_b[name]
-            p_value = min(1.0, 2 * min(float(np.mean(difference <= 0)), float(np.mean(difference >= 0))))
-            comparison[name] = {
-                "a": observed_a[name],
-                "b": observed_b[name],
-                "difference": observed_a[name] - observed_b[name],
-                "interval": [float(np.percentile(difference, 2.5)), float(np.percentile(difference, 97.5))],
-                "p_value": p_value,
-            }
+        comparison = paired_test(scores_a, scores_b, self.k, bootstrap, seed)
         covered_a, covered_b = self._covered(a), self._covered(b)
         coverage = {
             "targets_scored": sum(self.scored),

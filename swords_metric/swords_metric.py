@@ -7,8 +7,10 @@ import evaluate
 import numpy as np
 
 from swords_dataset.schema import FEATURES
+from swords_metric.alignment import TargetIndex
 from swords_metric.core import MetricInputError, normalize_prediction_items
-from swords_metric.scorer import Scorer, TargetIndex, reference_view
+from swords_metric.references import PROVENANCE_FIELDS, REFERENCE_COLUMNS, SUBSTITUTE_FIELDS, reference_view
+from swords_metric.scorer import Scorer
 
 _CITATION = """\
 @inproceedings{lee-etal-2021-swords,
@@ -59,14 +61,11 @@ Examples:
     >>> results = metric.compute(predictions=[["word"]] * len(test), references=test)
 """
 
-# The columns of a benchmark row that scoring reads, typed as swords_dataset's schema types them.
-_REFERENCE_COLUMNS = ("id", "upstream_id", "benchmark", "target", "pos", "substitutes", "candidates", "provenance")
-_SUBSTITUTE_FIELDS = ("substitute", "labels", "votes_positive", "votes_total")
-_PROVENANCE_FIELDS = ("coinco_problematic",)
+# The columns of a benchmark row that scoring reads (references.py), typed as swords_dataset's schema types them.
 _REFERENCE = {
-    **{name: FEATURES[name] for name in _REFERENCE_COLUMNS if name not in ("substitutes", "provenance")},
-    "substitutes": datasets.List({name: FEATURES["substitutes"].feature[name] for name in _SUBSTITUTE_FIELDS}),
-    "provenance": {name: FEATURES["provenance"][name] for name in _PROVENANCE_FIELDS},
+    **{name: FEATURES[name] for name in REFERENCE_COLUMNS if name not in ("substitutes", "provenance")},
+    "substitutes": datasets.List({name: FEATURES["substitutes"].feature[name] for name in SUBSTITUTE_FIELDS}),
+    "provenance": {name: FEATURES["provenance"][name] for name in PROVENANCE_FIELDS},
 }
 # Every accepted prediction form is stored as this one (a plain ranked list gets scores 0, -1, -2, …).
 _PREDICTION = datasets.List({"substitute": datasets.Value("string"), "score": datasets.Value("float64")})
@@ -74,23 +73,16 @@ _CHUNK = 1000  # references whose predictions are converted and handed to evalua
 
 
 def _reference_view(row, position=0):
-    """Just the scored columns of a row (evaluate rejects unknown keys and None strings); a row that is not
-    one (None, a string, a dict without 'id') is a MetricInputError naming it."""
-    reference_view(row, position)
-    view = {name: row.get(name) for name in _REFERENCE_COLUMNS}
-    for name in ("id", "upstream_id", "benchmark"):
-        view[name] = str(view[name] or "")
-    view["candidates"] = list(view["candidates"] or [])
-    view["substitutes"] = [{name: s.get(name) for name in _SUBSTITUTE_FIELDS} for s in view["substitutes"] or []]
-    view["provenance"] = {"coinco_problematic": bool((view["provenance"] or {}).get("coinco_problematic"))}
-    return view
+    """Just the scored columns of a row, normalised as the Scorer reads them (evaluate rejects unknown keys and
+    None strings); a row that is not one (None, a string, a dict without 'id') is a MetricInputError naming it."""
+    return reference_view(row, position)
 
 
 def _references_view(references):
     if references is None:
         return None
     if isinstance(references, datasets.Dataset):
-        references = references.select_columns([c for c in _REFERENCE_COLUMNS if c in references.column_names])
+        references = references.select_columns([c for c in REFERENCE_COLUMNS if c in references.column_names])
     elif isinstance(references, str | bytes | Mapping) or not isinstance(references, Iterable):
         raise MetricInputError(f"references: expected benchmark rows (a loaded split or a list of its rows), got a "
                                f"{type(references).__name__}")

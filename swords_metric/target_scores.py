@@ -19,7 +19,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .core import ACCEPTABLE, CONCEIVABLE, MetricInputError, Reference
+from swords_dataset.judgements import (
+    ACCEPTABLE,
+    ACCEPTABLE_ABOVE,
+    CONCEIVABLE,
+    CONCEIVABLE_FROM,
+    JUDGED_UNACCEPTABLE,
+    NOT_IN_BENCHMARK,
+)
+
+from .core import MetricInputError, Reference
 from .semeval import SemevalGold, semeval_gold, semeval_values
 
 LEXSUBGEN_KS = {"p": (1, 3), "r": (10,)}
@@ -59,8 +68,8 @@ def _facts(reference: Reference) -> _Facts:
         lemmas, counts = reference.lemmas, reference.positives
         scores = [p / t for p, t in zip(counts, reference.totals, strict=True)]
         facts = reference.cache["facts"] = _Facts(
-            acceptable=frozenset([lemma for lemma, s in zip(lemmas, scores, strict=True) if s > ACCEPTABLE]),
-            conceivable=frozenset([lemma for lemma, s in zip(lemmas, scores, strict=True) if s >= CONCEIVABLE]),
+            acceptable=frozenset([lemma for lemma, s in zip(lemmas, scores, strict=True) if s > ACCEPTABLE_ABOVE]),
+            conceivable=frozenset([lemma for lemma, s in zip(lemmas, scores, strict=True) if s >= CONCEIVABLE_FROM]),
             positives=dict(zip(lemmas, counts, strict=True)),
             ratios=dict(zip(lemmas, scores, strict=True)),
             gap_denominator=_gap_denominator(counts),
@@ -69,6 +78,17 @@ def _facts(reference: Reference) -> _Facts:
             lexsubgen_gold=frozenset([lemma for lemma, n in zip(lemmas, counts, strict=True) if n > 0]),
         )
     return facts
+
+
+def lemma_class(reference: Reference, lemma: str) -> str:
+    """The class of a (lemmatized) substitute against a reference, from the very sets scoring counts hits in:
+    acceptable, conceivable (and not acceptable), judged unacceptable, or not in the benchmark."""
+    facts = _facts(reference)
+    if lemma in facts.acceptable:
+        return ACCEPTABLE
+    if lemma in facts.conceivable:
+        return CONCEIVABLE
+    return JUDGED_UNACCEPTABLE if lemma in reference.index else NOT_IN_BENCHMARK
 
 
 def _gap_pair(facts: _Facts, ranked: Sequence[str]) -> tuple[float | None, float | None]:

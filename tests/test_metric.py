@@ -103,14 +103,14 @@ def test_package_helper_loads_the_module_offline_from_anywhere(tmp_path):
 # --- Behaviour ----------------------------------------------------------------------------------------
 
 
-def test_reference_as_prediction_scores_what_the_thresholds_imply(scorer):
+def test_reference_as_prediction_scores_what_the_thresholds_imply(scorer, swords_test_rows):
     from swords_metric import lemmatize
 
     def predict(keep):
         """For every kept reference lemma, a substitute the reference itself wrote that lemmatizes to it
         (predictions are lemmatized again, and lemmatizing a lemma is not always the identity)."""
         predictions = {}
-        for row, ref in zip(scorer.rows, scorer.references, strict=True):
+        for row, ref in zip(swords_test_rows, scorer.references, strict=True):
             written = {lemmatize(s["substitute"], row["pos"]): s["substitute"] for s in row["substitutes"]}
             kept = sorted((i for i in range(len(ref.lemmas)) if keep(ref.score(i))), key=lambda i: -ref.score(i))
             predictions[row["id"]] = [written[ref.lemmas[i]] for i in kept]

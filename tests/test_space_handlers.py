@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from swords_dataset.judgements import CLASSES, NOT_IN_BENCHMARK
 from swords_metric import Scorer, read_predictions
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -152,7 +153,7 @@ def test_a_pasted_benchmark_context_is_recognised_and_judged(press):
     assert result.metrics["lenient_a_f@10"] == pytest.approx(reference_scores["lenient_a_f@10"])
     table = result.table()
     assert list(table.columns) == ["rank", "substitute", "score", "gold score", "judgement"]
-    assert set(table["judgement"]) <= {"acceptable", "conceivable", "unacceptable", "not in benchmark"}
+    assert set(table["judgement"]) <= set(CLASSES)
     html = result.html()
     assert html.count('class="swords-suggestion"') == len(result.suggestions)
     assert "acceptable (score &gt; 0.5)" in html  # the legend, escaped
@@ -166,8 +167,8 @@ def _coinco(row: dict) -> list:
 
 def test_judgements_follow_the_metric(press):
     reference = [(s["substitute"], s["score"]) for s in press["substitutes"]]
-    judged = handlers.judge(press, [word for word, _ in reference] + ["zzzz-not-a-word"])
-    assert judged[-1] == ("—", "not in benchmark")
+    judged = handlers.judge(press, [word for word, _ in reference] + ["zzzz-not-a-word"], "swords", "test")
+    assert judged[-1] == ("—", NOT_IN_BENCHMARK)
     for (word, score), (gold, verdict) in zip(reference, judged, strict=False):
         if score > 0.5:
             assert verdict == "acceptable", (word, gold)
@@ -389,7 +390,7 @@ def test_wordnet_answers_free_text_without_gold():
     result = handlers.substitute("She gave a bright answer.", "bright", 1, "auto", "wordnet", top_k=5)
     assert result.example is None and result.metrics is None and result.row["pos"] == "ADJ"
     assert len(result.suggestions) == 5 and "brilliant" in [s["substitute"] for s in result.suggestions]
-    assert {s["judgement"] for s in result.suggestions} == {"not in benchmark"}
+    assert {s["judgement"] for s in result.suggestions} == {NOT_IN_BENCHMARK}
     assert "guessed" in result.status and "free text" in result.status
 
 

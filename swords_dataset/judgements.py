@@ -1,0 +1,28 @@
+"""What a substitute's score says about it: the benchmark's two thresholds and the classes they make.
+
+SWORDS scores a substitute by the share of its annotators who judged it acceptable. The paper (Lee et al.
+2021, §3 and Table 2) calls it *acceptable* above 50% and *conceivable* when at least one annotator accepted
+it; its scorer counts conceivable from 10% (with at most ten judgements, that is one positive), which is what
+tells the two apart once judgements of a lemma's forms are merged. The metric, the dataset's statistics and
+the Space all read the thresholds and the class names here.
+"""
+
+from __future__ import annotations
+
+ACCEPTABLE_ABOVE = 0.5  # acceptable: score > 0.5
+CONCEIVABLE_FROM = 0.1  # conceivable: score >= 0.1
+
+ACCEPTABLE = "acceptable"
+CONCEIVABLE = "conceivable"  # conceivable but not acceptable
+JUDGED_UNACCEPTABLE = "judged unacceptable"  # in the benchmark, below the conceivable threshold
+NOT_IN_BENCHMARK = "not in the benchmark"
+CLASSES = (ACCEPTABLE, CONCEIVABLE, JUDGED_UNACCEPTABLE, NOT_IN_BENCHMARK)
+
+
+def score_class(score: float) -> str:
+    """The class of a judged substitute by its score (ACCEPTABLE, CONCEIVABLE or JUDGED_UNACCEPTABLE)."""
+    if score > ACCEPTABLE_ABOVE:
+        return ACCEPTABLE
+    if score >= CONCEIVABLE_FROM:
+        return CONCEIVABLE
+    return JUDGED_UNACCEPTABLE

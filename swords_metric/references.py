@@ -1,0 +1,90 @@
+"""A benchmark split as the metric holds it: what scoring reads of a row, and each row's prepared reference.
+
+The Scorer is built from a ReferenceSplit, whichever way it was made: from rows (`ReferenceSplit.from_rows`,
+lemmatizing on the spot) or from the file prepared when the dataset was built (prepared.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from .core import MetricInputError, Reference, prepare_reference, shown
+
+# The columns of a benchmark row that scoring reads (and, of its substitutes and provenance, these fields):
+# the one statement of it, for the Scorer, the prepared file and the `evaluate` module's features.
+REFERENCE_COLUMNS = ("id", "upstream_id", "benchmark", "target", "pos", "substitutes", "candidates", "provenance")
+SUBSTITUTE_FIELDS = ("substitute", "labels", "votes_positive", "votes_total")
+PROVENANCE_FIELDS = ("coinco_problematic",)
+# What the Scorer keeps of each row once its reference is prepared.
+TARGET_FIELDS = ("id", "upstream_id", "pos", "benchmark")
+
+
+def reference_view(row: object, position: int) -> dict:
+    """The fields scoring reads of one benchmark row, normalised (ids and benchmark as strings, lists for the
+    substitutes and candidates); a MetricInputError naming the row if it is not one."""
+    if not isinstance(row, Mapping):
+        raise MetricInputError(f"references: item {position} is {shown(row)}, expected a benchmark row (a dict with "
+                               "'id', 'target', 'pos' and 'substitutes', as swords_dataset gives them)")
+    if row.get("id") is None or row.get("id") == "":
+        raise MetricInputError(f"references: item {position} has no 'id' (give benchmark rows as swords_dataset "
+                               "gives them)")
+    view = {"id": str(row["id"]), "upstream_id": str(row.get("upstream_id") or ""),
+            "benchmark": str(row.get("benchmark") or "")}
+    for key in ("target", "pos"):
+        if not isinstance(row.get(key), str):
+            raise MetricInputError(f"reference {view['id']}: '{key}' must be a string, got {shown(row.get(key))}")
+        view[key] = row[key]
+    view["substitutes"] = [{name: s.get(name) for name in SUBSTITUTE_FIELDS} for s in row.get("substitutes") or []]
+    view["candidates"] = list(row.get("candidates") or [])
+    view["provenance"] = {"coinco_problematic": bool((row.get("provenance") or {}).get("coinco_problematic"))}
+    return view
+
+
+@dataclass
+class ReferenceSplit:
+    """Per row, in order: its ids, POS and benchmark (`targets`), CoInCo's problematic flag, and its prepared
+    reference (None for a row without substitutes)."""
+
+    targets: list[dict]
+    problematic: list[bool]
+    references: list[Reference | None]
+
+    @classmethod
+    def from_rows(cls, rows: Iterable[Mapping]) -> ReferenceSplit:
+        """Prepare every row's reference on the spot (lemmatizing its substitutes and candidates)."""
+        if rows is None or isinstance(rows, str | bytes | Mapping) or not isinstance(rows, Iterable):
+            raise MetricInputError(f"references: expected benchmark rows (a loaded split or a list of its rows), got "
+                                   f"{shown(rows)}")
+        targets, problematic, references = [], [], []
+        for position, row in enumerate(rows):
+            view = reference_view(row, position)
+            targets.append({key: view[key] for key in TARGET_FIELDS})
+            problematic.append(view["provenance"]["coinco_problematic"])
+            references.append(prepare_reference(view))
+        if not targets:
+            raise MetricInputError("references: none given; score against a benchmark split's rows")
+        return cls(targets, problematic, references)
+
+    def subset(self, positions: Sequence[int]) -> ReferenceSplit:
+        return ReferenceSplit([self.targets[i] for i in positions], [self.problematic[i] for i in positions],
+                              [self.references[i] for i in positions])
+
+
+def shipped_split(ids: Sequence[str]) -> tuple[str | None, str] | None:
+    """(config, split) of the shipped split whose ids are exactly these (config None when several configs
+    have them, as the SWORDS test subset and its reannotation do); None when no split is."""
+    import pyarrow.parquet as pq
+
+    import swords_dataset
+
+    sized = [(config, split) for config, splits in swords_dataset.CONFIGS.items() for split in splits
+             if pq.read_metadata(swords_dataset.DATASET_DIR / swords_dataset.parquet_path(config, split)).num_rows
+             == len(ids)]
+    if not ids or not sized:
+        return None
+    exact = [(config, split) for config, split, column, hits in swords_dataset.locate_ids(ids, sample=len(ids))
+             if column == "id" and hits == len(ids) and (config, split) in sized]
+    if not exact or len({split for _, split in exact}) > 1:
+        return None
+    return (exact[0][0] if len(exact) == 1 else None), exact[0][1]
