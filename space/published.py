@@ -1,7 +1,7 @@
 """Published figures shown beside measured ones, with where they come from.
 
-Only figures the project's own tests reproduce are listed (tests/test_runner_oracles.py,
-tests/test_metric.py), so every row here is one we can stand behind.
+Only figures the project's own tests reproduce are listed (tests/baselines/test_runner_oracles.py,
+tests/metric/test_metric.py), so every row here is one we can stand behind.
 """
 
 from __future__ import annotations

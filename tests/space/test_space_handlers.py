@@ -19,7 +19,7 @@ import pytest
 from swords_dataset.judgements import CLASSES, NOT_IN_BENCHMARK
 from swords_metric import Scorer, read_predictions
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+REPO_ROOT = Path(__file__).resolve().parents[2]
 SPACE_DIR = REPO_ROOT / "space"
 RESULTS = SPACE_DIR / "results"
 COINCO_ORACLE = RESULTS / "coinco-oracle.swords.test.jsonl"

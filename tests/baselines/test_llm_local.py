@@ -25,7 +25,7 @@ from swords_baselines.run_files import output_paths
 from swords_dataset.errors import SwordsError
 from swords_metric import read_predictions
 
-from .conftest import REPO_ROOT
+from ..conftest import REPO_ROOT
 
 if unavailable_reason():
     pytest.skip(f"the local engine cannot run here: {unavailable_reason()}", allow_module_level=True)

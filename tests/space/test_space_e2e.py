@@ -18,8 +18,8 @@ import pytest
 
 from swords_dataset.judgements import CLASSES
 
-from .readme_blocks import blocks
-from .space_server import REPO_ROOT, free_port, running_app
+from ..readme_blocks import blocks
+from ..space_server import REPO_ROOT, free_port, running_app
 
 COINCO_ORACLE = REPO_ROOT / "space" / "results" / "coinco-oracle.swords.test.jsonl"
 ARTIFACTS = REPO_ROOT / "artifacts"

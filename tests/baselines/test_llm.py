@@ -35,7 +35,7 @@ from swords_dataset.cli import main as swords_main
 from swords_dataset.errors import SwordsError
 from swords_dataset.sources import default_sources_dir
 
-from .llm_server import Canned, Fault, LLMServer
+from ..llm_server import Canned, Fault, LLMServer
 
 GPT3_DAVINCI_SWORDS_V08_DEV = load_recorded()  # the bundled completions
 
@@ -625,7 +625,7 @@ def test_swords_run_gpt3_recorded(tmp_path, capsys):
 
 def test_key_pattern_is_not_in_the_bundled_data():
     # A guard for the files we ship: no API-key-like strings.
-    folder = Path(__file__).resolve().parent.parent / "baselines" / "llm"
+    folder = Path(__file__).resolve().parents[2] / "baselines" / "llm"
     texts = [path.read_text() for path in folder.glob("*.py")]
     texts.append(gzip.decompress((folder / "gpt3-davinci_swords-v0.8_dev.json.gz").read_bytes()).decode())
     for text in texts:

@@ -15,8 +15,8 @@ import pytest
 
 import swords_dataset
 
-from .llm_server import LLMServer
-from .space_server import peak_memory_mb, running_app
+from ..llm_server import LLMServer
+from ..space_server import peak_memory_mb, running_app
 
 pytest.importorskip("gradio", reason="the Space needs gradio: pip install 'swords-lexsub[space]'")
 pytest.importorskip("gradio_client", reason="the API tests need gradio_client: pip install 'swords-lexsub[space]'")

@@ -19,7 +19,7 @@ import swords_dataset
 from swords_metric import MAX_PREDICTIONS_BYTES, MetricInputError, Scorer, read_predictions
 from swords_metric.alignment import UnknownTargetsError
 
-from .conftest import REPO_ROOT
+from ..conftest import REPO_ROOT
 
 SWORDS = [sys.executable, "-m", "swords_dataset.cli"]
 # Starts a command and prints its exit code, peak RSS (MB) and stderr as JSON. The kernel's maximum RSS of a

@@ -26,7 +26,7 @@ import pytest
 from swords_metric import lemmatizer as lem
 from swords_metric import wordnet_data
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+REPO_ROOT = Path(__file__).resolve().parents[2]
 DATA_DIR = REPO_ROOT / "swords_dataset" / "data"
 GPT3_OUTPUTS = Path("recorded-outputs") / "gpt3-davinci_swords-v0.8_dev-valid.json.gz"
 SHIPPED_DATA = REPO_ROOT / "swords_metric" / lem.DATA_FILE

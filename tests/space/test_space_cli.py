@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from .space_server import APP, REPO_ROOT, free_port
+from ..space_server import APP, REPO_ROOT, free_port
 
 TIME_LIMIT = 30  # seconds; each is refused in about one (two for app.py, which imports gradio first)
 

@@ -45,7 +45,7 @@ from swords_metric.core import Reference, normalize_prediction_items, prepare_pr
 from swords_metric.semeval import semeval_answers, semeval_gold
 from swords_metric.target_scores import TargetScores, score_targets
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+REPO_ROOT = Path(__file__).resolve().parents[2]
 DATA_DIR = REPO_ROOT / "swords_dataset" / "data"
 SHARED = default_sources_dir()
 SCORERS = SHARED / "reference-scorers"

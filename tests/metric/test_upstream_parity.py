@@ -39,7 +39,7 @@ from swords_dataset.sources import default_sources_dir
 from swords_metric.core import normalize_prediction_items, prepare_prediction, prepare_reference
 from swords_metric.semeval import semeval_answers, semeval_gold
 
-from .conftest import run_swords
+from ..conftest import run_swords
 
 SHARED = default_sources_dir()
 UPSTREAM_EVAL = SHARED / "upstream-swords" / "upstream_eval.py"

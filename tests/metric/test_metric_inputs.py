@@ -18,7 +18,7 @@ from swords_metric import MetricInputError, Scorer, read_predictions
 from swords_metric.core import normalize_prediction_items, prepare_prediction, prepare_reference
 from swords_metric.scorer import UnknownTargetsError
 
-from .conftest import run_swords
+from ..conftest import run_swords
 
 
 @pytest.fixture(scope="module")

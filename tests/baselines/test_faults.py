@@ -23,8 +23,8 @@ import pytest
 from swords_baselines.run_files import output_paths
 from swords_metric import read_predictions
 
-from .conftest import REPO_ROOT
-from .llm_server import LLMServer
+from ..conftest import REPO_ROOT
+from ..llm_server import LLMServer
 
 SWORDS = [sys.executable, "-m", "swords_dataset.cli"]
 

@@ -28,7 +28,7 @@ from swords_baselines.llm.engine_limits import MAX_SLOTS, MAX_THREADS, available
 from swords_baselines.llm.gguf_file import MAX_DIMS, MAX_NAME, read_header
 from swords_dataset.errors import SwordsError
 
-from .conftest import REPO_ROOT
+from ..conftest import REPO_ROOT
 
 if unavailable_reason():
     pytest.skip(f"the local engine cannot run here: {unavailable_reason()}", allow_module_level=True)

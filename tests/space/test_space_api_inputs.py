@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from .space_server import running_app
+from ..space_server import running_app
 from .test_space_faults import cli_flag
 
 pytest.importorskip("gradio", reason="the Space needs gradio: pip install 'swords-lexsub[space]'")

@@ -18,7 +18,7 @@ from swords_baselines.runner import run
 from swords_baselines.system import Prediction, System
 from swords_metric import Scorer, read_predictions
 
-from .conftest import REPO_ROOT, run_swords
+from ..conftest import REPO_ROOT, run_swords
 
 
 class Echo(System):

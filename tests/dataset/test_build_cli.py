@@ -13,7 +13,7 @@ import pytest
 import swords_dataset
 from swords_dataset.sources import BUILD_SOURCES
 
-from .conftest import REPO_ROOT, run_swords
+from ..conftest import REPO_ROOT, run_swords
 
 
 @pytest.fixture(scope="module")

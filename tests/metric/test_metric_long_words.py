@@ -16,7 +16,7 @@ import swords_dataset
 from swords_metric import lemmatizer
 from swords_metric.lemmatizer import lemmatize, wordnet_candidates
 
-from .conftest import REPO_ROOT
+from ..conftest import REPO_ROOT
 
 SUFFIXES = ["s", "es", "ies", "ses", "ves", "xes", "ches", "shes", "men", "ed", "ing", "er", "est", "e", "y"]
 

@@ -16,7 +16,7 @@ import swords_dataset
 from swords_baselines.thesaurus import thesaurus_substitutes
 from swords_metric import MetricInputError, Scorer, read_predictions, write_predictions
 
-from .conftest import REPO_ROOT, run_swords
+from ..conftest import REPO_ROOT, run_swords
 
 
 @pytest.fixture(scope="module")
