@@ -161,9 +161,7 @@ def execute(
     force: bool = False,
 ) -> int:
     """Run a system (or reuse a finished run with the same settings), score it, write and print the result."""
-    from swords_metric import MetricInputError, Scorer
-    from swords_metric.report import format_result
-    from swords_metric.scorer import check_resamples
+    from swords_metric import MetricInputError, Scorer, check_resamples, format_result
 
     from .run_files import (
         RunLock,

@@ -130,7 +130,7 @@ class MaskedLM(ModelSystem):
         return result
 
     def predict(self, rows: Sequence[dict]) -> Iterator[tuple[str, Prediction]]:
-        from swords_metric.lemmatizer import lemmatize
+        from swords_metric import lemmatize
 
         log_probs = self._log_probs([self._inputs(row) for row in rows])
         log_probs[:, ~self.allowed] = float("-inf")

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from swords_dataset.errors import SwordsError
 from swords_dataset.files import no_space
-from swords_metric.predictions import write_predictions
+from swords_metric import write_predictions
 
 from .run_files import output_paths, record_outputs
 from .system import Prediction, System

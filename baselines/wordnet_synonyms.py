@@ -24,25 +24,17 @@ Usage::
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 from typing import Any
 
-# One deterministic writer for both WordNet-derived data files (gzipped sorted JSON, mtime 0).
-from swords_metric.wordnet_data import serialize
+from swords_dataset.wordnet_files import POS_FILES, content_lines, extract_main
 
 FORMAT_VERSION = 1
 DATA_FILE = "wordnet-3.0-synonyms.json.gz"
 DEFAULT_OUTPUT = Path(__file__).with_name(DATA_FILE)
-POS_FILES: dict[str, str] = {"n": "noun", "v": "verb", "a": "adj", "r": "adv"}
 # Sense-key ss_type digit -> POS file letter (5, adjective satellite, lives in data.adj).
 _SS_TYPE_POS = {"1": "n", "2": "v", "3": "a", "4": "r", "5": "a"}
 RELATIONS: dict[str, str] = {"@": "hypernyms", "@i": "hypernyms", "&": "similar", "^": "also", "$": "verb_group"}
-
-
-def _content_lines(path: Path) -> list[str]:
-    # The database files start with the license, every line of it indented by a space.
-    return [line for line in path.read_text(encoding="utf-8").splitlines() if line and not line.startswith(" ")]
 
 
 def _strip_marker(word: str) -> str:
@@ -53,7 +45,7 @@ def _strip_marker(word: str) -> str:
 def read_tag_counts(wordnet_dir: Path) -> dict[tuple[str, str, str], int]:
     """(POS letter, synset offset, lower-case lemma) -> tag count, from index.sense."""
     counts = {}
-    for line in _content_lines(wordnet_dir / "index.sense"):
+    for line in content_lines(wordnet_dir / "index.sense"):
         sense_key, offset, _sense_number, tag_count = line.split()
         lemma, rest = sense_key.split("%", 1)
         counts[(_SS_TYPE_POS[rest[0]], offset, lemma)] = int(tag_count)
@@ -64,7 +56,7 @@ def read_synsets(wordnet_dir: Path) -> dict[tuple[str, str], tuple[list[str], li
     """(POS letter, offset) -> (words, [(pointer symbol, target offset, target POS letter)])."""
     synsets = {}
     for pos, suffix in POS_FILES.items():
-        for line in _content_lines(wordnet_dir / f"data.{suffix}"):
+        for line in content_lines(wordnet_dir / f"data.{suffix}"):
             fields = line.split(" | ", 1)[0].split()
             offset, word_count = fields[0], int(fields[3], 16)
             words = [_strip_marker(fields[4 + 2 * i]) for i in range(word_count)]
@@ -83,7 +75,7 @@ def read_index(wordnet_dir: Path) -> dict[str, dict[str, list[str]]]:
     index: dict[str, dict[str, list[str]]] = {}
     for pos, suffix in POS_FILES.items():
         table = {}
-        for line in _content_lines(wordnet_dir / f"index.{suffix}"):
+        for line in content_lines(wordnet_dir / f"index.{suffix}"):
             fields = line.split()
             lemma, synset_count, pointer_count = fields[0], int(fields[2]), int(fields[3])
             # lemma pos synset_cnt p_cnt [ptr_symbol...] sense_cnt tagsense_cnt synset_offset...
@@ -121,20 +113,8 @@ def build_payload(wordnet_dir: Path) -> dict[str, Any]:
     }
 
 
-def write_data_file(wordnet_dir: Path, output: Path) -> bytes:
-    data = serialize(build_payload(Path(wordnet_dir)))
-    Path(output).write_bytes(data)
-    return data
-
-
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--wordnet-dir", type=Path, default=Path("/usr/share/wordnet"), help="default: %(default)s")
-    parser.add_argument("--output", type=Path, default=DEFAULT_OUTPUT, help="default: %(default)s")
-    args = parser.parse_args(argv)
-    data = write_data_file(args.wordnet_dir, args.output)
-    print(f"wrote {args.output} ({len(data)} bytes)")
-    return 0
+    return extract_main(__doc__.splitlines()[0], build_payload, DEFAULT_OUTPUT, argv)
 
 
 if __name__ == "__main__":

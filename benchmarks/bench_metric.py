@@ -89,10 +89,10 @@ print(json.dumps({"total": t1 - t0, "import": t0 - ti, "rss_mb": rss, "f": resul
 # preprocessing, NLTK lemmatization, is not counted), so the ratio understates our advantage.
 OFFICIAL = SETUP + """
 import importlib.util, subprocess, tempfile, os
-from swords_metric.core import prepare_reference, prepare_prediction, normalize_prediction_items
+from swords_metric import Scorer
 from swords_dataset.sources import default_sources_dir
-refs = [prepare_reference(r) for r in rows]
-preds = [prepare_prediction(normalize_prediction_items(predictions[r["id"]]), ref) for r, ref in zip(rows, refs)]
+scorer = Scorer(rows)
+refs, preds = scorer.references, scorer.lemma_lists(predictions)
 scorers = default_sources_dir() / "reference-scorers"
 spec = importlib.util.spec_from_file_location("gap", scorers / "generalized_average_precision.py")
 gap = importlib.util.module_from_spec(spec); spec.loader.exec_module(gap)

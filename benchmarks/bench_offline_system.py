@@ -30,7 +30,7 @@ def main(argv: list[str] | None = None) -> int:
     import swords_dataset
     from swords_baselines.cli import system_parser
     from swords_baselines.system import SYSTEMS
-    from swords_metric.scorer import Scorer
+    from swords_metric import Scorer
 
     rows = swords_dataset.rows(args.dataset, args.split)
     rows = rows[: args.limit] if args.limit else rows

@@ -44,7 +44,7 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT))
 
 import swords_dataset  # noqa: E402
-from swords_metric.predictions import MAX_PREDICTIONS_BYTES  # noqa: E402
+from swords_metric import MAX_PREDICTIONS_BYTES  # noqa: E402
 
 TARGET_MB = 239
 WORDS_PER_TARGET = 1170  # gives ~239 MB for CoInCo dev's 10,179 targets

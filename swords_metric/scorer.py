@@ -13,7 +13,7 @@ from swords_dataset.judgements import ACCEPTABLE_ABOVE, CONCEIVABLE_FROM, NOT_IN
 
 from .alignment import DATASET_IDS, UPSTREAM_IDS, TargetIndex, UnknownTargetsError
 from .bootstrap import MIN_PAIRED_RESAMPLES, check_resamples, intervals, paired_test
-from .core import MetricInputError, shown, substitute_lemma
+from .core import MetricInputError, normalize_prediction_items, prepare_prediction, shown, substitute_lemma
 from .predictions import MAX_PREDICTIONS_BYTES, MAX_TARGET_CHARS, PredictionFile
 from .prepared import LEMMATIZER
 from .prepared_predictions import PreparedPredictions, prepare_in_order, prepare_keyed
@@ -173,6 +173,14 @@ class Scorer:
                                      prepared.notes, prepared.source, prepared.depth, scorer, prepared.file_format,
                                      prepared.substitutes_lemmatized)
         return scorer, subset
+
+    def lemma_lists(self, predictions: Mapping[str, object] | Sequence[object]) -> list[list[tuple[str, float]] | None]:
+        """Per reference, in order, the prediction as the metrics read it before any cut-off: [(lemma, score)]
+        ordered by score, the target's lemma and later duplicates dropped (None: no reference, or no
+        prediction). What the official scorers are fed when they run beside this one."""
+        return [None if items is None or reference is None
+                else prepare_prediction(normalize_prediction_items(items), reference)
+                for items, reference in zip(self.align(predictions), self.references, strict=True)]
 
     def judge(self, target_id: str, substitutes: Iterable[str]) -> list[Judgement]:
         """Each substitute against the target's gold, as the metric counts it: lemmatized under the target's

@@ -15,25 +15,15 @@ Usage::
 
 from __future__ import annotations
 
-import argparse
-import gzip
-import io
-import json
 from pathlib import Path
 from typing import Any
+
+from swords_dataset.wordnet_files import POS_FILES, extract_main, read_lines
 
 #: Format version of the JSON payload; bump it if the layout changes.
 FORMAT_VERSION = 1
 
-#: WordNet part-of-speech letter -> file suffix, as in the WordNet database (and NLTK's ``_FILEMAP``).
-POS_FILES: dict[str, str] = {"n": "noun", "v": "verb", "a": "adj", "r": "adv"}
-
 DEFAULT_OUTPUT = Path(__file__).with_name("wordnet-3.0-morphy.json.gz")
-
-
-def _read_lines(path: Path) -> list[str]:
-    # The WordNet 3.0 database is pure ASCII; NLTK opens it as UTF-8, so do the same.
-    return path.read_text(encoding="utf-8").splitlines()
 
 
 def read_lemma_index(wordnet_dir: Path) -> dict[str, list[str]]:
@@ -44,7 +34,7 @@ def read_lemma_index(wordnet_dir: Path) -> dict[str, list[str]]:
     """
     lemmas: dict[str, set[str]] = {pos: set() for pos in POS_FILES}
     for suffix in POS_FILES.values():
-        for line in _read_lines(wordnet_dir / f"index.{suffix}"):
+        for line in read_lines(wordnet_dir / f"index.{suffix}"):
             if line.startswith(" "):
                 continue
             fields = line.split()
@@ -67,7 +57,7 @@ def read_exceptions(wordnet_dir: Path) -> dict[str, dict[str, list[str]]]:
     exceptions: dict[str, dict[str, list[str]]] = {}
     for pos, suffix in POS_FILES.items():
         table: dict[str, list[str]] = {}
-        for line in _read_lines(wordnet_dir / f"{suffix}.exc"):
+        for line in read_lines(wordnet_dir / f"{suffix}.exc"):
             terms = line.split()
             if not terms:
                 # NLTK would crash on a blank line; a real WordNet 3.0 file has none.
@@ -87,35 +77,8 @@ def build_payload(wordnet_dir: Path) -> dict[str, Any]:
     }
 
 
-def serialize(payload: dict[str, Any]) -> bytes:
-    """Deterministic gzipped JSON: sorted keys, compact separators, empty gzip name, mtime 0."""
-    text = json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=True) + "\n"
-    buffer = io.BytesIO()
-    with gzip.GzipFile(filename="", mode="wb", fileobj=buffer, compresslevel=9, mtime=0) as gz:
-        gz.write(text.encode("ascii"))
-    return buffer.getvalue()
-
-
-def write_data_file(wordnet_dir: Path, output: Path) -> bytes:
-    """Generate the data file from ``wordnet_dir`` into ``output``; returns the bytes written."""
-    data = serialize(build_payload(Path(wordnet_dir)))
-    Path(output).write_bytes(data)
-    return data
-
-
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "--wordnet-dir",
-        type=Path,
-        default=Path("/usr/share/wordnet"),
-        help="raw WordNet 3.0 database directory (index.* and *.exc files); default: %(default)s",
-    )
-    parser.add_argument("--output", type=Path, default=DEFAULT_OUTPUT, help="default: %(default)s")
-    args = parser.parse_args(argv)
-    data = write_data_file(args.wordnet_dir, args.output)
-    print(f"wrote {args.output} ({len(data)} bytes)")
-    return 0
+    return extract_main(__doc__.splitlines()[0], build_payload, DEFAULT_OUTPUT, argv)
 
 
 if __name__ == "__main__":

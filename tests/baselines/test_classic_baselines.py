@@ -16,7 +16,7 @@ from swords_baselines.cli import execute
 from swords_baselines.system import SYSTEMS
 from swords_baselines.wordnet import WordNet, load_wordnet, parse_relations, wordnet_substitutes
 from swords_dataset.errors import SwordsError
-from swords_metric.scorer import Scorer
+from swords_metric import Scorer
 
 WORDNET_DIR = Path("/usr/share/wordnet")
 METRICS = ("lenient_a_f@10", "lenient_c_f@10", "strict_c_p@1", "gap", "oot_r")

@@ -377,7 +377,7 @@ def test_a_bomb_is_refused_after_reading_only_the_limit(tmp_path):
     bomb = tmp_path / "bomb.json.gz"
     with gzip.open(bomb, "wb", compresslevel=9) as f:
         f.write(b'{"substitutes": {"t:1": ["' + b"a" * (300 * 2**20) + b'"]}}')
-    from swords_metric.predictions import MetricInputError
+    from swords_metric import MetricInputError
 
     started = time.monotonic()
     with pytest.raises(MetricInputError, match="expands past 64 MB"):
