@@ -31,7 +31,7 @@ NOT_RUN = {
     r"^swords demo": "serves until stopped: test_space_e2e.py runs `swords demo` and checks the URL it prints",
     r"^swords llm serve": "serves until stopped: test_llm_local.py starts it and calls /v1/completions",
     r"^vllm serve": "needs vLLM and a GPU",
-    r"ruff check \. && pytest$": "the test command itself",
+    r"ruff check \. && lint-imports && pytest$": "the test command itself",
 }
 
 
