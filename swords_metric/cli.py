@@ -87,7 +87,6 @@ def run(args: argparse.Namespace) -> int:
     from .report import format_comparison, format_result
     from .scorer import MIN_PAIRED_RESAMPLES, Scorer, check_resamples
 
-    swords_dataset.check_config(args.dataset, args.split)
     try:
         scorer = Scorer.from_dataset(
             args.dataset, args.split, k=args.k, setting=args.setting, include_problematic=args.include_problematic
