@@ -57,7 +57,7 @@ def build_demo() -> gr.Blocks:
     return demo
 
 
-def warm() -> None:
+def preload() -> None:
     """What the first requests need, loaded in the background at start: the example index, the SWORDS
     test scorer and the default system's model."""
     data.warm()
@@ -73,7 +73,7 @@ def launch(port: int | None = None, host: str | None = None, results: str | None
     if results:
         os.environ[stored.RESULTS_ENV] = str(Path(results).resolve())
     if warm:  # load data and the model in the background: the page is up at once, the first answer is fast
-        threading.Thread(target=warm, name="swords-space-warm", daemon=True).start()
+        threading.Thread(target=preload, name="swords-space-warm", daemon=True).start()
     demo = guard_inputs(build_demo())
     demo.queue(default_concurrency_limit=QUEUE_CONCURRENCY, max_size=64)
     demo.launch(
