@@ -1,8 +1,10 @@
 """The SWORDS Gradio Space: live lexical substitution, benchmark browsing, scoring and a leaderboard.
 
 Installed as ``swords_space`` (the folder is ``space/``, which is also a Hugging Face Space: ``app.py`` is
-its entry point). The handlers (``handlers``) are plain Python and know nothing about Gradio; ``app``
-only lays out the UI and wires events to them.
+its entry point). Each tab is one module of ``tabs`` (its plain-Python handlers, its events and its layout);
+``app`` composes them. Shared: ``data`` (the bundled benchmarks), ``scoring`` (the metric: shared scorers and
+the classes the UI colours by), ``stored`` (the results folder), ``render`` (HTML), ``events`` and ``inputs``
+(the UI's messages and input checks), ``text`` (free text to a row), ``systems`` (the substitution systems).
 """
 
 from __future__ import annotations

@@ -13,6 +13,9 @@ from dataclasses import dataclass
 from functools import cache
 
 import swords_dataset
+from swords_dataset.errors import SwordsError
+
+from .errors import SpaceError, shown
 
 # The splits a pasted context is looked up in, first match wins: SWORDS before CoInCo (SWORDS targets were
 # drawn from CoInCo, so a SWORDS context is usually also a CoInCo one, with other gold).
@@ -48,6 +51,23 @@ def parse_split_label(label: str) -> tuple[str, str]:
     config, _, split = (label or "").strip().partition(" ")
     swords_dataset.check_config(config, split)
     return config, split
+
+
+def split_choices() -> list[str]:
+    """Every split's label, for the UI's benchmark choices."""
+    return [split_label(config, split) for config, split in splits()]
+
+
+def choose_split(label: str | None) -> tuple[str, str]:
+    """A benchmark chosen in the UI (or sent to the API) -> (config, split); anything else is a SpaceError
+    naming the choices."""
+    unknown = SpaceError(f"Unknown benchmark {shown(label)}; choose one of {', '.join(split_choices())}.")
+    if not isinstance(label, str | None) or len(label or "") > 60:
+        raise unknown
+    try:
+        return parse_split_label(label or "")
+    except SwordsError:
+        raise unknown from None
 
 
 @dataclass(frozen=True)

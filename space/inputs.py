@@ -19,17 +19,12 @@ from pathlib import Path
 
 import gradio as gr
 
-log = logging.getLogger("swords_space")
+from .errors import shown
 
-SHOWN_CHARS = 40  # a user's value is quoted at most this long: a message never echoes megabytes back
+log = logging.getLogger("swords_space")
 
 Check = Callable[[object], object]  # raw payload -> the payload to hand on, or raises gr.Error
 _checks: dict[int, Check] = {}  # component id -> its check
-
-
-def shown(value: object, limit: int = SHOWN_CHARS) -> str:
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def refuse(message: str) -> gr.Error:
@@ -122,7 +117,7 @@ def _checked(component, check: Check):
     return component
 
 
-# Stand-ins for the component classes, used exactly like them in app.py.
+# Stand-ins for the component classes, used exactly like them in the tabs' layouts (tabs/*.py).
 def Number(*args, **kwargs) -> gr.Number:  # noqa: N802
     component = gr.Number(*args, **kwargs)
     return _checked(component, _numeric(component))

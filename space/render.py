@@ -12,7 +12,6 @@ from swords_dataset.judgements import (
     CONCEIVABLE_FROM,
     JUDGED_UNACCEPTABLE,
     NOT_IN_BENCHMARK,
-    score_class,
 )
 
 # Judgement of a suggestion against an example's gold, with its colours (text and background) and a
@@ -78,26 +77,35 @@ def suggestions_html(suggestions: list[dict], with_gold: bool) -> str:
     )
 
 
-def substitutes_html(row: dict) -> str:
-    """A benchmark example's gold substitutes, best first, each with a bar for its score."""
-    substitutes = sorted(row.get("substitutes") or [], key=lambda s: -s["score"])
-    if not substitutes:
+# The colour of a gold substitute's score bar, by its class.
+BAR_COLOURS = {
+    ACCEPTABLE: "#16a34a",
+    CONCEIVABLE: "#ca8a04",
+    JUDGED_UNACCEPTABLE: "#dc2626",
+    NOT_IN_BENCHMARK: "#9ca3af",
+}
+
+
+def substitutes_html(row: dict, labels: list[str]) -> str:
+    """A benchmark example's gold substitutes, best first, each with a bar for its score, coloured by its class
+    as the metric counts it (`labels`, in the row's order: scoring.gold_labels)."""
+    judged = sorted(zip(row.get("substitutes") or [], labels, strict=True), key=lambda pair: -pair[0]["score"])
+    if not judged:
         return f'<div style="{_BOX}"><em>This example has no gold substitutes.</em></div>'
-    top = max(s["score"] for s in substitutes) or 1.0
+    top = max(s["score"] for s, _ in judged) or 1.0
     fraction = row.get("benchmark", "").startswith("swords")  # SWORDS: share of annotators; else a count
     lines = []
-    for s in substitutes:
+    for s, label in judged:
         width = max(1.0, 100.0 * s["score"] / top)
-        judged = score_class(s["score"]) if fraction else ACCEPTABLE  # CoInCo, SemEval: every given one counts
-        colour = {ACCEPTABLE: "#16a34a", CONCEIVABLE: "#ca8a04", JUDGED_UNACCEPTABLE: "#dc2626"}[judged]
         value = f"{s['score']:.2f} ({s['votes_positive']}/{s['votes_total']})" if fraction else f"{s['score']:g}"
         lines.append(
-            '<div style="display:flex;align-items:center;gap:8px;margin:2px 0">'
+            f'<div data-judgement="{escape(label)}" title="{escape(label)}" '
+            'style="display:flex;align-items:center;gap:8px;margin:2px 0">'
             f'<span style="width:12em;flex-shrink:0;text-align:right;overflow-wrap:anywhere">'
             f'{escape(s["substitute"])}</span>'
             f'<span style="flex:1;min-width:4em;background:#f3f4f6;height:12px;border-radius:3px">'
-            f'<span style="display:block;width:{width:.1f}%;height:12px;background:{colour};border-radius:3px">'
-            f"</span></span>"
+            f'<span style="display:block;width:{width:.1f}%;height:12px;background:{BAR_COLOURS[label]};'
+            'border-radius:3px"></span></span>'
             f'<span style="width:7em;font-variant-numeric:tabular-nums">{escape(value)}</span></div>'
         )
     what = "share of annotators who judged it acceptable" if fraction else "number of annotators who gave it"

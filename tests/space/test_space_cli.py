@@ -5,6 +5,8 @@ out of range), before the app starts. Run as the user runs them: real processes,
 
 from __future__ import annotations
 
+import ast
+import importlib
 import os
 import socket
 import subprocess
@@ -14,6 +16,20 @@ import time
 import pytest
 
 from ..space_server import APP, REPO_ROOT, free_port
+
+# Loads the app the way each start does, builds it, and prints every loaded module whose file is app.py.
+LOADED_AS = """
+import runpy, sys
+from pathlib import Path
+app = Path(sys.argv[2]).resolve()
+if sys.argv[1] == "script":  # python space/app.py
+    namespace = runpy.run_path(str(app), run_name="started")
+else:  # python -m swords_space.app
+    namespace = runpy.run_module("swords_space.app", run_name="started")
+namespace["build_demo"]()
+print(sorted(name for name, module in list(sys.modules.items())
+             if getattr(module, "__file__", None) and Path(module.__file__).resolve() == app))
+"""
 
 TIME_LIMIT = 30  # seconds; each is refused in about one (two for app.py, which imports gradio first)
 
@@ -79,3 +95,40 @@ def test_app_py_checks_the_same_options():
                                    "that resolves to one"], lines
     code, lines = demo("--port", "70000", command=(str(APP),))
     assert code == 2 and len(lines) == 2 and "argument --port: 70000 is out of range (1 to 65535)" in lines[1]
+
+
+def test_swords_demo_is_a_subcommand(monkeypatch, tmp_path):
+    pytest.importorskip("gradio")
+    from swords_dataset import cli
+
+    app = importlib.import_module("swords_space.app")
+    space_cli = importlib.import_module("swords_space.cli")
+    seen = []
+    monkeypatch.setattr(app, "serve", lambda args: seen.append(args) or 0)
+    with socket.socket() as probe:  # a port that is free now
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    assert cli.main(["demo", "--port", str(port), "--results", str(tmp_path)]) == 0
+    assert (seen[0].port, seen[0].host, seen[0].results) == (port, None, str(tmp_path))
+    assert cli.parser().parse_args(["demo"]).func is space_cli.run
+
+
+def test_the_demos_options_are_declared_once():
+    """Only cli.add_arguments declares options; `swords demo` and app.py both call it."""
+    declared = []
+    for path in sorted((REPO_ROOT / "space").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "add_argument":
+                declared += [(path.name, arg.value) for arg in node.args if isinstance(arg, ast.Constant)]
+    assert declared == [("cli.py", "--port"), ("cli.py", "--host"), ("cli.py", "--results")]
+
+
+@pytest.mark.parametrize("start", ["script", "module"])
+def test_the_app_is_loaded_under_one_name_only(start):
+    """Started as a script (`python space/app.py`) or as a module, app.py runs once: no module of the package
+    loads it again under another name."""
+    pytest.importorskip("gradio")
+    done = subprocess.run([sys.executable, "-c", LOADED_AS, start, str(APP)], capture_output=True, text=True,
+                          timeout=120, cwd=REPO_ROOT, env={**os.environ, "GRADIO_ANALYTICS_ENABLED": "False"})
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.strip() == "[]", done.stdout

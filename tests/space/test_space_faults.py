@@ -141,29 +141,31 @@ def test_systems_that_cannot_run_are_not_offered(app):
     offered = systems["type"]["enum"]
     assert "bert-k" not in offered and "bert-m" not in offered  # no BERT on this machine, HF_HUB_OFFLINE=1
     assert "wordnet+embedding" in offered
-    from swords_space import handlers
+    from swords_space.tabs.substitute import unavailable_note
 
-    note = handlers.unavailable_note()
+    note = unavailable_note()
     assert note and "bert-k (model 'bert-base-uncased' is not on this machine" in note and not cli_flag(note)
 
 
 def test_a_hanging_llm_is_bounded_and_holds_up_no_one(monkeypatch):
     """A session's LLM behind a URL that never answers fails within the Space's bound, naming the host (not
     the URL's credentials), while another session's request is answered at once."""
-    from swords_space import handlers, systems
+    from swords_space import systems
+    from swords_space.tabs.llm import llm_settings
+    from swords_space.tabs.substitute import substitute
 
     monkeypatch.setattr(systems, "LLM_TIMEOUT", 3.0)
     context = "The committee met on Tuesday. She gave a bright answer that surprised everyone in the room."
-    handlers.substitute(context, "bright", 1, "auto", "wordnet", 10)  # warm
+    substitute(context, "bright", 1, "auto", "wordnet", 10)  # warm
     with LLMServer(mode="stall") as server:
         url = server.base_url.replace("http://", "http://user:PASSWORD3@")
-        settings = handlers.llm_settings(url, "gpt-4o-mini", "chat", "sk-space-" + "k" * 24)
+        settings = llm_settings(url, "gpt-4o-mini", "chat", "sk-space-" + "k" * 24)
         failure: dict = {}
 
         def ask_llm():
             started = time.monotonic()
             try:
-                handlers.substitute(context, "bright", 1, "auto", "llm", 10, llm=settings)
+                substitute(context, "bright", 1, "auto", "llm", 10, llm=settings)
             except Exception as error:  # noqa: BLE001 (the test inspects it)
                 failure["error"] = error
             failure["seconds"] = time.monotonic() - started
@@ -172,7 +174,7 @@ def test_a_hanging_llm_is_bounded_and_holds_up_no_one(monkeypatch):
         thread.start()
         time.sleep(0.5)
         started = time.monotonic()
-        quick = handlers.substitute(context, "bright", 1, "auto", "wordnet", 10)
+        quick = substitute(context, "bright", 1, "auto", "wordnet", 10)
         assert time.monotonic() - started < 2 and quick.suggestions
         thread.join(30)
     message = str(failure["error"])
@@ -182,13 +184,14 @@ def test_a_hanging_llm_is_bounded_and_holds_up_no_one(monkeypatch):
 
 
 def test_messages_speak_the_uis_language(tmp_path):
-    from swords_space import handlers
     from swords_space.errors import SpaceError
+    from swords_space.tabs.score import score_predictions
+    from swords_space.tabs.substitute import substitute
 
     row = swords_dataset.rows("swords", "test")[0]
     for system in ("gpt3-recorded", "humans"):  # both answer only some benchmark targets
         try:
-            result = handlers.substitute(row["context"], row["target"], 1, "auto", system, 10,
+            result = substitute(row["context"], row["target"], 1, "auto", system, 10,
                                          example={"config": "swords", "split": "test", "id": row["id"]})
             message = result.status
         except SpaceError as error:
@@ -198,5 +201,5 @@ def test_messages_speak_the_uis_language(tmp_path):
     path = tmp_path / "dev.json"
     path.write_text(json.dumps({"substitutes": {row["upstream_id"]: ["x"] for row in coinco}}))
     with pytest.raises(SpaceError) as error:
-        handlers.score_predictions(str(path), None, "coinco test", bootstrap=0)
+        score_predictions(str(path), None, "coinco test", bootstrap=0)
     assert "Choose coinco dev as the benchmark" in str(error.value) and not cli_flag(str(error.value))

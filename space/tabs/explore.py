@@ -1,0 +1,126 @@
+"""The Explore tab: browse a benchmark split, search by target and POS, and see an example's context with
+the target marked and its gold substitutes coloured by the metric's classes; hand an example on to the
+Substitute tab. Its search and example look-up also serve the Substitute tab's "Start from a benchmark
+example"."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from html import escape
+
+import gradio as gr
+
+from .. import data, render, scoring, text
+from ..errors import SpaceError, shown
+from ..events import messages
+from ..inputs import Dropdown, Textbox, refuse
+
+# -- handlers -----------------------------------------------------------------------------------------------
+
+
+def search_examples(split_label: str | None, query: str | None = "", pos: str | None = data.ALL_POS,
+                    limit: int = 200) -> tuple[list[tuple[str, str]], str]:
+    """Dropdown choices (label, id) of the matching examples, and a line saying how many matched."""
+    config, split = data.choose_split(split_label)
+    query = (query or "")[: text.MAX_TARGET_CHARS]
+    rows, total = data.search(config, split, query, pos or data.ALL_POS, limit)
+    choices = [(data.example_label(row), row["id"]) for row in rows]
+    more = f", showing the first {len(rows)}." if total > len(rows) else (", all shown." if total else ".")
+    if query.strip():
+        what = f"{'target' if total == 1 else 'targets'} starting with “{escape(query.strip())}”"
+    else:
+        what = "example" if total == 1 else "examples"
+    where = f"{config} {split}" + (f" ({pos})" if pos not in (None, "", data.ALL_POS) else "")
+    return choices, f"{total:,} {what} in {where}{more}"
+
+
+def _example(split_label: str | None, row_id: str | None) -> tuple[str, str, dict]:
+    config, split = data.choose_split(split_label)
+    row = data.get_row(config, split, row_id) if isinstance(row_id, str) and len(row_id) <= 100 else None
+    if row is None:
+        raise SpaceError(f"No example {shown(row_id)} in {config} {split}.")
+    return config, split, row
+
+
+def show_example(split_label: str | None, row_id: str | None) -> tuple[str, str, str]:
+    """(header, context with the target marked, substitutes with score bars) as HTML."""
+    config, split, row = _example(split_label, row_id)
+    return (
+        render.example_header(config, split, row),
+        render.context_html(row["context"], row["offset"], len(row["target"])),
+        render.substitutes_html(row, scoring.gold_labels(row, config, split)),
+    )
+
+
+def example_inputs(split_label: str | None, row_id: str | None) -> tuple[str, str, int, str, dict]:
+    """What the Substitute tab needs to run on an example: context, target, occurrence, POS, example key."""
+    config, split, row = _example(split_label, row_id)
+    offsets = text.occurrences(row["context"], row["target"])
+    occurrence = offsets.index(row["offset"]) + 1 if row["offset"] in offsets else 1
+    return row["context"], row["target"], occurrence, row["pos"], {"config": config, "split": split, "id": row["id"]}
+
+
+# -- events -------------------------------------------------------------------------------------------------
+
+
+def on_search(split_label, query, pos):
+    with messages():
+        choices, message = search_examples(split_label, query, pos)
+    return gr.Dropdown(choices=choices, value=choices[0][1] if choices else None), message
+
+
+def on_show(split_label, row_id):
+    if not row_id:
+        return "", "", ""
+    with messages():
+        return show_example(split_label, row_id)
+
+
+def on_use_example(split_label, row_id):
+    if not row_id:
+        raise refuse("Choose an example first.")
+    with messages():
+        context, target, occurrence, pos, key = example_inputs(split_label, row_id)
+    return context, target, occurrence, pos, key, gr.Tabs(selected="substitute")
+
+
+# -- layout -------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ExampleTarget:
+    """The Substitute tab's components an example fills: context, target, occurrence, POS, example key."""
+
+    context: gr.Textbox
+    target: gr.Textbox
+    occurrence: gr.Number
+    pos: gr.Dropdown
+    example: gr.State
+
+    def outputs(self) -> list:
+        return [self.context, self.target, self.occurrence, self.pos, self.example]
+
+
+def build(demo: gr.Blocks, splits: list[str], fill: ExampleTarget, tabs: gr.Tabs) -> None:
+    """The tab's components (inside its gr.Tab) and events; "Try it" fills `fill` and switches `tabs`."""
+    with gr.Row():
+        split = Dropdown(splits, value="swords test", label="Benchmark", elem_id="explore-split")
+        query = Textbox(label="Target starts with", elem_id="explore-query")
+        pos = Dropdown([data.ALL_POS, *data.POS_TAGS], value=data.ALL_POS, label="Part of speech")
+        search = gr.Button("Search")
+    count = gr.Markdown(label="Matches")
+    with gr.Row(equal_height=True):
+        pick = Dropdown(choices=[], label="Example", elem_id="explore-pick", allow_custom_value=True, scale=4)
+        use_example = gr.Button("Try it in the Substitute tab", scale=1)
+    header = gr.HTML(label="Example")
+    context = gr.HTML(label="Context", elem_id="explore-context")
+    substitutes = gr.HTML(label="Gold substitutes", elem_id="explore-substitutes")
+
+    inputs, outputs = [split, query, pos], [pick, count]
+    search.click(on_search, inputs, outputs, api_name="search_examples")
+    query.submit(on_search, inputs, outputs, api_visibility="private")
+    split.change(on_search, inputs, outputs, api_visibility="private")
+    pos.change(on_search, inputs, outputs, api_visibility="private")
+    pick.change(on_show, [split, pick], [header, context, substitutes], api_name="show_example")
+    use_example.click(on_use_example, [split, pick], [*fill.outputs(), tabs], api_visibility="private")
+    demo.load(on_search, inputs, outputs, api_visibility="private")

@@ -1,0 +1,260 @@
+"""The Score tab: score an uploaded predictions file (or a stored baseline's) on a benchmark split: every
+metric with bootstrap intervals, per POS, precision and recall at k = 1…20, beside the paper's Table 4."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import gradio as gr
+import pandas as pd
+
+from swords_metric import MetricInputError, Scorer, UnknownTargetsError
+
+from .. import data, memory, scoring
+from ..errors import SpaceError
+from ..events import Progress, messages, no_progress, tracker
+from ..inputs import Checkbox, Dropdown, File, Radio, Slider
+from ..published import CITATION, SHORT_SOURCE, TABLE_4
+from ..stored import stored_path, stored_predictions, stored_split
+
+# Two scores at once: files are read as streams (memory grows with the targets, not the file), so three ~19 MB
+# CoInCo files and a bomb at once peak under 1 GB (benchmarks/bench_space.py); a bomb never waits behind one.
+SCORE_CONCURRENCY = 2
+MAX_UPLOAD_BYTES = 20 * 1024 * 1024
+# What a predictions file may expand to: 100 substitutes for each CoInCo test target is about 10-20 MB, for
+# each CoInCo dev target about 20-30 MB. A .gz that expands past it (a gzip bomb) is refused as soon as it
+# gets there. Files are read as streams, a target at a time: memory grows with the targets, not the file.
+MAX_UNCOMPRESSED_BYTES = 32 * 1024 * 1024
+MAX_BOOTSTRAP = 2000
+CURVE_KS = tuple(range(1, 21))
+# The columns of each table the tab shows (also its headers before the first answer).
+SCORE_METRIC_COLUMNS = ["metric", "key", "value", "95% interval"]
+BY_POS_COLUMNS = ["POS", "targets", "lenient F@10", "lenient Fc@10", "strict F@10", "strict Fc@10", "GAP"]
+BY_POS_METRICS = ("lenient_a_f@10", "lenient_c_f@10", "strict_a_f@10", "strict_c_f@10", "gap")
+PUBLISHED_COLUMNS = ["system", "benchmark", "lenient F@10", "lenient Fc@10", "source"]
+UNUSUAL_INPUT = (
+    ("empty_substitutes", "empty substitutes (wrong answers)"),
+    ("target_copies", "copies of the target (dropped)"),
+    ("duplicates", "duplicates after lemmatization (merged)"),
+)
+
+# -- handlers -----------------------------------------------------------------------------------------------
+
+
+def pr_curve(scorer: Scorer, predictions, ks: Iterable[int] = CURVE_KS) -> pd.DataFrame:
+    """Precision and recall at every k, as the metric computes them (Scorer.precision_recall: one pass over
+    predictions prepared once). Long format: k, setting, series, value."""
+    curve = scorer.precision_recall(predictions, ks)
+    records = []
+    for setting in ("lenient", "strict"):
+        for threshold, name in (("a", "acceptable"), ("c", "conceivable")):
+            for k, values in curve.items():
+                records.append({"k": k, "setting": setting, "series": f"P, {name}",
+                                "value": values[f"{setting}_{threshold}_p"]})
+                records.append({"k": k, "setting": setting, "series": f"R, {name}",
+                                "value": values[f"{setting}_{threshold}_r"]})
+    return pd.DataFrame(records, columns=["k", "setting", "series", "value"])
+
+
+@dataclass
+class ScoreResult:
+    result: dict
+    config: str
+    split: str
+    setting: str
+    source: str  # the file's name, for messages
+    curve: pd.DataFrame = field(default_factory=pd.DataFrame)
+    file_format: str = ""
+
+    def metrics_table(self) -> pd.DataFrame:
+        intervals = self.result.get("confidence_intervals") or {}
+        rows = []
+        for label, key in scoring.METRIC_ROWS:
+            interval = intervals.get(key)
+            rows.append([label, key, round(self.result[key], 2),
+                         f"[{interval[0]:.1f}, {interval[1]:.1f}]" if interval else ""])
+        return pd.DataFrame(rows, columns=SCORE_METRIC_COLUMNS)
+
+    def by_pos_table(self) -> pd.DataFrame:
+        rows = [[pos, int(m["targets_scored"])] + [round(m[key], 2) for key in BY_POS_METRICS]
+                for pos, m in (self.result.get("by_pos") or {}).items()]
+        return pd.DataFrame(rows, columns=BY_POS_COLUMNS)
+
+    def published_table(self) -> pd.DataFrame:
+        """This file's lenient F@10 / Fc@10 beside the paper's Table 4 rows."""
+        rows = [["this file", f"{self.config} {self.split}",
+                 round(self.result["lenient_a_f@10"], 1), round(self.result["lenient_c_f@10"], 1), "measured here"]]
+        for entry in TABLE_4:
+            rows.append([entry.label, f"{entry.config} {entry.split}", entry.metrics.get("lenient_a_f@10"),
+                         entry.metrics.get("lenient_c_f@10"), SHORT_SOURCE])
+        return pd.DataFrame(rows, columns=PUBLISHED_COLUMNS)
+
+    def summary(self) -> str:
+        r = self.result
+        missing = r["targets_without_predictions"]
+        line = (
+            f"Scored **{self.source}** on **{self.config} {self.split}** ({self.setting}): "
+            f"{r['targets_scored']:,} targets"
+        )
+        if missing:
+            line += f", **{missing:,} without predictions** (they count as empty answers)"
+        line += f". lenient F@10 **{r['lenient_a_f@10']:.1f}**, Fc@10 **{r['lenient_c_f@10']:.1f}**."
+        if r.get("targets_skipped"):
+            line += (f" CoInCo's {r['targets_skipped']} problematic targets are left out, as the upstream scorer "
+                     "leaves them out (tick the box to include them).")
+        if r.get("id_scheme") == "upstream" and self.config != "swords":
+            line += " The file uses the upstream SWORDS library's target ids."
+        unusual = r.get("input_notes") or {}
+        parts = [f"{unusual[key]:,} {label}" for key, label in UNUSUAL_INPUT if unusual.get(key)]
+        if parts:
+            line += " Scored as the upstream scorer scores them: " + ", ".join(parts) + "."
+        return line
+
+    def curve_for(self, setting: str) -> pd.DataFrame:
+        return self.curve[self.curve["setting"] == setting].reset_index(drop=True)
+
+
+def _check_upload(path: Path, shown: str) -> None:
+    if not path.is_file():
+        raise SpaceError("The upload did not arrive; try again.")
+    size = path.stat().st_size
+    if size > MAX_UPLOAD_BYTES:
+        raise SpaceError(f"{shown} is {size / 2**20:.1f} MB; the limit is {MAX_UPLOAD_BYTES // 2**20} MB.")
+    if size == 0:
+        raise SpaceError(f"{shown} is empty.")
+
+
+def score_predictions(
+    upload: str | Path | None,
+    stored: str | None,
+    split_label: str | None,
+    setting: str | None = "generative",
+    bootstrap: float | None = 1000,
+    folder: str | Path | None = None,
+    progress: Progress = no_progress,
+    include_problematic: bool = False,
+) -> ScoreResult:
+    """Score an uploaded predictions file (or a stored baseline's) on a benchmark split: every metric,
+    bootstrap intervals, per POS, and the P/R curve at k = 1…20. Files may be keyed by the dataset's ids or
+    by the upstream SWORDS library's."""
+    config, split = data.choose_split(split_label)
+    setting = setting or "generative"
+    if setting not in ("generative", "ranking"):
+        raise SpaceError("The setting is generative or ranking.")
+    resamples = int(min(max(bootstrap or 0, 0), MAX_BOOTSTRAP))
+    if upload:
+        path = Path(upload)
+        _check_upload(path, path.name)
+    elif stored:
+        path = stored_path(stored, folder)
+    else:
+        raise SpaceError("Upload a predictions file or choose a stored baseline first.")
+    shown = path.name
+    progress(0.05, f"preparing {config} {split}")
+    scorer = scoring.scorer_for(config, split, setting, bool(include_problematic))
+    progress(0.2, "reading the predictions")
+    try:
+        # Streamed: what is held is per target, not per substitute; a file is read once for every figure.
+        predictions = scorer.read(path, max_bytes=MAX_UNCOMPRESSED_BYTES, max_target_chars=MAX_UNCOMPRESSED_BYTES,
+                                  source=shown)
+        progress(0.4, f"scoring, {resamples} bootstrap resamples")
+        result = scorer.score(predictions, bootstrap=resamples)
+        progress(0.8, "precision and recall at k = 1…20")
+        curve = pr_curve(scorer, predictions)
+    except UnknownTargetsError as error:
+        hint = f". Choose {data.split_label(*error.belongs_to)} as the benchmark." if error.belongs_to else "."
+        raise SpaceError(str(error).replace(str(path), shown) + hint) from None
+    except MetricInputError as error:
+        raise SpaceError(str(error).replace(str(path), shown)) from None
+    progress(1.0, "done")
+    return ScoreResult(result, config, split, setting, shown, curve, predictions.file_format or "")
+
+
+# -- events -------------------------------------------------------------------------------------------------
+
+
+def on_score(upload=None, stored=None, split_label="swords test", setting="generative", bootstrap=1000,
+             curve_setting="lenient", include_problematic=False, progress=gr.Progress()):  # noqa: B008
+    try:
+        with messages():
+            result = score_predictions(upload, stored, split_label, setting, bootstrap, progress=tracker(progress),
+                                       include_problematic=bool(include_problematic))
+    finally:  # a large file's parsed predictions are garbage now: give their memory back
+        memory.release()
+    return (
+        result.summary(),
+        result.metrics_table(),
+        result.by_pos_table(),
+        result.curve_for(curve_setting or "lenient"),
+        result.published_table(),
+        result.result["signature"],
+        result.curve,
+    )
+
+
+def on_curve_setting(curve, setting):
+    if curve is None or len(curve) == 0:
+        return gr.skip()
+    return curve[curve["setting"] == setting].reset_index(drop=True)
+
+
+def on_stored(name):
+    if not name:
+        return gr.skip(), gr.skip()
+    with messages():
+        split_label = stored_split(name)
+    return None, (split_label or gr.skip())
+
+
+# -- layout -------------------------------------------------------------------------------------------------
+
+
+def build(splits: list[str]) -> None:
+    """The tab's components (inside its gr.Tab) and events."""
+    curve_state = gr.State(None)  # this session's whole curve: switching lenient/strict redraws without rescoring
+    with gr.Row():
+        with gr.Column(scale=1):
+            upload = File(
+                what="The predictions file",
+                label=f"Predictions file (upstream JSON or JSONL, .gz allowed, at most "
+                f"{MAX_UPLOAD_BYTES // 2**20} MB)",
+                file_types=[".json", ".jsonl", ".gz", ".txt"],
+                type="filepath",
+                elem_id="score-file",
+            )
+            stored = Dropdown(stored_predictions(), value=None, label="…or a stored baseline's predictions",
+                              elem_id="score-stored")
+            split = Dropdown(splits, value="swords test", label="Benchmark", elem_id="score-split")
+            with gr.Row():
+                setting = Radio(["generative", "ranking"], value="generative", label="Setting")
+                bootstrap = Slider(0, MAX_BOOTSTRAP, value=1000, step=100, label="Bootstrap resamples (95% intervals)")
+            include_problematic = Checkbox(
+                False, label="CoInCo: also score its 'problematic' targets (the upstream scorer leaves them out)",
+                elem_id="score-problematic")
+            score = gr.Button("Score", variant="primary", elem_id="score")
+        with gr.Column(scale=2):
+            summary = gr.Markdown(label="Summary", elem_id="score-summary")
+            metrics = gr.Dataframe(label="Metrics (percent)", elem_id="score-metrics", headers=SCORE_METRIC_COLUMNS,
+                                   interactive=False)
+            signature = gr.Textbox(label="Signature", elem_id="score-signature", interactive=False)
+    with gr.Row():
+        with gr.Column():
+            curve_setting = Radio(["lenient", "strict"], value="lenient", label="Curve")
+            curve = gr.LinePlot(x="k", y="value", color="series", title="Precision and recall at k",
+                                label="Precision and recall at k", x_title="k", y_title="percent", y_lim=[0, 100],
+                                elem_id="score-curve")
+        with gr.Column():
+            published = gr.Dataframe(label="Beside the paper's Table 4", elem_id="score-published",
+                                     headers=PUBLISHED_COLUMNS, interactive=False, wrap=True,
+                                     column_widths=["28%", "26%", "13%", "13%", "20%"])
+            gr.Markdown(f"Published figures: {CITATION}.")
+    by_pos = gr.Dataframe(label="By part of speech", elem_id="score-by-pos", headers=BY_POS_COLUMNS,
+                          interactive=False)
+
+    inputs = [upload, stored, split, setting, bootstrap, curve_setting, include_problematic]
+    score.click(on_score, inputs, [summary, metrics, by_pos, curve, published, signature, curve_state],
+                api_name="score", concurrency_limit=SCORE_CONCURRENCY)
+    curve_setting.change(on_curve_setting, [curve_state, curve_setting], curve, api_visibility="private")
+    stored.change(on_stored, stored, [upload, split], api_visibility="private")

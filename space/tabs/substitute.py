@@ -1,0 +1,270 @@
+"""The Substitute tab: a context and a target (typed, picked from the context's words, or from a benchmark
+example), a system, and its ranked substitutes; for a benchmark example, each suggestion's gold judgement and
+the example's metrics (the split's shared scorer on that one target)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from html import escape
+
+import gradio as gr
+import pandas as pd
+
+from swords_dataset.judgements import NOT_IN_BENCHMARK
+
+from .. import data, render, scoring, systems, text
+from ..errors import SpaceError
+from ..events import Progress, messages, no_progress, tracker
+from ..inputs import Dropdown, Number, Slider, Textbox
+from ..systems import LLMSettings
+from . import explore, llm
+
+SUBSTITUTE_CONCURRENCY = 16  # mostly waiting (on a system's lock, or on an LLM's answer)
+EXAMPLE_CONTEXT = (
+    "The committee met on Tuesday. She gave a bright answer that surprised everyone in the room. "
+    "Afterwards they went home."
+)
+EXAMPLE_METRICS = ("lenient_a_f@10", "lenient_c_f@10", "strict_a_f@10", "strict_c_f@10", "gap")
+# The columns of each table the tab shows (also its headers before the first answer).
+SUGGESTION_COLUMNS = ["rank", "substitute", "score", "gold score", "judgement"]
+EXAMPLE_METRIC_COLUMNS = ["metric", "value"]
+
+# -- handlers -----------------------------------------------------------------------------------------------
+
+
+def system_choices() -> tuple[list[str], str | None]:
+    """(available systems, the default one)."""
+    return systems.available_systems(), systems.default_system()
+
+
+def unavailable_note() -> str | None:
+    """The system choice's caption: the local LLM's nature when it is offered, and which systems are not
+    offered here, and why."""
+    parts = []
+    if systems.LOCAL_LLM in systems.available_systems():
+        parts.append(f"{systems.LOCAL_LLM}: {systems.LOCAL_LLM_NOTE}.")
+    missing = systems.unavailable_systems()
+    if missing:
+        parts.append("Not available here: " + "; ".join(f"{name} ({reason})" for name, reason in missing.items()))
+    return " ".join(parts) or None
+
+
+def word_choices(context: str | None) -> list[tuple[str, str]]:
+    return text.context_words(context)
+
+
+def pick_word(value: str | None) -> tuple[str, int]:
+    """A word picked from the context's list -> (target, occurrence)."""
+    parsed = text.parse_word_choice(value)
+    if parsed is None:
+        raise SpaceError("Pick a word of the context from the list.")
+    return parsed
+
+
+@dataclass
+class SubstituteResult:
+    row: dict
+    system: str
+    suggestions: list[dict]  # rank, substitute, score, gold (text), judgement
+    total: int  # how many substitutes the system gave (suggestions shows the first top_k)
+    example: tuple[str, str] | None = None  # (config, split) when the row is a benchmark example
+    metrics: dict | None = None  # the metrics of this one example
+    status: str = ""
+
+    def table(self) -> pd.DataFrame:
+        return pd.DataFrame(
+            [[s["rank"], s["substitute"], round(s["score"], 4), s["gold"], s["judgement"]] for s in self.suggestions],
+            columns=SUGGESTION_COLUMNS,
+        )
+
+    def html(self) -> str:
+        return render.suggestions_html(self.suggestions, with_gold=self.example is not None)
+
+    def context_html(self) -> str:
+        return render.context_html(self.row["context"], self.row["offset"], len(self.row["target"]))
+
+    def metrics_table(self) -> pd.DataFrame:
+        if not self.metrics:
+            return pd.DataFrame(columns=EXAMPLE_METRIC_COLUMNS)
+        return pd.DataFrame([[scoring.METRIC_LABELS[key], round(self.metrics[key], 2)] for key in EXAMPLE_METRICS],
+                            columns=EXAMPLE_METRIC_COLUMNS)
+
+
+def _resolve_row(
+    context: str, target: str | None, occurrence: float | None, pos: str | None, example: dict | None
+) -> tuple[dict, tuple[str, str] | None, str]:
+    """(row, (config, split) if it is a benchmark example, how the POS was chosen)."""
+    if example:  # picked from a benchmark: used as long as the user has not edited context or target
+        row = data.get_row(example.get("config", ""), example.get("split", ""), example.get("id", ""))
+        if row is not None and row["context"] == context and row["target"] == (target or "").strip():
+            return row, (example["config"], example["split"]), "from the benchmark"
+    offset, written = text.locate(context, target, occurrence)
+    found = data.find_example(context, offset, written)
+    if found is not None:
+        config, split, row = found
+        return row, (config, split), "from the benchmark"
+    if pos in (None, "", text.AUTO_POS):
+        return text.make_row(context, offset, written, text.guess_pos(context, offset, written)), None, "guessed"
+    if pos not in data.POS_TAGS:
+        raise SpaceError(f"Unknown part of speech {pos!r}; choose {', '.join(data.POS_TAGS)} or auto.")
+    return text.make_row(context, offset, written, pos), None, "chosen"
+
+
+def _status(name: str, row: dict, shown: int, total: int, example: tuple[str, str] | None, pos_how: str) -> str:
+    if not example:
+        where = "free text: no gold to compare with"
+    else:
+        where = f"benchmark example {example[0]} {example[1]} `{row['id']}`: " + (
+            "gold judgements shown" if row["substitutes"] else "it has no gold substitutes"
+        )
+    if total:
+        status = f"**{name}**: {shown} of {total} substitutes"
+    else:
+        status = (
+            f"**{name}** found no substitutes (the target's lemma may be unknown to it, or it answers only "
+            "benchmark targets)"
+        )
+    return status + f" for “{escape(row['target'])}” ({row['pos']}, {pos_how}) · {where}."  # typed text: escaped
+
+
+def substitute(
+    context: str | None,
+    target: str | None,
+    occurrence: float | None = 1,
+    pos: str | None = text.AUTO_POS,
+    system: str | None = None,
+    top_k: float | None = 10,
+    example: dict | None = None,
+    llm: LLMSettings | None = None,
+    progress: Progress = no_progress,
+) -> SubstituteResult:
+    """Ranked substitutes of one system for the chosen target; for a benchmark example, with each
+    suggestion's gold judgement and the example's metrics."""
+    context = text.check_context(context)
+    name = system or systems.default_system()
+    if name is None:
+        raise SpaceError("No substitution system is installed (pip install 'swords-lexsub[baselines]').")
+    if name not in systems.available_systems():
+        raise SpaceError(f"Unknown or unavailable system {name!r}; choose one of the list.")
+    top = int(min(max(top_k or 10, 1), 50))
+    progress(0.1, "reading the target")
+    row, example_split, pos_how = _resolve_row(context, target, occurrence, pos, example)
+    progress(0.3, f"asking {name}" + (f" ({systems.LOCAL_LLM_NOTE})" if name == systems.LOCAL_LLM else ""))
+    prediction = systems.predict(name, row, llm)
+    progress(0.9, "comparing with the gold")
+    shown = prediction[:top]
+    gold = (scoring.judge(row, [s for s, _ in shown], *example_split) if example_split
+            else [("—", NOT_IN_BENCHMARK)] * len(shown))
+    suggestions = [
+        {"rank": i + 1, "substitute": s, "score": score, "gold": g, "judgement": j}
+        for i, ((s, score), (g, j)) in enumerate(zip(shown, gold, strict=True))
+    ]
+    metrics = None
+    if example_split and row["substitutes"]:
+        metrics = scoring.example_metrics(row, prediction, *example_split)
+    status = _status(name, row, len(shown), len(prediction), example_split, pos_how)
+    return SubstituteResult(row, name, suggestions, len(prediction), example_split, metrics, status)
+
+
+# -- events -------------------------------------------------------------------------------------------------
+
+
+# gr.Progress() as a default argument is how Gradio hands a handler its progress tracker.
+def on_substitute(context, target, occurrence, pos, system, top_k, example, llm, progress=gr.Progress()):  # noqa: B008
+    with messages():
+        result = substitute(context, target, occurrence, pos, system, top_k, example=example, llm=llm,
+                            progress=tracker(progress))
+    return result.status, result.context_html(), result.html(), result.table(), result.metrics_table()
+
+
+def on_context(context):
+    return gr.Dropdown(choices=word_choices(context), value=None)
+
+
+def on_word(value):
+    if not value:
+        return gr.skip(), gr.skip()
+    with messages():
+        return pick_word(value)
+
+
+def on_pick_search(split_label, query):
+    with messages():
+        choices, message = explore.search_examples(split_label, query, data.ALL_POS)
+    return gr.Dropdown(choices=choices, value=None), message  # nothing chosen: the user's context stays
+
+
+def on_pick_example(split_label, row_id):
+    if not row_id:
+        return gr.skip(), gr.skip(), gr.skip(), gr.skip(), gr.skip()
+    with messages():
+        return explore.example_inputs(split_label, row_id)
+
+
+# -- layout -------------------------------------------------------------------------------------------------
+
+
+def _pick_example(demo: gr.Blocks, splits: list[str], fill: explore.ExampleTarget) -> None:
+    """"Start from a benchmark example": search a split, pick an example, and it fills the inputs."""
+    with gr.Accordion("Start from a benchmark example", open=False):
+        with gr.Row():
+            split = Dropdown(splits, value="swords test", label="Benchmark")
+            query = Textbox(label="Target starts with", placeholder="e.g. bright")
+        pick = Dropdown(choices=[], label="Example", elem_id="pick-example", allow_custom_value=True)
+        count = gr.Markdown(label="Matches")
+    split.change(on_pick_search, [split, query], [pick, count], api_visibility="private")
+    query.submit(on_pick_search, [split, query], [pick, count], api_visibility="private")
+    pick.change(on_pick_example, [split, pick], fill.outputs(), api_visibility="private")
+    demo.load(on_pick_search, [split, query], [pick, count], api_visibility="private")
+
+
+def build(demo: gr.Blocks, splits: list[str]) -> explore.ExampleTarget:
+    """The tab's components (inside its gr.Tab) and events; returns the inputs an example fills."""
+    system_names, default_system = system_choices()
+    example = gr.State(None)  # the benchmark example the inputs were filled from
+    with gr.Row():
+        with gr.Column(scale=1):
+            context = Textbox(
+                value=EXAMPLE_CONTEXT,
+                label="Context",
+                lines=5,
+                max_length=text.MAX_CONTEXT_CHARS,
+                placeholder="Type or paste a sentence or a few; then choose the word to substitute.",
+                info=f"At most {text.MAX_CONTEXT_CHARS:,} characters; a longer paste is cut there.",
+                elem_id="context",
+            )
+            with gr.Row():
+                target = Textbox(value="bright", label="Target word", elem_id="target",
+                                 max_length=text.MAX_TARGET_CHARS)
+                occurrence = Number(value=1, label="Occurrence", minimum=1, precision=0, elem_id="occurrence")
+                word_pick = Dropdown(choices=word_choices(EXAMPLE_CONTEXT), value=None, elem_id="word-pick",
+                                     label="…or pick a word of the context", allow_custom_value=True)
+            with gr.Row():
+                pos = Dropdown([text.AUTO_POS, *data.POS_TAGS], value=text.AUTO_POS, label="Part of speech",
+                               elem_id="pos")
+                system = Dropdown(system_names, value=default_system, label="System", elem_id="system",
+                                  info=unavailable_note())
+                top_k = Slider(5, 50, value=10, step=1, label="Substitutes shown")
+            run = gr.Button("Suggest substitutes", variant="primary", elem_id="run")
+            fill = explore.ExampleTarget(context, target, occurrence, pos, example)
+            _pick_example(demo, splits, fill)
+            llm_state = llm.build()
+        with gr.Column(scale=1):
+            status = gr.Markdown(label="Status", elem_id="substitute-status")
+            context_view = gr.HTML(label="Context", elem_id="context-view")
+            suggestions = gr.HTML(label="Suggestions", elem_id="suggestions")
+            metrics = gr.Dataframe(label="Example metrics (Scorer on this one target)", headers=EXAMPLE_METRIC_COLUMNS,
+                                   elem_id="example-metrics", interactive=False)
+            with gr.Accordion("As a table", open=False):
+                table = gr.Dataframe(label="Suggestions table", elem_id="suggestions-table",
+                                     headers=SUGGESTION_COLUMNS, interactive=False)
+
+    inputs = [context, target, occurrence, pos, system, top_k, example, llm_state]
+    outputs = [status, context_view, suggestions, table, metrics]
+    # A slow system (an LLM behind a slow URL) holds one of many slots, never everyone's.
+    run.click(on_substitute, inputs, outputs, api_name="substitute", concurrency_limit=SUBSTITUTE_CONCURRENCY)
+    target.submit(on_substitute, inputs, outputs, api_visibility="private")
+    context.change(on_context, context, word_pick, api_visibility="private", show_progress="hidden",
+                   trigger_mode="always_last")  # while typing, only the latest text matters
+    word_pick.change(on_word, word_pick, [target, occurrence], api_visibility="private", show_progress="hidden")
+    return fill

@@ -1,0 +1,122 @@
+"""Fixtures of the Space's tests: benchmark rows and predictions for the handlers' tests; the app in its own
+process, its API client and a headless browser for the end-to-end tests; a fake LLM server."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from ..space_server import running_app
+from .helpers import COINCO_ORACLE, import_space
+
+CHROMIUM = os.environ.get("SWORDS_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+# -- the handlers, in this process ----------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def swords_test() -> list[dict]:
+    import_space()
+    from swords_space import data
+
+    return data.load_rows("swords", "test")
+
+
+@pytest.fixture(scope="module")
+def press(swords_test) -> dict:
+    """A SWORDS test example whose target occurs once in its context."""
+    from swords_space import text
+
+    return next(row for row in swords_test if len(text.occurrences(row["context"], row["target"])) == 1)
+
+
+@pytest.fixture(scope="module")
+def coinco_predictions() -> dict:
+    from swords_metric import read_predictions
+
+    return read_predictions(COINCO_ORACLE)[0]
+
+
+@pytest.fixture
+def llm_server():
+    """An OpenAI-compatible server on 127.0.0.1 answering from fixtures (tests/llm_server.py)."""
+    import_space()
+    from swords_space import systems
+
+    if not systems.importable(systems.LLM_SYSTEM):
+        pytest.skip("the llm system is not installed")
+    pytest.importorskip("openai")
+    from ..llm_server import LLMServer
+
+    with LLMServer() as server:
+        yield server
+
+
+# -- the app in its own process -------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """The app as `python space/app.py` starts it (the way a Hugging Face Space runs it)."""
+    with running_app(tmp_path_factory.mktemp("space")) as app:
+        yield app
+
+
+@pytest.fixture(scope="module")
+def client(server):
+    from gradio_client import Client
+
+    return Client(server["url"], verbose=False)
+
+
+@pytest.fixture(scope="module")
+def example_row() -> dict:
+    """A SWORDS test example whose target occurs once, as typed context and target."""
+    import pyarrow.parquet as pq
+
+    import swords_dataset
+
+    rows = pq.read_table(swords_dataset.DATASET_DIR / swords_dataset.parquet_path("swords", "test")).to_pylist()
+    return next(
+        row
+        for row in rows
+        if len(re.findall(rf"(?<![^\W_]){re.escape(row['target'])}(?![^\W_])", row["context"])) == 1
+        and row["target"].isalpha()
+    )
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not Path(CHROMIUM).is_file() and not shutil.which(CHROMIUM):
+        pytest.skip(f"no Chromium at {CHROMIUM}: apt-get install -y chromium (or set SWORDS_CHROMIUM)")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright (no `playwright install`)")
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser, server):
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    page.goto(server["url"])
+    page.wait_for_selector("#run")
+    yield page
+    context.close()

@@ -1,0 +1,170 @@
+"""The Space end to end through its API: the app in its own process on 127.0.0.1 (as `python space/app.py`
+starts it), driven with gradio_client; and the Space card's API snippet, as written, against it."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from swords_dataset.judgements import CLASSES
+
+from ..readme_blocks import blocks
+from ..space_server import REPO_ROOT
+from .helpers import COINCO_ORACLE
+
+pytest.importorskip("gradio", reason="the Space needs gradio: pip install 'swords-lexsub[space]'")
+pytest.importorskip("gradio_client", reason="the API tests need gradio_client: pip install 'swords-lexsub[space]'")
+
+
+def test_api_substitute_on_a_benchmark_example(client, example_row):
+    status, context_html, suggestions_html, table, metrics = client.predict(
+        example_row["context"], example_row["target"], 1, "auto", "coinco-oracle", 10, api_name="/substitute"
+    )
+    assert "coinco-oracle" in status and "swords test" in status
+    assert table["headers"] == ["rank", "substitute", "score", "gold score", "judgement"]
+    assert table["data"] and all(row[4] in set(CLASSES)
+                                 for row in table["data"])
+    assert [row[0] for row in metrics["data"]][:2] == ["lenient F@10, acceptable", "lenient F@10, conceivable"]
+    assert "<mark" in context_html and "swords-suggestion" in suggestions_html
+
+
+def test_api_errors_are_messages(client):
+    from gradio_client.exceptions import AppError
+
+    with pytest.raises(AppError, match="Type or paste a context"):
+        client.predict("", "bright", 1, "auto", "coinco-oracle", 10, api_name="/substitute")
+    with pytest.raises(AppError, match="does not occur"):
+        client.predict("A dark day.", "bright", 1, "auto", "coinco-oracle", 10, api_name="/substitute")
+    with pytest.raises(AppError, match="the limit is 2,000"):
+        client.predict("word " * 1_000_000, "word", 1, "auto", "coinco-oracle", 10, api_name="/substitute")
+
+
+def test_api_concurrent_sessions_get_their_own_answers(server, example_row):
+    from gradio_client import Client
+
+    targets = {"first": ("She gave a bright answer.", "bright"), "second": (example_row["context"],
+                                                                           example_row["target"])}
+    answers = {}
+
+    def ask(name: str) -> None:
+        context, target = targets[name]
+        answers[name] = Client(server["url"], verbose=False).predict(
+            context, target, 1, "auto", "coinco-oracle", 10, api_name="/substitute"
+        )
+
+    threads = [threading.Thread(target=ask, args=(name,)) for name in targets]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert "“bright”" in answers["first"][0] and "free text" in answers["first"][0]
+    assert f"“{example_row['target']}”" in answers["second"][0] and "swords test" in answers["second"][0]
+
+
+def test_api_score_an_upload_and_bad_files(client, tmp_path):
+    from gradio_client import handle_file
+    from gradio_client.exceptions import AppError
+
+    from swords_metric import Scorer, read_predictions
+
+    summary, metrics, by_pos, curve, published, signature = client.predict(
+        handle_file(str(COINCO_ORACLE)), None, "swords test", "generative", 100, "lenient", api_name="/score"
+    )
+    expected = Scorer.from_dataset("swords", "test").score(read_predictions(COINCO_ORACLE)[0], by_pos=False)
+    cells = {row[1]: row for row in metrics["data"]}
+    assert cells["lenient_a_f@10"][2] == round(expected["lenient_a_f@10"], 2)
+    assert cells["lenient_a_f@10"][3].startswith("[")
+    assert "bootstrap:100" in signature and "762 targets" in summary
+    assert {row[0] for row in by_pos["data"]} == {"NOUN", "VERB", "ADJ", "ADV"}
+    assert "CoInCo (oracle)" in {row[0] for row in published["data"]}
+
+    latin = tmp_path / "latin1.jsonl"
+    latin.write_bytes('{"id": "t:1", "substitutes": ["caf\u00e9"]}\n'.encode("latin-1"))
+    with pytest.raises(AppError, match=":1: not UTF-8 text"):
+        client.predict(handle_file(str(latin)), None, "swords test", "generative", 0, "lenient", api_name="/score")
+    with pytest.raises(AppError, match="not in coinco test"):
+        client.predict(handle_file(str(COINCO_ORACLE)), None, "coinco test", "generative", 0, "lenient",
+                       api_name="/score")
+
+
+def test_api_explore_and_leaderboard(client):
+    choices, message = client.predict("swords test", "bri", "all", api_name="/search_examples")
+    assert "targets starting with “bri”" in message
+    header, context, substitutes = client.predict("swords test", "t:4776ee5650122a96f88bab17d64eb8f5d48addfc",
+                                                  api_name="/show_example")
+    assert "bridge" in header and "<mark" in context
+    board, note = client.predict(api_name="/leaderboard")
+    systems = {row[0] for row in board["data"]}
+    assert {"coinco-oracle", "thesaurus-oracle", "humans", "CoInCo (oracle)"} <= systems
+
+
+def test_api_stays_responsive_during_long_scoring(server, tmp_path):
+    """A long job of one session (CoInCo dev, 10,179 targets, 2,000 resamples) does not hold up another's."""
+    import pyarrow.parquet as pq
+    from gradio_client import Client, handle_file
+
+    import swords_dataset
+
+    rows = pq.read_table(swords_dataset.DATASET_DIR / swords_dataset.parquet_path("coinco", "dev")).to_pylist()
+    predictions = tmp_path / "coinco-dev.jsonl"
+    predictions.write_text("".join(json.dumps({"id": row["id"], "substitutes": [s["substitute"] for s in
+                                                                              row["substitutes"]]}) + "\n"
+                                   for row in rows))
+    long_job = Client(server["url"], verbose=False).submit(
+        handle_file(str(predictions)), None, "coinco dev", "generative", 2000, "lenient", api_name="/score"
+    )
+    time.sleep(0.5)
+    other = Client(server["url"], verbose=False)
+    started = time.perf_counter()
+    _, message = other.predict("swords test", "bri", "all", api_name="/search_examples")
+    quick = time.perf_counter() - started
+    assert "targets starting with" in message
+    assert not long_job.done() and quick < 2.5, quick
+    summary = long_job.result(timeout=120)[0]
+    assert "10,027 targets" in summary and "152 problematic targets are left out" in summary
+
+
+def test_api_default_system_on_free_text(client):
+    """The default offline system (loaded in the background at start) answers a typed sentence."""
+    api = client.view_api(print_info=False, return_format="dict")["named_endpoints"]["/substitute"]
+    default = api["parameters"][4]["parameter_default"]
+    status, _, html, table, metrics = client.predict(
+        "The committee met on Tuesday. She gave a bright answer that surprised everyone. They went home.",
+        "bright", 1, "auto", default, 10, api_name="/substitute",
+    )
+    assert f"**{default}**" in status and "free text" in status and metrics["data"] == []
+    if default in ("wordnet+embedding", "wordnet"):
+        assert "brilliant" in [row[1] for row in table["data"]]
+
+
+def test_tables_show_their_headers_before_any_query(client):
+    config = client.config
+    headers = {component["props"].get("elem_id"): (component["props"].get("value") or {}).get("headers")
+               for component in config["components"] if component.get("type") == "dataframe"}
+    assert headers["example-metrics"] == ["metric", "value"]
+    assert headers["score-metrics"] == ["metric", "key", "value", "95% interval"]
+    assert all(h and "1" not in h for h in headers.values()), headers
+
+
+def test_space_readme_api_snippet_runs_against_the_app(server):
+    """The Space card's gradio_client snippet, as written, against the running app (its URL in place of the
+    default port's)."""
+    python = [block for block in blocks(REPO_ROOT / "space" / "README.md") if block.language == "python"]
+    assert python, "the Space card lost its API example"
+    for block in python:
+        code = block.code.replace("http://127.0.0.1:7860/", server["url"])
+        done = subprocess.run([sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True,
+                              timeout=300, env={**os.environ, "HF_HUB_OFFLINE": "1"})
+        assert done.returncode == 0, f"space/README.md block at line {block.line}:\n{done.stderr[-3000:]}"
+        assert "762 targets" in done.stdout and "swords-metric:" in done.stdout, done.stdout
+
+
+def test_server_log_has_no_traceback(server):
+    log = server["log"].read_text(errors="replace")
+    assert "Traceback" not in log, log[-3000:]

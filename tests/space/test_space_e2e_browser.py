@@ -1,0 +1,187 @@
+"""The Space end to end in a browser, as a person uses it: headless Chromium (Debian's chromium package,
+through Playwright's Python package; no browser download) against the app in its own process on 127.0.0.1;
+and `swords demo` as a user starts it. Screenshots go to artifacts/."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from swords_dataset.judgements import CLASSES
+
+from ..space_server import REPO_ROOT, free_port
+from .helpers import COINCO_ORACLE
+
+ARTIFACTS = REPO_ROOT / "artifacts"
+
+pytest.importorskip("gradio", reason="the Space needs gradio: pip install 'swords-lexsub[space]'")
+pytest.importorskip("gradio_client", reason="the API tests need gradio_client: pip install 'swords-lexsub[space]'")
+
+
+def choose(page, dropdown: str, option: str) -> None:
+    """Pick an option of a Gradio dropdown the way a person does: open it, type, click."""
+    page.click(f"{dropdown} input")
+    page.fill(f"{dropdown} input", option)
+    page.get_by_role("option", name=option, exact=True).first.click()
+
+
+def toast_text(page) -> str:
+    page.wait_for_selector(".toast-body", timeout=30_000)
+    return page.inner_text(".toast-body")
+
+
+def wait_for_upload(page, path: Path) -> None:
+    """Until the file component lists the uploaded file (name and extension are separate elements)."""
+    page.wait_for_function(
+        "stem => document.querySelector('#score-file').innerText.includes(stem)", arg=path.name.split(".")[0]
+    )
+
+
+def table_cell(page, table: str, row_label: str, column: int) -> str:
+    """The text of a cell of a Gradio Dataframe (a virtualised ARIA grid), in the row whose first cell is
+    row_label."""
+    return page.evaluate(
+        """([table, label, column]) => {
+            for (const row of document.querySelectorAll(`${table} [role=row]`)) {
+                const cells = [...row.querySelectorAll('[role=gridcell]')];
+                if (cells.length > column && cells[0].innerText.trim() === label) return cells[column].innerText.trim();
+            }
+            return null;
+        }""",
+        [table, row_label, column],
+    )
+
+
+def test_browser_substitute_then_score(page, example_row):
+    ARTIFACTS.mkdir(exist_ok=True)
+    # Type a context, choose the target from the context's words, choose a system, run.
+    page.fill("#context textarea", example_row["context"])
+    choose(page, "#word-pick", example_row["target"])
+    page.wait_for_function(
+        "target => document.querySelector('#target textarea, #target input').value === target",
+        arg=example_row["target"],
+    )
+    choose(page, "#system", "coinco-oracle")
+    page.click("#run")
+    page.wait_for_function("() => document.querySelectorAll('#suggestions .swords-suggestion').length > 0")
+    suggestions = page.locator("#suggestions .swords-suggestion").all_inner_texts()
+    judgements = page.locator("#suggestions tr[data-judgement]").evaluate_all(
+        "rows => rows.map(r => r.dataset.judgement)"
+    )
+    assert len(suggestions) == len(judgements) > 0
+    assert set(judgements) <= set(CLASSES)
+    assert "swords test" in page.inner_text("#substitute-status")
+    assert example_row["target"] in page.inner_text("#context-view mark")
+    page.wait_for_function("() => document.querySelector('#example-metrics').innerText.includes('lenient F@10')")
+    page.screenshot(path=str(ARTIFACTS / "space.png"), full_page=True)
+
+    # Upload a predictions file on the Score tab and read F@10.
+    page.get_by_role("tab", name="Score").click()
+    page.set_input_files("#score-file input[type=file]", str(COINCO_ORACLE))
+    wait_for_upload(page, COINCO_ORACLE)
+    page.click("#score")
+    page.wait_for_function(
+        "() => document.querySelector('#score-summary').innerText.includes('lenient F@10')", timeout=60_000
+    )
+    from swords_metric import Scorer, read_predictions
+
+    expected = Scorer.from_dataset("swords", "test").score(read_predictions(COINCO_ORACLE)[0], by_pos=False)
+    value = table_cell(page, "#score-metrics", "lenient F@10, acceptable", 2)
+    assert value is not None and float(value) == pytest.approx(round(expected["lenient_a_f@10"], 2))
+    page.screenshot(path=str(ARTIFACTS / "space-score.png"), full_page=True)
+
+
+def test_browser_bad_inputs_show_messages(page, tmp_path):
+    page.fill("#context textarea", "")
+    page.click("#run")
+    assert "Type or paste a context" in toast_text(page)
+
+    page.get_by_role("tab", name="Score").click()
+    wrong = tmp_path / "predictions.jsonl"
+    wrong.write_text(json.dumps({"id": "t:nope", "substitutes": ["x"]}) + "\n")
+    page.set_input_files("#score-file input[type=file]", str(wrong))
+    wait_for_upload(page, wrong)
+    page.click("#score")
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.toast-body')].some(t => t.innerText.includes('not in swords test'))"
+    )
+
+
+def test_browser_leaderboard_and_explore(page):
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.get_by_role("tab", name="Leaderboard").click()
+    page.wait_for_function("() => document.querySelector('#leaderboard').innerText.includes('coinco-oracle')")
+    page.screenshot(path=str(ARTIFACTS / "space-leaderboard.png"), full_page=True)
+    page.get_by_role("tab", name="Explore").click()
+    page.fill("#explore-query textarea, #explore-query input", "brilliant")
+    page.press("#explore-query textarea, #explore-query input", "Enter")
+    page.wait_for_function("() => document.querySelector('#explore-context mark')?.innerText === 'brilliant'")
+    page.screenshot(path=str(ARTIFACTS / "space-explore.png"), full_page=True)
+    # On to the Substitute tab with that example: it is recognised, so the gold shows.
+    page.get_by_role("button", name="Try it in the Substitute tab").click()
+    page.wait_for_function("() => document.querySelector('#target textarea, #target input').value === 'brilliant'")
+    choose(page, "#system", "coinco-oracle")
+    page.click("#run")
+    page.wait_for_function("() => document.querySelector('#substitute-status').innerText.includes('swords test')")
+
+
+def test_browser_llm_with_a_session_key(page, llm_server):
+    key = "sk-browser-session-0123456789"
+    page.get_by_text("LLM settings (optional, your own key)").click()
+    page.fill("#llm-base-url textarea, #llm-base-url input", llm_server.base_url)
+    page.fill("#llm-model textarea, #llm-model input", "davinci-002")
+    page.get_by_label("completions").check()
+    page.fill("#api-key input", key)
+    page.get_by_role("button", name="Use this key").click()
+    page.wait_for_function("() => document.querySelector('#llm-status').innerText.includes('is set')")
+    assert page.input_value("#api-key input") == ""  # the key left the page at once
+    page.fill("#context textarea", "She gave a bright answer.")
+    page.fill("#target textarea, #target input", "bright")
+    choose(page, "#system", "llm")
+    page.click("#run")
+    page.wait_for_function("() => document.querySelectorAll('#suggestions .swords-suggestion').length > 0")
+    assert "alternative" in page.locator("#suggestions .swords-suggestion").all_inner_texts()
+    assert llm_server.authorization == {f"Bearer {key}"}
+    assert key not in page.content()
+
+    # The same session, now pointed at a port where nothing listens.
+    page.fill("#llm-base-url textarea, #llm-base-url input", f"http://127.0.0.1:{free_port()}/v1")
+    page.fill("#api-key input", key)
+    page.get_by_role("button", name="Use this key").click()
+    page.wait_for_function("() => document.querySelector('#api-key input').value === ''")
+    page.click("#run")
+    message = toast_text(page)
+    assert "did not answer" in message and key not in message
+
+
+def test_swords_demo_prints_its_url_and_names_the_port_option_when_taken(tmp_path):
+    port = free_port()
+    env = {**os.environ, "GRADIO_TEMP_DIR": str(tmp_path / "uploads"), "GRADIO_ANALYTICS_ENABLED": "False",
+           "HF_HUB_OFFLINE": "1", "PYTHONUNBUFFERED": "1"}
+    demo = subprocess.Popen([sys.executable, "-m", "swords_dataset.cli", "demo", "--port", str(port)], cwd=tmp_path,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+    try:
+        deadline = time.monotonic() + 90
+        line = ""
+        while time.monotonic() < deadline and "running at" not in line:
+            line = demo.stdout.readline()
+        assert f"The demo is running at http://127.0.0.1:{port}/" in line
+        taken = subprocess.run([sys.executable, "-m", "swords_dataset.cli", "demo", "--port", str(port)],
+                               cwd=tmp_path, capture_output=True, text=True, env=env, timeout=120)
+        assert taken.returncode == 2 and "Traceback" not in taken.stderr
+        assert taken.stderr.strip().splitlines()[-1] == (
+            f"swords: error: port {port} is in use; choose another with --port N")
+    finally:
+        demo.terminate()
+        demo.wait(30)
+
+
+def test_server_log_has_no_traceback(server):
+    log = server["log"].read_text(errors="replace")
+    assert "Traceback" not in log, log[-3000:]

@@ -1,0 +1,107 @@
+"""The Score tab's handlers on the real bundled data: scores equal the metric's, stored baselines, and every bad
+upload a clear message."""
+
+from __future__ import annotations
+
+import gzip
+import json
+
+import pytest
+
+from swords_metric import Scorer
+
+from .helpers import COINCO_ORACLE, import_space, write
+
+pytest.importorskip("pandas", reason="the Space's tables are pandas DataFrames (installed with gradio)")
+import_space()
+from swords_space import data, scoring, stored  # noqa: E402  (after the import fallback)
+from swords_space.errors import SpaceError  # noqa: E402
+from swords_space.tabs.score import MAX_UNCOMPRESSED_BYTES, MAX_UPLOAD_BYTES, pr_curve, score_predictions  # noqa: E402
+
+
+def test_scoring_an_upload_matches_the_scorer(swords_test, coinco_predictions):
+    result = score_predictions(str(COINCO_ORACLE), None, "swords test", bootstrap=200)
+    expected = Scorer(swords_test, split="test").score(coinco_predictions, bootstrap=200)
+    table = result.metrics_table().set_index("key")
+    assert table.loc["lenient_a_f@10", "value"] == round(expected["lenient_a_f@10"], 2)
+    assert table.loc["lenient_a_f@10", "95% interval"].startswith("[")
+    assert result.result["signature"] == expected["signature"] and "bootstrap:200" in result.result["signature"]
+    assert set(result.by_pos_table()["POS"]) == {"NOUN", "VERB", "ADJ", "ADV"}
+    published = result.published_table()
+    assert published.iloc[0]["lenient F@10"] == round(expected["lenient_a_f@10"], 1)
+    assert {"CoInCo (oracle)", "Thesaurus (oracle)", "Humans"} <= set(published["system"])
+    assert "762 targets" in result.summary()
+
+
+def test_the_curve_equals_scoring_at_each_k(swords_test, coinco_predictions):
+    scorer = scoring.scorer_for("swords", "test")
+    curve = pr_curve(scorer, coinco_predictions)
+    assert sorted(curve["k"].unique()) == list(range(1, 21))
+    for k in (1, 3, 10, 20):
+        expected = Scorer(swords_test, k=k).score(coinco_predictions, by_pos=False)
+        for setting in ("lenient", "strict"):
+            for letter, name in (("a", "acceptable"), ("c", "conceivable")):
+                at = curve[(curve["k"] == k) & (curve["setting"] == setting)].set_index("series")["value"]
+                assert at[f"P, {name}"] == pytest.approx(expected[f"{setting}_{letter}_p@{k}"], abs=1e-9)
+                assert at[f"R, {name}"] == pytest.approx(expected[f"{setting}_{letter}_r@{k}"], abs=1e-9)
+
+
+def test_stored_baselines_can_be_scored_on_their_own_split():
+    choices = dict((name, label) for label, name in stored.stored_predictions())
+    assert COINCO_ORACLE.name in choices and "coinco-oracle" in choices[COINCO_ORACLE.name]
+    assert stored.stored_split(COINCO_ORACLE.name) == "swords test"
+    result = score_predictions(None, COINCO_ORACLE.name, "swords test", bootstrap=0)
+    assert result.result["lenient_c_f@10"] == pytest.approx(63.6, abs=0.5)  # Table 4, up to tie order
+    with pytest.raises(SpaceError, match="No stored predictions"):
+        score_predictions(None, "../../setup.cfg", "swords test")
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "message"),
+    [
+        ("empty.jsonl", b"", "is empty"),
+        ("latin1.jsonl", '{"id": "t:1", "substitutes": ["caf\u00e9"]}\n'.encode("latin-1"), ":1: not UTF-8 text"),
+        ("binary.json", bytes(range(256)) * 10, ":2: not UTF-8 text"),
+        ("list.json", b"[1, 2, 3]", "expected a JSON object"),
+        ("lines.jsonl", b'{"id": "x"}\n', "expected an object with 'id' and 'substitutes'"),
+        ("notjson.jsonl", b"hello\n", "not JSON"),
+        ("bad.gz", b"not gzip at all", "not a readable gzip file"),
+    ],
+)
+def test_bad_uploads_are_clear_messages(tmp_path, name, content, message):
+    with pytest.raises(SpaceError, match=message) as error:
+        score_predictions(write(tmp_path / name, content), None, "swords test", bootstrap=0)
+    assert str(tmp_path) not in str(error.value)  # the server's temporary path is not shown, the name is
+
+
+def test_uploads_over_the_limit_are_refused_before_reading(tmp_path):
+    big = tmp_path / "big.jsonl"
+    with open(big, "wb") as f:
+        f.truncate(MAX_UPLOAD_BYTES + 1)
+    with pytest.raises(SpaceError, match="the limit is 20 MB"):
+        score_predictions(str(big), None, "swords test")
+    bomb = tmp_path / "bomb.jsonl.gz"
+    with gzip.open(bomb, "wb", compresslevel=9) as f:
+        chunk = b" " * (1 << 20)
+        for _ in range(MAX_UNCOMPRESSED_BYTES // len(chunk) + 2):
+            f.write(chunk)
+    assert bomb.stat().st_size < MAX_UPLOAD_BYTES
+    with pytest.raises(SpaceError, match="expands past"):
+        score_predictions(str(bomb), None, "swords test")
+
+
+def test_a_file_for_another_split_names_the_right_one(tmp_path):
+    coinco_row = data.load_rows("coinco", "test")[0]
+    path = write(tmp_path / "coinco.jsonl", json.dumps({"id": coinco_row["id"], "substitutes": ["x"]}).encode())
+    with pytest.raises(SpaceError, match="not in swords test.*are dataset ids of coinco test. Choose coinco test as"):
+        score_predictions(path, None, "swords test")
+    with pytest.raises(SpaceError, match="Upload a predictions file"):
+        score_predictions(None, None, "swords test")
+
+
+def test_partial_predictions_are_scored_and_flagged(tmp_path, coinco_predictions):
+    some = dict(list(coinco_predictions.items())[:100])
+    path = write(tmp_path / "some.jsonl", "".join(json.dumps({"id": k, "substitutes": v}) + "\n"
+                                                  for k, v in some.items()).encode())
+    result = score_predictions(path, None, "swords test", bootstrap=0)
+    assert result.result["targets_without_predictions"] == 662 and "662 without predictions" in result.summary()
