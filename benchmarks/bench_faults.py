@@ -28,8 +28,8 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT))  # for tests/llm_server.py and tests/space_server.py
 
 from tests.llm_server import LLMServer  # noqa: E402
+from tests.space.test_space_faults import bomb, large_upload  # noqa: E402
 from tests.space_server import peak_memory_mb, running_app  # noqa: E402
-from tests.test_space_faults import bomb, large_upload  # noqa: E402
 
 
 def stop_against(mode: str) -> tuple[int, float, str]:

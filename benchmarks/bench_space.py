@@ -80,9 +80,10 @@ def import_space():
         module = importlib.util.module_from_spec(spec)
         sys.modules["swords_space"] = module
         spec.loader.exec_module(module)
-    from swords_space import handlers
+    from swords_space import scoring
+    from swords_space.tabs import score
 
-    return handlers
+    return scoring, score
 
 
 def verdict(value: float, target: float) -> str:
@@ -118,8 +119,8 @@ def memory(uploads: int = 3) -> None:
     from gradio_client import Client, handle_file
     from gradio_client.exceptions import AppError
 
+    from tests.space.test_space_faults import bomb, large_upload
     from tests.space_server import running_app
-    from tests.test_space_faults import bomb, large_upload
 
     with tempfile.TemporaryDirectory() as folder:
         folder = Path(folder)
@@ -216,9 +217,9 @@ def speed(args: argparse.Namespace) -> None:
 
     # Scoring without HTTP (pure Python and numpy: in-process figures carry over; torch's do not, so the
     # suggestions are timed through the app only).
-    handlers = import_space()
-    handlers.scorer_for("swords", "test")
-    in_process, _ = timed(lambda: handlers.score_predictions(str(PREDICTIONS), None, "swords test", bootstrap=1000),
+    scoring, score = import_space()
+    scoring.scorer_for("swords", "test")
+    in_process, _ = timed(lambda: score.score_predictions(str(PREDICTIONS), None, "swords test", bootstrap=1000),
                           args.repeat)
     print(f"the scoring handler alone, 1000 bootstrap resamples:       {in_process:6.2f} s median")
 

@@ -28,7 +28,7 @@ NOT_RUN = {
     r"^OPENAI_API_KEY=": "calls OpenAI's API (the runner is tested against local servers in test_llm.py)",
     r"--base-url http://(localhost|gpu-host)": "needs a server at that address (test_llm.py runs the same "
     "command against local ones)",
-    r"^swords demo": "serves until stopped: test_space_e2e.py runs `swords demo` and checks the URL it prints",
+    r"^swords demo": "serves until stopped: test_space_e2e_browser.py runs `swords demo` and checks the URL it prints",
     r"^swords llm serve": "serves until stopped: test_llm_local.py starts it and calls /v1/completions",
     r"^vllm serve": "needs vLLM and a GPU",
     r"ruff check \. && lint-imports && pytest$": "the test command itself",

@@ -109,13 +109,13 @@ def test_include_problematic_agrees_across_interfaces(coinco_test, system, tmp_p
 
 
 def test_the_space_scores_upstream_keyed_uploads_as_the_cli(coinco_test, system, tmp_path):
-    handlers = pytest.importorskip("swords_space.handlers")
+    score = pytest.importorskip("swords_space.tabs.score")
     by_upstream = {row["upstream_id"]: [[s, x] for s, x in system[row["id"]]] for row in coinco_test}
     path = tmp_path / "upstream.json"
     path.write_text(json.dumps({"substitutes_lemmatized": False, "substitutes": by_upstream}))
     for options, flag in (((), False), (("--include-problematic",), True)):
         cli = evaluate_file(path, *options)
-        shown = handlers.score_predictions(str(path), None, "coinco test", bootstrap=0, include_problematic=flag)
+        shown = score.score_predictions(str(path), None, "coinco test", bootstrap=0, include_problematic=flag)
         assert metrics(shown.result) == metrics(cli)
     assert "upstream SWORDS library's target ids" in shown.summary()
 
