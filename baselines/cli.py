@@ -161,6 +161,7 @@ def execute(
     force: bool = False,
 ) -> int:
     """Run a system (or reuse a finished run with the same settings), score it, write and print the result."""
+    from swords_dataset.credentials import public_value
     from swords_metric import MetricInputError, Scorer, check_resamples, format_result
 
     from .run_files import (
@@ -173,7 +174,6 @@ def execute(
         run_header,
     )
     from .runner import run, same_settings, settings_difference
-    from .urls import public_value
 
     try:
         bootstrap = check_resamples(bootstrap, what="--bootstrap")
@@ -211,17 +211,15 @@ def execute(
         print(f"{paths['jsonl']}: a finished run with these settings; its stored predictions are scored "
               "(--force recomputes them)", file=sys.stderr)
     else:
-        system = cls(**options)
-        try:
-            system.check()
+        system = cls(**options)  # checks the options; no I/O yet
+        system.check()  # a missing key or file: refused before anything starts
+        with system:  # starts what the system needs (a local engine, a connection), closes it after
             rows = system.covers(swords_dataset.rows(dataset, split))
             header = {**identity, "targets": len(rows)}
             with RunLock(paths):
                 answers = run(system, rows, output_path, header, progress=progress, force=force)
             header = run_header(paths) or header  # as recorded, with the sha256 of the files written
             report = system.report()
-        finally:
-            system.close()
         scorer, predictions = full.restricted_to_given(full.prepare(answers))  # the targets the system covers
     result = scorer.score(predictions, bootstrap=bootstrap)
     result["run"] = {**header, **({"report": report} if report else {})}

@@ -8,12 +8,15 @@ yields target by target loses nothing on a crash.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import importlib
+import typing
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
 from swords_dataset.arguments import did_you_mean, float_range, int_range
+from swords_dataset.errors import SwordsError
 
 Prediction = list[tuple[str, float]]  # ranked (substitute, score), best first
 
@@ -56,6 +59,45 @@ class Option:
                 choices=self.choices,
                 help=f"{self.help} (default: {'none' if self.default in (None, '') else self.default})",
             )
+
+
+def setting(help: str, default: object = None, *, choices: tuple | None = None, minimum: float | None = None,
+            maximum: float | None = None, affects_output: bool = True, label: str | None = None):
+    """A field of a system's settings dataclass, with what its command-line option needs to know (see Option);
+    `label` names it in a form (the Space's)."""
+    metadata = {"help": help, "choices": choices, "minimum": minimum, "maximum": maximum,
+                "affects_output": affects_output, "label": label}
+    return field(default=default, metadata=metadata)
+
+
+def options_from(settings: type) -> tuple[Option, ...]:
+    """The command-line options of a settings dataclass, one per field, in declaration order: its name,
+    default, choices and bounds as declared, its type from the field's annotation (`int | None` is an int)."""
+    hints = typing.get_type_hints(settings)
+    options = []
+    for item in dataclasses.fields(settings):
+        kinds = [kind for kind in typing.get_args(hints[item.name]) or (hints[item.name],) if kind is not type(None)]
+        meta = item.metadata
+        options.append(Option(item.name, meta["help"], item.default, kinds[0], meta["choices"],
+                              meta["affects_output"], meta["minimum"], meta["maximum"]))
+    return tuple(options)
+
+
+def check_settings(values: object, system: str) -> None:
+    """The checks the parser makes, made on settings given from Python: choices and bounds (None passes)."""
+    for item in dataclasses.fields(values):
+        value, meta = getattr(values, item.name), item.metadata
+        if value is None or not meta:
+            continue
+        flag = "--" + item.name.replace("_", "-")
+        if meta["choices"] is not None and value not in meta["choices"]:
+            raise SwordsError(f"{system}: {flag} {value!r}{did_you_mean(value, meta['choices'])}; choose "
+                              f"{', '.join(map(str, meta['choices']))}")
+        if (meta["minimum"] is not None and value < meta["minimum"]) or (
+                meta["maximum"] is not None and value > meta["maximum"]):
+            bounds = [f"at least {meta['minimum']:g}" if meta["minimum"] is not None else "",
+                      f"at most {meta['maximum']:g}" if meta["maximum"] is not None else ""]
+            raise SwordsError(f"{system}: {flag} {value} is out of range ({', '.join(b for b in bounds if b)})")
 
 
 class System:
@@ -103,6 +145,21 @@ class System:
         """Raise SwordsError if the system cannot run (a missing key, file or model), before any work is
         done or any output written; by default, nothing to check."""
 
+    def start(self) -> None:
+        """Acquire what predicting needs (start a server, connect, probe it), after `check`; by default,
+        nothing (most systems load their model when built). `with system:` starts and closes."""
+
+    def __enter__(self):
+        try:
+            self.start()
+        except BaseException:
+            self.close()
+            raise
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
     def covers(self, rows: Sequence[dict]) -> list[dict]:
         """The rows this system can answer at all (e.g. recorded outputs exist only for some targets).
         The runner scores only these; by default, all."""
@@ -136,8 +193,6 @@ class Registry:
 
     def get(self, name: str) -> type[System]:
         """The system's class; a SwordsError naming the extra to install if its dependencies are missing."""
-        from swords_dataset.errors import SwordsError
-
         if name not in self.entries:
             raise SwordsError(f"unknown system {name!r}{did_you_mean(name, self.entries)}; `swords run --list` shows "
                               "them")

@@ -22,15 +22,12 @@ from swords_baselines.llm.engine import default_threads
 
 def measure(rows: list[dict], budget: int, max_tokens: int, parallel: int) -> tuple[float, int, int]:
     """(seconds, prompt tokens, completion tokens) to answer `rows`."""
-    system = LLM(local=True, parallel=parallel, budget=budget, max_tokens=max_tokens, cache_dir="off")
-    try:
+    with LLM(local=True, parallel=parallel, budget=budget, max_tokens=max_tokens, cache_dir="off") as system:
         system.builder.build(rows[0])  # warm the tokenizer's counts of the priming pool, not part of the rate
         started = time.perf_counter()
         answers = dict(system.predict(rows))
         seconds = time.perf_counter() - started
         report = system.report()
-    finally:
-        system.close()
     assert len(answers) == len(rows)
     return seconds, report["prompt tokens"], report["completion tokens"]
 

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from swords_baselines.urls import public_url, url_secrets
+from swords_dataset.credentials import Redactor, public_url
 from swords_dataset.errors import SwordsError
 
 from .errors import SpaceError
@@ -24,10 +24,13 @@ LLM_SYSTEM = "llm"
 LOCAL_LLM = "local-llm"
 LOCAL_LLM_NOTE = "SmolLM2-135M on this machine's CPU, with the paper's prompt: small, and a few seconds an answer"
 LOCAL_LLM_OPTIONS = {"local": True, "budget": 640, "max_tokens": 48, "cache_dir": "off", "timeout": 60.0}
-# An environment variable nobody sets: the LLM system must never fall back to a key from the server's
-# environment (the Space owner's), only use the one the session gave.
-_NO_ENV_KEY = "SWORDS_SPACE_SESSION_KEY_ONLY"
-LLM_TIMEOUT = 20.0  # one try, no retries: a hanging base URL costs a session at most this long
+# A session's LLM: one try, no retries (a hanging base URL costs a session at most LLM_TIMEOUT), no shared
+# response cache (it would hand one session's answers to another), and an environment variable nobody sets,
+# so that the system never falls back to a key from the server's environment (the Space owner's).
+LLM_TIMEOUT = 20.0
+SESSION_LLM_OPTIONS = {"api_key_env": "SWORDS_SPACE_SESSION_KEY_ONLY", "cache_dir": "off", "timeout": LLM_TIMEOUT,
+                       "max_retries": 0, "abort_after": 1, "concurrency": 1}
+FALLBACK_TOKENIZER = "cl100k_base"  # any other model: its tokenizer only sizes the few-shot prompt, a common one does
 
 
 class SystemFailure(SpaceError):
@@ -36,7 +39,8 @@ class SystemFailure(SpaceError):
 
 @dataclass
 class LLMSettings:
-    """What a session gave for the LLM. Lives only in that session's gr.State, in server memory."""
+    """What a session gave for the LLM (the fields of the llm system's configuration the Space's form shows,
+    and the key). Lives only in that session's gr.State, in server memory."""
 
     base_url: str = ""
     model: str = "gpt-4o-mini"
@@ -48,9 +52,7 @@ class LLMSettings:
         return bool(self.api_key and self.base_url)
 
     def redact(self, text: str) -> str:
-        for secret in sorted({self.api_key, *url_secrets(self.base_url)} - {""}, key=len, reverse=True):
-            text = text.replace(secret, "***")
-        return text
+        return Redactor([self.api_key], urls=[self.base_url]).redact(text)
 
 
 def _registry():
@@ -199,12 +201,11 @@ def get_system(name: str):
             try:
                 with _building(name):
                     if name == LOCAL_LLM:
-                        cls = _registry().get(LLM_SYSTEM)
-                        options = {option.name: option.default for option in cls.options}
-                        system = cls(**{**options, **LOCAL_LLM_OPTIONS})
+                        system = _registry().get(LLM_SYSTEM)(**LOCAL_LLM_OPTIONS)
                     else:
                         cls = _registry().get(name)
                         system = cls(**{option.name: option.default for option in cls.options})
+                    system.start()  # shared and warm: started once, for every session
             except SwordsError as error:
                 raise SystemFailure(f"{name} cannot start: {error}") from None
             _instances[name] = system
@@ -220,12 +221,10 @@ def warm(name: str | None) -> None:
             log.warning("could not preload %s: %s", name, error)
 
 
-def _run(system, name: str, row: dict, redact=lambda text: text) -> list[tuple[str, float]]:
+def _run(ask, name: str, row: dict, redact=lambda text: text):
+    """ask(), with a system's failures turned into one-line SystemFailures (secrets removed)."""
     try:
-        covered = system.covers([row])
-        if not covered:
-            raise SystemFailure(f"{name} has no answer for this target ({system.description}).")
-        answers = dict(system.predict(covered))
+        return ask()
     except SystemFailure:
         raise
     except SwordsError as error:
@@ -233,6 +232,13 @@ def _run(system, name: str, row: dict, redact=lambda text: text) -> list[tuple[s
     except Exception as error:  # a bug or an unexpected failure inside a system: a message, not a traceback
         log.error("%s failed on %s: %s", name, row.get("id"), redact(f"{type(error).__name__}: {error}"))
         raise SystemFailure(f"{name} failed: {redact(f'{type(error).__name__}: {error}')}") from None
+
+
+def _predict_row(system, name: str, row: dict) -> list[tuple[str, float]]:
+    covered = system.covers([row])
+    if not covered:
+        raise SystemFailure(f"{name} has no answer for this target ({system.description}).")
+    answers = dict(system.predict(covered))
     return [(str(word), float(score)) for word, score in answers.get(row["id"], [])]
 
 
@@ -242,32 +248,28 @@ def predict(name: str, row: dict, llm: LLMSettings | None = None) -> list[tuple[
         return predict_llm(row, llm)
     system = get_system(name)
     with _lock_for(name), _gate.shared():
-        return _run(system, name, row)
+        return _run(lambda: _predict_row(system, name, row), name, row)
 
 
-def _build_llm(settings: LLMSettings, tokenizer: str | None = None):
+def _session_llm(settings: LLMSettings):
+    """A started llm system for one request, with the session's key handed to it in memory (never put in
+    os.environ, which every session of the process shares)."""
+    from swords_baselines.llm import UnknownTokenizer
+
     cls = _registry().get(LLM_SYSTEM)
-    return cls(
-        model=settings.model,
-        base_url=settings.base_url,
-        mode=settings.mode,
-        api_key_env=_NO_ENV_KEY,
-        cache_dir="off",  # a shared response cache would hand one session's answers to another
-        timeout=LLM_TIMEOUT,
-        max_retries=0,
-        abort_after=1,
-        concurrency=1,
-        tokenizer=tokenizer,
-    )
-
-
-def _give_key(system, api_key: str) -> None:
-    """Hand the session's key to this system's own client, in memory, so it is never put in os.environ
-    (shared by every session of the process) nor read from it."""
-    client = getattr(system, "client", None)
-    if client is None or not hasattr(client, "use_api_key"):
-        raise SystemFailure("this version of the llm system cannot take a per-session API key")
-    client.use_api_key(api_key)
+    options = {"model": settings.model, "base_url": settings.base_url, "mode": settings.mode, **SESSION_LLM_OPTIONS}
+    for tokenizer in (None, FALLBACK_TOKENIZER):
+        system = cls(**options, tokenizer=tokenizer)
+        system.use_api_key(settings.api_key)
+        try:
+            system.start()
+            return system
+        except UnknownTokenizer:
+            system.close()
+        except BaseException:
+            system.close()
+            raise
+    raise AssertionError("the fallback tokenizer is always known")
 
 
 def predict_llm(row: dict, settings: LLMSettings | None) -> list[tuple[str, float]]:
@@ -277,31 +279,20 @@ def predict_llm(row: dict, settings: LLMSettings | None) -> list[tuple[str, floa
         raise SystemFailure(f"the llm system is not available here: {unavailable_reason(LLM_SYSTEM)}")
     try:
         with _building(LLM_SYSTEM):
-            try:
-                system = _build_llm(settings)
-            except SwordsError as error:
-                if "no known tokenizer" not in str(error):
-                    raise
-                # Any other model: its tokenizer only sizes the few-shot prompt, a common one does.
-                system = _build_llm(settings, tokenizer="cl100k_base")
+            system = _session_llm(settings)
     except SwordsError as error:
         raise SystemFailure(settings.redact(f"llm cannot start: {error}")) from None
     except ImportError as error:
         raise SystemFailure(f"the llm system needs {error.name}") from None
     try:
-        _give_key(system, settings.api_key)
-        try:
-            with _gate.shared():
-                return _run(system, LLM_SYSTEM, row, settings.redact)
-        except SystemFailure as error:
-            reason = getattr(system, "failed", {}).get(row["id"])
-            if reason:  # the request's own failure reads better than the batch summary
-                raise SystemFailure(
-                    settings.redact(f"The LLM at {public_url(settings.base_url)} did not answer: {reason}")
-                ) from None
-            raise error
+        with _gate.shared():
+            answer = _run(lambda: next(system.answers([row])), LLM_SYSTEM, row, settings.redact)
     finally:
         try:
             system.close()
         except Exception:  # closing a half-open connection must not hide the answer or the real error
             pass
+    if answer.failure is not None:  # the request's own failure, typed, reads better than a summary
+        raise SystemFailure(settings.redact(f"The LLM at {public_url(settings.base_url)} did not answer: "
+                                            f"{answer.failure}"))
+    return [(str(word), float(score)) for word, score in answer.prediction]

@@ -17,9 +17,11 @@ def no_space(error: BaseException) -> bool:
     return isinstance(error, OSError) and error.errno in NO_SPACE
 
 
-def atomic_write(path: str | Path, data: bytes) -> None:
+def atomic_write(path: str | Path, data: bytes, durable: bool = True) -> None:
     """Write `data` to a temporary file beside `path`, flush it to disk, then rename it over `path`: a
-    reader sees the old file or the new one, never a part. The file gets ordinary permissions (umask)."""
+    reader sees the old file or the new one, never a part. The file gets ordinary permissions (umask).
+    `durable=False` skips the flush to disk, for files that may be lost in a power cut but never be torn
+    (a cache entry, which is asked again)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
@@ -30,7 +32,8 @@ def atomic_write(path: str | Path, data: bytes) -> None:
         with os.fdopen(descriptor, "wb") as f:
             f.write(data)
             f.flush()
-            os.fsync(f.fileno())
+            if durable:
+                os.fsync(f.fileno())
         os.replace(temporary, path)
     except BaseException as error:
         Path(temporary).unlink(missing_ok=True)

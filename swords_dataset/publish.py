@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 
 from . import DATASET_DIR
+from .credentials import Redactor
 from .errors import SwordsError
 
 TOKEN_VARIABLES = ("HF_TOKEN", "HUGGING_FACE_HUB_TOKEN")
@@ -56,6 +57,6 @@ def publish(repo_id: str, dataset_dir: Path = DATASET_DIR, private: bool = False
             commit_message="Upload lexical substitution benchmarks (swords data publish)",
         )
     except Exception as error:  # network or Hub refusal: one line, never the token
-        message = str(error).replace(token, "***").splitlines()[0] if str(error) else type(error).__name__
+        message = Redactor([token]).redact(str(error)).splitlines()[0] if str(error) else type(error).__name__
         raise SwordsError(f"upload to {repo_id} failed: {message}") from None
     return str(getattr(commit, "commit_url", commit))

@@ -1,6 +1,7 @@
-"""The prompted-LLM baseline: the SWORDS paper's few-shot prompt (prompt), exact token budgets (tokens),
-requests with retries and a cache (client), completion parsing (parse), the system (prompted), the embedded
-engine (engine) and the paper's recorded GPT-3 completions (recorded).
+"""The prompted-LLM baseline: its settings (config), the SWORDS paper's few-shot prompt (prompt), exact token
+budgets (tokens, served_tokens), requests (client) with retries (retry), a circuit breaker (breaker) and a cache
+(cache), completion parsing (parse), the system (prompted), the embedded engine (engine, engine_limits,
+gguf_file) and the paper's recorded GPT-3 completions (recorded).
 
 Nothing is imported until it is used: the `swords` command reads the engine's limits from here at start-up,
 and the system itself imports asyncio, the OpenAI client and tokenizers."""
@@ -9,7 +10,8 @@ from __future__ import annotations
 
 from importlib import import_module
 
-_EXPORTS = {"LLM": ".prompted", "GPT3Recorded": ".recorded", "load_recorded": ".recorded"}
+_EXPORTS = {"LLM": ".prompted", "TargetAnswer": ".prompted", "LLMConfig": ".config", "UnknownTokenizer": ".errors",
+            "GPT3Recorded": ".recorded", "load_recorded": ".recorded"}
 __all__ = list(_EXPORTS)
 
 

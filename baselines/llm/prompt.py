@@ -21,10 +21,6 @@ from .tokens import Tokenizer
 
 QUESTION = "Q: What are appropriate substitutes for **{target}** in the above text?"
 SEPARATOR = "\n\n"
-DEFAULT_SYSTEM_PROMPT = (
-    "You suggest lexical substitutes: words or phrases that could replace the word marked with ** in the text "
-    "while keeping its meaning. Answer with a comma-separated list, best first, and nothing else."
-)
 _START, _END = "\ue000", "\ue001"  # private-use marks that survive whitespace normalisation
 
 

@@ -28,6 +28,8 @@ from typing import TYPE_CHECKING
 
 from swords_dataset.errors import SwordsError
 
+from .errors import UnknownTokenizer
+
 if TYPE_CHECKING:
     import tiktoken
 
@@ -93,87 +95,6 @@ class Tokenizer:
 
     def __repr__(self) -> str:
         return f"Tokenizer({self.name!r})"
-
-
-class ServerTokenizer(Tokenizer):
-    """The serving model's own tokenizer, asked through its server: llama.cpp's /tokenize, /apply-template and
-    /props, or vLLM's /tokenize. Counts are the server's, so a prompt's budget is exact for any model."""
-
-    def __init__(self, base_url: str, model: str, flavor: str, timeout: float = 10.0) -> None:
-        root = base_url.rstrip("/")
-        self.root = root[: -len("/v1")] if root.endswith("/v1") else root
-        self.model, self.flavor, self.timeout = model, flavor, timeout
-        super().__init__(f"{flavor} /tokenize of {model}", self._encode)
-        self.prompt_overhead = len(self._tokenize("a", special=True)) - len(self._tokenize("a", special=False))
-        self._eos: int | None = None
-        if flavor == "llama.cpp":
-            try:
-                eos = self._post("/props", None).get("eos_token")
-                ids = self._tokenize(eos, special=False, parse_special=True) if isinstance(eos, str) and eos else []
-                self._eos = ids[0] if len(ids) == 1 else None
-            except SwordsError:
-                self._eos = None
-
-    @property
-    def end_of_text(self) -> int | None:
-        return self._eos
-
-    def _post(self, path: str, body: dict | None) -> dict:
-        import urllib.error
-        import urllib.request
-
-        data = json.dumps(body).encode() if body is not None else None
-        request = urllib.request.Request(self.root + path, data=data, headers={"Content-Type": "application/json"})
-        try:
-            with urllib.request.urlopen(request, timeout=self.timeout) as response:
-                answer = json.loads(response.read())
-        except urllib.error.HTTPError as error:
-            raise SwordsError(f"the server's {path} answered HTTP {error.code}") from None
-        except (OSError, ValueError) as error:
-            raise SwordsError(f"the server's {path} failed ({error})") from None
-        if not isinstance(answer, dict):
-            raise SwordsError(f"the server's {path} answered something other than a JSON object")
-        return answer
-
-    def _tokenize(self, text: str, special: bool, parse_special: bool = False) -> list[int]:
-        if self.flavor == "llama.cpp":
-            body = {"content": text, "add_special": special, "parse_special": parse_special}
-        else:
-            body = {"model": self.model, "prompt": text, "add_special_tokens": special}
-        tokens = self._post("/tokenize", body).get("tokens")
-        if not isinstance(tokens, list):
-            raise SwordsError("the server's /tokenize answered without tokens")
-        return [t["id"] if isinstance(t, dict) else t for t in tokens]
-
-    def _encode(self, text: str) -> list[int]:
-        return self._tokenize(text, special=False)
-
-    def count_chat(self, messages: Sequence[dict]) -> int:
-        """The exact prompt the server makes of these messages with its chat template, counted."""
-        if self.flavor == "llama.cpp":
-            prompt = self._post("/apply-template", {"messages": list(messages)}).get("prompt")
-            if not isinstance(prompt, str):
-                raise SwordsError("the server's /apply-template answered without a prompt")
-            return len(self._tokenize(prompt, special=True, parse_special=True))
-        answer = self._post("/tokenize", {"model": self.model, "messages": list(messages),
-                                          "add_generation_prompt": True})
-        if isinstance(answer.get("count"), int):
-            return answer["count"]
-        return len(answer.get("tokens") or [])
-
-
-def server_tokenizer(base_url: str, model: str, timeout: float = 5.0) -> ServerTokenizer | None:
-    """The tokenizer of the model behind `base_url`, if its server offers /tokenize (llama.cpp, vLLM); None
-    if it does not, or does not answer within `timeout` (the run's own requests will say more)."""
-    for flavor in ("llama.cpp", "vllm"):
-        try:
-            tokenizer = ServerTokenizer(base_url, model, flavor, timeout)
-            if tokenizer.encode("lexical substitution"):
-                return tokenizer
-        except SwordsError as error:
-            if "failed (" in str(error):  # no answer at all (refused, timed out): no other flavor will do better
-                return None
-    return None
 
 
 def _byte_decoder() -> dict[str, int]:
@@ -345,29 +266,8 @@ def get_tokenizer(model: str, tokenizer: str | None = None) -> Tokenizer:
         return _from_path(Path(tokenizer).expanduser())
     name = encoding_for_model(model)
     if name is None:
-        raise SwordsError(
+        raise UnknownTokenizer(
             f"no known tokenizer for model {model!r}",
             hint=f"pass --tokenizer with an encoding ({', '.join(ENCODINGS)}) or the model's tokenizer.json",
         )
     return _from_encoding(name)
-
-
-def choose_tokenizer(model: str, tokenizer: str | None, base_url: str, local: bool = False) -> Tokenizer:
-    """The tokenizer that counts the prompt budget: --tokenizer if given; the local engine's own; tiktoken's
-    for an OpenAI model (davinci-002, gpt-4o…); else the serving model's own, from its server's /tokenize
-    (llama.cpp, vLLM); else an error saying what to pass."""
-    from ..urls import public_url
-
-    if tokenizer:
-        return get_tokenizer(model, tokenizer)
-    if not local and encoding_for_model(model) is not None:
-        return get_tokenizer(model)
-    served = server_tokenizer(public_url(base_url), model)
-    if served is not None:
-        return served
-    if local:
-        raise SwordsError("the local engine did not answer /tokenize")
-    raise SwordsError(
-        f"no known tokenizer for model {model!r}, and the server at {public_url(base_url)} offers no /tokenize",
-        hint=f"pass --tokenizer with an encoding ({', '.join(ENCODINGS)}) or the model's tokenizer.json",
-    )

@@ -7,10 +7,15 @@ import re
 
 import gradio as gr
 
+from swords_baselines.llm import LLMConfig
+
 from ..errors import SpaceError
 from ..events import messages
 from ..inputs import Radio, Textbox
 from ..systems import LLMSettings
+
+# The form's fields are the llm system's own settings: their labels, help and choices come from its config.
+BASE_URL, MODEL, MODE = (LLMConfig.describe(name) for name in ("base_url", "model", "mode"))
 
 SESSION_SECONDS = 4 * 3600  # a session's settings (with its key) are dropped after this, even if the tab stays open
 NO_KEY = "No API key set."
@@ -27,8 +32,8 @@ def llm_settings(base_url: str | None, model: str | None, mode: str | None, api_
         raise SpaceError("The base URL must be an http(s) URL, e.g. https://api.openai.com/v1.")
     if not re.fullmatch(r"[\w.:/@+-]{1,100}", model):
         raise SpaceError("Name the model, e.g. gpt-4o-mini (letters, digits and . : / @ + - _).")
-    if mode not in ("chat", "completions"):
-        raise SpaceError("The mode is chat or completions.")
+    if mode not in MODE["choices"]:
+        raise SpaceError(f"The mode is {' or '.join(MODE['choices'])}.")
     return LLMSettings(base_url=base_url.rstrip("/"), model=model, mode=mode, api_key=api_key)
 
 
@@ -51,10 +56,10 @@ def build() -> gr.State:
             "Any OpenAI-compatible API. The key is kept in this session's memory on the server "
             "only: never logged, stored or shown, gone when you close the tab."
         )
-        base_url = Textbox(label="Base URL", placeholder="https://api.openai.com/v1", elem_id="llm-base-url")
+        base_url = Textbox(label=BASE_URL["label"], placeholder="https://api.openai.com/v1", elem_id="llm-base-url")
         with gr.Row():
-            model = Textbox(value="gpt-4o-mini", label="Model", elem_id="llm-model")
-            mode = Radio(["chat", "completions"], value="chat", label="Mode")
+            model = Textbox(value=LLMSettings.model, label=MODEL["label"], elem_id="llm-model")
+            mode = Radio(list(MODE["choices"]), value=LLMSettings.mode, label=MODE["label"], info=MODE["help"])
         api_key = Textbox(label="API key", type="password", elem_id="api-key")
         with gr.Row():
             set_key = gr.Button("Use this key")

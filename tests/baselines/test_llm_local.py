@@ -18,7 +18,6 @@ from pathlib import Path
 
 import pytest
 
-import swords_dataset
 from swords_baselines.llm import LLM
 from swords_baselines.llm.engine import LocalEngine, unavailable_reason
 from swords_baselines.run_files import output_paths
@@ -33,11 +32,6 @@ if unavailable_reason():
 SWORDS = [sys.executable, "-m", "swords_dataset.cli"]
 OFFLINE = {"HF_HUB_OFFLINE": "1", "OPENAI_API_KEY": ""}
 BUDGET, MAX_TOKENS = 640, 48
-
-
-@pytest.fixture(scope="module")
-def dev() -> list[dict]:
-    return swords_dataset.rows("swords", "dev")
 
 
 def local_run(output: Path, *extra: str, limit: int = 5, timeout: float = 600):
@@ -84,16 +78,13 @@ def test_the_readme_command_answers_real_substitutes_offline(tmp_path, dev):
 
 
 def test_chat_mode_against_the_real_model(dev):
-    system = LLM(local=True, mode="chat", budget=BUDGET, max_tokens=MAX_TOKENS, cache_dir="off")
-    try:
+    with LLM(local=True, mode="chat", budget=BUDGET, max_tokens=MAX_TOKENS, cache_dir="off") as system:
         assert "logit_bias" not in system.parameters and "stop" not in system.parameters
         rows = dev[5:8]
         counted = [system.builder.build(row).tokens for row in rows]
         assert all(tokens + MAX_TOKENS <= BUDGET for tokens in counted)
         answers = dict(system.predict(rows))
         report = system.report()
-    finally:
-        system.close()
     assert set(answers) == {row["id"] for row in rows}
     assert report["requests sent"] == 3
     # Our count of each chat prompt is the server's: its chat template applied, then tokenized.
@@ -128,6 +119,8 @@ def test_parallel_slots_really_overlap(dev):
     """--concurrency 2 against an engine with --parallel 2: the server decodes two requests at once (its
     /slots say so while they run)."""
     system = LLM(local=True, parallel=2, budget=BUDGET, max_tokens=MAX_TOKENS, cache_dir="off")
+    assert system.engine is None  # building it starts nothing
+    system.start()
     root = system.client.base_url[: -len("/v1")]
     busy, done = [], threading.Event()
 
@@ -199,8 +192,8 @@ def test_preset_paper_pins_the_papers_settings():
         LLM(preset="paper", temperature=0.7, base_url="http://127.0.0.1:9/v1", model="davinci")
     with pytest.raises(SwordsError, match="--preset paper sets the stops"):
         LLM(preset="paper", stop="\\n", base_url="http://127.0.0.1:9/v1", model="davinci")
-    system = LLM(preset="paper", base_url="http://127.0.0.1:9/v1", model="davinci", cache_dir="off")  # GPT-3: r50k
-    system.close()
+    with LLM(preset="paper", base_url="http://127.0.0.1:9/v1", model="davinci", cache_dir="off") as system:  # r50k
+        pass
     assert system.parameters["stop"] == ["\n", "\r", "\n\n"]
     assert system.parameters["logit_bias"] == {"198": -100, "201": -100, "628": -100, "50256": -100}
     assert (system.parameters["temperature"], system.parameters["presence_penalty"]) == (0.0, 0.5)

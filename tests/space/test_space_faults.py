@@ -154,7 +154,7 @@ def test_a_hanging_llm_is_bounded_and_holds_up_no_one(monkeypatch):
     from swords_space.tabs.llm import llm_settings
     from swords_space.tabs.substitute import substitute
 
-    monkeypatch.setattr(systems, "LLM_TIMEOUT", 3.0)
+    monkeypatch.setitem(systems.SESSION_LLM_OPTIONS, "timeout", 3.0)
     context = "The committee met on Tuesday. She gave a bright answer that surprised everyone in the room."
     substitute(context, "bright", 1, "auto", "wordnet", 10)  # warm
     with LLMServer(mode="stall") as server:

@@ -1,0 +1,84 @@
+"""Credentials kept out of what is shown, logged or written: URLs without their secrets, and the one redactor
+every part of the toolkit uses on text that may quote a secret (an API key, a token, a URL's password).
+
+A server's error body may echo the request, and with it a key or a base URL's password; a message, a log
+line, a cache file and a run's outputs all pass through a Redactor first.
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Iterable
+from urllib.parse import unquote, urlsplit, urlunsplit
+
+# Shorter strings are no secret worth the name, and redacting them would mangle ordinary words (a keyless
+# local server's placeholder key "EMPTY", a query value "1").
+MIN_SECRET_LENGTH = 4
+MASK = "***"
+
+
+def public_url(url: str) -> str:
+    """The URL without user:password@ or query string, which may carry credentials."""
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname or ""
+        if parts.port:
+            host += f":{parts.port}"
+    except ValueError:  # not a URL we can take apart (e.g. a bad port): show nothing of it
+        return "(unparsable URL)"
+    return urlunsplit((parts.scheme, host, parts.path, "", ""))
+
+
+def url_secrets(url: str) -> set[str]:
+    """The credentials a URL may carry: user, password (also as the Basic-auth token HTTP clients make of
+    them) and the query string's values."""
+    try:
+        parts = urlsplit(url)
+        found = {parts.username or "", parts.password or ""}
+    except ValueError:
+        return {url}
+    if parts.username is not None or parts.password is not None:
+        userinfo = f"{unquote(parts.username or '')}:{unquote(parts.password or '')}"
+        found.add(base64.b64encode(userinfo.encode()).decode())
+        found.update({unquote(parts.username or ""), unquote(parts.password or "")})
+    for pair in parts.query.split("&"):
+        found.add(pair.partition("=")[2])
+    found.add(parts.query)
+    return {secret for secret in found if len(secret) >= MIN_SECRET_LENGTH}
+
+
+def public_value(value: object) -> object:
+    """An option's value as it may be recorded: a URL that carries credentials loses them."""
+    if isinstance(value, str) and "://" in value:
+        return public_url(value)
+    return value
+
+
+class Redactor:
+    """Replaces every known secret in a text with ***; longer secrets first, so that a secret containing
+    another is masked whole."""
+
+    def __init__(self, secrets: Iterable[str] = (), urls: Iterable[str] = ()) -> None:
+        self._secrets: set[str] = set()
+        self.add(*secrets)
+        for url in urls:
+            self.add_url(url)
+
+    def add(self, *secrets: str | None) -> None:
+        self._secrets.update(s for s in secrets if s and len(s) >= MIN_SECRET_LENGTH)
+
+    def add_url(self, url: str | None) -> None:
+        """The credentials a URL carries (its password, user, Basic-auth token and query values)."""
+        if url:
+            self.add(*url_secrets(url))
+
+    def redact(self, text: str) -> str:
+        for secret in sorted(self._secrets, key=len, reverse=True):
+            text = text.replace(secret, MASK)
+        return text
+
+    def __call__(self, text: str) -> str:
+        return self.redact(text)
+
+    def __repr__(self) -> str:  # never the secrets themselves
+        return f"Redactor({len(self._secrets)} secrets)"
