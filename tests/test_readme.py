@@ -25,8 +25,8 @@ TIMEOUT = 900  # seconds for one command; the longest (the default system on SWO
 NOT_RUN = {
     r"^pip install ": "installs packages: the test environment is what these commands install",
     r"^sudo apt-get ": "installs Debian packages (.ci/run installs them)",
-    r"^OPENAI_API_KEY=": "calls OpenAI's API (the runner is tested against local servers in test_llm.py)",
-    r"--base-url http://(localhost|gpu-host)": "needs a server at that address (test_llm.py runs the same "
+    r"^OPENAI_API_KEY=": "calls OpenAI's API (the runner is tested against local servers in test_llm_client.py)",
+    r"--base-url http://(localhost|gpu-host)": "needs a server at that address (test_llm_client.py runs the same "
     "command against local ones)",
     r"^swords demo": "serves until stopped: test_space_e2e_browser.py runs `swords demo` and checks the URL it prints",
     r"^swords llm serve": "serves until stopped: test_llm_local.py starts it and calls /v1/completions",
