@@ -17,10 +17,11 @@ from swords_dataset.judgements import ACCEPTABLE_ABOVE, CLASSES, CONCEIVABLE_FRO
 from .alignment import UnknownTargetsError
 from .bootstrap import check_resamples
 from .core import MetricInputError
-from .lemmatizer import lemmatize
+from .lemmatizer import UD_TO_WORDNET, lemmatize
 from .predictions import MAX_PREDICTIONS_BYTES, MAX_TARGET_CHARS, PredictionFile, read_predictions, write_predictions
 from .report import format_comparison, format_result
 from .scorer import SETTINGS, Judgement, PreparedPredictions, Scorer, score
+from .wordnet_graph import WordNetGraph, load_wordnet_graph
 
 METRIC_DIR = Path(__file__).resolve().parent
 
@@ -33,7 +34,9 @@ def load(**kwargs):
 
 
 # The public surface: nothing outside swords_metric imports its modules (import-linter checks it).
-__all__ = ["ACCEPTABLE_ABOVE", "CLASSES", "CONCEIVABLE_FROM", "MAX_PREDICTIONS_BYTES", "MAX_TARGET_CHARS", "METRIC_DIR",
-           "SETTINGS", "Judgement", "MetricInputError", "PredictionFile", "PreparedPredictions", "Scorer",
-           "UnknownTargetsError", "check_resamples", "format_comparison", "format_result", "lemmatize", "load",
-           "read_predictions", "score", "write_predictions"]
+__all__ = [
+    "ACCEPTABLE_ABOVE", "CLASSES", "CONCEIVABLE_FROM", "MAX_PREDICTIONS_BYTES", "MAX_TARGET_CHARS", "METRIC_DIR",
+    "SETTINGS", "UD_TO_WORDNET", "Judgement", "MetricInputError", "PredictionFile", "PreparedPredictions", "Scorer",
+    "UnknownTargetsError", "WordNetGraph", "check_resamples", "format_comparison", "format_result", "lemmatize", "load",
+    "load_wordnet_graph", "read_predictions", "score", "write_predictions",
+]
