@@ -14,6 +14,8 @@ from .errors import SwordsError
 
 # errno values that mean "no room": a full disk or quota, or a file-size limit.
 NO_SPACE = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
+# Kernel file systems: a path there is a device or a view of the kernel, never a place for an output.
+SPECIAL_ROOTS = (Path("/dev"), Path("/proc"), Path("/sys"))
 
 
 def no_space(error: BaseException | None) -> bool:
@@ -52,6 +54,37 @@ def atomic_writer(path: str | Path) -> Iterator[BinaryIO]:
         if full is not None:
             raise SwordsError(f"{path}: no space left on the device to write it ({full.strerror})") from None
         raise
+
+
+def check_output_file(path: str | Path, what: str, create_folder: bool = False, kind: str = "files") -> None:
+    """Before any work: `path` can become an ordinary file written atomically (atomic_writer) in an ordinary
+    folder that takes files. One SwordsError each, naming `what` (e.g. "--output x.jsonl"): under /dev, /proc
+    or /sys; a path through a file; a folder, pipe or device at `path`; a missing folder (unless
+    create_folder, which makes it); a folder where no file can be made (read-only, no permission)."""
+    path = Path(path)
+    resolved = Path(os.path.abspath(path)).resolve()
+    for root in SPECIAL_ROOTS:
+        if resolved == root or resolved.is_relative_to(root):
+            raise SwordsError(f"{what}: {kind} cannot go under {root}; name a file in an ordinary folder")
+    folder = path.parent
+    for ancestor in (folder, *folder.parents):
+        if ancestor.exists() or ancestor.is_symlink():
+            if not ancestor.is_dir():
+                raise SwordsError(f"{what}: {ancestor} is a file, not a folder")
+            break
+    if path.is_dir():
+        raise SwordsError(f"{what}: {path} is a folder; name a file")
+    if path.exists() and not path.is_file():
+        raise SwordsError(f"{what}: {path} exists and is not a regular file (a pipe, socket or device)")
+    if not folder.is_dir() and not create_folder:
+        raise SwordsError(f"{what}: the folder {folder} does not exist")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        descriptor, probe = tempfile.mkstemp(dir=folder, prefix=".swords-probe-")  # ours, removed at once
+        os.close(descriptor)
+        os.unlink(probe)
+    except OSError as error:
+        raise SwordsError(f"{what}: cannot write in the folder {folder} ({error.strerror or error})") from None
 
 
 def atomic_write(path: str | Path, data: bytes) -> None:

@@ -19,11 +19,37 @@ from .bootstrap import check_resamples
 from .core import MetricInputError
 from .lemmatizer import UD_TO_WORDNET, lemmatize
 from .predictions import MAX_PREDICTIONS_BYTES, MAX_TARGET_CHARS, PredictionFile, read_predictions, write_predictions
-from .report import format_comparison, format_result
+from .report import format_analysis, format_comparison, format_differences, format_result
 from .scorer import SETTINGS, Judgement, PreparedPredictions, Scorer, score
-from .wordnet_graph import WordNetGraph, load_wordnet_graph
 
 METRIC_DIR = Path(__file__).resolve().parent
+
+# Names whose modules load when first used (details, relations, WordNet's graph, published results), so that a
+# plain score does not pay for them: public name -> (module, its name there).
+_LAZY = {
+    "GOLD_SIZES": ("analysis", "GOLD_SIZES"),
+    "DETAILS_EXTENSIONS": ("details_files", "EXTENSIONS"),
+    "check_details_path": ("details_files", "check_details_path"),
+    "is_details_file": ("details_files", "is_details_file"),
+    "PUBLISHED_METRICS": ("published", "PUBLISHED_METRICS"),
+    "PublishedResult": ("published", "PublishedResult"),
+    "format_published": ("published", "format_published"),
+    "published_papers": ("published", "published_papers"),
+    "published_results": ("published", "published_results"),
+    "RELATIONS": ("relations", "RELATIONS"),
+    "WordNetGraph": ("wordnet_graph", "WordNetGraph"),
+    "load_wordnet_graph": ("wordnet_graph", "load_wordnet_graph"),
+}
+
+
+def __getattr__(name: str):
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    module, attribute = _LAZY[name]
+    value = globals()[name] = getattr(importlib.import_module(f".{module}", __name__), attribute)
+    return value
 
 
 def load(**kwargs):
@@ -35,8 +61,10 @@ def load(**kwargs):
 
 # The public surface: nothing outside swords_metric imports its modules (import-linter checks it).
 __all__ = [
-    "ACCEPTABLE_ABOVE", "CLASSES", "CONCEIVABLE_FROM", "MAX_PREDICTIONS_BYTES", "MAX_TARGET_CHARS", "METRIC_DIR",
-    "SETTINGS", "UD_TO_WORDNET", "Judgement", "MetricInputError", "PredictionFile", "PreparedPredictions", "Scorer",
-    "UnknownTargetsError", "WordNetGraph", "check_resamples", "format_comparison", "format_result", "lemmatize", "load",
-    "load_wordnet_graph", "read_predictions", "score", "write_predictions",
+    "ACCEPTABLE_ABOVE", "CLASSES", "CONCEIVABLE_FROM", "DETAILS_EXTENSIONS", "GOLD_SIZES", "MAX_PREDICTIONS_BYTES",
+    "MAX_TARGET_CHARS", "METRIC_DIR", "PUBLISHED_METRICS", "RELATIONS", "SETTINGS", "UD_TO_WORDNET", "Judgement",
+    "MetricInputError", "PredictionFile", "PreparedPredictions", "PublishedResult", "Scorer", "UnknownTargetsError",
+    "WordNetGraph", "check_details_path", "check_resamples", "format_analysis", "format_comparison",
+    "format_differences", "format_published", "format_result", "is_details_file", "lemmatize", "load",
+    "load_wordnet_graph", "published_papers", "published_results", "read_predictions", "score", "write_predictions",
 ]

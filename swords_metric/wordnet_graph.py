@@ -56,20 +56,21 @@ class WordNetGraph:
             self._members[name] = value
         return value
 
-    def _ragged(self, path: str) -> tuple[list[int], np.ndarray]:
-        """(start of each row, as a list, with the end appended; the flat values) of a ragged member."""
+    def _ragged(self, path: str) -> tuple[list[int], list[int]]:
+        """(start of each row, with the end appended; the flat values) of a ragged member, as lists: a row is
+        then a list slice, far cheaper than a numpy one for the few values a row holds."""
         key = f"{path}/"
         value = self._members.get(key)
         if value is None:
             counts = self._member(f"{path}/counts.u1")
             starts = np.zeros(len(counts) + 1, dtype=np.int64)
             np.cumsum(counts, out=starts[1:])
-            value = self._members[key] = (starts.tolist(), self._member(f"{path}/values.i4"))
+            value = self._members[key] = (starts.tolist(), self._member(f"{path}/values.i4").tolist())
         return value
 
     def _row(self, path: str, number: int) -> list[int]:
         starts, values = self._ragged(path)
-        return values[starts[number] : starts[number + 1]].tolist()
+        return values[starts[number] : starts[number + 1]]
 
     @functools.cached_property
     def _first_sense(self) -> list[int]:
@@ -79,28 +80,38 @@ class WordNetGraph:
         return starts.tolist()
 
     @functools.cached_property
-    def _hyponyms(self) -> tuple[list[int], np.ndarray]:
+    def _hyponyms(self) -> tuple[list[int], list[int]]:
         """Hyponymy, the inverse of the hypernym pointers: each synset's hyponyms in ascending order."""
-        starts, hypernyms = self._ragged("synset_pointers/hypernyms")
+        starts, _ = self._ragged("synset_pointers/hypernyms")
+        hypernyms = self._member("synset_pointers/hypernyms/values.i4")
         sources = np.repeat(np.arange(self.size, dtype=np.int32), np.diff(starts))
         order = np.lexsort((sources, hypernyms))
         counts = np.bincount(hypernyms, minlength=self.size)
         first = np.zeros(self.size + 1, dtype=np.int64)
         np.cumsum(counts, out=first[1:])
-        return first.tolist(), sources[order]
+        return first.tolist(), sources[order].tolist()
 
     # -- lemmas and synsets --
 
     def synsets(self, lemma: str, pos: str) -> list[int]:
         """The synsets of a lemma as WordNet's index lists it (lower case, ``_`` for spaces; no morphology)
         under a POS letter (n, v, a with satellites, r), in WordNet's sense order; [] if it has none."""
+        number = self._lemma_number(lemma, pos)
+        return [] if number is None else self._row(f"index/{pos}", number)
+
+    def _lemma_number(self, lemma: str, pos: str) -> int | None:
         if pos not in POS_LETTERS:
-            return []
+            return None
         lemmas = self._member(f"index/{pos}/lemmas.txt")
         i = bisect.bisect_left(lemmas, lemma)
-        if i == len(lemmas) or lemmas[i] != lemma:
-            return []
-        return self._row(f"index/{pos}", i)
+        return i if i < len(lemmas) and lemmas[i] == lemma else None
+
+    def lemma_senses(self, lemma: str, pos: str) -> list[int]:
+        """The word senses of a lemma under a POS letter: the senses of its synsets whose word is the lemma
+        (lower-cased; nltk: ``[l for s in wn.synsets(lemma, pos) for l in s.lemmas() if l.name().lower() ==
+        lemma]`` without morphy). [] if it has none."""
+        number = self._lemma_number(lemma, pos)
+        return [] if number is None else self._row(f"index_senses/{pos}", number)
 
     def has_lemma(self, lemma: str, pos: str) -> bool:
         return bool(self.synsets(lemma, pos))
@@ -128,7 +139,7 @@ class WordNetGraph:
         ascending)."""
         if relation == "hyponyms":
             starts, values = self._hyponyms
-            return values[starts[synset] : starts[synset + 1]].tolist()
+            return values[starts[synset] : starts[synset + 1]]
         if relation not in SYNSET_RELATIONS:
             raise ValueError(f"unknown synset relation {relation!r}; choose from {', '.join(SYNSET_RELATIONS)}")
         return self._row(f"synset_pointers/{relation}", synset)
@@ -144,6 +155,16 @@ class WordNetGraph:
 
     def sense_synset(self, sense: int) -> int:
         return bisect.bisect_right(self._first_sense, sense) - 1
+
+    @functools.cached_property
+    def _pos_first_senses(self) -> list[int]:
+        """The first sense number of each POS after the first (senses are numbered in synset order)."""
+        per_synset = self._member("senses/per_synset.u1")
+        return [int(per_synset[:end].sum(dtype=np.int64)) for end in self._pos_ends[:-1]]
+
+    def sense_pos(self, sense: int) -> str:
+        """The POS letter of a sense's synset (its data file's: satellites are "a")."""
+        return POS_LETTERS[bisect.bisect_right(self._pos_first_senses, sense)]
 
     def sense_related(self, sense: int, relation: str) -> list[int]:
         """Word senses the sense points to by a relation of SENSE_RELATIONS (antonyms, derivations)."""

@@ -9,7 +9,8 @@ From a raw WordNet 3.0 database directory (Debian's ``/usr/share/wordnet``: pack
 * word senses, numbered synset by synset in the data file's word order: the word as the data file spells it
   (``_`` for spaces, adjective markers such as ``(p)`` removed) and its SemCor tag count from ``index.sense``
   (the numbers of ``cntlist.rev``);
-* per POS, the lemma index (``index.POS``): lemma -> its synsets in WordNet's sense order;
+* per POS, the lemma index (``index.POS``): lemma -> its synsets in WordNet's sense order, and its word senses
+  (the senses of those synsets whose word, lower-cased, is the lemma: nltk's ``lemma.name().lower()``);
 * pointers between synsets, as synset numbers in the data file's order without repeats: ``hypernyms`` (``@``
   and instance hypernyms ``@i``), ``similar`` (``&``), ``also`` (``^``), ``verb_group`` (``$``), taken
   whether the pointer links whole synsets or two of their words (as the `wordnet` baseline always read them);
@@ -112,8 +113,11 @@ def build_payload(wordnet_dir: Path) -> dict[str, bytes]:
     for pos, table in read_index(wordnet_dir).items():
         lemmas = sorted(table)
         members[f"index/{pos}/lemmas.txt"] = _words(lemmas)
-        members.update(_ragged(f"index/{pos}", [[number[(pos, offset)] for offset in table[lemma]]
-                                                for lemma in lemmas]))
+        synsets = [[number[(pos, offset)] for offset in table[lemma]] for lemma in lemmas]
+        members.update(_ragged(f"index/{pos}", synsets))
+        members.update(_ragged(f"index_senses/{pos}", [
+            [first_sense[synset] + i for synset in row for i, word in enumerate(raw[order[synset]][0])
+             if word.lower() == lemma] for lemma, row in zip(lemmas, synsets, strict=True)]))
     for name, rows in synset_rows.items():
         members.update(_ragged(f"synset_pointers/{name}", rows))
     for name, rows in sense_rows.items():
