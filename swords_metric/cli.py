@@ -58,7 +58,7 @@ def register(subparsers) -> None:
                          "(default: %(default)s)")
     command.add_argument("--relations", action="store_true",
                          help="add to the summary the WordNet 3.0 relation of each substitute to its target (synonym, "
-                         "hypernym, ...; loads WordNet's graph, about 0.3 s)")
+                         "hypernym, ...; loads WordNet's graph, about 0.3 s; on with --details, which has them)")
     command.add_argument("--no-analysis", action="store_true",
                          help="leave out the summary of what the system proposed (classes, worst targets)")
     command.add_argument("--json", action="store_true", help="print the result as JSON")
@@ -150,7 +150,9 @@ def run(args: argparse.Namespace) -> int:
         prepared = scorer.read(args.predictions, details=args.details)
         result = scorer.score(prepared, bootstrap=args.bootstrap, seed=args.seed)
         if not args.no_analysis:
-            result["analysis"] = scorer.analyze(prepared, worst=args.worst, relations=args.relations)
+            # With --details, WordNet's graph is loaded already: the summary gets the relations at little cost.
+            relations = args.relations or bool(args.details)
+            result["analysis"] = scorer.analyze(prepared, worst=args.worst, relations=relations)
     except MetricInputError as error:
         raise _with_hint(error) from None
     for note in input_notes(result, args.predictions):

@@ -38,19 +38,10 @@ SYNONYM, HYPERNYM, HYPONYM, CO_HYPONYM = "synonym", "hypernym", "hyponym", "co-h
 ANTONYM, DERIVATION, OTHER, NOT_IN_WORDNET = "antonym", "derivationally related", "other", "not in WordNet"
 RELATIONS = (SYNONYM, HYPERNYM, HYPONYM, CO_HYPONYM, ANTONYM, DERIVATION, OTHER, NOT_IN_WORDNET)
 DEPTH = 1  # hypernym pointers followed for hypernym, hyponym and co-hyponym: direct ones only
-# Memory stays bounded on any input: relations remembered per target, and targets remembered (their lemmas
-# repeat across a benchmark: CoInCo has ~15,000 targets for ~3,000 lemmas).
-_REMEMBERED_SUBSTITUTES = 4096
-_REMEMBERED_TARGETS = 64
-
-
-def _analyses(word: str, letter: str) -> tuple[str, ...]:
-    """nltk's morphy of a word under a POS letter (3.5's, the lemmatizer's): every analysis WordNet holds.
-    Remembered for words of at most CACHED_LENGTH characters, as the lemmatizer remembers them."""
-    return _remembered_analyses(word, letter) if len(word) <= CACHED_LENGTH else wordnet_candidates(word, letter)
-
-
-_remembered_analyses = functools.lru_cache(maxsize=1 << 16)(wordnet_candidates)
+# Memory stays bounded on any input: words looked up are remembered (a system's words recur from target to
+# target), and so are targets (their lemmas repeat: CoInCo has ~15,000 targets for ~3,000 lemmas).
+_REMEMBERED_WORDS = 1 << 14
+_REMEMBERED_TARGETS = 256
 
 
 def _letters(ud_pos: str) -> tuple[str, ...]:
@@ -58,8 +49,49 @@ def _letters(ud_pos: str) -> tuple[str, ...]:
     return (letter,) if letter else POS_LETTERS
 
 
-def _key(lemma: str) -> str:
-    return lemma.replace(" ", "_")
+class WordView:
+    """What relations need of one word (a lemma, spaces written `_`) under the POS letters of a target: its
+    analyses, synsets and their direct hypernyms, and, per POS letter, its senses (computed when asked)."""
+
+    __slots__ = ("word", "graph", "forms", "synsets", "up", "_senses")
+
+    def __init__(self, word: str, letters: tuple[str, ...], graph: WordNetGraph) -> None:
+        self.word, self.graph = word, graph
+        self.forms = {letter: wordnet_candidates(word, letter) for letter in letters}
+        self.synsets = frozenset(synset for letter, forms in self.forms.items() for form in forms
+                                 for synset in graph.synsets(form, letter))
+        self.up = _up(graph, self.synsets)
+        self._senses: dict[str, frozenset[int]] = {}
+
+    def senses(self, letter: str) -> frozenset[int]:
+        """Its senses under a POS letter: those of its synsets whose word (lower-cased) is one of its analyses."""
+        senses = self._senses.get(letter)
+        if senses is None:
+            forms = self.forms[letter] if letter in self.forms else wordnet_candidates(self.word, letter)
+            senses = self._senses[letter] = frozenset(
+                sense for form in forms for sense in self.graph.lemma_senses(form, letter))
+        return senses
+
+
+def _up(graph: WordNetGraph, synsets) -> frozenset[int]:
+    reached, frontier = set(), synsets
+    for _ in range(DEPTH):
+        frontier = {hypernym for synset in frontier for hypernym in graph.related(synset, "hypernyms")}
+        reached |= frontier
+    return frozenset(reached)
+
+
+def word_view(lemma: str, letters: tuple[str, ...]) -> WordView:
+    """The WordView of a metric lemma (spaces become `_`) under POS letters; remembered when the lemma is at
+    most CACHED_LENGTH characters long, as the lemmatizer remembers words (a file may hold huge ones)."""
+    if len(lemma) > CACHED_LENGTH:
+        return WordView(lemma.replace(" ", "_"), letters, load_wordnet_graph())
+    return _remembered_view(lemma, letters)
+
+
+@functools.lru_cache(maxsize=_REMEMBERED_WORDS)
+def _remembered_view(lemma: str, letters: tuple[str, ...]) -> WordView:
+    return WordView(lemma.replace(" ", "_"), letters, load_wordnet_graph())
 
 
 class TargetRelations:
@@ -69,80 +101,38 @@ class TargetRelations:
     'synonym'
     """
 
-    def __init__(self, target_lemma: str, ud_pos: str, graph: WordNetGraph | None = None) -> None:
-        self.graph = graph = graph or load_wordnet_graph()
+    def __init__(self, target_lemma: str, ud_pos: str) -> None:
         self.letters = _letters(ud_pos)
-        forms = self._forms(_key(target_lemma))
-        self.synsets = self._synsets(forms)
-        self.hypernyms = self._up(self.synsets)
-        senses = self._senses(forms)
-        self.antonyms = self._by_letter(a for sense in senses for a in graph.sense_related(sense, "antonyms"))
-        self.derivations = self._by_letter(d for sense in senses for d in graph.sense_related(sense, "derivations"))
-        self._known: dict[str, str] = {}
+        target = word_view(target_lemma, self.letters)
+        graph = target.graph
+        self.synsets, self.hypernyms = target.synsets, target.up
+        senses = [sense for letter in self.letters for sense in target.senses(letter)]
+        self.antonyms = self._by_letter(graph, (a for s in senses for a in graph.sense_related(s, "antonyms")))
+        self.derivations = self._by_letter(graph, (d for s in senses for d in graph.sense_related(s, "derivations")))
 
-    def _forms(self, word: str, letters: tuple[str, ...] | None = None) -> dict[str, tuple[str, ...]]:
-        """{POS letter: the word's analyses under it} (morphy, every analysis WordNet holds)."""
-        return {letter: _analyses(word, letter) for letter in letters or self.letters}
-
-    def _synsets(self, forms: dict[str, tuple[str, ...]]) -> set[int]:
-        synsets = self.graph.synsets
-        return {synset for letter, analyses in forms.items() for form in analyses for synset in synsets(form, letter)}
-
-    def _senses(self, forms: dict[str, tuple[str, ...]]) -> set[int]:
-        """The word's senses: those of its synsets whose word (lower-cased) is one of its analyses."""
-        senses = self.graph.lemma_senses
-        return {sense for letter, analyses in forms.items() for form in analyses for sense in senses(form, letter)}
-
-    def _up(self, synsets: set[int]) -> set[int]:
-        related, reached, frontier = self.graph.related, set(), synsets
-        for _ in range(DEPTH):
-            frontier = {hypernym for synset in frontier for hypernym in related(synset, "hypernyms")}
-            reached |= frontier
-        return reached
-
-    def _by_letter(self, senses) -> dict[str, frozenset[int]]:
+    @staticmethod
+    def _by_letter(graph: WordNetGraph, senses) -> dict[str, frozenset[int]]:
         """Senses grouped by the POS letter of their synset."""
         letters: dict[str, set[int]] = {}
         for sense in senses:
-            letters.setdefault(self.graph.sense_pos(sense), set()).add(sense)
+            letters.setdefault(graph.sense_pos(sense), set()).add(sense)
         return {letter: frozenset(group) for letter, group in letters.items()}
-
-    def _reaches(self, pointed: dict[str, frozenset[int]], forms: dict[str, tuple[str, ...]], substitute: str) -> bool:
-        """Whether senses the target points to (by POS letter) include a sense of the substitute under that
-        POS (`forms`: its analyses found so far, by letter; completed as needed)."""
-        for letter, senses in pointed.items():
-            if letter not in forms:
-                forms.update(self._forms(substitute, (letter,)))
-            if not senses.isdisjoint(self._senses({letter: forms[letter]})):
-                return True
-        return False
 
     def of(self, lemma: str) -> str:
         """The relation (one of RELATIONS) of a substitute, given as the metric's lemma of it."""
-        known = self._known.get(lemma)
-        if known is None:
-            if len(self._known) >= _REMEMBERED_SUBSTITUTES:
-                self._known.clear()
-            known = self._known[lemma] = self._relation(_key(lemma))
-        return known
-
-    def _relation(self, substitute: str) -> str:
-        forms = self._forms(substitute)
-        synsets = self._synsets(forms)
-        if synsets & self.synsets:
+        substitute = word_view(lemma, self.letters)
+        if not substitute.synsets.isdisjoint(self.synsets):
             return SYNONYM
-        if synsets & self.hypernyms:
+        if not substitute.synsets.isdisjoint(self.hypernyms):
             return HYPERNYM
-        above = self._up(synsets)
-        if above & self.synsets:
+        if not substitute.up.isdisjoint(self.synsets):
             return HYPONYM
-        if above & self.hypernyms:
+        if not substitute.up.isdisjoint(self.hypernyms):
             return CO_HYPONYM
-        if self._reaches(self.antonyms, forms, substitute):
-            return ANTONYM
-        if self._reaches(self.derivations, forms, substitute):
-            return DERIVATION
-        return OTHER if synsets and self.synsets else NOT_IN_WORDNET
+        for pointed, relation in ((self.antonyms, ANTONYM), (self.derivations, DERIVATION)):
+            if any(not senses.isdisjoint(substitute.senses(letter)) for letter, senses in pointed.items()):
+                return relation
+        return OTHER if substitute.synsets and self.synsets else NOT_IN_WORDNET
 
 
 @functools.lru_cache(maxsize=_REMEMBERED_TARGETS)
