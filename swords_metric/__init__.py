@@ -4,6 +4,8 @@
 >>> scorer = Scorer.from_dataset("swords", "test")
 >>> scorer.score({"t:…": ["fascinating", "incredible"]})["lenient_a_f@10"]
 >>> scorer.score(scorer.read("predictions.jsonl"))   # a file, streamed in bounded memory
+>>> prepared = scorer.read("predictions.jsonl", details="details.parquet")   # and what the metric counted
+>>> scorer.analyze(prepared)                          # classes, WordNet relations, worst targets: plain data
 
 or through `evaluate`: ``swords_metric.load().compute(predictions=..., references=rows)``.
 """

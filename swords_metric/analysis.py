@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from swords_dataset.judgements import CLASSES
 
+from .core import MetricInputError
 from .explain import ranked_or_none, target_record
 from .target_scores import _facts, _top_counts, lemma_class
 
@@ -52,6 +53,8 @@ def analyze(scorer, ranked: Sequence, worst: int = 5, relations: bool = True) ->
     references: counts and shares per class (and, with `relations`, per WordNet relation, which loads
     WordNet's graph: about 0.3 s) over all targets, per POS and per gold-set size, and the `worst` worst
     targets (WORST_RULE) with what they missed."""
+    if isinstance(worst, bool) or not isinstance(worst, int) or worst < 0:
+        raise MetricInputError(f"worst must be a whole number of at least 0, got {worst!r}")
     k = scorer.k
     names: tuple[str, ...] = ()
     if relations:
@@ -104,6 +107,8 @@ def analyze(scorer, ranked: Sequence, worst: int = 5, relations: bool = True) ->
 def differences(scorer, ranked_a: Sequence, ranked_b: Sequence, n: int = 10) -> list[dict]:
     """The `n` targets where two systems differ most (DIFFERENCE_RULE), as pair records (details.pair_record:
     both systems' figures and top-k lemmas)."""
+    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+        raise MetricInputError(f"n must be a whole number of at least 0, got {n!r}")
     from .details import pair_records
 
     differing = [record for record in pair_records(scorer, ranked_a, ranked_b) if record["difference"] != 0]

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Iterable, Mapping, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -15,6 +14,7 @@ from swords_dataset.judgements import ACCEPTABLE_ABOVE, CONCEIVABLE_FROM, NOT_IN
 from .alignment import DATASET_IDS, UPSTREAM_IDS, TargetIndex, UnknownTargetsError
 from .bootstrap import MIN_PAIRED_RESAMPLES, check_resamples, intervals, paired_test
 from .core import MetricInputError, normalize_prediction_items, prepare_prediction, shown, substitute_lemma
+from .details_stream import details_observer
 from .predictions import MAX_PREDICTIONS_BYTES, MAX_TARGET_CHARS, PredictionFile
 from .prepared import LEMMATIZER
 from .prepared_predictions import PreparedPredictions, prepare_in_order, prepare_keyed
@@ -132,28 +132,11 @@ class Scorer:
                 raise MetricInputError(f"{predictions.source}: already prepared; details are written while "
                                        "predictions are prepared (pass details= to read or prepare)")
             return predictions
-        with self._details(details, source) as observe:
+        with details_observer(self, details, source) as observe:
             if isinstance(predictions, Mapping):
                 records = ((str(key), items, "") for key, items in predictions.items())
                 return prepare_keyed(records, self.references, self.index, depth, source, self, observe=observe)
             return prepare_in_order(predictions, self.rows, self.references, depth, source, self, observe)
-
-    @contextmanager
-    def _details(self, path: str | Path | None, source: str):
-        """The observer that writes a details file while predictions are prepared (None without a path)."""
-        if path is None:
-            yield None
-            return
-        from .details import DetailsStream
-        from .details_files import check_details_path
-
-        stream = DetailsStream(self, check_details_path(path), source)
-        try:
-            yield stream.observe
-        except BaseException as error:
-            stream.abort(error)
-            raise
-        stream.finish()
 
     def read(self, path: str | Path, max_bytes: int = MAX_PREDICTIONS_BYTES, max_target_chars: int = MAX_TARGET_CHARS,
              source: str | None = None, details: str | Path | None = None) -> PreparedPredictions:
@@ -162,7 +145,7 @@ class Scorer:
         over max_bytes (uncompressed), or a target over max_target_chars of JSON, is refused. With `details`
         (a .jsonl, .csv or .parquet path), the details file is written as the targets are read."""
         file = PredictionFile(path, max_bytes, max_target_chars)
-        with self._details(details, source or str(path)) as observe:
+        with details_observer(self, details, source or str(path)) as observe:
             prepared = prepare_keyed(file, self.references, self.index, self.depth, source or str(path), self,
                                      duplicate=file.duplicate, observe=observe)
         prepared.file_format, prepared.substitutes_lemmatized = file.format, file.substitutes_lemmatized
