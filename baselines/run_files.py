@@ -18,16 +18,13 @@ import fcntl
 import hashlib
 import json
 import os
-import tempfile
 from pathlib import Path
 
 from swords_dataset.errors import SwordsError
-from swords_dataset.files import atomic_write
+from swords_dataset.files import atomic_write, check_output_file
 
 JOURNAL_SUFFIX = ".partial"
 PREDICTION_FILES = ("jsonl", "upstream")
-# Kernel file systems: a path there is a device or a view of the kernel, never a place for run files.
-SPECIAL_ROOTS = (Path("/dev"), Path("/proc"), Path("/sys"))
 _MAX_METRICS_BYTES = 64 * 2**20  # a metrics file is a few hundred kB; a larger one is not ours
 _MAX_HEADER_BYTES = 2**20
 
@@ -51,30 +48,10 @@ def output_paths(output: Path) -> dict[str, Path]:
 
 
 def check_location(output: Path, paths: dict[str, Path]) -> None:
-    """Before any work: the run's files can be ordinary files in an ordinary folder that takes files."""
-    resolved = Path(os.path.abspath(output)).resolve()
-    for root in SPECIAL_ROOTS:
-        if resolved == root or resolved.is_relative_to(root):
-            raise SwordsError(f"--output {output}: run files cannot go under {root}; name a file in an ordinary folder")
-    folder = paths["jsonl"].parent
-    for ancestor in (folder, *folder.parents):
-        if ancestor.exists() or ancestor.is_symlink():
-            if not ancestor.is_dir():
-                raise SwordsError(f"--output {output}: {ancestor} is a file, not a folder")
-            break
+    """Before any work: the run's files can be ordinary files in an ordinary folder that takes files (made if
+    missing)."""
     for path in paths.values():
-        if path.is_dir():
-            raise SwordsError(f"{path} is a folder; --output must name a file (e.g. runs/system.jsonl)")
-        if path.exists() and not path.is_file():
-            raise SwordsError(f"{path} exists and is not a regular file (a pipe, socket or device); choose another "
-                              "--output")
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        descriptor, probe = tempfile.mkstemp(dir=folder, prefix=".swords-probe-")  # ours, removed at once
-        os.close(descriptor)
-        os.unlink(probe)
-    except OSError as error:
-        raise SwordsError(f"cannot write in the output folder {folder} ({error.strerror or error})") from None
+        check_output_file(path, f"--output {output}", create_folder=True, kind="run files")
 
 
 def _read_json(path: Path, limit: int) -> object:

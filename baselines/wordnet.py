@@ -14,9 +14,10 @@ Ranking, with ``c(w, s)`` the SemCor tag count of word ``w`` in synset ``s`` (Wo
 
 The score of the word in place ``i`` (0-based) of this list is ``1 / (i + 1)``, so scores fall with rank and a
 reranker can use them as a prior. Words are WordNet lemmas (``_`` shown as a space); the target lemma itself
-is dropped. The WordNet data ships with the package in ``wordnet-3.0-synonyms.json.gz``, built offline by
-:mod:`swords_baselines.wordnet_synonyms` from Debian's WordNet 3.0 (license:
-``swords_metric/WORDNET-LICENSE.txt``).
+is dropped. The WordNet data is the metric's WordNet 3.0 graph (``swords_metric.load_wordnet_graph()``,
+shipped in ``swords_metric/wordnet-3.0-graph.zip``, built offline by ``swords_metric.wordnet_graph_data`` from
+Debian's WordNet 3.0; license: ``swords_metric/WORDNET-LICENSE.txt``): one WordNet for the baseline and the
+metric's details.
 
 SWORDS test (lenient F@10 A / lenient F@10 C / GAP): synonyms only 15.54 / 29.45 / 6.07; with similar 16.98 /
 32.95 / 6.69; with similar,hypernyms 18.66 / 40.50 / 8.15. Reranked in context: see ``wordnet+embedding``.
@@ -24,44 +25,32 @@ SWORDS test (lenient F@10 A / lenient F@10 C / GAP): synonyms only 15.54 / 29.45
 
 from __future__ import annotations
 
-import gzip
-import json
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
-from importlib import resources
+
+from swords_metric import UD_TO_WORDNET, WordNetGraph, load_wordnet_graph
 
 from .system import Option, Prediction, System
-from .wordnet_synonyms import DATA_FILE
 
-UD_TO_WORDNET = {"NOUN": "n", "VERB": "v", "ADJ": "a", "ADV": "r"}
 RELATION_NAMES = ("similar", "also", "verb_group", "hypernyms", "hyponyms", "sisters")
 
 
 class WordNetSynonyms:
-    """The packaged WordNet data: lemma index per POS, synsets (words, tag counts, relations)."""
+    """The baseline's view of the metric's WordNet 3.0 graph (swords_metric.WordNetGraph): synsets of a lemma,
+    related synsets, and their words ranked as the module docstring says."""
 
-    def __init__(self, payload: dict) -> None:
-        self.index: dict[str, dict[str, list[int]]] = payload["index"]
-        self.words: list[list[str]] = [synset[0] for synset in payload["synsets"]]
-        self.counts: list[list[int]] = [synset[1] for synset in payload["synsets"]]
-        self.relations: list[dict[str, list[int]]] = [synset[2] for synset in payload["synsets"]]
-        # Hyponymy is stored only as its inverse, hypernymy.
-        hyponyms: dict[int, list[int]] = {}
-        for number, relations in enumerate(self.relations):
-            for hypernym in relations.get("hypernyms", ()):
-                hyponyms.setdefault(hypernym, []).append(number)
-        for hypernym, numbers in hyponyms.items():
-            self.relations[hypernym] = {**self.relations[hypernym], "hyponyms": numbers}
+    def __init__(self, graph: WordNetGraph) -> None:
+        self.graph = graph
 
     def synsets(self, lemma: str, wn_pos: str) -> list[int]:
-        return self.index.get(wn_pos, {}).get(lemma, [])
+        return self.graph.synsets(lemma, wn_pos)
 
     def lookup_key(self, target: str, target_lemma: str, wn_pos: str) -> str | None:
         """The WordNet index entry for a target: its lemma, else the word form as written (e.g. CoInCo's
         lemma "fourth quarter" of "fourth-quarter"), else None."""
         for form in (target_lemma, target):
             key = form.strip().lower().replace(" ", "_")
-            if key in self.index.get(wn_pos, {}):
+            if self.graph.has_lemma(key, wn_pos):
                 return key
         return None
 
@@ -69,11 +58,11 @@ class WordNetSynonyms:
         if relation == "sisters":  # co-hyponyms: the other hyponyms of the synset's hypernyms
             return [
                 sister
-                for hypernym in self.relations[synset].get("hypernyms", ())
-                for sister in self.relations[hypernym].get("hyponyms", ())
+                for hypernym in self.graph.related(synset, "hypernyms")
+                for sister in self.graph.related(hypernym, "hyponyms")
                 if sister != synset
             ]
-        return self.relations[synset].get(relation, [])
+        return self.graph.related(synset, relation)
 
     def ranked_with_groups(self, lemma: str, wn_pos: str, relations: Sequence[str] = ()) -> list[tuple[str, str]]:
         """(word, "synonym" or the relation that brought it), in the order the module docstring defines."""
@@ -85,7 +74,7 @@ class WordNetSynonyms:
         ranked = []
         for group, synsets in groups:
             for synset in synsets:
-                words, counts = self.words[synset], self.counts[synset]
+                words, counts = self.graph.words(synset), self.graph.tag_counts(synset)
                 for position in sorted(range(len(words)), key=lambda i: -counts[i]):
                     key = words[position].lower()
                     if key not in seen:
@@ -99,8 +88,7 @@ class WordNetSynonyms:
 
 @lru_cache(maxsize=1)
 def load_wordnet() -> WordNetSynonyms:
-    with resources.files(__package__).joinpath(DATA_FILE).open("rb") as raw, gzip.open(raw, "rt") as f:
-        return WordNetSynonyms(json.load(f))
+    return WordNetSynonyms(load_wordnet_graph())
 
 
 def parse_relations(text: str | None) -> tuple[str, ...]:

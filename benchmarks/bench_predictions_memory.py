@@ -1,7 +1,7 @@
 """Peak memory and time of `swords evaluate` on large predictions files, and of refusing hostile ones.
 
 Run: python benchmarks/bench_predictions_memory.py [--before-python PY --before-dir DIR] [--folder DIR]
-                                                    [--skip-largest] [--only before|after]
+                                                    [--skip-largest] [--skip-details] [--only before|after]
 
 A 'before' checkout, e.g. the commit before the streaming reader (its console scripts' packages linked in, so
 that they import from it):
@@ -19,7 +19,9 @@ The inputs are generated in a temporary folder (or --folder, where they are kept
   - a file one byte over the limit (sparse), refused before it is read.
 
 Each figure is one `swords evaluate --dataset coinco --split dev --predictions FILE --json` process with
-every option at its default (1,000 bootstrap resamples, per-POS breakdown): its wall time and its whole
+every option at its default (1,000 bootstrap resamples, per-POS breakdown; for the details figures also
+`--details FILE.jsonl` or `FILE.parquet`: a record per substitute, 11.9 million for the 239 MB file, streamed
+to the file as each target is read): its wall time and its whole
 peak resident memory (the kernel's maximum RSS of that child, from wait4). With --before-python and
 --before-dir, the same commands run again from another checkout (e.g. `git archive` of the commit before the
 streaming reader, with that environment's python) for a before/after table; the largest file is not run
@@ -128,10 +130,10 @@ print(json.dumps([time.perf_counter() - started, usage.ru_maxrss / 1024, os.wait
 """
 
 
-def measure(python: str, cwd: Path, path: Path) -> tuple[float, float, int, str]:
+def measure(python: str, cwd: Path, path: Path, extra: tuple[str, ...] = ()) -> tuple[float, float, int, str]:
     """(seconds, peak RSS in MB, exit code, last stderr line) of one `swords evaluate` process."""
     command = [python, "-m", "swords_dataset.cli", "evaluate", "--dataset", "coinco", "--split", "dev",
-               "--predictions", str(path), "--json"]
+               "--predictions", str(path), "--json", *extra]
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1"}
     done = subprocess.run([sys.executable, "-S", "-c", LAUNCHER, *command], cwd=cwd, env=env, capture_output=True,
                           text=True, check=True)
@@ -145,6 +147,7 @@ def main() -> None:
     parser.add_argument("--before-dir", type=Path, help="checkout to run the 'before' commands from")
     parser.add_argument("--folder", type=Path, help="keep (and reuse) the generated inputs here")
     parser.add_argument("--skip-largest", action="store_true", help="leave out the file just under the limit")
+    parser.add_argument("--skip-details", action="store_true", help="leave out the runs that write --details")
     parser.add_argument("--only", choices=("before", "after"), help="run one side only")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
@@ -154,25 +157,37 @@ def main() -> None:
         paths = build_inputs(folder)
         print(f"inputs ready in {time.perf_counter() - started:.0f} s, in {folder} "
               f"(size limit {MAX_PREDICTIONS_BYTES / 2**20:,.0f} MB)")
-        cases = [("239 MB JSONL", "coinco-dev.jsonl"), ("same, upstream format", "coinco-dev.upstream.json"),
-                 ("largest accepted (JSONL)", "largest.jsonl"), ("gzip bomb, one huge string", "bomb-string.json.gz"),
-                 ("gzip bomb, valid whitespace", "bomb-whitespace.json.gz"), ("over the limit", "oversize.jsonl")]
+        details = {suffix: ("--details", str(folder / f"details{suffix}")) for suffix in (".jsonl", ".parquet")}
+        cases = [("239 MB JSONL", "coinco-dev.jsonl", ()), ("same, upstream format", "coinco-dev.upstream.json", ()),
+                 ("239 MB JSONL, --details .jsonl", "coinco-dev.jsonl", details[".jsonl"]),
+                 ("239 MB JSONL, --details .parquet", "coinco-dev.jsonl", details[".parquet"]),
+                 ("largest accepted (JSONL)", "largest.jsonl", ()),
+                 ("gzip bomb, one huge string", "bomb-string.json.gz", ()),
+                 ("gzip bomb, valid whitespace", "bomb-whitespace.json.gz", ()),
+                 ("over the limit", "oversize.jsonl", ())]
         if args.skip_largest:
             cases = [case for case in cases if case[1] != "largest.jsonl"]
+        if args.skip_details:
+            cases = [case for case in cases if not case[2]]
         runs = [("after", sys.executable, REPO_ROOT)]
         if args.before_python and args.before_dir:
             runs.insert(0, ("before", args.before_python, args.before_dir))
         runs = [run for run in runs if args.only in (None, run[0])]
         print(f"{'input':28} {'size':>10}  {'run':6} {'seconds':>8} {'peak MB':>8}  exit  message")
-        for label, name in cases:
+        for label, name, extra in cases:
             path = paths[name]
             size = path.stat().st_size
             for run_name, python, cwd in runs:
-                if run_name == "before" and name == "largest.jsonl":
-                    print(f"{label:28} {size / 2**20:8.1f}MB  {run_name:6} {'not run (would need ~20 GB)':>30}")
+                if run_name == "before" and (name == "largest.jsonl" or extra):
+                    why = "would need ~20 GB" if name == "largest.jsonl" else "no --details before"
+                    print(f"{label:28} {size / 2**20:8.1f}MB  {run_name:6} {f'not run ({why})':>30}")
                     continue
-                seconds, peak, code, message = measure(python, cwd, path)
-                shown = message if code else "scored"
+                seconds, peak, code, message = measure(python, cwd, path, extra)
+                if extra:
+                    written = Path(extra[1])
+                    message = f"{written.name}: {written.stat().st_size / 2**20:,.0f} MB"
+                    written.unlink()
+                shown = message if code or extra else "scored"
                 print(f"{label:28} {size / 2**20:8.1f}MB  {run_name:6} {seconds:8.1f} {peak:8.0f}  {code:4}  "
                       f"{shown[:110]}", flush=True)
         if args.folder is None:

@@ -1,34 +1,22 @@
-"""Published figures shown beside measured ones, with where they come from.
-
-Only figures the project's own tests reproduce are listed (tests/baselines/test_runner_oracles.py,
-tests/metric/test_metric.py), so every row here is one we can stand behind.
-"""
+"""Published figures shown beside measured ones: a thin reader of the metric's one file of published results
+(swords_metric/published-results.json, through swords_metric.published_results), which the CLI's `--published`
+and the README read too. Nothing here holds a figure."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from swords_metric import PublishedResult, published_papers, published_results
 
-CITATION = (
-    "Lee et al. (2021), SWORDS: A Benchmark for Lexical Substitution with Improved Data Coverage and Quality, "
-    "NAACL-HLT, Table 4 (SWORDS v1.1 test, generative setting, lenient F@10 against acceptable and conceivable "
-    "references)"
-)
+SWORDS_PAPER = "lee2021"
+PUBLISHED: tuple[PublishedResult, ...] = tuple(published_results())
+# The Score tab's comparison: the SWORDS paper's Table 4 (generative setting, lenient F@10 and Fc@10).
+TABLE_4: tuple[PublishedResult, ...] = tuple(row for row in PUBLISHED if row.paper == SWORDS_PAPER and row.table == "4")
 SHORT_SOURCE = "SWORDS paper, Table 4"
 
 
-@dataclass(frozen=True)
-class Published:
-    system: str  # the registry name of the baseline that reproduces it
-    label: str  # as the paper names it
-    config: str
-    split: str
-    metrics: dict[str, float] = field(default_factory=dict)  # metric key (as Scorer names it) -> percent
+def _citation() -> str:
+    paper = published_papers()[SWORDS_PAPER]
+    return (f"{paper['cite']}, {paper['title']}, {paper['venue']}, Table 4 (SWORDS test, generative setting, "
+            "lenient F@10 against acceptable and conceivable references)")
 
 
-TABLE_4: tuple[Published, ...] = (
-    Published("humans", "Humans", "swords_test_subset", "test", {"lenient_c_f@10": 77.9}),
-    Published("coinco-oracle", "CoInCo (oracle)", "swords", "test", {"lenient_a_f@10": 34.1, "lenient_c_f@10": 63.6}),
-    Published(
-        "thesaurus-oracle", "Thesaurus (oracle)", "swords", "test", {"lenient_a_f@10": 12.0, "lenient_c_f@10": 44.9}
-    ),
-)
+CITATION = _citation()

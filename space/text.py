@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import re
-from functools import lru_cache
 
 from swords_dataset.schema import empty_provenance
-from swords_metric import lemmatize
+from swords_metric import UD_TO_WORDNET, lemmatize, load_wordnet_graph
 
 from .data import POS_TAGS
 from .errors import SpaceError
@@ -87,34 +86,19 @@ def locate(context: str, target: str | None, occurrence: int | float | None = 1)
     return offset, context[offset : offset + len(target)]
 
 
-@lru_cache(maxsize=1)
-def _wordnet_frequencies():
-    """The WordNet data of the `wordnet` baseline, if that baseline is installed (only for guessing POS)."""
-    try:
-        from swords_baselines.wordnet import UD_TO_WORDNET, load_wordnet
-
-        return load_wordnet(), UD_TO_WORDNET
-    except Exception:  # an optional aid: without it the guess rests on the context alone
-        return None
-
-
 def _frequency(word: str, pos: str) -> int | None:
     """How often `word` (lemmatized for pos) is tagged with that POS in SemCor, +1; None when WordNet has
-    no such lemma, 0 when WordNet is unavailable."""
-    data = _wordnet_frequencies()
-    if data is None:
-        return 0
-    wordnet, ud_to_wordnet = data
-    wn_pos = ud_to_wordnet[pos]
+    no such lemma."""
+    graph = load_wordnet_graph()
     lemma = lemmatize(word, pos).replace(" ", "_")
-    synsets = wordnet.synsets(lemma, wn_pos)
+    synsets = graph.synsets(lemma, UD_TO_WORDNET[pos])
     if not synsets:
         return None
     total = 0
     for synset in synsets:
-        words = [w.lower() for w in wordnet.words[synset]]
+        words = [w.lower() for w in graph.words(synset)]
         if lemma in words:
-            total += wordnet.counts[synset][words.index(lemma)]
+            total += graph.tag_counts(synset)[words.index(lemma)]
     return total + 1
 
 

@@ -5,21 +5,37 @@ from __future__ import annotations
 import errno
 import os
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import BinaryIO
 
 from .errors import SwordsError
 
 # errno values that mean "no room": a full disk or quota, or a file-size limit.
 NO_SPACE = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
+# Kernel file systems: a path there is a device or a view of the kernel, never a place for an output.
+SPECIAL_ROOTS = (Path("/dev"), Path("/proc"), Path("/sys"))
 
 
-def no_space(error: BaseException) -> bool:
+def no_space(error: BaseException | None) -> bool:
     return isinstance(error, OSError) and error.errno in NO_SPACE
 
 
-def atomic_write(path: str | Path, data: bytes, durable: bool = True) -> None:
-    """Write `data` to a temporary file beside `path`, flush it to disk, then rename it over `path`: a
-    reader sees the old file or the new one, never a part. The file gets ordinary permissions (umask).
+def _no_space_cause(error: BaseException) -> OSError | None:
+    """The full-disk error behind `error`, if any: a writer such as pyarrow's re-raises it as its own."""
+    for candidate in (error, error.__cause__, error.__context__):
+        if no_space(candidate):
+            return candidate
+    return None
+
+
+@contextmanager
+def atomic_writer(path: str | Path, durable: bool = True) -> Iterator[BinaryIO]:
+    """A binary file to write `path` through, as a stream: the bytes go to a temporary file beside `path`,
+    which is flushed to disk and renamed over `path` when the block ends. A reader sees the old file or the
+    new one, never a part; an error in the block (or a kill) leaves the old file, and the temporary one is
+    removed. A full disk is one SwordsError naming `path`. The file gets ordinary permissions (umask).
     `durable=False` skips the flush to disk, for files that may be lost in a power cut but never be torn
     (a cache entry, which is asked again)."""
     path = Path(path)
@@ -30,13 +46,51 @@ def atomic_write(path: str | Path, data: bytes, durable: bool = True) -> None:
     try:
         os.chmod(temporary, 0o666 & ~umask)  # mkstemp makes the file private; the output is an ordinary file
         with os.fdopen(descriptor, "wb") as f:
-            f.write(data)
+            yield f
             f.flush()
             if durable:
                 os.fsync(f.fileno())
         os.replace(temporary, path)
     except BaseException as error:
         Path(temporary).unlink(missing_ok=True)
-        if no_space(error):
-            raise SwordsError(f"{path}: no space left on the device to write it ({error.strerror})") from None
+        full = _no_space_cause(error)
+        if full is not None:
+            raise SwordsError(f"{path}: no space left on the device to write it ({full.strerror})") from None
         raise
+
+
+def check_output_file(path: str | Path, what: str, create_folder: bool = False, kind: str = "files") -> None:
+    """Before any work: `path` can become an ordinary file written atomically (atomic_writer) in an ordinary
+    folder that takes files. One SwordsError each, naming `what` (e.g. "--output x.jsonl"): under /dev, /proc
+    or /sys; a path through a file; a folder, pipe or device at `path`; a missing folder (unless
+    create_folder, which makes it); a folder where no file can be made (read-only, no permission)."""
+    path = Path(path)
+    resolved = Path(os.path.abspath(path)).resolve()
+    for root in SPECIAL_ROOTS:
+        if resolved == root or resolved.is_relative_to(root):
+            raise SwordsError(f"{what}: {kind} cannot go under {root}; name a file in an ordinary folder")
+    folder = path.parent
+    for ancestor in (folder, *folder.parents):
+        if ancestor.exists() or ancestor.is_symlink():
+            if not ancestor.is_dir():
+                raise SwordsError(f"{what}: {ancestor} is a file, not a folder")
+            break
+    if path.is_dir():
+        raise SwordsError(f"{what}: {path} is a folder; name a file")
+    if path.exists() and not path.is_file():
+        raise SwordsError(f"{what}: {path} exists and is not a regular file (a pipe, socket or device)")
+    if not folder.is_dir() and not create_folder:
+        raise SwordsError(f"{what}: the folder {folder} does not exist")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        descriptor, probe = tempfile.mkstemp(dir=folder, prefix=".swords-probe-")  # ours, removed at once
+        os.close(descriptor)
+        os.unlink(probe)
+    except OSError as error:
+        raise SwordsError(f"{what}: cannot write in the folder {folder} ({error.strerror or error})") from None
+
+
+def atomic_write(path: str | Path, data: bytes, durable: bool = True) -> None:
+    """Write `data` to `path` atomically (see atomic_writer): a reader sees the old file or the new one."""
+    with atomic_writer(path, durable) as f:
+        f.write(data)

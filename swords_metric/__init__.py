@@ -4,6 +4,8 @@
 >>> scorer = Scorer.from_dataset("swords", "test")
 >>> scorer.score({"t:…": ["fascinating", "incredible"]})["lenient_a_f@10"]
 >>> scorer.score(scorer.read("predictions.jsonl"))   # a file, streamed in bounded memory
+>>> prepared = scorer.read("predictions.jsonl", details="details.parquet")   # and what the metric counted
+>>> scorer.analyze(prepared)                          # classes, WordNet relations, worst targets: plain data
 
 or through `evaluate`: ``swords_metric.load().compute(predictions=..., references=rows)``.
 """
@@ -17,12 +19,39 @@ from swords_dataset.judgements import ACCEPTABLE_ABOVE, CLASSES, CONCEIVABLE_FRO
 from .alignment import UnknownTargetsError
 from .bootstrap import check_resamples
 from .core import MetricInputError
-from .lemmatizer import lemmatize
+from .lemmatizer import UD_TO_WORDNET, lemmatize
 from .predictions import MAX_PREDICTIONS_BYTES, MAX_TARGET_CHARS, PredictionFile, read_predictions, write_predictions
-from .report import format_comparison, format_result
+from .report import format_analysis, format_comparison, format_differences, format_result
 from .scorer import SETTINGS, Judgement, PreparedPredictions, Scorer, score
 
 METRIC_DIR = Path(__file__).resolve().parent
+
+# Names whose modules load when first used (details, relations, WordNet's graph, published results), so that a
+# plain score does not pay for them: public name -> (module, its name there).
+_LAZY = {
+    "GOLD_SIZES": ("analysis", "GOLD_SIZES"),
+    "DETAILS_EXTENSIONS": ("details_files", "EXTENSIONS"),
+    "check_details_path": ("details_files", "check_details_path"),
+    "is_details_file": ("details_files", "is_details_file"),
+    "PUBLISHED_METRICS": ("published", "PUBLISHED_METRICS"),
+    "PublishedResult": ("published", "PublishedResult"),
+    "format_published": ("published", "format_published"),
+    "published_papers": ("published", "published_papers"),
+    "published_results": ("published", "published_results"),
+    "RELATIONS": ("relations", "RELATIONS"),
+    "WordNetGraph": ("wordnet_graph", "WordNetGraph"),
+    "load_wordnet_graph": ("wordnet_graph", "load_wordnet_graph"),
+}
+
+
+def __getattr__(name: str):
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    module, attribute = _LAZY[name]
+    value = globals()[name] = getattr(importlib.import_module(f".{module}", __name__), attribute)
+    return value
 
 
 def load(**kwargs):
@@ -33,7 +62,11 @@ def load(**kwargs):
 
 
 # The public surface: nothing outside swords_metric imports its modules (import-linter checks it).
-__all__ = ["ACCEPTABLE_ABOVE", "CLASSES", "CONCEIVABLE_FROM", "MAX_PREDICTIONS_BYTES", "MAX_TARGET_CHARS", "METRIC_DIR",
-           "SETTINGS", "Judgement", "MetricInputError", "PredictionFile", "PreparedPredictions", "Scorer",
-           "UnknownTargetsError", "check_resamples", "format_comparison", "format_result", "lemmatize", "load",
-           "read_predictions", "score", "write_predictions"]
+__all__ = [
+    "ACCEPTABLE_ABOVE", "CLASSES", "CONCEIVABLE_FROM", "DETAILS_EXTENSIONS", "GOLD_SIZES", "MAX_PREDICTIONS_BYTES",
+    "MAX_TARGET_CHARS", "METRIC_DIR", "PUBLISHED_METRICS", "RELATIONS", "SETTINGS", "UD_TO_WORDNET", "Judgement",
+    "MetricInputError", "PredictionFile", "PreparedPredictions", "PublishedResult", "Scorer", "UnknownTargetsError",
+    "WordNetGraph", "check_details_path", "check_resamples", "format_analysis", "format_comparison",
+    "format_differences", "format_published", "format_result", "is_details_file", "lemmatize", "load",
+    "load_wordnet_graph", "published_papers", "published_results", "read_predictions", "score", "write_predictions",
+]

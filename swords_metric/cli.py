@@ -44,6 +44,23 @@ def register(subparsers) -> None:
         action="store_true",
         help="CoInCo: also score the targets CoInCo flags as problematic (left out by default, as upstream does)",
     )
+    command.add_argument(
+        "--details", metavar="FILE",
+        help="also write what the metric counted, per substitute and per target (with --compare: per target, both "
+        "systems), to FILE: .jsonl, .csv or .parquet by its extension (the metric card says every field); an "
+        "existing FILE is replaced only if swords evaluate wrote it")
+    command.add_argument("--published", action="store_true",
+                         help="show this run beside the published results on the same benchmark split")
+    command.add_argument("--worst", type=int_range(0), default=5,
+                         help="how many worst targets the summary names (default: %(default)s)")
+    command.add_argument("--differences", type=int_range(0), default=10,
+                         help="with --compare: how many targets where the systems differ most to name "
+                         "(default: %(default)s)")
+    command.add_argument("--relations", action="store_true",
+                         help="add to the summary the WordNet 3.0 relation of each substitute to its target (synonym, "
+                         "hypernym, ...; loads WordNet's graph, about 0.3 s; on with --details, which has them)")
+    command.add_argument("--no-analysis", action="store_true",
+                         help="leave out the summary of what the system proposed (classes, worst targets)")
     command.add_argument("--json", action="store_true", help="print the result as JSON")
     command.set_defaults(func=run)
 
@@ -83,37 +100,75 @@ def _with_hint(error: MetricInputError) -> SwordsError:
     return SwordsError(str(error), f"use --dataset {belongs_to[0]} --split {belongs_to[1]}" if belongs_to else None)
 
 
+def _check_options(args: argparse.Namespace) -> None:
+    """Before any scoring work: options that do not go together, and where --details would go."""
+    if args.published and args.compare:
+        raise SwordsError("--published goes with --predictions (a single system), not --compare")
+    if args.details:
+        from .details_files import check_details_path
+
+        check_details_path(args.details, "--details")
+
+
+def _compare(scorer, args: argparse.Namespace) -> dict:
+    from .scorer import MIN_PAIRED_RESAMPLES, check_resamples
+
+    check_resamples(args.bootstrap, MIN_PAIRED_RESAMPLES, "the paired test's --bootstrap")  # before reading
+    a, b = (scorer.read(path) for path in args.compare)
+    result = scorer.compare(a, b, bootstrap=args.bootstrap, seed=args.seed, sources=tuple(args.compare))
+    coverage = result["coverage"]
+    if not coverage["a"] == coverage["b"] == coverage["both"]:
+        print(
+            f"note: the files cover different targets ({args.compare[0]}: {coverage['a']:,}, "
+            f"{args.compare[1]}: {coverage['b']:,}, both: {coverage['both']:,} of "
+            f"{coverage['targets_scored']:,}); a missing target is an empty answer",
+            file=sys.stderr,
+        )
+    result["differences"] = scorer.differences(a, b, n=args.differences)
+    if args.details:
+        scorer.write_comparison(args.details, a, b, sources=tuple(args.compare))
+    return result
+
+
 def run(args: argparse.Namespace) -> int:
-    from .report import format_comparison, format_result
-    from .scorer import MIN_PAIRED_RESAMPLES, Scorer, check_resamples
+    from .report import format_analysis, format_comparison, format_differences, format_result
+    from .scorer import Scorer, check_resamples
 
     try:
+        _check_options(args)
         scorer = Scorer.from_dataset(
             args.dataset, args.split, k=args.k, setting=args.setting, include_problematic=args.include_problematic
         )
         if args.compare:
-            check_resamples(args.bootstrap, MIN_PAIRED_RESAMPLES, "the paired test's --bootstrap")  # before reading
-            a, b = (scorer.read(path) for path in args.compare)
-            result = scorer.compare(a, b, bootstrap=args.bootstrap, seed=args.seed, sources=tuple(args.compare))
-            coverage = result["coverage"]
-            if not coverage["a"] == coverage["b"] == coverage["both"]:
-                print(
-                    f"note: the files cover different targets ({args.compare[0]}: {coverage['a']:,}, "
-                    f"{args.compare[1]}: {coverage['b']:,}, both: {coverage['both']:,} of "
-                    f"{coverage['targets_scored']:,}); a missing target is an empty answer",
-                    file=sys.stderr,
-                )
-            print(json.dumps(result, indent=2) if args.json else format_comparison(result))
+            result = _compare(scorer, args)
+            if args.json:
+                print(json.dumps(result, indent=2))
+            else:
+                print(format_comparison(result) + "\n\n" + format_differences(result["differences"], scorer.k))
             return 0
         check_resamples(args.bootstrap, what="--bootstrap")  # before reading the file
-        result = scorer.score(scorer.read(args.predictions), bootstrap=args.bootstrap, seed=args.seed)
+        prepared = scorer.read(args.predictions, details=args.details)
+        result = scorer.score(prepared, bootstrap=args.bootstrap, seed=args.seed)
+        if not args.no_analysis:
+            # With --details, WordNet's graph is loaded already: the summary gets the relations at little cost.
+            relations = args.relations or bool(args.details)
+            result["analysis"] = scorer.analyze(prepared, worst=args.worst, relations=relations)
     except MetricInputError as error:
         raise _with_hint(error) from None
     for note in input_notes(result, args.predictions):
         print(f"note: {note}", file=sys.stderr)
+    if args.published:
+        from .published import format_published, published_json
     if args.json:
+        if args.published:
+            result["published"] = published_json(result, args.dataset, args.split)
         print(json.dumps(result, indent=2))
-    else:
-        title = f"{args.predictions} on {args.dataset} {args.split}"
-        print(format_result(result, title=title, setting=args.setting, k=args.k))
+        return 0
+    title = f"{args.predictions} on {args.dataset} {args.split}"
+    blocks = [format_result(result, title=title, setting=args.setting, k=args.k)]
+    if "analysis" in result:
+        blocks.append(format_analysis(result["analysis"]))
+    if args.published:
+        blocks.append(format_published(result, args.dataset, args.split, args.predictions))
+    print("\n\n".join(blocks))
     return 0

@@ -36,13 +36,14 @@ import gzip
 import json
 from importlib import resources
 
-__all__ = ["DATA_FILE", "lemmatize", "lemmatize_bounded", "wordnet_candidates", "wordnet_lemmatize", "wordnet_pos"]
+__all__ = ["DATA_FILE", "UD_TO_WORDNET", "lemmatize", "lemmatize_bounded", "wordnet_candidates", "wordnet_lemmatize",
+           "wordnet_pos"]
 
 #: Name of the packaged data file (inside the ``swords_metric`` package).
 DATA_FILE = "wordnet-3.0-morphy.json.gz"
 
-#: UD POS -> WordNet POS, as in the SWORDS scorer; every other tag falls back to noun.
-_UD_TO_WORDNET = {"VERB": "v", "NOUN": "n", "ADJ": "a", "ADV": "r"}
+#: UD POS -> WordNet POS, as in the SWORDS scorer; every other tag falls back to noun (wordnet_pos).
+UD_TO_WORDNET = {"VERB": "v", "NOUN": "n", "ADJ": "a", "ADV": "r"}
 
 #: Detachment rules (suffix, replacement) per WordNet POS, in NLTK's order. The order matters: it
 #: decides the candidate order and thus which of two equally short lemmas wins.
@@ -101,7 +102,7 @@ def _tables() -> _WordNetTables:
 
 def wordnet_pos(ud_pos: str) -> str:
     """Map a Universal Dependencies POS tag to the WordNet POS the SWORDS scorer uses (default ``"n"``)."""
-    return _UD_TO_WORDNET.get(ud_pos, "n")
+    return UD_TO_WORDNET.get(ud_pos, "n")
 
 
 def _apply_rules(forms: list[str], rules: tuple[tuple[str, str], ...]) -> list[str]:
@@ -235,7 +236,7 @@ def lemmatize(word: str, pos: str) -> str:
 
 
 def _lemmatize(word: str, pos: str) -> str:
-    return _shortest(wordnet_candidates(word, _UD_TO_WORDNET.get(pos, "n")), word).lower().strip()
+    return _shortest(wordnet_candidates(word, UD_TO_WORDNET.get(pos, "n")), word).lower().strip()
 
 
 # lemmatize_bounded caches words of at most this length only: a hostile file may hold millions of distinct

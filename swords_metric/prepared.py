@@ -23,7 +23,7 @@ from swords_dataset.files import atomic_write
 from .core import Reference, prepare_reference
 from .references import TARGET_FIELDS, ReferenceSplit, reference_view
 
-FORMAT = 2
+FORMAT = 3  # 3: each target's word kept (the details name it)
 SUFFIX = ".references.json.gz"
 LEMMATIZER = "wordnet3.0+nltk3.5-morphy"
 

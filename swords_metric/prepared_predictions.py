@@ -38,8 +38,13 @@ class PreparedPredictions:
         return [slot is not None for slot in self.ranked]
 
 
+# Told of each scored target as it is prepared: (reference position, its (substitute, score) pairs, its
+# RankedPrediction). The details file is written this way, a target at a time.
+Observer = Callable[[int, list, RankedPrediction], None]
+
+
 def _ranked(items, reference: Reference | None, depth: int, target_id: str, where: str,
-            notes: InputNotes) -> RankedPrediction | str:
+            notes: InputNotes, observe: Observer | None = None, position: int = -1) -> RankedPrediction | str:
     """One target's list, read and prepared against its reference (every list is read, scored or not)."""
     try:
         pairs = normalize_prediction_items(items, target_id)
@@ -50,11 +55,16 @@ def _ranked(items, reference: Reference | None, depth: int, target_id: str, wher
     if reference is None:
         return GIVEN
     prepared = prepare_prediction(pairs, reference, notes)
-    return rank_prediction(prepared, reference, depth) if reference.lemmas else GIVEN
+    if not reference.lemmas:
+        return GIVEN
+    ranked = rank_prediction(prepared, reference, depth)
+    if observe is not None:
+        observe(position, pairs, ranked)
+    return ranked
 
 
 def prepare_in_order(predictions, rows: Sequence[Mapping], references: Sequence[Reference | None], depth: int,
-                     source: str, owner: object) -> PreparedPredictions:
+                     source: str, owner: object, observe: Observer | None = None) -> PreparedPredictions:
     """One list per reference, in the references' order."""
     if isinstance(predictions, str | bytes) or not isinstance(predictions, Sequence | np.ndarray):
         got = "None" if predictions is None else f"a {type(predictions).__name__}"
@@ -63,17 +73,20 @@ def prepare_in_order(predictions, rows: Sequence[Mapping], references: Sequence[
     if len(predictions) != len(references):
         raise MetricInputError(f"{source}: {len(predictions)} prediction lists for {len(references)} references")
     notes = InputNotes()
-    ranked = [None if items is None else _ranked(items, reference, depth, row["id"], "", notes)
-              for row, reference, items in zip(rows, references, predictions, strict=True)]
+    ranked = [None if items is None else _ranked(items, reference, depth, row["id"], "", notes, observe, position)
+              for position, (row, reference, items) in enumerate(zip(rows, references, predictions, strict=True))]
     return PreparedPredictions(ranked, None, len(ranked), notes, source, depth, owner)
 
 
 class KeyedPreparer:
     """Predictions keyed by target id, prepared as they arrive. Until the input shows which id scheme it uses,
-    a target is prepared under each scheme that knows its id (once when both name the same reference)."""
+    a target is prepared under each scheme that knows its id (once when both name the same reference). An
+    observer is told of each target once, under the dataset's id if that names it."""
 
-    def __init__(self, references: Sequence[Reference | None], index: TargetIndex, depth: int, source: str):
-        self.references, self.depth, self.source = references, depth, source
+    def __init__(self, references: Sequence[Reference | None], index: TargetIndex, depth: int, source: str,
+                 observe: Observer | None = None):
+        self.references, self.depth, self.source, self.observe = references, depth, source, observe
+        self.ambiguous: list[str] = []  # ids naming one target as dataset id and another as upstream id
         self.tally = index.tally(source)
         self.ranked = {DATASET_IDS: [None] * index.size, UPSTREAM_IDS: [None] * index.size}
         self.notes = {DATASET_IDS: InputNotes(), UPSTREAM_IDS: InputNotes()}
@@ -83,12 +96,16 @@ class KeyedPreparer:
             raise duplicate(key, where)
         positions = self.tally.add(key)
         done: dict[int, tuple[RankedPrediction | str, InputNotes]] = {}
+        if self.observe is not None and None not in positions.values() and len(set(positions.values())) > 1:
+            self.ambiguous.append(key)
         for scheme, position in positions.items():
             if position is None:
                 continue
             if position not in done:
                 notes = InputNotes()
-                done[position] = _ranked(items, self.references[position], self.depth, key, where, notes), notes
+                observe = self.observe if not done else None
+                done[position] = _ranked(items, self.references[position], self.depth, key, where, notes, observe,
+                                         position), notes
             ranked, notes = done[position]
             self.ranked[scheme][position] = ranked
             totals = self.notes[scheme]
@@ -100,15 +117,19 @@ class KeyedPreparer:
 
     def finish(self, owner: object) -> PreparedPredictions:
         scheme = self.tally.scheme()
+        if self.ambiguous and scheme == UPSTREAM_IDS:
+            raise MetricInputError(f"{self.source}: id {shown(self.ambiguous[0], 80)} is one target's id and another's "
+                                   "upstream id; the details cannot tell which target it names")
         return PreparedPredictions(self.ranked[scheme], scheme, self.tally.given, self.notes[scheme], self.source,
                                    self.depth, owner)
 
 
 def prepare_keyed(records: Iterable[tuple[str, object, str]], references: Sequence[Reference | None],
                   index: TargetIndex, depth: int, source: str, owner: object,
-                  duplicate: Callable[[str, str], Exception] | None = None) -> PreparedPredictions:
+                  duplicate: Callable[[str, str], Exception] | None = None,
+                  observe: Observer | None = None) -> PreparedPredictions:
     """Records (target id, substitutes, where for messages), e.g. a mapping's items or a PredictionFile."""
-    preparer = KeyedPreparer(references, index, depth, source)
+    preparer = KeyedPreparer(references, index, depth, source, observe)
     duplicate = duplicate or (lambda key, where: MetricInputError(f"{source}: target {shown(key, 80)} appears twice"))
     for key, items, where in records:
         preparer.add(key, items, where, duplicate)

@@ -16,8 +16,8 @@ from .core import MetricInputError, Reference, prepare_reference, shown
 REFERENCE_COLUMNS = ("id", "upstream_id", "benchmark", "target", "pos", "substitutes", "candidates", "provenance")
 SUBSTITUTE_FIELDS = ("substitute", "labels", "votes_positive", "votes_total")
 PROVENANCE_FIELDS = ("coinco_problematic",)
-# What the Scorer keeps of each row once its reference is prepared.
-TARGET_FIELDS = ("id", "upstream_id", "pos", "benchmark")
+# What the Scorer keeps of each row once its reference is prepared (the target word: for the details).
+TARGET_FIELDS = ("id", "upstream_id", "pos", "benchmark", "target")
 
 
 def reference_view(row: object, position: int) -> dict:

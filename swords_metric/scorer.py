@@ -14,6 +14,7 @@ from swords_dataset.judgements import ACCEPTABLE_ABOVE, CONCEIVABLE_FROM, NOT_IN
 from .alignment import DATASET_IDS, UPSTREAM_IDS, TargetIndex, UnknownTargetsError
 from .bootstrap import MIN_PAIRED_RESAMPLES, check_resamples, intervals, paired_test
 from .core import MetricInputError, normalize_prediction_items, prepare_prediction, shown, substitute_lemma
+from .details_stream import details_observer
 from .predictions import MAX_PREDICTIONS_BYTES, MAX_TARGET_CHARS, PredictionFile
 from .prepared import LEMMATIZER
 from .prepared_predictions import PreparedPredictions, prepare_in_order, prepare_keyed
@@ -113,30 +114,40 @@ class Scorer:
 
     # -- predictions, prepared once --
 
-    def prepare(self, predictions, source: str = "predictions") -> PreparedPredictions:
+    def prepare(self, predictions, source: str = "predictions", details: str | Path | None = None
+                ) -> PreparedPredictions:
         """Predictions as the metrics use them: a mapping from target id (either scheme) to a list of
         substitutes, or one list per reference in order (any form normalize_prediction_items reads).
-        Already prepared predictions are returned as they are (if this Scorer made them)."""
-        return self._prepared(predictions, source, self.depth)
+        Already prepared predictions are returned as they are (if this Scorer made them). With `details`, a
+        path ending .jsonl, .csv or .parquet, the details file is written as they are prepared (see the
+        metric card, "Details"; checked before any work)."""
+        return self._prepared(predictions, source, self.depth, details)
 
-    def _prepared(self, predictions, source: str, depth: int) -> PreparedPredictions:
+    def _prepared(self, predictions, source: str, depth: int, details: str | Path | None = None
+                  ) -> PreparedPredictions:
         if isinstance(predictions, PreparedPredictions):
             if predictions.owner is not self:
                 raise MetricInputError(f"{predictions.source}: prepared by another Scorer; prepare them with this one")
+            if details is not None:
+                raise MetricInputError(f"{predictions.source}: already prepared; details are written while "
+                                       "predictions are prepared (pass details= to read or prepare)")
             return predictions
-        if isinstance(predictions, Mapping):
-            records = ((str(key), items, "") for key, items in predictions.items())
-            return prepare_keyed(records, self.references, self.index, depth, source, self)
-        return prepare_in_order(predictions, self.rows, self.references, depth, source, self)
+        with details_observer(self, details, source) as observe:
+            if isinstance(predictions, Mapping):
+                records = ((str(key), items, "") for key, items in predictions.items())
+                return prepare_keyed(records, self.references, self.index, depth, source, self, observe=observe)
+            return prepare_in_order(predictions, self.rows, self.references, depth, source, self, observe)
 
     def read(self, path: str | Path, max_bytes: int = MAX_PREDICTIONS_BYTES, max_target_chars: int = MAX_TARGET_CHARS,
-             source: str | None = None) -> PreparedPredictions:
+             source: str | None = None, details: str | Path | None = None) -> PreparedPredictions:
         """A predictions file (upstream format or JSONL, gzipped or not; see predictions.py), read as a
         stream and prepared a target at a time: memory grows with the targets, not with the file. A file
-        over max_bytes (uncompressed), or a target over max_target_chars of JSON, is refused."""
+        over max_bytes (uncompressed), or a target over max_target_chars of JSON, is refused. With `details`
+        (a .jsonl, .csv or .parquet path), the details file is written as the targets are read."""
         file = PredictionFile(path, max_bytes, max_target_chars)
-        prepared = prepare_keyed(file, self.references, self.index, self.depth, source or str(path), self,
-                                 duplicate=file.duplicate)
+        with details_observer(self, details, source or str(path)) as observe:
+            prepared = prepare_keyed(file, self.references, self.index, self.depth, source or str(path), self,
+                                     duplicate=file.duplicate, observe=observe)
         prepared.file_format, prepared.substitutes_lemmatized = file.format, file.substitutes_lemmatized
         return prepared
 
@@ -160,6 +171,43 @@ class Scorer:
             raise MetricInputError(f"predictions are prepared {prepared.depth} deep; k={ks[-1]} needs a Scorer with "
                                    f"k >= {ks[-1]}")
         return precision_recall_at(self.references, prepared.ranked, ks)
+
+    def analyze(self, predictions, worst: int = 5, relations: bool = True) -> dict:
+        """What the system proposed, as plain data: per class and (`relations`) per WordNet relation, the counts
+        and shares (percent) of its strict top-k substitutes over all targets (`all`), `by_pos` and
+        `by_gold_size` (buckets of the number of acceptable substitutes), and its `worst_targets` with the
+        acceptable substitutes they missed. See analysis.py; the class shares reproduce strict precision
+        exactly. Relations load WordNet's graph (about 0.3 s, once a process)."""
+        from .analysis import analyze
+
+        return analyze(self, self.prepare(predictions).ranked, worst, relations)
+
+    def target_details(self, predictions) -> list[dict]:
+        """The per-target records of a details file (kind "target"), for every scored target in reference
+        order: P/R/F@k per family, GAP, top-k lemmas, acceptable substitutes missed."""
+        from .explain import ranked_or_none, target_record
+
+        ranked = self.prepare(predictions).ranked
+        return [target_record(self.rows[i], self.references[i], ranked_or_none(ranked[i]), self.k)
+                for i, scored in enumerate(self.scored) if scored]
+
+    def differences(self, predictions_a, predictions_b, n: int = 10) -> list[dict]:
+        """The `n` targets where two systems differ most in per-target lenient F@k against acceptable, as
+        records with both systems' figures and top-k lemmas (a comparison file's `pair` records)."""
+        from .analysis import differences
+
+        return differences(self, self.prepare(predictions_a, "A").ranked, self.prepare(predictions_b, "B").ranked, n)
+
+    def write_comparison(self, path: str | Path, predictions_a, predictions_b,
+                         sources: tuple[str, str] = ("A", "B")) -> int:
+        """A comparison file (.jsonl, .csv or .parquet): one record per scored target with both systems'
+        figures and top-k lemmas. Returns how many records it holds."""
+        from .details import write_comparison
+        from .details_files import check_details_path
+
+        check_details_path(path)
+        a, b = self.prepare(predictions_a, sources[0]), self.prepare(predictions_b, sources[1])
+        return write_comparison(self, path, a.ranked, b.ranked, sources)
 
     def restricted_to_given(self, predictions: PreparedPredictions) -> tuple[Scorer, PreparedPredictions]:
         """A Scorer of just the targets these predictions name (the others left out rather than scored as

@@ -55,3 +55,17 @@ def run_swords(*args: str, cwd: Path = REPO_ROOT, env: dict | None = None) -> su
         env={**os.environ, **(env or {})},
         timeout=600,
     )
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """A 16 kB filesystem (tmpfs), where the machine allows mounting one."""
+    mount = tmp_path / "small"
+    mount.mkdir()
+    made = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16k", "tmpfs", str(mount)], capture_output=True)
+    if made.returncode != 0:
+        pytest.skip(f"cannot mount a small filesystem here: {made.stderr.decode().strip()}")
+    try:
+        yield mount
+    finally:
+        subprocess.run(["umount", "-l", str(mount)], capture_output=True)

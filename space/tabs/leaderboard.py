@@ -1,5 +1,6 @@
 """The Leaderboard tab: the stored baselines' results (every *.metrics.json `swords run` wrote in the results
-folder) beside the paper's published figures, one row each, sortable."""
+folder) beside the published results (the metric's one file of them), one row each, sortable; a published row's
+source says "published" and cites its paper and table."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import gradio as gr
 import pandas as pd
 
 from .. import SPACE_DIR
-from ..published import SHORT_SOURCE, TABLE_4
+from ..published import PUBLISHED
 from ..stored import metrics_files, read_metrics, results_dir
 
 LEADERBOARD_METRICS = (
@@ -18,8 +19,11 @@ LEADERBOARD_METRICS = (
     ("strict F@10", "strict_a_f@10"),
     ("strict Fc@10", "strict_c_f@10"),
     ("GAP", "gap"),
+    ("GAP-rat", "gap_rat"),
 )
 MEASURED = "measured (swords run)"
+# The published rows that report a metric of the board (the SWORDS paper's Table 8 reports none of them).
+PUBLISHED_ROWS = tuple(row for row in PUBLISHED if any(key in row.metrics for _, key in LEADERBOARD_METRICS))
 
 # -- handlers -----------------------------------------------------------------------------------------------
 
@@ -30,7 +34,7 @@ def leaderboard_columns() -> list[str]:
 
 def leaderboard(folder: str | Path | None = None) -> tuple[pd.DataFrame, str]:
     """Stored baselines' results (every *.metrics.json of the results folder, as `swords run` writes
-    them) and the paper's published figures, one row each; and a note on what was skipped."""
+    them) and the published results, one row each; and a note on what was skipped."""
     rows, skipped = [], []
     for path in metrics_files(folder):
         metrics = read_metrics(path)
@@ -42,16 +46,16 @@ def leaderboard(folder: str | Path | None = None) -> tuple[pd.DataFrame, str]:
         rows.append([run["system"], f"{run.get('dataset', '?')} {run.get('split', '?')}",
                      int(metrics.get("targets_scored", 0)),
                      *[round(float(metrics[key]), 1) for _, key in LEADERBOARD_METRICS], MEASURED])
-    for entry in TABLE_4:
-        rows.append([entry.label, f"{entry.config} {entry.split}", None,
-                     *[entry.metrics.get(key) for _, key in LEADERBOARD_METRICS], SHORT_SOURCE])
+    for entry in PUBLISHED_ROWS:
+        rows.append([entry.system, f"{entry.config} {entry.split}", None,
+                     *[entry.metrics.get(key) for _, key in LEADERBOARD_METRICS], f"published: {entry.source}"])
     table = pd.DataFrame(rows, columns=leaderboard_columns())
     table = table.sort_values(["benchmark", "lenient Fc@10"], ascending=[True, False], na_position="last",
                               kind="stable").reset_index(drop=True)
     where = results_dir(folder).resolve()
     if where.is_relative_to(SPACE_DIR.parent):  # a path relative to the project, not the server's layout
         where = where.relative_to(SPACE_DIR.parent)
-    note = f"{len(rows) - len(TABLE_4)} stored results from `{where}`"
+    note = f"{len(rows) - len(PUBLISHED_ROWS)} stored results from `{where}`"
     if skipped:
         note += f"; skipped (not a metrics file of `swords run`): {', '.join(skipped)}"
     return table, note + "."
@@ -67,8 +71,8 @@ def on_leaderboard():
 def build(demo: gr.Blocks) -> None:
     """The tab's components (inside its gr.Tab) and events; filled when the page loads."""
     gr.Markdown(
-        "Stored baselines (the `*.metrics.json` that `swords run` writes) next to the published "
-        "figures. Click a column header to sort."
+        "Stored baselines (the `*.metrics.json` that `swords run` writes) next to the published results, each "
+        "marked *published* with its paper and table (blank: not reported). Click a column header to sort."
     )
     board = gr.Dataframe(label="Leaderboard", elem_id="leaderboard", headers=leaderboard_columns(), interactive=False)
     note = gr.Markdown(label="Sources")

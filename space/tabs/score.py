@@ -16,7 +16,7 @@ from .. import data, memory, scoring
 from ..errors import SpaceError
 from ..events import Progress, messages, no_progress, tracker
 from ..inputs import Checkbox, Dropdown, File, Radio, Slider
-from ..published import CITATION, SHORT_SOURCE, TABLE_4
+from ..published import CITATION, TABLE_4
 from ..stored import stored_path, stored_predictions, stored_split
 
 # Two scores at once: files are read as streams (memory grows with the targets, not the file), so three ~19 MB
@@ -87,8 +87,8 @@ class ScoreResult:
         rows = [["this file", f"{self.config} {self.split}",
                  round(self.result["lenient_a_f@10"], 1), round(self.result["lenient_c_f@10"], 1), "measured here"]]
         for entry in TABLE_4:
-            rows.append([entry.label, f"{entry.config} {entry.split}", entry.metrics.get("lenient_a_f@10"),
-                         entry.metrics.get("lenient_c_f@10"), SHORT_SOURCE])
+            rows.append([entry.system, f"{entry.config} {entry.split}", entry.metrics.get("lenient_a_f@10"),
+                         entry.metrics.get("lenient_c_f@10"), f"published: {entry.source}"])
         return pd.DataFrame(rows, columns=PUBLISHED_COLUMNS)
 
     def summary(self) -> str:

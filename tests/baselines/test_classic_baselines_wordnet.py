@@ -1,21 +1,18 @@
-"""The `wordnet` baseline on real benchmark data: its packaged WordNet 3.0 data (regenerated identically,
-its shape), hand-checked synonym lists, and its scores on SWORDS test."""
+"""The `wordnet` baseline on real benchmark data: hand-checked synonym lists and its scores on SWORDS test. Its
+WordNet 3.0 data is the metric's graph (tests/metric/test_wordnet_graph.py: regenerated identically, its shape,
+nltk beside it)."""
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import pytest
 
 import swords_dataset
-from swords_baselines import wordnet_synonyms
 from swords_baselines.system import SYSTEMS
 from swords_baselines.wordnet import WordNet, load_wordnet, parse_relations, wordnet_substitutes
 from swords_dataset.errors import SwordsError
 
 from .run_helpers import run_system
 
-WORDNET_DIR = Path("/usr/share/wordnet")
 METRICS = ("lenient_a_f@10", "lenient_c_f@10", "strict_c_p@1", "gap", "oot_r")
 
 
@@ -25,25 +22,6 @@ def swords_test() -> list[dict]:
 
 
 # --- wordnet ---------------------------------------------------------------------------------------------
-
-
-@pytest.mark.skipif(
-    not (WORDNET_DIR / "index.sense").is_file(), reason="Debian's WordNet (wordnet-base, wordnet-sense-index) absent"
-)
-def test_wordnet_data_regenerates_identically(tmp_path):
-    output = tmp_path / wordnet_synonyms.DATA_FILE
-    assert wordnet_synonyms.main(["--wordnet-dir", str(WORDNET_DIR), "--output", str(output)]) == 0
-    assert output.read_bytes() == wordnet_synonyms.DEFAULT_OUTPUT.read_bytes()
-
-
-def test_wordnet_data_shape():
-    wordnet = load_wordnet()
-    assert len(wordnet.words) == 117659  # WordNet 3.0's synsets
-    assert {pos: len(table) for pos, table in wordnet.index.items()} == {"n": 117798, "v": 11529, "a": 21479, "r": 4481}
-    # bank's second sense (depository financial institution): "bank" tagged 20 times, its synonyms never.
-    second = wordnet.synsets("bank", "n")[1]
-    assert wordnet.words[second] == ["depository_financial_institution", "bank", "banking_concern", "banking_company"]
-    assert wordnet.counts[second] == [0, 20, 0, 0]
 
 
 @pytest.mark.parametrize(

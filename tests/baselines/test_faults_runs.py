@@ -12,8 +12,6 @@ import signal
 import subprocess
 import time
 
-import pytest
-
 from swords_baselines.run_files import output_paths
 from swords_metric import read_predictions
 
@@ -137,20 +135,6 @@ def test_what_can_be_checked_first_is_checked_before_any_work(tmp_path, key):
         done = swords(*llm_args(server.base_url, tmp_path / "z.jsonl", limit=1), "--stop", "é", env=key)
         assert done.returncode == 0, done.stderr
         assert server.requests[-1]["body"]["stop"] == ["é"]
-
-
-@pytest.fixture
-def small_disk(tmp_path):
-    """A 16 kB filesystem (tmpfs), where the machine allows mounting one."""
-    mount = tmp_path / "small"
-    mount.mkdir()
-    made = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16k", "tmpfs", str(mount)], capture_output=True)
-    if made.returncode != 0:
-        pytest.skip(f"cannot mount a small filesystem here: {made.stderr.decode().strip()}")
-    try:
-        yield mount
-    finally:
-        subprocess.run(["umount", "-l", str(mount)], capture_output=True)
 
 
 def test_a_full_disk_mid_run_loses_nothing_and_the_run_resumes(small_disk, tmp_path, key):

@@ -42,3 +42,22 @@ def debian_wordnet() -> Path:
             f"WordNet 3.0 database not found at {WORDNET_DIR}: apt-get install wordnet-base (or set SWORDS_WORDNET_DIR)"
         )
     return WORDNET_DIR
+
+
+@pytest.fixture(scope="session")
+def real_systems(tmp_path_factory) -> dict:
+    """SWORDS test predictions of real systems (real_systems.py), made once a session: name -> a file or a
+    mapping; a system whose data is absent is left out."""
+    import swords_dataset
+
+    from .real_systems import SYSTEMS, system_predictions
+
+    rows = swords_dataset.rows("swords", "test")
+    folder = tmp_path_factory.mktemp("systems")
+    made = {}
+    for name in SYSTEMS:
+        try:
+            made[name] = system_predictions(name, rows, folder)
+        except pytest.skip.Exception:
+            continue
+    return made

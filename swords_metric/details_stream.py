@@ -1,0 +1,27 @@
+"""The hook between a Scorer preparing predictions and a details file: `details_observer` gives the observer
+that prepare_predictions calls for each target as it is prepared (None without a details path), and finishes
+the file, or drops it if preparing fails. The writing itself (details.py, details_files.py) is imported only
+when a details file is asked for."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+
+@contextmanager
+def details_observer(scorer, path: str | Path | None, source: str) -> Iterator:
+    if path is None:
+        yield None
+        return
+    from .details import DetailsStream
+    from .details_files import check_details_path
+
+    stream = DetailsStream(scorer, check_details_path(path), source)
+    try:
+        yield stream.observe
+    except BaseException as error:
+        stream.abort(error)
+        raise
+    stream.finish()
