@@ -44,6 +44,12 @@ def register(subparsers) -> None:
         action="store_true",
         help="CoInCo: also score the targets CoInCo flags as problematic (left out by default, as upstream does)",
     )
+    command.add_argument(
+        "--given-only",
+        action="store_true",
+        help="score only the targets the file answers, as `swords run` scores a run over part of a split (e.g. "
+        "--limit, or lm-eval's); by default a target missing from the file is an empty answer, as upstream scores it",
+    )
     command.add_argument("--json", action="store_true", help="print the result as JSON")
     command.set_defaults(func=run)
 
@@ -92,6 +98,8 @@ def run(args: argparse.Namespace) -> int:
             args.dataset, args.split, k=args.k, setting=args.setting, include_problematic=args.include_problematic
         )
         if args.compare:
+            if args.given_only:
+                raise SwordsError("--given-only goes with --predictions: --compare scores both files on every target")
             check_resamples(args.bootstrap, MIN_PAIRED_RESAMPLES, "the paired test's --bootstrap")  # before reading
             a, b = (scorer.read(path) for path in args.compare)
             result = scorer.compare(a, b, bootstrap=args.bootstrap, seed=args.seed, sources=tuple(args.compare))
@@ -106,7 +114,10 @@ def run(args: argparse.Namespace) -> int:
             print(json.dumps(result, indent=2) if args.json else format_comparison(result))
             return 0
         check_resamples(args.bootstrap, what="--bootstrap")  # before reading the file
-        result = scorer.score(scorer.read(args.predictions), bootstrap=args.bootstrap, seed=args.seed)
+        predictions = scorer.read(args.predictions)
+        if args.given_only:
+            scorer, predictions = scorer.restricted_to_given(predictions)
+        result = scorer.score(predictions, bootstrap=args.bootstrap, seed=args.seed)
     except MetricInputError as error:
         raise _with_hint(error) from None
     for note in input_notes(result, args.predictions):

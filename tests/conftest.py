@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -55,3 +56,10 @@ def run_swords(*args: str, cwd: Path = REPO_ROOT, env: dict | None = None) -> su
         env={**os.environ, **(env or {})},
         timeout=600,
     )
+
+
+def free_port() -> int:
+    """A port nobody listens on, on 127.0.0.1 (for a server a test starts)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]

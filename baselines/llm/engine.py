@@ -19,6 +19,7 @@ from pathlib import Path
 
 from swords_dataset.errors import SwordsError
 
+from ..system import installed
 from .engine_limits import FLAGS, check_fits, check_port, check_settings
 from .gguf_file import read_header
 
@@ -51,18 +52,11 @@ def model_path(model: str | None = None) -> Path:
     return path
 
 
-def _installed(package: str) -> bool:
-    try:
-        return importlib.util.find_spec(package) is not None
-    except (ImportError, ValueError):
-        return False
-
-
 def unavailable_reason() -> str | None:
     """Why the local engine cannot run here (a missing package, a missing or broken model file), without
     starting it: its default model's header is read (0.1 s), nothing is loaded."""
     for package in ("xllamacpp", "gguf"):  # llama.cpp's server; the model file's header is checked with gguf
-        if not _installed(package):
+        if not installed(package):
             return f"needs {package}: {INSTALL}"
     try:
         read_header(model_path())
@@ -98,7 +92,7 @@ class LocalEngine:
         check_settings(port, parallel, context, threads, self.flags)
         self.model = model or DEFAULT_MODEL
         self.path = model_path(self.model)
-        if not _installed("gguf"):
+        if not installed("gguf"):
             raise SwordsError(f"the local LLM needs gguf to check its model file: {INSTALL}")
         self.header = read_header(self.path)
         check_fits(self.header, parallel, context, self.flags)
