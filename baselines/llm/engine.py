@@ -119,6 +119,12 @@ class LocalEngine:
         params.cpuparams.n_threads = self.threads
         params.cpuparams_batch.n_threads = self.threads
         params.verbosity = -1  # llama.cpp's own log lines stay off the terminal
+        # The same request, the same answer, whatever was asked before: a prompt whose state llama.cpp restored
+        # from its prompt cache is decoded from logits computed in another batch shape, which can turn a greedy
+        # choice (seen: lm-eval's request, the runner's before it). Each target's prompt differs anyway, and
+        # answers are cached by the client; the prompt cache's RAM (8 GB by default) is saved too.
+        params.cache_prompt = False
+        params.cache_ram_mib = 0
         started: dict = {}
 
         def load() -> None:  # in a thread, so that the wait for a model to load is bounded
