@@ -117,7 +117,7 @@ class System:
 
     @classmethod
     def missing_modules(cls) -> list[str]:
-        return [module for module in cls.requires if not _installed(module)]
+        return [module for module in cls.requires if not installed(module)]
 
     @classmethod
     def install_hint(cls) -> str:
@@ -177,7 +177,7 @@ class System:
         """Release resources (servers, sessions)."""
 
 
-def _installed(module: str) -> bool:
+def installed(module: str) -> bool:
     import importlib.util
 
     try:

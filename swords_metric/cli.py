@@ -61,6 +61,12 @@ def register(subparsers) -> None:
                          "hypernym, ...; loads WordNet's graph, about 0.3 s; on with --details, which has them)")
     command.add_argument("--no-analysis", action="store_true",
                          help="leave out the summary of what the system proposed (classes, worst targets)")
+    command.add_argument(
+        "--given-only",
+        action="store_true",
+        help="score only the targets the file answers, as `swords run` scores a run over part of a split (e.g. "
+        "--limit, or lm-eval's); by default a target missing from the file is an empty answer, as upstream scores it",
+    )
     command.add_argument("--json", action="store_true", help="print the result as JSON")
     command.set_defaults(func=run)
 
@@ -104,6 +110,8 @@ def _check_options(args: argparse.Namespace) -> None:
     """Before any scoring work: options that do not go together, and where --details would go."""
     if args.published and args.compare:
         raise SwordsError("--published goes with --predictions (a single system), not --compare")
+    if args.given_only and args.compare:
+        raise SwordsError("--given-only goes with --predictions: --compare scores both files on every target")
     if args.details:
         from .details_files import check_details_path
 
@@ -148,6 +156,8 @@ def run(args: argparse.Namespace) -> int:
             return 0
         check_resamples(args.bootstrap, what="--bootstrap")  # before reading the file
         prepared = scorer.read(args.predictions, details=args.details)
+        if args.given_only:
+            scorer, prepared = scorer.restricted_to_given(prepared)
         result = scorer.score(prepared, bootstrap=args.bootstrap, seed=args.seed)
         if not args.no_analysis:
             # With --details, WordNet's graph is loaded already: the summary gets the relations at little cost.

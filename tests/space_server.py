@@ -4,7 +4,6 @@ Space runs it), for the end-to-end and fault tests."""
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -13,15 +12,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+from .conftest import REPO_ROOT, free_port
+
+__all__ = ["APP", "REPO_ROOT", "free_port", "peak_memory_mb", "running_app", "wait_until_up"]
 APP = REPO_ROOT / "space" / "app.py"
 START_TIMEOUT = 90  # seconds; the app itself starts in a few
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def wait_until_up(url: str, process: subprocess.Popen, timeout: float) -> float:

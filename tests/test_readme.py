@@ -31,6 +31,8 @@ NOT_RUN = {
     r"^swords demo": "serves until stopped: test_space_e2e_browser.py runs `swords demo` and checks the URL it prints",
     r"^swords llm serve": "serves until stopped: test_llm_local.py starts it and calls /v1/completions",
     r"^vllm serve": "needs vLLM and a GPU",
+    r"^lm_eval ": "needs the server the line before starts: test_lm_eval.py runs this command against `swords llm "
+    "serve` on a free port",
     r"ruff check \. && lint-imports && pytest$": "the test command itself",
 }
 

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from swords_dataset.errors import SwordsError
 
+from ..system import installed
 from .engine_limits import FLAGS, check_fits, check_port, check_settings
 from .gguf_file import read_header
 
@@ -51,18 +52,11 @@ def model_path(model: str | None = None) -> Path:
     return path
 
 
-def _installed(package: str) -> bool:
-    try:
-        return importlib.util.find_spec(package) is not None
-    except (ImportError, ValueError):
-        return False
-
-
 def unavailable_reason() -> str | None:
     """Why the local engine cannot run here (a missing package, a missing or broken model file), without
     starting it: its default model's header is read (0.1 s), nothing is loaded."""
     for package in ("xllamacpp", "gguf"):  # llama.cpp's server; the model file's header is checked with gguf
-        if not _installed(package):
+        if not installed(package):
             return f"needs {package}: {INSTALL}"
     try:
         read_header(model_path())
@@ -98,7 +92,7 @@ class LocalEngine:
         check_settings(port, parallel, context, threads, self.flags)
         self.model = model or DEFAULT_MODEL
         self.path = model_path(self.model)
-        if not _installed("gguf"):
+        if not installed("gguf"):
             raise SwordsError(f"the local LLM needs gguf to check its model file: {INSTALL}")
         self.header = read_header(self.path)
         check_fits(self.header, parallel, context, self.flags)
@@ -125,6 +119,12 @@ class LocalEngine:
         params.cpuparams.n_threads = self.threads
         params.cpuparams_batch.n_threads = self.threads
         params.verbosity = -1  # llama.cpp's own log lines stay off the terminal
+        # The same request, the same answer, whatever was asked before: a prompt whose state llama.cpp restored
+        # from its prompt cache is decoded from logits computed in another batch shape, which can turn a greedy
+        # choice (seen: lm-eval's request, the runner's before it). Each target's prompt differs anyway, and
+        # answers are cached by the client; the prompt cache's RAM (8 GB by default) is saved too.
+        params.cache_prompt = False
+        params.cache_ram_mib = 0
         started: dict = {}
 
         def load() -> None:  # in a thread, so that the wait for a model to load is bounded

@@ -26,12 +26,43 @@ from .parse import parse_completion, to_prediction
 from .prompt import PromptBuilder, chat_token_count
 from .retry import Backoff
 from .served_tokens import choose_tokenizer
+from .tokens import Tokenizer
 
 
 def _log(message: str) -> None:
     from tqdm import tqdm
 
     tqdm.write(message, file=sys.stderr)  # above the runner's progress bar, not through it
+
+
+def longer_bias(tokenizer: Tokenizer) -> dict[str, int]:
+    """Upstream's "force longer continuations": newline, carriage return, blank line and end-of-text made
+    impossible, with the serving model's own token ids (upstream's 198, 201, 628 and 50256 are GPT-3's; the
+    server's /tokenize gives another model's)."""
+    ids = set()
+    for text in ("\n", "\r", "\n\n"):
+        tokens = tokenizer.encode(text)
+        if len(tokens) == 1:
+            ids.add(tokens[0])
+    if tokenizer.end_of_text is not None:
+        ids.add(tokenizer.end_of_text)
+    return {str(i): -100 for i in sorted(ids)}
+
+
+def prompting(settings: LLMConfig, base_url: str, served_model: str,
+              local: bool = False) -> tuple[Tokenizer, PromptBuilder, dict]:
+    """What every runner of the prompted LLM sends (`swords run --system llm` and the lm-eval tasks alike):
+    the tokenizer that counts the budget (probing the server's /tokenize where needed), the prompt builder
+    over the priming split, and the request's sampling parameters with the logit bias in the served model's
+    token ids."""
+    tokenizer = choose_tokenizer(settings.model_name, settings.tokenizer, base_url, local=local)
+    builder = PromptBuilder(swords_dataset.rows(*settings.priming_split), tokenizer, mode=settings.mode,
+                            budget=settings.budget, max_tokens=settings.max_tokens, seed=settings.seed,
+                            system_prompt=settings.system_text)
+    parameters = settings.sampling(served_model)
+    if settings.bans_newlines:
+        parameters["logit_bias"] = longer_bias(tokenizer)
+    return tokenizer, builder, parameters
 
 
 @dataclass(frozen=True)
@@ -108,32 +139,14 @@ class LLM(System):
             cache_identity=identity,
             on_retry=self._retrying,
         )
-        self.tokenizer = choose_tokenizer(self.model, settings.tokenizer, self.client.base_url,
-                                          local=self.engine is not None)
-        self.builder = PromptBuilder(swords_dataset.rows(*settings.priming_split), self.tokenizer, mode=settings.mode,
-                                     budget=settings.budget, max_tokens=settings.max_tokens, seed=settings.seed,
-                                     system_prompt=settings.system_text)
-        self.parameters = settings.sampling(self.model if not self.engine else self.engine.path.stem)
-        if settings.bans_newlines:
-            self.parameters["logit_bias"] = self._longer_bias()
+        served = self.model if not self.engine else self.engine.path.stem
+        self.tokenizer, self.builder, self.parameters = prompting(settings, self.client.base_url, served,
+                                                                  local=self.engine is not None)
         self._ready = True
 
     def _retrying(self, usage, reason: str) -> None:
         shown = reason if len(reason) <= 40 else reason[:37] + "..."
         self.show_status(f"{usage.retries} retr{'y' if usage.retries == 1 else 'ies'} (last: {shown})")
-
-    def _longer_bias(self) -> dict[str, int]:
-        """Upstream's "force longer continuations": newline, carriage return, blank line and end-of-text
-        made impossible, with the serving model's own token ids (upstream's 198, 201, 628 and 50256 are
-        GPT-3's; the server's /tokenize gives another model's)."""
-        ids = set()
-        for text in ("\n", "\r", "\n\n"):
-            tokens = self.tokenizer.encode(text)
-            if len(tokens) == 1:
-                ids.add(tokens[0])
-        if self.tokenizer.end_of_text is not None:
-            ids.add(self.tokenizer.end_of_text)
-        return {str(i): -100 for i in sorted(ids)}
 
     def covers(self, rows: Sequence[dict]) -> list[dict]:
         return list(rows[: self.limit] if self.limit > 0 else rows)

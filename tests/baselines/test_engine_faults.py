@@ -109,12 +109,6 @@ def refused_by_run(done: Finished, tmp_path: Path) -> str:
     return line
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 def serves(port: int) -> None:
     """`swords llm serve --port PORT` answers /health and a completion there, and stops on Ctrl-C."""
     process = subprocess.Popen([*SWORDS, "llm", "serve", "--port", str(port), "--context", "512"], cwd=REPO_ROOT,

@@ -8,7 +8,6 @@ import json
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -18,13 +17,14 @@ from pathlib import Path
 
 import pytest
 
+import swords_dataset
 from swords_baselines.llm import LLM
 from swords_baselines.llm.engine import LocalEngine, unavailable_reason
 from swords_baselines.run_files import output_paths
 from swords_dataset.errors import SwordsError
 from swords_metric import read_predictions
 
-from ..conftest import REPO_ROOT
+from ..conftest import REPO_ROOT, free_port
 
 if unavailable_reason():
     pytest.skip(f"the local engine cannot run here: {unavailable_reason()}", allow_module_level=True)
@@ -142,10 +142,27 @@ def test_parallel_slots_really_overlap(dev):
     assert len(answers) == 4 and max(busy) == 2
 
 
+def test_the_same_request_gets_the_same_answer_whatever_came_before():
+    """Temperature 0 on the engine is a function of the request: the first ten SWORDS test targets asked in
+    order, then in reverse, answer the same. (With llama.cpp's prompt cache on, its default, two of them
+    changed: a prompt restored from the cache is decoded from logits of another batch shape.)"""
+    rows = swords_dataset.rows("swords", "test")[:10]
+    with LocalEngine(context=BUDGET) as engine, LLM(base_url=engine.base_url, model="smollm2-135m", budget=BUDGET,
+                                                     max_tokens=MAX_TOKENS, cache_dir="off") as system:
+        bodies = [system.request_body(row)[1] for row in rows]
+
+        def ask(body: dict) -> str:
+            request = urllib.request.Request(f"{engine.base_url}/completions", data=json.dumps(body).encode(),
+                                             headers={"Content-Type": "application/json"})
+            return json.loads(urllib.request.urlopen(request, timeout=300).read())["choices"][0]["text"]
+
+        forward = [ask(body) for body in bodies]
+        backward = [ask(body) for body in reversed(bodies)][::-1]
+    assert forward == backward
+
+
 def test_llm_serve_answers_on_loopback_and_stops_cleanly():
-    with socket.socket() as probe:  # a free port (serve takes 1 to 65535, no "pick one")
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()  # serve takes 1 to 65535, no "pick one"
     process = subprocess.Popen([*SWORDS, "llm", "serve", "--port", str(port)], cwd=REPO_ROOT, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True, env={**os.environ, **OFFLINE})
     try:

@@ -1,0 +1,49 @@
+"""SWORDS in EleutherAI's lm-evaluation-harness (`lm-eval`): a task group shipped as YAML files in `tasks/`, for
+`lm_eval --include_path "$(swords lm-eval path)" --tasks swords_gen`.
+
+The tasks are the prompted LLM baseline's own: the same prompt builder (the paper's few-shot prompt, priming
+examples drawn the same seeded way), the same request settings (LLMConfig), the same completion parser, and
+per-target answers scored together by the SWORDS Scorer (task.py). Nothing here imports lm-eval until a task
+is built, so the `swords` command stays fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from swords_dataset.errors import SwordsError
+
+TASKS_DIR = Path(__file__).resolve().parent / "tasks"
+INSTALL = "pip install 'swords-lexsub[lm-eval]'"
+# Task name -> (benchmark config, split). The YAML files in tasks/ name the same.
+TASKS = {
+    "swords_dev_gen": ("swords", "dev"),
+    "swords_test_gen": ("swords", "test"),
+    "coinco_test_gen": ("coinco", "test"),
+    "semeval07_test_gen": ("semeval07", "test"),
+}
+GROUP = "swords_gen"  # the test tasks
+
+
+def register(subparsers) -> None:
+    command = subparsers.add_parser(
+        "lm-eval",
+        help="the SWORDS tasks for lm-evaluation-harness",
+        description=f"Tasks for EleutherAI's lm-evaluation-harness: {', '.join(TASKS)}, and the group {GROUP} (the "
+        "three test sets). Run them with: lm_eval --model local-completions --model_args "
+        "model=M,base_url=http://HOST:PORT/v1/completions,tokenizer_backend=none,tokenized_requests=False "
+        f'--include_path "$(swords lm-eval path)" --tasks {GROUP}',
+    )
+    commands = command.add_subparsers(dest="lm_eval_command", required=True)
+    path = commands.add_parser("path", help="print the folder of the task files (for lm_eval --include_path)")
+    path.set_defaults(func=path_command)
+
+
+def path_command(args: argparse.Namespace) -> int:
+    from ..system import installed
+
+    if not installed("lm_eval"):
+        raise SwordsError(f"the lm-eval tasks need lm-eval: {INSTALL}")
+    print(TASKS_DIR)
+    return 0
