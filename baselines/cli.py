@@ -52,7 +52,7 @@ def register_llm(subparsers) -> None:
     from .llm.engine_limits import MAX_SLOTS, MAX_THREADS, MIN_CONTEXT
 
     llm = subparsers.add_parser("llm", help="the embedded LLM engine (llama.cpp, the local-llm extra)")
-    commands = llm.add_subparsers(dest="llm_command", required=True)
+    commands = llm.add_subparsers(dest="llm_command", required=True, metavar="COMMAND")
     serve = commands.add_parser(
         "serve",
         help="serve a GGUF model with an OpenAI-compatible API on 127.0.0.1",

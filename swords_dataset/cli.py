@@ -91,7 +91,7 @@ def register_data(subparsers) -> None:
     from .sources import NLTK35_ENV, default_sources_dir
 
     data = subparsers.add_parser("data", help="build, verify and publish the benchmark datasets")
-    commands = data.add_subparsers(dest="data_command", required=True)
+    commands = data.add_subparsers(dest="data_command", required=True, metavar="COMMAND")
 
     build = commands.add_parser("build", help="build Parquet files and the dataset card from the raw sources")
     build.add_argument(

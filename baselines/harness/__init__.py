@@ -35,7 +35,7 @@ def register(subparsers) -> None:
         "model=M,base_url=http://HOST:PORT/v1/completions,tokenizer_backend=none,tokenized_requests=False "
         f'--include_path "$(swords lm-eval path)" --tasks {GROUP}',
     )
-    commands = command.add_subparsers(dest="lm_eval_command", required=True)
+    commands = command.add_subparsers(dest="lm_eval_command", required=True, metavar="COMMAND")
     path = commands.add_parser("path", help="print the folder of the task files (for lm_eval --include_path)")
     path.set_defaults(func=path_command)
 
