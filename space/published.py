@@ -12,9 +12,14 @@ from swords_metric import PUBLISHED_METRICS, PublishedResult, published_papers, 
 
 PUBLISHED: tuple[PublishedResult, ...] = tuple(published_results())
 THIS_RUN, PUBLISHED_MARK = "this run", "published"
-# The metrics shown when no published row reports on a split: the SWORDS paper's headline pair.
-HEADLINE_METRICS = ("lenient_a_f@10", "lenient_c_f@10")
 _THIS_RUN_STYLE = "background-color: #fef9c3; font-weight: 600"  # the run stands apart from the published rows
+# The metrics a published row reports, in the order the metric's tables show them: the same columns whatever the
+# split (a split no paper reports on shows this run's figures for them), so the table keeps its layout.
+REPORTED_METRICS = tuple(key for key in PUBLISHED_METRICS if any(key in row.metrics for row in PUBLISHED))
+BESIDE_PUBLISHED_COLUMNS = ["row", "system", "source", *(PUBLISHED_METRICS[key] for key in REPORTED_METRICS),
+                            "setting; variant"]
+# Their widths in the Score tab: the long texts (systems, citations, variants) wrap; a figure fits its column.
+BESIDE_PUBLISHED_WIDTHS = ["8%", "12%", "12%", *[f"{55 / len(REPORTED_METRICS):.1f}%"] * len(REPORTED_METRICS), "13%"]
 
 
 def citations() -> str:
@@ -23,29 +28,17 @@ def citations() -> str:
                      for paper in published_papers().values())
 
 
-def published_columns(rows: list[PublishedResult]) -> list[str]:
-    """The metric keys at least one of the rows reports, in the order the metric's tables show them."""
-    return [key for key in PUBLISHED_METRICS if any(key in row.metrics for row in rows)] or list(HEADLINE_METRICS)
-
-
-def beside_published_columns(config: str, split: str) -> list[str]:
-    """The columns of beside_published's table for a benchmark split (also its headers before any score)."""
-    keys = published_columns(published_results(config, split))
-    return ["row", "system", "source", *(PUBLISHED_METRICS[key] for key in keys), "setting", "variant"]
-
-
 def beside_published(result: dict, config: str, split: str, source: str, setting: str) -> Styler:
     """A run (`result`: Scorer.score's) as the first row, marked "this run" and highlighted, then every published
-    row on the same benchmark split, marked "published" with its citation, setting and metric variant; the
-    metrics any of them reports (blank: not reported)."""
+    row on the same benchmark split, marked "published" with its citation, its setting and metric variant; the
+    metrics the published rows report (blank: not reported)."""
     rows = published_results(config, split)
-    keys = published_columns(rows)
-    columns = beside_published_columns(config, split)
+    keys = REPORTED_METRICS
     table = [[THIS_RUN, source, "measured here", *(round(result[key], 2) if key in result else None for key in keys),
-              setting, "every metric, lenient and strict"]]
-    table += [[PUBLISHED_MARK, row.system, row.source, *(row.metrics.get(key) for key in keys), row.setting,
-               row.variant] for row in rows]
-    frame = pd.DataFrame(table, columns=columns)
+              f"{setting}; every metric, lenient and strict"]]
+    table += [[PUBLISHED_MARK, row.system, row.source, *(row.metrics.get(key) for key in keys),
+               f"{row.setting}; {row.variant}"] for row in rows]
+    frame = pd.DataFrame(table, columns=BESIDE_PUBLISHED_COLUMNS)
     figures = {PUBLISHED_METRICS[key]: _figure for key in keys}  # as each paper prints it: 34.6, not 34.60
     return frame.style.apply(lambda line: [_THIS_RUN_STYLE if line.iloc[0] == THIS_RUN else ""] * len(line),
                              axis=1).format(figures, na_rep="")

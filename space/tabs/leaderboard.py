@@ -8,6 +8,7 @@ from pathlib import Path
 
 import gradio as gr
 import pandas as pd
+from pandas.io.formats.style import Styler
 
 from .. import SPACE_DIR
 from ..published import PUBLISHED
@@ -23,6 +24,7 @@ LEADERBOARD_METRICS = (
 )
 MEASURED = "measured (swords run)"
 PUBLISHED_SOURCE = "published: "
+_PUBLISHED_STYLE = "background-color: #f3f4f6; color: #374151"
 # The published rows that report a metric of the board (the SWORDS paper's Table 8 reports none of them).
 PUBLISHED_ROWS = tuple(row for row in PUBLISHED if any(key in row.metrics for _, key in LEADERBOARD_METRICS))
 
@@ -30,7 +32,8 @@ PUBLISHED_ROWS = tuple(row for row in PUBLISHED if any(key in row.metrics for _,
 
 
 def leaderboard_columns() -> list[str]:
-    return ["system", "benchmark", "targets", *[label for label, _ in LEADERBOARD_METRICS], "source"]
+    # The source second: whether a row was measured here or published (and where) is read before its figures.
+    return ["system", "source", "benchmark", "targets", *[label for label, _ in LEADERBOARD_METRICS]]
 
 
 def published_source(entry) -> str:
@@ -42,7 +45,8 @@ def published_source(entry) -> str:
 def _best_first(rows: list[list]) -> list[list]:
     """Rows by benchmark, then by lenient Fc@10, best first (not reported: last); ties keep their order."""
     fc = leaderboard_columns().index("lenient Fc@10")
-    return sorted(rows, key=lambda row: (row[1], row[fc] is None, -(row[fc] or 0)))
+    benchmark = leaderboard_columns().index("benchmark")
+    return sorted(rows, key=lambda row: (row[benchmark], row[fc] is None, -(row[fc] or 0)))
 
 
 def leaderboard(folder: str | Path | None = None) -> tuple[pd.DataFrame, str]:
@@ -56,12 +60,11 @@ def leaderboard(folder: str | Path | None = None) -> tuple[pd.DataFrame, str]:
         if not run.get("system") or not numbers:
             skipped.append(path.name)
             continue
-        measured.append([run["system"], f"{run.get('dataset', '?')} {run.get('split', '?')}",
+        measured.append([run["system"], MEASURED, f"{run.get('dataset', '?')} {run.get('split', '?')}",
                          int(metrics.get("targets_scored", 0)),
-                         *[round(float(metrics[key]), 1) for _, key in LEADERBOARD_METRICS], MEASURED])
-    published = [[entry.system, f"{entry.config} {entry.split}", None,
-                  *[entry.metrics.get(key) for _, key in LEADERBOARD_METRICS], published_source(entry)]
-                 for entry in PUBLISHED_ROWS]
+                         *[round(float(metrics[key]), 1) for _, key in LEADERBOARD_METRICS]])
+    published = [[entry.system, published_source(entry), f"{entry.config} {entry.split}", None,
+                  *[entry.metrics.get(key) for _, key in LEADERBOARD_METRICS]] for entry in PUBLISHED_ROWS]
     # The runs measured here first; the published rows apart, below them.
     table = pd.DataFrame(_best_first(measured) + _best_first(published), columns=leaderboard_columns())
     where = results_dir(folder).resolve()
@@ -76,8 +79,16 @@ def leaderboard(folder: str | Path | None = None) -> tuple[pd.DataFrame, str]:
 # -- events and layout ----------------------------------------------------------------------------------------
 
 
+def styled(table: pd.DataFrame) -> Styler:
+    """The board with the published rows shaded, apart from the runs measured here; blanks where not reported."""
+    shade = table["source"].str.startswith(PUBLISHED_SOURCE)
+    return table.style.apply(lambda line: [_PUBLISHED_STYLE if shade[line.name] else ""] * len(line), axis=1).format(
+        {label: "{:g}" for label, _ in LEADERBOARD_METRICS} | {"targets": "{:.0f}"}, na_rep="")
+
+
 def on_leaderboard():
-    return leaderboard()
+    table, note = leaderboard()
+    return styled(table), note
 
 
 def build(demo: gr.Blocks) -> None:
@@ -86,7 +97,8 @@ def build(demo: gr.Blocks) -> None:
         "Stored baselines (the `*.metrics.json` that `swords run` writes), then the published results, each marked "
         "*published* with its paper and table (blank: not reported). Click a column header to sort."
     )
-    board = gr.Dataframe(label="Leaderboard", elem_id="leaderboard", headers=leaderboard_columns(), interactive=False)
+    board = gr.Dataframe(label="Leaderboard", elem_id="leaderboard", headers=leaderboard_columns(), interactive=False,
+                         wrap=True, column_widths=["19%", "23%", "12%", "6%", *["6.6%"] * len(LEADERBOARD_METRICS)])
     note = gr.Markdown(label="Sources")
     refresh = gr.Button("Refresh")
     refresh.click(on_leaderboard, None, [board, note], api_name="leaderboard")

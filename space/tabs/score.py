@@ -12,6 +12,7 @@ from pathlib import Path
 
 import gradio as gr
 import pandas as pd
+from pandas.io.formats.style import Styler
 
 from swords_metric import MetricInputError, Scorer, UnknownTargetsError
 
@@ -19,7 +20,7 @@ from .. import data, memory, render, scoring
 from ..errors import SpaceError
 from ..events import Progress, messages, no_progress, tracker
 from ..inputs import Checkbox, Dropdown, File, Radio, Slider
-from ..published import beside_published, beside_published_columns, citations
+from ..published import BESIDE_PUBLISHED_COLUMNS, BESIDE_PUBLISHED_WIDTHS, beside_published, citations
 from ..stored import stored_path, stored_predictions, stored_split
 from . import explore, score_analysis, score_compare
 
@@ -90,8 +91,8 @@ class ScoreResult:
                 for pos, m in (self.result.get("by_pos") or {}).items()]
         return pd.DataFrame(rows, columns=BY_POS_COLUMNS)
 
-    def published_table(self):
-        """This run, marked "this run", above every published row on its benchmark split (a pandas Styler)."""
+    def published_table(self) -> Styler:
+        """This run, marked "this run" and highlighted, above every published row on its benchmark split."""
         return beside_published(self.result, self.config, self.split, self.source, self.setting)
 
     def summary(self) -> str:
@@ -308,8 +309,8 @@ def build(splits: list[str], fill: explore.ExampleTarget, tabs: gr.Tabs) -> None
         with gr.Column():
             relations = score_analysis.relation_plot()
     published = gr.Dataframe(label="Beside the published results on this benchmark split", elem_id="score-published",
-                             headers=beside_published_columns(*data.choose_split(DEFAULT_SPLIT)), interactive=False,
-                             wrap=True)
+                             headers=BESIDE_PUBLISHED_COLUMNS, column_widths=BESIDE_PUBLISHED_WIDTHS,
+                             interactive=False, wrap=True)
     gr.Markdown(f"Published rows: {citations()}. Blank: not reported.")
     worst = score_analysis.worst_targets()
     compare_block, comparison, difference_chart, differences = score_compare.outputs()
