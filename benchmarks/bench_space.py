@@ -1,7 +1,7 @@
 """Speed and memory of the Gradio Space, as a user meets it: start, suggestions with the model warm, scoring
 an upload; and the server's memory while three users score large files and a fourth uploads a gzip bomb.
 
-Run: python benchmarks/bench_space.py [--repeat N] [--system NAME] [--only speed|memory]
+Run: python benchmarks/bench_space.py [--repeat N] [--system NAME] [--only speed|memory] [--compare]
 
 The app runs in its own process (`python space/app.py`) on 127.0.0.1 and is called through its API with
 gradio_client, so every figure includes Gradio's queue and HTTP; the scoring handler is also timed alone.
@@ -9,7 +9,7 @@ Targets on a 2-core machine: the app answers HTTP in under 15 s; suggestions for
 the model warm, in under 1 s; scoring an uploaded SWORDS test predictions file in under 2 s. Memory (the
 whole app process, from /proc/PID/status): three ~19 MB CoInCo test predictions files (110 substitutes a
 target, near the 20 MB upload limit) and a gzip bomb sent at once peak under 1.5 GB (VmHWM), and the process
-is back under 1 GB (VmRSS) once they are done.
+is back under 1 GB (VmRSS) once they are done; `--compare` runs the same with each user comparing two such files.
 """
 
 from __future__ import annotations
@@ -113,9 +113,11 @@ def settled_rss(pid: int, seconds: float = 20.0) -> float:
     return last
 
 
-def memory(uploads: int = 3) -> None:
+def memory(uploads: int = 3, compare: bool = False) -> None:
     """Idle, peak and after-settling memory of the app while `uploads` users score ~19 MB CoInCo test
-    predictions files at once and another uploads a gzip bomb."""
+    predictions files at once and another uploads a gzip bomb; with `compare`, each user also gives a second
+    ~19 MB file to compare with. Before them, one SWORDS test score: what the first score costs (its scorer, and
+    the WordNet graph the Score tab's relation chart reads)."""
     from gradio_client import Client, handle_file
     from gradio_client.exceptions import AppError
 
@@ -124,7 +126,7 @@ def memory(uploads: int = 3) -> None:
 
     with tempfile.TemporaryDirectory() as folder:
         folder = Path(folder)
-        files = [folder / f"coinco-test-{i}.jsonl" for i in range(uploads)]
+        files = [folder / f"coinco-test-{i}.jsonl" for i in range(uploads * (2 if compare else 1))]
         sizes = [large_upload(path, substitutes=110, seed=i, precise_scores=True) for i, path in enumerate(files)]
         gzip_bomb = folder / "bomb.json.gz"
         bomb(gzip_bomb)
@@ -134,19 +136,24 @@ def memory(uploads: int = 3) -> None:
             client.predict(CONTEXT, TARGET, 1, "auto", None, 10, api_name="/substitute")  # warm-up done
             time.sleep(2)
             idle = memory_mb(pid)
+            client.predict(handle_file(str(PREDICTIONS)), None, "swords test", "generative", 1000, "lenient",
+                           api_name="/score")
+            first = settled_rss(pid)
             outcomes: dict[str, tuple[float, str]] = {}
 
-            def score(name: str, path: Path, split: str) -> None:
+            def score(name: str, path: Path, split: str, other: Path | None = None) -> None:
                 started = time.monotonic()
                 try:
                     message = Client(app["url"], verbose=False).predict(
                         handle_file(str(path)), None, split, "generative", 1000, "lenient", False,
-                        api_name="/score")[0]
+                        *([handle_file(str(other)), None] if other else []), api_name="/score")[0]
                 except AppError as error:
                     message = str(error)
                 outcomes[name] = (time.monotonic() - started, message)
 
-            threads = [threading.Thread(target=score, args=(path.name, path, "coinco test")) for path in files]
+            pairs = [(files[i], files[uploads + i] if compare else None) for i in range(uploads)]
+            threads = [threading.Thread(target=score, args=(path.name, path, "coinco test", other))
+                       for path, other in pairs]
             threads.append(threading.Thread(target=score, args=("bomb", gzip_bomb, "swords test")))
             started = time.monotonic()
             for thread in threads:
@@ -157,10 +164,13 @@ def memory(uploads: int = 3) -> None:
             peak = memory_mb(pid)["VmHWM"]
             after = settled_rss(pid)
     scored = sum("Scored **" in message for _, message in outcomes.values())
-    print(f"memory: {uploads} x {statistics.mean(sizes) / 2**20:.1f} MB CoInCo test uploads + a gzip bomb at once "
-          f"({scored} scored, bomb: {outcomes['bomb'][1][:60]!r} after {outcomes['bomb'][0]:.1f} s; "
+    what = "each compared with another" if compare else "each alone"
+    print(f"memory: {uploads} x {statistics.mean(sizes) / 2**20:.1f} MB CoInCo test uploads ({what}) + a gzip bomb "
+          f"at once ({scored} scored, bomb: {outcomes['bomb'][1][:60]!r} after {outcomes['bomb'][0]:.1f} s; "
           f"all done in {elapsed:.1f} s)")
     print(f"  idle {idle['VmRSS']:6.0f} MB RSS (peak so far {idle['VmHWM']:.0f} MB)")
+    print(f"  after one SWORDS test score {first:6.0f} MB RSS (+{first - idle['VmRSS']:.0f} MB: its scorer, the "
+          "WordNet graph of the relations)")
     print(f"  peak {peak:6.0f} MB VmHWM  (target < 1500 MB: {'met' if peak < 1500 else 'MISSED'})")
     print(f"  after {after:5.0f} MB RSS once settled (target < 1000 MB: {'met' if after < 1000 else 'MISSED'})")
 
@@ -170,12 +180,16 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--system", default=None, help="system for the suggestions (default: the app's default)")
     parser.add_argument("--only", choices=["speed", "memory"], default=None, help="run one part (default: both)")
+    parser.add_argument("--compare", action="store_true",
+                        help="also the memory scenario where each user compares two ~19 MB files")
     args = parser.parse_args()
     print(f"{os.cpu_count()} cores, Python {sys.version.split()[0]}")
     if args.only != "memory":
         speed(args)
     if args.only != "speed":
         memory()
+        if args.compare:
+            memory(compare=True)
 
 
 def speed(args: argparse.Namespace) -> None:

@@ -51,7 +51,7 @@ def build_demo() -> gr.Blocks:
             with gr.Tab("Explore", id="explore"):
                 explore.build(demo, splits, fill, tabs)
             with gr.Tab("Score", id="score"):
-                score.build(splits)
+                score.build(splits, fill, tabs)
             with gr.Tab("Leaderboard", id="leaderboard"):
                 leaderboard.build(demo)
     return demo

@@ -1,22 +1,48 @@
 """Published figures shown beside measured ones: a thin reader of the metric's one file of published results
 (swords_metric/published-results.json, through swords_metric.published_results), which the CLI's `--published`
-and the README read too. Nothing here holds a figure."""
+and the README read too. Nothing here holds a figure: the Score tab's table lays out a run beside the published
+rows of its benchmark split, as `swords evaluate --published` prints them; the Leaderboard lists them all."""
 
 from __future__ import annotations
 
-from swords_metric import PublishedResult, published_papers, published_results
+import pandas as pd
+from pandas.io.formats.style import Styler
 
-SWORDS_PAPER = "lee2021"
+from swords_metric import PUBLISHED_METRICS, PublishedResult, published_papers, published_results
+
 PUBLISHED: tuple[PublishedResult, ...] = tuple(published_results())
-# The Score tab's comparison: the SWORDS paper's Table 4 (generative setting, lenient F@10 and Fc@10).
-TABLE_4: tuple[PublishedResult, ...] = tuple(row for row in PUBLISHED if row.paper == SWORDS_PAPER and row.table == "4")
-SHORT_SOURCE = "SWORDS paper, Table 4"
+THIS_RUN, PUBLISHED_MARK = "this run", "published"
+_THIS_RUN_STYLE = "background-color: #fef9c3; font-weight: 600"  # the run stands apart from the published rows
+# The metrics a published row reports, in the order the metric's tables show them: the same columns whatever the
+# split (a split no paper reports on shows this run's figures for them), so the table keeps its layout.
+REPORTED_METRICS = tuple(key for key in PUBLISHED_METRICS if any(key in row.metrics for row in PUBLISHED))
+BESIDE_PUBLISHED_COLUMNS = ["row", "system", "source", *(PUBLISHED_METRICS[key] for key in REPORTED_METRICS),
+                            "setting; variant"]
+# Their widths in the Score tab: the long texts (systems, citations, variants) wrap; a figure fits its column.
+BESIDE_PUBLISHED_WIDTHS = ["8%", "12%", "12%", *[f"{55 / len(REPORTED_METRICS):.1f}%"] * len(REPORTED_METRICS), "13%"]
 
 
-def _citation() -> str:
-    paper = published_papers()[SWORDS_PAPER]
-    return (f"{paper['cite']}, {paper['title']}, {paper['venue']}, Table 4 (SWORDS test, generative setting, "
-            "lenient F@10 against acceptable and conceivable references)")
+def citations() -> str:
+    """Every paper the published rows cite, as Markdown: "Lee et al. 2021: authors, title, venue."."""
+    return "; ".join(f"{paper['cite']}: {paper['authors']}, *{paper['title']}*, {paper['venue']}"
+                     for paper in published_papers().values())
 
 
-CITATION = _citation()
+def beside_published(result: dict, config: str, split: str, source: str, setting: str) -> Styler:
+    """A run (`result`: Scorer.score's) as the first row, marked "this run" and highlighted, then every published
+    row on the same benchmark split, marked "published" with its citation, its setting and metric variant; the
+    metrics the published rows report (blank: not reported)."""
+    rows = published_results(config, split)
+    keys = REPORTED_METRICS
+    table = [[THIS_RUN, source, "measured here", *(round(result[key], 2) if key in result else None for key in keys),
+              f"{setting}; every metric, lenient and strict"]]
+    table += [[PUBLISHED_MARK, row.system, row.source, *(row.metrics.get(key) for key in keys),
+               f"{row.setting}; {row.variant}"] for row in rows]
+    frame = pd.DataFrame(table, columns=BESIDE_PUBLISHED_COLUMNS)
+    figures = {PUBLISHED_METRICS[key]: _figure for key in keys}  # as each paper prints it: 34.6, not 34.60
+    return frame.style.apply(lambda line: [_THIS_RUN_STYLE if line.iloc[0] == THIS_RUN else ""] * len(line),
+                             axis=1).format(figures, na_rep="")
+
+
+def _figure(value: float) -> str:
+    return f"{value:g}"

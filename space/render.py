@@ -13,6 +13,7 @@ from swords_dataset.judgements import (
     JUDGED_UNACCEPTABLE,
     NOT_IN_BENCHMARK,
 )
+from swords_metric import RELATIONS
 
 # Judgement of a suggestion against an example's gold, with its colours (text and background) and a
 # word, so colour is never the only cue.
@@ -50,6 +51,16 @@ def legend_html() -> str:
     return f'<div style="font-size:0.85em;margin-top:4px">{chips}</div>'
 
 
+def swatches_html(colours: dict[str, str]) -> str:
+    """A chart's legend: a swatch of each colour and its name, in the given order, wrapping as the width needs."""
+    items = "".join(
+        f'<span style="white-space:nowrap;margin-right:10px"><span style="display:inline-block;width:10px;'
+        f'height:10px;background:{colour};margin-right:4px;vertical-align:middle"></span>{escape(name)}</span>'
+        for name, colour in colours.items()
+    )
+    return f'<div class="swords-swatches" style="font-size:0.8em;line-height:1.6">{items}</div>'
+
+
 def suggestions_html(suggestions: list[dict], with_gold: bool) -> str:
     """A ranked table of suggestions; with gold, each is coloured by its judgement."""
     if not suggestions:
@@ -84,6 +95,14 @@ BAR_COLOURS = {
     JUDGED_UNACCEPTABLE: "#dc2626",
     NOT_IN_BENCHMARK: "#9ca3af",
 }
+# The precision/recall curves' colours (the Score tab), by series (score.pr_curve's names).
+CURVE_COLOURS = {"P, acceptable": "#4c78a8", "R, acceptable": "#f58518", "P, conceivable": "#e45756",
+                 "R, conceivable": "#72b7b2"}
+# The colour of each WordNet relation of a substitute to its target (the Score tab's chart), in the metric's order:
+# synonym, hypernym, hyponym, co-hyponym, antonym, derivationally related, other, not in WordNet. Closer relations
+# are stronger colours; "other" and "not in WordNet" are greys, as "not in the benchmark" is.
+RELATION_COLOURS = dict(zip(RELATIONS, ("#16a34a", "#2563eb", "#60a5fa", "#9333ea", "#dc2626", "#d97706", "#6b7280",
+                                        "#d1d5db"), strict=True))
 
 
 def substitutes_html(row: dict, labels: list[str]) -> str:

@@ -1,6 +1,6 @@
 """The Leaderboard tab: the stored baselines' results (every *.metrics.json `swords run` wrote in the results
-folder) beside the published results (the metric's one file of them), one row each, sortable; a published row's
-source says "published" and cites its paper and table."""
+folder), then, apart from them, the published results (the metric's one file of them), one row each, sortable; a
+published row's source says "published", cites its paper and table, and names the system that reproduces it here."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from pathlib import Path
 
 import gradio as gr
 import pandas as pd
+from pandas.io.formats.style import Styler
 
 from .. import SPACE_DIR
 from ..published import PUBLISHED
@@ -22,6 +23,8 @@ LEADERBOARD_METRICS = (
     ("GAP-rat", "gap_rat"),
 )
 MEASURED = "measured (swords run)"
+PUBLISHED_SOURCE = "published: "
+_PUBLISHED_STYLE = "background-color: #f3f4f6; color: #374151"
 # The published rows that report a metric of the board (the SWORDS paper's Table 8 reports none of them).
 PUBLISHED_ROWS = tuple(row for row in PUBLISHED if any(key in row.metrics for _, key in LEADERBOARD_METRICS))
 
@@ -29,13 +32,27 @@ PUBLISHED_ROWS = tuple(row for row in PUBLISHED if any(key in row.metrics for _,
 
 
 def leaderboard_columns() -> list[str]:
-    return ["system", "benchmark", "targets", *[label for label, _ in LEADERBOARD_METRICS], "source"]
+    # The source second: whether a row was measured here or published (and where) is read before its figures.
+    return ["system", "source", "benchmark", "targets", *[label for label, _ in LEADERBOARD_METRICS]]
+
+
+def published_source(entry) -> str:
+    """A published row's source: "published", its citation, and the system that reproduces it here, if any."""
+    reproduced = f" (reproduced by {entry.reproduced_by})" if entry.reproduced_by else ""
+    return f"{PUBLISHED_SOURCE}{entry.source}{reproduced}"
+
+
+def _best_first(rows: list[list]) -> list[list]:
+    """Rows by benchmark, then by lenient Fc@10, best first (not reported: last); ties keep their order."""
+    fc = leaderboard_columns().index("lenient Fc@10")
+    benchmark = leaderboard_columns().index("benchmark")
+    return sorted(rows, key=lambda row: (row[benchmark], row[fc] is None, -(row[fc] or 0)))
 
 
 def leaderboard(folder: str | Path | None = None) -> tuple[pd.DataFrame, str]:
     """Stored baselines' results (every *.metrics.json of the results folder, as `swords run` writes
     them) and the published results, one row each; and a note on what was skipped."""
-    rows, skipped = [], []
+    measured, skipped = [], []
     for path in metrics_files(folder):
         metrics = read_metrics(path)
         run = metrics.get("run") or {}
@@ -43,19 +60,17 @@ def leaderboard(folder: str | Path | None = None) -> tuple[pd.DataFrame, str]:
         if not run.get("system") or not numbers:
             skipped.append(path.name)
             continue
-        rows.append([run["system"], f"{run.get('dataset', '?')} {run.get('split', '?')}",
-                     int(metrics.get("targets_scored", 0)),
-                     *[round(float(metrics[key]), 1) for _, key in LEADERBOARD_METRICS], MEASURED])
-    for entry in PUBLISHED_ROWS:
-        rows.append([entry.system, f"{entry.config} {entry.split}", None,
-                     *[entry.metrics.get(key) for _, key in LEADERBOARD_METRICS], f"published: {entry.source}"])
-    table = pd.DataFrame(rows, columns=leaderboard_columns())
-    table = table.sort_values(["benchmark", "lenient Fc@10"], ascending=[True, False], na_position="last",
-                              kind="stable").reset_index(drop=True)
+        measured.append([run["system"], MEASURED, f"{run.get('dataset', '?')} {run.get('split', '?')}",
+                         int(metrics.get("targets_scored", 0)),
+                         *[round(float(metrics[key]), 1) for _, key in LEADERBOARD_METRICS]])
+    published = [[entry.system, published_source(entry), f"{entry.config} {entry.split}", None,
+                  *[entry.metrics.get(key) for _, key in LEADERBOARD_METRICS]] for entry in PUBLISHED_ROWS]
+    # The runs measured here first; the published rows apart, below them.
+    table = pd.DataFrame(_best_first(measured) + _best_first(published), columns=leaderboard_columns())
     where = results_dir(folder).resolve()
     if where.is_relative_to(SPACE_DIR.parent):  # a path relative to the project, not the server's layout
         where = where.relative_to(SPACE_DIR.parent)
-    note = f"{len(rows) - len(PUBLISHED_ROWS)} stored results from `{where}`"
+    note = f"{len(measured)} stored results from `{where}`"
     if skipped:
         note += f"; skipped (not a metrics file of `swords run`): {', '.join(skipped)}"
     return table, note + "."
@@ -64,17 +79,26 @@ def leaderboard(folder: str | Path | None = None) -> tuple[pd.DataFrame, str]:
 # -- events and layout ----------------------------------------------------------------------------------------
 
 
+def styled(table: pd.DataFrame) -> Styler:
+    """The board with the published rows shaded, apart from the runs measured here; blanks where not reported."""
+    shade = table["source"].str.startswith(PUBLISHED_SOURCE)
+    return table.style.apply(lambda line: [_PUBLISHED_STYLE if shade[line.name] else ""] * len(line), axis=1).format(
+        {label: "{:g}" for label, _ in LEADERBOARD_METRICS} | {"targets": "{:.0f}"}, na_rep="")
+
+
 def on_leaderboard():
-    return leaderboard()
+    table, note = leaderboard()
+    return styled(table), note
 
 
 def build(demo: gr.Blocks) -> None:
     """The tab's components (inside its gr.Tab) and events; filled when the page loads."""
     gr.Markdown(
-        "Stored baselines (the `*.metrics.json` that `swords run` writes) next to the published results, each "
-        "marked *published* with its paper and table (blank: not reported). Click a column header to sort."
+        "Stored baselines (the `*.metrics.json` that `swords run` writes), then the published results, each marked "
+        "*published* with its paper and table (blank: not reported). Click a column header to sort."
     )
-    board = gr.Dataframe(label="Leaderboard", elem_id="leaderboard", headers=leaderboard_columns(), interactive=False)
+    board = gr.Dataframe(label="Leaderboard", elem_id="leaderboard", headers=leaderboard_columns(), interactive=False,
+                         wrap=True, column_widths=["19%", "23%", "12%", "6%", *["6.6%"] * len(LEADERBOARD_METRICS)])
     note = gr.Markdown(label="Sources")
     refresh = gr.Button("Refresh")
     refresh.click(on_leaderboard, None, [board, note], api_name="leaderboard")

@@ -1,5 +1,8 @@
 """The Score tab: score an uploaded predictions file (or a stored baseline's) on a benchmark split: every
-metric with bootstrap intervals, per POS, precision and recall at k = 1…20, beside the paper's Table 4."""
+metric with bootstrap intervals, per POS, precision and recall at k = 1…20, what the system proposed (classes and
+WordNet relations, worst targets: score_analysis.py), the published results on the split beside it, and, given a
+second file, the paired test and the targets where the two differ most (score_compare.py). Each file is read once,
+as a stream; every figure comes from those prepared predictions."""
 
 from __future__ import annotations
 
@@ -9,15 +12,17 @@ from pathlib import Path
 
 import gradio as gr
 import pandas as pd
+from pandas.io.formats.style import Styler
 
 from swords_metric import MetricInputError, Scorer, UnknownTargetsError
 
-from .. import data, memory, scoring
+from .. import data, memory, render, scoring
 from ..errors import SpaceError
 from ..events import Progress, messages, no_progress, tracker
 from ..inputs import Checkbox, Dropdown, File, Radio, Slider
-from ..published import CITATION, TABLE_4
+from ..published import BESIDE_PUBLISHED_COLUMNS, BESIDE_PUBLISHED_WIDTHS, beside_published, citations
 from ..stored import stored_path, stored_predictions, stored_split
+from . import explore, score_analysis, score_compare
 
 # Two scores at once: files are read as streams (memory grows with the targets, not the file), so three ~19 MB
 # CoInCo files and a bomb at once peak under 1 GB (benchmarks/bench_space.py); a bomb never waits behind one.
@@ -28,12 +33,12 @@ MAX_UPLOAD_BYTES = 20 * 1024 * 1024
 # gets there. Files are read as streams, a target at a time: memory grows with the targets, not the file.
 MAX_UNCOMPRESSED_BYTES = 32 * 1024 * 1024
 MAX_BOOTSTRAP = 2000
+DEFAULT_SPLIT = "swords test"
 CURVE_KS = tuple(range(1, 21))
 # The columns of each table the tab shows (also its headers before the first answer).
 SCORE_METRIC_COLUMNS = ["metric", "key", "value", "95% interval"]
 BY_POS_COLUMNS = ["POS", "targets", "lenient F@10", "lenient Fc@10", "strict F@10", "strict Fc@10", "GAP"]
 BY_POS_METRICS = ("lenient_a_f@10", "lenient_c_f@10", "strict_a_f@10", "strict_c_f@10", "gap")
-PUBLISHED_COLUMNS = ["system", "benchmark", "lenient F@10", "lenient Fc@10", "source"]
 UNUSUAL_INPUT = (
     ("empty_substitutes", "empty substitutes (wrong answers)"),
     ("target_copies", "copies of the target (dropped)"),
@@ -67,6 +72,10 @@ class ScoreResult:
     source: str  # the file's name, for messages
     curve: pd.DataFrame = field(default_factory=pd.DataFrame)
     file_format: str = ""
+    analysis: dict = field(default_factory=dict)  # Scorer.analyze's summary, WordNet relations included
+    compared: str = ""  # the second file's name, when one was given
+    comparison: dict | None = None  # Scorer.compare's paired test of the two files
+    differences: list[dict] | None = None  # Scorer.differences' targets where they differ most
 
     def metrics_table(self) -> pd.DataFrame:
         intervals = self.result.get("confidence_intervals") or {}
@@ -82,14 +91,9 @@ class ScoreResult:
                 for pos, m in (self.result.get("by_pos") or {}).items()]
         return pd.DataFrame(rows, columns=BY_POS_COLUMNS)
 
-    def published_table(self) -> pd.DataFrame:
-        """This file's lenient F@10 / Fc@10 beside the paper's Table 4 rows."""
-        rows = [["this file", f"{self.config} {self.split}",
-                 round(self.result["lenient_a_f@10"], 1), round(self.result["lenient_c_f@10"], 1), "measured here"]]
-        for entry in TABLE_4:
-            rows.append([entry.system, f"{entry.config} {entry.split}", entry.metrics.get("lenient_a_f@10"),
-                         entry.metrics.get("lenient_c_f@10"), f"published: {entry.source}"])
-        return pd.DataFrame(rows, columns=PUBLISHED_COLUMNS)
+    def published_table(self) -> Styler:
+        """This run, marked "this run" and highlighted, above every published row on its benchmark split."""
+        return beside_published(self.result, self.config, self.split, self.source, self.setting)
 
     def summary(self) -> str:
         r = self.result
@@ -110,6 +114,13 @@ class ScoreResult:
         parts = [f"{unusual[key]:,} {label}" for key, label in UNUSUAL_INPUT if unusual.get(key)]
         if parts:
             line += " Scored as the upstream scorer scores them: " + ", ".join(parts) + "."
+        if self.comparison:
+            coverage = self.comparison["coverage"]
+            line += f" Compared with **{self.compared}** (below)"
+            if not coverage["a"] == coverage["b"] == coverage["both"]:
+                line += (f": the files answer different targets ({self.source}: {coverage['a']:,}, {self.compared}: "
+                         f"{coverage['b']:,}, both: {coverage['both']:,} of {coverage['targets_scored']:,})")
+            line += "."
         return line
 
     def curve_for(self, setting: str) -> pd.DataFrame:
@@ -126,6 +137,28 @@ def _check_upload(path: Path, shown: str) -> None:
         raise SpaceError(f"{shown} is empty.")
 
 
+def _chosen(upload: str | Path | None, stored: str | None, folder: str | Path | None) -> Path | None:
+    """The file an upload or a stored baseline's choice names (an upload first), checked before any reading."""
+    if upload:
+        path = Path(upload)
+        _check_upload(path, path.name)
+        return path
+    return stored_path(stored, folder) if stored else None
+
+
+def _read(scorer: Scorer, path: Path, shown: str):
+    """A predictions file read once, as a stream, prepared for every figure (what is held is per target, not
+    per substitute); its faults are messages naming the file as the user knows it."""
+    try:
+        return scorer.read(path, max_bytes=MAX_UNCOMPRESSED_BYTES, max_target_chars=MAX_UNCOMPRESSED_BYTES,
+                           source=shown)
+    except UnknownTargetsError as error:
+        hint = f". Choose {data.split_label(*error.belongs_to)} as the benchmark." if error.belongs_to else "."
+        raise SpaceError(str(error).replace(str(path), shown) + hint) from None
+    except MetricInputError as error:
+        raise SpaceError(str(error).replace(str(path), shown)) from None
+
+
 def score_predictions(
     upload: str | Path | None,
     stored: str | None,
@@ -135,52 +168,63 @@ def score_predictions(
     folder: str | Path | None = None,
     progress: Progress = no_progress,
     include_problematic: bool = False,
+    compare_upload: str | Path | None = None,
+    compare_stored: str | None = None,
 ) -> ScoreResult:
     """Score an uploaded predictions file (or a stored baseline's) on a benchmark split: every metric,
-    bootstrap intervals, per POS, and the P/R curve at k = 1…20. Files may be keyed by the dataset's ids or
-    by the upstream SWORDS library's."""
+    bootstrap intervals, per POS, the P/R curve at k = 1…20 and the metric's summary of what it proposed (classes,
+    WordNet relations, worst targets); with a second file (uploaded or stored), the paired test between the two
+    and the targets where they differ most. Files may be keyed by the dataset's ids or by the upstream SWORDS
+    library's."""
     config, split = data.choose_split(split_label)
     setting = setting or "generative"
     if setting not in ("generative", "ranking"):
         raise SpaceError("The setting is generative or ranking.")
     resamples = int(min(max(bootstrap or 0, 0), MAX_BOOTSTRAP))
-    if upload:
-        path = Path(upload)
-        _check_upload(path, path.name)
-    elif stored:
-        path = stored_path(stored, folder)
-    else:
+    path = _chosen(upload, stored, folder)
+    if path is None:
         raise SpaceError("Upload a predictions file or choose a stored baseline first.")
+    other = _chosen(compare_upload, compare_stored, folder)
     shown = path.name
+    other_shown = "" if other is None else other.name if other.name != shown else f"{other.name} (compared)"
     progress(0.05, f"preparing {config} {split}")
     scorer = scoring.scorer_for(config, split, setting, bool(include_problematic))
-    progress(0.2, "reading the predictions")
+    progress(0.15, "reading the predictions")
+    predictions = _read(scorer, path, shown)
+    if other is not None:
+        progress(0.3, "reading the file to compare with")
+        other_predictions = _read(scorer, other, other_shown)
+    comparison = differences = None
     try:
-        # Streamed: what is held is per target, not per substitute; a file is read once for every figure.
-        predictions = scorer.read(path, max_bytes=MAX_UNCOMPRESSED_BYTES, max_target_chars=MAX_UNCOMPRESSED_BYTES,
-                                  source=shown)
         progress(0.4, f"scoring, {resamples} bootstrap resamples")
         result = scorer.score(predictions, bootstrap=resamples)
-        progress(0.8, "precision and recall at k = 1…20")
+        progress(0.6, "precision and recall at k = 1…20")
         curve = pr_curve(scorer, predictions)
-    except UnknownTargetsError as error:
-        hint = f". Choose {data.split_label(*error.belongs_to)} as the benchmark." if error.belongs_to else "."
-        raise SpaceError(str(error).replace(str(path), shown) + hint) from None
+        progress(0.7, "what it proposed: classes and WordNet relations")
+        analysis = scorer.analyze(predictions, worst=score_analysis.WORST_TARGETS, relations=True)
+        if other is not None:
+            progress(0.8, f"comparing, {score_compare.PAIRED_RESAMPLES} paired resamples")
+            comparison = scorer.compare(predictions, other_predictions, bootstrap=score_compare.PAIRED_RESAMPLES,
+                                        sources=(shown, other_shown))
+            differences = scorer.differences(predictions, other_predictions, score_compare.DIFFERENCES_SHOWN)
     except MetricInputError as error:
-        raise SpaceError(str(error).replace(str(path), shown)) from None
+        raise SpaceError(str(error)) from None
     progress(1.0, "done")
-    return ScoreResult(result, config, split, setting, shown, curve, predictions.file_format or "")
+    return ScoreResult(result, config, split, setting, shown, curve, predictions.file_format or "", analysis,
+                       other_shown, comparison, differences)
 
 
 # -- events -------------------------------------------------------------------------------------------------
 
 
-def on_score(upload=None, stored=None, split_label="swords test", setting="generative", bootstrap=1000,
-             curve_setting="lenient", include_problematic=False, progress=gr.Progress()):  # noqa: B008
+def on_score(upload=None, stored=None, split_label=DEFAULT_SPLIT, setting="generative", bootstrap=1000,
+             curve_setting="lenient", include_problematic=False, compare_upload=None, compare_stored=None,
+             progress=gr.Progress()):  # noqa: B008
     try:
         with messages():
             result = score_predictions(upload, stored, split_label, setting, bootstrap, progress=tracker(progress),
-                                       include_problematic=bool(include_problematic))
+                                       include_problematic=bool(include_problematic),
+                                       compare_upload=compare_upload, compare_stored=compare_stored)
     finally:  # a large file's parsed predictions are garbage now: give their memory back
         memory.release()
     return (
@@ -190,7 +234,15 @@ def on_score(upload=None, stored=None, split_label="swords test", setting="gener
         result.curve_for(curve_setting or "lenient"),
         result.published_table(),
         result.result["signature"],
+        score_analysis.class_chart(result.analysis),
+        score_analysis.relation_chart(result.analysis),
+        score_analysis.worst_table(result.analysis),
+        score_compare.comparison_table(result.comparison),
+        score_compare.differences_chart(result.differences),
+        score_compare.differences_table(result.differences),
         result.curve,
+        data.split_label(result.config, result.split),  # where the tables' targets open
+        gr.Column(visible=result.comparison is not None),
     )
 
 
@@ -208,25 +260,31 @@ def on_stored(name):
     return None, (split_label or gr.skip())
 
 
+def on_compare_stored(name):
+    return None if name else gr.skip()  # a stored file chosen: the upload it replaces goes
+
+
 # -- layout -------------------------------------------------------------------------------------------------
 
 
-def build(splits: list[str]) -> None:
-    """The tab's components (inside its gr.Tab) and events."""
+def build(splits: list[str], fill: explore.ExampleTarget, tabs: gr.Tabs) -> None:
+    """The tab's components (inside its gr.Tab) and events; a selected target fills `fill` and switches `tabs`."""
     curve_state = gr.State(None)  # this session's whole curve: switching lenient/strict redraws without rescoring
+    scored_split = gr.State(None)  # the benchmark split the tables' targets belong to
+    upload_mb = MAX_UPLOAD_BYTES // 2**20
     with gr.Row():
         with gr.Column(scale=1):
             upload = File(
                 what="The predictions file",
-                label=f"Predictions file (upstream JSON or JSONL, .gz allowed, at most "
-                f"{MAX_UPLOAD_BYTES // 2**20} MB)",
+                label=f"Predictions file (upstream JSON or JSONL, .gz allowed, at most {upload_mb} MB)",
                 file_types=[".json", ".jsonl", ".gz", ".txt"],
                 type="filepath",
                 elem_id="score-file",
             )
             stored = Dropdown(stored_predictions(), value=None, label="…or a stored baseline's predictions",
                               elem_id="score-stored")
-            split = Dropdown(splits, value="swords test", label="Benchmark", elem_id="score-split")
+            compare_upload, compare_stored = score_compare.inputs(stored_predictions(), upload_mb)
+            split = Dropdown(splits, value=DEFAULT_SPLIT, label="Benchmark", elem_id="score-split")
             with gr.Row():
                 setting = Radio(["generative", "ranking"], value="generative", label="Setting")
                 bootstrap = Slider(0, MAX_BOOTSTRAP, value=1000, step=100, label="Bootstrap resamples (95% intervals)")
@@ -239,22 +297,33 @@ def build(splits: list[str]) -> None:
             metrics = gr.Dataframe(label="Metrics (percent)", elem_id="score-metrics", headers=SCORE_METRIC_COLUMNS,
                                    interactive=False)
             signature = gr.Textbox(label="Signature", elem_id="score-signature", interactive=False)
-    with gr.Row():
+    with gr.Row(elem_id="score-charts"):
         with gr.Column():
             curve_setting = Radio(["lenient", "strict"], value="lenient", label="Curve")
-            curve = gr.LinePlot(x="k", y="value", color="series", title="Precision and recall at k",
-                                label="Precision and recall at k", x_title="k", y_title="percent", y_lim=[0, 100],
-                                elem_id="score-curve")
+            curve = gr.LinePlot(x="k", y="value", color="series", label="Precision and recall at k", x_title="k",
+                                y_title="percent", y_lim=[0, 100], elem_id="score-curve",
+                                color_map=render.CURVE_COLOURS, colors_in_legend=[])
+            gr.HTML(render.swatches_html(render.CURVE_COLOURS))  # wraps, where the chart's own legend is cut
         with gr.Column():
-            published = gr.Dataframe(label="Beside the paper's Table 4", elem_id="score-published",
-                                     headers=PUBLISHED_COLUMNS, interactive=False, wrap=True,
-                                     column_widths=["28%", "26%", "13%", "13%", "20%"])
-            gr.Markdown(f"Published figures: {CITATION}.")
+            classes = score_analysis.class_plot()
+        with gr.Column():
+            relations = score_analysis.relation_plot()
+    published = gr.Dataframe(label="Beside the published results on this benchmark split", elem_id="score-published",
+                             headers=BESIDE_PUBLISHED_COLUMNS, column_widths=BESIDE_PUBLISHED_WIDTHS,
+                             interactive=False, wrap=True)
+    gr.Markdown(f"Published rows: {citations()}. Blank: not reported.")
+    worst = score_analysis.worst_targets()
+    compare_block, comparison, difference_chart, differences = score_compare.outputs()
     by_pos = gr.Dataframe(label="By part of speech", elem_id="score-by-pos", headers=BY_POS_COLUMNS,
                           interactive=False)
 
-    inputs = [upload, stored, split, setting, bootstrap, curve_setting, include_problematic]
-    score.click(on_score, inputs, [summary, metrics, by_pos, curve, published, signature, curve_state],
-                api_name="score", concurrency_limit=SCORE_CONCURRENCY)
+    inputs = [upload, stored, split, setting, bootstrap, curve_setting, include_problematic, compare_upload,
+              compare_stored]
+    outputs = [summary, metrics, by_pos, curve, published, signature, classes, relations, worst, comparison,
+               difference_chart, differences, curve_state, scored_split, compare_block]
+    score.click(on_score, inputs, outputs, api_name="score", concurrency_limit=SCORE_CONCURRENCY)
     curve_setting.change(on_curve_setting, [curve_state, curve_setting], curve, api_visibility="private")
     stored.change(on_stored, stored, [upload, split], api_visibility="private")
+    compare_stored.change(on_compare_stored, compare_stored, compare_upload, api_visibility="private")
+    for table in (worst, differences):
+        table.select(score_analysis.on_open_target, scored_split, [*fill.outputs(), tabs], api_visibility="private")

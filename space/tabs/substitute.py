@@ -37,16 +37,24 @@ def system_choices() -> tuple[list[str], str | None]:
     return systems.available_systems(), systems.default_system()
 
 
-def unavailable_note() -> str | None:
-    """The system choice's caption: the local LLM's nature when it is offered, and which systems are not
+def system_notes() -> list[str]:
+    """What to know about the systems: the local LLM's nature when it is offered, and each system that is not
     offered here, and why."""
-    parts = []
+    notes = []
     if systems.LOCAL_LLM in systems.available_systems():
-        parts.append(f"{systems.LOCAL_LLM}: {systems.LOCAL_LLM_NOTE}.")
-    missing = systems.unavailable_systems()
-    if missing:
-        parts.append("Not available here: " + "; ".join(f"{name} ({reason})" for name, reason in missing.items()))
-    return " ".join(parts) or None
+        notes.append(f"{systems.LOCAL_LLM}: {systems.LOCAL_LLM_NOTE}.")
+    notes += [f"Not available here: {name} ({reason})." for name, reason in systems.unavailable_systems().items()]
+    return notes
+
+
+def unavailable_note() -> str | None:
+    """The system notes as one line (None: nothing to say)."""
+    return " ".join(system_notes()) or None
+
+
+def systems_accordion_title() -> str:
+    missing = len(systems.unavailable_systems())
+    return f"About the systems ({missing} not available here)" if missing else "About the systems"
 
 
 def word_choices(context: str | None) -> list[tuple[str, str]]:
@@ -174,7 +182,9 @@ def on_substitute(context, target, occurrence, pos, system, top_k, example, llm,
     with messages():
         result = substitute(context, target, occurrence, pos, system, top_k, example=example, llm=llm,
                             progress=tracker(progress))
-    return result.status, result.context_html(), result.html(), result.table(), result.metrics_table()
+    return (result.status, result.context_html(), result.html(), result.table(), result.metrics_table(),
+            gr.Column(visible=result.metrics is not None),  # a benchmark example's metrics; free text has none
+            gr.Column(visible=bool(result.suggestions)))  # the table, when there is something in it
 
 
 def on_context(context):
@@ -242,10 +252,13 @@ def build(demo: gr.Blocks, splits: list[str]) -> explore.ExampleTarget:
             with gr.Row():
                 pos = Dropdown([text.AUTO_POS, *data.POS_TAGS], value=text.AUTO_POS, label="Part of speech",
                                elem_id="pos")
-                system = Dropdown(system_names, value=default_system, label="System", elem_id="system",
-                                  info=unavailable_note())
+                system = Dropdown(system_names, value=default_system, label="System", elem_id="system")
                 top_k = Slider(5, 50, value=10, step=1, label="Substitutes shown")
             run = gr.Button("Suggest substitutes", variant="primary", elem_id="run")
+            notes = system_notes()
+            if notes:  # out of the form's way: the System column is narrow
+                with gr.Accordion(systems_accordion_title(), open=False, elem_id="systems-note"):
+                    gr.HTML("<ul>" + "".join(f"<li>{escape(note)}</li>" for note in notes) + "</ul>")
             fill = explore.ExampleTarget(context, target, occurrence, pos, example)
             _pick_example(demo, splits, fill)
             llm_state = llm.build()
@@ -253,14 +266,15 @@ def build(demo: gr.Blocks, splits: list[str]) -> explore.ExampleTarget:
             status = gr.Markdown(label="Status", elem_id="substitute-status")
             context_view = gr.HTML(label="Context", elem_id="context-view")
             suggestions = gr.HTML(label="Suggestions", elem_id="suggestions")
-            metrics = gr.Dataframe(label="Example metrics (Scorer on this one target)", headers=EXAMPLE_METRIC_COLUMNS,
-                                   elem_id="example-metrics", interactive=False)
-            with gr.Accordion("As a table", open=False):
+            with gr.Column(visible=False, elem_id="example-metrics-block") as metrics_block:
+                metrics = gr.Dataframe(label="Example metrics (Scorer on this one target)",
+                                       headers=EXAMPLE_METRIC_COLUMNS, elem_id="example-metrics", interactive=False)
+            with gr.Column(visible=False) as table_block, gr.Accordion("As a table", open=False):
                 table = gr.Dataframe(label="Suggestions table", elem_id="suggestions-table",
                                      headers=SUGGESTION_COLUMNS, interactive=False)
 
     inputs = [context, target, occurrence, pos, system, top_k, example, llm_state]
-    outputs = [status, context_view, suggestions, table, metrics]
+    outputs = [status, context_view, suggestions, table, metrics, metrics_block, table_block]
     # A slow system (an LLM behind a slow URL) holds one of many slots, never everyone's.
     run.click(on_substitute, inputs, outputs, api_name="substitute", concurrency_limit=SUBSTITUTE_CONCURRENCY)
     target.submit(on_substitute, inputs, outputs, api_visibility="private")

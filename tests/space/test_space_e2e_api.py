@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from swords_dataset.judgements import CLASSES
+from swords_metric import CLASSES, RELATIONS
 
 from ..readme_blocks import blocks
 from ..space_server import REPO_ROOT
@@ -73,16 +73,28 @@ def test_api_score_an_upload_and_bad_files(client, tmp_path):
 
     from swords_metric import Scorer, read_predictions
 
-    summary, metrics, by_pos, curve, published, signature = client.predict(
-        handle_file(str(COINCO_ORACLE)), None, "swords test", "generative", 100, "lenient", api_name="/score"
-    )
+    (summary, metrics, by_pos, curve, published, signature, classes, relations, worst, paired, difference_chart,
+     differences) = client.predict(handle_file(str(COINCO_ORACLE)), None, "swords test", "generative", 100,
+                                   "lenient", api_name="/score")
     expected = Scorer.from_dataset("swords", "test").score(read_predictions(COINCO_ORACLE)[0], by_pos=False)
     cells = {row[1]: row for row in metrics["data"]}
     assert cells["lenient_a_f@10"][2] == round(expected["lenient_a_f@10"], 2)
     assert cells["lenient_a_f@10"][3].startswith("[")
     assert "bootstrap:100" in signature and "762 targets" in summary
     assert {row[0] for row in by_pos["data"]} == {"NOUN", "VERB", "ADJ", "ADV"}
-    assert "CoInCo (oracle)" in {row[0] for row in published["data"]}
+    assert published["data"][0][:2] == ["this run", COINCO_ORACLE.name]
+    assert {"CoInCo (oracle)", "GPT-3"} <= {row[1] for row in published["data"][1:]}
+    overall = {kind: share for group, kind, share, _ in classes["data"] if group == "all"}
+    assert set(overall) == set(CLASSES) and overall["acceptable"] == pytest.approx(expected["strict_a_p@10"])
+    assert {kind for _, kind, _, _ in relations["data"]} == set(RELATIONS)
+    assert len(worst["data"]) == 10 and worst["data"][0][-1].startswith("t:")
+    assert paired["data"] == differences["data"] == difference_chart["data"] == []  # nothing to compare with
+
+    # With a second file (here the same one, stored): the paired test, and no target differs.
+    paired, differences = client.predict(handle_file(str(COINCO_ORACLE)), None, "swords test", "generative", 0,
+                                         "lenient", False, None, COINCO_ORACLE.name, api_name="/score")[9::2]
+    assert paired["data"][0][:4] == ["lenient F@10, acceptable", *[round(expected["lenient_a_f@10"], 2)] * 2, 0.0]
+    assert differences["data"] == []
 
     latin = tmp_path / "latin1.jsonl"
     latin.write_bytes('{"id": "t:1", "substitutes": ["caf\u00e9"]}\n'.encode("latin-1"))

@@ -9,53 +9,17 @@ import os
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 
 from swords_dataset.judgements import CLASSES
 
-from ..space_server import REPO_ROOT, free_port
+from ..space_server import free_port
+from .browser import ARTIFACTS, choose, table_cell, toast_text, wait_for_upload
 from .helpers import COINCO_ORACLE
-
-ARTIFACTS = REPO_ROOT / "artifacts"
 
 pytest.importorskip("gradio", reason="the Space needs gradio: pip install 'swords-lexsub[space]'")
 pytest.importorskip("gradio_client", reason="the API tests need gradio_client: pip install 'swords-lexsub[space]'")
-
-
-def choose(page, dropdown: str, option: str) -> None:
-    """Pick an option of a Gradio dropdown the way a person does: open it, type, click."""
-    page.click(f"{dropdown} input")
-    page.fill(f"{dropdown} input", option)
-    page.get_by_role("option", name=option, exact=True).first.click()
-
-
-def toast_text(page) -> str:
-    page.wait_for_selector(".toast-body", timeout=30_000)
-    return page.inner_text(".toast-body")
-
-
-def wait_for_upload(page, path: Path) -> None:
-    """Until the file component lists the uploaded file (name and extension are separate elements)."""
-    page.wait_for_function(
-        "stem => document.querySelector('#score-file').innerText.includes(stem)", arg=path.name.split(".")[0]
-    )
-
-
-def table_cell(page, table: str, row_label: str, column: int) -> str:
-    """The text of a cell of a Gradio Dataframe (a virtualised ARIA grid), in the row whose first cell is
-    row_label."""
-    return page.evaluate(
-        """([table, label, column]) => {
-            for (const row of document.querySelectorAll(`${table} [role=row]`)) {
-                const cells = [...row.querySelectorAll('[role=gridcell]')];
-                if (cells.length > column && cells[0].innerText.trim() === label) return cells[column].innerText.trim();
-            }
-            return null;
-        }""",
-        [table, row_label, column],
-    )
 
 
 def test_browser_substitute_then_score(page, example_row):

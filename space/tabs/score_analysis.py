@@ -1,0 +1,118 @@
+"""The Score tab's account of what a system proposed, from the metric's own summary (Scorer.analyze, on the very
+predictions the score read): its top-k substitutes by the metric's classes and by their WordNet relation to the
+target, as stacked bar charts over all targets and per part of speech; and its worst targets, a table whose rows
+open in the Substitute tab (as the Explore tab opens an example there). Nothing here counts or classes a
+substitute: the figures are the metric's, laid out."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import gradio as gr
+import pandas as pd
+
+from swords_metric import CLASSES, RELATIONS
+
+from .. import data, render
+from ..errors import SpaceError
+from ..events import messages
+from . import explore
+
+WORST_TARGETS = 10  # rows of the worst-targets table
+LISTED = 8  # substitutes listed in a table cell; the rest are counted
+SEPARATOR = " · "  # between the substitutes of a cell (a gold substitute may hold a comma: "send away, remove")
+ALL_TARGETS = "all"
+# The charts' bars, left to right: every target, then each part of speech (a split's POS are among these).
+GROUPS = (ALL_TARGETS, *data.POS_TAGS)
+CHART_COLUMNS = ["targets", "kind", "share", "substitutes"]  # kind: a class, or a relation
+WORST_COLUMNS = ["target", "POS", "lenient F@10", "proposed (its top 10)", "acceptable, missed", "id"]
+OPEN_HINT = "Select a row to open that target in the Substitute tab."
+
+# -- handlers -----------------------------------------------------------------------------------------------
+
+
+def listed(words: Sequence[str], limit: int = LISTED) -> str:
+    """Words for a table cell: the first `limit`, then how many more."""
+    if not words:
+        return "(none)"
+    more = len(words) - limit
+    return SEPARATOR.join(words[:limit]) + (f"{SEPARATOR}… ({more} more)" if more > 0 else "")
+
+
+def share_chart(analysis: dict, kinds: Sequence[str], counts: str, shares: str) -> pd.DataFrame:
+    """A stacked bar chart's data (long format) from the metric's summary: for every target and for each POS,
+    the share (percent) and count of the top-k substitutes of each kind (`kinds`, in the metric's order; the
+    summary's `counts` and `shares` keys: "classes"/"class_shares", "relations"/"relation_shares")."""
+    groups = [(ALL_TARGETS, analysis["all"]), *analysis["by_pos"].items()]
+    # Last kind first: the chart stacks the kinds in the order it first meets them, top down, so the metric's
+    # first kind (acceptable, synonym) sits on the axis, where its share reads off directly.
+    records = [{"targets": name, "kind": kind, "share": group[shares][kind], "substitutes": group[counts][kind]}
+               for name, group in groups if group.get(counts) for kind in reversed(kinds)]
+    return pd.DataFrame(records, columns=CHART_COLUMNS)
+
+
+def class_chart(analysis: dict) -> pd.DataFrame:
+    """The system's top-k substitutes by the metric's class (acceptable, conceivable, judged unacceptable, not
+    in the benchmark), over all targets and per POS."""
+    return share_chart(analysis, CLASSES, "classes", "class_shares")
+
+
+def relation_chart(analysis: dict) -> pd.DataFrame:
+    """The system's top-k substitutes by their WordNet relation to the target (synonym … not in WordNet)."""
+    return share_chart(analysis, RELATIONS, "relations", "relation_shares")
+
+
+def worst_table(analysis: dict) -> pd.DataFrame:
+    """The worst targets (the metric's rule: lowest per-target lenient F@k against acceptable), what the system
+    proposed for each and the acceptable substitutes it missed; the id last (selecting a row opens it)."""
+    rows = [[record["target"], record["pos"], round(record["lenient_a_f"], 1), listed(record["top"]),
+             listed(record["acceptable_missed"]), record["id"]] for record in analysis["worst_targets"]]
+    return pd.DataFrame(rows, columns=WORST_COLUMNS)
+
+
+def open_target(split_label: str | None, row: Sequence | None) -> tuple[str, str, int, str, dict]:
+    """A selected row of a table of targets (its id in the last cell) -> what the Substitute tab needs to run
+    on it (explore.example_inputs)."""
+    if not isinstance(row, list | tuple) or not row or not isinstance(row[-1], str):
+        raise SpaceError("Select a row of the table to open its target.")
+    return explore.example_inputs(split_label, row[-1])
+
+
+# -- events -------------------------------------------------------------------------------------------------
+
+
+def on_open_target(split_label, event: gr.SelectData):
+    """A row of the worst targets (or of the differences) selected: fill the Substitute tab and go there."""
+    if not split_label or event is None:
+        return (gr.skip(),) * 6
+    with messages():
+        context, target, occurrence, pos, key = open_target(split_label, event.row_value)
+    return context, target, occurrence, pos, key, gr.Tabs(selected="substitute")
+
+
+# -- layout -------------------------------------------------------------------------------------------------
+
+
+def _chart(title: str, colours: dict[str, str], elem_id: str) -> gr.BarPlot:
+    """A stacked bar chart of shares, and its legend below it in the metric's order (`colours`' keys): as HTML,
+    which wraps (the chart's own legend keeps to one line, and eight relations do not fit beside each other)."""
+    plot = gr.BarPlot(x="targets", y="share", color="kind", label=title, x_title="targets",
+                      y_title="percent of the top-10 substitutes", color_map=colours, colors_in_legend=[],
+                      y_lim=[0, 100], sort=list(GROUPS), tooltip="all", elem_id=elem_id)
+    gr.HTML(render.swatches_html(colours), elem_id=f"{elem_id}-legend")
+    return plot
+
+
+def class_plot() -> gr.BarPlot:
+    """The class chart, coloured as the Substitute and Explore tabs colour the classes."""
+    return _chart("Its top 10, by the benchmark's judgement", render.BAR_COLOURS, "score-classes")
+
+
+def relation_plot() -> gr.BarPlot:
+    return _chart("Its top 10, by WordNet relation to the target", render.RELATION_COLOURS, "score-relations")
+
+
+def worst_targets() -> gr.Dataframe:
+    return gr.Dataframe(label=f"Worst targets. {OPEN_HINT}", elem_id="score-worst", headers=WORST_COLUMNS,
+                        interactive=False, wrap=True,
+                        column_widths=["10%", "7%", "9%", "32%", "32%", "10%"])
