@@ -154,6 +154,14 @@ def File(*args, what: str = "The file", **kwargs) -> gr.File:  # noqa: N802
     return _checked(component, _file(component, what))
 
 
+PREDICTION_FILE_TYPES = [".json", ".jsonl", ".gz", ".txt"]  # the upstream format, JSONL, gzipped or not
+
+
+def PredictionsFile(what: str, label: str, elem_id: str) -> gr.File:  # noqa: N802
+    """An upload of a predictions file (the Score tab's, and the one it compares with)."""
+    return File(what=what, label=label, file_types=PREDICTION_FILE_TYPES, type="filepath", elem_id=elem_id)
+
+
 def guard_inputs(demo: gr.Blocks) -> gr.Blocks:
     """Run the registered checks on every event's raw inputs before Gradio reads them; and whatever still
     fails while it reads them (a file path that was not uploaded through this app, say) becomes a message

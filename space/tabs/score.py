@@ -19,7 +19,7 @@ from swords_metric import MetricInputError, Scorer, UnknownTargetsError
 from .. import data, memory, render, scoring
 from ..errors import SpaceError
 from ..events import Progress, messages, no_progress, tracker
-from ..inputs import Checkbox, Dropdown, File, Radio, Slider
+from ..inputs import Checkbox, Dropdown, PredictionsFile, Radio, Slider
 from ..published import BESIDE_PUBLISHED_COLUMNS, BESIDE_PUBLISHED_WIDTHS, beside_published, citations
 from ..stored import stored_path, stored_predictions, stored_split
 from . import explore, score_analysis, score_compare
@@ -274,13 +274,8 @@ def build(splits: list[str], fill: explore.ExampleTarget, tabs: gr.Tabs) -> None
     upload_mb = MAX_UPLOAD_BYTES // 2**20
     with gr.Row():
         with gr.Column(scale=1):
-            upload = File(
-                what="The predictions file",
-                label=f"Predictions file (upstream JSON or JSONL, .gz allowed, at most {upload_mb} MB)",
-                file_types=[".json", ".jsonl", ".gz", ".txt"],
-                type="filepath",
-                elem_id="score-file",
-            )
+            upload = PredictionsFile("The predictions file", f"Predictions file (upstream JSON or JSONL, .gz "
+                                     f"allowed, at most {upload_mb} MB)", "score-file")
             stored = Dropdown(stored_predictions(), value=None, label="…or a stored baseline's predictions",
                               elem_id="score-stored")
             compare_upload, compare_stored = score_compare.inputs(stored_predictions(), upload_mb)

@@ -9,7 +9,7 @@ import gradio as gr
 import pandas as pd
 
 from .. import render, scoring
-from ..inputs import Dropdown, File
+from ..inputs import Dropdown, PredictionsFile
 from .score_analysis import OPEN_HINT, listed
 
 DIFFERENCES_SHOWN = 10  # targets where the two systems differ most
@@ -60,13 +60,8 @@ def differences_chart(differences: list[dict] | None) -> pd.DataFrame:
 def inputs(stored_choices: list[tuple[str, str]], max_mb: int) -> tuple[gr.File, gr.Dropdown]:
     """The second file's inputs: an upload, or a stored baseline's predictions."""
     with gr.Accordion("Compare with a second file (optional)", open=False, elem_id="score-compare-inputs"):
-        upload = File(
-            what="The file to compare with",
-            label=f"Predictions to compare with (same formats, at most {max_mb} MB)",
-            file_types=[".json", ".jsonl", ".gz", ".txt"],
-            type="filepath",
-            elem_id="compare-file",
-        )
+        upload = PredictionsFile("The file to compare with", f"Predictions to compare with (same formats, at most "
+                                 f"{max_mb} MB)", "compare-file")
         stored = Dropdown(stored_choices, value=None, label="…or a stored baseline's, to compare with",
                                 elem_id="compare-stored")
     return upload, stored
