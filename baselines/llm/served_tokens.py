@@ -47,8 +47,11 @@ class ServerTokenizer(Tokenizer):
                 answer = json.loads(response.read())
         except urllib.error.HTTPError as error:
             raise SwordsError(f"the server's {path} answered HTTP {error.code}") from None
-        except (OSError, ValueError) as error:
-            raise ServerUnreachable(f"the server's {path} failed ({error})") from None
+        except ValueError:  # an answer, but not JSON: not this flavor's endpoint
+            raise SwordsError(f"the server's {path} answered something other than JSON") from None
+        except OSError as error:  # no answer: refused, timed out, reset
+            reason = getattr(error, "reason", error)  # a URLError wraps the socket's error
+            raise ServerUnreachable(f"its {path}: {getattr(reason, 'strerror', None) or reason}") from None
         if not isinstance(answer, dict):
             raise SwordsError(f"the server's {path} answered something other than a JSON object")
         return answer
@@ -82,14 +85,14 @@ class ServerTokenizer(Tokenizer):
 
 def server_tokenizer(base_url: str, model: str, timeout: float = 5.0) -> ServerTokenizer | None:
     """The tokenizer of the model behind `base_url`, if its server offers /tokenize (llama.cpp, vLLM); None
-    if it does not, or does not answer within `timeout` (the run's own requests will say more)."""
+    if it does not; ServerUnreachable if it does not answer at all within `timeout`."""
     for flavor in ("llama.cpp", "vllm"):
         try:
             tokenizer = ServerTokenizer(base_url, model, flavor, timeout)
             if tokenizer.encode("lexical substitution"):
                 return tokenizer
         except ServerUnreachable:  # no answer at all (refused, timed out): no other flavor will do better
-            return None
+            raise
         except SwordsError:  # an answer, but not this flavor's
             continue
     return None
@@ -103,12 +106,18 @@ def choose_tokenizer(model: str, tokenizer: str | None, base_url: str, local: bo
         return get_tokenizer(model, tokenizer)
     if not local and encoding_for_model(model) is not None:
         return get_tokenizer(model)
-    served = server_tokenizer(public_url(base_url), model)
+    where = public_url(base_url)
+    try:
+        served = server_tokenizer(where, model)
+    except ServerUnreachable as error:
+        served, why = None, f"the server at {where} does not answer ({error})"
+    else:
+        why = f"the server at {where} offers no /tokenize"
     if served is not None:
         return served
     if local:
-        raise SwordsError("the local engine did not answer /tokenize")
+        raise SwordsError(f"the local engine did not answer /tokenize: {why}")
     raise UnknownTokenizer(
-        f"no known tokenizer for model {model!r}, and the server at {public_url(base_url)} offers no /tokenize",
+        f"no known tokenizer for model {model!r}, and {why}",
         hint=f"pass --tokenizer with an encoding ({', '.join(ENCODINGS)}) or the model's tokenizer.json",
     )

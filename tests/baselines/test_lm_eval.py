@@ -158,6 +158,13 @@ def test_what_cannot_run_is_one_line(server, tmp_path):
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert done.stderr.strip().splitlines()[-1].startswith("lm_eval: error: swords_dev_gen: --metadata "
                                                            "swords.concurrency: lm-eval decides that")
+    # No server where lm-eval's base_url points: named when the first prompt is built, before any request.
+    nobody = f"http://127.0.0.1:{free_port()}/v1"
+    done = lm_eval(nobody, "swords_dev_gen", 1, tmp_path / "none")
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.strip().splitlines()[-1] == (
+        f"lm_eval: error: swords_dev_gen: no known tokenizer for model '{MODEL}', and the server at {nobody} does not "
+        "answer (its /tokenize: Connection refused)")
     # lm-eval not installed: `swords lm-eval path` says which extra in one line.
     hidden = subprocess.run([sys.executable, "-c", "import sys; sys.modules['lm_eval'] = None; "
                              "from swords_dataset.cli import main; sys.exit(main(['lm-eval', 'path']))"],
