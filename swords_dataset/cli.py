@@ -122,12 +122,17 @@ def register_data(subparsers) -> None:
     publish.set_defaults(func=_cmd_publish)
 
 
-def parser() -> argparse.ArgumentParser:
+def parser(command: str | None = None) -> argparse.ArgumentParser:
     """`swords` and every subcommand the installed packages register (entry points, see plugins.py); a
-    package that cannot be imported here adds none."""
+    package that cannot be imported here adds none. Given the command about to run, only its package is
+    imported (`swords evaluate` need not import the baselines and the demo); an unknown name loads them all,
+    for the error's list and its "did you mean"."""
     top = SwordsParser(prog="swords", description="Lexical substitution benchmarks, metric, baselines and demo.")
     subparsers = top.add_subparsers(dest="command", required=True)
-    for entry_point in entry_points_of(COMMANDS):
+    registered = entry_points_of(COMMANDS)
+    if any(entry_point.name == command for entry_point in registered):
+        registered = [entry_point for entry_point in registered if entry_point.name == command]
+    for entry_point in registered:
         try:
             register = entry_point.load()
         except ImportError:
@@ -137,9 +142,10 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    top = parser()
+    arguments = sys.argv[1:] if argv is None else argv
+    top = parser(arguments[0] if arguments else None)
     # `swords run` passes the options after --system to the chosen system; every other command is strict.
-    args, extra = top.parse_known_args(argv)
+    args, extra = top.parse_known_args(arguments)
     if extra and not getattr(args, "accepts_extra", False):
         top.error(f"unrecognized arguments: {' '.join(extra)}")
     args.extra = extra
