@@ -125,20 +125,27 @@ def register_data(subparsers) -> None:
 def parser(command: str | None = None) -> argparse.ArgumentParser:
     """`swords` and every subcommand the installed packages register (entry points, see plugins.py); a
     package that cannot be imported here adds none. Given the command about to run, only its package is
-    imported (`swords evaluate` need not import the baselines and the demo); an unknown name loads them all,
-    for the error's list and its "did you mean"."""
+    imported (`swords evaluate` need not import the baselines and the demo); an unknown name, or one whose
+    package cannot be imported, loads them all, for the error's list and its "did you mean"."""
     top = SwordsParser(prog="swords", description="Lexical substitution benchmarks, metric, baselines and demo.")
     subparsers = top.add_subparsers(dest="command", required=True)
     registered = entry_points_of(COMMANDS)
-    if any(entry_point.name == command for entry_point in registered):
-        registered = [entry_point for entry_point in registered if entry_point.name == command]
-    for entry_point in registered:
+    if not _register([entry_point for entry_point in registered if entry_point.name == command], subparsers):
+        _register(registered, subparsers)
+    return top
+
+
+def _register(entry_points: list, subparsers) -> int:
+    """Add the subcommands of those entry points whose package imports; how many did."""
+    added = 0
+    for entry_point in entry_points:
         try:
             register = entry_point.load()
         except ImportError:
             continue
         register(subparsers)
-    return top
+        added += 1
+    return added
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -42,3 +42,13 @@ def test_every_command_is_listed_and_a_mistyped_one_gets_a_suggestion():
     assert mistyped.stderr.strip().splitlines()[-1] == (
         "swords: error: argument command: invalid choice: 'evaluat' (choose from "
         + ", ".join(f"'{name}'" for name in COMMANDS) + ") (did you mean 'evaluate'?) (see swords --help)")
+
+
+def test_a_command_whose_package_cannot_be_imported_is_named_among_the_others():
+    # swords_space made unimportable (None in sys.modules makes `import swords_space` raise ImportError).
+    script = "import sys\nsys.modules['swords_space'] = None\nfrom swords_dataset.cli import main\nmain(['demo'])"
+    done = subprocess.run([sys.executable, "-c", script], cwd=REPO_ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines()[-1].startswith(
+        "swords: error: argument command: invalid choice: 'demo' (choose from "
+        + ", ".join(f"'{name}'" for name in COMMANDS if name != "demo") + ")")
