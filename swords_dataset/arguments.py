@@ -8,6 +8,8 @@ import difflib
 import re
 from collections.abc import Iterable
 
+from .terminal import shown
+
 PORT_RANGE = (1, 65535)
 
 
@@ -92,4 +94,4 @@ class SwordsParser(argparse.ArgumentParser):
         if match:
             choices = re.findall(r"'([^']*)'", match.group("choices"))
             message += did_you_mean(match.group("word"), choices)
-        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+        self.exit(2, f"{self.prog}: error: {shown(message)} (see {self.prog} --help)\n")

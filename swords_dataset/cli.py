@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 from pathlib import Path
 
@@ -12,6 +13,15 @@ from . import DATASET_DIR
 from .arguments import SwordsParser
 from .errors import SwordsError
 from .plugins import COMMANDS, entry_points_of
+from .terminal import shown
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, handled as Ctrl-C is: what is finished is kept, temporary files go, one line says so."""
+
+
+def _terminate(signum: int, frame: object) -> None:
+    raise Terminated()
 
 
 def _cmd_build(args: argparse.Namespace) -> int:
@@ -156,19 +166,26 @@ def main(argv: list[str] | None = None) -> int:
     if extra and not getattr(args, "accepts_extra", False):
         top.error(f"unrecognized arguments: {' '.join(extra)}")
     args.extra = extra
+    # A command that serves until stopped (`swords demo`, `swords llm serve`) sets its own handler.
+    previous_handler = signal.signal(signal.SIGTERM, _terminate)
     try:
         status = args.func(args)
         sys.stdout.flush()  # a closed pipe shows here, inside the handler below, not at interpreter exit
         return status
     except SwordsError as error:
-        print(f"swords: error: {error.for_cli()}", file=sys.stderr)
+        print(f"swords: error: {shown(error.for_cli())}", file=sys.stderr)
         return 2
+    except Terminated:
+        print("swords: terminated (SIGTERM); finished work is kept", file=sys.stderr)
+        return 128 + signal.SIGTERM
     except KeyboardInterrupt:
         print("swords: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:  # `swords … | head`: the reader has what it wanted; stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    finally:
+        signal.signal(signal.SIGTERM, previous_handler)
 
 
 if __name__ == "__main__":

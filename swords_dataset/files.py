@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import errno
+import fcntl
 import os
+import re
+import stat
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -30,17 +33,68 @@ def _no_space_cause(error: BaseException) -> OSError | None:
     return None
 
 
+# The temporary file an atomic write goes through: `.NAME.swords-XXXXXXXX.tmp` beside NAME (mkstemp's eight
+# random characters). The writer holds an exclusive flock on it while it writes, so one that nobody holds
+# was left by a writer that was killed (kill -9, a power cut) and can go.
+_TEMPORARY_INFIX = ".swords-"
+_TEMPORARY_RANDOM = re.compile(r"[a-z0-9_]{8}")
+
+
+def _temporary_prefix(path: Path) -> str:
+    return f".{path.name}{_TEMPORARY_INFIX}"
+
+
+def remove_stale_temporaries(path: str | Path) -> list[Path]:
+    """Remove the temporary files that killed atomic writes of `path` left beside it (recognised by their
+    name and by no writer holding them); returns those removed. Files of other names, symlinks, and a
+    temporary file whose writer is still at work are left alone."""
+    path = Path(path)
+    prefix = _temporary_prefix(path)
+    removed = []
+    try:
+        names = [entry.name for entry in os.scandir(path.parent) if entry.name.startswith(prefix)]
+    except OSError:
+        return removed
+    for name in names:
+        middle = name[len(prefix) : -len(".tmp")] if name.endswith(".tmp") else ""
+        if not _TEMPORARY_RANDOM.fullmatch(middle):
+            continue
+        candidate = path.parent / name
+        try:
+            descriptor = os.open(candidate, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        except OSError:
+            continue  # a symlink, or gone
+        try:
+            if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+                continue
+            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            continue  # a writer holds it: still at work
+        else:
+            try:
+                candidate.unlink()
+                removed.append(candidate)
+            except OSError:
+                pass
+        finally:
+            os.close(descriptor)
+    return removed
+
+
 @contextmanager
 def atomic_writer(path: str | Path, durable: bool = True) -> Iterator[BinaryIO]:
     """A binary file to write `path` through, as a stream: the bytes go to a temporary file beside `path`,
     which is flushed to disk and renamed over `path` when the block ends. A reader sees the old file or the
     new one, never a part; an error in the block (or a kill) leaves the old file, and the temporary one is
-    removed. A full disk is one SwordsError naming `path`. The file gets ordinary permissions (umask).
-    `durable=False` skips the flush to disk, for files that may be lost in a power cut but never be torn
-    (a cache entry, which is asked again)."""
+    removed; one left by a kill -9 is removed by the next write of `path` (remove_stale_temporaries). A full
+    disk is one SwordsError naming `path`. The file gets ordinary permissions (umask). `durable=False` skips
+    the flush to disk, for files that may be lost in a power cut but never be torn (a cache entry, which is
+    asked again)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    remove_stale_temporaries(path)
+    descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=_temporary_prefix(path), suffix=".tmp")
+    fcntl.flock(descriptor, fcntl.LOCK_EX)  # ours alone, and known to be at work, until it is closed
     umask = os.umask(0)
     os.umask(umask)
     try:

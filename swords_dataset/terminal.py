@@ -1,0 +1,35 @@
+"""Text shown on a terminal: what a user's file or a server put in a word (ESC sequences, carriage returns,
+newlines, bidirectional overrides, lone surrogates) is shown escaped, so that one line stays one line and the
+terminal shows exactly what is there instead of obeying it."""
+
+from __future__ import annotations
+
+import unicodedata
+
+# Format characters that reorder or hide what follows them on a terminal (Trojan-source style).
+_BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def _escape(character: str) -> str:
+    code = ord(character)
+    if character in "\n\r\t":
+        return {"\n": "\\n", "\r": "\\r", "\t": "\\t"}[character]
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}"
+
+
+def shown(text: object) -> str:
+    """`text` as it can be printed on one terminal line: control characters (C0, DEL, C1), lone surrogates
+    and bidirectional controls written as Python escapes (`\\x1b`, `\\r`, `\\n`, `\\ud800`, `\\u202e`);
+    everything else, letters of every script included, as it is. A backslash is left alone, so ordinary
+    text (Windows paths, a regular expression) reads as written."""
+    text = str(text)
+    if text.isascii() and text.isprintable():
+        return text
+    return "".join(
+        _escape(character)
+        if character in _BIDI_CONTROLS or unicodedata.category(character) in ("Cc", "Cs")
+        else character
+        for character in text
+    )
