@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import shutil
-import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
 from . import CONFIGS, DATASET_DIR, parquet_path
+from .build_folder import BuildFolder
 from .card import write_card
 from .errors import SwordsError
 from .files import no_space
@@ -34,10 +35,13 @@ from .upstream import (
     upstream_targets,
 )
 
+Detokenizer = Callable[[list[list[str]]], list[str]]
 
-def add_upstream_ids(rows: dict[str, dict[str, list[dict]]], paths: dict[str, Path], nltk35: str | None) -> None:
+
+def add_upstream_ids(rows: dict[str, dict[str, list[dict]]], paths: dict[str, Path], detokenize: Detokenizer) -> None:
     """Give every row the id the upstream SWORDS library gives its target, after checking that each split
-    reproduces upstream's pinned dataset id (so every upstream id of every split is there, and right)."""
+    reproduces upstream's pinned dataset id (so every upstream id of every split is there, and right).
+    `detokenize`: nltk 3.5's detokenizer (upstream.nltk35_detokenizer), for SemEval-2007 trial."""
     for config, splits in rows.items():
         for split, split_rows in splits.items():
             if config != "semeval07":
@@ -49,7 +53,7 @@ def add_upstream_ids(rows: dict[str, dict[str, list[dict]]], paths: dict[str, Pa
                     raw = semeval_instance_texts(paths["semeval07/lst_all.xml"])
                     wanted = {row["provenance"]["semeval_instance"] for row in split_rows}
                     placements = semeval_placements_by_recipe(
-                        {i: text for i, text in raw.items() if i in wanted}, nltk35_detokenizer(nltk35)
+                        {i: text for i, text in raw.items() if i in wanted}, detokenize
                     )
                 missing = [r["id"] for r in split_rows if r["provenance"]["semeval_instance"] not in placements]
                 if missing:
@@ -64,9 +68,9 @@ def add_upstream_ids(rows: dict[str, dict[str, list[dict]]], paths: dict[str, Pa
                     raise BuildError(f"{config} {split} {row['id']}: its upstream id computes as {row['upstream_id']}")
 
 
-def build_rows(sources_dir: Path, nltk35: str | None = None) -> dict[str, dict[str, list[dict]]]:
-    """config -> split -> rows, read from checksum-verified sources, with upstream ids."""
-    paths = checked_sources(sources_dir, BUILD_SOURCES)
+def build_rows(paths: dict[str, Path], detokenize: Detokenizer) -> dict[str, dict[str, list[dict]]]:
+    """config -> split -> rows, read from the checksum-verified sources (`paths`: checked_sources'), with
+    upstream ids."""
     swords_dev = paths["swords/swords-v1.1_dev.json.gz"]
     swords_test = paths["swords/swords-v1.1_test.json.gz"]
     test_documents = coinco_test_documents(swords_documents([swords_dev]), swords_documents([swords_test]))
@@ -91,7 +95,7 @@ def build_rows(sources_dir: Path, nltk35: str | None = None) -> dict[str, dict[s
             paths["semeval07/lst.gold.candidates"],
         ),
     }
-    add_upstream_ids(rows, paths, nltk35)
+    add_upstream_ids(rows, paths, detokenize)
     return rows
 
 
@@ -118,38 +122,34 @@ def run_build_steps(dataset_dir: Path) -> None:
 
 
 def build(sources_dir: Path, output_dir: Path = DATASET_DIR, nltk35: str | None = None) -> dict[str, dict[str, int]]:
-    """Build every config into output_dir/data and output_dir/README.md; returns row counts. `nltk35`: a
-    folder holding nltk 3.5, for upstream's SemEval-2007 trial ids.
+    """Build every config into output_dir/data and output_dir/README.md (with the manifest that recognises them
+    as the build's: build_folder.py); returns row counts. `nltk35`: a folder holding nltk 3.5, for upstream's
+    SemEval-2007 trial ids.
 
-    Everything is read and checked first, then written to a scratch folder and moved into place, so a
-    missing or corrupted source leaves output_dir untouched."""
-    rows = build_rows(Path(sources_dir), nltk35)
-    if set(rows) != set(CONFIGS) or any(set(rows[c]) != set(CONFIGS[c]) for c in CONFIGS):
-        raise AssertionError("build produced configs/splits other than CONFIGS")
-    output_dir = Path(output_dir)
-    try:
-        output_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise SwordsError(f"cannot create {output_dir} ({error.strerror or error})") from None
-    with tempfile.TemporaryDirectory(dir=output_dir, prefix=".build-") as scratch:
-        scratch = Path(scratch)
+    Everything that can stop the build is checked before any heavy work, in a few milliseconds: the output
+    folder (a new or empty one, or one the build wrote), nltk 3.5, every source's sha256. Then everything is
+    read and checked, written to a scratch folder and moved into place, so a failure leaves output_dir as it
+    was."""
+    with BuildFolder(output_dir) as folder:
+        detokenize = nltk35_detokenizer(nltk35)
+        paths = checked_sources(Path(sources_dir), BUILD_SOURCES)
+        rows = build_rows(paths, detokenize)
+        if set(rows) != set(CONFIGS) or any(set(rows[c]) != set(CONFIGS[c]) for c in CONFIGS):
+            raise AssertionError("build produced configs/splits other than CONFIGS")
+        scratch = folder.scratch()
         try:
             for config, splits in rows.items():
                 for split, split_rows in splits.items():
                     write_parquet(split_rows, scratch / parquet_path(config, split))
             write_card(scratch, {c: {s: len(r) for s, r in splits.items()} for c, splits in rows.items()})
             run_build_steps(scratch)
+            folder.replace_with(scratch)
         except OSError as error:  # pyarrow raises OSError too; the scratch folder goes, the dataset stays
             if not (no_space(error) or "No space left" in str(error)):
                 raise
             raise SwordsError(
                 f"no space left on the device to write the dataset in {output_dir}; nothing was changed"
             ) from None
-        old_data = output_dir / "data"
-        if old_data.exists():
-            retired = scratch / "retired-data"
-            old_data.rename(retired)
-        (scratch / "data").rename(old_data)
-        (scratch / "README.md").replace(output_dir / "README.md")
-        shutil.rmtree(scratch / "retired-data", ignore_errors=True)
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
     return {c: {s: len(r) for s, r in splits.items()} for c, splits in rows.items()}

@@ -230,6 +230,14 @@ def nltk35_detokenizer(path: str | os.PathLike | None) -> Callable[[list[list[st
         )
     if not (Path(path) / "nltk" / "__init__.py").is_file():
         raise UpstreamIdError(f"no nltk in {path} ({NLTK35_ENV} / --nltk35): {install}")
+    # nltk's own record of its version (nltk/__init__.py reads __version__ from it): checked now, before the
+    # build's work, not when the detokenizer first runs.
+    try:
+        version = (Path(path) / "nltk" / "VERSION").read_text(encoding="utf-8", errors="replace")[:40].strip()
+    except OSError:
+        version = "an unknown version"
+    if version != "3.5":
+        raise UpstreamIdError(f"{path} holds nltk {version}, not 3.5 ({NLTK35_ENV} / --nltk35): {install}")
 
     def detokenize(batch: list[list[str]]) -> list[str]:
         try:
