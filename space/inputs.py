@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import math
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -28,8 +29,20 @@ _checks: dict[int, Check] = {}  # component id -> its check
 
 
 def refuse(message: str) -> gr.Error:
-    """A message for the user; not a fault of the server, so no traceback in its log."""
-    return gr.Error(message, print_exception=False)
+    """A message for the user; not a fault of the server, so no traceback in its log. A lone surrogate quoted
+    from a file or a server (no JSON encoder sends one to a browser) is written as its escape."""
+    return gr.Error(_SURROGATE.sub(lambda found: f"\\u{ord(found.group()):04x}", message), print_exception=False)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _not_text(label: str, payload: str) -> None:
+    """Text from the API may hold a lone surrogate (JSON's "\\ud800"), which is not a character: refused."""
+    found = _SURROGATE.search(payload)
+    if found:
+        raise refuse(f"{label} holds \\u{ord(found.group()):04x} at character {found.start() + 1:,}, a lone "
+                     "surrogate, which is not text.")
 
 
 def _numeric(component):
@@ -62,6 +75,8 @@ def _choice(component):
             return None
         if custom and not isinstance(payload, str):
             raise refuse(f"{label} must be text, not {shown(payload)}.")
+        if custom:
+            _not_text(label, payload)
         if not custom and (not isinstance(payload, str) or payload not in values):
             raise refuse(f"{label}: {shown(payload)} is not one of the choices.")
         return payload
@@ -75,6 +90,8 @@ def _text(component):
     def check(payload):
         if payload is not None and not isinstance(payload, str):
             raise refuse(f"{label} must be text, not {shown(payload)}.")
+        if payload is not None:
+            _not_text(label, payload)
         return payload
 
     return check

@@ -1,5 +1,6 @@
 """HTML fragments for the UI. Every piece of text from a user or a dataset goes through html.escape:
-contexts and uploaded substitutes are untrusted."""
+contexts and uploaded substitutes are untrusted. A word from a user's file or a server (a substitute, a system's
+name, a file name) is shown through `visible` wherever the page shows it, in HTML, tables and charts alike."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from swords_dataset.judgements import (
     JUDGED_UNACCEPTABLE,
     NOT_IN_BENCHMARK,
 )
+from swords_dataset.terminal import shown
 from swords_metric import RELATIONS
 
 # Judgement of a suggestion against an example's gold, with its colours (text and background) and a
@@ -26,6 +28,13 @@ JUDGEMENTS = {
 
 _CELL = "border:none;border-bottom:1px solid #e5e7eb;padding:3px 8px"
 _BOX = "font-family: system-ui, sans-serif; line-height: 1.5; color: #111827; background: #ffffff; padding: 8px;"
+
+
+def visible(word: str) -> str:
+    """A word from a user's file or a server as the page shows it: lone surrogates (which are not text, and which
+    no JSON encoder sends to a browser), control characters and bidirectional overrides written as escapes
+    (`\\ud800`, `\\x1b`, `\\u202e`), so the page shows exactly what is there; any other text as it is."""
+    return shown(word)
 
 
 def _text(text: str) -> str:

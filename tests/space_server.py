@@ -42,7 +42,8 @@ def peak_memory_mb(pid: int) -> float:
 
 
 @contextmanager
-def running_app(folder: Path, extra_env: dict | None = None) -> Iterator[dict]:
+def running_app(folder: Path, extra_env: dict | None = None, options: tuple[str, ...] = ()) -> Iterator[dict]:
+    """The app started as `python space/app.py --port N --host 127.0.0.1 [options]`, until the block ends."""
     port = free_port()
     env = {
         **os.environ,
@@ -56,7 +57,7 @@ def running_app(folder: Path, extra_env: dict | None = None) -> Iterator[dict]:
     log_path = folder / "app.log"
     with open(log_path, "wb") as log:
         process = subprocess.Popen(
-            [sys.executable, str(APP), "--port", str(port), "--host", "127.0.0.1"],
+            [sys.executable, str(APP), "--port", str(port), "--host", "127.0.0.1", *options],
             stdout=log,
             stderr=subprocess.STDOUT,
             env=env,

@@ -10,9 +10,11 @@ import gradio as gr
 import pandas as pd
 from pandas.io.formats.style import Styler
 
+from swords_dataset.terminal import shown
+
 from .. import SPACE_DIR
 from ..published import PUBLISHED
-from ..stored import metrics_files, read_metrics, results_dir
+from ..stored import UnusableFile, metrics_files, read_metrics, results_dir, skipped
 
 LEADERBOARD_METRICS = (
     ("lenient F@10", "lenient_a_f@10"),
@@ -49,20 +51,37 @@ def _best_first(rows: list[list]) -> list[list]:
     return sorted(rows, key=lambda row: (row[benchmark], row[fc] is None, -(row[fc] or 0)))
 
 
+def measured_row(metrics: dict) -> list:
+    """A metrics file's row of the board (its run header checked by stored.read_metrics): the figures must be
+    percentages and the targets a count, else UnusableFile says which."""
+    run = metrics["run"]
+    figures = []
+    for _, key in LEADERBOARD_METRICS:
+        value = metrics.get(key)
+        if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 100:
+            raise UnusableFile(f'"{key}" is not a percentage')
+        figures.append(round(float(value), 1))
+    targets = metrics.get("targets_scored")
+    if isinstance(targets, bool) or not isinstance(targets, int) or not 0 <= targets < 10**9:
+        raise UnusableFile('"targets_scored" is not a count of targets')
+    return [shown(run["system"]), MEASURED, f"{run['dataset']} {run['split']}", targets, *figures]
+
+
 def leaderboard(folder: str | Path | None = None) -> tuple[pd.DataFrame, str]:
     """Stored baselines' results (every *.metrics.json of the results folder, as `swords run` writes
-    them) and the published results, one row each; and a note on what was skipped."""
-    measured, skipped = [], []
+    them) and the published results, one row each; and a note on what was skipped (each logged once)."""
+    measured, skipped_names = [], []
     for path in metrics_files(folder):
-        metrics = read_metrics(path)
-        run = metrics.get("run") or {}
-        numbers = all(isinstance(metrics.get(key), int | float) for _, key in LEADERBOARD_METRICS)
-        if not run.get("system") or not numbers:
-            skipped.append(path.name)
-            continue
-        measured.append([run["system"], MEASURED, f"{run.get('dataset', '?')} {run.get('split', '?')}",
-                         int(metrics.get("targets_scored", 0)),
-                         *[round(float(metrics[key]), 1) for _, key in LEADERBOARD_METRICS]])
+        metrics, row = read_metrics(path), None  # an unusable file is logged once where it is found so
+        if metrics is not None:
+            try:
+                row = measured_row(metrics)
+            except UnusableFile as error:
+                skipped(path, str(error))
+        if row is None:
+            skipped_names.append(shown(path.name))
+        else:
+            measured.append(row)
     published = [[entry.system, published_source(entry), f"{entry.config} {entry.split}", None,
                   *[entry.metrics.get(key) for _, key in LEADERBOARD_METRICS]] for entry in PUBLISHED_ROWS]
     # The runs measured here first; the published rows apart, below them.
@@ -70,9 +89,9 @@ def leaderboard(folder: str | Path | None = None) -> tuple[pd.DataFrame, str]:
     where = results_dir(folder).resolve()
     if where.is_relative_to(SPACE_DIR.parent):  # a path relative to the project, not the server's layout
         where = where.relative_to(SPACE_DIR.parent)
-    note = f"{len(measured)} stored results from `{where}`"
-    if skipped:
-        note += f"; skipped (not a metrics file of `swords run`): {', '.join(skipped)}"
+    note = f"{len(measured)} stored results from `{shown(where)}`"
+    if skipped_names:
+        note += f"; skipped (not a metrics file of `swords run`): {', '.join(skipped_names)}"
     return table, note + "."
 
 

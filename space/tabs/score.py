@@ -141,7 +141,7 @@ def _chosen(upload: str | Path | None, stored: str | None, folder: str | Path | 
     """The file an upload or a stored baseline's choice names (an upload first), checked before any reading."""
     if upload:
         path = Path(upload)
-        _check_upload(path, path.name)
+        _check_upload(path, render.visible(path.name))
         return path
     return stored_path(stored, folder) if stored else None
 
@@ -185,8 +185,9 @@ def score_predictions(
     if path is None:
         raise SpaceError("Upload a predictions file or choose a stored baseline first.")
     other = _chosen(compare_upload, compare_stored, folder)
-    shown = path.name
-    other_shown = "" if other is None else other.name if other.name != shown else f"{other.name} (compared)"
+    shown = render.visible(path.name)  # an upload's name is the sender's
+    other_shown = "" if other is None else render.visible(other.name if other.name != path.name
+                                                          else f"{other.name} (compared)")
     progress(0.05, f"preparing {config} {split}")
     scorer = scoring.scorer_for(config, split, setting, bool(include_problematic))
     progress(0.15, "reading the predictions")

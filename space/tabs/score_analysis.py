@@ -32,11 +32,11 @@ OPEN_HINT = "Select a row to open that target in the Substitute tab."
 
 
 def listed(words: Sequence[str], limit: int = LISTED) -> str:
-    """Words for a table cell: the first `limit`, then how many more."""
+    """Words for a table cell (a system's substitutes: render.visible): the first `limit`, then how many more."""
     if not words:
         return "(none)"
     more = len(words) - limit
-    return SEPARATOR.join(words[:limit]) + (f"{SEPARATOR}… ({more} more)" if more > 0 else "")
+    return SEPARATOR.join(map(render.visible, words[:limit])) + (f"{SEPARATOR}… ({more} more)" if more > 0 else "")
 
 
 def share_chart(analysis: dict, kinds: Sequence[str], counts: str, shares: str) -> pd.DataFrame:

@@ -164,7 +164,7 @@ def substitute(
     gold = (scoring.judge(row, [s for s, _ in shown], *example_split) if example_split
             else [("—", NOT_IN_BENCHMARK)] * len(shown))
     suggestions = [
-        {"rank": i + 1, "substitute": s, "score": score, "gold": g, "judgement": j}
+        {"rank": i + 1, "substitute": render.visible(s), "score": score, "gold": g, "judgement": j}
         for i, ((s, score), (g, j)) in enumerate(zip(shown, gold, strict=True))
     ]
     metrics = None

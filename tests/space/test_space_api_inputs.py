@@ -131,6 +131,13 @@ def test_payloads_only_plain_http_can_send_are_short_messages(app):
         ("score", [*stored, file("/etc/shadow"), None], "The file to compare with must be a .json, .jsonl, .gz, .txt"),
         ("score", [*stored, file("http://169.254.169.254/x.json"), None], "compare with must be uploaded to this app"),
         ("score", [*stored, None, "../../setup.cfg"], "to compare with: '../../setup.cfg' is not one of the choices"),
+        # Lone surrogates (JSON's "\ud800", which json.dumps writes for them): not text, named where they are.
+        ("substitute", ["She gave a bright\ud800 answer.", "bright", 1, "auto", None, 10],
+         "Context holds \\ud800 at character 18, a lone surrogate, which is not text"),
+        ("substitute", ["She gave a bright answer.", "bri\udfffght", 1, "auto", None, 10],
+         "Target word holds \\udfff at character 4"),
+        ("search_examples", ["swords test", "\ud83d", "all"], "Target starts with holds \\ud83d at character 1"),
+        ("show_example", ["swords test", "t:\ud800"], "Example holds \\ud800 at character 3"),
     ]
     for endpoint, arguments, expected in cases:
         body = json.dumps({"data": arguments}).replace('"NaN"', "NaN").replace('"Infinity"', "Infinity")

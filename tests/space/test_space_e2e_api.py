@@ -105,6 +105,37 @@ def test_api_score_an_upload_and_bad_files(client, tmp_path):
                        api_name="/score")
 
 
+def test_api_score_shows_lone_surrogates_and_bidi_overrides_escaped(client, tmp_path):
+    """Substitutes that are not text (a lone surrogate: JSON's "\\ud800", which no JSON encoder sends to a
+    browser) or that reorder what follows (U+202E), in both files of a comparison: scored as the metric scores
+    them, and shown escaped in every table, where they crashed the Score tab."""
+    from gradio_client import handle_file
+
+    import swords_dataset
+
+    rows = swords_dataset.rows("swords", "test", columns=["id", "substitutes"])
+    strange = tmp_path / "strange\u202e.jsonl"  # a file name with an override, too
+    substitutes = [["x\ud800y", 1.0], ["a\udfffb\u202eevil", 0.5]]
+    strange.write_text("".join(json.dumps({"id": row["id"], "substitutes": substitutes}) + "\n" for row in rows))
+    assert "\\ud800" in strange.read_text()  # JSON's escape (json.dumps writes ASCII): parsing makes the surrogate
+    # The compared file: the best gold substitute first on 20 targets, so that the files differ there.
+    other = tmp_path / "other.jsonl"
+    with open(other, "w") as f:
+        for i, row in enumerate(rows):
+            best = max(row["substitutes"], key=lambda s: s["score"])["substitute"] if i < 20 else "zzz"
+            f.write(json.dumps({"id": row["id"], "substitutes": [[best, 1.0], ["good\ud83d", 0.5]]}) + "\n")
+    outputs = client.predict(handle_file(str(strange)), None, "swords test", "generative", 0, "lenient", False,
+                             handle_file(str(other)), None, api_name="/score")
+    summary, worst, paired, differences = outputs[0], outputs[8], outputs[9], outputs[11]
+    assert summary.startswith("Scored **strange\\u202e.jsonl** on **swords test**") and "762 targets" in summary
+    assert "Compared with **other.jsonl**" in summary
+    assert worst["data"] and all(row[3] == "x\\ud800y · a\\udfffb\\u202eevil" for row in worst["data"])
+    assert paired["data"][0][:2] == ["lenient F@10, acceptable", 0.0] and paired["data"][0][2] > 0
+    assert len(differences["data"]) == 10
+    for row in differences["data"]:
+        assert row[5] == "x\\ud800y · a\\udfffb\\u202eevil" and row[6].endswith(" · good\\ud83d"), row
+
+
 def test_api_explore_and_leaderboard(client):
     choices, message = client.predict("swords test", "bri", "all", api_name="/search_examples")
     assert "targets starting with “bri”" in message
