@@ -124,6 +124,31 @@ def test_browser_llm_with_a_session_key(page, llm_server):
     assert "did not answer" in message and key not in message
 
 
+def test_browser_shows_an_llms_lone_surrogate_and_override_escaped(page, llm_server):
+    """A server's completion holding a lone surrogate (JSON's "\\ud800") and a right-to-left override: the
+    suggestions, as HTML and as a table, show them as escapes (a lone surrogate cannot reach a browser as text)."""
+    from ..llm_server import Fault
+
+    llm_server.inject(Fault("length", text=" x\ud800y, a\u202eb, brilliant, cut"))  # "length": the last item goes
+    page.get_by_text("LLM settings (optional, your own key)").click()
+    page.fill("#llm-base-url textarea, #llm-base-url input", llm_server.base_url)
+    page.fill("#llm-model textarea, #llm-model input", "davinci-002")
+    page.get_by_label("completions").check()
+    page.fill("#api-key input", "sk-browser-session-surrogate")
+    page.get_by_role("button", name="Use this key").click()
+    page.wait_for_function("() => document.querySelector('#llm-status').innerText.includes('is set')")
+    page.fill("#context textarea", "She gave a bright answer.")
+    page.fill("#target textarea, #target input", "bright")
+    choose(page, "#system", "llm")
+    page.click("#run")
+    page.wait_for_function("() => document.querySelectorAll('#suggestions .swords-suggestion').length > 0")
+    assert page.locator("#suggestions .swords-suggestion").all_inner_texts() == ["x\\ud800y", "a\\u202eb",
+                                                                                 "brilliant"]
+    page.get_by_text("As a table").click()
+    table = page.locator("#suggestions-table").inner_text()
+    assert "x\\ud800y" in table and "a\\u202eb" in table and "\u202e" not in table
+
+
 def test_swords_demo_prints_its_url_and_names_the_port_option_when_taken(tmp_path):
     port = free_port()
     env = {**os.environ, "GRADIO_TEMP_DIR": str(tmp_path / "uploads"), "GRADIO_ANALYTICS_ENABLED": "False",
