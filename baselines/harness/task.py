@@ -9,34 +9,46 @@ the targets lm-eval asked (all of the split, or `--limit` of them), so the figur
 
 Settings: lm-eval passes its `--model_args` to tasks, so `model` and `base_url` come from there; the prompted
 LLM's own options come from `--metadata '{"swords": {"budget": 640, ...}}'` (the names of `swords run --system
-llm`'s options). The completion's finish reason does not reach a task (lm-eval keeps only the text), so a
-completion as long as `max_tokens` in the served model's tokens counts as cut by the limit, as the server
-would have said.
+llm`'s options), each checked before the task is made (settings.py). lm-eval's `--num_fewshot`,
+`--apply_chat_template`, `--fewshot_as_multiturn` and `--system_instruction` would change the prompt the runner
+sends (its priming examples are in the prompt itself): refused. The completion's finish reason does not reach a
+task (lm-eval keeps only the text), so a completion as long as `max_tokens` in the served model's tokens counts
+as cut by the limit, as the server would have said.
+
+Waiting on the server: lm-eval's own model sends the requests, under its own bounds, which a task cannot set:
+`--model_args timeout=SECONDS,max_retries=N` (local-completions: 300 s and 3 attempts by default, so a request
+to a server that never answers is given up after about 15 minutes, with lm-eval's own traceback). Before lm-eval
+sends anything, the task asks the server for an answer of any kind (GET /models, SERVER_ANSWER_SECONDS), so a
+server that does not answer at all is one line within seconds instead.
 """
 
 from __future__ import annotations
 
 import sys
+import urllib.error
+import urllib.request
 
 import datasets
 from lm_eval.api.task import ConfigurableTask
 
 import swords_dataset
-from swords_baselines.llm.config import LLMConfig
+from swords_baselines.harness.settings import settings_of
 from swords_baselines.llm.parse import parse_completion, to_prediction
 from swords_baselines.llm.prompted import prompting
+from swords_dataset.credentials import public_url
 from swords_dataset.errors import SwordsError
+from swords_dataset.terminal import shown
 from swords_metric import MetricInputError, Scorer
 
 # The figures of the SWORDS paper's Tables 4 and 8 (percent), and the Scorer's signature.
 METRICS = ("lenient_a_f@10", "lenient_c_f@10", "strict_a_f@10", "strict_c_f@10", "strict_c_p@1", "best_r",
            "best_mode_r", "oot_r", "oot_mode_r")
 SIGNATURE = "signature"
-# Options of the prompted LLM that lm-eval decides with its own (`--model_args`, `--limit`, its retries).
-LM_EVAL_DECIDES = ("model", "base_url", "local", "parallel", "mode", "system_prompt", "api_key_env", "concurrency",
-                   "cache_dir", "timeout", "max_retries", "backoff", "abort_after", "on_failure", "price_prompt",
-                   "price_completion", "limit")
 VERSION = 1
+SERVER_ANSWER_SECONDS = 10.0  # the task's own question to the server, before lm-eval's requests
+# lm-eval's options that would change the prompt the runner sends, as lm-eval passes them to build_all_requests.
+PROMPT_OPTIONS = (("num_fewshot", "--num_fewshot"), ("apply_chat_template", "--apply_chat_template"),
+                  ("fewshot_as_multiturn", "--fewshot_as_multiturn"), ("system_instruction", "--system_instruction"))
 
 
 class TaskError(SwordsError):
@@ -46,36 +58,28 @@ class TaskError(SwordsError):
 def fail(task: str, error: Exception):
     """Stop on a task that cannot run: under the `lm_eval` command, with one line on stderr (exit 2), as every
     swords command does, not a traceback; from Python (`lm_eval.simple_evaluate`), with a TaskError."""
-    message = f"{task}: {error}"
+    message = shown(f"{task}: {error}")
     if sys.argv and sys.argv[0].rsplit("/", 1)[-1] in ("lm_eval", "lm-eval"):
         print(f"lm_eval: error: {message}", file=sys.stderr)
         raise SystemExit(2)
     raise TaskError(message) from None
 
 
-def api_root(base_url: str | None) -> str | None:
-    """The API's base URL from lm-eval's `base_url` (which names the endpoint, …/v1/completions)."""
-    if not base_url:
-        return None
-    root = base_url.rstrip("/")
-    for endpoint in ("/chat/completions", "/completions"):
-        if root.endswith(endpoint):
-            return root[: -len(endpoint)]
-    return root
-
-
-def settings_of(metadata: dict) -> LLMConfig:
-    """The prompted LLM's settings for a task: `model` and `base_url` from lm-eval's model arguments, the rest
-    from `--metadata '{"swords": {...}}'`."""
-    ours = metadata.get("swords") or {}
-    if not isinstance(ours, dict):
-        raise SwordsError("--metadata's \"swords\" must be an object of `swords run --system llm` options")
-    decided = [name for name in ours if name in LM_EVAL_DECIDES]
-    if decided:
-        raise SwordsError(f"--metadata swords.{decided[0]}: lm-eval decides that (its --model_args, --limit); the "
-                          "tasks send completions, as the paper did")
-    return LLMConfig.of(model=metadata.get("model") or metadata.get("pretrained"),
-                        base_url=api_root(metadata.get("base_url")), **ours)
+def check_server_answers(base_url: str, seconds: float = SERVER_ANSWER_SECONDS) -> None:
+    """The server answers at all (any HTTP status to GET BASE_URL/models counts), within `seconds`; else a
+    SwordsError naming the host, and lm-eval's own options that bound its waits."""
+    where = public_url(base_url)
+    try:
+        with urllib.request.urlopen(where.rstrip("/") + "/models", timeout=seconds) as response:
+            response.read(1)
+    except urllib.error.HTTPError:
+        return  # an answer: the server is there (a key, if it needs one, is lm-eval's)
+    except (OSError, ValueError) as error:  # refused, timed out, reset; a URL urllib cannot use
+        reason = getattr(error, "reason", error)  # a URLError wraps the socket's error
+        why = f"no answer within {seconds:g} s" if isinstance(reason, TimeoutError) else (
+            getattr(reason, "strerror", None) or str(reason))
+        raise SwordsError(f"the server at {where} does not answer (GET /models: {why}); lm-eval itself waits up to "
+                          "--model_args timeout (300 s) × max_retries (3) for each request") from None
 
 
 class SwordsGeneration(ConfigurableTask):
@@ -106,6 +110,17 @@ class SwordsGeneration(ConfigurableTask):
             "metadata": {**(config.get("metadata") or {}), "version": VERSION},
         })
 
+    def build_all_requests(self, *args, **kwargs) -> None:
+        """lm-eval's requests for the task, once no option of lm-eval's would change the prompt (PROMPT_OPTIONS;
+        lm-eval passes them here, after setting num_fewshot in the task's config)."""
+        given = {**kwargs, "num_fewshot": self.config.num_fewshot}
+        changed = [flag for name, flag in PROMPT_OPTIONS if given.get(name)]
+        if changed:
+            fail(self.config.task, SwordsError(
+                f"{changed[0]} would change the prompt: the priming examples are in the prompt itself, which the "
+                "task sends as a completion, as the paper did (`swords run --mode chat` is the way for chat models)"))
+        return super().build_all_requests(*args, **kwargs)
+
     def download(self, dataset_kwargs=None, **kwargs) -> None:
         """The shipped split, offline (no Hub)."""
         self.dataset = datasets.DatasetDict({self.split: swords_dataset.load(self.benchmark, split=self.split)})
@@ -130,6 +145,8 @@ class SwordsGeneration(ConfigurableTask):
                 if not self.settings.base_url and not self.settings.tokenizer:
                     raise SwordsError("give the server as lm-eval's --model_args base_url (its tokenizer counts the "
                                       "prompt's budget)")
+                if self.settings.base_url:
+                    check_server_answers(self.settings.base_url)
                 self._tokenizer, self._builder, parameters = prompting(self.settings, self.settings.base_url or "",
                                                                        self.settings.model_name)
             except SwordsError as error:

@@ -1,0 +1,110 @@
+"""The prompted LLM's settings for an lm-eval task: `model` and `base_url` from lm-eval's `--model_args` (which
+lm-eval passes to tasks), the rest from `--metadata '{"swords": {...}}'`, each checked before the task is made:
+a known option of `swords run --system llm`, of the JSON type it takes (a whole number for a count, a finite
+number for a rate, true or false, text), within its range and among its choices. A bad one is one line naming
+it (`--metadata swords.budget: "640" is text; give a whole number`), where it used to reach a TypeError, or a
+request with NaN in it."""
+
+from __future__ import annotations
+
+import math
+
+from swords_dataset.arguments import did_you_mean
+from swords_dataset.errors import SwordsError
+
+from ..llm.config import LLMConfig
+from ..system import Option, options_from
+
+# Options of the prompted LLM that lm-eval decides with its own (`--model_args`, `--limit`, its retries).
+LM_EVAL_DECIDES = ("model", "base_url", "local", "parallel", "mode", "system_prompt", "api_key_env", "concurrency",
+                   "cache_dir", "timeout", "max_retries", "backoff", "abort_after", "on_failure", "price_prompt",
+                   "price_completion", "limit")
+OPTIONS = {option.name: option for option in options_from(LLMConfig) if option.name not in LM_EVAL_DECIDES}
+_KINDS = {int: "a whole number", float: "a finite number", bool: "true or false", str: "text"}
+
+
+def api_root(base_url: str | None) -> str | None:
+    """The API's base URL from lm-eval's `base_url` (which names the endpoint, …/v1/completions)."""
+    if not base_url:
+        return None
+    root = base_url.rstrip("/")
+    for endpoint in ("/chat/completions", "/completions"):
+        if root.endswith(endpoint):
+            return root[: -len(endpoint)]
+    return root
+
+
+def _json(value: object) -> str:
+    """A value as the user wrote it in JSON, cut short."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
+    if isinstance(value, bool) or value is None:
+        return {True: "true", False: "false", None: "null"}[value]
+    if isinstance(value, str):
+        text = repr(value)[1:-1].replace('"', '\\"')
+        return f'"{text[:40]}…"' if len(text) > 40 else f'"{text}"'
+    if isinstance(value, list | dict):
+        return "a list" if isinstance(value, list) else "an object"
+    return repr(value)[:40]
+
+
+def _kind_of(value: object) -> str:
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, float) and not math.isfinite(value):
+        return "not a number JSON allows"
+    return "a whole number" if isinstance(value, int) else "a number with a fraction"
+
+
+def check_option(option: Option, value: object) -> object:
+    """`value` if it is one `--metadata swords.NAME` takes, else a SwordsError naming the option."""
+    where = f"--metadata swords.{option.name}"
+    if value is None:
+        if option.default is None:  # none: the option's own default
+            return value
+        raise SwordsError(f"{where}: null; give {_KINDS[option.type]} or leave it out for its default "
+                          f"({option.default!r})")
+    wanted = _KINDS[option.type]
+    fits = {
+        int: isinstance(value, int) and not isinstance(value, bool),
+        float: isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value),
+        bool: isinstance(value, bool),
+        str: isinstance(value, str),
+    }[option.type]
+    if not fits:
+        what = _json(value) if isinstance(value, list | dict) else f"{_json(value)} is {_kind_of(value)}"
+        quoted = " (without quotes)" if isinstance(value, str) and option.type in (int, float) else ""
+        raise SwordsError(f"{where}: {what}; give {wanted}{quoted}")
+    if option.choices is not None and value not in option.choices:
+        raise SwordsError(f"{where}: {_json(value)}{did_you_mean(value, option.choices)}; choose "
+                          f"{', '.join(map(str, option.choices))}")
+    too_low = option.minimum is not None and value < option.minimum
+    if too_low or (option.maximum is not None and value > option.maximum):
+        bounds = [f"at least {option.minimum:g}" if option.minimum is not None else "",
+                  f"at most {option.maximum:g}" if option.maximum is not None else ""]
+        raise SwordsError(f"{where}: {_json(value)} is out of range ({', '.join(b for b in bounds if b)})")
+    return value
+
+
+def settings_of(metadata: dict) -> LLMConfig:
+    """The prompted LLM's settings for a task: `model` and `base_url` from lm-eval's model arguments, the rest
+    from `--metadata '{"swords": {...}}'`, each checked (check_option) before the settings are made."""
+    ours = metadata.get("swords") or {}
+    if not isinstance(ours, dict):
+        raise SwordsError("--metadata's \"swords\" must be an object of `swords run --system llm` options")
+    for name, value in ours.items():
+        if name in LM_EVAL_DECIDES:
+            raise SwordsError(f"--metadata swords.{name}: lm-eval decides that (its --model_args, --limit); the "
+                              "tasks send completions, as the paper did")
+        if name not in OPTIONS:
+            raise SwordsError(f"--metadata swords.{str(name)[:40]}: not an option of `swords run --system llm`"
+                              f"{did_you_mean(name, OPTIONS)}; they are {', '.join(OPTIONS)}")
+        check_option(OPTIONS[name], value)
+    model, base_url = metadata.get("model") or metadata.get("pretrained"), metadata.get("base_url")
+    try:  # what is left to check is between options (the budget and max_tokens) or in the data (priming)
+        return LLMConfig.of(model=None if model is None else str(model),
+                            base_url=api_root(None if base_url is None else str(base_url)), **ours)
+    except SwordsError as error:
+        raise SwordsError(f"--metadata swords: {str(error).removeprefix('llm: ')}") from None

@@ -1,0 +1,142 @@
+"""The SWORDS tasks in lm-evaluation-harness given what they cannot use: `--metadata` of the wrong type or value
+(`"budget": "640"`, `"temperature": NaN`, `"seed": "zero"`), lm-eval's options that would change the prompt
+(`--num_fewshot`, `--apply_chat_template`, `--system_instruction`), and a server that never answers. Each is one
+line (`lm_eval: error: TASK: …`, exit 2) before any request, except the server that answers the task's question
+but never a completion, where lm-eval's own `--model_args timeout=…,max_retries=…` bound the wait (measured).
+The `lm_eval` command as a user runs it, against servers on 127.0.0.1 (tests/llm_server.py, a bare socket)."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from swords_dataset.errors import SwordsError
+
+from ..conftest import run_swords
+from ..llm_server import LLMServer
+
+pytest.importorskip("lm_eval")
+pytest.importorskip("tiktoken")  # davinci-002's tokenizer, offline: the tasks ask no server for one
+
+OFFLINE = {"HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "OPENAI_API_KEY": ""}
+METADATA = {"swords": {"budget": 640, "max_tokens": 48}}
+STARTUP_SECONDS = 60  # lm_eval's own start (imports, task loading): 15-25 s on a busy 2-core machine
+TASK_WAITS = 10  # the task's question to the server (task.SERVER_ANSWER_SECONDS)
+
+
+def lm_eval(base_url: str, tmp_path: Path, *extra: str, metadata: str | None = None, model_args: str = "",
+            limit: int = 1) -> tuple[subprocess.CompletedProcess, float]:
+    """(result, seconds) of `lm_eval` on one SWORDS dev target, as the README gives the command."""
+    path = run_swords("lm-eval", "path").stdout.strip()
+    arguments = (f"model=davinci-002,base_url={base_url}/completions,tokenizer_backend=none,tokenized_requests=False"
+                 + (f",{model_args}" if model_args else ""))
+    command = [str(Path(sys.executable).with_name("lm_eval")), "--model", "local-completions", "--model_args",
+               arguments, "--include_path", path, "--tasks", "swords_dev_gen", "--limit", str(limit), "--metadata",
+               metadata or json.dumps(METADATA), *extra]
+    started = time.monotonic()
+    done = subprocess.run(command, cwd=tmp_path, env={**os.environ, **OFFLINE}, capture_output=True, text=True,
+                          timeout=900)
+    return done, time.monotonic() - started
+
+
+def one_line(done: subprocess.CompletedProcess) -> str:
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr[-3000:]
+    return done.stderr.strip().splitlines()[-1]
+
+
+def completions(server: LLMServer) -> list[dict]:
+    return [request for request in server.requests if request["path"].endswith("/completions")]
+
+
+def test_the_command_runs_against_the_test_server(tmp_path):
+    """The baseline of the tests below: the same command, nothing wrong, answers and exits 0."""
+    with LLMServer() as server:
+        done, _ = lm_eval(server.base_url, tmp_path, limit=2)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert len(completions(server)) == 2 and "swords_dev_gen" in done.stdout
+
+
+@pytest.mark.parametrize(("metadata", "expected"), [
+    ('{"swords": {"budget": "640"}}', '--metadata swords.budget: "640" is text; give a whole number (without quotes)'),
+    ('{"swords": {"temperature": NaN}}',
+     "--metadata swords.temperature: NaN is not a number JSON allows; give a finite number"),
+    ('{"swords": {"seed": "zero"}}', '--metadata swords.seed: "zero" is text; give a whole number (without quotes)'),
+])
+def test_metadata_of_the_wrong_type_is_one_line_before_any_request(tmp_path, metadata, expected):
+    with LLMServer() as server:
+        done, _ = lm_eval(server.base_url, tmp_path, metadata=metadata)
+    assert one_line(done) == f"lm_eval: error: swords_dev_gen: {expected}"
+    assert server.requests == []
+
+
+@pytest.mark.parametrize(("options", "expected"), [
+    ({"budget": 640.5}, "--metadata swords.budget: 640.5 is a number with a fraction; give a whole number"),
+    ({"temperature": -math.inf}, "--metadata swords.temperature: -Infinity is not a number JSON allows"),
+    ({"force_longer": "yes"}, '--metadata swords.force_longer: "yes" is text; give true or false'),
+    ({"presence_penalty": 3}, "--metadata swords.presence_penalty: 3 is out of range (at least -2, at most 2)"),
+    ({"preset": "papr"}, "--metadata swords.preset: \"papr\" (did you mean 'paper'?); choose none, paper"),
+    ({"budgte": 640}, "--metadata swords.budgte: not an option of `swords run --system llm` (did you mean 'budget'?)"),
+    ({"budget": None}, "--metadata swords.budget: null; give a whole number or leave it out for its default (2048)"),
+    ({"max_tokens": [48]}, "--metadata swords.max_tokens: a list; give a whole number"),
+    ({"stop": 5}, "--metadata swords.stop: 5 is a whole number; give text"),
+    ({"budget": 40}, "--metadata swords: --budget 40 leaves no room for a prompt beside --max-tokens 128"),
+    ({"priming": "wikipedia:dev"}, "--metadata swords: unknown config 'wikipedia'"),
+    ({"timeout": 5}, "--metadata swords.timeout: lm-eval decides that"),
+])
+def test_every_metadata_mistake_is_named(options, expected):
+    """What the task checks (baselines/harness/settings.py), one case at a time, as lm-eval hands it over."""
+    from swords_baselines.harness.settings import settings_of
+
+    with pytest.raises(SwordsError) as error:
+        settings_of({"swords": options, "model": "davinci-002", "base_url": "http://127.0.0.1:1/v1/completions"})
+    assert str(error.value).startswith(expected), str(error.value)
+
+
+@pytest.mark.parametrize("options", [("--num_fewshot", "3"), ("--apply_chat_template",),
+                                     ("--system_instruction", "Answer briefly.")])
+def test_options_that_would_change_the_prompt_are_refused(tmp_path, options):
+    with LLMServer() as server:
+        done, _ = lm_eval(server.base_url, tmp_path, *options)
+    assert one_line(done) == (f"lm_eval: error: swords_dev_gen: {options[0]} would change the prompt: the priming "
+                              "examples are in the prompt itself, which the task sends as a completion, as the paper "
+                              "did (`swords run --mode chat` is the way for chat models)")
+    assert server.requests == []
+
+
+def test_a_server_that_accepts_connections_and_never_answers_is_one_line(tmp_path):
+    """A socket that listens (the kernel completes every connection) and never reads or answers: the task's own
+    question is given up after TASK_WAITS seconds, before lm-eval sends a request (it would wait 300 s × 3)."""
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(64)
+        port = silent.getsockname()[1]
+        done, seconds = lm_eval(f"http://127.0.0.1:{port}/v1", tmp_path)
+    assert one_line(done) == (
+        f"lm_eval: error: swords_dev_gen: the server at http://127.0.0.1:{port}/v1 does not answer (GET /models: no "
+        f"answer within {TASK_WAITS} s); lm-eval itself waits up to --model_args timeout (300 s) × max_retries (3) "
+        "for each request")
+    assert seconds < TASK_WAITS + STARTUP_SECONDS, seconds
+    print(f"lm_eval against a silent socket: stopped after {seconds:.1f} s")
+
+
+def test_lm_evals_own_timeout_and_retries_bound_a_completion_that_never_comes(tmp_path):
+    """The server answers the task's question but never a completion: lm-eval's own bounds govern, and
+    `--model_args timeout=3,max_retries=2` makes it give up after two attempts of 3 s (its default: 3 of 300 s)."""
+    with LLMServer(mode="stall") as server:
+        done, seconds = lm_eval(server.base_url, tmp_path, model_args="timeout=3,max_retries=2")
+        sent = completions(server)
+    assert done.returncode != 0 and "timed out" in done.stderr.lower(), done.stderr[-3000:]
+    assert len(sent) == 2, sent
+    waited = sent[-1]["time"] - sent[0]["time"] + 3
+    assert 5 < waited < 3 * 2 + 5, waited  # two attempts of 3 s, lm-eval's backoff of about 1 s between them
+    assert seconds < 3 * 2 + 5 + STARTUP_SECONDS, seconds
+    print(f"lm_eval against a stalling server, timeout=3,max_retries=2: gave up after {seconds:.1f} s, "
+          f"{waited:.1f} s after its first request")
