@@ -120,6 +120,16 @@ def _foreign(folder: Path) -> tuple[Path, str] | None:
     return None
 
 
+def _holds_scratch_mark(folder: Path) -> bool:
+    """Whether `folder` holds the mark a build's scratch folder has (a regular file with the mark's text)."""
+    try:
+        descriptor = os.open(folder / _SCRATCH_MARK, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return False
+    with os.fdopen(descriptor, "rb") as f:
+        return stat.S_ISREG(os.fstat(f.fileno()).st_mode) and f.read(len(_SCRATCH_MARK_TEXT) + 1) == _SCRATCH_MARK_TEXT
+
+
 def check_folder_path(folder: Path, what: str) -> None:
     """Before any work: `folder` can be a folder (not under /dev, /proc, /sys; not a file)."""
     resolved = Path(os.path.abspath(folder)).resolve()
@@ -205,13 +215,8 @@ class BuildFolder:
         for entry in os.scandir(self.folder):
             if not entry.name.startswith(_SCRATCH_PREFIX) or not entry.is_dir(follow_symlinks=False):
                 continue
-            mark = Path(entry.path) / _SCRATCH_MARK
-            try:
-                if mark.is_symlink() or mark.read_bytes() != _SCRATCH_MARK_TEXT:
-                    continue
-            except OSError:
-                continue
-            shutil.rmtree(entry.path, ignore_errors=True)
+            if _holds_scratch_mark(Path(entry.path)):
+                shutil.rmtree(entry.path, ignore_errors=True)
 
     def replace_with(self, scratch: Path) -> None:
         """Move a complete build (scratch/data, scratch/README.md) into the folder, replacing the build's
