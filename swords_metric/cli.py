@@ -14,6 +14,8 @@ from .core import MetricInputError
 from .predictions import MAX_PREDICTIONS_BYTES
 from .scorer import SETTINGS
 
+WORST, DIFFERENCES = 5, 10  # --worst, --differences when not given
+
 
 def register(subparsers) -> None:
     command = subparsers.add_parser("evaluate", help="score a predictions file with the SWORDS metrics")
@@ -38,7 +40,7 @@ def register(subparsers) -> None:
         default=1000,
         help="target resamples for 95%% intervals and --compare (0: none; default: %(default)s)",
     )
-    command.add_argument("--seed", type=int, default=0, help="bootstrap seed (default: %(default)s)")
+    command.add_argument("--seed", type=int_range(0), default=0, help="bootstrap seed (default: %(default)s)")
     command.add_argument(
         "--include-problematic",
         action="store_true",
@@ -51,11 +53,12 @@ def register(subparsers) -> None:
         "existing FILE is replaced only if swords evaluate wrote it")
     command.add_argument("--published", action="store_true",
                          help="show this run beside the published results on the same benchmark split")
-    command.add_argument("--worst", type=int_range(0), default=5,
-                         help="how many worst targets the summary names (default: %(default)s)")
-    command.add_argument("--differences", type=int_range(0), default=10,
-                         help="with --compare: how many targets where the systems differ most to name "
-                         "(default: %(default)s)")
+    # None: not given (so that an option that would be ignored is refused); the defaults are WORST, DIFFERENCES.
+    command.add_argument("--worst", type=int_range(0), default=None,
+                         help=f"how many worst targets the summary names (default: {WORST})")
+    command.add_argument("--differences", type=int_range(0), default=None,
+                         help=f"with --compare: how many targets where the systems differ most to name "
+                         f"(default: {DIFFERENCES})")
     command.add_argument("--relations", action="store_true",
                          help="add to the summary the WordNet 3.0 relation of each substitute to its target (synonym, "
                          "hypernym, ...; loads WordNet's graph, about 0.3 s; on with --details, which has them)")
@@ -107,11 +110,21 @@ def _with_hint(error: MetricInputError) -> SwordsError:
 
 
 def _check_options(args: argparse.Namespace) -> None:
-    """Before any scoring work: options that do not go together, and where --details would go."""
+    """Before any scoring work: options that do not go together or would be ignored, and where --details would
+    go."""
     if args.published and args.compare:
         raise SwordsError("--published goes with --predictions (a single system), not --compare")
     if args.given_only and args.compare:
         raise SwordsError("--given-only goes with --predictions: --compare scores both files on every target")
+    if args.differences is not None and not args.compare:
+        raise SwordsError("--differences goes with --compare (the targets where two systems differ most)")
+    summary = [option for option, given in (("--worst", args.worst is not None), ("--relations", args.relations))
+               if given]
+    if summary and (args.compare or args.no_analysis):
+        other = "--compare (which prints no summary)" if args.compare else "--no-analysis"
+        raise SwordsError(f"{summary[0]} sets the summary of what the system proposed; it does not go with {other}")
+    if args.no_analysis and args.compare:
+        raise SwordsError("--no-analysis goes with --predictions: --compare prints no summary to leave out")
     if args.details:
         from .details_files import check_details_path
 
@@ -132,7 +145,8 @@ def _compare(scorer, args: argparse.Namespace) -> dict:
             f"{coverage['targets_scored']:,}); a missing target is an empty answer",
             file=sys.stderr,
         )
-    result["differences"] = scorer.differences(a, b, n=args.differences)
+    differences = DIFFERENCES if args.differences is None else args.differences
+    result["differences"] = scorer.differences(a, b, n=differences)
     if args.details:
         scorer.write_comparison(args.details, a, b, sources=tuple(args.compare))
     return result
@@ -147,6 +161,9 @@ def run(args: argparse.Namespace) -> int:
         scorer = Scorer.from_dataset(
             args.dataset, args.split, k=args.k, setting=args.setting, include_problematic=args.include_problematic
         )
+        if args.include_problematic and not any(scorer.problematic):
+            raise SwordsError(f"--include-problematic: {args.dataset} {args.split} has no problematic targets (only "
+                              "CoInCo flags targets so); leave the option out")
         if args.compare:
             result = _compare(scorer, args)
             if args.json:
@@ -156,13 +173,17 @@ def run(args: argparse.Namespace) -> int:
             return 0
         check_resamples(args.bootstrap, what="--bootstrap")  # before reading the file
         prepared = scorer.read(args.predictions, details=args.details)
+        split_targets = sum(scorer.scored)
         if args.given_only:
             scorer, prepared = scorer.restricted_to_given(prepared)
         result = scorer.score(prepared, bootstrap=args.bootstrap, seed=args.seed)
+        if args.given_only:
+            result["targets_in_split"] = split_targets  # so that a comparison with the whole split says so
         if not args.no_analysis:
             # With --details, WordNet's graph is loaded already: the summary gets the relations at little cost.
             relations = args.relations or bool(args.details)
-            result["analysis"] = scorer.analyze(prepared, worst=args.worst, relations=relations)
+            worst = WORST if args.worst is None else args.worst
+            result["analysis"] = scorer.analyze(prepared, worst=worst, relations=relations)
     except MetricInputError as error:
         raise _with_hint(error) from None
     for note in input_notes(result, args.predictions):

@@ -12,7 +12,7 @@ from pathlib import Path
 from swords_dataset.judgements import ACCEPTABLE_ABOVE, CONCEIVABLE_FROM, NOT_IN_BENCHMARK
 
 from .alignment import DATASET_IDS, UPSTREAM_IDS, TargetIndex, UnknownTargetsError
-from .bootstrap import MIN_PAIRED_RESAMPLES, check_resamples, intervals, paired_test
+from .bootstrap import MIN_PAIRED_RESAMPLES, check_resamples, check_seed, intervals, paired_test
 from .core import MetricInputError, normalize_prediction_items, prepare_prediction, shown, substitute_lemma
 from .details_stream import details_observer
 from .predictions import MAX_PREDICTIONS_BYTES, MAX_TARGET_CHARS, PredictionFile
@@ -286,7 +286,7 @@ class Scorer:
         were not in the input at all; `targets_skipped` (CoInCo's problematic targets, left out) and
         `predictions_for_skipped_targets`; `id_scheme`; `input_notes` (empty substitutes, copies of the
         target, duplicates after lemmatization: all scored as upstream scores them)."""
-        bootstrap = check_resamples(bootstrap)
+        bootstrap, seed = check_resamples(bootstrap), check_seed(seed)
         prepared = self.prepare(predictions, source)
         scores = score_targets(self.references, prepared.ranked, self.k)
         result: dict = scores.aggregate()
@@ -315,6 +315,7 @@ class Scorer:
         """Paired bootstrap test (targets resampled jointly): per metric, A, B, their difference, its 95%
         interval and a two-sided p-value for 'no difference'; and how many targets each input covers."""
         bootstrap = check_resamples(bootstrap, MIN_PAIRED_RESAMPLES, "the paired test's bootstrap")
+        seed = check_seed(seed)
         a = self.prepare(predictions_a, sources[0])
         b = self.prepare(predictions_b, sources[1])
         scores_a, scores_b = (score_targets(self.references, p.ranked, self.k) for p in (a, b))
