@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 import swords_dataset
 from swords_dataset.arguments import int_range
 from swords_dataset.errors import SwordsError
+from swords_dataset.terminal import shown
 
 from .core import MetricInputError
 from .predictions import MAX_PREDICTIONS_BYTES
@@ -50,7 +52,11 @@ def register(subparsers) -> None:
         "--details", metavar="FILE",
         help="also write what the metric counted, per substitute and per target (with --compare: per target, both "
         "systems), to FILE: .jsonl, .csv or .parquet by its extension (the metric card says every field); an "
-        "existing FILE is replaced only if swords evaluate wrote it")
+        "existing FILE is replaced only as swords evaluate wrote it: not one you edited since (see --force) and "
+        "never a file of your own; not a symbolic link")
+    command.add_argument("--force", action="store_true",
+                         help="with --details: replace a details file even if it changed since swords evaluate wrote "
+                         "it, or has no record of what was written (an earlier release's)")
     command.add_argument("--published", action="store_true",
                          help="show this run beside the published results on the same benchmark split")
     # None: not given (so that an option that would be ignored is refused); the defaults are WORST, DIFFERENCES.
@@ -104,6 +110,11 @@ def input_notes(result: dict, source: str) -> list[str]:
     return notes
 
 
+def note(text: str) -> None:
+    """One line on stderr, as a terminal can show it (file names and words escaped)."""
+    print(f"note: {shown(text)}", file=sys.stderr)
+
+
 def _with_hint(error: MetricInputError) -> SwordsError:
     belongs_to = getattr(error, "belongs_to", None)
     return SwordsError(str(error), f"use --dataset {belongs_to[0]} --split {belongs_to[1]}" if belongs_to else None)
@@ -125,10 +136,18 @@ def _check_options(args: argparse.Namespace) -> None:
         raise SwordsError(f"{summary[0]} sets the summary of what the system proposed; it does not go with {other}")
     if args.no_analysis and args.compare:
         raise SwordsError("--no-analysis goes with --predictions: --compare prints no summary to leave out")
+    if args.force and not args.details:
+        raise SwordsError("--force goes with --details (it replaces a details file that changed since it was written)")
+    args.details_place = None
     if args.details:
-        from .details_files import check_details_path
+        from .details_place import details_place
 
-        check_details_path(args.details, "--details")
+        args.details_place = details_place(args.details, "--details", args.force, "--force")
+
+
+def _said_where(path, records: int) -> None:
+    """Where the details went (the file itself, by its absolute path), on stderr."""
+    print(f"details: {records:,} records written to {shown(os.path.abspath(path))}", file=sys.stderr)
 
 
 def _compare(scorer, args: argparse.Namespace) -> dict:
@@ -139,16 +158,14 @@ def _compare(scorer, args: argparse.Namespace) -> dict:
     result = scorer.compare(a, b, bootstrap=args.bootstrap, seed=args.seed, sources=tuple(args.compare))
     coverage = result["coverage"]
     if not coverage["a"] == coverage["b"] == coverage["both"]:
-        print(
-            f"note: the files cover different targets ({args.compare[0]}: {coverage['a']:,}, "
-            f"{args.compare[1]}: {coverage['b']:,}, both: {coverage['both']:,} of "
-            f"{coverage['targets_scored']:,}); a missing target is an empty answer",
-            file=sys.stderr,
-        )
+        note(f"the files cover different targets ({args.compare[0]}: {coverage['a']:,}, {args.compare[1]}: "
+             f"{coverage['b']:,}, both: {coverage['both']:,} of {coverage['targets_scored']:,}); a missing target is "
+             "an empty answer")
     differences = DIFFERENCES if args.differences is None else args.differences
     result["differences"] = scorer.differences(a, b, n=differences)
     if args.details:
-        scorer.write_comparison(args.details, a, b, sources=tuple(args.compare))
+        records = scorer.write_comparison(args.details_place, a, b, sources=tuple(args.compare))
+        _said_where(args.details_place.path, records)
     return result
 
 
@@ -172,7 +189,9 @@ def run(args: argparse.Namespace) -> int:
                 print(format_comparison(result) + "\n\n" + format_differences(result["differences"], scorer.k))
             return 0
         check_resamples(args.bootstrap, what="--bootstrap")  # before reading the file
-        prepared = scorer.read(args.predictions, details=args.details)
+        prepared = scorer.read(args.predictions, details=args.details_place)
+        if prepared.details_file is not None:
+            _said_where(*prepared.details_file)
         split_targets = sum(scorer.scored)
         if args.given_only:
             scorer, prepared = scorer.restricted_to_given(prepared)
@@ -186,8 +205,8 @@ def run(args: argparse.Namespace) -> int:
             result["analysis"] = scorer.analyze(prepared, worst=worst, relations=relations)
     except MetricInputError as error:
         raise _with_hint(error) from None
-    for note in input_notes(result, args.predictions):
-        print(f"note: {note}", file=sys.stderr)
+    for line in input_notes(result, args.predictions):
+        note(line)
     if args.published:
         from .published import format_published, published_json
     if args.json:

@@ -17,11 +17,18 @@ from operator import itemgetter
 
 import numpy as np
 
+from swords_dataset.terminal import shown as terminal_text
+
 from .lemmatizer import CACHED_LENGTH, lemmatize, lemmatize_bounded
 
 
 class MetricInputError(ValueError):
-    """Predictions or references the metric cannot score; the message names the target."""
+    """Predictions or references the metric cannot score; the message names the target. The message is one line
+    as a terminal shows it: control characters, lone surrogates and bidirectional controls that a file name or
+    an id brought in are escaped (swords_dataset.terminal.shown)."""
+
+    def __init__(self, message: object = "", *args: object) -> None:
+        super().__init__(terminal_text(message), *args)
 
 
 # --- References ---------------------------------------------------------------------------------------

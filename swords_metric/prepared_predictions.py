@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
@@ -32,6 +33,7 @@ class PreparedPredictions:
     owner: object = field(repr=False)
     file_format: str | None = None  # "upstream" or "jsonl" when read from a file
     substitutes_lemmatized: bool = False  # the upstream file's flag
+    details_file: tuple[Path, int] | None = None  # the details file written while preparing: path, records
 
     def given_mask(self) -> list[bool]:
         """Per reference: whether the input gave it predictions (an empty list counts as given)."""
