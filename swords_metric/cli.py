@@ -101,6 +101,11 @@ def input_notes(result: dict, source: str) -> list[str]:
     ]
     if parts:
         notes.append(f"{source}: " + ", ".join(parts) + "; scored as upstream scores them")
+    variants = unusual.get("unicode_variants")
+    if variants:
+        notes.append(f"{source}: {variants:,} substitutes match a gold word only as plain text (invisible format "
+                     "characters removed, NFKC: composed accents, fullwidth letters, no-break spaces); not matched, "
+                     "as upstream does not match them (see the metric card, \"Unicode\")")
     skipped = result.get("predictions_for_skipped_targets", 0)
     if skipped:
         notes.append(
@@ -184,7 +189,7 @@ def run(args: argparse.Namespace) -> int:
         if args.compare:
             result = _compare(scorer, args)
             if args.json:
-                print(json.dumps(result, indent=2))
+                print(json.dumps(result, indent=2, allow_nan=False))  # every figure is finite
             else:
                 print(format_comparison(result) + "\n\n" + format_differences(result["differences"], scorer.k))
             return 0
@@ -212,7 +217,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         if args.published:
             result["published"] = published_json(result, args.dataset, args.split)
-        print(json.dumps(result, indent=2))
+        print(json.dumps(result, indent=2, allow_nan=False))  # every figure is finite
         return 0
     title = f"{args.predictions} on {args.dataset} {args.split}"
     blocks = [format_result(result, title=title, setting=args.setting, k=args.k)]

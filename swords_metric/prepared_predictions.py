@@ -110,10 +110,7 @@ class KeyedPreparer:
                                          position), notes
             ranked, notes = done[position]
             self.ranked[scheme][position] = ranked
-            totals = self.notes[scheme]
-            totals.empty_substitutes += notes.empty_substitutes
-            totals.target_copies += notes.target_copies
-            totals.duplicates += notes.duplicates
+            self.notes[scheme].add(notes)
         if not done:  # an unknown id: its list is still read, so that a bad item is named where it is
             _ranked(items, None, self.depth, key, where, InputNotes())
 
