@@ -185,7 +185,7 @@ def run(args: argparse.Namespace) -> int:
         )
         if args.include_problematic and not any(scorer.problematic):
             raise SwordsError(f"--include-problematic: {args.dataset} {args.split} has no problematic targets (only "
-                              "CoInCo flags targets so); leave the option out")
+                              "CoInCo flags any); leave the option out")
         if args.compare:
             result = _compare(scorer, args)
             if args.json:
