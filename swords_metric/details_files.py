@@ -142,17 +142,27 @@ def _json_line(record: dict) -> bytes:
 
 
 def _csv_cell(name: str, value) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, bool):
+    """A record's value as CSV text (the caller leaves None out: an empty cell)."""
+    kind = type(value)
+    if kind is str:
+        return spreadsheet_safe(value) if name in _STRINGS else value
+    if kind is bool:
         return "true" if value else "false"
-    if isinstance(value, list):
-        return json.dumps(value, ensure_ascii=False, allow_nan=False)
-    if isinstance(value, float):
+    if kind is float:
         return repr(value)
-    if isinstance(value, str) and name in _STRINGS:
-        return spreadsheet_safe(value)
+    if kind is list:
+        return json.dumps(value, ensure_ascii=False, allow_nan=False)
     return str(value)
+
+
+def _csv_row(record: dict, positions: dict[str, int], width: int) -> list[str]:
+    """A record as a CSV row of `width` cells: its own fields where `positions` puts them, empty elsewhere."""
+    row = [""] * width
+    for name, value in record.items():
+        position = positions.get(name)
+        if value is not None and position is not None:
+            row[position] = _csv_cell(name, value)
+    return row
 
 
 class _Fingerprinted:
@@ -201,6 +211,7 @@ class DetailsWriter:
             self._text = io.TextIOWrapper(self._file, encoding="utf-8", errors=_REPLACE_SURROGATES, newline="")
             self._csv = csv.writer(self._text, lineterminator="\r\n")  # so a "\r" in a field is quoted
             self._csv.writerow(self.columns)
+            self._positions = {name: i for i, name in enumerate(self.columns)}
         else:
             import pyarrow as pa
             import pyarrow.parquet as pq
@@ -217,7 +228,7 @@ class DetailsWriter:
         if self.format == ".jsonl":
             self._file.write(_json_line(record))
         elif self.format == ".csv":
-            self._csv.writerow([_csv_cell(name, record.get(name)) for name in self.columns])
+            self._csv.writerow(_csv_row(record, self._positions, len(self.columns)))
         else:
             for name, values in self._batch.items():
                 values.append(record.get(name))
