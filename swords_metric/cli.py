@@ -132,6 +132,8 @@ def _check_options(args: argparse.Namespace) -> None:
         raise SwordsError("--published goes with --predictions (a single system), not --compare")
     if args.given_only and args.compare:
         raise SwordsError("--given-only goes with --predictions: --compare scores both files on every target")
+    if args.published and args.k != 10:
+        raise SwordsError(f"--published shows F@10 as the papers report it; it goes with --k 10, not --k {args.k}")
     if args.differences is not None and not args.compare:
         raise SwordsError("--differences goes with --compare (the targets where two systems differ most)")
     summary = [option for option, given in (("--worst", args.worst is not None), ("--relations", args.relations))

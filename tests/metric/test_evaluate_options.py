@@ -63,6 +63,7 @@ def test_a_large_seed_is_a_seed():
     (("--no-analysis", "--worst", "2"), "--worst sets the summary of what the system proposed; it does not go with "
                                         "--no-analysis"),
     (("--no-analysis", "--relations"), "--relations sets the summary"),
+    (("--published", "--k", "5"), "--published shows F@10 as the papers report it; it goes with --k 10, not --k 5"),
 ])
 def test_an_option_that_would_be_ignored_is_one_line(extra, message):
     assert message in one_line(evaluate(*extra))
