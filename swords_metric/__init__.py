@@ -31,8 +31,8 @@ METRIC_DIR = Path(__file__).resolve().parent
 _LAZY = {
     "GOLD_SIZES": ("analysis", "GOLD_SIZES"),
     "DETAILS_EXTENSIONS": ("details_files", "EXTENSIONS"),
-    "check_details_path": ("details_files", "check_details_path"),
-    "is_details_file": ("details_files", "is_details_file"),
+    "check_details_path": ("details_place", "check_details_path"),
+    "is_details_file": ("details_place", "is_details_file"),
     "PUBLISHED_METRICS": ("published", "PUBLISHED_METRICS"),
     "PublishedResult": ("published", "PublishedResult"),
     "format_published": ("published", "format_published"),

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .core import MetricInputError
+from .core import MetricInputError, shown
 from .target_scores import TargetScores, metrics_from_totals
 
 # The metrics that get bootstrap confidence intervals and paired tests.
@@ -25,6 +25,14 @@ def check_resamples(bootstrap: object, minimum: int = 0, what: str = "bootstrap"
     if not minimum <= bootstrap <= MAX_RESAMPLES:
         raise MetricInputError(f"{what} must be between {minimum} and {MAX_RESAMPLES:,} resamples, got {bootstrap}")
     return int(bootstrap)
+
+
+def check_seed(seed: object, what: str = "seed") -> int:
+    """A bootstrap seed as an int of at least 0 (numpy's generators take any such int), or a MetricInputError
+    saying why not: a seed is recorded in the signature, so it must be one exact whole number."""
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
+        raise MetricInputError(f"{what} must be a whole number of at least 0, got {shown(seed)}")
+    return int(seed)
 
 
 def resampled_metrics(scores: Sequence[TargetScores], k: int, bootstrap: int, seed: int) -> list[dict[str, np.ndarray]]:

@@ -4,15 +4,19 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 import swords_dataset
 from swords_dataset.arguments import int_range
 from swords_dataset.errors import SwordsError
+from swords_dataset.terminal import shown
 
 from .core import MetricInputError
 from .predictions import MAX_PREDICTIONS_BYTES
 from .scorer import SETTINGS
+
+WORST, DIFFERENCES = 5, 10  # --worst, --differences when not given
 
 
 def register(subparsers) -> None:
@@ -38,7 +42,7 @@ def register(subparsers) -> None:
         default=1000,
         help="target resamples for 95%% intervals and --compare (0: none; default: %(default)s)",
     )
-    command.add_argument("--seed", type=int, default=0, help="bootstrap seed (default: %(default)s)")
+    command.add_argument("--seed", type=int_range(0), default=0, help="bootstrap seed (default: %(default)s)")
     command.add_argument(
         "--include-problematic",
         action="store_true",
@@ -48,14 +52,19 @@ def register(subparsers) -> None:
         "--details", metavar="FILE",
         help="also write what the metric counted, per substitute and per target (with --compare: per target, both "
         "systems), to FILE: .jsonl, .csv or .parquet by its extension (the metric card says every field); an "
-        "existing FILE is replaced only if swords evaluate wrote it")
+        "existing FILE is replaced only as swords evaluate wrote it: not one you edited since (see --force) and "
+        "never a file of your own; not a symbolic link")
+    command.add_argument("--force", action="store_true",
+                         help="with --details: replace a details file even if it changed since swords evaluate wrote "
+                         "it, or has no record of what was written (an earlier release's)")
     command.add_argument("--published", action="store_true",
                          help="show this run beside the published results on the same benchmark split")
-    command.add_argument("--worst", type=int_range(0), default=5,
-                         help="how many worst targets the summary names (default: %(default)s)")
-    command.add_argument("--differences", type=int_range(0), default=10,
-                         help="with --compare: how many targets where the systems differ most to name "
-                         "(default: %(default)s)")
+    # None: not given (so that an option that would be ignored is refused); the defaults are WORST, DIFFERENCES.
+    command.add_argument("--worst", type=int_range(0), default=None,
+                         help=f"how many worst targets the summary names (default: {WORST})")
+    command.add_argument("--differences", type=int_range(0), default=None,
+                         help=f"with --compare: how many targets where the systems differ most to name "
+                         f"(default: {DIFFERENCES})")
     command.add_argument("--relations", action="store_true",
                          help="add to the summary the WordNet 3.0 relation of each substitute to its target (synonym, "
                          "hypernym, ...; loads WordNet's graph, about 0.3 s; on with --details, which has them)")
@@ -92,6 +101,11 @@ def input_notes(result: dict, source: str) -> list[str]:
     ]
     if parts:
         notes.append(f"{source}: " + ", ".join(parts) + "; scored as upstream scores them")
+    variants = unusual.get("unicode_variants")
+    if variants:
+        notes.append(f"{source}: {variants:,} substitutes match a gold word only as plain text (invisible format "
+                     "characters removed, NFKC: composed accents, fullwidth letters, no-break spaces); not matched, "
+                     "as upstream does not match them (see the metric card, \"Unicode\")")
     skipped = result.get("predictions_for_skipped_targets", 0)
     if skipped:
         notes.append(
@@ -101,21 +115,46 @@ def input_notes(result: dict, source: str) -> list[str]:
     return notes
 
 
+def note(text: str) -> None:
+    """One line on stderr, as a terminal can show it (file names and words escaped)."""
+    print(f"note: {shown(text)}", file=sys.stderr)
+
+
 def _with_hint(error: MetricInputError) -> SwordsError:
     belongs_to = getattr(error, "belongs_to", None)
     return SwordsError(str(error), f"use --dataset {belongs_to[0]} --split {belongs_to[1]}" if belongs_to else None)
 
 
 def _check_options(args: argparse.Namespace) -> None:
-    """Before any scoring work: options that do not go together, and where --details would go."""
+    """Before any scoring work: options that do not go together or would be ignored, and where --details would
+    go."""
     if args.published and args.compare:
         raise SwordsError("--published goes with --predictions (a single system), not --compare")
     if args.given_only and args.compare:
         raise SwordsError("--given-only goes with --predictions: --compare scores both files on every target")
+    if args.published and args.k != 10:
+        raise SwordsError(f"--published shows F@10 as the papers report it; it goes with --k 10, not --k {args.k}")
+    if args.differences is not None and not args.compare:
+        raise SwordsError("--differences goes with --compare (the targets where two systems differ most)")
+    summary = [option for option, given in (("--worst", args.worst is not None), ("--relations", args.relations))
+               if given]
+    if summary and (args.compare or args.no_analysis):
+        other = "--compare (which prints no summary)" if args.compare else "--no-analysis"
+        raise SwordsError(f"{summary[0]} sets the summary of what the system proposed; it does not go with {other}")
+    if args.no_analysis and args.compare:
+        raise SwordsError("--no-analysis goes with --predictions: --compare prints no summary to leave out")
+    if args.force and not args.details:
+        raise SwordsError("--force goes with --details (it replaces a details file that changed since it was written)")
+    args.details_place = None
     if args.details:
-        from .details_files import check_details_path
+        from .details_place import details_place
 
-        check_details_path(args.details, "--details")
+        args.details_place = details_place(args.details, "--details", args.force, "--force")
+
+
+def _said_where(path, records: int) -> None:
+    """Where the details went (the file itself, by its absolute path), on stderr."""
+    print(f"details: {records:,} records written to {shown(os.path.abspath(path))}", file=sys.stderr)
 
 
 def _compare(scorer, args: argparse.Namespace) -> dict:
@@ -126,15 +165,14 @@ def _compare(scorer, args: argparse.Namespace) -> dict:
     result = scorer.compare(a, b, bootstrap=args.bootstrap, seed=args.seed, sources=tuple(args.compare))
     coverage = result["coverage"]
     if not coverage["a"] == coverage["b"] == coverage["both"]:
-        print(
-            f"note: the files cover different targets ({args.compare[0]}: {coverage['a']:,}, "
-            f"{args.compare[1]}: {coverage['b']:,}, both: {coverage['both']:,} of "
-            f"{coverage['targets_scored']:,}); a missing target is an empty answer",
-            file=sys.stderr,
-        )
-    result["differences"] = scorer.differences(a, b, n=args.differences)
+        note(f"the files cover different targets ({args.compare[0]}: {coverage['a']:,}, {args.compare[1]}: "
+             f"{coverage['b']:,}, both: {coverage['both']:,} of {coverage['targets_scored']:,}); a missing target is "
+             "an empty answer")
+    differences = DIFFERENCES if args.differences is None else args.differences
+    result["differences"] = scorer.differences(a, b, n=differences)
     if args.details:
-        scorer.write_comparison(args.details, a, b, sources=tuple(args.compare))
+        records = scorer.write_comparison(args.details_place, a, b, sources=tuple(args.compare))
+        _said_where(args.details_place.path, records)
     return result
 
 
@@ -147,32 +185,41 @@ def run(args: argparse.Namespace) -> int:
         scorer = Scorer.from_dataset(
             args.dataset, args.split, k=args.k, setting=args.setting, include_problematic=args.include_problematic
         )
+        if args.include_problematic and not any(scorer.problematic):
+            raise SwordsError(f"--include-problematic: {args.dataset} {args.split} has no problematic targets (only "
+                              "CoInCo flags any); leave the option out")
         if args.compare:
             result = _compare(scorer, args)
             if args.json:
-                print(json.dumps(result, indent=2))
+                print(json.dumps(result, indent=2, allow_nan=False))  # every figure is finite
             else:
                 print(format_comparison(result) + "\n\n" + format_differences(result["differences"], scorer.k))
             return 0
         check_resamples(args.bootstrap, what="--bootstrap")  # before reading the file
-        prepared = scorer.read(args.predictions, details=args.details)
+        prepared = scorer.read(args.predictions, details=args.details_place)
+        if prepared.details_file is not None:
+            _said_where(*prepared.details_file)
+        split_targets = sum(scorer.scored)
         if args.given_only:
             scorer, prepared = scorer.restricted_to_given(prepared)
         result = scorer.score(prepared, bootstrap=args.bootstrap, seed=args.seed)
+        if args.given_only:
+            result["targets_in_split"] = split_targets  # so that a comparison with the whole split says so
         if not args.no_analysis:
             # With --details, WordNet's graph is loaded already: the summary gets the relations at little cost.
             relations = args.relations or bool(args.details)
-            result["analysis"] = scorer.analyze(prepared, worst=args.worst, relations=relations)
+            worst = WORST if args.worst is None else args.worst
+            result["analysis"] = scorer.analyze(prepared, worst=worst, relations=relations)
     except MetricInputError as error:
         raise _with_hint(error) from None
-    for note in input_notes(result, args.predictions):
-        print(f"note: {note}", file=sys.stderr)
+    for line in input_notes(result, args.predictions):
+        note(line)
     if args.published:
         from .published import format_published, published_json
     if args.json:
         if args.published:
             result["published"] = published_json(result, args.dataset, args.split)
-        print(json.dumps(result, indent=2))
+        print(json.dumps(result, indent=2, allow_nan=False))  # every figure is finite
         return 0
     title = f"{args.predictions} on {args.dataset} {args.split}"
     blocks = [format_result(result, title=title, setting=args.setting, k=args.k)]

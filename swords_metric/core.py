@@ -11,17 +11,25 @@ Pipeline (one place for each step):
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from operator import itemgetter
 
 import numpy as np
 
+from swords_dataset.terminal import shown as terminal_text
+
 from .lemmatizer import CACHED_LENGTH, lemmatize, lemmatize_bounded
 
 
 class MetricInputError(ValueError):
-    """Predictions or references the metric cannot score; the message names the target."""
+    """Predictions or references the metric cannot score; the message names the target. The message is one line
+    as a terminal shows it: control characters, lone surrogates and bidirectional controls that a file name or
+    an id brought in are escaped (swords_dataset.terminal.shown)."""
+
+    def __init__(self, message: object = "", *args: object) -> None:
+        super().__init__(terminal_text(message), *args)
 
 
 # --- References ---------------------------------------------------------------------------------------
@@ -212,10 +220,40 @@ class InputNotes:
     empty_substitutes: int = 0  # "" or whitespace only: one wrong answer (all such merge into one)
     target_copies: int = 0  # lemmatize to the target's lemma: dropped
     duplicates: int = 0  # share a lemma with a better-ranked substitute: merged into it
+    unicode_variants: int = 0  # match a gold word only as plain_text: not matched, as upstream
 
     def as_dict(self) -> dict[str, int]:
         return {"empty_substitutes": self.empty_substitutes, "target_copies": self.target_copies,
-                "duplicates": self.duplicates}
+                "duplicates": self.duplicates, "unicode_variants": self.unicode_variants}
+
+    def add(self, other: InputNotes) -> None:
+        self.empty_substitutes += other.empty_substitutes
+        self.target_copies += other.target_copies
+        self.duplicates += other.duplicates
+        self.unicode_variants += other.unicode_variants
+
+
+def plain_text(text: str) -> str:
+    """`text` without invisible format characters (Unicode category Cf: zero-width joiners and spaces, bidi
+    marks, soft hyphens) and NFKC-normalised (accents composed, fullwidth letters and no-break spaces as their
+    plain forms): what a reader sees. Upstream compares substitutes as they are, so scoring does not use this;
+    it only counts the predicted substitutes that would match a gold word this way (unicode_variant)."""
+    if text.isascii():
+        return text
+    return unicodedata.normalize("NFKC", "".join(c for c in text if unicodedata.category(c) != "Cf"))
+
+
+def unicode_variant(substitute: str, lemma: str, reference: Reference) -> bool:
+    """Whether a predicted substitute whose `lemma` is not in the reference would match a gold lemma (other than
+    the target's) as plain_text: a variant of a gold word a reader cannot tell from it (an NFD "table d'hôte", a
+    zero-width joiner, a no-break space, fullwidth letters). Only non-ASCII substitutes can be such variants."""
+    if substitute.isascii() or lemma in reference.index:
+        return False
+    plain = plain_text(substitute)
+    if plain == substitute:
+        return False
+    plain_lemma = substitute_lemma(plain, reference.pos)
+    return plain_lemma in reference.index and plain_lemma != reference.target_lemma
 
 
 _substitute_of, _score_of = itemgetter(0), itemgetter(1)
@@ -250,6 +288,8 @@ def prepare_prediction(
                 notes.empty_substitutes += 1
             elif lemma in best:
                 notes.duplicates += 1
+            elif not substitute.isascii() and unicode_variant(substitute, lemma, reference):
+                notes.unicode_variants += 1
         if lemma not in best:
             best[lemma] = score
     return list(best.items())

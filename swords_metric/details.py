@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from .details_files import COMPARISON, DETAILS, PAIR_FIGURES, SUBSTITUTE_FIELDS, TARGET_FIELDS, DetailsWriter
+from .details_place import DetailsPlace
 from .explain import FAMILY_NAMES, ranked_or_none, substitute_records, target_figures, target_record
 from .relations import target_relations
 from .target_scores import RankedPrediction
@@ -22,11 +23,12 @@ class DetailsStream:
     target (its substitute records, then its target record), `finish` (target records of the scored targets
     the input did not name, then the file is put in place) or `abort`."""
 
-    def __init__(self, scorer, path: str | Path, source: str) -> None:
+    def __init__(self, scorer, place: DetailsPlace, source: str) -> None:
         self.scorer = scorer
         fields = {"substitute": ["kind", "id", "upstream_id", "target", "pos", *SUBSTITUTE_FIELDS],
                   "target": ["kind", "id", "upstream_id", "target", "pos", *TARGET_FIELDS]}
-        self.writer = DetailsWriter(path, DETAILS, {**_header(scorer, {"predictions": source}), "fields": fields})
+        self.writer = DetailsWriter(place.path, DETAILS, {**_header(scorer, {"predictions": source}), "fields": fields},
+                                    on_complete=place.record)
         self.observed = bytearray(len(scorer.rows))
 
     def observe(self, position: int, pairs: list, ranked: RankedPrediction) -> None:
@@ -54,6 +56,10 @@ class DetailsStream:
     def abort(self, error: BaseException) -> None:
         self.writer.abort(error)
 
+    def written(self) -> tuple[Path, int]:
+        """Where the finished file is, and how many records it holds."""
+        return self.writer.path, self.writer.records
+
 
 def pair_record(row, reference, ranked_a: RankedPrediction | None, ranked_b: RankedPrediction | None,
                 k: int) -> dict:
@@ -79,13 +85,13 @@ def pair_records(scorer, ranked_a: Sequence, ranked_b: Sequence):
                               ranked_or_none(ranked_a[position]), ranked_or_none(ranked_b[position]), scorer.k)
 
 
-def write_comparison(scorer, path: str | Path, ranked_a: Sequence, ranked_b: Sequence,
+def write_comparison(scorer, place: DetailsPlace, ranked_a: Sequence, ranked_b: Sequence,
                      sources: tuple[str, str]) -> int:
     """The comparison file: one pair record per scored target. Returns how many were written."""
     fields = {"pair": ["kind", "id", "upstream_id", "target", "pos", "difference",
                        *(f"{side}_{name}" for side in "ab" for name in ("in_predictions", *PAIR_FIGURES))]}
-    with DetailsWriter(path, COMPARISON, {**_header(scorer, {"a": sources[0], "b": sources[1]}),
-                                          "fields": fields, "families": list(FAMILY_NAMES)}) as writer:
+    header = {**_header(scorer, {"a": sources[0], "b": sources[1]}), "fields": fields, "families": list(FAMILY_NAMES)}
+    with DetailsWriter(place.path, COMPARISON, header, on_complete=place.record) as writer:
         for record in pair_records(scorer, ranked_a, ranked_b):
             writer.write(record)
     return writer.records

@@ -7,21 +7,32 @@ writes each record's own fields after a first `header` record; CSV and Parquet h
 kind in every row (empty where a field is not the row's), lists as JSON text in CSV and as lists in Parquet.
 
 A file is written as a stream (records go out as targets are scored) into a temporary file beside it, renamed
-when complete (swords_dataset.files.atomic_writer). An existing file is replaced only if this toolkit wrote it,
-recognised by its content: the JSONL header record, the CSV's exact first line, the Parquet schema's metadata.
+when complete (swords_dataset.files.atomic_writer); which existing file it may replace is details_place.py's
+concern, told the finished file's sha256 just before the rename.
+
+Text from a predictions file is written so that every reader sees the same rows: the CSV ends lines with CRLF
+(RFC 4180), so that a field holding a carriage return is quoted like one holding a newline; a CSV text cell that
+a spreadsheet would run as a formula (it begins with =, +, -, @, a tab or a carriage return) gets a leading `'`,
+OWASP's rule, and so does one that begins with `'`, so that the rule can be undone (spreadsheet_text). A lone
+surrogate (JSON may carry "\ud800") is kept as a JSON escape in JSONL; CSV and Parquet hold UTF-8, which cannot
+carry one, so it becomes U+FFFD there. JSON is standard: a score of ±infinity is written as the text "inf" or
+"-inf" in JSONL (float() reads it back), never as Infinity.
 """
 
 from __future__ import annotations
 
+import codecs
 import csv
+import hashlib
 import io
 import json
+import math
+import re
+from collections.abc import Callable
 from pathlib import Path
 
-from swords_dataset.errors import SwordsError
-from swords_dataset.files import atomic_writer, check_output_file
+from swords_dataset.files import atomic_writer
 
-from .core import MetricInputError
 from .explain import FAMILY_NAMES
 
 DETAILS, COMPARISON = "swords-lexsub details", "swords-lexsub comparison"
@@ -45,6 +56,8 @@ PAIR_FIELDS = ("difference", *(f"{side}_{field}" for side in ("a", "b") for fiel
 DETAILS_COLUMNS = COMMON_FIELDS + SUBSTITUTE_FIELDS + TARGET_FIELDS
 COMPARISON_COLUMNS = COMMON_FIELDS + PAIR_FIELDS
 _COLUMNS = {DETAILS: DETAILS_COLUMNS, COMPARISON: COMPARISON_COLUMNS}
+FORMATS = tuple(_COLUMNS)
+HEADER_LINES = frozenset(",".join(columns).encode() for columns in _COLUMNS.values())  # a CSV's first line
 
 _STRINGS = {"kind", "id", "upstream_id", "target", "pos", "substitute", "lemma", "dropped", "class", "relation"}
 _BOOLEANS = {"empty", "in_strict_top_k", "in_lenient_top_k", "in_predictions", "a_in_predictions", "b_in_predictions"}
@@ -65,65 +78,108 @@ def field_type(name: str) -> str:
     return "int"
 
 
-# -- recognising our files, checking where one may go --
-
-
-def _first_line(path: Path, limit: int = 1 << 20) -> bytes:
-    with open(path, "rb") as f:
-        return f.readline(limit)
-
-
-def is_details_file(path: str | Path) -> bool:
-    """Whether `path` is a details or comparison file this toolkit wrote (in any of the three formats)."""
-    path = Path(path)
-    try:
-        first = _first_line(path)
-        if first.startswith(b"PAR1"):
-            import pyarrow.parquet as pq
-
-            metadata = pq.read_schema(path).metadata or {}
-            return PARQUET_METADATA_KEY in metadata
-        if first.rstrip(b"\r\n") in {",".join(columns).encode() for columns in _COLUMNS.values()}:
-            return True
-        header = json.loads(first)
-    except Exception:  # unreadable, not JSON, not Parquet: not ours
-        return False
-    return isinstance(header, dict) and header.get("kind") == "header" and header.get("format") in _COLUMNS
-
-
-def check_details_path(path: str | Path, option: str = "details") -> Path:
-    """Before any work: a details file can be written at `path`: a known extension, an ordinary writable
-    place (see swords_dataset.files.check_output_file; the folder must exist), and no file there that this
-    toolkit did not write. Each problem is one MetricInputError naming the option and the path."""
-    path = Path(path)
-    what = f"{option} {path}"
-    suffix = path.suffix.lower()
-    if suffix not in EXTENSIONS:
-        shown = f"extension {suffix!r}" if suffix else "no extension"
-        raise MetricInputError(f"{what}: {shown}; a details file is .jsonl, .csv or .parquet")
-    try:
-        check_output_file(path, what, kind="details files")
-    except SwordsError as error:
-        raise MetricInputError(str(error)) from None
-    if path.exists() and not is_details_file(path):
-        raise MetricInputError(f"{what}: the file exists and was not written by swords evaluate --details; it is "
-                               "left as it is (choose another name, or remove it yourself)")
-    return path
-
-
 # -- writing --
 
 
-def _csv_cell(value) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "true" if value else "false"
+# OWASP's "CSV injection": a cell beginning with one of these is run as a formula by spreadsheets; and "'", so
+# that the quote added to neutralise them can be told from one that was there.
+_FORMULA_STARTS = frozenset("=+-@\t\r'")
+SPREADSHEET_QUOTE = "'"
+
+
+def spreadsheet_safe(text: str) -> str:
+    """A CSV text cell as a spreadsheet will not run it: `'` before a cell that begins with =, +, -, @, a tab,
+    a carriage return or `'` (undone by spreadsheet_text)."""
+    return SPREADSHEET_QUOTE + text if text[:1] in _FORMULA_STARTS else text
+
+
+def spreadsheet_text(cell: str) -> str:
+    """The text of a CSV text cell as written: one leading `'` removed (the inverse of spreadsheet_safe)."""
+    return cell[1:] if cell.startswith(SPREADSHEET_QUOTE) else cell
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_SURROGATES = re.compile("[\ud800-\udfff]+")
+_REPLACE_SURROGATES = "swords-lexsub.replace-surrogates"
+
+
+def _replace_surrogates(error: UnicodeError) -> tuple[bytes, int]:
+    """A codec error handler: each lone surrogate UTF-8 cannot carry becomes U+FFFD, as a decoder marks bytes it
+    cannot read (any other encoding error is raised as it is)."""
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    piece = error.object[error.start : error.end]
+    if not _SURROGATES.fullmatch(piece):
+        raise error
+    # As bytes: CPython's UTF-8 encoder takes a handler's replacement text only if it is ASCII.
+    return "\ufffd".encode() * len(piece), error.end
+
+
+codecs.register_error(_REPLACE_SURROGATES, _replace_surrogates)
+
+
+def utf8_text(value):
+    """A string (or each string of a list) with lone surrogates replaced by U+FFFD, for Parquet's UTF-8."""
+    if isinstance(value, str):
+        return _SURROGATE.sub("\ufffd", value)
     if isinstance(value, list):
-        return json.dumps(value, ensure_ascii=False)
-    if isinstance(value, float):
+        return [utf8_text(item) for item in value]
+    return value
+
+
+def _json_line(record: dict) -> bytes:
+    """A record as one line of standard JSON: UTF-8 as it is, but a string holding a lone surrogate, which UTF-8
+    cannot carry, as JSON's own escape (json.loads gives it back); a non-finite score as "inf" or "-inf"."""
+    score = record.get("score")
+    if isinstance(score, float) and not math.isfinite(score):
+        record = {**record, "score": repr(score)}
+    text = json.dumps(record, ensure_ascii=False, allow_nan=False)
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError:
+        data = json.dumps(record, allow_nan=False).encode("ascii")
+    return data + b"\n"
+
+
+def _csv_cell(name: str, value) -> str:
+    """A record's value as CSV text (the caller leaves None out: an empty cell)."""
+    kind = type(value)
+    if kind is str:
+        return spreadsheet_safe(value) if name in _STRINGS else value
+    if kind is bool:
+        return "true" if value else "false"
+    if kind is float:
         return repr(value)
+    if kind is list:
+        return json.dumps(value, ensure_ascii=False, allow_nan=False)
     return str(value)
+
+
+def _csv_row(record: dict, positions: dict[str, int], width: int) -> list[str]:
+    """A record as a CSV row of `width` cells: its own fields where `positions` puts them, empty elsewhere."""
+    row = [""] * width
+    for name, value in record.items():
+        position = positions.get(name)
+        if value is not None and position is not None:
+            row[position] = _csv_cell(name, value)
+    return row
+
+
+class _Fingerprinted:
+    """The temporary file a details file is written to, hashing and counting the bytes on their way in (the
+    record of what was written: details_place.py). Everything else is the file's own."""
+
+    def __init__(self, file) -> None:
+        self._file, self.digest, self.size = file, hashlib.sha256(), 0
+
+    def write(self, data) -> int:
+        view = memoryview(data)
+        self.digest.update(view)
+        self.size += view.nbytes
+        return self._file.write(data)
+
+    def __getattr__(self, name: str):
+        return getattr(self._file, name)
 
 
 class DetailsWriter:
@@ -131,13 +187,17 @@ class DetailsWriter:
     appears complete, atomically) or `abort` (the temporary file goes; an existing file is left as it was).
     Also a context manager: an exception aborts."""
 
-    def __init__(self, path: str | Path, kind: str, header: dict) -> None:
+    def __init__(self, path: str | Path, kind: str, header: dict,
+                 on_complete: Callable[[dict], None] | None = None) -> None:
+        """`on_complete` is told the finished file's {"sha256", "bytes"} just before it is renamed into place; an
+        exception there aborts the write."""
         self.path, self.columns = Path(path), _COLUMNS[kind]
         self.format = self.path.suffix.lower()
         self.records = 0
+        self._on_complete = on_complete
         header = {"kind": "header", "format": kind, "version": VERSION, **header}
         self._context = atomic_writer(self.path)
-        self._file = self._context.__enter__()
+        self._file = _Fingerprinted(self._context.__enter__())
         try:
             self._start(header)
         except BaseException as error:
@@ -146,11 +206,12 @@ class DetailsWriter:
 
     def _start(self, header: dict) -> None:
         if self.format == ".jsonl":
-            self._file.write((json.dumps(header, ensure_ascii=False) + "\n").encode("utf-8"))
+            self._file.write(_json_line(header))
         elif self.format == ".csv":
-            self._text = io.TextIOWrapper(self._file, encoding="utf-8", newline="")
-            self._csv = csv.writer(self._text, lineterminator="\n")
+            self._text = io.TextIOWrapper(self._file, encoding="utf-8", errors=_REPLACE_SURROGATES, newline="")
+            self._csv = csv.writer(self._text, lineterminator="\r\n")  # so a "\r" in a field is quoted
             self._csv.writerow(self.columns)
+            self._positions = {name: i for i, name in enumerate(self.columns)}
         else:
             import pyarrow as pa
             import pyarrow.parquet as pq
@@ -158,16 +219,16 @@ class DetailsWriter:
             types = {"string": pa.string(), "bool": pa.bool_(), "list": pa.list_(pa.string()), "float": pa.float64(),
                      "int": pa.int64()}
             self._schema = pa.schema([(name, types[field_type(name)]) for name in self.columns],
-                                     metadata={PARQUET_METADATA_KEY: json.dumps(header).encode("utf-8")})
+                                     metadata={PARQUET_METADATA_KEY: json.dumps(header, allow_nan=False).encode()})
             self._parquet = pq.ParquetWriter(self._file, self._schema)
             self._batch: dict[str, list] = {name: [] for name in self.columns}
 
     def write(self, record: dict) -> None:
         self.records += 1
         if self.format == ".jsonl":
-            self._file.write((json.dumps(record, ensure_ascii=False) + "\n").encode("utf-8"))
+            self._file.write(_json_line(record))
         elif self.format == ".csv":
-            self._csv.writerow([_csv_cell(record.get(name)) for name in self.columns])
+            self._csv.writerow(_csv_row(record, self._positions, len(self.columns)))
         else:
             for name, values in self._batch.items():
                 values.append(record.get(name))
@@ -177,7 +238,12 @@ class DetailsWriter:
     def _flush_batch(self) -> None:
         import pyarrow as pa
 
-        self._parquet.write_table(pa.Table.from_pydict(self._batch, schema=self._schema))
+        try:
+            table = pa.Table.from_pydict(self._batch, schema=self._schema)
+        except UnicodeEncodeError:  # a lone surrogate, which Parquet's UTF-8 cannot hold
+            table = pa.Table.from_pydict({name: [utf8_text(value) for value in values]
+                                          for name, values in self._batch.items()}, schema=self._schema)
+        self._parquet.write_table(table)
         self._batch = {name: [] for name in self.columns}
 
     def close(self) -> None:
@@ -190,6 +256,8 @@ class DetailsWriter:
                 if self._batch["kind"]:
                     self._flush_batch()
                 self._parquet.close()
+            if self._on_complete is not None:
+                self._on_complete({"sha256": self._file.digest.hexdigest(), "bytes": self._file.size})
         except BaseException as error:
             self.abort(error)
             raise

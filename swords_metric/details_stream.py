@@ -1,6 +1,6 @@
-"""The hook between a Scorer preparing predictions and a details file: `details_observer` gives the observer
-that prepare_predictions calls for each target as it is prepared (None without a details path), and finishes
-the file, or drops it if preparing fails. The writing itself (details.py, details_files.py) is imported only
+"""The hook between a Scorer preparing predictions and a details file: `details_observer` gives the stream
+whose `observe` prepare_predictions calls for each target as it is prepared (None without a details path), and
+finishes the file, or drops it if preparing fails. The writing itself (details.py, details_files.py) is imported only
 when a details file is asked for."""
 
 from __future__ import annotations
@@ -11,16 +11,18 @@ from pathlib import Path
 
 
 @contextmanager
-def details_observer(scorer, path: str | Path | None, source: str) -> Iterator:
+def details_observer(scorer, path: str | Path | None, source: str, force: bool = False) -> Iterator:
+    """`force`: replace a details file that changed since swords evaluate wrote it (details_place.py)."""
     if path is None:
         yield None
         return
     from .details import DetailsStream
-    from .details_files import check_details_path
+    from .details_place import DetailsPlace, details_place
 
-    stream = DetailsStream(scorer, check_details_path(path), source)
+    place = path if isinstance(path, DetailsPlace) else details_place(path, force=force)
+    stream = DetailsStream(scorer, place, source)
     try:
-        yield stream.observe
+        yield stream
     except BaseException as error:
         stream.abort(error)
         raise

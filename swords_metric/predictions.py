@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import math
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -186,22 +187,37 @@ def read_predictions(path: str | Path, max_bytes: int = MAX_PREDICTIONS_BYTES,
     return predictions, {"format": file.format, "substitutes_lemmatized": file.substitutes_lemmatized}
 
 
+def _written_items(target_id: str, items: list[tuple[str, float]]) -> list[list]:
+    """[[substitute, score]] as standard JSON holds them: ±infinity as the text "inf" / "-inf", which float() (the
+    reader here, and upstream's) reads back; NaN, which has no rank, is refused."""
+    written = []
+    for position, (substitute, score) in enumerate(items):
+        if isinstance(score, float) and not math.isfinite(score):
+            if score != score:
+                raise MetricInputError(f"target {target_id}: item {position} ({shown(substitute, 40)}): "
+                                       "score is NaN, which cannot be ranked or written as JSON")
+            score = repr(score)
+        written.append([substitute, score])
+    return written
+
+
+def _utf8_json(value) -> bytes:
+    """Standard JSON as UTF-8; a string holding a lone surrogate (which UTF-8 cannot carry) as JSON's escape."""
+    try:
+        return json.dumps(value, ensure_ascii=False, allow_nan=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(value, allow_nan=False).encode("ascii")
+
+
 def write_predictions(path: str | Path, predictions: Predictions, substitutes_lemmatized: bool = False) -> None:
-    """Write atomically (temp file + rename); the format follows the suffix: .jsonl(.gz) or upstream .json(.gz)."""
+    """Write atomically (temp file + rename); the format follows the suffix: .jsonl(.gz) or upstream .json(.gz).
+    Standard JSON only: see _written_items for infinite and NaN scores."""
     path = Path(path)
     name = path.name[:-3] if path.name.endswith(".gz") else path.name
     if name.endswith(".jsonl"):
-        body = "".join(
-            json.dumps({"id": tid, "substitutes": [[s, score] for s, score in items]}, ensure_ascii=False) + "\n"
-            for tid, items in predictions.items()
-        )
+        data = b"".join(_utf8_json({"id": tid, "substitutes": _written_items(tid, items)}) + b"\n"
+                        for tid, items in predictions.items())
     else:
-        body = json.dumps(
-            {
-                "substitutes_lemmatized": substitutes_lemmatized,
-                "substitutes": {tid: [[s, score] for s, score in items] for tid, items in predictions.items()},
-            },
-            ensure_ascii=False,
-        )
-    data = body.encode("utf-8")
+        data = _utf8_json({"substitutes_lemmatized": substitutes_lemmatized,
+                           "substitutes": {tid: _written_items(tid, items) for tid, items in predictions.items()}})
     atomic_write(path, gzip.compress(data, mtime=0) if path.suffix == ".gz" else data)

@@ -53,7 +53,7 @@ def encode(rows: list[dict], parquet_sha256: str) -> bytes:
                                             list(reference.positives), list(reference.totals)],
         ])
     body = json.dumps({"format": FORMAT, "lemmatizer": LEMMATIZER, "parquet_sha256": parquet_sha256,
-                       "targets": targets}, ensure_ascii=False, separators=(",", ":"))
+                       "targets": targets}, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     return gzip.compress(body.encode("utf-8"), compresslevel=9, mtime=0)
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
@@ -32,6 +33,7 @@ class PreparedPredictions:
     owner: object = field(repr=False)
     file_format: str | None = None  # "upstream" or "jsonl" when read from a file
     substitutes_lemmatized: bool = False  # the upstream file's flag
+    details_file: tuple[Path, int] | None = None  # the details file written while preparing: path, records
 
     def given_mask(self) -> list[bool]:
         """Per reference: whether the input gave it predictions (an empty list counts as given)."""
@@ -108,10 +110,7 @@ class KeyedPreparer:
                                          position), notes
             ranked, notes = done[position]
             self.ranked[scheme][position] = ranked
-            totals = self.notes[scheme]
-            totals.empty_substitutes += notes.empty_substitutes
-            totals.target_copies += notes.target_copies
-            totals.duplicates += notes.duplicates
+            self.notes[scheme].add(notes)
         if not done:  # an unknown id: its list is still read, so that a bad item is named where it is
             _ranked(items, None, self.depth, key, where, InputNotes())
 

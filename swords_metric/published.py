@@ -11,6 +11,8 @@ import json
 from dataclasses import dataclass, field
 from importlib import resources
 
+from swords_dataset.terminal import shown
+
 PUBLISHED_FILE = "published-results.json"
 # The metrics a published row may report, in the order tables show them, with their short labels.
 PUBLISHED_METRICS: dict[str, str] = {
@@ -76,16 +78,26 @@ def _table(lines: list[list[str]]) -> str:
                                enumerate(zip(line, widths, strict=True))).rstrip() for line in lines)
 
 
+def coverage(result: dict) -> tuple[int, int] | None:
+    """(targets this run scored, targets of the split) when the run scored only part of the split (`swords
+    evaluate --given-only` records `targets_in_split`), else None: published rows cover the whole split."""
+    total, scored = result.get("targets_in_split"), result["targets_scored"]
+    return (scored, total) if total is not None and scored < total else None
+
+
 def format_published(result: dict, config: str, split: str, source: str) -> str:
-    """This run beside the published rows of its config and split, in two blocks: the run (marked "this run"),
-    then the published rows (marked "published", with their citation), each showing only the metrics it
-    reports. One line when no paper reports on this config and split."""
+    """This run beside the published rows of its config and split, in two blocks: the run (marked "this run",
+    with how many of the split's targets it covers when that is not all of them), then the published rows
+    (marked "published", with their citation), each showing only the metrics it reports. One line when no paper
+    reports on this config and split."""
     rows = published_results(config, split)
     if not rows:
         return f"No published results on {config} {split} in this toolkit's table (swords_metric/{PUBLISHED_FILE})."
     columns = _columns(rows)
+    part = coverage(result)
+    label = f"this run: {part[0]:,} of {part[1]:,} targets" if part else "this run"
     table = [["", "source", *(PUBLISHED_METRICS[key] for key in columns)],
-             ["this run", source, *(f"{result[key]:.2f}" if key in result else "" for key in columns)],
+             [label, shown(source), *(f"{result[key]:.2f}" if key in result else "" for key in columns)],
              [""] * (2 + len(columns))]
     table += [[f"published: {row.system}", row.source, *(str(row.metrics.get(key, "")) for key in columns)]
               for row in rows]
@@ -93,6 +105,9 @@ def format_published(result: dict, config: str, split: str, source: str) -> str:
     cited = sorted({row.paper for row in rows}, key=list(papers).index)
     lines = [f"Published results on {config} {split}, beside this run (figures in percent, as each paper reports them; "
              "blank: not reported)", _table(table), "", LEGEND]
+    if part:
+        lines.insert(1, f"Not comparable: this run scores only the {part[0]:,} targets its file answers "
+                        f"(--given-only), the published rows all {part[1]:,} targets of {config} {split}.")
     lines += [f"{papers[key]['cite']}: {papers[key]['authors']}, \"{papers[key]['title']}\", {papers[key]['venue']}"
               for key in cited]
     if any(not row.verified for row in rows):
@@ -104,7 +119,10 @@ def published_json(result: dict, config: str, split: str) -> dict:
     """The same as data: this run's figures for the metrics the published rows report, and those rows."""
     rows = published_results(config, split)
     columns = _columns(rows)
+    part = coverage(result)
     return {"this_run": {key: result[key] for key in columns if key in result},
+            "this_run_targets": result["targets_scored"], "comparable": part is None,
+            "split_targets": part[1] if part else result["targets_scored"],
             "published": [{"status": "published", **row.__dict__, "source": row.source} for row in rows]}
 
 

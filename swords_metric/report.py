@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from swords_dataset.terminal import shown
+
 
 def _cell(result: dict, name: str) -> str:
     value = f"{result[name]:6.2f}"
@@ -24,7 +26,7 @@ def format_result(result: dict, title: str = "", setting: str = "generative", k:
     """A plain-text report of one system's result dict (as Scorer.score returns it)."""
     out = []
     if title:
-        out.append(title)
+        out.append(shown(title))
     line = f"targets scored {result['targets_scored']}, without predictions {result['targets_without_predictions']}"
     if result.get("targets_skipped"):
         line += f"; {result['targets_skipped']} problematic targets left out (as upstream)"
@@ -89,7 +91,7 @@ def format_result(result: dict, title: str = "", setting: str = "generative", k:
 
 
 def format_comparison(comparison: dict) -> str:
-    table = [["metric", comparison["a"], comparison["b"], "A - B", "95% interval", "p"]]
+    table = [["metric", shown(comparison["a"]), shown(comparison["b"]), "A - B", "95% interval", "p"]]
     for name, c in comparison["metrics"].items():
         table.append(
             [
@@ -105,8 +107,15 @@ def format_comparison(comparison: dict) -> str:
 
 
 def _shortened(words: list[str], most: int) -> str:
-    shown = ", ".join(words[:most])
-    return shown + (f", … ({len(words) - most} more)" if len(words) > most else "") if words else "(none)"
+    """The first `most` words, each shown as a terminal line can hold it (a system's words may carry ESC
+    sequences, newlines, lone surrogates), and how many more there are."""
+    listed = ", ".join(shown(word) for word in words[:most])
+    return listed + (f", … ({len(words) - most} more)" if len(words) > most else "") if words else "(none)"
+
+
+def _target(record: dict) -> str:
+    """A record's id, target word (quoted) and POS, escaped for the terminal."""
+    return shown(f"{record['id']}  {record['target']!r} ({record['pos']})")
 
 
 def format_analysis(analysis: dict) -> str:
@@ -128,7 +137,7 @@ def format_analysis(analysis: dict) -> str:
     if analysis["worst_targets"]:
         out += ["", f"Worst targets ({analysis['worst_rule'].replace('@k', f'@{k}')})"]
         for target in analysis["worst_targets"]:
-            out.append(f"  {target['id']}  {target['target']!r} ({target['pos']})  lenient F@{k} A "
+            out.append(f"  {_target(target)}  lenient F@{k} A "
                        f"{target['lenient_a_f']:.1f}, {target['acceptable']} acceptable")
             out.append(f"      top: {_shortened(target['top'], 6)}")
             out.append(f"      missed: {_shortened(target['acceptable_missed'], 6)}")
@@ -141,7 +150,7 @@ def format_differences(differences: list[dict], k: int = 10) -> str:
         return f"No target's lenient F@{k} against acceptable differs between the two systems."
     out = [f"Targets where the systems differ most (per-target lenient F@{k} against acceptable, A - B)"]
     for pair in differences:
-        out.append(f"  {pair['difference']:+7.1f}  {pair['id']}  {pair['target']!r} ({pair['pos']})  "
+        out.append(f"  {pair['difference']:+7.1f}  {_target(pair)}  "
                    f"A {pair['a_lenient_a_f']:.1f}, B {pair['b_lenient_a_f']:.1f}")
         out.append(f"           A: {_shortened(pair['a_top'], 6)}")
         out.append(f"           B: {_shortened(pair['b_top'], 6)}")

@@ -12,7 +12,7 @@ from pathlib import Path
 from swords_dataset.judgements import ACCEPTABLE_ABOVE, CONCEIVABLE_FROM, NOT_IN_BENCHMARK
 
 from .alignment import DATASET_IDS, UPSTREAM_IDS, TargetIndex, UnknownTargetsError
-from .bootstrap import MIN_PAIRED_RESAMPLES, check_resamples, intervals, paired_test
+from .bootstrap import MIN_PAIRED_RESAMPLES, check_resamples, check_seed, intervals, paired_test
 from .core import MetricInputError, normalize_prediction_items, prepare_prediction, shown, substitute_lemma
 from .details_stream import details_observer
 from .predictions import MAX_PREDICTIONS_BYTES, MAX_TARGET_CHARS, PredictionFile
@@ -114,17 +114,18 @@ class Scorer:
 
     # -- predictions, prepared once --
 
-    def prepare(self, predictions, source: str = "predictions", details: str | Path | None = None
-                ) -> PreparedPredictions:
+    def prepare(self, predictions, source: str = "predictions", details: str | Path | None = None,
+                details_force: bool = False) -> PreparedPredictions:
         """Predictions as the metrics use them: a mapping from target id (either scheme) to a list of
         substitutes, or one list per reference in order (any form normalize_prediction_items reads).
         Already prepared predictions are returned as they are (if this Scorer made them). With `details`, a
         path ending .jsonl, .csv or .parquet, the details file is written as they are prepared (see the
-        metric card, "Details"; checked before any work)."""
-        return self._prepared(predictions, source, self.depth, details)
+        metric card, "Details"; checked before any work: an existing details file is replaced only as
+        swords evaluate wrote it, or with `details_force`); `details_file` of the result says where it went."""
+        return self._prepared(predictions, source, self.depth, details, details_force)
 
-    def _prepared(self, predictions, source: str, depth: int, details: str | Path | None = None
-                  ) -> PreparedPredictions:
+    def _prepared(self, predictions, source: str, depth: int, details: str | Path | None = None,
+                  details_force: bool = False) -> PreparedPredictions:
         if isinstance(predictions, PreparedPredictions):
             if predictions.owner is not self:
                 raise MetricInputError(f"{predictions.source}: prepared by another Scorer; prepare them with this one")
@@ -132,23 +133,30 @@ class Scorer:
                 raise MetricInputError(f"{predictions.source}: already prepared; details are written while "
                                        "predictions are prepared (pass details= to read or prepare)")
             return predictions
-        with details_observer(self, details, source) as observe:
+        with details_observer(self, details, source, details_force) as stream:
+            observe = stream.observe if stream is not None else None
             if isinstance(predictions, Mapping):
                 records = ((str(key), items, "") for key, items in predictions.items())
-                return prepare_keyed(records, self.references, self.index, depth, source, self, observe=observe)
-            return prepare_in_order(predictions, self.rows, self.references, depth, source, self, observe)
+                prepared = prepare_keyed(records, self.references, self.index, depth, source, self, observe=observe)
+            else:
+                prepared = prepare_in_order(predictions, self.rows, self.references, depth, source, self, observe)
+        prepared.details_file = stream.written() if stream is not None else None
+        return prepared
 
     def read(self, path: str | Path, max_bytes: int = MAX_PREDICTIONS_BYTES, max_target_chars: int = MAX_TARGET_CHARS,
-             source: str | None = None, details: str | Path | None = None) -> PreparedPredictions:
+             source: str | None = None, details: str | Path | None = None, details_force: bool = False
+             ) -> PreparedPredictions:
         """A predictions file (upstream format or JSONL, gzipped or not; see predictions.py), read as a
         stream and prepared a target at a time: memory grows with the targets, not with the file. A file
         over max_bytes (uncompressed), or a target over max_target_chars of JSON, is refused. With `details`
-        (a .jsonl, .csv or .parquet path), the details file is written as the targets are read."""
+        (a .jsonl, .csv or .parquet path), the details file is written as the targets are read (an existing
+        one is replaced only as swords evaluate wrote it, or with `details_force`; see prepare)."""
         file = PredictionFile(path, max_bytes, max_target_chars)
-        with details_observer(self, details, source or str(path)) as observe:
+        with details_observer(self, details, source or str(path), details_force) as stream:
             prepared = prepare_keyed(file, self.references, self.index, self.depth, source or str(path), self,
-                                     duplicate=file.duplicate, observe=observe)
+                                     duplicate=file.duplicate, observe=stream.observe if stream is not None else None)
         prepared.file_format, prepared.substitutes_lemmatized = file.format, file.substitutes_lemmatized
+        prepared.details_file = stream.written() if stream is not None else None
         return prepared
 
     def align(self, predictions: Mapping[str, object] | Sequence[object], source: str = "predictions") -> list:
@@ -199,15 +207,16 @@ class Scorer:
         return differences(self, self.prepare(predictions_a, "A").ranked, self.prepare(predictions_b, "B").ranked, n)
 
     def write_comparison(self, path: str | Path, predictions_a, predictions_b,
-                         sources: tuple[str, str] = ("A", "B")) -> int:
+                         sources: tuple[str, str] = ("A", "B"), force: bool = False) -> int:
         """A comparison file (.jsonl, .csv or .parquet): one record per scored target with both systems'
-        figures and top-k lemmas. Returns how many records it holds."""
+        figures and top-k lemmas. Returns how many records it holds. An existing file is replaced only as
+        swords evaluate wrote it, or with `force` (see prepare)."""
         from .details import write_comparison
-        from .details_files import check_details_path
+        from .details_place import DetailsPlace, details_place
 
-        check_details_path(path)
+        place = path if isinstance(path, DetailsPlace) else details_place(path, force=force, force_option="force=True")
         a, b = self.prepare(predictions_a, sources[0]), self.prepare(predictions_b, sources[1])
-        return write_comparison(self, path, a.ranked, b.ranked, sources)
+        return write_comparison(self, place, a.ranked, b.ranked, sources)
 
     def restricted_to_given(self, predictions: PreparedPredictions) -> tuple[Scorer, PreparedPredictions]:
         """A Scorer of just the targets these predictions name (the others left out rather than scored as
@@ -286,7 +295,7 @@ class Scorer:
         were not in the input at all; `targets_skipped` (CoInCo's problematic targets, left out) and
         `predictions_for_skipped_targets`; `id_scheme`; `input_notes` (empty substitutes, copies of the
         target, duplicates after lemmatization: all scored as upstream scores them)."""
-        bootstrap = check_resamples(bootstrap)
+        bootstrap, seed = check_resamples(bootstrap), check_seed(seed)
         prepared = self.prepare(predictions, source)
         scores = score_targets(self.references, prepared.ranked, self.k)
         result: dict = scores.aggregate()
@@ -315,6 +324,7 @@ class Scorer:
         """Paired bootstrap test (targets resampled jointly): per metric, A, B, their difference, its 95%
         interval and a two-sided p-value for 'no difference'; and how many targets each input covers."""
         bootstrap = check_resamples(bootstrap, MIN_PAIRED_RESAMPLES, "the paired test's bootstrap")
+        seed = check_seed(seed)
         a = self.prepare(predictions_a, sources[0])
         b = self.prepare(predictions_b, sources[1])
         scores_a, scores_b = (score_targets(self.references, p.ranked, self.k) for p in (a, b))

@@ -1,5 +1,7 @@
 """`evaluate` module: the SWORDS paper's lexical substitution metrics. A thin adapter over swords_metric."""
 
+import json
+import re
 from collections.abc import Iterable, Mapping, Sequence
 
 import datasets
@@ -89,10 +91,33 @@ def _references_view(references):
     return [_reference_view(row, position) for position, row in enumerate(references)]
 
 
+# evaluate keeps predictions in Arrow, whose strings are UTF-8, which cannot hold a lone surrogate (JSON can carry
+# "\ud800", and Scorer scores it). Such a substitute is stored as _ESCAPED and its JSON (ASCII), and so is one that
+# happens to begin with _ESCAPED, so that every substitute is scored exactly as given.
+_ESCAPED = "\x00json:"
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _stored(substitute: str) -> str:
+    if substitute.isascii() and not substitute.startswith(_ESCAPED):
+        return substitute
+    if substitute.startswith(_ESCAPED) or _SURROGATE.search(substitute):
+        return _ESCAPED + json.dumps(substitute)
+    return substitute
+
+
+def _restored(items: list[dict]) -> list[dict]:
+    """A stored prediction with its substitutes as given (_stored undone)."""
+    if not any(item["substitute"].startswith(_ESCAPED) for item in items):
+        return items
+    return [{**item, "substitute": json.loads(item["substitute"][len(_ESCAPED):])}
+            if item["substitute"].startswith(_ESCAPED) else item for item in items]
+
+
 def _prediction_view(items, position):
     """One reference's prediction in the stored form; any form Scorer reads is accepted."""
     pairs = normalize_prediction_items(items, f"prediction {position}")
-    return [{"substitute": substitute, "score": score} for substitute, score in pairs]
+    return [{"substitute": _stored(substitute), "score": score} for substitute, score in pairs]
 
 
 def _aligned(predictions, references: list[dict]):
@@ -165,4 +190,5 @@ class SwordsMetric(evaluate.Metric):
                  setting="generative"):
         # Without a split name, references that are exactly a shipped split are signed with its name.
         scorer = Scorer(references, k=k, split=split, include_problematic=include_problematic, setting=setting)
+        predictions = [_restored(items) for items in predictions]  # the same lists, but where one was escaped
         return scorer.score(predictions, bootstrap=bootstrap, seed=seed)  # prepared a target at a time, no copy

@@ -104,7 +104,7 @@ def build_payload(wordnet_dir: Path) -> dict[str, bytes]:
     manifest = {"format": FORMAT_VERSION, "source": "WordNet 3.0 (Princeton University); see WORDNET-LICENSE.txt",
                 "synsets_per_pos": {pos: sum(key[0] == pos for key in order) for pos in pos_order}}
     members = {
-        "manifest.json": (json.dumps(manifest, sort_keys=True, indent=1) + "\n").encode("ascii"),
+        "manifest.json": (json.dumps(manifest, sort_keys=True, indent=1, allow_nan=False) + "\n").encode("ascii"),
         "synsets/offsets.i4": _array([int(offset) for _, offset in order], "i4"),
         "senses/words.txt": _words(words),
         "senses/per_synset.u1": _array([len(raw[key][0]) for key in order], "u1"),

@@ -94,13 +94,14 @@ def test_its_own_details_file_is_replaced(tmp_path, suffix):
     for _ in range(2):
         done = evaluate("--details", str(path))
         assert done.returncode == 0, done.stderr
-    assert is_details_file(path) and [p.name for p in tmp_path.iterdir()] == [path.name]
+    assert is_details_file(path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [f".{path.name}.swords-record.json", path.name]
 
 
 def test_a_full_disk_is_one_line_and_the_old_file_stays(small_disk):
     old = small_disk / "details.jsonl"
-    old.write_text('{"kind": "header", "format": "swords-lexsub details", "version": 1}\n')  # ours: replaceable
-    line = one_line(evaluate("--details", str(old)))
+    old.write_text('{"kind": "header", "format": "swords-lexsub details", "version": 1}\n')  # ours by content
+    line = one_line(evaluate("--details", str(old), "--force"))  # it has no record: --force replaces it
     assert f"{old}: no space left on the device" in line
     assert old.read_text().startswith('{"kind": "header"') and [p.name for p in small_disk.iterdir()] == [old.name]
 
@@ -113,8 +114,8 @@ def test_predictions_that_fail_midway_leave_the_old_details_file(tmp_path):
     lines = COINCO_ORACLE.read_text().splitlines()
     broken.write_text("\n".join(lines[:300] + ['{"id": "t:nope", "substitutes": [1]}']) + "\n")
     assert "broken.jsonl:301: target t:nope" in one_line(evaluate("--details", str(details), predictions=broken))
-    assert details.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == ["broken.jsonl",
-                                                                                             "details.jsonl"]
+    assert details.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == [
+        ".details.jsonl.swords-record.json", "broken.jsonl", "details.jsonl"]
 
 
 def test_from_python_each_fault_is_a_metric_input_error(tmp_path):
@@ -129,12 +130,13 @@ def test_from_python_each_fault_is_a_metric_input_error(tmp_path):
 
 
 def _typed(name: str, text: str):
-    from swords_metric.details_files import field_type
+    from swords_metric.details_files import field_type, spreadsheet_text
 
     if text == "":
         return None
     kind = field_type(name)
-    return {"string": str, "bool": lambda t: t == "true", "list": json.loads, "float": float, "int": int}[kind](text)
+    return {"string": spreadsheet_text, "bool": lambda t: t == "true", "list": json.loads, "float": float,
+            "int": int}[kind](text)
 
 
 def test_the_three_formats_hold_the_same_records(tmp_path):

@@ -293,3 +293,27 @@ def test_too_many_unknown_ids_stop_the_reading(swords_test, scorer, tmp_path, mo
                                                       for i in range(50)))
     with pytest.raises(UnknownTargetsError, match="6 of the first 6 target ids are not in swords test"):
         scorer.read(path)
+
+
+@pytest.mark.parametrize("name", ["out.jsonl", "out.json", "out.jsonl.gz"])
+def test_written_predictions_are_standard_json_and_read_back_as_given(tmp_path, name):
+    """Infinite scores as "inf" / "-inf" (float() reads them, here and upstream), a lone surrogate as JSON's escape;
+    never Infinity or NaN, which standard JSON has not."""
+    from swords_metric import write_predictions
+
+    predictions = {"t:1": [("first", float("inf")), ("a\ud800b", 0.5), ("last", float("-inf"))], "t:2": []}
+    path = tmp_path / name
+    write_predictions(path, predictions)
+    raw = gzip.decompress(path.read_bytes()) if name.endswith(".gz") else path.read_bytes()
+
+    def refuse(constant):
+        raise AssertionError(f"non-standard JSON: {constant}")
+
+    text = raw.decode("utf-8")  # valid UTF-8
+    values = [json.loads(line, parse_constant=refuse) for line in text.splitlines()]
+    assert '"inf"' in text and '"-inf"' in text and "\\ud800" in text and len(values) >= 1
+    read, _ = read_predictions(path)
+    assert read == {"t:1": predictions["t:1"], "t:2": []}
+    with pytest.raises(MetricInputError, match=r"target t:3: item 0 \('x'\): score is NaN"):
+        write_predictions(tmp_path / "nan.jsonl", {"t:3": [("x", float("nan"))]})
+    assert not (tmp_path / "nan.jsonl").exists()

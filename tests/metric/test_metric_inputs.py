@@ -183,7 +183,7 @@ def test_what_generators_emit_is_scored_not_refused(dataset_rows, tmp_path):
     done = run_swords("evaluate", "--predictions", str(path), "--bootstrap", "0", "--json")
     assert done.returncode == 0, done.stderr
     notes = json.loads(done.stdout)["input_notes"]
-    assert notes == {"empty_substitutes": 2, "target_copies": 2, "duplicates": 1}
+    assert notes == {"empty_substitutes": 2, "target_copies": 2, "duplicates": 1, "unicode_variants": 0}
     assert "2 empty substitutes" in done.stderr and "760 of 762 scored targets are not in" in done.stderr
 
 
