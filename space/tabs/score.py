@@ -43,6 +43,7 @@ UNUSUAL_INPUT = (
     ("empty_substitutes", "empty substitutes (wrong answers)"),
     ("target_copies", "copies of the target (dropped)"),
     ("duplicates", "duplicates after lemmatization (merged)"),
+    ("unicode_variants", "Unicode variants of a gold word (not matched; see the metric card)"),
 )
 
 # -- handlers -----------------------------------------------------------------------------------------------

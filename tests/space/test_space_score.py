@@ -107,3 +107,18 @@ def test_partial_predictions_are_scored_and_flagged(tmp_path, coinco_predictions
                                                   for k, v in some.items()).encode())
     result = score_predictions(path, None, "swords test", bootstrap=0)
     assert result.result["targets_without_predictions"] == 662 and "662 without predictions" in result.summary()
+
+
+def test_the_summary_names_unicode_variants_of_gold_words(swords_test, tmp_path):
+    """A gold word given in another Unicode form (fullwidth letters, a zero-width joiner) is not
+    matched, as upstream does not match it; the Score tab says how many there were."""
+
+    row = next(r for r in swords_test if any(s["score"] > 0.5 and s["substitute"].isalpha() for s in r["substitutes"]))
+    gold = next(s["substitute"] for s in row["substitutes"] if s["score"] > 0.5 and s["substitute"].isalpha())
+    variants = [gold.translate({ord(c): ord(c) + 0xFEE0 for c in gold}),  # fullwidth
+                gold[:1] + "\u200d" + gold[1:]]  # a zero-width joiner
+    upload = write(tmp_path / "variants.jsonl", json.dumps({"id": row["id"], "substitutes": variants}).encode())
+    result = score_predictions(upload, None, "swords test", bootstrap=0)
+    assert result.result["input_notes"]["unicode_variants"] == 2
+    assert "2 Unicode variants of a gold word (not matched" in result.summary()
+    assert result.result["lenient_a_f@10"] == 0.0  # one hit on one target would show: neither counts
