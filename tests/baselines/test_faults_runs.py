@@ -57,6 +57,28 @@ def test_kill_9_at_random_points_then_resume(tmp_path, key):
     assert kills >= 3
     assert read_predictions(output)[0] == read_predictions(reference)[0]
     assert not output_paths(output)["journal"].exists()
+    assert not [path.name for path in tmp_path.iterdir() if ".swords-" in path.name]  # no temporary file left
+
+
+def test_a_kill_while_the_outputs_are_written_leaves_nothing_the_next_run_does_not_clear(tmp_path):
+    """kill -9 the moment the staging folder appears (the outputs of 5,450 CoInCo targets are being written
+    there): the next start completes the run from its journal and removes the folder the kill left."""
+    output = tmp_path / "wordnet.jsonl"
+    command = [*SWORDS, "run", "--system", "wordnet", "--dataset", "coinco", "--split", "test", "--output",
+               str(output), "--bootstrap", "0", "--no-progress"]
+    process = subprocess.Popen(command, cwd=REPO_ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline, staging = time.monotonic() + 300, []
+    while time.monotonic() < deadline and process.poll() is None and not staging:
+        staging = [path for path in tmp_path.iterdir() if ".swords-staging-" in path.name]
+    process.kill()
+    process.communicate(timeout=60)
+    assert staging and staging[0].is_dir(), "the kill came too late: the run had finished"
+    assert output_paths(output)["journal"].exists() and not output_paths(output)["metrics"].exists()
+    done = swords(*command[3:])
+    assert done.returncode == 0, done.stderr
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["wordnet.json", "wordnet.jsonl",
+                                                                 "wordnet.metrics.json"]
+    assert len(read_predictions(output)[0]) == 5450
 
 
 def start_and_wait(command: list[str], key: dict, journal, lines: int) -> subprocess.Popen:
