@@ -241,8 +241,8 @@ class LLMClient:
                     data = await self._send(client, endpoint, body)
                 text, finish_reason = extract(endpoint, data)
                 self.breaker.answered()
-                record = self._record(endpoint, body, data)
-                if record is not None and (self.keep is None or self.keep(body, text)):
+                record = self._record(endpoint, body, data) if self.keep is None or self.keep(body, text) else None
+                if record is not None:
                     self.cache.put(key, record)
                 return Reply(text, finish_reason, data, cached=False, attempts=attempt + 1)
             except BadOutput as error:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -264,4 +265,5 @@ def test_retries_show_live_in_the_progress_bar(tmp_path):
     progress_lines = done.stderr.replace("\r", "\n").splitlines()
     live = [line for line in progress_lines if "retr" in line and "target" in line]  # the bar itself, mid-run
     assert any("3 retries (last: HTTP 429" in line for line in live), done.stderr[-2000:]
+    assert any(re.search(r"3 retries \(last: HTTP 429.*\), waiting 0\.2 s", line) for line in live)  # and the wait
     assert "retries: 3" in done.stdout  # and the report at the end
