@@ -11,6 +11,7 @@ import swords_dataset
 from swords_dataset.arguments import SwordsParser
 from swords_dataset.errors import SwordsError
 from swords_dataset.files import atomic_write
+from swords_dataset.terminal import shown
 
 from .system import SYSTEMS
 
@@ -165,13 +166,16 @@ def execute(
     from swords_metric import MetricInputError, Scorer, check_resamples, format_result
 
     from .run_files import (
+        OUTPUT_SUFFIXES,
         RunLock,
         check_location,
         check_ownership,
         file_hashes,
+        journal_header,
         output_paths,
         prediction_file_is_ours,
         run_header,
+        written_files,
     )
     from .runner import run, same_settings, settings_difference
 
@@ -187,19 +191,24 @@ def execute(
     decisive = {o.name for o in cls.options if o.affects_output}
     identity = {"system": name, "options": {k: public_value(v) for k, v in options.items() if k in decisive},
                 "dataset": dataset, "split": split}
-    stored = run_header(paths) if paths["jsonl"].is_file() else None
+    # A journal of this very run: an interrupted start of this command (which passed the checks below then),
+    # resumed whatever the metrics file beside it says.
+    journal = journal_header(paths["journal"])
+    resuming = journal is not None and same_settings({k: journal.get(k) for k in identity}, identity)
+    stored = run_header(paths) if paths["jsonl"].is_file() and not resuming else None
     reuse = False
     if stored is not None and not force:
         recorded = {k: stored.get(k) for k in identity}
         if not same_settings(recorded, identity):
-            difference = settings_difference(recorded, identity)
             raise SwordsError(
-                f"{paths['jsonl']} holds a finished run with other settings ({difference}); "
-                "pass --force to replace it, or choose another --output"
+                f"{paths['jsonl']} holds a finished run with other settings "
+                f"({settings_difference(recorded, identity)}); pass --force to replace it, or choose another --output"
             )
-        reuse = prediction_file_is_ours(paths, "jsonl", stored)
+        reuse = all(prediction_file_is_ours(paths, role, stored) for role in ("jsonl", "upstream"))
     if not reuse:
         check_ownership(paths, force)  # before any work: a run replaces only what a run wrote
+    if not output_path.name.endswith(OUTPUT_SUFFIXES):  # say what the names will be before they appear
+        print(shown(f"--output {output_path}: a run writes {written_files(paths)}"), file=sys.stderr)
     full = Scorer.from_dataset(dataset, split, setting=cls.setting)
     report: dict = {}
     if reuse:
@@ -223,9 +232,16 @@ def execute(
         scorer, predictions = full.restricted_to_given(full.prepare(answers))  # the targets the system covers
     result = scorer.score(predictions, bootstrap=bootstrap)
     result["run"] = {**header, **({"report": report} if report else {})}
-    atomic_write(paths["metrics"], json.dumps(result, indent=2).encode("utf-8"))
+    try:
+        text = json.dumps(result, indent=2, allow_nan=False)
+    except ValueError:  # a figure that is not a number must not become non-standard JSON
+        raise SwordsError(f"{paths['metrics']}: the scores hold a value that is not a finite number; "
+                          "nothing was written") from None
+    atomic_write(paths["metrics"], text.encode("utf-8"))
+    written = f"{paths['metrics']} (metrics; the predictions were there)" if reuse else written_files(paths)
+    print(shown(f"wrote {written}"), file=sys.stderr)
     if as_json:
-        print(json.dumps(result, indent=2))
+        print(text)
         return 0
     title = f"{name} on {dataset} {split} ({header['targets']} targets) -> {paths['jsonl']}, {paths['upstream']}"
     print(format_result(result, title=title, setting=cls.setting, k=scorer.k))

@@ -24,8 +24,13 @@ def public_url(url: str) -> str:
         host = parts.hostname or ""
         if parts.port:
             host += f":{parts.port}"
-    except ValueError:  # not a URL we can take apart (e.g. a bad port): show nothing of it
-        return "(unparsable URL)"
+    except ValueError:  # not a URL urllib can take apart (a bad port, a broken [IPv6]): cut it up by hand
+        text = url.split("?", 1)[0].split("#", 1)[0]
+        scheme, separator, rest = text.partition("://")
+        authority, slash, path = rest.partition("/")
+        if "@" in authority:
+            authority = MASK + "@" + authority.rsplit("@", 1)[1]
+        return scheme + separator + authority + slash + path if separator else text
     return urlunsplit((parts.scheme, host, parts.path, "", ""))
 
 

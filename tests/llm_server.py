@@ -4,8 +4,10 @@ It answers POST /v1/completions and /v1/chat/completions from a table of canned 
 query's question block (context with the marked target + question), falls back to a generic answer, and
 can inject faults into the next requests: 429 with Retry-After, 500, slow responses (client timeouts),
 truncated outputs, non-JSON bodies, bodies without choices and empty texts; or misbehave on every request
-(`mode`): never answer, answer 500, send a body shorter than its Content-Length (then close, or hang), or
-echo the request's credentials into the completion. It counts requests and the largest number in flight,
+(`mode`): never answer, answer 500, send a body shorter than its Content-Length (then close, or hang), echo
+the request's credentials into the completion, answer 429 with a Retry-After, send an endless body, a gzip
+bomb, or trickle a byte at a time. Every answer's text (`generic`) and usage counts (`usage`) can be replaced
+by anything JSON can carry. It counts requests, the largest number in flight and the body bytes it sent,
 and records when each request arrived.
 """
 
@@ -16,6 +18,7 @@ import json
 import socket
 import threading
 import time
+import zlib
 from collections import deque
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -54,8 +57,15 @@ class LLMServer:
     # Every request: "stall" (read it, never answer), "500", "short-close" / "short-hang" (headers announce
     # the full body, part of it comes, then the connection closes / nothing more comes), "echo" (the
     # completion repeats the Authorization header and the request line).
+    # Also: "429" (every request: HTTP 429 with Retry-After `retry_after`), "endless" (a body that never ends),
+    # "endless-announced" (the same, announced as 1 GB), "gzip-bomb" (a 64 kB gzip body that expands to 64 MB),
+    # "trickle" (a valid answer, one byte every half second).
     mode: str | None = None
     varied: bool = False  # targets without a canned answer get words chosen by a hash of their query
+    generic: str = GENERIC  # the answer to targets without a canned one
+    usage: dict = field(default_factory=dict)  # replaces the usage counts of every answer (e.g. negative ones)
+    retry_after: str = "1"  # the Retry-After header of mode "429"
+    body_bytes_sent: int = 0  # by the modes that misbehave mid-body, until the client hung up
 
 
     def __post_init__(self) -> None:
@@ -88,6 +98,9 @@ class LLMServer:
                     if server.mode == "stall":
                         server._release.wait(600)
                         self.close_connection = True
+                        return
+                    if server.mode in ("endless", "endless-announced", "gzip-bomb", "trickle"):
+                        server._misbehave(self, body)
                         return
                     authorization = self.headers.get("Authorization", "")
                     if server.mode == "echo":
@@ -134,6 +147,38 @@ class LLMServer:
 
     # -- behaviour --
 
+    def _misbehave(self, handler: BaseHTTPRequestHandler, body: dict) -> None:
+        """Modes "endless", "gzip-bomb" and "trickle": the body goes out until the client hangs up."""
+        handler.close_connection = True
+        handler.send_response(200)
+        handler.send_header("Content-Type", "application/json")
+        if self.mode.startswith("endless"):  # "endless-announced": with a Content-Length of 1 GB
+            chunks = (b"[" + b"0," * 32767 for _ in iter(int, 1))
+            announced = 2**30 if self.mode == "endless-announced" else None
+        elif self.mode == "gzip-bomb":
+            compressor = zlib.compressobj(9, zlib.DEFLATED, zlib.MAX_WBITS | 16)
+            data = b"".join(compressor.compress(b"\0" * 2**20) for _ in range(64)) + compressor.flush()
+            handler.send_header("Content-Encoding", "gzip")
+            chunks, announced = iter([data]), len(data)
+        else:  # trickle
+            _, _, payload = self.respond(handler.path.split("?", 1)[0], body, "")
+            chunks, announced = (payload[i : i + 1] for i in range(len(payload))), len(payload)
+        if announced is not None:  # else the body ends when the connection closes
+            handler.send_header("Content-Length", str(announced))
+        handler.end_headers()
+        try:
+            for chunk in chunks:
+                if self._release.is_set():
+                    return
+                handler.wfile.write(chunk)
+                handler.wfile.flush()
+                with self._lock:
+                    self.body_bytes_sent += len(chunk)
+                if self.mode == "trickle":
+                    self._release.wait(0.5)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the client hung up: what it read is counted
+
     def inject(self, *faults: Fault) -> None:
         with self._lock:
             self.faults.extend(faults)
@@ -169,10 +214,13 @@ class LLMServer:
         if not (chat or path.endswith("/completions")):
             return 404, {"Content-Type": "application/json"}, b'{"error": {"message": "not found"}}'
         query = self.query_of(path, body)
-        canned = self.canned.get(query) or Canned(self._varied(query) if self.varied else GENERIC)
+        canned = self.canned.get(query) or Canned(self._varied(query) if self.varied else self.generic)
         text, finish = canned.text, canned.finish_reason
         if self.mode == "500":
             return 500, {"Content-Type": "application/json"}, b'{"error": {"message": "The server had an error"}}'
+        if self.mode == "429":
+            error = b'{"error": {"message": "Rate limit reached", "type": "requests"}}'
+            return 429, {"Content-Type": "application/json", "Retry-After": self.retry_after}, error
         if self.mode == "echo":
             text = f" {authorization}, {text.strip()}"
         fault = self._next_fault(query)
@@ -199,6 +247,7 @@ class LLMServer:
         prompt_text = json.dumps(body.get("messages")) if chat else body.get("prompt", "")
         usage = {"prompt_tokens": len(prompt_text) // 4, "completion_tokens": max(1, len(text) // 4)}
         usage["total_tokens"] = usage["prompt_tokens"] + usage["completion_tokens"]
+        usage.update(self.usage)
         if chat:
             choice = {"index": 0, "message": {"role": "assistant", "content": text.strip()}, "finish_reason": finish}
             response = {"id": "chatcmpl-local", "object": "chat.completion", "choices": [choice]}
@@ -206,4 +255,6 @@ class LLMServer:
             choice = {"index": 0, "text": text, "logprobs": None, "finish_reason": finish}
             response = {"id": "cmpl-local", "object": "text_completion", "choices": [choice]}
         response.update(created=int(time.time()), model=body.get("model", ""), usage=usage)
+        # json.dumps writes a lone surrogate as its escape ("\ud800") and NaN or Infinity as such, as a careless
+        # server would.
         return 200, json_type, json.dumps(response).encode()

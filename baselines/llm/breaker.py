@@ -27,6 +27,11 @@ class CircuitBreaker:
         if self.tripped:
             raise ServerDown(self.tripped)
 
+    def trip(self, message: str) -> None:
+        """Take the server as down now, for the reason given (e.g. it asks to wait longer than any run waits)."""
+        self.tripped = self.tripped or message
+        self.check()
+
     def answered(self) -> None:
         self.last_answer = self.clock()
         self.streak, self.first_failure = 0, None

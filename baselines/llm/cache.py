@@ -12,6 +12,7 @@ from swords_dataset.credentials import public_url
 from swords_dataset.files import atomic_write
 
 CACHE_VERSION = 1
+MAX_ENTRY_BYTES = 32 * 2**20  # a response as read (bounded_body.MAX_BODY_BYTES), with the request beside it
 
 
 class ResponseCache:
@@ -29,15 +30,26 @@ class ResponseCache:
         return self.folder / key[:2] / f"{key}.json" if self.folder else None
 
     def get(self, key: str) -> dict | None:
+        """The record stored for `key`: a JSON object holding a "response" object. Anything else (a foreign or
+        torn file, another JSON type, NaN, a file past MAX_ENTRY_BYTES) is None: asked again and replaced."""
         path = self.path(key)
         if path is None or not path.is_file():
             return None
         try:
-            return json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError):
-            return None  # unreadable (e.g. a foreign file): asked again and overwritten
+            if path.stat().st_size > MAX_ENTRY_BYTES:
+                return None
+            record = json.loads(path.read_bytes(), parse_constant=_not_json)
+        except (OSError, ValueError, RecursionError):
+            return None
+        if not isinstance(record, dict) or not isinstance(record.get("response"), dict):
+            return None
+        return record
 
     def put(self, key: str, record: dict) -> None:
         path = self.path(key)
-        if path is not None:
-            atomic_write(path, json.dumps(record, ensure_ascii=False).encode("utf-8"), durable=False)
+        if path is not None:  # ASCII JSON: a lone surrogate a server sent stays an escape, which UTF-8 could not hold
+            atomic_write(path, json.dumps(record, allow_nan=False).encode("ascii"), durable=False)
+
+
+def _not_json(constant: str) -> None:
+    raise ValueError(f"{constant} is not JSON")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from urllib.parse import parse_qsl, urlsplit, urlunsplit
@@ -20,11 +21,12 @@ from swords_dataset.errors import SwordsError
 from .breaker import CircuitBreaker
 from .cache import ResponseCache
 from .errors import BadOutput, FatalAPIError, ServerDown, TargetFailed
-from .retry import Backoff, classify, note_headers
+from .retry import MAX_TOTAL_WAIT, Backoff, classify, note_headers
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 CONNECT_TIMEOUT = 10.0  # seconds to open a connection: a host that does not accept one is not slow, it is down
 PLACEHOLDER_KEY = "EMPTY"  # sent to servers other than OpenAI's when no key is set (local servers take any)
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 @dataclass
@@ -57,8 +59,45 @@ class Usage:
             self.completion_tokens += completion
 
 
+def check_base_url(url: str, what: str = "--base-url") -> str:
+    """An API base URL as the client can use it, or one SwordsError naming what is wrong with it (the
+    scheme, the syntax, the host, the port), before any request. The message shows the URL without its
+    credentials."""
+    shown = public_url(url)
+    if not url or any(character.isspace() or not character.isprintable() for character in url):
+        raise SwordsError(f"llm: {what} {shown!r}: a URL has no spaces or control characters")
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError as error:
+        found = re.search(r"://[^/?#]*:([0-9]+)(?:[/?#]|$)", url)
+        if "Port" not in str(error):
+            problem = f"not a valid URL ({error})"
+        elif found:
+            problem = f"port {found.group(1)} is out of range (1 to 65535)"
+        else:
+            problem = "its port is not a number"
+        raise SwordsError(f"llm: {what} {shown}: {problem}") from None
+    if "://" not in url:
+        raise SwordsError(f"llm: {what} {shown}: no scheme (write http://… or https://…)")
+    if parts.scheme.lower() not in ("http", "https"):
+        scheme = f"{parts.scheme!r}" if parts.scheme else "none"
+        raise SwordsError(f"llm: {what} {shown}: the scheme must be http or https (it is {scheme})")
+    if not parts.hostname:
+        raise SwordsError(f"llm: {what} {shown}: no host")
+    if port == 0:
+        raise SwordsError(f"llm: {what} {shown}: port 0 is out of range (1 to 65535)")
+    return url
+
+
 def effective_base_url(base_url: str | None) -> str:
-    return (base_url or os.environ.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL).rstrip("/")
+    """The base URL requests go to: --base-url, else $OPENAI_BASE_URL (checked as --base-url is), else OpenAI's."""
+    if base_url:
+        return base_url.rstrip("/")
+    environment = os.environ.get("OPENAI_BASE_URL")
+    if environment:
+        return check_base_url(environment, "$OPENAI_BASE_URL").rstrip("/")
+    return DEFAULT_BASE_URL
 
 
 def is_openai(base_url: str) -> bool:
@@ -96,7 +135,9 @@ def extract(endpoint: str, data: object) -> tuple[str, str | None]:
         raise BadOutput("response choice has no text")
     if not text.strip():
         raise BadOutput("empty completion")
-    return text, choice.get("finish_reason")
+    finish_reason = choice.get("finish_reason")
+    # A lone surrogate ("\ud800" in the JSON) is no character and no file can hold it as UTF-8: U+FFFD instead.
+    return _LONE_SURROGATE.sub("\ufffd", text), finish_reason if isinstance(finish_reason, str) else None
 
 
 class LLMClient:
@@ -114,7 +155,8 @@ class LLMClient:
         concurrency: int = 16,
         cache: ResponseCache | None = None,
         cache_identity: str | None = None,
-        on_retry: Callable[[Usage, str], None] | None = None,
+        on_retry: Callable[[Usage, str, float], None] | None = None,
+        keep: Callable[[dict, str], bool] | None = None,
     ) -> None:
         if concurrency < 1:
             raise SwordsError("concurrency must be at least 1")
@@ -126,7 +168,8 @@ class LLMClient:
         self.cache = cache or ResponseCache(None)
         # What the cache keys answers by, besides the request: the server (its public URL) by default.
         self.cache_identity = cache_identity
-        self.on_retry = on_retry  # told of every retry as it starts (the runner shows them live)
+        self.on_retry = on_retry  # told of every retry and its wait as it starts (the runner shows them live)
+        self.keep = keep  # whether a fresh answer (request body, text) is worth caching; None: all are
         self.usage = Usage()
         self.breaker = CircuitBreaker()
         self.redactor = Redactor(urls=[self.base_url])
@@ -148,6 +191,8 @@ class LLMClient:
             try:
                 import httpx
                 import openai
+
+                from .bounded_body import BoundedTransport
             except ImportError:
                 raise SwordsError("the llm system needs openai: pip install 'swords-lexsub[llm]'") from None
             key = self.api_key()
@@ -156,6 +201,7 @@ class LLMClient:
             http = httpx.AsyncClient(
                 timeout=httpx.Timeout(self.timeout, connect=min(self.timeout, CONNECT_TIMEOUT)),
                 event_hooks={"response": [note_headers]},
+                transport=BoundedTransport(),  # no body past MAX_BODY_BYTES is read
             )
             # A query string in the base URL (some gateways take a token there) goes on every request.
             parts = urlsplit(self.base_url)
@@ -173,10 +219,10 @@ class LLMClient:
         """The reply to one request: from the cache, else from the API with retries. Raises TargetFailed
         (this request is hopeless) or FatalAPIError (no request will succeed)."""
         key = self.cache.key(endpoint, self.cache_identity or self.base_url, body)
-        record = self.cache.get(key)
+        record = self.cache.get(key)  # a dict holding a "response" object, or None
         if record is not None:
             try:
-                text, finish_reason = extract(endpoint, record.get("response"))
+                text, finish_reason = extract(endpoint, record["response"])
                 self.usage.cache_hits += 1
                 return Reply(text, finish_reason, record["response"], cached=True)
             except BadOutput:
@@ -184,7 +230,7 @@ class LLMClient:
         client = self._openai()
         if self._semaphore is None:
             self._semaphore = asyncio.Semaphore(self.concurrency)
-        last_error = ""
+        last_error, waited = "", 0.0
         for attempt in range(self.max_retries + 1):
             retry_after, sent_at = None, None
             try:
@@ -195,7 +241,9 @@ class LLMClient:
                     data = await self._send(client, endpoint, body)
                 text, finish_reason = extract(endpoint, data)
                 self.breaker.answered()
-                self.cache.put(key, self._record(endpoint, body, data))
+                record = self._record(endpoint, body, data) if self.keep is None or self.keep(body, text) else None
+                if record is not None:
+                    self.cache.put(key, record)
                 return Reply(text, finish_reason, data, cached=False, attempts=attempt + 1)
             except BadOutput as error:
                 last_error = self.redact(str(error))
@@ -211,20 +259,38 @@ class LLMClient:
             if attempt == self.max_retries:
                 break
             wait = self.backoff.wait(attempt, retry_after)
+            if retry_after is not None and waited + wait > MAX_TOTAL_WAIT:
+                # "Come back in 11 days": no run waits that long, and every other request would be told the same.
+                self.breaker.trip(
+                    f"the server at {self.public_base_url} asks to wait {retry_after:,.0f} s before the next request "
+                    f"({last_error}), past the {MAX_TOTAL_WAIT:g} s a request may wait in all; no more are sent"
+                )
+            if waited >= MAX_TOTAL_WAIT:
+                break
+            wait = min(wait, MAX_TOTAL_WAIT - waited)
+            waited += wait
             self.usage.retries += 1
             self.usage.waits.append(wait)
             if self.on_retry is not None:
-                self.on_retry(self.usage, last_error)
+                self.on_retry(self.usage, last_error, wait)
             await asyncio.sleep(wait)
-        attempts = self.max_retries + 1
+        attempts = attempt + 1
         raise TargetFailed(self.redact(f"{last_error} (after {attempts} attempt{'s' * (attempts > 1)})"))
 
     async def _send(self, client, endpoint: str, body: dict) -> object:
+        """The response body as JSON. The transport reads no more than MAX_BODY_BYTES of it, and the whole
+        exchange gets twice the timeout (which bounds each wait for a byte) so a server that trickles its
+        answer cannot hold the request forever."""
         api = client.chat.completions if endpoint == "chat" else client.completions
-        raw = await api.with_raw_response.create(**body)
         try:
-            return json.loads(raw.http_response.text)
-        except (json.JSONDecodeError, UnicodeDecodeError):
+            async with asyncio.timeout(2 * self.timeout):
+                raw = await api.with_raw_response.create(**body)
+        except TimeoutError:
+            raise BadOutput(f"the response had not arrived after {2 * self.timeout:g} s (twice the timeout: "
+                            "the server sends it too slowly)") from None
+        try:  # NaN or Infinity (no JSON, but some servers write them) are read, for the usage check to name them
+            return json.loads(raw.http_response.content)
+        except (ValueError, RecursionError):
             kind = raw.http_response.headers.get("content-type", "unknown type")
             raise BadOutput(f"response body is not JSON ({kind}, HTTP {raw.http_response.status_code})") from None
 
@@ -235,9 +301,14 @@ class LLMClient:
             "no more are sent"
         )
 
-    def _record(self, endpoint: str, body: dict, data: object) -> dict:
+    def _record(self, endpoint: str, body: dict, data: object) -> dict | None:
+        """What the cache keeps of an answer: None for a response that is not strict JSON (NaN, Infinity),
+        which is used but not kept."""
         record = {"endpoint": endpoint, "base_url": self.public_base_url, "request": body, "response": data}
-        text = json.dumps(record)
+        try:
+            text = json.dumps(record, allow_nan=False)  # ASCII: a lone surrogate stays an escape, as it came
+        except ValueError:
+            return None
         redacted = self.redact(text)
         # A server that echoes a credential into its response must not put it on disk.
         return record if redacted == text else json.loads(redacted)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -15,8 +16,10 @@ import swords_dataset
 from swords_dataset.errors import SwordsError
 
 from ..system import check_settings, setting
+from .client import check_base_url
 from .engine import DEFAULT_MODEL as DEFAULT_LOCAL_MODEL
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 DEFAULT_API_MODEL = "davinci-002"
 DEFAULT_CONCURRENCY = 16
 DEFAULT_SYSTEM_PROMPT = (
@@ -51,9 +54,12 @@ def read_escapes(text: str, what: str) -> str:
     import codecs
 
     try:
-        return codecs.decode(text.encode("latin-1", "backslashreplace"), "unicode_escape")
+        read = codecs.decode(text.encode("latin-1", "backslashreplace"), "unicode_escape")
     except UnicodeDecodeError as error:
         raise SwordsError(f"{what} {text!r}: {error.reason} (a backslash starts an escape such as \\n)") from None
+    if _LONE_SURROGATE.search(read):
+        raise SwordsError(f"{what} {text!r}: a lone surrogate (\\ud800 to \\udfff) is no character")
+    return read
 
 
 def default_cache_dir() -> Path:
@@ -117,6 +123,13 @@ class LLMConfig:
             raise SwordsError(f"llm: unknown option {unknown[0]!r}")
         config = cls(**options)
         check_settings(config, "llm")
+        for item in dataclasses.fields(config):  # bytes a command line had that are not UTF-8 reach no request
+            value = getattr(config, item.name)
+            if isinstance(value, str) and _LONE_SURROGATE.search(value):
+                raise SwordsError(f"llm: --{item.name.replace('_', '-')} {value!r} is not valid text (bytes that are "
+                                  "not UTF-8, or a lone surrogate)")
+        if config.base_url:
+            check_base_url(config.base_url)
         if config.preset == "paper":
             config = config._paper()
         if config.local and config.base_url:

@@ -12,6 +12,25 @@ import unicodedata
 
 from ..system import Prediction
 
+# What is kept of a completion, whatever the server sends: a server that ignores max_tokens (1.2 million words
+# under --max-tokens 48) would otherwise make a run file no reader takes back. A token is rarely more than 16
+# characters; 64 a token is generous for any real completion (8,192 characters for the paper's 128 tokens). Each
+# substitute takes at least one token, so there are at most max_tokens of them.
+CHARS_PER_TOKEN = 64
+
+
+def kept_length(max_tokens: int) -> int:
+    """The characters kept of a completion asked for with `max_tokens`."""
+    return CHARS_PER_TOKEN * max_tokens
+
+
+def bounded(text: str, finish_reason: str | None, max_tokens: int) -> tuple[str, str | None]:
+    """The completion as kept: at most kept_length(max_tokens) characters, the rest taken as cut by the token
+    limit (finish reason "length", so the item at the cut is dropped)."""
+    limit = kept_length(max_tokens)
+    return (text, finish_reason) if len(text) <= limit else (text[:limit], "length")
+
+
 _QUOTES = "\"'`“”‘’«»„"
 _NUMBERING = re.compile(r"^\s*(?:\(?\d{1,3}[.):]|[-*•·–—+>]+)\s*")
 _ANSWER_PREFIX = re.compile(r"^\s*(?:A|Answer|Substitutes?)\s*:\s*", re.IGNORECASE)
@@ -46,8 +65,10 @@ def _is_heading(piece: str) -> bool:
     return piece.rstrip().endswith(":")
 
 
-def parse_completion(text: str, target: str | None = None, finish_reason: str | None = None) -> list[str]:
-    """Distinct substitutes in the order they first appear: no target, no empty or non-word items."""
+def parse_completion(text: str, target: str | None = None, finish_reason: str | None = None,
+                     most: int | None = None) -> list[str]:
+    """Distinct substitutes in the order they first appear: no target, no empty or non-word items; the first
+    `most` of them if given."""
     seen: set[str] = set()
     if target:
         seen.add(" ".join(target.split()).casefold())
@@ -61,6 +82,8 @@ def parse_completion(text: str, target: str | None = None, finish_reason: str | 
             continue
         seen.add(key)
         result.append(item)
+        if most is not None and len(result) >= most:
+            break
     return result
 
 

@@ -10,29 +10,46 @@ Answers are yielded as they complete so the runner checkpoints each one.
 from __future__ import annotations
 
 import asyncio
+import math
 import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import swords_dataset
 from swords_dataset.errors import SwordsError
+from swords_dataset.terminal import shown
 
 from ..system import Prediction, System, options_from
 from .cache import ResponseCache
 from .client import LLMClient, api_key, effective_base_url
 from .config import LLMConfig
 from .errors import ServerDown, TargetFailed
-from .parse import parse_completion, to_prediction
+from .parse import bounded, kept_length, parse_completion, to_prediction
 from .prompt import PromptBuilder, chat_token_count
 from .retry import Backoff
 from .served_tokens import choose_tokenizer
 from .tokens import Tokenizer
 
+# A token count a server reports is believed up to this (a trillion tokens: more than any request could hold).
+MAX_REPORTED_TOKENS = 10**12
+
 
 def _log(message: str) -> None:
     from tqdm import tqdm
 
-    tqdm.write(message, file=sys.stderr)  # above the runner's progress bar, not through it
+    tqdm.write(shown(message), file=sys.stderr)  # above the runner's progress bar, not through it
+
+
+def reported_tokens(usage: dict, field: str) -> int | None:
+    """A server's `usage` count if it is one: a whole number from 0 to MAX_REPORTED_TOKENS. None if absent
+    (or null); ValueError if present but not a count (negative, 1e308, a string, a fraction)."""
+    value = usage.get(field)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not (0 <= value <= MAX_REPORTED_TOKENS) \
+            or value != int(value):
+        raise ValueError(f"{value!r}"[:40])
+    return int(value)
 
 
 def longer_bias(tokenizer: Tokenizer) -> dict[str, int]:
@@ -95,6 +112,8 @@ class LLM(System):
         self.engine = self.client = self.tokenizer = self.builder = None
         self.parameters: dict = {}
         self.failed: dict[str, str] = {}  # target id -> why it failed, for the report
+        self.bad_usage: set[str] = set()  # usage fields the server reported as no count (the cost is unknown)
+        self.bounded_targets = 0  # completions cut to what is kept of them (parse.bounded)
         self._session_key: str | None = None
         self._ready = False
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -138,15 +157,17 @@ class LLM(System):
             cache=ResponseCache(settings.cache_folder),
             cache_identity=identity,
             on_retry=self._retrying,
+            keep=lambda body, text: len(text) <= kept_length(body["max_tokens"]),  # no oversized answer on disk
         )
         served = self.model if not self.engine else self.engine.path.stem
         self.tokenizer, self.builder, self.parameters = prompting(settings, self.client.base_url, served,
                                                                   local=self.engine is not None)
         self._ready = True
 
-    def _retrying(self, usage, reason: str) -> None:
-        shown = reason if len(reason) <= 40 else reason[:37] + "..."
-        self.show_status(f"{usage.retries} retr{'y' if usage.retries == 1 else 'ies'} (last: {shown})")
+    def _retrying(self, usage, reason: str, wait: float) -> None:
+        short = reason if len(reason) <= 40 else reason[:37] + "..."
+        self.show_status(shown(f"{usage.retries} retr{'y' if usage.retries == 1 else 'ies'} (last: {short}), "
+                               f"waiting {wait:.3g} s"))
 
     def covers(self, rows: Sequence[dict]) -> list[dict]:
         return list(rows[: self.limit] if self.limit > 0 else rows)
@@ -170,18 +191,34 @@ class LLM(System):
         except TargetFailed as error:
             return TargetAnswer(row["id"], None, str(error))
         usage = reply.response.get("usage") if isinstance(reply.response.get("usage"), dict) else {}
-        prompt_tokens = usage.get("prompt_tokens")
+        counts = {}
+        for field in ("prompt_tokens", "completion_tokens"):
+            try:
+                counts[field] = reported_tokens(usage, field)
+            except ValueError as error:
+                counts[field] = None  # our own count below; the cost is unknown from here on
+                if field not in self.bad_usage:
+                    self.bad_usage.add(field)
+                    _log(f"llm: the server at {self.client.public_base_url} reported usage.{field} = {error}, not a "
+                         "token count; counting tokens here, and the cost is unknown")
+        prompt_tokens, completion_tokens = counts["prompt_tokens"], counts["completion_tokens"]
         if prompt_tokens is None:  # a server without usage: our own count
             messages = body.get("messages")
             prompt_tokens = (
                 chat_token_count(messages, self.tokenizer) if messages else self.tokenizer.count(body["prompt"])
             )
-        completion_tokens = usage.get("completion_tokens")
+        text, finish_reason = bounded(reply.text, reply.finish_reason, self.settings.max_tokens)
         if completion_tokens is None:
-            completion_tokens = self.tokenizer.count(reply.text)
+            completion_tokens = self.tokenizer.count(text)
         self.client.usage.add_tokens(prompt_tokens, completion_tokens, cached=reply.cached)
+        if len(text) < len(reply.text):
+            self.bounded_targets += 1
+            _log(f"llm: {row['id']}: the server at {self.client.public_base_url} sent a completion of "
+                 f"{len(reply.text):,} characters for --max-tokens {self.settings.max_tokens}; kept the first "
+                 f"{len(text):,} ({kept_length(1)} a token), and at most {self.settings.max_tokens} substitutes")
         # A completion that echoes a credential (some servers repeat the request) must not reach a file.
-        substitutes = parse_completion(self.client.redact(reply.text), row["target"], reply.finish_reason)
+        substitutes = parse_completion(self.client.redact(text), row["target"], finish_reason,
+                                       most=self.settings.max_tokens)
         return TargetAnswer(row["id"], to_prediction(substitutes))
 
     def _event_loop(self) -> asyncio.AbstractEventLoop:
@@ -235,7 +272,7 @@ class LLM(System):
             consecutive += 1
             self.failed[answer.target_id] = answer.failure
             batch_failures.append(answer.target_id)
-            _log(f"llm: {answer.target_id} failed: {answer.failure}")
+            _log(f"llm: {answer.target_id} failed: {answer.failure}")  # shown escaped: the server wrote part of it
             if self.settings.on_failure == "empty":
                 yield answer.target_id, []
             if consecutive >= self.settings.abort_after:
@@ -261,12 +298,15 @@ class LLM(System):
             "cache hits": usage.cache_hits,
             "prompt tokens": usage.prompt_tokens,
             "completion tokens": usage.completion_tokens,
-            "estimated cost (USD)": round(cost, 4),
+            "estimated cost (USD)": round(cost, 4) if not self.bad_usage and math.isfinite(cost) else
+            f"unknown (the server reported {', '.join(f'usage.{f}' for f in sorted(self.bad_usage))} as no count)",
         }
         if usage.cache_hits:
             figures["tokens served from cache"] = usage.cached_prompt_tokens + usage.cached_completion_tokens
         if self.failed:
             figures["failed targets"] = len(self.failed)
+        if self.bounded_targets:
+            figures["completions cut to what is kept"] = self.bounded_targets
         return figures
 
     def close(self) -> None:

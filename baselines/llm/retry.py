@@ -17,7 +17,10 @@ from dataclasses import dataclass, field
 from .errors import FatalAPIError, TargetFailed
 
 MAX_BACKOFF = 60.0  # seconds: the longest exponential wait between two attempts
-MAX_RETRY_AFTER = 600.0  # seconds: a longer Retry-After is a misconfigured server; we wait this much
+# Seconds one request may spend waiting between its attempts, in all: the circuit breaker's bound on failures
+# in a row. A Retry-After past what is left of it stops the run (the client trips the breaker) instead of
+# holding it silent for hours; backoff waits are cut to what is left.
+MAX_TOTAL_WAIT = 120.0
 
 _HEADERS_SEEN = "swords_response_headers"
 
@@ -43,7 +46,7 @@ class Backoff:
 
     def wait(self, attempt: int, retry_after: float | None = None) -> float:
         if retry_after is not None:
-            return min(retry_after, MAX_RETRY_AFTER)  # the server said when: exactly that, no guessing
+            return retry_after  # the server said when: exactly that, no guessing (the client bounds the total)
         step = min(MAX_BACKOFF, self.first * 2**attempt)
         return step / 2 + self.rng.uniform(0, step / 2)
 
@@ -77,6 +80,8 @@ def classify(error: Exception, timeout: float, where: str, redact: Callable[[str
     succeed) or TargetFailed (this request never will). `where` is the server's public URL."""
     import openai
 
+    from .bounded_body import BodyTooLarge
+
     if isinstance(error, openai.APITimeoutError):
         headers = _headers_seen(error)
         if headers is not None:
@@ -87,6 +92,8 @@ def classify(error: Exception, timeout: float, where: str, redact: Callable[[str
         return Retryable(f"timed out after {timeout:g} s with no response from {where}", None, True)
     if isinstance(error, openai.APIConnectionError):
         cause = error.__cause__
+        if isinstance(cause, BodyTooLarge):
+            return Retryable(str(cause), None, True)
         if cause is not None and "complete message body" in str(cause):
             return Retryable(f"the response was cut short: {redact(str(cause))}", None, True)
         detail = redact(str(cause or error)) or type(cause or error).__name__

@@ -12,6 +12,8 @@ from swords_dataset.errors import SwordsError
 from .errors import ServerUnreachable, UnknownTokenizer
 from .tokens import ENCODINGS, Tokenizer, encoding_for_model, get_tokenizer
 
+MAX_ANSWER_BYTES = 16 * 2**20  # a prompt's token ids are a few hundred kB at most; read no more than this
+
 
 class ServerTokenizer(Tokenizer):
     """The serving model's own tokenizer, asked through its server: llama.cpp's /tokenize, /apply-template and
@@ -44,7 +46,10 @@ class ServerTokenizer(Tokenizer):
         request = urllib.request.Request(self.root + path, data=data, headers={"Content-Type": "application/json"})
         try:
             with urllib.request.urlopen(request, timeout=self.timeout) as response:
-                answer = json.loads(response.read())
+                data = response.read(MAX_ANSWER_BYTES + 1)
+            if len(data) > MAX_ANSWER_BYTES:
+                raise SwordsError(f"the server's {path} answered more than {MAX_ANSWER_BYTES // 2**20} MB")
+            answer = json.loads(data)
         except urllib.error.HTTPError as error:
             raise SwordsError(f"the server's {path} answered HTTP {error.code}") from None
         except ValueError:  # an answer, but not JSON: not this flavor's endpoint

@@ -3,8 +3,10 @@ and says so in one line before any work. Also the command line's own hygiene: ra
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -81,17 +83,101 @@ def test_a_run_made_before_hashes_were_recorded_is_still_its_own(tmp_path):
 
 
 def test_a_run_stopped_between_its_outputs_and_their_record_completes(tmp_path):
-    """Killed after writing the predictions but before recording them: the journal still vouches for them."""
+    """Killed after moving the predictions into place but before the metrics file records them: the journal
+    holds their sha256 (written before they were moved), so they are still the run's, by their content."""
     output = tmp_path / "wordnet.jsonl"
     assert swords(*WORDNET, "--output", str(output)).returncode == 0
     paths = output_paths(output)
     header = json.loads(paths["metrics"].read_text())["run"]
     header.pop("files")
-    paths["journal"].write_text(json.dumps(header) + "\n" + paths["jsonl"].read_text())
+    hashes = {role: hashlib.sha256(paths[role].read_bytes()).hexdigest() for role in ("jsonl", "upstream")}
+    journal = json.dumps(header) + "\n" + paths["jsonl"].read_text() + json.dumps({"outputs": hashes}) + "\n"
+    paths["journal"].write_text(journal)
     paths["metrics"].unlink()
     done = swords(*WORDNET, "--output", str(output))
     assert done.returncode == 0, done.stderr
     assert not paths["journal"].exists() and json.loads(paths["metrics"].read_text())["targets_scored"] == 370
+    # A journal vouches only for the files whose sha256 it holds: the user's own file there is not replaced.
+    paths["journal"].write_text(journal)
+    paths["metrics"].unlink()
+    paths["upstream"].write_text('{"mine": true}')
+    line = one_line(swords(*WORDNET, "--output", str(output)))
+    assert line.startswith(f"swords: error: {paths['upstream']} exists and was not written by `swords run`"), line
+    assert paths["upstream"].read_text() == '{"mine": true}'
+
+
+@pytest.mark.parametrize("name", ["lock", "jsonl", "upstream", "metrics", "journal"])
+def test_a_symlink_at_a_run_files_name_is_refused_and_nothing_is_written_through_it(tmp_path, name):
+    """`ln -s counter.txt .y.lock; swords run --system wordnet --output y.jsonl` wrote its process id into
+    counter.txt. A link at any of a run's names, dangling or not, is one line; what it points at is untouched."""
+    counter = tmp_path / "counter.txt"
+    counter.write_text("12\n")
+    paths = output_paths(tmp_path / "y.jsonl")
+    paths[name].symlink_to("counter.txt")
+    line = one_line(swords(*WORDNET, "--output", str(tmp_path / "y.jsonl"), "--force"))
+    assert f"{paths[name]} is a symbolic link (to counter.txt); a run never writes through a link" in line, line
+    assert counter.read_text() == "12\n" and sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        ["counter.txt", paths[name].name])
+    paths[name].unlink()
+    paths[name].symlink_to("nowhere.txt")  # dangling: the journal used to be created through it
+    assert "is a symbolic link (to nowhere.txt)" in one_line(swords(*WORDNET, "--output", str(tmp_path / "y.jsonl")))
+    assert not (tmp_path / "nowhere.txt").exists()
+
+
+def test_a_hard_link_at_the_lock_or_the_journal_is_not_written_through(tmp_path):
+    """The lock and the journal are written in place: a second name of the user's file there would be written
+    too (the lock's content, a process id, looks like the user's counter)."""
+    counter = tmp_path / "counter.txt"
+    counter.write_text("12")
+    paths = output_paths(tmp_path / "y.jsonl")
+    os.link(counter, paths["lock"])
+    line = one_line(swords(*WORDNET, "--output", str(tmp_path / "y.jsonl")))
+    assert f"{paths['lock']} has another name (a hard link)" in line and counter.read_text() == "12"
+    paths["lock"].unlink()
+    # An interrupted run's journal with another name (the user's backup of it, say): not appended to.
+    assert swords(*WORDNET, "--output", str(tmp_path / "y.jsonl")).returncode == 0
+    header = json.loads(paths["metrics"].read_text())["run"]
+    header.pop("files")
+    journal = json.dumps(header) + "\n" + "".join(paths["jsonl"].read_text().splitlines(keepends=True)[:10])
+    paths["journal"].write_text(journal)
+    os.link(paths["journal"], tmp_path / "my-copy.jsonl")
+    line = one_line(swords(*WORDNET, "--output", str(tmp_path / "y.jsonl")))
+    assert f"{paths['journal']} has another name (a hard link)" in line
+    assert (tmp_path / "my-copy.jsonl").read_text() == journal
+
+
+def test_every_run_says_what_it_wrote_and_an_odd_output_name_is_said_up_front(tmp_path):
+    """`swords run --output x.csv` wrote x.csv.jsonl without saying so. A name that does not end in .jsonl or
+    .json gets the run's files named first (a name such as runs/llm.swords.test or model-v1.5 is a fine
+    stem, so it is not refused); every run ends by naming the files it wrote."""
+    done = swords(*WORDNET, "--output", str(tmp_path / "x.csv"))
+    assert done.returncode == 0, done.stderr
+    lines = done.stderr.splitlines()
+    named = f"{tmp_path}/x.csv.jsonl (predictions), {tmp_path}/x.csv.json (upstream format), " \
+            f"{tmp_path}/x.csv.metrics.json (metrics)"
+    assert lines[0] == f"--output {tmp_path}/x.csv: a run writes {named}"
+    assert lines[-1] == f"wrote {named}"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["x.csv.json", "x.csv.jsonl", "x.csv.metrics.json"]
+    plain = swords(*WORDNET, "--output", str(tmp_path / "y.jsonl"), "--json")
+    assert plain.stderr.splitlines() == [f"wrote {tmp_path}/y.jsonl (predictions), {tmp_path}/y.json (upstream "
+                                         f"format), {tmp_path}/y.metrics.json (metrics)"]
+    json.loads(plain.stdout)  # --json's output stays JSON
+    again = swords(*WORDNET, "--output", str(tmp_path / "y.jsonl"))
+    assert again.stderr.splitlines()[-1] == f"wrote {tmp_path}/y.metrics.json (metrics; the predictions were there)"
+
+
+def test_another_system_on_a_finished_output_leads_with_the_system_in_a_short_line(tmp_path, key):
+    """Resuming with another system buried "system: 'llm' then, 'wordnet' now" in an 831-character line."""
+    output = tmp_path / "out.jsonl"
+    with LLMServer() as server:
+        assert swords(*llm_args(server.base_url, output, limit=3), env=key).returncode == 0
+        line = one_line(swords(*WORDNET, "--output", str(output)))
+        assert line == (f"swords: error: {output} holds a finished run with other settings (system: 'llm' then, "
+                        "'wordnet' now); pass --force to replace it, or choose another --output")
+        many = one_line(swords(*llm_args(server.base_url, output, "--temperature", "0.5", "--seed", "3",
+                                         "--system-prompt", "x" * 300, "--mode", "chat", limit=3), env=key))
+    assert "(mode: 'completions' then, 'chat' now; seed: 0 then, 3 now; system_prompt: 'default' then, 'xxxxx" in many
+    assert "... now; and temperature); pass --force" in many and len(many) < len(str(output)) + 300, many
 
 
 @pytest.mark.parametrize("where, message", [
@@ -179,4 +265,5 @@ def test_retries_show_live_in_the_progress_bar(tmp_path):
     progress_lines = done.stderr.replace("\r", "\n").splitlines()
     live = [line for line in progress_lines if "retr" in line and "target" in line]  # the bar itself, mid-run
     assert any("3 retries (last: HTTP 429" in line for line in live), done.stderr[-2000:]
+    assert any(re.search(r"3 retries \(last: HTTP 429.*\), waiting 0\.2 s", line) for line in live)  # and the wait
     assert "retries: 3" in done.stdout  # and the report at the end
