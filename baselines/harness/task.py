@@ -33,7 +33,7 @@ from lm_eval.api.task import ConfigurableTask
 
 import swords_dataset
 from swords_baselines.harness.settings import settings_of
-from swords_baselines.llm.parse import parse_completion, to_prediction
+from swords_baselines.llm.parse import bounded, parse_completion, to_prediction
 from swords_baselines.llm.prompted import prompting
 from swords_dataset.credentials import public_url
 from swords_dataset.errors import SwordsError
@@ -166,9 +166,13 @@ class SwordsGeneration(ConfigurableTask):
     def _answer(self, doc: dict, results: list[str]) -> dict:
         """One target's completion as the runner parses it: (target id, ranked substitutes) for every metric."""
         self._prepare()
+        max_tokens = self.settings.max_tokens
         text = results[0] if results else ""
-        cut = text and self._tokenizer.count(text) >= self.settings.max_tokens
-        prediction = to_prediction(parse_completion(text, doc["target"], "length" if cut else "stop"))
+        # As the runner keeps it: a server that ignores max_tokens cannot make an answer no reader takes back.
+        text, finish_reason = bounded(text, None, max_tokens)
+        if finish_reason is None:
+            finish_reason = "length" if text and self._tokenizer.count(text) >= max_tokens else "stop"
+        prediction = to_prediction(parse_completion(text, doc["target"], finish_reason, most=max_tokens))
         return {metric: (doc["id"], prediction) for metric in (*METRICS, SIGNATURE)}
 
     def _score(self, items: list) -> dict:

@@ -140,3 +140,18 @@ def test_lm_evals_own_timeout_and_retries_bound_a_completion_that_never_comes(tm
     assert seconds < 3 * 2 + 5 + STARTUP_SECONDS, seconds
     print(f"lm_eval against a stalling server, timeout=3,max_retries=2: gave up after {seconds:.1f} s, "
           f"{waited:.1f} s after its first request")
+
+
+def test_a_completion_past_max_tokens_is_kept_as_the_runner_keeps_it(tmp_path):
+    """A server that ignores max_tokens (1.2 million words under max_tokens 48): the task keeps what the runner
+    keeps (64 characters a token, at most max_tokens substitutes), so scoring sees a bounded answer."""
+    words = " " + ", ".join(f"w{i}" for i in range(1_200_000))
+    with LLMServer(generic=words) as server:
+        done, _ = lm_eval(server.base_url, tmp_path, "--output_path", str(tmp_path / "out"), "--log_samples")
+    assert done.returncode == 0, done.stderr[-3000:]
+    (samples,) = (tmp_path / "out").rglob("samples_swords_dev_gen_*.jsonl")
+    (sample,) = [json.loads(line) for line in samples.read_text().splitlines()]
+    assert len(sample["resps"][0][0]) == len(words)  # lm-eval keeps the text as sent; the task bounds its use
+    target_id, prediction = sample["lenient_a_f@10"]
+    assert target_id == sample["doc"]["id"]
+    assert [item[0] for item in prediction] == [f"w{i}" for i in range(48)]
