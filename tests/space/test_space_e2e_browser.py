@@ -125,8 +125,9 @@ def test_browser_llm_with_a_session_key(page, llm_server):
 
 
 def test_browser_shows_an_llms_lone_surrogate_and_override_escaped(page, llm_server):
-    """A server's completion holding a lone surrogate (JSON's "\\ud800") and a right-to-left override: the
-    suggestions, as HTML and as a table, show them as escapes (a lone surrogate cannot reach a browser as text)."""
+    """A server's completion holding a lone surrogate (JSON's "\\ud800") and a right-to-left override: the client
+    makes the surrogate U+FFFD before anything sees it (it is not text), and the suggestions, as HTML and as a
+    table, show the override as its escape."""
     from ..llm_server import Fault
 
     llm_server.inject(Fault("length", text=" x\ud800y, a\u202eb, brilliant, cut"))  # "length": the last item goes
@@ -142,11 +143,11 @@ def test_browser_shows_an_llms_lone_surrogate_and_override_escaped(page, llm_ser
     choose(page, "#system", "llm")
     page.click("#run")
     page.wait_for_function("() => document.querySelectorAll('#suggestions .swords-suggestion').length > 0")
-    assert page.locator("#suggestions .swords-suggestion").all_inner_texts() == ["x\\ud800y", "a\\u202eb",
+    assert page.locator("#suggestions .swords-suggestion").all_inner_texts() == ["x\ufffdy", "a\\u202eb",
                                                                                  "brilliant"]
     page.get_by_text("As a table").click()
     table = page.locator("#suggestions-table").inner_text()
-    assert "x\\ud800y" in table and "a\\u202eb" in table and "\u202e" not in table
+    assert "x\ufffdy" in table and "a\\u202eb" in table and "\u202e" not in table
 
 
 def test_swords_demo_prints_its_url_and_names_the_port_option_when_taken(tmp_path):
