@@ -12,6 +12,9 @@ from pathlib import Path
 
 from .errors import SwordsError
 
+# The release's version, in one place: setup.cfg reads it, and the Hub repositories pin it.
+__version__ = "0.1.0"
+
 DATASET_DIR = Path(__file__).resolve().parent
 
 # config -> splits, in the order the card lists them.

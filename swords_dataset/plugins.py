@@ -7,6 +7,7 @@ from importlib.metadata import EntryPoint, entry_points
 
 COMMANDS = "swords.commands"  # NAME = module:register, register(subparsers) adds `swords NAME`
 BUILD_STEPS = "swords.build_steps"  # NAME = module:step, step(dataset_dir) runs after `swords data build`
+HUB_REPOS = "swords.hub_repos"  # NAME = module:REPO, a swords_dataset.hub.HubRepo (`swords hub export/publish`)
 
 
 def entry_points_of(group: str) -> list[EntryPoint]:

@@ -1,0 +1,35 @@
+"""The Hugging Face Hub repositories a release makes: each installed package contributes its own through the
+`swords.hub_repos` entry point group (swords_dataset/plugins.py), so this bottom layer names none above it.
+
+`swords hub export DIR` writes every repository as `DIR/<folder>/`; `swords hub publish --org ORG` uploads them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+DEFAULT_ORG = "swords-lexsub"
+
+
+@dataclass(frozen=True)
+class HubRepo:
+    """One Hub repository of a release.
+
+    folder: its folder under the export directory (`dataset`, `metric`, `space`);
+    repo_type: as the Hub names it; name: the repository's name under the organisation;
+    write(folder, version): writes every file the repository holds into an empty folder."""
+
+    folder: str
+    repo_type: Literal["dataset", "space"]
+    name: str
+    write: Callable[[Path, str], None]
+    space_sdk: str | None = None  # "gradio" for a Space
+
+
+def hub_repos() -> list[HubRepo]:
+    """Every installed package's Hub repository, in the order setup.cfg declares them."""
+    from .plugins import HUB_REPOS, entry_points_of
+
+    return [entry_point.load() for entry_point in entry_points_of(HUB_REPOS)]
