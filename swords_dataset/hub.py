@@ -14,17 +14,26 @@ DEFAULT_ORG = "swords-lexsub"
 
 
 @dataclass(frozen=True)
+class Release:
+    """What a repository pins: the release's version, and optionally its built wheel, which a repository that
+    installs the package ships beside its requirements until PyPI has the release."""
+
+    version: str
+    wheel: Path | None = None
+
+
+@dataclass(frozen=True)
 class HubRepo:
     """One Hub repository of a release.
 
     folder: its folder under the export directory (`dataset`, `metric`, `space`);
     repo_type: as the Hub names it; name: the repository's name under the organisation;
-    write(folder, version): writes every file the repository holds into an empty folder."""
+    write(folder, release): writes every file the repository holds into an empty folder."""
 
     folder: str
     repo_type: Literal["dataset", "space"]
     name: str
-    write: Callable[[Path, str], None]
+    write: Callable[[Path, Release], None]
     space_sdk: str | None = None  # "gradio" for a Space
 
 
