@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import resources
 
 from swords_dataset.terminal import shown
@@ -16,25 +16,37 @@ from swords_dataset.terminal import shown
 PUBLISHED_FILE = "published-results.json"
 # The metrics a published row may report, in the order tables show them, with their short labels.
 PUBLISHED_METRICS: dict[str, str] = {
-    "lenient_a_f@10": "F@10 A", "lenient_c_f@10": "F@10 C", "strict_a_f@10": "strict F@10 A",
-    "strict_c_f@10": "strict F@10 C", "gap": "GAP", "gap_rat": "GAP-rat", "best_r": "best", "best_mode_r": "best-m",
-    "oot_r": "oot", "oot_mode_r": "oot-m", "strict_c_p@1": "P@1",
+    "lenient_a_f@10": "F@10 A", "lenient_a_p@10": "P@10 A", "lenient_a_r@10": "R@10 A",
+    "lenient_c_f@10": "F@10 C", "lenient_c_p@10": "P@10 C", "lenient_c_r@10": "R@10 C",
+    "strict_a_f@10": "strict F@10 A", "strict_a_p@10": "strict P@10 A", "strict_a_r@10": "strict R@10 A",
+    "strict_c_f@10": "strict F@10 C", "strict_c_p@10": "strict P@10 C", "strict_c_r@10": "strict R@10 C",
+    "gap": "GAP", "gap_rat": "GAP-rat", "best_r": "best", "best_mode_r": "best-m", "oot_r": "oot",
+    "oot_mode_r": "oot-m", "strict_c_p@1": "P@1", "lexsubgen_p@1": "LSG P@1", "lexsubgen_p@3": "LSG P@3",
+    "lexsubgen_r@10": "LSG R@10",
 }
+# The columns of the printed tables (the CLI, the README, the Space): all but the precision and recall behind the
+# SWORDS paper's F@10 (its Table 7), which --json and published_results() give.
+SHOWN_METRICS: tuple[str, ...] = tuple(key for key in PUBLISHED_METRICS if "_p@10" not in key and "_r@10" not in key
+                                       or key.startswith("lexsubgen_"))
 LEGEND = ("F@10 A / C: lenient F@10 against acceptable / conceivable substitutes; strict: the same without the "
           "lenient filter; GAP-rat: GAP weighted by score (the ranking setting's figure in the SWORDS paper); best, "
-          "oot (and -m, mode): SemEval-2007 recall; P@1: strict precision at 1 against conceivable")
+          "oot (and -m, mode): SemEval-2007 recall; P@1: strict precision at 1 against conceivable; LSG: LexSubGen's "
+          "P@1, P@3, R@10; †: reranked by BERT (SWORDS paper); duplicates: oot answers with duplicates (McCarthy & "
+          "Navigli)")
 
 
 @dataclass(frozen=True)
 class PublishedResult:
-    """One published row: the system as the paper names it, the paper (key, citation), its table, the
-    benchmark config and split, the setting, the metric variant, the figures (percent) by metric key, whether
-    they were checked (`verified`, `where`) and the `swords run` system that reproduces them, if any."""
+    """One published row: the system as the paper names it, the paper (key, citation), its table (None when the
+    source names none), the benchmark config and split ("trial+test": splits pooled), the setting, the metric
+    variant, the figures (percent) by metric key, whether they were checked (`verified`, `where`), the `swords run`
+    system that reproduces them, if any, the reranker of the SWORDS paper's † rows and, for SemEval-2007's oot, the
+    number of items the system answered with duplicates (McCarthy & Navigli's IwD)."""
 
     system: str
     paper: str
     cite: str
-    table: str
+    table: str | None
     config: str
     split: str
     setting: str
@@ -43,11 +55,29 @@ class PublishedResult:
     verified: bool = True
     where: str = ""
     reproduced_by: str | None = None
+    reranked_by: str | None = None
+    items_with_duplicates: int | None = None
+    decimals: int | None = None  # as the paper prints its figures (12.90, not 12.9); None: as the figure is
+
+    def figure(self, key: str) -> str:
+        """A figure as the paper prints it ("12.90", "34.6"); "" when the row does not report it."""
+        if key not in self.metrics:
+            return ""
+        value = self.metrics[key]
+        return f"{value:.{self.decimals}f}" if self.decimals is not None else f"{value:g}"
+
+    @property
+    def label(self) -> str:
+        """The system as the tables show it: "GPT-3 † (reranked by BERT)", "irst2 (oot duplicates in 1,232 items)"."""
+        label = self.system + (f" † (reranked by {self.reranked_by})" if self.reranked_by else "")
+        return label + (f" (oot duplicates in {self.items_with_duplicates:,} items)" if self.items_with_duplicates else "")
 
     @property
     def source(self) -> str:
-        """"Lee et al. 2021, Table 4" (and "unverified" when it is)."""
-        return f"{self.cite}, Table {self.table}" + ("" if self.verified else ", unverified")
+        """"Lee et al. 2021, Table 4" ("Tables 4, 7" when merged; "unverified" when it is)."""
+        tables = (self.table or "").split(", ") if self.table else []
+        where = f", Table{'s' if len(tables) > 1 else ''} {self.table}" if tables else ""
+        return f"{self.cite}{where}" + ("" if self.verified else ", unverified")
 
 
 @functools.cache
@@ -56,20 +86,52 @@ def _payload() -> dict:
 
 
 def published_papers() -> dict[str, dict]:
-    """Paper key -> {cite, authors, year, title, venue, url, note}."""
+    """Paper key -> {cite, authors, year, title, venue, url, note, text (its file in the papers folder, or None)}."""
     return _payload()["papers"]
 
 
 def published_results(config: str | None = None, split: str | None = None) -> list[PublishedResult]:
-    """The published rows, in the file's order; those of one config (and split) when given."""
+    """The published rows, one per paper table, in the file's order; those of one config (and split) when given."""
     papers = published_papers()
-    rows = [PublishedResult(cite=papers[row["paper"]]["cite"], **row) for row in _payload()["rows"]]
+    rows = [PublishedResult(cite=papers[row["paper"]]["cite"], decimals=papers[row["paper"]].get("decimals"), **row)
+            for row in _payload()["rows"]]
     return [row for row in rows if config in (None, row.config) and split in (None, row.split)]
 
 
-def _columns(rows: list[PublishedResult]) -> list[str]:
+def _merged(rows: list[PublishedResult]) -> PublishedResult:
+    metrics: dict[str, float] = {}
+    for row in rows:
+        for key, value in row.metrics.items():
+            if metrics.setdefault(key, value) != value:  # a data error the tests catch: two tables disagree
+                raise ValueError(f"{PUBLISHED_FILE}: {row.system} ({row.source}): {key} is {value} and {metrics[key]}")
+
+    def joined(name: str) -> str:
+        return "; ".join(dict.fromkeys(value for row in rows if (value := getattr(row, name))))
+
+    return replace(rows[0], metrics=metrics, table=", ".join(dict.fromkeys(row.table for row in rows if row.table))
+                   or None, variant=joined("variant"), where=joined("where"), reproduced_by=joined("reproduced_by") or None,
+                   items_with_duplicates=max((row.items_with_duplicates or 0 for row in rows), default=0) or None)
+
+
+def published_systems(config: str | None = None, split: str | None = None) -> list[PublishedResult]:
+    """The published rows as the tables show them: one per system and benchmark split of a paper, a system's
+    figures from several tables of that paper merged (SWORDS: Tables 4, 7 and 8; SemEval-2007: Tables 4, 5, 7
+    and 8), in the file's order; its `table` lists them ("4, 7, 8")."""
+    groups: dict[tuple, list[PublishedResult]] = {}
+    for row in published_results(config, split):
+        key = (row.paper, row.system, row.reranked_by, row.config, row.split, row.setting, row.verified)
+        groups.setdefault(key, []).append(row)
+    return [_merged(rows) for rows in groups.values()]
+
+
+def published_benchmarks() -> list[str]:
+    """The benchmark splits the published rows report on ("swords test", "semeval07 trial+test", …), in order."""
+    return list(dict.fromkeys(f"{row.config} {row.split}" for row in published_results()))
+
+
+def _columns(rows: list[PublishedResult], keys=SHOWN_METRICS) -> list[str]:
     reported = {key for row in rows for key in row.metrics}
-    return [key for key in PUBLISHED_METRICS if key in reported]
+    return [key for key in keys if key in reported]
 
 
 def _table(lines: list[list[str]]) -> str:
@@ -90,7 +152,7 @@ def format_published(result: dict, config: str, split: str, source: str) -> str:
     with how many of the split's targets it covers when that is not all of them), then the published rows
     (marked "published", with their citation), each showing only the metrics it reports. One line when no paper
     reports on this config and split."""
-    rows = published_results(config, split)
+    rows = published_systems(config, split)
     if not rows:
         return f"No published results on {config} {split} in this toolkit's table (swords_metric/{PUBLISHED_FILE})."
     columns = _columns(rows)
@@ -99,7 +161,7 @@ def format_published(result: dict, config: str, split: str, source: str) -> str:
     table = [["", "source", *(PUBLISHED_METRICS[key] for key in columns)],
              [label, shown(source), *(f"{result[key]:.2f}" if key in result else "" for key in columns)],
              [""] * (2 + len(columns))]
-    table += [[f"published: {row.system}", row.source, *(str(row.metrics.get(key, "")) for key in columns)]
+    table += [[f"published: {row.label}", row.source, *(row.figure(key) for key in columns)]
               for row in rows]
     papers = published_papers()
     cited = sorted({row.paper for row in rows}, key=list(papers).index)
@@ -116,23 +178,26 @@ def format_published(result: dict, config: str, split: str, source: str) -> str:
 
 
 def published_json(result: dict, config: str, split: str) -> dict:
-    """The same as data: this run's figures for the metrics the published rows report, and those rows."""
+    """The same as data: this run's figures for every metric the published rows report, and those rows (one per
+    paper table, with every figure, Table 7's precision and recall too)."""
     rows = published_results(config, split)
-    columns = _columns(rows)
+    columns = _columns(rows, tuple(PUBLISHED_METRICS))
     part = coverage(result)
     return {"this_run": {key: result[key] for key in columns if key in result},
             "this_run_targets": result["targets_scored"], "comparable": part is None,
             "split_targets": part[1] if part else result["targets_scored"],
-            "published": [{"status": "published", **row.__dict__, "source": row.source} for row in rows]}
+            "published": [{"status": "published", **row.__dict__, "label": row.label, "source": row.source}
+                          for row in rows]}
 
 
 def published_markdown() -> str:
-    """The README's table of published results: every row, with its citation."""
-    columns = [key for key in PUBLISHED_METRICS if any(key in row.metrics for row in published_results())]
+    """The README's table of published results: every system of every paper, with its citation."""
+    rows = published_systems()
+    columns = _columns(rows)
     lines = ["| system | benchmark | source | setting | " + " | ".join(PUBLISHED_METRICS[k] for k in columns) + " |",
              "| --- " * (4 + len(columns)) + "|"]
-    for row in published_results():
-        cells = [row.system, f"{row.config} {row.split}", row.source, row.setting,
-                 *(str(row.metrics.get(key, "")) for key in columns)]
+    for row in rows:
+        cells = [row.label, f"{row.config} {row.split}", row.source, row.setting,
+                 *(row.figure(key) for key in columns)]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
