@@ -38,6 +38,9 @@ _LAZY = {
     "format_published": ("published", "format_published"),
     "published_papers": ("published", "published_papers"),
     "published_results": ("published", "published_results"),
+    "published_systems": ("published", "published_systems"),
+    "published_benchmarks": ("published", "published_benchmarks"),
+    "SHOWN_METRICS": ("published", "SHOWN_METRICS"),
     "RELATIONS": ("relations", "RELATIONS"),
     "WordNetGraph": ("wordnet_graph", "WordNetGraph"),
     "load_wordnet_graph": ("wordnet_graph", "load_wordnet_graph"),
@@ -64,9 +67,11 @@ def load(**kwargs):
 # The public surface: nothing outside swords_metric imports its modules (import-linter checks it).
 __all__ = [
     "ACCEPTABLE_ABOVE", "CLASSES", "CONCEIVABLE_FROM", "DETAILS_EXTENSIONS", "GOLD_SIZES", "MAX_PREDICTIONS_BYTES",
-    "MAX_TARGET_CHARS", "METRIC_DIR", "PUBLISHED_METRICS", "RELATIONS", "SETTINGS", "UD_TO_WORDNET", "Judgement",
+    "MAX_TARGET_CHARS", "METRIC_DIR", "PUBLISHED_METRICS", "RELATIONS", "SETTINGS", "SHOWN_METRICS", "UD_TO_WORDNET",
+    "Judgement",
     "MetricInputError", "PredictionFile", "PreparedPredictions", "PublishedResult", "Scorer", "UnknownTargetsError",
     "WordNetGraph", "check_details_path", "check_resamples", "format_analysis", "format_comparison",
     "format_differences", "format_published", "format_result", "is_details_file", "lemmatize", "load",
-    "load_wordnet_graph", "published_papers", "published_results", "read_predictions", "score", "write_predictions",
+    "load_wordnet_graph", "published_benchmarks", "published_papers", "published_results",
+    "published_systems", "read_predictions", "score", "write_predictions",
 ]

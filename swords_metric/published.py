@@ -70,7 +70,8 @@ class PublishedResult:
     def label(self) -> str:
         """The system as the tables show it: "GPT-3 † (reranked by BERT)", "irst2 (oot duplicates in 1,232 items)"."""
         label = self.system + (f" † (reranked by {self.reranked_by})" if self.reranked_by else "")
-        return label + (f" (oot duplicates in {self.items_with_duplicates:,} items)" if self.items_with_duplicates else "")
+        duplicates = self.items_with_duplicates
+        return label + (f" (oot duplicates in {duplicates:,} items)" if duplicates else "")
 
     @property
     def source(self) -> str:
@@ -108,9 +109,10 @@ def _merged(rows: list[PublishedResult]) -> PublishedResult:
     def joined(name: str) -> str:
         return "; ".join(dict.fromkeys(value for row in rows if (value := getattr(row, name))))
 
-    return replace(rows[0], metrics=metrics, table=", ".join(dict.fromkeys(row.table for row in rows if row.table))
-                   or None, variant=joined("variant"), where=joined("where"), reproduced_by=joined("reproduced_by") or None,
-                   items_with_duplicates=max((row.items_with_duplicates or 0 for row in rows), default=0) or None)
+    tables = ", ".join(dict.fromkeys(row.table for row in rows if row.table)) or None
+    duplicates = max(row.items_with_duplicates or 0 for row in rows) or None
+    return replace(rows[0], metrics=metrics, table=tables, variant=joined("variant"), where=joined("where"),
+                   reproduced_by=joined("reproduced_by") or None, items_with_duplicates=duplicates)
 
 
 def published_systems(config: str | None = None, split: str | None = None) -> list[PublishedResult]:

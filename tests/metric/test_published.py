@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 from swords_baselines.system import SYSTEMS
-from swords_metric import PUBLISHED_METRICS, published_papers, published_results
+from swords_metric import PUBLISHED_METRICS, published_papers, published_results, published_systems
 from swords_metric.published import published_markdown
 
 from ..baselines.run_helpers import swords
@@ -16,15 +16,17 @@ from .real_systems import COINCO_ORACLE
 
 FIELDS = {"system", "paper", "table", "config", "split", "setting", "variant", "metrics", "verified", "where",
           "reproduced_by"}
+OPTIONAL_FIELDS = {"reranked_by", "items_with_duplicates"}
 
 
 def test_every_row_is_complete_and_cites_a_known_paper():
     payload = json.loads((REPO_ROOT / "swords_metric" / "published-results.json").read_text())
     rows = payload["rows"]
-    assert rows and all(set(row) == FIELDS for row in rows)
+    assert rows and all(FIELDS <= set(row) <= FIELDS | OPTIONAL_FIELDS for row in rows)
     papers = published_papers()
     for row in published_results():
-        assert row.paper in papers and {"cite", "authors", "year", "title", "venue", "url"} <= set(papers[row.paper])
+        assert row.paper in papers
+        assert {"cite", "authors", "year", "title", "venue", "url", "text"} <= set(papers[row.paper])
         assert row.metrics and set(row.metrics) <= set(PUBLISHED_METRICS), row
         assert row.setting in ("generative", "ranking") and row.variant and row.where
         assert row.reproduced_by is None or SYSTEMS.get(row.reproduced_by) is not None, row.reproduced_by
@@ -32,19 +34,23 @@ def test_every_row_is_complete_and_cites_a_known_paper():
         strict = any(key.startswith("strict_") and key != "strict_c_p@1" for key in row.metrics)
         assert row.variant.startswith({(True, True): "lenient and strict", (True, False): "lenient",
                                        (False, True): "strict", (False, False): "not applicable"}[lenient, strict])
-    # The figures issue 16 quotes (GPT-3: SWORDS Table 4; Wada et al. 2022: Tables 1 and 2).
+    # The figures issue 16 quoted (GPT-3: SWORDS Table 4, now read in the table: the unreranked row; Wada et al.
+    # 2022: Tables 1 and 2, from its code README), and Wada's SemEval-2007 GAP that issue 25 quotes.
     gpt3 = next(row for row in published_results() if row.system == "GPT-3")
     assert gpt3.metrics == {"lenient_a_f@10": 34.6, "lenient_c_f@10": 49.0, "strict_a_f@10": 22.7,
-                            "strict_c_f@10": 36.3} and not gpt3.verified
-    wada = {row.table: row.metrics for row in published_results() if row.paper == "wada2022"}
-    assert wada == {"1": {"lenient_a_f@10": 33.61, "lenient_c_f@10": 65.84, "strict_a_f@10": 24.52,
-                          "strict_c_f@10": 39.9}, "2": {"gap_rat": 62.9}}
+                            "strict_c_f@10": 36.3} and gpt3.verified and gpt3.reranked_by is None
+    wada = {(row.table, row.config, row.split, row.verified): row.metrics for row in published_results()
+            if row.paper == "wada2022"}
+    assert wada == {("1", "swords", "test", True): {"lenient_a_f@10": 33.61, "lenient_c_f@10": 65.84,
+                                                    "strict_a_f@10": 24.52, "strict_c_f@10": 39.9},
+                    ("2", "swords", "test", True): {"gap_rat": 62.9},
+                    (None, "semeval07", "trial+test", False): {"gap": 64.97}}
 
 
 def test_the_readme_shows_the_file():
     readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
     assert published_markdown() in readme
-    assert published_markdown().count("\n") == len(published_results()) + 1
+    assert published_markdown().count("\n") == len(published_systems()) + 1
 
 
 def test_the_baseline_table_quotes_the_file():
@@ -54,7 +60,8 @@ def test_the_baseline_table_quotes_the_file():
     for system, label in quoted.items():
         line = next(line for line in readme.splitlines() if line.startswith(f"| {system} | swords"))
         figures = [float(cell.split("(")[1].rstrip(") ")) for cell in line.split("|") if "(" in cell]
-        published = [value for row in published_results() if row.system == label for value in row.metrics.values()]
+        published = [value for row in published_results() if row.system == label and row.reproduced_by == system
+                     for value in row.metrics.values()]
         assert sorted(figures) == sorted(published), (system, figures, published)
 
 
@@ -64,7 +71,10 @@ def test_published_beside_a_run(tmp_path):
     text = done.stdout[done.stdout.index("Published results on swords test"):]
     run_line = next(line for line in text.splitlines() if line.startswith("this run"))
     assert "33.88" in run_line and "63.66" in run_line  # this run's lenient F@10 A and C
-    assert "published: GPT-3" in text and "Lee et al. 2021, Table 4, unverified" in text
+    assert "published: GPT-3 † (reranked by BERT)" in text and "Lee et al. 2021, Tables 4, 7, 8" in text
+    gpt3 = next(line for line in text.splitlines() if line.startswith("published: GPT-3 ") and "†" not in line)
+    assert gpt3.split()[-9:] == ["34.6", "49.0", "22.7", "36.3", "2.5", "22.4", "22.8", "45.5", "70.9"]
+    assert "unverified" not in text
     assert "published: DeBERTa-V3 (decontextualised embeddings, reranked)" in text and "Wada et al. 2022" in text
     assert text.index("this run") < text.index("published: ")  # this run apart, before the published rows
     assert "Humans" not in text  # the humans' row is of swords_test_subset, not swords test
@@ -72,16 +82,18 @@ def test_published_beside_a_run(tmp_path):
     result = json.loads(done.stdout)
     assert result["published"]["this_run"]["lenient_a_f@10"] == result["lenient_a_f@10"]
     assert {row["status"] for row in result["published"]["published"]} == {"published"}
+    table7 = [row for row in result["published"]["published"] if row["table"] == "7"]  # --json: P and R too
+    assert len(table7) == 12 and all("lenient_c_r@10" in row["metrics"] for row in table7)
     assert "oot_r" in result["published"]["this_run"] and "gap" not in result["published"]["this_run"]
 
 
 def test_published_where_no_paper_reports_is_one_line_not_an_error(tmp_path):
     predictions = tmp_path / "p.jsonl"
-    predictions.write_text('{"id": "semeval07:301", "substitutes": ["mind"]}\n')
-    done = swords("evaluate", "--dataset", "semeval07", "--split", "test", "--predictions", str(predictions),
+    predictions.write_text('{"id": "semeval07:1", "substitutes": ["mind"]}\n')
+    done = swords("evaluate", "--dataset", "semeval07", "--split", "trial", "--predictions", str(predictions),
                   "--bootstrap", "0", "--published")
     assert done.returncode == 0, done.stderr
-    assert done.stdout.rstrip().splitlines()[-1] == ("No published results on semeval07 test in this toolkit's "
+    assert done.stdout.rstrip().splitlines()[-1] == ("No published results on semeval07 trial in this toolkit's "
                                                      "table (swords_metric/published-results.json).")
     line = swords("evaluate", "--compare", str(COINCO_ORACLE), str(COINCO_ORACLE), "--published").stderr.strip()
     assert line.endswith("--published goes with --predictions (a single system), not --compare")

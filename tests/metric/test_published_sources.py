@@ -75,7 +75,8 @@ def semeval_table(text: str, table: str) -> dict[str, dict[str, str]]:
 def problems(rows) -> list[str]:
     """What in `rows` (PublishedResult) disagrees with the papers' text, and what the tables print that no row has."""
     papers, found = published_papers(), []
-    texts = {key: (PAPERS / paper["text"]).read_text(encoding="utf-8") for key, paper in papers.items() if paper["text"]}
+    texts = {key: (PAPERS / paper["text"]).read_text(encoding="utf-8")
+             for key, paper in papers.items() if paper["text"]}
     covered: dict[tuple, set[str]] = {}
     for row in rows:
         if not row.verified:
@@ -147,7 +148,7 @@ def test_a_changed_figure_or_a_missing_row_is_caught():
 
 def test_the_dagger_rows_are_the_better_of_each_pair_but_for_gpt3():
     """The † (reranked by BERT) marks, lost in the text, from §5.5: reranking 'unilaterally improves performance for
-    all systems on all metrics except for GPT-3'. The unreranked Thesaurus is the row the thesaurus oracle reproduces."""
+    all systems on all metrics except for GPT-3'. The thesaurus oracle reproduces the unreranked Thesaurus."""
     table4 = {(row.system, row.reranked_by): row.metrics for row in published_results() if row.table == "4"}
     for system in ("Thesaurus (oracle)", "Wordtune", "BERT-K", "BERT-M", "GPT-3"):
         reranked, plain = table4[system, "BERT"], table4[system, None]
