@@ -1,5 +1,5 @@
 """Published figures shown beside measured ones: a thin reader of the metric's one file of published results
-(swords_metric/published-results.json, through swords_metric.published_results), which the CLI's `--published`
+(swords_metric/published-results.json, through swords_metric.published_systems), which the CLI's `--published`
 and the README read too. Nothing here holds a figure: the Score tab's table lays out a run beside the published
 rows of its benchmark split, as `swords evaluate --published` prints them; the Leaderboard lists them all."""
 
@@ -8,14 +8,15 @@ from __future__ import annotations
 import pandas as pd
 from pandas.io.formats.style import Styler
 
-from swords_metric import PUBLISHED_METRICS, PublishedResult, published_papers, published_results
+from swords_metric import PUBLISHED_METRICS, SHOWN_METRICS, PublishedResult, published_papers, published_systems
 
-PUBLISHED: tuple[PublishedResult, ...] = tuple(published_results())
+# One row per system of a paper on a benchmark split, its figures from several tables merged (as the CLI prints them).
+PUBLISHED: tuple[PublishedResult, ...] = tuple(published_systems())
 THIS_RUN, PUBLISHED_MARK = "this run", "published"
 _THIS_RUN_STYLE = "background-color: #fef9c3; font-weight: 600"  # the run stands apart from the published rows
 # The metrics a published row reports, in the order the metric's tables show them: the same columns whatever the
 # split (a split no paper reports on shows this run's figures for them), so the table keeps its layout.
-REPORTED_METRICS = tuple(key for key in PUBLISHED_METRICS if any(key in row.metrics for row in PUBLISHED))
+REPORTED_METRICS = tuple(key for key in SHOWN_METRICS if any(key in row.metrics for row in PUBLISHED))
 BESIDE_PUBLISHED_COLUMNS = ["row", "system", "source", *(PUBLISHED_METRICS[key] for key in REPORTED_METRICS),
                             "setting; variant"]
 # Their widths in the Score tab: the long texts (systems, citations, variants) wrap; a figure fits its column.
@@ -32,11 +33,11 @@ def beside_published(result: dict, config: str, split: str, source: str, setting
     """A run (`result`: Scorer.score's) as the first row, marked "this run" and highlighted, then every published
     row on the same benchmark split, marked "published" with its citation, its setting and metric variant; the
     metrics the published rows report (blank: not reported)."""
-    rows = published_results(config, split)
+    rows = published_systems(config, split)
     keys = REPORTED_METRICS
     table = [[THIS_RUN, source, "measured here", *(round(result[key], 2) if key in result else None for key in keys),
               f"{setting}; every metric, lenient and strict"]]
-    table += [[PUBLISHED_MARK, row.system, row.source, *(row.metrics.get(key) for key in keys),
+    table += [[PUBLISHED_MARK, row.label, row.source, *(row.metrics.get(key) for key in keys),
                f"{row.setting}; {row.variant}"] for row in rows]
     frame = pd.DataFrame(table, columns=BESIDE_PUBLISHED_COLUMNS)
     figures = {PUBLISHED_METRICS[key]: _figure for key in keys}  # as each paper prints it: 34.6, not 34.60

@@ -10,9 +10,12 @@ import gradio as gr
 import pandas as pd
 from pandas.io.formats.style import Styler
 
+from swords_dataset import CONFIGS
 from swords_dataset.terminal import shown
+from swords_metric import published_benchmarks
 
 from .. import SPACE_DIR
+from ..inputs import Dropdown, refuse
 from ..published import PUBLISHED
 from ..stored import UnusableFile, metrics_files, read_metrics, results_dir, skipped
 
@@ -23,11 +26,23 @@ LEADERBOARD_METRICS = (
     ("strict Fc@10", "strict_c_f@10"),
     ("GAP", "gap"),
     ("GAP-rat", "gap_rat"),
+    ("best", "best_r"),
+    ("best-m", "best_mode_r"),
+    ("oot", "oot_r"),
+    ("oot-m", "oot_mode_r"),
+    ("P@1", "strict_c_p@1"),
+    ("LSG P@1", "lexsubgen_p@1"),
+    ("LSG P@3", "lexsubgen_p@3"),
+    ("LSG R@10", "lexsubgen_r@10"),
 )
+# SemEval-2007's oot credits an answer given twice twice (McCarthy & Navigli 2009): it may pass 100.
+_OVER_100 = {"oot_r"}
+ALL_BENCHMARKS = "all benchmarks"
 MEASURED = "measured (swords run)"
 PUBLISHED_SOURCE = "published: "
 _PUBLISHED_STYLE = "background-color: #f3f4f6; color: #374151"
-# The published rows that report a metric of the board (the SWORDS paper's Table 8 reports none of them).
+# The published rows that report a metric of the board: every system of every paper (SWORDS Table 7's precision
+# and recall are not on the board, its F@10 are).
 PUBLISHED_ROWS = tuple(row for row in PUBLISHED if any(key in row.metrics for _, key in LEADERBOARD_METRICS))
 
 # -- handlers -----------------------------------------------------------------------------------------------
@@ -58,7 +73,8 @@ def measured_row(metrics: dict) -> list:
     figures = []
     for _, key in LEADERBOARD_METRICS:
         value = metrics.get(key)
-        if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 100:
+        if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= (
+                1000 if key in _OVER_100 else 100):
             raise UnusableFile(f'"{key}" is not a percentage')
         figures.append(round(float(value), 1))
     targets = metrics.get("targets_scored")
@@ -67,9 +83,18 @@ def measured_row(metrics: dict) -> list:
     return [shown(run["system"]), MEASURED, f"{run['dataset']} {run['split']}", targets, *figures]
 
 
-def leaderboard(folder: str | Path | None = None) -> tuple[pd.DataFrame, str]:
+def benchmark_choices() -> list[str]:
+    """The filter's choices: every benchmark split ("swords test", …, "semeval07 trial+test"), after "all"."""
+    shipped = [f"{config} {split}" for config, splits in CONFIGS.items() for split in splits]
+    return [ALL_BENCHMARKS, *dict.fromkeys([*shipped, *published_benchmarks()])]
+
+
+def leaderboard(folder: str | Path | None = None, benchmark: str = ALL_BENCHMARKS) -> tuple[pd.DataFrame, str]:
     """Stored baselines' results (every *.metrics.json of the results folder, as `swords run` writes
-    them) and the published results, one row each; and a note on what was skipped (each logged once)."""
+    them) and the published results, one row each, of one benchmark split (or all); and a note on what was
+    skipped (each logged once)."""
+    if benchmark not in benchmark_choices():
+        raise refuse(f"Benchmark {shown(benchmark)!r} is not one of: {', '.join(benchmark_choices())}")
     measured, skipped_names = [], []
     for path in metrics_files(folder):
         metrics, row = read_metrics(path), None  # an unusable file is logged once where it is found so
@@ -82,14 +107,19 @@ def leaderboard(folder: str | Path | None = None) -> tuple[pd.DataFrame, str]:
             skipped_names.append(shown(path.name))
         else:
             measured.append(row)
-    published = [[entry.system, published_source(entry), f"{entry.config} {entry.split}", None,
+    published = [[entry.label, published_source(entry), f"{entry.config} {entry.split}", None,
                   *[entry.metrics.get(key) for _, key in LEADERBOARD_METRICS]] for entry in PUBLISHED_ROWS]
+    if benchmark != ALL_BENCHMARKS:
+        where_column = leaderboard_columns().index("benchmark")
+        measured = [row for row in measured if row[where_column] == benchmark]
+        published = [row for row in published if row[where_column] == benchmark]
     # The runs measured here first; the published rows apart, below them.
     table = pd.DataFrame(_best_first(measured) + _best_first(published), columns=leaderboard_columns())
     where = results_dir(folder).resolve()
     if where.is_relative_to(SPACE_DIR.parent):  # a path relative to the project, not the server's layout
         where = where.relative_to(SPACE_DIR.parent)
-    note = f"{len(measured)} stored results from `{shown(where)}`"
+    scope = "" if benchmark == ALL_BENCHMARKS else f" on {benchmark}"
+    note = f"{len(measured)} stored results{scope} from `{shown(where)}`"
     if skipped_names:
         note += f"; skipped (not a metrics file of `swords run`): {', '.join(skipped_names)}"
     return table, note + "."
@@ -105,8 +135,8 @@ def styled(table: pd.DataFrame) -> Styler:
         {label: "{:g}" for label, _ in LEADERBOARD_METRICS} | {"targets": "{:.0f}"}, na_rep="")
 
 
-def on_leaderboard():
-    table, note = leaderboard()
+def on_leaderboard(benchmark: str | None = ALL_BENCHMARKS):
+    table, note = leaderboard(benchmark=benchmark or ALL_BENCHMARKS)
     return styled(table), note
 
 
@@ -114,11 +144,16 @@ def build(demo: gr.Blocks) -> None:
     """The tab's components (inside its gr.Tab) and events; filled when the page loads."""
     gr.Markdown(
         "Stored baselines (the `*.metrics.json` that `swords run` writes), then the published results, each marked "
-        "*published* with its paper and table (blank: not reported). Click a column header to sort."
+        "*published* with its paper and table (blank: not reported; †: reranked by BERT; LSG: LexSubGen's "
+        "figures). Click a column header to sort."
     )
+    benchmark = Dropdown(benchmark_choices(), value=ALL_BENCHMARKS, label="Benchmark",
+                            elem_id="leaderboard-benchmark")
+    widths = ["14%", "17%", "9%", "4%", *[f"{56 / len(LEADERBOARD_METRICS):.1f}%"] * len(LEADERBOARD_METRICS)]
     board = gr.Dataframe(label="Leaderboard", elem_id="leaderboard", headers=leaderboard_columns(), interactive=False,
-                         wrap=True, column_widths=["19%", "23%", "12%", "6%", *["6.6%"] * len(LEADERBOARD_METRICS)])
+                         wrap=True, column_widths=widths)
     note = gr.Markdown(label="Sources")
     refresh = gr.Button("Refresh")
-    refresh.click(on_leaderboard, None, [board, note], api_name="leaderboard")
-    demo.load(on_leaderboard, None, [board, note], api_visibility="private")
+    refresh.click(on_leaderboard, benchmark, [board, note], api_name="leaderboard")
+    benchmark.change(on_leaderboard, benchmark, [board, note], api_visibility="private")
+    demo.load(on_leaderboard, benchmark, [board, note], api_visibility="private")

@@ -10,7 +10,7 @@ from collections import Counter
 
 import pytest
 
-from swords_metric import CLASSES, RELATIONS, Scorer, published_results
+from swords_metric import CLASSES, RELATIONS, Scorer, published_systems
 
 from .helpers import COINCO_ORACLE, import_space
 
@@ -109,16 +109,20 @@ def test_the_file_is_read_once_for_every_figure(monkeypatch):
 
 def test_published_rows_of_the_split_stand_beside_the_run(scored, tmp_path):
     table = scored.published_table().data  # a Styler: the run's row highlighted
-    published = published_results("swords", "test")
+    published = published_systems("swords", "test")
     assert list(table["row"]) == ["this run"] + ["published"] * len(published)
     assert table.iloc[0]["system"] == COINCO_ORACLE.name
     assert table.iloc[0]["F@10 A"] == round(scored.result["lenient_a_f@10"], 2)
     assert list(table["source"][1:]) == [row.source for row in published]
-    assert {"Lee et al. 2021, Table 4", "Wada et al. 2022, Table 1"} <= set(table["source"])
-    # CoInCo test, answered by its own gold (an oracle): no paper in the file reports on it, the run stands alone.
+    assert {"Lee et al. 2021, Tables 4, 7, 8", "Wada et al. 2022, Table 1"} <= set(table["source"])
+    assert "GPT-3 † (reranked by BERT)" in set(table["system"])
+    # CoInCo test, answered by its own gold (an oracle): Seneviratne et al.'s quoted rows stand beside it.
     oracle = tmp_path / "coinco-gold.jsonl"
     oracle.write_text("".join(json.dumps({"id": row["id"], "substitutes": [s["substitute"] for s in
                                                                           row["substitutes"]]}) + "\n"
                               for row in data.load_rows("coinco", "test")))
     alone = score_predictions(str(oracle), None, "coinco test", bootstrap=0).published_table().data
-    assert list(alone["row"]) == ["this run"] and not published_results("coinco", "test")
+    assert list(alone["row"]) == ["this run"] + ["published"] * 3 == ["this run"] + ["published"] * len(
+        published_systems("coinco", "test"))
+    assert set(alone["source"][1:]) == {"Seneviratne et al. 2022, Table 2, unverified",
+                                        "Seneviratne et al. 2022, Table 3, unverified"}
