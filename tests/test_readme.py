@@ -36,6 +36,13 @@ NOT_RUN = {
     r"ruff check \. && lint-imports && pytest$": "the test command itself",
 }
 
+# Python blocks that read the Hugging Face Hub (the release's repositories, before they are published): the
+# release tests run the same calls against the exported repositories served on 127.0.0.1.
+NOT_RUN_PYTHON = {
+    r"swords-lexsub/": "reads the published Hub repositories: the release tests make the same calls against the "
+    "exported repositories on a local Hub-compatible server",
+}
+
 
 def _sources() -> Path:
     return default_sources_dir()
@@ -112,6 +119,9 @@ def test_readme_command_runs(line, command, sandbox):
 
 @pytest.mark.parametrize("block", python_blocks(), ids=lambda block: f"line-{block.line}")
 def test_readme_python_block_runs(block, sandbox):
+    reason = next((reason for pattern, reason in NOT_RUN_PYTHON.items() if re.search(pattern, block.code)), None)
+    if reason:
+        pytest.skip(f"README block at line {block.line}, not run here: {reason}")
     done = subprocess.run([sys.executable, "-c", block.code], cwd=sandbox, env=_environment(), capture_output=True,
                           text=True, timeout=TIMEOUT)
     assert done.returncode == 0, f"README block at line {block.line}:\n{done.stderr[-3000:]}"
