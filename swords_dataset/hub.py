@@ -42,3 +42,24 @@ def hub_repos() -> list[HubRepo]:
     from .plugins import HUB_REPOS, entry_points_of
 
     return [entry_point.load() for entry_point in entry_points_of(HUB_REPOS)]
+
+
+def repo_url(repo: HubRepo, org: str, endpoint: str = "https://huggingface.co") -> str:
+    """Where the repository lives on the Hub (or on the Hub-compatible server at `endpoint`)."""
+    prefix = {"dataset": "datasets/", "space": "spaces/"}[repo.repo_type]
+    return f"{endpoint.rstrip('/')}/{prefix}{org}/{repo.name}"
+
+
+def _write_dataset(folder: Path, release: Release) -> None:
+    """The dataset card (its YAML `configs:` name the Parquet files) and the Parquet files, as shipped."""
+    import shutil
+
+    from . import DATASET_DIR
+    from .publish import publishable_files
+
+    for relative, _ in publishable_files(DATASET_DIR):
+        (folder / relative).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(DATASET_DIR / relative, folder / relative)
+
+
+DATASET_REPO = HubRepo(folder="dataset", repo_type="dataset", name="swords", write=_write_dataset)
