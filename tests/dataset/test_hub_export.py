@@ -138,3 +138,14 @@ def test_a_failed_export_leaves_no_folder(tmp_path):
     else:
         raise AssertionError("the metric's writer should have failed on the missing wheel")
     assert not (tmp_path / "out").exists()
+
+
+def test_a_repository_whose_package_cannot_be_imported_is_named_and_nothing_is_written(tmp_path):
+    # swords_metric made unimportable (None in sys.modules makes `import swords_metric` raise ImportError).
+    script = "import sys\nsys.modules['swords_metric'] = None\nfrom swords_dataset.cli import main\n" \
+             "sys.exit(main(['hub', 'export', sys.argv[1]]))"
+    done = subprocess.run([sys.executable, "-c", script, str(tmp_path / "out")], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert "the Hub repository 'metric' (swords_metric.hub_repo:METRIC_REPO) cannot be made here" in done.stderr
+    assert not (tmp_path / "out").exists()
