@@ -15,6 +15,7 @@ import os
 import shutil
 import stat
 import tempfile
+import zipfile
 from pathlib import Path
 
 from .errors import SwordsError
@@ -120,7 +121,8 @@ def check_export_folder(target: Path) -> dict[str, set[str]]:
 
 
 def check_wheel(release: Release) -> None:
-    """The wheel shipped beside the repositories is a file, of this distribution and release, by its name."""
+    """The wheel shipped beside the repositories is one of this distribution and release, by its name and its
+    metadata."""
     from packaging.utils import InvalidWheelFilename, parse_wheel_filename
 
     wheel = release.wheel
@@ -134,6 +136,15 @@ def check_wheel(release: Release) -> None:
         raise SwordsError(f"--wheel {wheel}: a wheel of {name} {version}, not of swords-lexsub {release.version}")
     if not wheel.is_file():
         raise SwordsError(f"--wheel {wheel}: no such file")
+    metadata = f"swords_lexsub-{release.version}.dist-info/METADATA"
+    try:
+        with zipfile.ZipFile(wheel) as archive:
+            fields = archive.read(metadata).decode("utf-8").split("\n\n", 1)[0].splitlines()
+    except (OSError, KeyError, UnicodeDecodeError, zipfile.BadZipFile):
+        raise SwordsError(f"--wheel {wheel}: not a wheel of swords-lexsub {release.version} (no readable "
+                          f"{metadata})") from None
+    if f"Version: {release.version}" not in fields or "Name: swords-lexsub" not in fields:
+        raise SwordsError(f"--wheel {wheel}: its {metadata} is not swords-lexsub {release.version}'s")
 
 
 def repository_files(folder: Path) -> list[tuple[str, int]]:

@@ -11,12 +11,13 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
 import yaml
 
 import swords_dataset
 from swords_dataset.hub_export import MANIFEST
 
-from ..conftest import run_swords
+from ..conftest import REPO_ROOT, run_swords
 
 # A Python that has only what a Hub user has (datasets): every import of a swords_* package fails.
 BLOCKED_LOADER = textwrap.dedent(
@@ -118,13 +119,13 @@ def test_a_wheel_of_another_release_is_refused_before_any_work(tmp_path):
     assert not (tmp_path / "out").exists()
 
 
-def test_a_failed_export_leaves_no_folder(tmp_path):
+def test_a_failed_export_leaves_no_folder(built_wheel, tmp_path):
     """A repository whose writer fails (here: the wheel vanishes between the check and the copy) leaves nothing."""
     from swords_dataset.hub import Release, hub_repos
     from swords_dataset.hub_export import export
 
-    wheel = tmp_path / f"swords_lexsub-{swords_dataset.__version__}-py3-none-any.whl"
-    wheel.write_bytes(b"")
+    wheel = tmp_path / built_wheel.name
+    shutil.copyfile(built_wheel, wheel)
 
     def vanish(folder: Path, release: Release) -> None:
         wheel.unlink()
@@ -148,4 +149,38 @@ def test_a_repository_whose_package_cannot_be_imported_is_named_and_nothing_is_w
                           timeout=120)
     assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1, done.stderr
     assert "the Hub repository 'metric' (swords_metric.hub_repo:METRIC_REPO) cannot be made here" in done.stderr
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.fixture(scope="module")
+def built_wheel(tmp_path_factory) -> Path:
+    """This release's wheel, built from the worktree (about 3 s)."""
+    folder = tmp_path_factory.mktemp("wheel")
+    done = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w",
+                           str(folder), str(REPO_ROOT)], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    (wheel,) = folder.glob("*.whl")
+    return wheel
+
+
+def test_a_shipped_wheel_goes_beside_the_metric_and_its_requirements_install_from_it_alone(built_wheel, tmp_path):
+    target = tmp_path / "out"
+    result = run_swords("hub", "export", str(target), "--wheel", str(built_wheel))
+    assert result.returncode == 0, result.stderr
+    metric = target / "metric"
+    assert (metric / built_wheel.name).read_bytes() == built_wheel.read_bytes()
+    assert (metric / "requirements.txt").read_text() == (f"swords-lexsub=={swords_dataset.__version__}\n"
+                                                         f"./{built_wheel.name}\n")
+    done = subprocess.run([sys.executable, "-m", "pip", "install", "--dry-run", "--no-deps", "--no-index", "-r",
+                           "requirements.txt"], cwd=metric, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]  # no index: the pin is met by the shipped wheel
+    assert f"Would install swords-lexsub-{swords_dataset.__version__}" in done.stdout
+
+
+def test_a_file_named_as_this_release_s_wheel_that_is_not_one_is_refused(tmp_path):
+    fake = tmp_path / f"swords_lexsub-{swords_dataset.__version__}-py3-none-any.whl"
+    fake.write_text("not a zip")
+    result = run_swords("hub", "export", str(tmp_path / "out"), "--wheel", str(fake))
+    assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1
+    assert f"not a wheel of swords-lexsub {swords_dataset.__version__}" in result.stderr
     assert not (tmp_path / "out").exists()
