@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 from . import __version__
@@ -17,7 +18,8 @@ def _release(args: argparse.Namespace) -> Release:
     return Release(version=__version__, wheel=Path(args.wheel).resolve() if args.wheel else None)
 
 
-def _print_listing(repos: list[HubRepo], listing: dict[str, list[tuple[str, int]]], where) -> None:
+def _print_listing(repos: list[HubRepo], listing: dict[str, list[tuple[str, int]]],
+                   where: Callable[[HubRepo], str]) -> None:
     for repo in repos:
         files = listing[repo.folder]
         print(f"{repo.repo_type} {where(repo)}: {len(files)} files, {sum(size for _, size in files):,} bytes")
