@@ -38,7 +38,38 @@ class HubRepo:
 
 
 def hub_repos() -> list[HubRepo]:
-    """Every installed package's Hub repository, in the order setup.cfg declares them."""
+    """Every installed package's Hub repository, in the order setup.cfg declares them. A declared one whose package
+    cannot be imported is a SwordsError naming it: a release is never exported or published without it."""
+    from .errors import SwordsError
     from .plugins import HUB_REPOS, entry_points_of
 
-    return [entry_point.load() for entry_point in entry_points_of(HUB_REPOS)]
+    repos = []
+    for entry_point in entry_points_of(HUB_REPOS):
+        try:
+            repos.append(entry_point.load())
+        except ImportError as error:
+            raise SwordsError(f"the Hub repository {entry_point.name!r} ({entry_point.value}) cannot be made here: "
+                              f"{error}; install what its package needs, e.g. pip install 'swords-lexsub[space]'"
+                              ) from None
+    return repos
+
+
+def repo_url(repo: HubRepo, org: str, endpoint: str = "https://huggingface.co") -> str:
+    """Where the repository lives on the Hub (or on the Hub-compatible server at `endpoint`)."""
+    prefix = {"dataset": "datasets/", "space": "spaces/"}[repo.repo_type]
+    return f"{endpoint.rstrip('/')}/{prefix}{org}/{repo.name}"
+
+
+def _write_dataset(folder: Path, release: Release) -> None:
+    """The dataset card (its YAML `configs:` name the Parquet files) and the Parquet files, as shipped."""
+    import shutil
+
+    from . import DATASET_DIR
+    from .publish import publishable_files
+
+    for relative, _ in publishable_files(DATASET_DIR):
+        (folder / relative).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(DATASET_DIR / relative, folder / relative)
+
+
+DATASET_REPO = HubRepo(folder="dataset", repo_type="dataset", name="swords", write=_write_dataset)

@@ -77,3 +77,12 @@ def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def hub_export(tmp_path_factory) -> Path:
+    """The release's Hub repositories as `swords hub export DIR` writes them, once per session. Read-only to tests."""
+    folder = tmp_path_factory.mktemp("hub") / "export"
+    result = run_swords("hub", "export", str(folder))
+    assert result.returncode == 0, result.stderr
+    return folder

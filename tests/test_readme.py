@@ -28,6 +28,8 @@ NOT_RUN = {
     r"^OPENAI_API_KEY=": "calls OpenAI's API (the runner is tested against local servers in test_llm_client.py)",
     r"--base-url http://(localhost|gpu-host)": "needs a server at that address (test_llm_client.py runs the same "
     "command against local ones)",
+    r"^HF_TOKEN=\S* ?swords hub publish": "uploads to the Hugging Face Hub: test_hub_publish.py runs it against an "
+    "unreachable Hub and a refusing server, test_hub_server.py serves the exported repositories to the user's calls",
     r"^swords demo": "serves until stopped: test_space_e2e_browser.py runs `swords demo` and checks the URL it prints",
     r"^swords llm serve": "serves until stopped: test_llm_local.py starts it and calls /v1/completions",
     r"^vllm serve": "needs vLLM and a GPU",

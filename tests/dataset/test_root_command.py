@@ -8,7 +8,7 @@ import sys
 
 from ..conftest import REPO_ROOT, run_swords
 
-COMMANDS = ("data", "demo", "evaluate", "llm", "lm-eval", "run")
+COMMANDS = ("data", "demo", "evaluate", "hub", "llm", "lm-eval", "run")
 
 
 def imported_by(*args: str) -> set[str]:
@@ -30,6 +30,7 @@ def imported_by(*args: str) -> set[str]:
 
 def test_a_command_imports_only_its_own_package():
     assert imported_by("evaluate", "--help") == {"swords_dataset", "swords_metric"}
+    assert imported_by("hub", "export", "--help") == {"swords_dataset"}
     assert "swords_space" not in imported_by("run", "--help")
     assert imported_by("--help") >= {"swords_dataset", "swords_metric", "swords_baselines", "swords_space"}
 

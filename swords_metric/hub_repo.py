@@ -1,0 +1,60 @@
+"""The metric's Hub repository: an `evaluate` metric, which the Hub holds as a Gradio Space (`swords_metric`).
+
+It holds the module file `evaluate.load("ORG/swords_metric")` fetches (a thin one over this installed package, of
+the pinned release), its card (this package's README.md with the Space's settings), a Gradio 6 widget `app.py`
+that scores pasted predictions, and `requirements.txt` pinning the release. The files are in `hub/`."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+from swords_dataset.hub import HubRepo, Release
+
+HUB_FILES = Path(__file__).resolve().parent / "hub"
+CARD = Path(__file__).resolve().parent / "README.md"
+GRADIO_SDK_VERSION = "6.31.0"  # the Space's gradio: the version the widget is tested with (space/requirements.txt)
+_VERSION_LINE = re.compile(r'^SWORDS_LEXSUB_VERSION = "0\.0\.0"', re.MULTILINE)
+
+
+def module_text(version: str) -> str:
+    """The module file, pinned to `version` (the one place it is written)."""
+    template = (HUB_FILES / "swords_metric.py").read_text(encoding="utf-8")
+    text, count = _VERSION_LINE.subn(f'SWORDS_LEXSUB_VERSION = "{version}"', template)
+    if count != 1:
+        raise RuntimeError(f"{HUB_FILES / 'swords_metric.py'} lost its version line")
+    return text
+
+
+def card_text(version: str) -> str:
+    """The package's card with the Space's gradio version in its YAML header, and the release it pins."""
+    card = CARD.read_text(encoding="utf-8")
+    card, count = re.subn(r"^sdk: gradio$", f"sdk: gradio\nsdk_version: {GRADIO_SDK_VERSION}", card, count=1,
+                          flags=re.MULTILINE)
+    if count != 1:
+        raise RuntimeError(f"{CARD} lost its `sdk: gradio` line")
+    note = (f"\nThis repository is swords-lexsub {version}'s metric: its module file imports the metric from the "
+            f"`swords-lexsub=={version}` package (`pip install swords-lexsub=={version}`), and the numbers are that "
+            "release's.\n")
+    header_end = card.index("\n---\n", 4) + len("\n---\n")
+    return card[:header_end] + note + card[header_end:]
+
+
+def requirements_text(release: Release) -> str:
+    lines = [f"swords-lexsub=={release.version}"]
+    if release.wheel is not None:
+        lines.append(f"./{release.wheel.name}")  # shipped beside it until PyPI has the release
+    return "\n".join(lines) + "\n"
+
+
+def write(folder: Path, release: Release) -> None:
+    (folder / "swords_metric.py").write_text(module_text(release.version), encoding="utf-8")
+    (folder / "README.md").write_text(card_text(release.version), encoding="utf-8")
+    shutil.copyfile(HUB_FILES / "app.py", folder / "app.py")
+    (folder / "requirements.txt").write_text(requirements_text(release), encoding="utf-8")
+    if release.wheel is not None:
+        shutil.copyfile(release.wheel, folder / release.wheel.name)
+
+
+METRIC_REPO = HubRepo(folder="metric", repo_type="space", name="swords_metric", write=write, space_sdk="gradio")
