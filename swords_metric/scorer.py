@@ -25,7 +25,7 @@ __all__ = ["DATASET_IDS", "UPSTREAM_IDS", "Judgement", "PreparedPredictions", "S
            "UnknownTargetsError", "check_resamples", "score"]
 
 # 1.1: CoInCo's problematic targets left out by default; duplicates merged in upstream's order.
-METRIC_VERSION = "1.1"
+METRIC_VERSION = "1.2"  # 1.2: LexSubGen's P@k, R@k by its own conventions (lexsubgen.py)
 SETTINGS = ("generative", "ranking")
 CURVE_KS = tuple(range(1, 21))  # precision_recall's default cut-offs; predictions are prepared this deep
 
