@@ -82,7 +82,8 @@ def test_the_systems_keep_upstreams_thresholds(subset):
     assert scores[HumansAll] == every and min(every) == 0.0  # 5,384 substitutes, 2,304 of them scored 0
     assert scores[HumansAcceptable] == [s for s in every if s > 0.5]  # no score lies in (0.5, 0.5001)
     assert scores[HumansConceivable] == [s for s in every if s >= 0.1]
-    assert scores[Humans] == [s for s in every if s > 0]  # `humans`, as before: every conceivable one
+    assert scores[Humans] == [s for s in every if s > 0]  # `humans`, as before
+    assert kept[Humans] == kept[HumansConceivable]  # no score lies in (0, 0.1): the same system
     assert 0.5 in every and len(scores[HumansAcceptable]) < len([s for s in every if s >= 0.5])
 
 
