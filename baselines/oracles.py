@@ -76,6 +76,9 @@ class ThesaurusOracle(System):
 
 
 class Humans(System):
+    """The second annotation's substitutes whose score (positive judgements over non-abstaining ones) passes
+    `kept`, best first. Subclasses are the systems upstream scored for the paper's Humans row."""
+
     name = "humans"
     needs = "nothing; runs on --dataset swords_test_subset only"
     description = (
@@ -83,12 +86,16 @@ class Humans(System):
         "its substitutes with score > 0, best first (score with --dataset swords_test_subset)"
     )
 
+    @staticmethod
+    def kept(score: float) -> bool:
+        return score > 0
+
     def covers(self, rows: Sequence[dict]) -> list[dict]:
         second = _second_annotation()
         covered = [row for row in rows if row["id"] in second]
         if not covered:
             raise SwordsError(
-                "humans: only the 89 doubly annotated SWORDS test targets (swords_test_subset) have a second "
+                f"{self.name}: only the 89 doubly annotated SWORDS test targets (swords_test_subset) have a second "
                 "annotation",
                 hint="use --dataset swords_test_subset --split test",
             )
@@ -97,7 +104,49 @@ class Humans(System):
     def predict(self, rows: Sequence[dict]) -> Iterator[tuple[str, Prediction]]:
         second = _second_annotation()
         for row in rows:
-            yield row["id"], [(s["substitute"], s["score"]) for s in second[row["id"]] if s["score"] > 0]
+            yield row["id"], [(s["substitute"], s["score"]) for s in second[row["id"]] if self.kept(s["score"])]
+
+
+# Upstream's thresholds for these systems (swords/run.py: OracleGenerator keeps score >= threshold): just above
+# one half for acceptable (the benchmark's "> 0.5", as a threshold on floats), 0.1 for conceivable.
+_UPSTREAM_ACCEPTABLE_FROM = 0.5 + 1e-4
+_UPSTREAM_CONCEIVABLE_FROM = 0.1
+
+
+class HumansAcceptable(Humans):
+    name = "humans-acceptable"
+    description = (
+        "the SWORDS paper's Humans for F@10 (Tables 4, 7): the second annotation's substitutes with score "
+        "above 0.5 (upstream's swords-reannotated-test-acceptable), best first"
+    )
+
+    @staticmethod
+    def kept(score: float) -> bool:
+        return score >= _UPSTREAM_ACCEPTABLE_FROM
+
+
+class HumansConceivable(Humans):
+    name = "humans-conceivable"
+    description = (
+        "the SWORDS paper's Humans for Fc@10 (Tables 4, 7): the second annotation's substitutes with score "
+        "at least 0.1 (upstream's swords-reannotated-test-conceivable), best first"
+    )
+
+    @staticmethod
+    def kept(score: float) -> bool:
+        return score >= _UPSTREAM_CONCEIVABLE_FROM
+
+
+class HumansAll(Humans):
+    name = "humans-all"
+    description = (
+        "the SWORDS paper's Humans for GAP (Table 6): every substitute of the second annotation, those judged "
+        "unacceptable by all included, best first (upstream's swords-reannotated-test-all)"
+    )
+
+    @staticmethod
+    def kept(score: float) -> bool:
+        return True
 
 
 @lru_cache(maxsize=1)

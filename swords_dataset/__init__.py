@@ -38,6 +38,28 @@ def splits_text() -> str:
     return "; ".join(f"{config}: {', '.join(splits)}" for config, splits in CONFIGS.items())
 
 
+# Splits scored together, as published tables pool them (e.g. LexSubGen's CoInCo dev+test, SemEval trial+test).
+SPLIT_JOINER = "+"
+
+
+def split_parts(config: str, split: str) -> tuple[str, ...]:
+    """The splits a split name stands for: itself, or for a combination such as "dev+test", each of its
+    parts (distinct splits of the config, in the order given); a SwordsError naming what is wrong."""
+    check_config(config)
+    if SPLIT_JOINER not in split:
+        check_config(config, split)
+        return (split,)
+    parts = tuple(split.split(SPLIT_JOINER))
+    splits = CONFIGS[config]
+    unknown = [part for part in parts if part not in splits]
+    if unknown or len(set(parts)) != len(parts) or len(splits) < 2:
+        combined = SPLIT_JOINER.join(splits)
+        reason = (f"{unknown[0]!r} is not one of its splits" if unknown else "a split is named twice")
+        hint = f"; combine its splits as {combined}" if len(splits) > 1 else "; it has one split, " + splits[0]
+        raise SwordsError(f"config {config!r} has no split {split!r}: {reason}{hint}")
+    return parts
+
+
 def check_config(config: str, split: str | None = None) -> None:
     if config not in CONFIGS:
         raise SwordsError(f"unknown config {config!r}; choose one of {', '.join(CONFIGS)}")

@@ -23,7 +23,8 @@ def register(subparsers) -> None:
     command = subparsers.add_parser("evaluate", help="score a predictions file with the SWORDS metrics")
     command.add_argument("--dataset", default="swords", choices=list(swords_dataset.CONFIGS), help="benchmark config")
     command.add_argument("--split", default="test", help=f"split of the config ({swords_dataset.splits_text()}; "
-                         "default: %(default)s)")
+                         "default: %(default)s), or two joined by '+' to score them together (dev+test, trial+test, as "
+                         "LexSubGen's tables)")
     files = command.add_mutually_exclusive_group(required=True)
     files.add_argument(
         "--predictions", metavar="FILE",

@@ -21,6 +21,7 @@ import numpy as np
 from swords_dataset.terminal import shown as terminal_text
 
 from .lemmatizer import CACHED_LENGTH, lemmatize, lemmatize_bounded
+from .lexsubgen import target_lemma as lexsubgen_target_lemma
 
 
 class MetricInputError(ValueError):
@@ -45,6 +46,10 @@ class Reference:
     lemmas: tuple[str, ...]
     positives: tuple[int, ...]
     totals: tuple[int, ...]
+    # LexSubGen's view of the target (lexsubgen.py): the substitutes as listed with a positive judgement, and the
+    # target's lemma as it compares predictions with it.
+    lexsubgen_gold: tuple[str, ...] = ()
+    lexsubgen_target: str = ""
     index: dict = field(default_factory=dict, compare=False, repr=False)  # lemma -> position
     cache: dict = field(default_factory=dict, compare=False, repr=False)  # what scoring derives from it, once
 
@@ -108,6 +113,8 @@ def prepare_reference(row: dict) -> Reference | None:
         lemmas=tuple(lemma for lemma, _ in kept),
         positives=tuple(counts[0] for _, counts in kept),
         totals=tuple(counts[1] for _, counts in kept),
+        lexsubgen_gold=tuple(text for text, (positive, _) in items[: len(substitutes)] if positive > 0),
+        lexsubgen_target=lexsubgen_target_lemma(row["target"], pos),
         index={lemma: i for i, (lemma, _) in enumerate(kept)},
     )
 

@@ -23,7 +23,7 @@ from swords_dataset.files import atomic_write
 from .core import Reference, prepare_reference
 from .references import TARGET_FIELDS, ReferenceSplit, reference_view
 
-FORMAT = 3  # 3: each target's word kept (the details name it)
+FORMAT = 4  # 3: each target's word kept (the details name it); 4: LexSubGen's gold and target lemma
 SUFFIX = ".references.json.gz"
 LEMMATIZER = "wordnet3.0+nltk3.5-morphy"
 
@@ -50,7 +50,8 @@ def encode(rows: list[dict], parquet_sha256: str) -> bytes:
             *(view[key] for key in TARGET_FIELDS),
             view["provenance"]["coinco_problematic"],
             None if reference is None else [reference.target_lemma, list(reference.lemmas),
-                                            list(reference.positives), list(reference.totals)],
+                                            list(reference.positives), list(reference.totals),
+                                            list(reference.lexsubgen_gold), reference.lexsubgen_target],
         ])
     body = json.dumps({"format": FORMAT, "lemmatizer": LEMMATIZER, "parquet_sha256": parquet_sha256,
                        "targets": targets}, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
@@ -71,10 +72,11 @@ def decode(data: bytes) -> tuple[dict, ReferenceSplit]:
         if prepared is None:
             references.append(None)
             continue
-        target_lemma, lemmas, positives, totals = prepared
+        target_lemma, lemmas, positives, totals, lexsubgen_gold, lexsubgen_target = prepared
         references.append(Reference(
             id=target["id"], pos=target["pos"], target_lemma=target_lemma, lemmas=tuple(lemmas),
-            positives=tuple(positives), totals=tuple(totals), index={lemma: i for i, lemma in enumerate(lemmas)},
+            positives=tuple(positives), totals=tuple(totals), lexsubgen_gold=tuple(lexsubgen_gold),
+            lexsubgen_target=lexsubgen_target, index={lemma: i for i, lemma in enumerate(lemmas)},
         ))
     return stamp, ReferenceSplit(targets, problematic, references)
 

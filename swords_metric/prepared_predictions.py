@@ -59,7 +59,7 @@ def _ranked(items, reference: Reference | None, depth: int, target_id: str, wher
     prepared = prepare_prediction(pairs, reference, notes)
     if not reference.lemmas:
         return GIVEN
-    ranked = rank_prediction(prepared, reference, depth)
+    ranked = rank_prediction(prepared, reference, depth, pairs)
     if observe is not None:
         observe(position, pairs, ranked)
     return ranked

@@ -66,6 +66,12 @@ class ReferenceSplit:
             raise MetricInputError("references: none given; score against a benchmark split's rows")
         return cls(targets, problematic, references)
 
+    @classmethod
+    def joined(cls, parts: Sequence[ReferenceSplit]) -> ReferenceSplit:
+        """Several splits as one, in order (e.g. CoInCo dev+test): each target scored as in its own split."""
+        return cls([t for p in parts for t in p.targets], [f for p in parts for f in p.problematic],
+                   [r for p in parts for r in p.references])
+
     def subset(self, positions: Sequence[int]) -> ReferenceSplit:
         return ReferenceSplit([self.targets[i] for i in positions], [self.problematic[i] for i in positions],
                               [self.references[i] for i in positions])
@@ -73,7 +79,8 @@ class ReferenceSplit:
 
 def shipped_split(ids: Sequence[str]) -> tuple[str | None, str] | None:
     """(config, split) of the shipped split whose ids are exactly these (config None when several configs
-    have them, as the SWORDS test subset and its reannotation do); None when no split is."""
+    have them, as the SWORDS test subset and its reannotation do), or of two splits joined (joined_split); None
+    when no split is."""
     import pyarrow.parquet as pq
 
     import swords_dataset
@@ -81,10 +88,35 @@ def shipped_split(ids: Sequence[str]) -> tuple[str | None, str] | None:
     sized = [(config, split) for config, splits in swords_dataset.CONFIGS.items() for split in splits
              if pq.read_metadata(swords_dataset.DATASET_DIR / swords_dataset.parquet_path(config, split)).num_rows
              == len(ids)]
-    if not ids or not sized:
+    if not ids:
         return None
+    if not sized:
+        return joined_split(ids)
     exact = [(config, split) for config, split, column, hits in swords_dataset.locate_ids(ids, sample=len(ids))
              if column == "id" and hits == len(ids) and (config, split) in sized]
     if not exact or len({split for _, split in exact}) > 1:
-        return None
+        return joined_split(ids)
     return (exact[0][0] if len(exact) == 1 else None), exact[0][1]
+
+
+def joined_split(ids: Sequence[str]) -> tuple[str, str] | None:
+    """(config, "dev+test") when the ids are exactly two shipped splits of one config, one after the other."""
+    import itertools
+
+    import pyarrow.parquet as pq
+
+    import swords_dataset
+
+    def path(config: str, split: str):
+        return swords_dataset.DATASET_DIR / swords_dataset.parquet_path(config, split)
+
+    for config, splits in swords_dataset.CONFIGS.items():
+        for first, second in itertools.permutations(splits, 2):
+            sizes = [pq.read_metadata(path(config, split)).num_rows for split in (first, second)]
+            if sum(sizes) != len(ids):
+                continue
+            given = [pq.read_table(path(config, split), columns=["id"]).column("id").to_pylist()
+                     for split in (first, second)]
+            if given[0] + given[1] == list(ids):
+                return config, f"{first}{swords_dataset.SPLIT_JOINER}{second}"
+    return None

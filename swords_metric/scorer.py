@@ -25,7 +25,7 @@ __all__ = ["DATASET_IDS", "UPSTREAM_IDS", "Judgement", "PreparedPredictions", "S
            "UnknownTargetsError", "check_resamples", "score"]
 
 # 1.1: CoInCo's problematic targets left out by default; duplicates merged in upstream's order.
-METRIC_VERSION = "1.1"
+METRIC_VERSION = "1.2"  # 1.2: LexSubGen's P@k, R@k by its own conventions (lexsubgen.py)
 SETTINGS = ("generative", "ranking")
 CURVE_KS = tuple(range(1, 21))  # precision_recall's default cut-offs; predictions are prepared this deep
 
@@ -78,15 +78,17 @@ class Scorer:
         cls, config: str, split: str, k: int = 10, setting: str = "generative", include_problematic: bool = False
     ) -> Scorer:
         """The scorer of a shipped split: from the references prepared when the dataset was built (fast),
-        else from its rows."""
+        else from its rows. A combination of splits ("dev+test", "trial+test") scores their targets together,
+        each as in its own split, predictions keyed by any of their ids; its signature says `split:dev+test`."""
         import swords_dataset
 
         from .prepared import load_shipped
 
-        swords_dataset.check_config(config, split)
-        references = load_shipped(swords_dataset.DATASET_DIR, config, split)
-        if references is None:
-            references = ReferenceSplit.from_rows(swords_dataset.rows(config, split))
+        parts = []
+        for part in swords_dataset.split_parts(config, split):
+            references = load_shipped(swords_dataset.DATASET_DIR, config, part)
+            parts.append(references or ReferenceSplit.from_rows(swords_dataset.rows(config, part)))
+        references = parts[0] if len(parts) == 1 else ReferenceSplit.joined(parts)
         scorer = cls.__new__(cls)
         scorer._build(references, k, split, setting, include_problematic, config)
         return scorer

@@ -28,11 +28,11 @@ from swords_dataset.judgements import (
     NOT_IN_BENCHMARK,
 )
 
+from . import lexsubgen
 from .core import MetricInputError, Reference
 from .semeval import SemevalGold, semeval_gold, semeval_values
 
-LEXSUBGEN_KS = {"p": (1, 3), "r": (10,)}
-_LEXSUBGEN_COLUMNS = [(f"lexsubgen_{kind}@{k}", kind, k) for kind, ks in LEXSUBGEN_KS.items() for k in ks]
+LEXSUBGEN_KS = lexsubgen.KS
 # The P/R families: lenient or strict, against acceptable or conceivable references.
 FAMILIES = tuple((setting, threshold) for setting in ("lenient", "strict") for threshold in ("a", "c"))
 
@@ -48,7 +48,6 @@ class _Facts:
     gap_denominator: float
     gap_rat_denominator: float
     semeval: SemevalGold | None
-    lexsubgen_gold: frozenset[str]
 
 
 def _gap_denominator(weights: Iterable[float]) -> float:
@@ -75,7 +74,6 @@ def _facts(reference: Reference) -> _Facts:
             gap_denominator=_gap_denominator(counts),
             gap_rat_denominator=_gap_denominator(scores),
             semeval=semeval_gold(reference),
-            lexsubgen_gold=frozenset([lemma for lemma, n in zip(lemmas, counts, strict=True) if n > 0]),
         )
     return facts
 
@@ -110,18 +108,6 @@ def _gap_pair(facts: _Facts, ranked: Sequence[str]) -> tuple[float | None, float
     return numerator / facts.gap_denominator, numerator_rat / facts.gap_rat_denominator
 
 
-def _lexsubgen_values(gold: frozenset[str], ranked: Sequence[str], values: dict[str, float]) -> None:
-    """LexSubGen's precision/recall at k: per target |top-k ∩ gold| / |top-k| and / |gold|, macro-averaged."""
-    if not gold:
-        return
-    values["lexsubgen:targets"] = 1.0
-    for key, kind, k in _LEXSUBGEN_COLUMNS:
-        top = ranked[:k]
-        hits = len([lemma for lemma in top if lemma in gold])
-        denominator = len(top) if kind == "p" else len(gold)
-        values[key] = hits / denominator if denominator else 0.0
-
-
 @dataclass(frozen=True, slots=True)
 class RankedPrediction:
     """What the metrics use of one target's prepared prediction (lemmas in upstream's order, deduplicated):
@@ -135,9 +121,12 @@ class RankedPrediction:
 
 
 def rank_prediction(
-    prepared: Sequence[tuple[str, float]] | None, reference: Reference, depth: int
+    prepared: Sequence[tuple[str, float]] | None, reference: Reference, depth: int,
+    given: Sequence[tuple[str, float]] | None = None,
 ) -> RankedPrediction:
-    """The RankedPrediction of a prepared prediction (see core.prepare_prediction; None is an empty one)."""
+    """The RankedPrediction of a prepared prediction (see core.prepare_prediction; None is an empty one).
+    `given` is the prediction as the system gave it, [(substitute, score)], which LexSubGen's figures read
+    (lexsubgen.py); without it they read the prepared lemmas."""
     ranked = [lemma for lemma, _ in prepared or ()]
     facts = _facts(reference)
     fixed: dict[str, float] = {"no_prediction": float(not ranked)}
@@ -145,7 +134,12 @@ def rank_prediction(
     fixed["gap_defined"] = float(gap is not None)
     fixed["gap"], fixed["gap_rat"] = gap or 0.0, gap_rat or 0.0
     semeval_values(facts.semeval, ranked, fixed)
-    _lexsubgen_values(facts.lexsubgen_gold, ranked, fixed)
+    if given is None:
+        in_order = ranked
+    else:  # by score, ties in the given order: the order prepare_prediction ranks in
+        in_order = [substitute for substitute, _ in sorted(given, key=lambda item: item[1], reverse=True)]
+    lexsubgen.values(reference.lexsubgen_gold,
+                     lexsubgen.top_predictions(in_order, reference.lexsubgen_target, reference.pos), fixed)
     index = reference.index
     lenient = [lemma for lemma in ranked if lemma in index]
     return RankedPrediction(depth, tuple(ranked[:depth]), tuple(lenient[:depth]), fixed)
