@@ -54,15 +54,20 @@ def test_the_readme_shows_the_file():
 
 
 def test_the_baseline_table_quotes_the_file():
-    """The README's baseline table gives the SWORDS paper's figures in parentheses: they are the file's."""
+    """The README's baseline table gives the SWORDS paper's figures in parentheses: they are the file's, for every
+    column the table shows, of the rows the system reproduces."""
     readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
-    quoted = {"thesaurus-oracle": "Thesaurus (oracle)", "coinco-oracle": "CoInCo (oracle)", "humans": "Humans"}
+    shown = ("lenient_a_f@10", "lenient_c_f@10", "strict_a_f@10", "strict_c_f@10", "gap_rat", "best_r", "best_mode_r",
+             "oot_r", "oot_mode_r", "strict_c_p@1")
+    quoted = {"thesaurus-oracle": "Thesaurus (oracle)", "coinco-oracle": "CoInCo (oracle)",
+              "humans-acceptable": "Humans", "humans-conceivable": "Humans", "humans-all": "Humans"}
     for system, label in quoted.items():
-        line = next(line for line in readme.splitlines() if line.startswith(f"| {system} | swords"))
-        figures = [float(cell.split("(")[1].rstrip(") ")) for cell in line.split("|") if "(" in cell]
-        published = [value for row in published_results() if row.system == label and row.reproduced_by == system
-                     for value in row.metrics.values()]
-        assert sorted(figures) == sorted(published), (system, figures, published)
+        line = next(line for line in readme.splitlines() if line.startswith(f"| {system} ") and "| swords" in line)
+        figures = [float(cell.split("(")[1].rstrip(") ")) for cell in line.split("|") if "(" in cell
+                   and not cell.strip().startswith(system)]
+        published = {key: value for row in published_results() if row.system == label and row.reproduced_by == system
+                     for key, value in row.metrics.items() if key in shown}
+        assert figures and sorted(figures) == sorted(published.values()), (system, figures, published)
 
 
 def test_published_beside_a_run(tmp_path):
