@@ -18,7 +18,7 @@ from pathlib import Path
 
 from .alignment import TargetIndex
 from .core import MetricInputError, normalize_prediction_items, shown
-from .family import PROLEX, TSAR2022, metric_family, row_family
+from .family import PROLEX, SWORDS, TSAR2022, metric_family, row_family
 from .family_files import PROLEX_SUFFIX, TSAR_SUFFIX, read_prolex_csv, read_tsar_tsv
 from .predictions import MAX_PREDICTIONS_BYTES, MAX_TARGET_CHARS, PredictionFile
 from .prolex import PROLEX_ASPECTS, prolex_gold, prolex_scores
@@ -157,6 +157,31 @@ class FamilyScorer:
         result["targets_not_in_predictions"] = len(self.rows) - answers.given
         result["signature"] = self.signature()
         return result
+
+
+def family_scorer(rows, config: str | None, split: str | None, k: int, setting: str,
+                  include_problematic: bool) -> FamilyScorer | None:
+    """The scorer of a config's or rows' own metric family, or None for the SWORDS metrics' benchmarks. `rows` may
+    be a function giving them (read only when the config needs them). Rows are looked at only when they can be
+    without being consumed (a list, a loaded split); SWORDS-family code refuses other rows in one line."""
+    family = metric_family(config) if config else _first_row_family(rows)
+    if family == SWORDS:
+        return None
+    if setting != "generative":
+        raise MetricInputError(f"setting {setting!r}: the {family} metrics score a system's ranked answers "
+                               "(generative); the ranking setting is the SWORDS metrics'")
+    if include_problematic:
+        raise MetricInputError(f"include_problematic: only CoInCo flags problematic targets, not {family}")
+    return FamilyScorer(rows() if callable(rows) else rows, config=config, split=split, k=k)
+
+
+def _first_row_family(rows) -> str:
+    if isinstance(rows, str | bytes | Mapping) or not hasattr(rows, "__getitem__") or not hasattr(rows, "__len__"):
+        return SWORDS
+    try:
+        return row_family(rows[0]) if len(rows) else SWORDS
+    except (KeyError, IndexError, TypeError):
+        return SWORDS
 
 
 def family_metric_keys(family: str, k: int = 10) -> list[str]:
