@@ -8,10 +8,14 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 from dataclasses import dataclass, field
 from importlib import resources
 
 from swords_dataset.terminal import shown
+
+from .family import SWORDS, metric_family
+from .tsar import PRINTED_DECIMALS, TSAR_COLUMNS
 
 PUBLISHED_FILE = "published-results.json"
 # The metrics a published row may report, in the order tables show them, with their short labels.
@@ -19,7 +23,13 @@ PUBLISHED_METRICS: dict[str, str] = {
     "lenient_a_f@10": "F@10 A", "lenient_c_f@10": "F@10 C", "strict_a_f@10": "strict F@10 A",
     "strict_c_f@10": "strict F@10 C", "gap": "GAP", "gap_rat": "GAP-rat", "best_r": "best", "best_mode_r": "best-m",
     "oot_r": "oot", "oot_mode_r": "oot-m", "strict_c_p@1": "P@1",
+    **TSAR_COLUMNS,  # TSAR-2022's official metrics, as fractions (its scorer and findings paper print them so)
 }
+# Metrics published as fractions floored to 4 decimals (TSAR-2022's): this run's figure is shown the same way.
+FRACTION_METRICS = frozenset(TSAR_COLUMNS)
+TSAR_LEGEND = ("TSAR-2022's official metrics, fractions floored to 4 decimals as tsar_eval.py prints them: ACC@1, the "
+               "first answer is a gold substitute; ACC@k@Top1, one of the first k is a most frequent one; MAP@k, mean "
+               "average precision at k (divided by k); Potential@k, one of the first k is gold")
 LEGEND = ("F@10 A / C: lenient F@10 against acceptable / conceivable substitutes; strict: the same without the "
           "lenient filter; GAP-rat: GAP weighted by score (the ranking setting's figure in the SWORDS paper); best, "
           "oot (and -m, mode): SemEval-2007 recall; P@1: strict precision at 1 against conceivable")
@@ -46,8 +56,10 @@ class PublishedResult:
 
     @property
     def source(self) -> str:
-        """"Lee et al. 2021, Table 4" (and "unverified" when it is)."""
-        return f"{self.cite}, Table {self.table}" + ("" if self.verified else ", unverified")
+        """"Lee et al. 2021, Table 4" (and "unverified" when it is); "…, official results" for a row without a
+        table (the TSAR-2022 shared task's results files)."""
+        place = f"Table {self.table}" if self.table else "official results"
+        return f"{self.cite}, {place}" + ("" if self.verified else ", unverified")
 
 
 @functools.cache
@@ -70,6 +82,15 @@ def published_results(config: str | None = None, split: str | None = None) -> li
 def _columns(rows: list[PublishedResult]) -> list[str]:
     reported = {key for row in rows for key in row.metrics}
     return [key for key in PUBLISHED_METRICS if key in reported]
+
+
+def _run_cell(result: dict, key: str) -> str:
+    if key not in result:
+        return ""
+    if key in FRACTION_METRICS:  # floored, as the official scorer prints it and the published rows give it
+        factor = 10**PRINTED_DECIMALS
+        return str(math.floor(result[key] * factor) / factor)
+    return f"{result[key]:.2f}"
 
 
 def _table(lines: list[list[str]]) -> str:
@@ -97,14 +118,15 @@ def format_published(result: dict, config: str, split: str, source: str) -> str:
     part = coverage(result)
     label = f"this run: {part[0]:,} of {part[1]:,} targets" if part else "this run"
     table = [["", "source", *(PUBLISHED_METRICS[key] for key in columns)],
-             [label, shown(source), *(f"{result[key]:.2f}" if key in result else "" for key in columns)],
+             [label, shown(source), *(_run_cell(result, key) for key in columns)],
              [""] * (2 + len(columns))]
     table += [[f"published: {row.system}", row.source, *(str(row.metrics.get(key, "")) for key in columns)]
               for row in rows]
     papers = published_papers()
     cited = sorted({row.paper for row in rows}, key=list(papers).index)
-    lines = [f"Published results on {config} {split}, beside this run (figures in percent, as each paper reports them; "
-             "blank: not reported)", _table(table), "", LEGEND]
+    scale = "fractions" if set(columns) <= FRACTION_METRICS else "percent"
+    lines = [f"Published results on {config} {split}, beside this run (figures in {scale}, as each paper reports them; "
+             "blank: not reported)", _table(table), "", LEGEND if metric_family(config) == SWORDS else TSAR_LEGEND]
     if part:
         lines.insert(1, f"Not comparable: this run scores only the {part[0]:,} targets its file answers "
                         f"(--given-only), the published rows all {part[1]:,} targets of {config} {split}.")
@@ -126,12 +148,14 @@ def published_json(result: dict, config: str, split: str) -> dict:
             "published": [{"status": "published", **row.__dict__, "source": row.source} for row in rows]}
 
 
-def published_markdown() -> str:
-    """The README's table of published results: every row, with its citation."""
-    columns = [key for key in PUBLISHED_METRICS if any(key in row.metrics for row in published_results())]
+def published_markdown(family: str = SWORDS) -> str:
+    """The README's table of published results of one metric family (the SWORDS metrics' benchmarks by default;
+    "tsar2022"): every row, with its citation."""
+    rows = [row for row in published_results() if metric_family(row.config) == family]
+    columns = [key for key in PUBLISHED_METRICS if any(key in row.metrics for row in rows)]
     lines = ["| system | benchmark | source | setting | " + " | ".join(PUBLISHED_METRICS[k] for k in columns) + " |",
              "| --- " * (4 + len(columns)) + "|"]
-    for row in published_results():
+    for row in rows:
         cells = [row.system, f"{row.config} {row.split}", row.source, row.setting,
                  *(str(row.metrics.get(key, "")) for key in columns)]
         lines.append("| " + " | ".join(cells) + " |")

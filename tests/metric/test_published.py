@@ -42,9 +42,12 @@ def test_every_row_is_complete_and_cites_a_known_paper():
 
 
 def test_the_readme_shows_the_file():
+    """The README's table holds every row on the SWORDS metrics' benchmarks (TSAR-2022's rows have their own
+    columns: published_markdown("tsar2022"))."""
     readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
     assert published_markdown() in readme
-    assert published_markdown().count("\n") == len(published_results()) + 1
+    swords_rows = [row for row in published_results() if not row.config.startswith(("tsar2022", "prolex"))]
+    assert published_markdown().count("\n") == len(swords_rows) + 1
 
 
 def test_the_baseline_table_quotes_the_file():
