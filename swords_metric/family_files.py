@@ -37,7 +37,7 @@ def read_tsar_tsv(path: str | Path, rows: Sequence[dict]) -> list[list[str]]:
     """Per row, in order, the answers of its line (as given: the scorer's filtering is tsar_answers'). Each
     line's sentence and complex word must be its row's `context` and `target`."""
     path = Path(path)
-    lines = _text(path).splitlines()
+    lines = [line.rstrip("\n") for line in io.StringIO(_text(path), newline=None).readlines()]  # as open() reads
     while lines and not lines[-1].strip():  # a file may end in blank lines; inside it, a blank line is an error
         lines.pop()
     if len(lines) != len(rows):
