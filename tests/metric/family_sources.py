@@ -178,31 +178,35 @@ evaluator = next(node for node in tree.body if isinstance(node, ast.ClassDef) an
 namespace = {"pd": pd, "ast": ast, "tqdm": lambda iterable, **kwargs: iterable, "Tuple": Tuple}
 exec(compile(ast.Module(body=[evaluator], type_ignores=[]), sys.argv[1], "exec"), namespace)
 Evaluator = namespace["Evaluator"]
-request = json.loads(sys.argv[2])
-out = {}
-for aspect in ("acc", "prof"):
-    for k in request["ks"]:
-        e = Evaluator(None, request.get("predictions", "unused.csv"), request.get("gold"), metrics="hard",
-                      aspect=aspect, topk=k)
-        try:
-            if "lists" in request:
-                result = e.calculate_metrics(request["lists"][aspect], request["lists"]["predictions"])
-            else:
-                result = e.evaluate()
-        except ZeroDivisionError:
-            result = "ZeroDivisionError"
-        out[f"{aspect}@{k}"] = result
-print(json.dumps(out))
+
+def run(request):
+    out = {}
+    for aspect in ("acc", "prof"):
+        for k in request["ks"]:
+            e = Evaluator(None, request.get("predictions", "unused.csv"), request.get("gold"), metrics="hard",
+                          aspect=aspect, topk=k)
+            try:
+                if "lists" in request:
+                    result = e.calculate_metrics(request["lists"][aspect], request["lists"]["predictions"])
+                else:
+                    result = e.evaluate()
+            except ZeroDivisionError:
+                result = "ZeroDivisionError"
+            out[f"{aspect}@{k}"] = result
+    return out
+print(json.dumps([run(request) for request in json.load(open(sys.argv[2], encoding="utf-8"))]))
 """
 
 
-def prolex_official(request: dict) -> dict:
-    """evaluate.py's Evaluator, run on its own: {"acc@K" / "prof@K": [precision, recall, f1] or
-    "ZeroDivisionError"}. The request gives `gold` and `predictions` CSV paths (its whole hard evaluation: reading
-    both files, then calculate_metrics), or `lists` ({"acc", "prof", "predictions"}: calculate_metrics alone),
-    and `ks`."""
+def prolex_official(requests: list[dict], folder: Path) -> list[dict]:
+    """evaluate.py's Evaluator, run on its own, once for all `requests` (pandas is imported once): per request,
+    {"acc@K" / "prof@K": [precision, recall, f1] or "ZeroDivisionError"}. A request gives `gold` and `predictions`
+    CSV paths (its whole hard evaluation: reading both files, then calculate_metrics), or `lists` ({"acc", "prof",
+    "predictions"}: calculate_metrics alone), and `ks`."""
     need(PROLEX_SCORER)
-    done = subprocess.run([sys.executable, "-c", _PROLEX_CLASS, str(PROLEX_SCORER), json.dumps(request)],
+    asked = folder / "prolex-requests.json"
+    asked.write_text(json.dumps(requests), encoding="utf-8")
+    done = subprocess.run([sys.executable, "-c", _PROLEX_CLASS, str(PROLEX_SCORER), str(asked)],
                           capture_output=True, text=True, timeout=TIMEOUT, env=ENV)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)

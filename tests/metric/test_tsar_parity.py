@@ -16,8 +16,14 @@ import pytest
 
 from swords_metric import MetricInputError, Scorer
 
-from .family_sources import (tsar_gold_file, tsar_gold_lines, tsar_official_printed, tsar_official_unfloored,
-                             tsar_rows, write_tsar_predictions)
+from .family_sources import (
+    tsar_gold_file,
+    tsar_gold_lines,
+    tsar_official_printed,
+    tsar_official_unfloored,
+    tsar_rows,
+    write_tsar_predictions,
+)
 
 SPLITS = [(language, split) for language in ("en", "es", "pt") for split in ("trial", "test")]
 DISTRACTORS = ["zzz", "qqq", "www", "xxx", "yyy", "vvv", "uuu", "ttt", "sss", "rrr", "ppp", "ooo"]
