@@ -22,7 +22,6 @@ _SWORDS_ONLY = (
     ("differences", "--differences", lambda value: value is not None),
     ("given_only", "--given-only", bool),
     ("include_problematic", "--include-problematic", bool),
-    ("bootstrap", "--bootstrap", lambda value: value is not None),
 )
 
 
@@ -31,7 +30,7 @@ def check_family_options(args: argparse.Namespace, family: str) -> None:
     for attribute, option, given in _SWORDS_ONLY:
         if given(getattr(args, attribute, None)):
             raise SwordsError(f"{option} belongs to the SWORDS metrics; {args.dataset} is scored with the {family} "
-                              "metrics, as its official scorer scores it (one file, no intervals, no summary)")
+                              "metrics, as its official scorer scores it (one file, no summary)")
     if args.setting != "generative":
         raise SwordsError(f"--setting {args.setting}: the {family} metrics score a system's ranked answers "
                           "(generative); leave --setting out")
@@ -48,7 +47,9 @@ def run_family(args: argparse.Namespace, family: str, note) -> int:
     check_family_options(args, family)
     try:
         scorer = Scorer.from_dataset(args.dataset, args.split, k=args.k)
-        result = scorer.score(scorer.read(args.predictions), source=args.predictions)
+        # No intervals unless asked for: the official scorers give none (and the figures are theirs either way).
+        result = scorer.score(scorer.read(args.predictions), bootstrap=args.bootstrap or 0, seed=args.seed,
+                              source=args.predictions)
     except MetricInputError as error:
         raise SwordsError(str(error)) from None
     missing = result["targets_not_in_predictions"]

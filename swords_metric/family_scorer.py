@@ -17,12 +17,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .alignment import TargetIndex
+from .bootstrap import check_resamples, check_seed
 from .core import MetricInputError, normalize_prediction_items, shown
 from .family import PROLEX, SWORDS, TSAR2022, metric_family, row_family
+from .family_bootstrap import mean_intervals, ratio_intervals
 from .family_files import PROLEX_SUFFIX, TSAR_SUFFIX, read_prolex_csv, read_tsar_tsv
 from .predictions import MAX_PREDICTIONS_BYTES, MAX_TARGET_CHARS, PredictionFile
-from .prolex import PROLEX_ASPECTS, prolex_gold, prolex_scores
-from .tsar import TSAR_METRICS, TsarGold, official_figures, tsar_answers, tsar_scores
+from .prolex import PROLEX_ASPECTS, prolex_counts, prolex_figures, prolex_gold, prolex_scores
+from .tsar import TSAR_METRICS, TsarGold, official_figures, tsar_answers, tsar_instance_values, tsar_scores
 
 FAMILY_METRIC_VERSION = "1.0"
 # What each family's figures reproduce: the official scorer, at the commit the shared data pins.
@@ -131,11 +133,15 @@ class FamilyScorer:
             parts.insert(4, f"k:{self.k}")
         return "|".join(parts + [f"targets:{len(self.rows)}"])
 
-    def score(self, predictions, source: str = "predictions") -> dict:
+    def score(self, predictions, bootstrap: int = 0, seed: int = 0, by_pos: bool = True,
+              source: str = "predictions") -> dict:
         """The family's official metrics (fractions), the counts, and the signature. TSAR-2022: acc@1,
         acc@{1,2,3}@top1, map@{3,5,10}, potential@{3,5,10}, and `official`: the figures as tsar_eval.py prints
         them (floored to 4 decimals, under its names). ProLex: {acc,prof}_{p,r,f}@k, against the acceptable and
-        the proficiency-oriented substitutes, and how many instances each counts (those with such gold)."""
+        the proficiency-oriented substitutes, and how many instances each counts (those with such gold). With
+        bootstrap > 0, `confidence_intervals`: 95% intervals of every metric from resampling instances (seeded);
+        `by_pos` is accepted for the Scorer's signature (these benchmarks give no POS)."""
+        bootstrap, seed = check_resamples(bootstrap), check_seed(seed)
         answers = self.prepare(predictions, source)
         result: dict = {"family": self.family}
         if self.family == TSAR2022:
@@ -143,6 +149,8 @@ class FamilyScorer:
                     for items, gold in zip(answers.ranked, self.golds, strict=True)]
             figures = tsar_scores(self.golds, kept)
             result.update(figures)
+            if bootstrap:
+                result["confidence_intervals"] = mean_intervals(tsar_instance_values(self.golds, kept), bootstrap, seed)
             result["official"] = official_figures(figures)
             result["input_notes"] = {"complex_word_or_repeat_dropped": sum(
                 len(items) - len(filtered) for items, filtered in zip(answers.ranked, kept, strict=True) if items)}
@@ -152,10 +160,17 @@ class FamilyScorer:
                 p, r, f = prolex_scores(golds, answers.ranked, self.k)
                 result.update({f"{aspect}_p@{self.k}": p, f"{aspect}_r@{self.k}": r, f"{aspect}_f@{self.k}": f})
                 result[f"targets_scored_{aspect}"] = sum(1 for gold in golds if gold)
+                if bootstrap:
+                    names = [f"{aspect}_{m}@{self.k}" for m in "prf"]
+                    intervals = ratio_intervals(
+                        prolex_counts(golds, answers.ranked, self.k),
+                        lambda sums, names=names: dict(zip(names, prolex_figures(**sums), strict=True)),
+                        bootstrap, seed)
+                    result.setdefault("confidence_intervals", {}).update(intervals)
         result["targets_scored"] = len(self.rows)
         result["targets_without_predictions"] = sum(not items for items in answers.ranked)
         result["targets_not_in_predictions"] = len(self.rows) - answers.given
-        result["signature"] = self.signature()
+        result["signature"] = self.signature() + (f"|bootstrap:{bootstrap},seed:{seed}" if bootstrap else "")
         return result
 
 
@@ -197,8 +212,12 @@ def format_family_result(result: dict, title: str, k: int = 10) -> str:
     for key in family_metric_keys(result["family"], k):
         official = result.get("official", {}).get(TSAR_METRICS.get(key, ""), None)
         shown_official = f"   (tsar_eval.py prints {TSAR_METRICS[key]} = {official})" if official is not None else ""
-        lines.append(f"  {key:<14} {result[key]:.6f}{shown_official}")
+        interval = result.get("confidence_intervals", {}).get(key)
+        shown_interval = f"  [{interval[0]:.4f}, {interval[1]:.4f}]" if interval else ""
+        lines.append(f"  {key:<14} {result[key]:.6f}{shown_interval}{shown_official}")
     lines.append("")
+    if "confidence_intervals" in result:
+        lines.append("[…]: 95% bootstrap interval (instances resampled)")
     lines.append(f"targets: {result['targets_scored']:,}; without answers: {result['targets_without_predictions']:,} "
                  f"(not in the predictions: {result['targets_not_in_predictions']:,})")
     return "\n".join(lines)

@@ -38,20 +38,41 @@ def prolex_gold(row: dict) -> dict[str, list[str]]:
     return gold
 
 
-def prolex_scores(golds: Sequence[Sequence[str]], answers: Sequence[Sequence[str] | None],
-                  k: int = 10) -> tuple[float, float, float]:
-    """(precision, recall, F) at k over instances in order, as calculate_metrics computes them."""
+def prolex_counts(golds: Sequence[Sequence[str]], answers: Sequence[Sequence[str] | None],
+                  k: int = 10) -> dict[str, list[int]]:
+    """Per instance, as calculate_metrics counts it: `hits` (distinct first-k answers in the gold), `answered`
+    (distinct first-k answers) and `recallable` (min(k, distinct gold)); all 0 for an instance without gold."""
     if len(golds) != len(answers):
         raise MetricInputError(f"predictions: {len(answers)} answer lists for {len(golds)} instances")
-    hits = precision_denominator = recall_denominator = 0
+    counts: dict[str, list[int]] = {"hits": [], "answered": [], "recallable": []}
     for gold, given in zip(golds, answers, strict=True):
-        if len(gold) == 0:
-            continue
-        top = set(list(given or ())[:k])
-        hits += len(set(gold).intersection(top))
-        precision_denominator += len(top)
-        recall_denominator += min(k, len(set(gold)))
-    precision = hits / precision_denominator if precision_denominator else 0.0
-    recall = hits / recall_denominator if recall_denominator else 0.0
+        top = set(list(given or ())[:k]) if len(gold) else set()
+        counts["hits"].append(len(set(gold).intersection(top)))
+        counts["answered"].append(len(top))
+        counts["recallable"].append(min(k, len(set(gold))))
+    return counts
+
+
+def prolex_figures(hits, answered, recallable):
+    """(precision, recall, F) from summed counts (numbers, or numpy arrays of resamples); 0 where evaluate.py
+    would divide by zero."""
+    import numpy as np
+
+    if isinstance(hits, np.ndarray):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            precision = np.where(answered > 0, hits / np.maximum(answered, 1), 0.0)
+            recall = np.where(recallable > 0, hits / np.maximum(recallable, 1), 0.0)
+            total = precision + recall
+            return precision, recall, np.where(total > 0, 2 * precision * recall / np.where(total > 0, total, 1), 0.0)
+    precision = hits / answered if answered else 0.0
+    recall = hits / recallable if recallable else 0.0
     f1 = (2 * precision * recall) / (precision + recall) if precision + recall else 0.0
     return precision, recall, f1
+
+
+def prolex_scores(golds: Sequence[Sequence[str]], answers: Sequence[Sequence[str] | None],
+                  k: int = 10) -> tuple[float, float, float]:
+    """(precision, recall, F) at k over instances in order, as calculate_metrics computes them (integer sums,
+    then its divisions)."""
+    counts = prolex_counts(golds, answers, k)
+    return prolex_figures(*(sum(counts[name]) for name in ("hits", "answered", "recallable")))

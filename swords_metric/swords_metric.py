@@ -198,8 +198,5 @@ class SwordsMetric(evaluate.Metric):
         scorer = Scorer(references, k=k, split=split, include_problematic=include_problematic, setting=setting)
         predictions = [_restored(items) for items in predictions]  # the same lists, but where one was escaped
         if isinstance(scorer, FamilyScorer):  # TSAR-2022 or ProLex rows: their official metrics (fractions)
-            if bootstrap:
-                raise MetricInputError(f"bootstrap: the {scorer.family} metrics are computed as the official scorer "
-                                       "computes them, without intervals; leave bootstrap out")
-            return scorer.score(predictions)
+            return scorer.score(predictions, bootstrap=bootstrap, seed=seed)
         return scorer.score(predictions, bootstrap=bootstrap, seed=seed)  # prepared a target at a time, no copy

@@ -108,32 +108,42 @@ def _map_at(relevant: Sequence[bool], k: int) -> float:
     return average / k
 
 
-def tsar_scores(golds: Sequence[TsarGold], answers: Sequence[Sequence[str] | None]) -> dict[str, float]:
-    """The ten official metrics (fractions, unfloored) over instances in order; `answers` per instance as
-    tsar_answers gives them (None or [] for an instance the system did not answer)."""
+def tsar_instance_values(golds: Sequence[TsarGold], answers: Sequence[Sequence[str] | None]) -> dict[str, list[float]]:
+    """Per instance, each metric's value (the metrics are their means): 1.0 or 0.0 for ACC and Potential, the
+    instance's AP/k for MAP; `answers` as tsar_answers gives them (None or [] for an instance not answered)."""
     if len(golds) != len(answers):
         raise MetricInputError(f"predictions: {len(answers)} answer lists for {len(golds)} instances")
     if not golds:
         raise MetricInputError("references: none given; score against a benchmark split's rows")
+    values: dict[str, list[float]] = {key: [] for key in TSAR_METRICS}
+    for gold, given in zip(golds, answers, strict=True):
+        given = list(given or ())
+        relevant = [item in gold.counts for item in given]
+        values["acc@1"].append(float(bool(relevant) and relevant[0]))
+        for k in (3, 5, 10):
+            values[f"map@{k}"].append(_map_at(relevant, k))
+            values[f"potential@{k}"].append(float(any(relevant[:k])))
+        for n in (1, 2, 3):
+            values[f"acc@{n}@top1"].append(float(not gold.top.isdisjoint(given[:n])))
+    return values
+
+
+def tsar_scores(golds: Sequence[TsarGold], answers: Sequence[Sequence[str] | None]) -> dict[str, float]:
+    """The ten official metrics (fractions, unfloored) over instances in order, summed in the scorer's order
+    (hit counts as integers, MAP's per-instance values as floats, one after the other), then divided as it
+    divides them."""
+    values = tsar_instance_values(golds, answers)
     total = len(golds)
-    answers = [list(given or ()) for given in answers]
     result: dict[str, float] = {}
-    hits = sum(1 for gold, given in zip(golds, answers, strict=True) if given and given[0] in gold.counts)
-    result["acc@1"] = hits / total if hits > 0 else 0  # computePrecisionMetrics_at_K(1)'s Potential
-    for k in (3, 5, 10):
-        accumulated = 0
-        for gold, given in zip(golds, answers, strict=True):
-            accumulated += _map_at([item in gold.counts for item in given], k)
-        result[f"map@{k}"] = accumulated / total if accumulated > 0 else 0
-    for k in (3, 5, 10):
-        hits = sum(1 for gold, given in zip(golds, answers, strict=True)
-                   if given and any(item in gold.counts for item in given[:k]))
-        result[f"potential@{k}"] = hits / total if hits > 0 else 0
-    for n in (1, 2, 3):
-        hits = sum(1 for gold, given in zip(golds, answers, strict=True)
-                   if given and not gold.top.isdisjoint(given[:n]))
-        result[f"acc@{n}@top1"] = hits / total
-    return {key: float(result[key]) for key in TSAR_METRICS}
+    for key, per_instance in values.items():
+        if key.startswith("map@"):
+            accumulated = 0
+            for value in per_instance:
+                accumulated += value
+        else:
+            accumulated = sum(int(value) for value in per_instance)
+        result[key] = float(accumulated / total) if accumulated > 0 else 0.0
+    return result
 
 
 def floored(value: float) -> float:

@@ -65,8 +65,27 @@ def test_the_swords_metrics_refuse_tsar_and_prolex_rows_in_one_line(metric):
         Scorer(iter(spanish))  # rows that cannot be looked at first reach the SWORDS scorer, which refuses them
     with pytest.raises(MetricInputError, match="setting 'ranking': the tsar2022 metrics score a system's ranked"):
         Scorer(spanish, setting="ranking")
-    with pytest.raises(MetricInputError, match="bootstrap: the prolex metrics are computed as the official scorer"):
-        metric.compute(predictions=[[]] * 68, references=prolex_rows("dev"), bootstrap=10)
+    with pytest.raises(MetricInputError, match="include_problematic: only CoInCo flags problematic targets"):
+        Scorer(prolex_rows("dev"), include_problematic=True)
+
+
+def test_bootstrap_intervals_leave_the_official_figures_as_they_are(metric):
+    rows = tsar_rows("pt", "test")
+    answers = [ranked_gold(row)[:1] if i % 2 else [] for i, row in enumerate(rows)]  # half answered, one word each
+    plain = Scorer(rows).score(answers)
+    resampled = metric.compute(predictions=answers, references=rows, bootstrap=200, seed=3)
+    assert {key: resampled[key] for key in plain if key != "signature"} == \
+        {key: value for key, value in plain.items() if key != "signature"}
+    assert resampled["signature"] == plain["signature"] + "|bootstrap:200,seed:3"
+    for key, (low, high) in resampled["confidence_intervals"].items():
+        assert low <= plain[key] <= high and high - low < 0.2, key
+    assert 0.35 < resampled["confidence_intervals"]["acc@1"][0] < 0.5 < resampled["confidence_intervals"]["acc@1"][1]
+    assert resampled == metric.compute(predictions=answers, references=rows, bootstrap=200, seed=3)
+    prolex = prolex_rows("test")
+    result = Scorer(prolex).score(parals_answers("test", "oot"), bootstrap=200)
+    low, high = result["confidence_intervals"]["prof_f@10"]
+    assert low < result["prof_f@10"] < high and set(result["confidence_intervals"]) == {
+        f"{aspect}_{m}@10" for aspect in ("acc", "prof") for m in "prf"}
 
 
 def test_tsar_published_rows_are_the_official_results_files():
@@ -111,10 +130,10 @@ def test_swords_evaluate_scores_tsar_from_its_official_file(tmp_path):
     result = json.loads(done.stdout)
     assert result["family"] == "tsar2022" and len(result["published"]["published"]) == 33
     assert result["published"]["this_run"]["acc@1"] == result["acc@1"]
-    line = one_line(swords("evaluate", "--dataset", "tsar2022_en", "--split", "test", "--predictions", str(path),
-                           "--bootstrap", "100"))
-    assert line.endswith("--bootstrap belongs to the SWORDS metrics; tsar2022_en is scored with the tsar2022 metrics, "
-                         "as its official scorer scores it (one file, no intervals, no summary)")
+    line = one_line(swords("evaluate", "--dataset", "tsar2022_en", "--split", "test", "--compare", str(path),
+                           str(path)))
+    assert line.endswith("--compare belongs to the SWORDS metrics; tsar2022_en is scored with the tsar2022 metrics, "
+                         "as its official scorer scores it (one file, no summary)")
 
 
 def test_swords_evaluate_scores_prolex_from_its_official_file():
