@@ -8,15 +8,24 @@ from __future__ import annotations
 import pandas as pd
 from pandas.io.formats.style import Styler
 
-from swords_metric import PUBLISHED_METRICS, SHOWN_METRICS, PublishedResult, published_papers, published_systems
+from swords_metric import (
+    PUBLISHED_METRICS,
+    SHOWN_METRICS,
+    PublishedResult,
+    metric_family,
+    published_papers,
+    published_systems,
+)
 
 # One row per system of a paper on a benchmark split, its figures from several tables merged (as the CLI prints them).
 PUBLISHED: tuple[PublishedResult, ...] = tuple(published_systems())
 THIS_RUN, PUBLISHED_MARK = "this run", "published"
 _THIS_RUN_STYLE = "background-color: #fef9c3; font-weight: 600"  # the run stands apart from the published rows
 # The metrics a published row reports, in the order the metric's tables show them: the same columns whatever the
-# split (a split no paper reports on shows this run's figures for them), so the table keeps its layout.
-REPORTED_METRICS = tuple(key for key in SHOWN_METRICS if any(key in row.metrics for row in PUBLISHED))
+# split (a split no paper reports on shows this run's figures for them), so the table keeps its layout. Those of the
+# benchmarks the Space scores (the SWORDS metrics'; TSAR-2022's rows have their own columns).
+REPORTED_METRICS = tuple(key for key in SHOWN_METRICS
+                         if any(key in row.metrics for row in PUBLISHED if metric_family(row.config) == "swords"))
 BESIDE_PUBLISHED_COLUMNS = ["row", "system", "source", *(PUBLISHED_METRICS[key] for key in REPORTED_METRICS),
                             "setting; variant"]
 # Their widths in the Score tab: the long texts (systems, citations, variants) wrap; a figure fits its column.

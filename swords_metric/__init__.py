@@ -19,6 +19,8 @@ from swords_dataset.judgements import ACCEPTABLE_ABOVE, CLASSES, CONCEIVABLE_FRO
 from .alignment import UnknownTargetsError
 from .bootstrap import check_resamples
 from .core import MetricInputError
+from .family import FAMILIES, metric_family
+from .family_scorer import FamilyScorer, format_family_result
 from .lemmatizer import UD_TO_WORDNET, lemmatize
 from .predictions import MAX_PREDICTIONS_BYTES, MAX_TARGET_CHARS, PredictionFile, read_predictions, write_predictions
 from .report import format_analysis, format_comparison, format_differences, format_result
@@ -66,12 +68,12 @@ def load(**kwargs):
 
 # The public surface: nothing outside swords_metric imports its modules (import-linter checks it).
 __all__ = [
-    "ACCEPTABLE_ABOVE", "CLASSES", "CONCEIVABLE_FROM", "DETAILS_EXTENSIONS", "GOLD_SIZES", "MAX_PREDICTIONS_BYTES",
-    "MAX_TARGET_CHARS", "METRIC_DIR", "PUBLISHED_METRICS", "RELATIONS", "SETTINGS", "SHOWN_METRICS", "UD_TO_WORDNET",
-    "Judgement",
-    "MetricInputError", "PredictionFile", "PreparedPredictions", "PublishedResult", "Scorer", "UnknownTargetsError",
-    "WordNetGraph", "check_details_path", "check_resamples", "format_analysis", "format_comparison",
-    "format_differences", "format_published", "format_result", "is_details_file", "lemmatize", "load",
-    "load_wordnet_graph", "published_benchmarks", "published_papers", "published_results",
-    "published_systems", "read_predictions", "score", "write_predictions",
+    "ACCEPTABLE_ABOVE", "CLASSES", "CONCEIVABLE_FROM", "DETAILS_EXTENSIONS", "FAMILIES", "FamilyScorer",
+    "GOLD_SIZES", "MAX_PREDICTIONS_BYTES", "MAX_TARGET_CHARS", "METRIC_DIR", "PUBLISHED_METRICS", "RELATIONS",
+    "SETTINGS", "SHOWN_METRICS", "UD_TO_WORDNET", "Judgement", "MetricInputError", "PredictionFile",
+    "PreparedPredictions", "PublishedResult", "Scorer", "UnknownTargetsError", "WordNetGraph", "check_details_path",
+    "check_resamples", "format_analysis", "format_comparison", "format_differences", "format_family_result",
+    "format_published", "format_result", "is_details_file", "lemmatize", "load", "load_wordnet_graph",
+    "metric_family", "published_benchmarks", "published_papers", "published_results", "published_systems",
+    "read_predictions", "score", "write_predictions",
 ]

@@ -13,14 +13,16 @@ from swords_dataset.errors import SwordsError
 from swords_dataset.terminal import shown
 
 from .core import MetricInputError
+from .family import SWORDS, metric_family
 from .predictions import MAX_PREDICTIONS_BYTES
 from .scorer import SETTINGS
 
-WORST, DIFFERENCES = 5, 10  # --worst, --differences when not given
+WORST, DIFFERENCES, BOOTSTRAP = 5, 10, 1000  # --worst, --differences, --bootstrap when not given
 
 
 def register(subparsers) -> None:
-    command = subparsers.add_parser("evaluate", help="score a predictions file with the SWORDS metrics")
+    command = subparsers.add_parser("evaluate", help="score a predictions file with the benchmark's metrics (SWORDS, "
+                                    "TSAR-2022, ProLex)")
     command.add_argument("--dataset", default="swords", choices=list(swords_dataset.CONFIGS), help="benchmark config")
     command.add_argument("--split", default="test", help=f"split of the config ({swords_dataset.splits_text()}; "
                          "default: %(default)s), or two joined by '+' to score them together (dev+test, trial+test, as "
@@ -30,7 +32,8 @@ def register(subparsers) -> None:
         "--predictions", metavar="FILE",
         help="the system's predictions: the upstream SWORDS result JSON or JSONL ({'id', 'substitutes'} a line), "
         f"gzipped or not (.gz), keyed by dataset or upstream ids; at most {MAX_PREDICTIONS_BYTES // 2**20:,} MB "
-        "uncompressed (this or --compare is required: no default)",
+        "uncompressed; for TSAR-2022 also its official .tsv, for ProLex its .csv, in the split's order (this or "
+        "--compare is required: no default)",
     )
     files.add_argument("--compare", nargs=2, metavar=("A", "B"),
                        help="two such files: a paired bootstrap test between them (this or --predictions: no default)")
@@ -40,8 +43,8 @@ def register(subparsers) -> None:
     command.add_argument(
         "--bootstrap",
         type=int,
-        default=1000,
-        help="target resamples for 95%% intervals and --compare (0: none; default: %(default)s)",
+        default=None,
+        help=f"target resamples for 95%% intervals and --compare (0: none; default: {BOOTSTRAP})",
     )
     command.add_argument("--seed", type=int_range(0), default=0, help="bootstrap seed (default: %(default)s)")
     command.add_argument(
@@ -181,6 +184,13 @@ def run(args: argparse.Namespace) -> int:
     from .report import format_analysis, format_comparison, format_differences, format_result
     from .scorer import Scorer, check_resamples
 
+    family = metric_family(args.dataset)
+    if family != SWORDS:  # TSAR-2022, ProLex: their own official metrics
+        from .family_cli import run_family
+
+        return run_family(args, family, note)
+    if args.bootstrap is None:
+        args.bootstrap = BOOTSTRAP
     try:
         _check_options(args)
         scorer = Scorer.from_dataset(

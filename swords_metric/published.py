@@ -8,10 +8,14 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 from dataclasses import dataclass, field, replace
 from importlib import resources
 
 from swords_dataset.terminal import shown
+
+from .family import SWORDS, metric_family
+from .tsar import PRINTED_DECIMALS, TSAR_COLUMNS
 
 PUBLISHED_FILE = "published-results.json"
 # The metrics a published row may report, in the order tables show them, with their short labels.
@@ -23,11 +27,17 @@ PUBLISHED_METRICS: dict[str, str] = {
     "gap": "GAP", "gap_rat": "GAP-rat", "best_r": "best", "best_mode_r": "best-m", "oot_r": "oot",
     "oot_mode_r": "oot-m", "strict_c_p@1": "P@1", "lexsubgen_p@1": "LSG P@1", "lexsubgen_p@3": "LSG P@3",
     "lexsubgen_r@10": "LSG R@10",
+    **TSAR_COLUMNS,  # TSAR-2022's official metrics, as fractions (its scorer and findings paper print them so)
 }
 # The columns of the printed tables (the CLI, the README, the Space): all but the precision and recall behind the
 # SWORDS paper's F@10 (its Table 7), which --json and published_results() give.
 SHOWN_METRICS: tuple[str, ...] = tuple(key for key in PUBLISHED_METRICS if "_p@10" not in key and "_r@10" not in key
                                        or key.startswith("lexsubgen_"))
+# Metrics published as fractions floored to 4 decimals (TSAR-2022's): this run's figure is shown the same way.
+FRACTION_METRICS = frozenset(TSAR_COLUMNS)
+TSAR_LEGEND = ("TSAR-2022's official metrics, fractions floored to 4 decimals as tsar_eval.py prints them: ACC@1, the "
+               "first answer is a gold substitute; ACC@k@Top1, one of the first k is a most frequent one; MAP@k, mean "
+               "average precision at k (divided by k); Potential@k, one of the first k is gold")
 LEGEND = ("F@10 A / C: lenient F@10 against acceptable / conceivable substitutes; strict: the same without the "
           "lenient filter; GAP-rat: GAP weighted by score (the ranking setting's figure in the SWORDS paper); best, "
           "oot (and -m, mode): SemEval-2007 recall; P@1: strict precision at 1 against conceivable; LSG: LexSubGen's "
@@ -75,9 +85,13 @@ class PublishedResult:
 
     @property
     def source(self) -> str:
-        """"Lee et al. 2021, Table 4" ("Tables 4, 7" when merged; "unverified" when it is)."""
+        """"Lee et al. 2021, Table 4" ("Tables 4, 7" when merged; "unverified" when it is); "…, official results" for
+        a TSAR-2022 row (the shared task's results files have no table)."""
         tables = (self.table or "").split(", ") if self.table else []
-        where = f", Table{'s' if len(tables) > 1 else ''} {self.table}" if tables else ""
+        if tables:
+            where = f", Table{'s' if len(tables) > 1 else ''} {self.table}"
+        else:
+            where = ", official results" if metric_family(self.config) == "tsar2022" else ""
         return f"{self.cite}{where}" + ("" if self.verified else ", unverified")
 
 
@@ -136,6 +150,15 @@ def _columns(rows: list[PublishedResult], keys=SHOWN_METRICS) -> list[str]:
     return [key for key in keys if key in reported]
 
 
+def _run_cell(result: dict, key: str) -> str:
+    if key not in result:
+        return ""
+    if key in FRACTION_METRICS:  # floored, as the official scorer prints it and the published rows give it
+        factor = 10**PRINTED_DECIMALS
+        return str(math.floor(result[key] * factor) / factor)
+    return f"{result[key]:.2f}"
+
+
 def _table(lines: list[list[str]]) -> str:
     widths = [max(len(line[i]) for line in lines) for i in range(len(lines[0]))]
     return "\n".join("  ".join(cell.ljust(w) if i < 2 else cell.rjust(w) for i, (cell, w) in
@@ -161,14 +184,15 @@ def format_published(result: dict, config: str, split: str, source: str) -> str:
     part = coverage(result)
     label = f"this run: {part[0]:,} of {part[1]:,} targets" if part else "this run"
     table = [["", "source", *(PUBLISHED_METRICS[key] for key in columns)],
-             [label, shown(source), *(f"{result[key]:.2f}" if key in result else "" for key in columns)],
+             [label, shown(source), *(_run_cell(result, key) for key in columns)],
              [""] * (2 + len(columns))]
     table += [[f"published: {row.label}", row.source, *(row.figure(key) for key in columns)]
               for row in rows]
     papers = published_papers()
     cited = sorted({row.paper for row in rows}, key=list(papers).index)
-    lines = [f"Published results on {config} {split}, beside this run (figures in percent, as each paper reports them; "
-             "blank: not reported)", _table(table), "", LEGEND]
+    scale = "fractions" if set(columns) <= FRACTION_METRICS else "percent"
+    lines = [f"Published results on {config} {split}, beside this run (figures in {scale}, as each paper reports them; "
+             "blank: not reported)", _table(table), "", LEGEND if metric_family(config) == SWORDS else TSAR_LEGEND]
     if part:
         lines.insert(1, f"Not comparable: this run scores only the {part[0]:,} targets its file answers "
                         f"(--given-only), the published rows all {part[1]:,} targets of {config} {split}.")
@@ -192,9 +216,10 @@ def published_json(result: dict, config: str, split: str) -> dict:
                           for row in rows]}
 
 
-def published_markdown() -> str:
-    """The README's table of published results: every system of every paper, with its citation."""
-    rows = published_systems()
+def published_markdown(family: str = SWORDS) -> str:
+    """The README's table of published results of one metric family (the SWORDS metrics' benchmarks by default;
+    "tsar2022"): every system of every paper, with its citation."""
+    rows = [row for row in published_systems() if metric_family(row.config) == family]
     columns = _columns(rows)
     lines = ["| system | benchmark | source | setting | " + " | ".join(PUBLISHED_METRICS[k] for k in columns) + " |",
              "| --- " * (4 + len(columns)) + "|"]

@@ -10,6 +10,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from .core import MetricInputError, Reference, prepare_reference, shown
+from .family import NOT_SWORDS, SWORDS, row_family
 
 # The columns of a benchmark row that scoring reads (and, of its substitutes and provenance, these fields):
 # the one statement of it, for the Scorer, the prepared file and the `evaluate` module's features.
@@ -20,15 +21,22 @@ PROVENANCE_FIELDS = ("coinco_problematic",)
 TARGET_FIELDS = ("id", "upstream_id", "pos", "benchmark", "target")
 
 
-def reference_view(row: object, position: int) -> dict:
+def reference_view(row: object, position: int, family_view: bool = False) -> dict:
     """The fields scoring reads of one benchmark row, normalised (ids and benchmark as strings, lists for the
-    substitutes and candidates); a MetricInputError naming the row if it is not one."""
+    substitutes and candidates); a MetricInputError naming the row if it is not one. A TSAR-2022 or ProLex row
+    is refused (the SWORDS metrics do not apply), or with `family_view` given as family_reference_view."""
     if not isinstance(row, Mapping):
         raise MetricInputError(f"references: item {position} is {shown(row)}, expected a benchmark row (a dict with "
                                "'id', 'target', 'pos' and 'substitutes', as swords_dataset gives them)")
     if row.get("id") is None or row.get("id") == "":
         raise MetricInputError(f"references: item {position} has no 'id' (give benchmark rows as swords_dataset "
                                "gives them)")
+    family = row_family(row)
+    if family != SWORDS and family_view:
+        return family_reference_view(row, position)
+    if family != SWORDS:
+        raise MetricInputError(f"reference {row['id']}: a {family} row; the SWORDS metrics do not score it: "
+                               f"{NOT_SWORDS} (score it with the {family} family: Scorer.from_dataset or Scorer(rows))")
     view = {"id": str(row["id"]), "upstream_id": str(row.get("upstream_id") or ""),
             "benchmark": str(row.get("benchmark") or "")}
     for key in ("target", "pos"):
@@ -39,6 +47,17 @@ def reference_view(row: object, position: int) -> dict:
     view["candidates"] = list(row.get("candidates") or [])
     view["provenance"] = {"coinco_problematic": bool((row.get("provenance") or {}).get("coinco_problematic"))}
     return view
+
+
+def family_reference_view(row: Mapping, position: int) -> dict:
+    """The same fields of a row of a benchmark with its own metrics (TSAR-2022, ProLex: no POS (""), no candidates),
+    for the `evaluate` module's store; its FamilyScorer reads the target and the substitutes' votes and labels."""
+    if not isinstance(row.get("target"), str):
+        raise MetricInputError(f"reference {row.get('id')}: 'target' must be a string, got {shown(row.get('target'))}")
+    return {"id": str(row["id"]), "upstream_id": str(row.get("upstream_id") or ""),
+            "benchmark": str(row.get("benchmark") or ""), "target": row["target"], "pos": "",
+            "substitutes": [{name: s.get(name) for name in SUBSTITUTE_FIELDS} for s in row.get("substitutes") or []],
+            "candidates": [], "provenance": {"coinco_problematic": False}}
 
 
 @dataclass

@@ -15,6 +15,7 @@ from .alignment import DATASET_IDS, UPSTREAM_IDS, TargetIndex, UnknownTargetsErr
 from .bootstrap import MIN_PAIRED_RESAMPLES, check_resamples, check_seed, intervals, paired_test
 from .core import MetricInputError, normalize_prediction_items, prepare_prediction, shown, substitute_lemma
 from .details_stream import details_observer
+from .family_scorer import family_scorer
 from .predictions import MAX_PREDICTIONS_BYTES, MAX_TARGET_CHARS, PredictionFile
 from .prepared import LEMMATIZER
 from .prepared_predictions import PreparedPredictions, prepare_in_order, prepare_keyed
@@ -55,7 +56,16 @@ class Scorer:
     (decided per input). CoInCo's "problematic" targets are left out of the scores, as the upstream
     library leaves them out, unless `include_problematic`; predictions for them are accepted and counted.
     Without `split` and `config`, rows that are exactly a shipped split's are signed with its name.
+
+    A benchmark with its own official metrics (TSAR-2022, ProLex: its config, or its rows) gets its family's
+    scorer instead (family_scorer.FamilyScorer: `score`, `read`, `signature`), from `Scorer.from_dataset` and
+    from `Scorer(rows)` alike; the SWORDS metrics refuse such rows in one line (see family.NOT_SWORDS).
     """
+
+    def __new__(cls, rows=None, k: int = 10, split: str | None = None, setting: str = "generative",
+                include_problematic: bool = False, config: str | None = None):
+        scorer = family_scorer(rows, config, split, k, setting, include_problematic)
+        return super().__new__(cls) if scorer is None else scorer
 
     def __init__(
         self,
@@ -84,11 +94,15 @@ class Scorer:
 
         from .prepared import load_shipped
 
-        parts = []
-        for part in swords_dataset.split_parts(config, split):
-            references = load_shipped(swords_dataset.DATASET_DIR, config, part)
-            parts.append(references or ReferenceSplit.from_rows(swords_dataset.rows(config, part)))
-        references = parts[0] if len(parts) == 1 else ReferenceSplit.joined(parts)
+        parts = swords_dataset.split_parts(config, split)
+        family = family_scorer(lambda: [row for part in parts for row in swords_dataset.rows(config, part)], config,
+                               split, k, setting, include_problematic)
+        if family is not None:
+            return family
+        references = [load_shipped(swords_dataset.DATASET_DIR, config, part) for part in parts]
+        references = [shipped or ReferenceSplit.from_rows(swords_dataset.rows(config, part))
+                      for shipped, part in zip(references, parts, strict=True)]
+        references = references[0] if len(references) == 1 else ReferenceSplit.joined(references)
         scorer = cls.__new__(cls)
         scorer._build(references, k, split, setting, include_problematic, config)
         return scorer

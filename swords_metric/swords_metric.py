@@ -11,6 +11,7 @@ import numpy as np
 from swords_dataset.schema import FEATURES
 from swords_metric.alignment import TargetIndex
 from swords_metric.core import MetricInputError, normalize_prediction_items
+from swords_metric.family_scorer import FamilyScorer
 from swords_metric.references import PROVENANCE_FIELDS, REFERENCE_COLUMNS, SUBSTITUTE_FIELDS, reference_view
 from swords_metric.scorer import Scorer
 
@@ -52,6 +53,10 @@ Args:
     split: the split's name, recorded in the signature.
     include_problematic: CoInCo: also score the targets CoInCo flags as problematic (default False: left
         out, as the upstream scorer leaves them out).
+    TSAR-2022 and ProLex rows (their configs: tsar2022_en/es/pt, prolex) are scored with their own official
+    metrics instead, as fractions: acc@1, acc@{1,2,3}@top1, map@{3,5,10}, potential@{3,5,10} (TSAR-2022, with
+    `official`: the figures as tsar_eval.py prints them) or {acc,prof}_{p,r,f}@k (ProLex); the signature names
+    the family.
 Returns:
     Metrics in percent (`lenient_a_f@10`, `strict_c_p@1`, `gap`, `best_p`, `oot_mode_r`, ...), counts
     (`targets_scored`, `targets_without_predictions`, `targets_skipped`), `by_pos`, `signature`, and with
@@ -76,8 +81,9 @@ _CHUNK = 1000  # references whose predictions are converted and handed to evalua
 
 def _reference_view(row, position=0):
     """Just the scored columns of a row, normalised as the Scorer reads them (evaluate rejects unknown keys and
-    None strings); a row that is not one (None, a string, a dict without 'id') is a MetricInputError naming it."""
-    return reference_view(row, position)
+    None strings); a row that is not one (None, a string, a dict without 'id') is a MetricInputError naming it.
+    TSAR-2022 and ProLex rows are kept too: `_compute` scores them with their own metric family."""
+    return reference_view(row, position, family_view=True)
 
 
 def _references_view(references):
@@ -191,4 +197,6 @@ class SwordsMetric(evaluate.Metric):
         # Without a split name, references that are exactly a shipped split are signed with its name.
         scorer = Scorer(references, k=k, split=split, include_problematic=include_problematic, setting=setting)
         predictions = [_restored(items) for items in predictions]  # the same lists, but where one was escaped
+        if isinstance(scorer, FamilyScorer):  # TSAR-2022 or ProLex rows: their official metrics (fractions)
+            return scorer.score(predictions, bootstrap=bootstrap, seed=seed)
         return scorer.score(predictions, bootstrap=bootstrap, seed=seed)  # prepared a target at a time, no copy

@@ -1,0 +1,70 @@
+"""`swords evaluate` on a benchmark with its own official metrics (TSAR-2022, ProLex): the same command, its
+family's scorer, and the options that belong to the SWORDS metrics refused in one line instead of ignored."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from swords_dataset.errors import SwordsError
+
+from .core import MetricInputError
+from .family import TSAR2022
+
+# Options of `swords evaluate` that only the SWORDS metrics use: (attribute, option, given when).
+_SWORDS_ONLY = (
+    ("compare", "--compare", lambda value: value is not None),
+    ("details", "--details", lambda value: value is not None),
+    ("force", "--force", bool),
+    ("relations", "--relations", bool),
+    ("no_analysis", "--no-analysis", bool),
+    ("worst", "--worst", lambda value: value is not None),
+    ("differences", "--differences", lambda value: value is not None),
+    ("given_only", "--given-only", bool),
+    ("include_problematic", "--include-problematic", bool),
+)
+
+
+def check_family_options(args: argparse.Namespace, family: str) -> None:
+    """Before any work: an option this family's metrics do not use is one line naming it."""
+    for attribute, option, given in _SWORDS_ONLY:
+        if given(getattr(args, attribute, None)):
+            raise SwordsError(f"{option} belongs to the SWORDS metrics; {args.dataset} is scored with the {family} "
+                              "metrics, as its official scorer scores it (one file, no summary)")
+    if args.setting != "generative":
+        raise SwordsError(f"--setting {args.setting}: the {family} metrics score a system's ranked answers "
+                          "(generative); leave --setting out")
+    if family == TSAR2022 and args.k != 10:
+        raise SwordsError(f"--k {args.k}: TSAR-2022's metrics have their own cut-offs (ACC@1, ACC@k@Top1 at 1-3, "
+                          "MAP@k and Potential@k at 3, 5, 10); leave --k out")
+
+
+def run_family(args: argparse.Namespace, family: str, note) -> int:
+    """Score a predictions file (the benchmark's official format, JSONL or upstream JSON) and print the result."""
+    from .family_scorer import format_family_result
+    from .scorer import Scorer
+
+    check_family_options(args, family)
+    try:
+        scorer = Scorer.from_dataset(args.dataset, args.split, k=args.k)
+        # No intervals unless asked for: the official scorers give none (and the figures are theirs either way).
+        result = scorer.score(scorer.read(args.predictions), bootstrap=args.bootstrap or 0, seed=args.seed,
+                              source=args.predictions)
+    except MetricInputError as error:
+        raise SwordsError(str(error)) from None
+    missing = result["targets_not_in_predictions"]
+    if missing:
+        note(f"{missing:,} of {result['targets_scored']:,} targets are not in {args.predictions}: scored as "
+             "instances without answers, as the official scorer scores them")
+    if args.published:
+        from .published import format_published, published_json
+    if args.json:
+        if args.published:
+            result["published"] = published_json(result, args.dataset, args.split)
+        print(json.dumps(result, indent=2, allow_nan=False))
+        return 0
+    blocks = [format_family_result(result, f"{args.predictions} on {args.dataset} {args.split}", args.k)]
+    if args.published:
+        blocks.append(format_published(result, args.dataset, args.split, args.predictions))
+    print("\n\n".join(blocks))
+    return 0

@@ -1,0 +1,223 @@
+"""The scorer of a benchmark with its own official metrics (TSAR-2022, ProLex): `Scorer.from_dataset`, `Scorer(rows)`,
+the `evaluate` module and `swords evaluate` give one of these for such a config or its rows.
+
+Predictions come in every form the SWORDS scorer reads (a mapping from target id, or one list per row; strings
+ranked by position, [substitute, score] pairs or {"substitute", "score"} objects ranked by score, ties in the
+order given; JSONL and upstream-format files) and in the benchmark's official format (TSAR's .tsv, ProLex's
+.csv, matched to the rows by line order and checked line by line). A target missing from the predictions is an
+instance without answers: tsar_eval.py and evaluate.py score one so (0 in every metric, counted in the mean).
+Figures are fractions (0–1), as both official scorers print them.
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from .alignment import TargetIndex
+from .bootstrap import check_resamples, check_seed
+from .core import MetricInputError, normalize_prediction_items, shown
+from .family import PROLEX, SWORDS, TSAR2022, metric_family, row_family
+from .family_bootstrap import mean_intervals, ratio_intervals
+from .family_files import PROLEX_SUFFIX, TSAR_SUFFIX, read_prolex_csv, read_tsar_tsv
+from .predictions import MAX_PREDICTIONS_BYTES, MAX_TARGET_CHARS, PredictionFile
+from .prolex import PROLEX_ASPECTS, prolex_counts, prolex_figures, prolex_gold, prolex_scores
+from .tsar import TSAR_METRICS, TsarGold, official_figures, tsar_answers, tsar_instance_values, tsar_scores
+
+FAMILY_METRIC_VERSION = "1.0"
+# What each family's figures reproduce: the official scorer, at the commit the shared data pins.
+OFFICIAL_SCORERS = {TSAR2022: "tsar_eval.py@089c266", PROLEX: "evaluate.py@f54ba0f:hard"}
+
+
+@dataclass
+class Answers:
+    """Predictions read for one FamilyScorer: per row, in order, the substitutes ranked (None: not given)."""
+
+    ranked: list[list[str] | None]
+    source: str
+    owner: object
+    file_format: str | None = None
+
+    @property
+    def given(self) -> int:
+        return sum(items is not None for items in self.ranked)
+
+
+def _ranked_strings(items, target_id: str) -> list[str]:
+    """Substitutes best first: by score (descending), ties in the order given; plain lists as given."""
+    pairs = normalize_prediction_items(items, target_id)
+    return [substitute for substitute, _ in sorted(pairs, key=lambda pair: -pair[1])]
+
+
+class FamilyScorer:
+    """The rows of one split of a TSAR-2022 or ProLex config, scoring any number of systems."""
+
+    def __init__(self, rows: Iterable[Mapping], config: str | None = None, split: str | None = None, k: int = 10):
+        if rows is None or isinstance(rows, str | bytes | Mapping) or not isinstance(rows, Iterable):
+            raise MetricInputError(f"references: expected benchmark rows (a loaded split or a list of its rows), got "
+                                   f"{shown(rows)}")
+        if isinstance(k, bool) or not isinstance(k, numbers.Integral) or k < 1:
+            raise MetricInputError(f"k must be a positive integer, got {k!r}")
+        self.rows = []
+        for position, row in enumerate(rows):
+            if not isinstance(row, Mapping) or not row.get("id"):
+                raise MetricInputError(f"references: item {position} is {shown(row)}, expected a benchmark row with "
+                                       "an 'id'")
+            self.rows.append({key: row.get(key) for key in ("id", "upstream_id", "benchmark", "target", "context",
+                                                             "substitutes")})
+        if not self.rows:
+            raise MetricInputError("references: none given; score against a benchmark split's rows")
+        families = {row_family(row) for row in self.rows}
+        first = str(self.rows[0]["id"]).split(":")
+        self.config = config or (first[0] if len(first) > 2 else None)
+        self.split = split or (first[1] if len(first) > 2 else None)
+        self.family = metric_family(self.config) if self.config else families.pop()
+        if families - {self.family}:
+            raise MetricInputError(f"references: rows of several metric families ({', '.join(sorted(families))})")
+        self.k = int(k)
+        where = f"{self.config or self.family}" + (f" {self.split}" if self.split else "")
+        self.index = TargetIndex([str(row["id"]) for row in self.rows],
+                                 [str(row["upstream_id"] or "") for row in self.rows], where)
+        if self.family == TSAR2022:
+            self.golds = [TsarGold.from_row(row) for row in self.rows]
+        elif self.family == PROLEX:
+            self.golds = [prolex_gold(row) for row in self.rows]
+        else:
+            raise MetricInputError(f"references: {where} is scored with the SWORDS metrics (swords_metric.Scorer)")
+
+    # -- predictions --
+
+    def prepare(self, predictions, source: str = "predictions") -> Answers:
+        """Predictions in any form (see the module), ranked per row."""
+        if isinstance(predictions, Answers):
+            if predictions.owner is not self:
+                raise MetricInputError(f"{predictions.source}: read by another scorer; read them with this one")
+            return predictions
+        aligned = self.index.align(predictions, source).items
+        return Answers([None if items is None else _ranked_strings(items, str(row["id"]))
+                        for items, row in zip(aligned, self.rows, strict=True)], source, self)
+
+    def read(self, path: str | Path, max_bytes: int = MAX_PREDICTIONS_BYTES, max_target_chars: int = MAX_TARGET_CHARS,
+             source: str | None = None) -> Answers:
+        """A predictions file: the benchmark's official format (TSAR .tsv, ProLex .csv) or JSONL / upstream JSON."""
+        path = Path(path)
+        source = source or str(path)
+        official = {TSAR2022: (TSAR_SUFFIX, read_tsar_tsv), PROLEX: (PROLEX_SUFFIX, read_prolex_csv)}[self.family]
+        if path.suffix.lower() == official[0]:
+            return Answers(official[1](path, self.rows), source, self, f"{self.family}-{official[0][1:]}")
+        if path.suffix.lower() in (TSAR_SUFFIX, PROLEX_SUFFIX):
+            raise MetricInputError(f"{path}: a {path.suffix} file is not a {self.family} predictions format (its "
+                                   f"official format is {official[0]}; or JSONL, one {{'id', 'substitutes'}} a line)")
+        file = PredictionFile(path, max_bytes, max_target_chars)
+        tally = self.index.tally(source)
+        ranked: dict[str, list[list[str] | None]] = {}  # per id scheme, until the file shows which it uses
+        for key, items, where in file:
+            if key in tally.seen:
+                raise file.duplicate(key, where)
+            answer = _ranked_strings(items, key)
+            for scheme, position in tally.add(key).items():
+                if position is not None:
+                    ranked.setdefault(scheme, [None] * len(self.rows))[position] = answer
+        ranked = ranked.get(tally.scheme(), [None] * len(self.rows))
+        return Answers(ranked, source, self, file.format)
+
+    # -- results --
+
+    def signature(self) -> str:
+        parts = [f"{self.family}-metric:{FAMILY_METRIC_VERSION}", f"bench:{self.config or self.family}",
+                 f"split:{self.split or 'custom'}", f"family:{self.family}", f"scorer:{OFFICIAL_SCORERS[self.family]}",
+                 "match:exact", "scale:fraction"]
+        if self.family == PROLEX:
+            parts.insert(4, f"k:{self.k}")
+        return "|".join(parts + [f"targets:{len(self.rows)}"])
+
+    def score(self, predictions, bootstrap: int = 0, seed: int = 0, by_pos: bool = True,
+              source: str = "predictions") -> dict:
+        """The family's official metrics (fractions), the counts, and the signature. TSAR-2022: acc@1,
+        acc@{1,2,3}@top1, map@{3,5,10}, potential@{3,5,10}, and `official`: the figures as tsar_eval.py prints
+        them (floored to 4 decimals, under its names). ProLex: {acc,prof}_{p,r,f}@k, against the acceptable and
+        the proficiency-oriented substitutes, and how many instances each counts (those with such gold). With
+        bootstrap > 0, `confidence_intervals`: 95% intervals of every metric from resampling instances (seeded);
+        `by_pos` is accepted for the Scorer's signature (these benchmarks give no POS)."""
+        bootstrap, seed = check_resamples(bootstrap), check_seed(seed)
+        answers = self.prepare(predictions, source)
+        result: dict = {"family": self.family}
+        if self.family == TSAR2022:
+            kept = [None if items is None else tsar_answers(items, gold.target)
+                    for items, gold in zip(answers.ranked, self.golds, strict=True)]
+            figures = tsar_scores(self.golds, kept)
+            result.update(figures)
+            if bootstrap:
+                result["confidence_intervals"] = mean_intervals(tsar_instance_values(self.golds, kept), bootstrap, seed)
+            result["official"] = official_figures(figures)
+            result["input_notes"] = {"complex_word_or_repeat_dropped": sum(
+                len(items) - len(filtered) for items, filtered in zip(answers.ranked, kept, strict=True) if items)}
+        else:
+            for aspect in PROLEX_ASPECTS:
+                golds = [gold[aspect] for gold in self.golds]
+                p, r, f = prolex_scores(golds, answers.ranked, self.k)
+                result.update({f"{aspect}_p@{self.k}": p, f"{aspect}_r@{self.k}": r, f"{aspect}_f@{self.k}": f})
+                result[f"targets_scored_{aspect}"] = sum(1 for gold in golds if gold)
+                if bootstrap:
+                    names = [f"{aspect}_{m}@{self.k}" for m in "prf"]
+                    intervals = ratio_intervals(
+                        prolex_counts(golds, answers.ranked, self.k),
+                        lambda sums, names=names: dict(zip(names, prolex_figures(**sums), strict=True)),
+                        bootstrap, seed)
+                    result.setdefault("confidence_intervals", {}).update(intervals)
+        result["targets_scored"] = len(self.rows)
+        result["targets_without_predictions"] = sum(not items for items in answers.ranked)
+        result["targets_not_in_predictions"] = len(self.rows) - answers.given
+        result["signature"] = self.signature() + (f"|bootstrap:{bootstrap},seed:{seed}" if bootstrap else "")
+        return result
+
+
+def family_scorer(rows, config: str | None, split: str | None, k: int, setting: str,
+                  include_problematic: bool) -> FamilyScorer | None:
+    """The scorer of a config's or rows' own metric family, or None for the SWORDS metrics' benchmarks. `rows` may
+    be a function giving them (read only when the config needs them). Rows are looked at only when they can be
+    without being consumed (a list, a loaded split); SWORDS-family code refuses other rows in one line."""
+    family = metric_family(config) if config else _first_row_family(rows)
+    if family == SWORDS:
+        return None
+    if setting != "generative":
+        raise MetricInputError(f"setting {setting!r}: the {family} metrics score a system's ranked answers "
+                               "(generative); the ranking setting is the SWORDS metrics'")
+    if include_problematic:
+        raise MetricInputError(f"include_problematic: only CoInCo flags problematic targets, not {family}")
+    return FamilyScorer(rows() if callable(rows) else rows, config=config, split=split, k=k)
+
+
+def _first_row_family(rows) -> str:
+    if isinstance(rows, str | bytes | Mapping) or not hasattr(rows, "__getitem__") or not hasattr(rows, "__len__"):
+        return SWORDS
+    try:
+        return row_family(rows[0]) if len(rows) else SWORDS
+    except (KeyError, IndexError, TypeError):
+        return SWORDS
+
+
+def family_metric_keys(family: str, k: int = 10) -> list[str]:
+    """The metric keys a family's result holds, in the order reports show them."""
+    if family == TSAR2022:
+        return list(TSAR_METRICS)
+    return [f"{aspect}_{m}@{k}" for aspect in PROLEX_ASPECTS for m in "prf"]
+
+
+def format_family_result(result: dict, title: str, k: int = 10) -> str:
+    """A plain-text table of a family's result (TSAR-2022: also as its scorer prints them)."""
+    lines = [title, result["signature"], ""]
+    for key in family_metric_keys(result["family"], k):
+        official = result.get("official", {}).get(TSAR_METRICS.get(key, ""), None)
+        shown_official = f"   (tsar_eval.py prints {TSAR_METRICS[key]} = {official})" if official is not None else ""
+        interval = result.get("confidence_intervals", {}).get(key)
+        shown_interval = f"  [{interval[0]:.4f}, {interval[1]:.4f}]" if interval else ""
+        lines.append(f"  {key:<14} {result[key]:.6f}{shown_interval}{shown_official}")
+    lines.append("")
+    if "confidence_intervals" in result:
+        lines.append("[…]: 95% bootstrap interval (instances resampled)")
+    lines.append(f"targets: {result['targets_scored']:,}; without answers: {result['targets_without_predictions']:,} "
+                 f"(not in the predictions: {result['targets_not_in_predictions']:,})")
+    return "\n".join(lines)
