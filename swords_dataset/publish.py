@@ -1,4 +1,4 @@
-"""`swords data publish`: upload the dataset folder (card + Parquet) to the Hugging Face Hub."""
+"""`swords data publish`: upload the dataset folder (card, Parquet, license texts) to the Hugging Face Hub."""
 
 from __future__ import annotations
 
@@ -13,9 +13,11 @@ TOKEN_VARIABLES = ("HF_TOKEN", "HUGGING_FACE_HUB_TOKEN")
 
 
 def publishable_files(dataset_dir: Path = DATASET_DIR) -> list[tuple[str, int]]:
-    """(path relative to the folder, size in bytes) of what a Hub dataset repository needs: the card and data."""
+    """(path relative to the folder, size in bytes) of what a Hub dataset repository needs: the card, the data and
+    the license texts that ship beside it (TSAR-2022's CC-BY-NC-SA-4.0 asks for its text with the data)."""
     dataset_dir = Path(dataset_dir)
     files = [dataset_dir / "README.md", *sorted((dataset_dir / "data").rglob("*.parquet"))]
+    files += sorted((dataset_dir / "data").rglob("LICENSE"))
     missing = [str(f) for f in files if not f.is_file()]
     if missing or len(files) == 1:
         raise SwordsError(f"nothing to publish in {dataset_dir}: run `swords data build` first")
