@@ -30,6 +30,9 @@ CONFIGS: dict[str, tuple[str, ...]] = {
     "tsar2022_pt": ("trial", "test"),
 }
 DEFAULT_CONFIG = "swords"
+# Configs whose rows give no POS and no lemma (ProLex, TSAR-2022): what tags or lemmatizes the target (WordNet
+# systems, the SWORDS metrics, the Space's views) does not apply to them as it stands.
+UNTAGGED_CONFIGS = ("prolex", "tsar2022_en", "tsar2022_es", "tsar2022_pt")
 # Configs whose license text ships beside their data: ProLex (Apache-2.0), TSAR-2022 (CC-BY-NC-SA-4.0).
 LICENSED_CONFIGS = ("prolex", "tsar2022_en", "tsar2022_es", "tsar2022_pt")
 
@@ -107,6 +110,7 @@ __all__ = [
     "ID_COLUMNS",
     "LICENSED_CONFIGS",
     "SwordsError",
+    "UNTAGGED_CONFIGS",
     "check_config",
     "license_path",
     "load",
