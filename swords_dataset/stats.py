@@ -84,7 +84,7 @@ AVERAGES = ("substitutes/target", "inconceivable/target", "conceivable/target", 
 
 
 def split_statistics(rows: Iterable[dict]) -> dict[str, float]:
-    """Counts over rows of the shared schema. Labels: SWORDS judgements, else annotator votes."""
+    """Counts over rows of the shared schema (labels: see `judgements`)."""
     stats = {
         "contexts": 0,
         "targets": 0,
@@ -102,7 +102,7 @@ def split_statistics(rows: Iterable[dict]) -> dict[str, float]:
         words.add(target_word(row))
         for substitute in row["substitutes"]:
             stats["substitutes"] += 1
-            stats["labels"] += len(substitute["labels"]) or substitute["votes_total"]
+            stats["labels"] += judgements(substitute)
             judged = score_class(substitute["score"])
             stats["inconceivable"] += judged == JUDGED_UNACCEPTABLE
             stats["conceivable"] += judged != JUDGED_UNACCEPTABLE
@@ -114,6 +114,14 @@ def split_statistics(rows: Iterable[dict]) -> dict[str, float]:
         key = name.split("/")[0]
         stats[name] = stats[key] / n
     return stats
+
+
+def judgements(substitute: dict) -> int:
+    """What the table counts as a substitute's labels: SWORDS its judgements; ProLex its one expert judgement (no
+    votes); CoInCo, SemEval-2007 and TSAR-2022 the annotators who gave it."""
+    if substitute["labels"] and substitute["votes_total"] is not None:
+        return len(substitute["labels"])
+    return 1 if substitute["votes_positive"] is None else substitute["votes_positive"]
 
 
 def target_word(row: dict) -> str:

@@ -19,6 +19,7 @@ from swords_dataset.readers import BuildError
 from swords_dataset.readers_tsar2022 import read_tsar2022
 from swords_dataset.schema import FEATURES
 from swords_dataset.sources import BUILD_SOURCES
+from swords_dataset.stats import split_statistics
 
 from ..conftest import run_swords
 from .test_build_cli import assert_one_line_error_and_no_output
@@ -98,6 +99,19 @@ def test_tsar_rows_count_each_annotation_as_the_gold_file_gives_it(dataset_rows,
             assert substitute["votes_total"] == len(given)
             assert substitute["labels"] == [] and substitute["sources"] == ["tsar2022"]
             assert substitute["cefr"] is None
+
+
+def test_verify_counts_tsars_annotations_and_prolexs_judgements(dataset_rows, sources_dir):
+    for config, split in TSAR_SPLITS:
+        lines = raw_tsar_lines(sources_dir, config, split)
+        stats = split_statistics(dataset_rows[(config, split)])
+        assert stats["labels"] == sum(len(line) - 2 for line in lines)  # one per annotator per line
+        assert stats["substitutes"] == sum(len({a.strip() for a in line[2:]}) for line in lines)
+    for split in ("dev", "test"):
+        records = raw_prolex(sources_dir, split)
+        judged = sum(len(set(ast.literal_eval(r["acc_subs"]) + ast.literal_eval(r["unacc_subs"]))) for r in records)
+        stats = split_statistics(dataset_rows[("prolex", split)])
+        assert stats["labels"] == stats["substitutes"] == judged + (5 if split == "test" else 0)
 
 
 def test_tsar_annotations_equal_to_the_complex_word_are_kept_as_the_card_counts(dataset_rows):
@@ -219,9 +233,11 @@ def test_each_new_config_ships_its_license_and_the_card_names_it(config, opening
 
 
 @pytest.mark.parametrize("relative", ["tsar2022/test/tsar2022_es_test_gold.tsv", "prolex/ProLex_v1.0_test.csv"])
-def test_a_new_raw_file_with_another_checksum_is_refused(sources_copy, tmp_path, relative):
+def test_a_new_raw_file_with_another_checksum_is_refused(sources_copy, nltk35_path, tmp_path, relative):
     with open(sources_copy / relative, "a", encoding="utf-8") as f:
         f.write("tampered\n")
     output = tmp_path / "out"
-    result = run_swords("data", "build", "--sources", str(sources_copy), "--output", str(output))
+    result = run_swords(
+        "data", "build", "--sources", str(sources_copy), "--output", str(output), "--nltk35", str(nltk35_path)
+    )
     assert_one_line_error_and_no_output(result, output, "corrupted source", relative, BUILD_SOURCES[relative])
