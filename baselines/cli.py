@@ -209,7 +209,10 @@ def execute(
         check_ownership(paths, force)  # before any work: a run replaces only what a run wrote
     if not output_path.name.endswith(OUTPUT_SUFFIXES):  # say what the names will be before they appear
         print(shown(f"--output {output_path}: a run writes {written_files(paths)}"), file=sys.stderr)
-    full = Scorer.from_dataset(dataset, split, setting=cls.setting)
+    try:  # a benchmark the metric cannot score (ProLex, TSAR-2022 have no POS): one line, before any work
+        full = Scorer.from_dataset(dataset, split, setting=cls.setting)
+    except MetricInputError as error:
+        raise SwordsError(str(error)) from None
     report: dict = {}
     if reuse:
         header = stored if isinstance(stored.get("files"), dict) else {**stored, "files": file_hashes(paths)}

@@ -1,4 +1,4 @@
-"""SWORDS, CoInCo and SemEval-2007 Task 10 as Hugging Face datasets in one schema.
+"""SWORDS, CoInCo, SemEval-2007 Task 10, ProLex and TSAR-2022 as Hugging Face datasets in one schema.
 
 >>> import swords_dataset
 >>> test = swords_dataset.load("swords", split="test")
@@ -24,8 +24,23 @@ CONFIGS: dict[str, tuple[str, ...]] = {
     "swords_reannotated": ("test",),
     "coinco": ("dev", "test"),
     "semeval07": ("trial", "test"),
+    "prolex": ("dev", "test"),
+    "tsar2022_en": ("trial", "test"),
+    "tsar2022_es": ("trial", "test"),
+    "tsar2022_pt": ("trial", "test"),
 }
 DEFAULT_CONFIG = "swords"
+# Configs whose rows give no POS and no lemma (ProLex, TSAR-2022): what tags or lemmatizes the target (WordNet
+# systems, the SWORDS metrics, the Space's views) does not apply to them as it stands.
+UNTAGGED_CONFIGS = ("prolex", "tsar2022_en", "tsar2022_es", "tsar2022_pt")
+# Configs whose license text ships beside their data: ProLex (Apache-2.0), TSAR-2022 (CC-BY-NC-SA-4.0).
+LICENSED_CONFIGS = ("prolex", "tsar2022_en", "tsar2022_es", "tsar2022_pt")
+
+
+def license_path(config: str) -> str | None:
+    """The license text shipped beside a config's data (relative to the dataset folder), where its license asks
+    for one; None for the others (the card names every license)."""
+    return f"data/{config}/LICENSE" if config in LICENSED_CONFIGS else None
 
 
 def parquet_path(config: str, split: str) -> str:
@@ -115,8 +130,11 @@ __all__ = [
     "DATASET_DIR",
     "DEFAULT_CONFIG",
     "ID_COLUMNS",
+    "LICENSED_CONFIGS",
     "SwordsError",
+    "UNTAGGED_CONFIGS",
     "check_config",
+    "license_path",
     "load",
     "locate_ids",
     "parquet_path",

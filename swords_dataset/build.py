@@ -9,7 +9,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from . import CONFIGS, DATASET_DIR, parquet_path
+from . import CONFIGS, DATASET_DIR, license_path, parquet_path, readers_prolex, readers_tsar2022
 from .build_folder import BuildFolder
 from .card import write_card
 from .errors import SwordsError
@@ -96,7 +96,24 @@ def build_rows(paths: dict[str, Path], detokenize: Detokenizer) -> dict[str, dic
         ),
     }
     add_upstream_ids(rows, paths, detokenize)
+    # Benchmarks the upstream SWORDS library never had: their upstream_id is their own id.
+    rows.update(readers_prolex.read_all(paths))
+    rows.update(readers_tsar2022.read_all(paths))
     return rows
+
+
+# The license text the build copies beside a config's data (swords_dataset.license_path), from its source.
+LICENSE_SOURCES = {
+    readers_prolex.CONFIG: readers_prolex.LICENSE,
+    **{readers_tsar2022.config_name(language): readers_tsar2022.LICENSE for language in readers_tsar2022.LANGUAGES},
+}
+
+
+def write_licenses(paths: dict[str, Path], output_dir: Path) -> None:
+    for config, source in LICENSE_SOURCES.items():
+        target = output_dir / license_path(config)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(paths[source], target)
 
 
 def write_parquet(rows: list[dict], path: Path) -> None:
@@ -141,6 +158,7 @@ def build(sources_dir: Path, output_dir: Path = DATASET_DIR, nltk35: str | None 
             for config, splits in rows.items():
                 for split, split_rows in splits.items():
                     write_parquet(split_rows, scratch / parquet_path(config, split))
+            write_licenses(paths, scratch)
             write_card(scratch, {c: {s: len(r) for s, r in splits.items()} for c, splits in rows.items()})
             run_build_steps(scratch)
             folder.replace_with(scratch)

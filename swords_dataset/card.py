@@ -33,13 +33,41 @@ CITATIONS = {
     year = "2007",
     pages = "48--53"
 }""",
+    "prolex": """@inproceedings{zhang-etal-2024-prolex,
+    title = "{P}ro{L}ex: A Benchmark for Language Proficiency-oriented Lexical Substitution",
+    author = "Zhang, Xuanming and Chen, Zixun and Yu, Zhou",
+    booktitle = "Findings of the Association for Computational Linguistics: ACL 2024",
+    year = "2024"
+}""",
+    "tsar2022": """@inproceedings{saggion-etal-2022-findings,
+    title = "Findings of the {TSAR}-2022 Shared Task on Multilingual Lexical Simplification",
+    author = "Saggion, Horacio and {\\v{S}}tajner, Sanja and Ferr{\\'e}s, Daniel and Sheang, Kim Cheng and Shardlow, Matthew and North, Kai and Zampieri, Marcos",
+    booktitle = "Proceedings of the Workshop on Text Simplification, Accessibility, and Readability (TSAR-2022)",
+    year = "2022",
+    pages = "271--283"
+}""",
+}
+
+_TSAR_LICENSE = "CC-BY-NC-SA-4.0 (non-commercial, share-alike; license text in data/{config}/LICENSE)"
+
+# Shown with each config in the card's YAML (and by `datasets` as the config's description).
+DESCRIPTIONS = {
+    "prolex": "ProLex v1.0 (Zhang et al. 2024): proficiency-oriented lexical substitution, expert judgements. "
+    "License: Apache-2.0 (text in data/prolex/LICENSE).",
+    **{
+        f"tsar2022_{language}": f"TSAR-2022 shared task on lexical simplification (Saggion et al. 2022), {name}. "
+        f"License: {_TSAR_LICENSE.format(config=f'tsar2022_{language}')}."
+        for language, name in (("en", "English"), ("es", "Spanish"), ("pt", "Portuguese"))
+    },
 }
 
 BODY = """
-# Lexical substitution benchmarks: SWORDS, CoInCo and SemEval-2007 in one schema
+# Lexical substitution benchmarks: SWORDS, CoInCo, SemEval-2007, ProLex and TSAR-2022 in one schema
 
 Given a context and a target word in it, lexical substitution asks for words that could replace the
-target. This repository holds the field's three benchmarks as Parquet, one row per (context, target),
+target. This repository holds the field's three English benchmarks, ProLex (proficiency-oriented
+substitution) and TSAR-2022 (lexical simplification in English, Spanish and Portuguese) as Parquet, one
+row per (context, target),
 with the same columns everywhere, built from the upstream releases by `swords data build` and checked
 against the published statistics by `swords data verify` (see the toolkit's README).
 
@@ -57,6 +85,10 @@ swords_test = load_dataset("swords_dataset", "swords", split="test")   # or ORG/
 | `swords_reannotated` | test (89) | the second, independent annotation of the same 89 targets (the paper's "Humans") |
 | `coinco` | dev (10,179), test (5,450) | CoInCo (Kremer et al. 2014), official split by MASC document |
 | `semeval07` | trial (300), test (1,710) | SemEval-2007 Task 10 (McCarthy & Navigli 2007) |
+| `prolex` | dev (68), test (680) | ProLex v1.0 (Zhang et al. 2024), proficiency-oriented; Apache-2.0 |
+| `tsar2022_en` | trial (10), test (373) | TSAR-2022 (Saggion et al. 2022), English; CC-BY-NC-SA-4.0 |
+| `tsar2022_es` | trial (12), test (368) | TSAR-2022, Spanish; CC-BY-NC-SA-4.0 |
+| `tsar2022_pt` | trial (10), test (374) | TSAR-2022, Portuguese; CC-BY-NC-SA-4.0 |
 
 ## Columns
 
@@ -69,15 +101,17 @@ swords_test = load_dataset("swords_dataset", "swords", split="test")   # or ORG/
   dataset id upstream pins for it (a hash of every context, target, substitute and label id): CoInCo's
   against upstream's default build, which leaves out the `coinco_problematic` targets (their
   `upstream_id` is the one upstream gives them when it keeps them).
-- `benchmark`: `swords-v1.1`, `swords-v1.1-reannotated`, `coinco` or `semeval07`.
+- `benchmark`: `swords-v1.1`, `swords-v1.1-reannotated`, `coinco`, `semeval07`, `prolex`,
+  `tsar2022_en`, `tsar2022_es` or `tsar2022_pt`. ProLex and TSAR-2022: see their section below.
 - `context_id`, `context`: SWORDS and CoInCo: the multi-sentence context (CoInCo: pre-context, target
   sentence and post-context, whitespace-normalised, joined by a space); SemEval: the sentence,
   detokenized, HTML entities and mojibake repaired.
 - `target`, `offset`: the target's surface form and character offset:
   `context[offset:offset + len(target)] == target` holds on every row (asserted at build).
 - `pos`: Universal Dependencies tag (NOUN, VERB, ADJ, ADV). `target_lemma`: the source's lemma.
-- `substitutes`: `substitute`, `score`, `votes_positive`, `votes_total`, `labels`, `sources`, sorted by
-  score descending (ties keep source order). SWORDS: `score` = positive labels / all labels
+  `target_cefr`: ProLex test only, else null.
+- `substitutes`: `substitute`, `score`, `votes_positive`, `votes_total`, `labels`, `sources`, `cefr`
+  (ProLex only, else null); in SWORDS, CoInCo and SemEval sorted by score descending (ties keep source order). SWORDS: `score` = positive labels / all labels
   (abstentions count as "no", as in the upstream README), `labels` the raw TRUE/FALSE/UNSURE judgements.
   CoInCo and SemEval: `score` = number of annotators who produced the substitute (= both vote counts);
   these sources have no per-annotator judgements, so `labels` is empty.
@@ -89,10 +123,54 @@ swords_test = load_dataset("swords_dataset", "swords", split="test")   # or ORG/
   here (Table 2's counts); the scorer leaves the 62 problematic test targets (152 in dev) out by default,
   as the upstream library, Melamud et al.'s `coinco.no_problematic` files and LexSubGen do.
 
+## ProLex and TSAR-2022
+
+Neither benchmark gives a POS or a lemma: `pos` and `target_lemma` are null. Neither has a ranking
+setting: `candidates` is empty. `provenance` is empty (nulls and empty lists). Ids name the config, the
+split and the 1-based record: `prolex:test:0042` is ProLex test's 42nd data row (line 43 of the CSV, after
+its header); `tsar2022_es:test:0042` is line 42 of the Spanish test gold file. `upstream_id` and
+`context_id` equal `id` (the upstream SWORDS library never had these benchmarks).
+
+**ProLex** (`prolex`, from github.com/BillyZhang24kobe/LS_Proficiency @ f54ba0f): one row per CSV row.
+`context` is the sentence without its `**` marks; `target` is the marked word and `offset` where it
+stands. In 2 dev and 27 test rows the word is marked more than once (it recurs in the sentence); the
+first marked span is the target. `substitutes`: every `acc_subs` item, then every `unacc_subs` item, each
+once (3 test rows list one twice), in the source's order, items exactly as given. `labels`:
+`acceptable` or `unacceptable` (the experts' judgement), plus `proficiency_acceptable` /
+`proficiency_unacceptable` for items in `prof_acc_subs` / `prof_unacc_subs` (the proficiency-oriented
+subset: acceptable substitutes at or above the target's CEFR level, and those below it). Five items of
+`prof_acc_subs` in 4 test rows are in neither expert list (spelling variants such as `"peoples"` beside
+`people's`); they are kept as given, after the others, labelled `proficiency_acceptable` only. `score` is
+the experts' **binary** judgement, 1.0 acceptable and 0.0 unacceptable (a proficiency item counts as
+acceptable, as the benchmark defines that subset), not a graded fraction of annotators. `votes_positive`
+and `votes_total` are null (there are no annotator counts). CEFR levels (test only; dev has none, so
+null): `target_cefr` is `t_words_cefr` and each proficiency substitute's `cefr` its level in
+`prof_acc_cefr` / `prof_unacc_cefr`, as integers as the source gives them: 0-5 = A1-C2 (the
+repository's own example: "promotion (B2)" is 3). The source's `None` is null; it also holds 6 (6
+targets, 89 substitutes) and -1 (2 targets), whose meaning it does not document. Substitutes outside the
+proficiency lists have a null `cefr`.
+
+**TSAR-2022** (`tsar2022_en`, `tsar2022_es`, `tsar2022_pt`, from
+github.com/LaSTUS-TALN-UPF/TSAR-2022-Shared-Task @ 089c266): one row per line of the gold TSV
+(`sentence<TAB>complex word<TAB>one annotation per annotator`); the build checks that the unlabelled
+`_none.tsv` inputs match the gold files line by line. `context` is the sentence, `target` the complex
+word, `offset` its first occurrence as a whole word (in 2 test lines, English "impeach" and Spanish
+"ovina", the same letters occur earlier inside another word: "impeachment", "bovina"). `substitutes`:
+each distinct annotation, stripped of surrounding whitespace as the official scorer strips it and
+otherwise exactly as given (no case folding), most annotators first, ties in order of first appearance;
+`score` = `votes_positive` = the number of annotators who gave it, `votes_total` = the number of
+annotations on the line (English 25-26, Spanish 24-25, Portuguese 11-26). `labels` is empty; `sources` is
+`["tsar2022"]`. Annotations equal to the complex word itself are kept (English test: 238 lines have
+one, Spanish test: 227); the official scorer leaves them out when it scores, and so does the metric.
+TSAR-2022's data is licensed **CC-BY-NC-SA-4.0**: non-commercial use only, derivatives under the same
+license; its text ships in `data/tsar2022_*/LICENSE`.
+
 ## Licenses
 
 SWORDS: CC-BY-3.0-US. CoInCo: CC-BY-3.0 (with the SWORDS authors' patch). SemEval-2007 Task 10 data
-and the candidate lists (from Melamud et al.'s lexsub repository): research use.
+and the candidate lists (from Melamud et al.'s lexsub repository): research use. ProLex: Apache-2.0 (its
+repository's license; text in `data/prolex/LICENSE`). TSAR-2022: CC-BY-NC-SA-4.0 (text in
+`data/tsar2022_en/LICENSE`, and the same beside the Spanish and Portuguese data).
 
 ## Citations
 """
@@ -111,16 +189,17 @@ def dataset_infos(split_sizes: dict[str, dict[str, int]]) -> datasets.info.Datas
 
 def card_text(split_sizes: dict[str, dict[str, int]]) -> str:
     data = DatasetCardData(
-        pretty_name="Lexical substitution benchmarks: SWORDS, CoInCo, SemEval-2007",
-        license=["cc-by-3.0", "other"],
-        language=["en"],
+        pretty_name="Lexical substitution benchmarks: SWORDS, CoInCo, SemEval-2007, ProLex, TSAR-2022",
+        license=["cc-by-3.0", "apache-2.0", "cc-by-nc-sa-4.0", "other"],
+        language=["en", "es", "pt"],
         task_categories=["text-generation", "text-ranking"],
-        tags=["lexical-substitution", "swords", "coinco", "semeval-2007"],
+        tags=["lexical-substitution", "lexical-simplification", "swords", "coinco", "semeval-2007", "prolex", "tsar-2022"],
         size_categories=["10K<n<100K"],
         configs=[
             {
                 "config_name": config,
                 **({"default": True} if config == DEFAULT_CONFIG else {}),
+                **({"description": DESCRIPTIONS[config]} if config in DESCRIPTIONS else {}),
                 "data_files": [{"split": split, "path": parquet_path(config, split)} for split in splits],
             }
             for config, splits in CONFIGS.items()

@@ -1,6 +1,7 @@
 """Uploads to the Hugging Face Hub: the token (from the environment only), the repository id's check, and the
 upload itself, whose failure is one line naming the repository and never the token. `swords data publish` (the
-dataset folder) and `swords hub publish` (every repository of a release, hub_cli.py) both upload through here."""
+dataset folder: card, Parquet, license texts) and `swords hub publish` (every repository of a release,
+hub_cli.py) both upload through here."""
 
 from __future__ import annotations
 
@@ -17,9 +18,11 @@ REQUEST_TIMEOUT_SECONDS = 60.0
 
 
 def publishable_files(dataset_dir: Path = DATASET_DIR) -> list[tuple[str, int]]:
-    """(path relative to the folder, size in bytes) of what a Hub dataset repository needs: the card and data."""
+    """(path relative to the folder, size in bytes) of what a Hub dataset repository needs: the card, the data and
+    the license texts that ship beside it (TSAR-2022's CC-BY-NC-SA-4.0 asks for its text with the data)."""
     dataset_dir = Path(dataset_dir)
     files = [dataset_dir / "README.md", *sorted((dataset_dir / "data").rglob("*.parquet"))]
+    files += sorted((dataset_dir / "data").rglob("LICENSE"))
     missing = [str(f) for f in files if not f.is_file()]
     if missing or len(files) == 1:
         raise SwordsError(f"nothing to publish in {dataset_dir}: run `swords data build` first")

@@ -48,6 +48,7 @@ def read_swords(path: Path, benchmark: str) -> list[dict]:
                 "votes_total": len(labels),
                 "labels": list(labels),
                 "sources": list(substitute["extra"]["sources"]),
+                "cefr": None,
             }
         )
     rows = []
@@ -66,6 +67,7 @@ def read_swords(path: Path, benchmark: str) -> list[dict]:
             "offset": target["offset"],
             "pos": target["pos"],
             "target_lemma": target["extra"]["coinco_lemma"],
+            "target_cefr": None,
             "substitutes": substitutes,
             "candidates": sorted_candidates([s["substitute"] for s in substitutes]),
             "provenance": provenance,
@@ -101,6 +103,7 @@ def produced_substitutes(answers: list[tuple[str, int]], source: str) -> list[di
                 "votes_total": count,
                 "labels": [],
                 "sources": [source],
+                "cefr": None,
             }
             for text, count in answers
         ]
@@ -185,6 +188,7 @@ def read_coinco(xml_path: Path, candidates_path: Path, test_documents: set[str])
                 "offset": region_start + found,
                 "pos": pos,
                 "target_lemma": lemma,
+                "target_cefr": None,
                 "substitutes": substitutes,
                 # The lemma.POS list, plus the gold substitutes it lacks, so a ranker can rank every gold item.
                 "candidates": sorted_candidates(pool + [s["substitute"] for s in substitutes]),
@@ -326,6 +330,7 @@ def read_semeval07(
                 "offset": offset,
                 "pos": pos,
                 "target_lemma": lemma,
+                "target_cefr": None,
                 "substitutes": substitutes,
                 "candidates": sorted_candidates(pool + [s["substitute"] for s in substitutes]),
                 "provenance": provenance,

@@ -14,8 +14,11 @@ SUBSTITUTE = {
     "votes_total": datasets.Value("int32"),
     # Raw per-annotator judgements (SWORDS: TRUE / FALSE / UNSURE); empty where the source has none.
     "labels": datasets.List(datasets.Value("string")),
-    # Where the candidate came from: "coinco", "roget", "semeval07".
+    # Where the candidate came from: "coinco", "roget", "semeval07", "prolex", "tsar2022".
     "sources": datasets.List(datasets.Value("string")),
+    # ProLex: the substitute's CEFR level as the source gives it (0-5 = A1-C2), for the proficiency-oriented
+    # substitutes only; null elsewhere and in every other benchmark.
+    "cefr": datasets.Value("int32"),
 }
 
 PROVENANCE = {
@@ -39,6 +42,8 @@ FEATURES = datasets.Features(
         "offset": datasets.Value("int32"),
         "pos": datasets.Value("string"),
         "target_lemma": datasets.Value("string"),
+        # ProLex test: the target's CEFR level as the source gives it (0-5 = A1-C2); null elsewhere.
+        "target_cefr": datasets.Value("int32"),
         "substitutes": datasets.List(SUBSTITUTE),
         # The candidate pool for the ranking setting, alphabetical so its order leaks no gold.
         "candidates": datasets.List(datasets.Value("string")),

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from . import CONFIGS
 from .judgements import ACCEPTABLE, JUDGED_UNACCEPTABLE, score_class
 
-# The figures as published, from Table 2 of the SWORDS paper (Lee et al. 2021, arXiv version).
+# The figures as published: SWORDS, CoInCo and SemEval-2007 from Table 2 of the SWORDS paper (Lee et al. 2021,
+# arXiv version); ProLex's and TSAR-2022's instance counts as their releases state them.
 # (config, split or "+"-joined splits, statistic) -> value. Averages are per target, one decimal.
 PUBLISHED: dict[tuple[str, str, str], float] = {
     ("swords", "dev", "targets"): 370,
@@ -43,6 +44,16 @@ PUBLISHED: dict[tuple[str, str, str], float] = {
     ("semeval07", "trial+test", "substitutes"): 8025,
     ("semeval07", "trial+test", "labels"): 12300,
     ("semeval07", "trial+test", "target words"): 201,
+    # ProLex (Zhang et al. 2024): dev and test instances, as its repository states them.
+    ("prolex", "dev", "targets"): 68,
+    ("prolex", "test", "targets"): 680,
+    # TSAR-2022 (Saggion et al. 2022): trial and test instances, as the task's repository states them.
+    ("tsar2022_en", "trial", "targets"): 10,
+    ("tsar2022_en", "test", "targets"): 373,
+    ("tsar2022_es", "trial", "targets"): 12,
+    ("tsar2022_es", "test", "targets"): 368,
+    ("tsar2022_pt", "trial", "targets"): 10,
+    ("tsar2022_pt", "test", "targets"): 374,
 }
 
 # Published figures that the released sources cannot give, with the value they do give and why.
@@ -73,7 +84,7 @@ AVERAGES = ("substitutes/target", "inconceivable/target", "conceivable/target", 
 
 
 def split_statistics(rows: Iterable[dict]) -> dict[str, float]:
-    """Counts over rows of the shared schema. Labels: SWORDS judgements, else annotator votes."""
+    """Counts over rows of the shared schema (labels: see `judgements`)."""
     stats = {
         "contexts": 0,
         "targets": 0,
@@ -91,7 +102,7 @@ def split_statistics(rows: Iterable[dict]) -> dict[str, float]:
         words.add(target_word(row))
         for substitute in row["substitutes"]:
             stats["substitutes"] += 1
-            stats["labels"] += len(substitute["labels"]) or substitute["votes_total"]
+            stats["labels"] += judgements(substitute)
             judged = score_class(substitute["score"])
             stats["inconceivable"] += judged == JUDGED_UNACCEPTABLE
             stats["conceivable"] += judged != JUDGED_UNACCEPTABLE
@@ -103,6 +114,14 @@ def split_statistics(rows: Iterable[dict]) -> dict[str, float]:
         key = name.split("/")[0]
         stats[name] = stats[key] / n
     return stats
+
+
+def judgements(substitute: dict) -> int:
+    """What the table counts as a substitute's labels: SWORDS its judgements; ProLex its one expert judgement (no
+    votes); CoInCo, SemEval-2007 and TSAR-2022 the annotators who gave it."""
+    if substitute["labels"] and substitute["votes_total"] is not None:
+        return len(substitute["labels"])
+    return 1 if substitute["votes_positive"] is None else substitute["votes_positive"]
 
 
 def target_word(row: dict) -> str:

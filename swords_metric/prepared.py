@@ -102,7 +102,8 @@ def load_shipped(dataset_dir: Path, config: str, split: str) -> ReferenceSplit |
 
 
 def write_shipped(dataset_dir: Path) -> list[Path]:
-    """The build step: write the prepared references of every split whose Parquet is in `dataset_dir`."""
+    """The build step: write the prepared references of every split whose Parquet is in `dataset_dir` and whose rows
+    all have a POS (the SWORDS metrics lemmatize under it)."""
     import pyarrow.parquet as pq
 
     import swords_dataset
@@ -114,6 +115,8 @@ def write_shipped(dataset_dir: Path) -> list[Path]:
             if not parquet.is_file():
                 continue
             rows = pq.read_table(parquet).to_pylist()
+            if not all(isinstance(row.get("pos"), str) for row in rows):
+                continue  # no POS (ProLex, TSAR-2022): the SWORDS metrics' lemmatized references do not apply
             path = prepared_path(dataset_dir, config, split)
             atomic_write(path, encode(rows, _sha256(parquet)))
             written.append(path)

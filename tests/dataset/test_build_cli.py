@@ -18,6 +18,7 @@ def committed_files() -> list[str]:
     files = [
         "README.md",
         *(swords_dataset.parquet_path(c, s) for c, splits in swords_dataset.CONFIGS.items() for s in splits),
+        *(swords_dataset.license_path(c) for c in swords_dataset.LICENSED_CONFIGS),
     ]
     assert all((swords_dataset.DATASET_DIR / f).is_file() for f in files)
     return files

@@ -15,7 +15,9 @@ from swords_metric import Scorer
 from swords_metric.prepared import StalePreparedReferences, load_shipped, prepared_path, write_shipped
 from swords_metric.references import ReferenceSplit
 
-SPLITS = [(config, split) for config, splits in swords_dataset.CONFIGS.items() for split in splits]
+# The benchmarks with a POS on every row, which the SWORDS metrics lemmatize under; ProLex and TSAR-2022 have none.
+PREPARED_CONFIGS = ("swords", "swords_test_subset", "swords_reannotated", "coinco", "semeval07")
+SPLITS = [(config, split) for config in PREPARED_CONFIGS for split in swords_dataset.CONFIGS[config]]
 
 
 @pytest.mark.parametrize("config, split", SPLITS)
@@ -27,6 +29,15 @@ def test_every_shipped_split_equals_a_live_preparation(config, split):
     assert shipped is not None
     assert shipped.targets == live.targets and shipped.problematic == live.problematic
     assert shipped.references == live.references  # lemmas, judgement counts, target lemma, POS and id
+
+
+def test_no_prepared_references_ship_for_benchmarks_without_a_pos():
+    """ProLex and TSAR-2022 give no POS, under which the SWORDS metrics lemmatize: the build step skips them."""
+    others = [(c, s) for c, splits in swords_dataset.CONFIGS.items() if c not in PREPARED_CONFIGS for s in splits]
+    assert len(others) == 8
+    for config, split in others:
+        assert all(row["pos"] is None for row in swords_dataset.rows(config, split, columns=["pos"]))
+        assert not prepared_path(swords_dataset.DATASET_DIR, config, split).exists()
 
 
 def test_a_stale_file_is_refused_with_a_warning_and_the_rows_are_used(tmp_path):

@@ -35,6 +35,15 @@ def test_search_and_show_examples_escape_everything(swords_test):
         show_example("swords test", "t:nope")
 
 
+def test_prolex_and_tsar2022_are_not_offered_yet_and_asking_for_them_is_one_clear_error():
+    """Their rows have no POS or lemma for the Space's views, and their metrics are not in its scoring yet."""
+    assert not [label for label in data.split_choices() if label.startswith(("prolex", "tsar2022"))]
+    assert "semeval07 test" in data.split_choices()
+    for label in ("prolex test", "tsar2022_es trial"):
+        with pytest.raises(SpaceError, match=f"Unknown benchmark '{label}'; choose one of swords dev"):
+            search_examples(label)
+
+
 def test_gold_bars_are_coloured_by_the_metrics_classes(swords_test):
     """Each gold substitute's bar carries its class as the metric counts it (scoring.gold_labels, measured
     against scoring itself in test_space_labels.py), in the row's order of scores."""
