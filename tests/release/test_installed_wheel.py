@@ -8,12 +8,9 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import tarfile
-import time
-import urllib.request
 import zipfile
 from pathlib import Path
 
@@ -21,9 +18,9 @@ import pytest
 
 from ..conftest import REPO_ROOT, free_port
 from .conftest import clone_files, user_env
+from .processes import start, stop, wait_for_http
 
 COMMAND_TIMEOUT = 600
-START_TIMEOUT = 180  # the app's first start in a fresh environment compiles its imports
 PACKAGE_FOLDERS = {"swords_dataset": "swords_dataset", "swords_metric": "swords_metric",
                    "baselines": "swords_baselines", "space": "swords_space"}  # folder in the clone: import name
 RESULTS = "swords_space/results"
@@ -207,47 +204,16 @@ def test_the_metric_module_in_the_installed_wheel_computes_the_development_figur
 # -- the demo and the Space ------------------------------------------------------------------------------------
 
 
-def _start(command: list[str], cwd: Path, env: dict, log: Path) -> subprocess.Popen:
-    with open(log, "wb") as out:  # its own process group: strace and the app end together
-        return subprocess.Popen(command, cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT,
-                                start_new_session=True)
-
-
-def _stop(process: subprocess.Popen) -> None:
-    try:
-        os.killpg(process.pid, signal.SIGTERM)
-        process.wait(30)
-    except ProcessLookupError:
-        pass
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.wait(30)
-
-
-def _wait_for_http(url: str, process: subprocess.Popen, log: Path) -> None:
-    deadline = time.monotonic() + START_TIMEOUT
-    while time.monotonic() < deadline:
-        assert process.poll() is None, log.read_text(errors="replace")[-3000:]
-        try:
-            with urllib.request.urlopen(url, timeout=5) as response:
-                if response.status == 200 and b"gradio" in response.read().lower():
-                    return
-        except OSError:
-            time.sleep(0.5)
-    raise AssertionError(f"nothing answered at {url} within {START_TIMEOUT} s:\n"
-                         + log.read_text(errors="replace")[-3000:])
-
-
 def test_swords_demo_from_the_installed_wheel_answers_http(installed, tmp_path):
     port = free_port()
     env = user_env(installed["venv"], GRADIO_TEMP_DIR=str(tmp_path / "uploads"))
     log = tmp_path / "demo.log"
-    demo = _start([str(installed["bin"] / "swords"), "demo", "--port", str(port)], installed["home"], env, log)
-    try:
-        _wait_for_http(f"http://127.0.0.1:{port}/", demo, log)
+    demo = start([str(installed["bin"] / "swords"), "demo", "--port", str(port)], installed["home"], env, log)
+    try:  # it prints its address once it is up, and answers there
+        wait_for_http(f"http://127.0.0.1:{port}/", demo, log, line=f"The demo is running at http://127.0.0.1:{port}/")
     finally:
-        _stop(demo)
-    assert f"The demo is running at http://127.0.0.1:{port}/" in log.read_text(errors="replace")
+        stop(demo)
+    assert "Traceback" not in log.read_text(errors="replace")
 
 
 def test_the_space_repository_runs_the_browser_tests(installed, space_repo, tmp_path):
@@ -261,17 +227,17 @@ def test_the_space_repository_runs_the_browser_tests(installed, space_repo, tmp_
     port = free_port()
     log, opened = tmp_path / "app.log", tmp_path / "opened.txt"
     env = user_env(installed["venv"], GRADIO_SERVER_PORT=str(port), GRADIO_TEMP_DIR=str(tmp_path / "uploads"))
-    app = _start(traced([str(installed["bin"] / "python"), "app.py"], opened), space_repo, env, log)
+    app = start(traced([str(installed["bin"] / "python"), "app.py"], opened), space_repo, env, log)
     url = f"http://127.0.0.1:{port}/"
     try:
-        _wait_for_http(url, app, log)
+        wait_for_http(url, app, log)
         browser_tests = subprocess.run(
             [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-k", "test_browser",
              str(REPO_ROOT / "tests" / "space" / "test_space_e2e_browser.py")],
             cwd=REPO_ROOT, capture_output=True, text=True, timeout=COMMAND_TIMEOUT,
             env={**os.environ, "SWORDS_SPACE_URL": url, "SWORDS_SPACE_LOG": str(log)})
     finally:
-        _stop(app)
+        stop(app)
     summary = browser_tests.stdout.strip().splitlines()[-1]
     assert browser_tests.returncode == 0, browser_tests.stdout[-5000:]
     assert " 5 passed" in f" {summary}" and "skipped" not in summary, summary

@@ -4,6 +4,8 @@ That pip installs those requirements and the app runs from them is test_installe
 
 from __future__ import annotations
 
+import os
+import sys
 from importlib.metadata import version
 
 import pytest
@@ -14,7 +16,8 @@ from swords_dataset.errors import SwordsError
 from swords_dataset.hub import Release, hub_repos
 from swords_space.hub_repo import SPACE_REPO, TORCH_CPU_INDEX
 
-from ..conftest import REPO_ROOT
+from ..conftest import REPO_ROOT, free_port
+from .processes import start, stop, wait_for_http
 
 
 def header_and_body(card: str) -> tuple[dict, str]:
@@ -76,3 +79,27 @@ def test_a_wheel_of_another_release_is_refused_naming_it(tmp_path, dist):
         SPACE_REPO.write(tmp_path / "space", Release("9.9.9", dist["wheel"]))
     assert str(refused.value).startswith(f"{dist['wheel']}: not a wheel of swords-lexsub 9.9.9")
     assert not (tmp_path / "space").exists()
+
+
+def listening_on_every_interface(port: int) -> bool:
+    """Whether a socket listens on 0.0.0.0:port (/proc/net/tcp: local address in hex, state 0A is LISTEN)."""
+    rows = [line.split() for line in open("/proc/net/tcp").read().splitlines()[1:]]
+    return any(row[1] == f"00000000:{port:04X}" and row[3] == "0A" for row in rows)
+
+
+def test_app_py_under_the_spaces_runtime_serves_every_interface_on_the_given_port(space_repo, tmp_path):
+    """`python app.py` as Spaces runs it: SYSTEM=spaces and the port in $GRADIO_SERVER_PORT (Spaces also sets
+    GRADIO_SERVER_NAME=0.0.0.0; the launcher does when it is missing). Here with the development install's Python;
+    test_installed_wheel.py runs it from the installed wheel."""
+    port = free_port()
+    env = {**os.environ, "SYSTEM": "spaces", "GRADIO_SERVER_PORT": str(port), "GRADIO_TEMP_DIR": str(tmp_path),
+           "GRADIO_ANALYTICS_ENABLED": "False", "PYTHONUNBUFFERED": "1"}
+    env.pop("GRADIO_SERVER_NAME", None)
+    log = tmp_path / "app.log"
+    app = start([sys.executable, "app.py"], space_repo, env, log)
+    try:
+        wait_for_http(f"http://127.0.0.1:{port}/", app, log)
+        assert listening_on_every_interface(port)
+    finally:
+        stop(app)
+    assert "Traceback" not in log.read_text(errors="replace")
