@@ -41,14 +41,16 @@ def traced(command: list[str], log: Path) -> list[str]:
     """`command` with every file it (or a child) opens written to `log`, when strace can run here."""
     if not STRACE:
         return command
-    return ["strace", "-f", "-qq", "-e", "trace=open,openat,openat2", "-e", "signal=none", "-o", str(log), *command]
+    # -y: each descriptor with its path, so a relative open shows where it landed
+    return ["strace", "-f", "-qq", "-y", "-e", "trace=open,openat,openat2", "-e", "signal=none", "-o", str(log),
+            *command]
 
 
 def assert_nothing_opened_in_the_clone(log: Path) -> None:
     if not STRACE:
         return
-    clone = f'"{REPO_ROOT}/'
-    opened = [line for line in log.read_text(errors="replace").splitlines() if clone in line]
+    clone = (f'"{REPO_ROOT}/', f"<{REPO_ROOT}/", f"<{REPO_ROOT}>")  # a path asked for, opened, or the cwd
+    opened = [line for line in log.read_text(errors="replace").splitlines() if any(mark in line for mark in clone)]
     assert not opened, "opened in the clone:\n" + "\n".join(opened[:20])
 
 
