@@ -15,12 +15,11 @@ import os
 import shutil
 import stat
 import tempfile
-import zipfile
 from pathlib import Path
 
 from .errors import SwordsError
 from .files import SPECIAL_ROOTS, atomic_write
-from .hub import HubRepo, Release, hub_repos
+from .hub import HubRepo, Release, check_wheel, hub_repos
 from .sources import sha256_of
 
 MANIFEST = "swords-hub-export.json"
@@ -118,33 +117,6 @@ def check_export_folder(target: Path) -> dict[str, set[str]]:
                     raise ExportFolderError(f"{target}: {path} was not written by `swords hub export` ({why}); "
                                             f"{refusal}")
     return recorded
-
-
-def check_wheel(release: Release) -> None:
-    """The wheel shipped beside the repositories is one of this distribution and release, by its name and its
-    metadata."""
-    from packaging.utils import InvalidWheelFilename, parse_wheel_filename
-
-    wheel = release.wheel
-    if wheel is None:
-        return
-    try:
-        name, version, _, _ = parse_wheel_filename(wheel.name)
-    except InvalidWheelFilename:
-        raise SwordsError(f"--wheel {wheel}: not a wheel's file name (NAME-VERSION-TAGS.whl)") from None
-    if name != "swords-lexsub" or str(version) != release.version:
-        raise SwordsError(f"--wheel {wheel}: a wheel of {name} {version}, not of swords-lexsub {release.version}")
-    if not wheel.is_file():
-        raise SwordsError(f"--wheel {wheel}: no such file")
-    metadata = f"swords_lexsub-{release.version}.dist-info/METADATA"
-    try:
-        with zipfile.ZipFile(wheel) as archive:
-            fields = archive.read(metadata).decode("utf-8").split("\n\n", 1)[0].splitlines()
-    except (OSError, KeyError, UnicodeDecodeError, zipfile.BadZipFile):
-        raise SwordsError(f"--wheel {wheel}: not a wheel of swords-lexsub {release.version} (no readable "
-                          f"{metadata})") from None
-    if f"Version: {release.version}" not in fields or "Name: swords-lexsub" not in fields:
-        raise SwordsError(f"--wheel {wheel}: its {metadata} is not swords-lexsub {release.version}'s")
 
 
 def repository_files(folder: Path) -> list[tuple[str, int]]:

@@ -71,11 +71,13 @@ def test_every_config_and_split_loads_from_the_exported_folder_without_the_toolk
 
 
 def test_the_exported_repositories_hold_exactly_their_files(hub_export):
-    assert sorted(p.name for p in hub_export.iterdir()) == ["dataset", "metric", MANIFEST]
+    assert sorted(p.name for p in hub_export.iterdir()) == ["dataset", "metric", "space", MANIFEST]
     dataset_files = sorted(p.relative_to(hub_export / "dataset").as_posix()
                            for p in (hub_export / "dataset").rglob("*") if p.is_file())
-    assert dataset_files == sorted(["README.md", *(swords_dataset.parquet_path(c, s)
-                                                   for c, splits in swords_dataset.CONFIGS.items() for s in splits)])
+    licensed = ("prolex", "tsar2022_en", "tsar2022_es", "tsar2022_pt")  # their license texts ship with the data
+    assert dataset_files == sorted(["README.md", *(f"data/{config}/LICENSE" for config in licensed),
+                                    *(swords_dataset.parquet_path(c, s)
+                                      for c, splits in swords_dataset.CONFIGS.items() for s in splits)])
     for relative in dataset_files:
         assert (hub_export / "dataset" / relative).read_bytes() == (swords_dataset.DATASET_DIR / relative).read_bytes()
     assert sorted(p.name for p in (hub_export / "metric").iterdir()) == [
@@ -100,7 +102,7 @@ def test_an_export_replaces_its_own_folder_and_refuses_anything_else(hub_export,
     shutil.copyfile(hub_export / "metric" / "app.py", target / "metric" / "app.py")
     result = run_swords("hub", "export", str(target))  # its own: replaced whole, no scratch left
     assert result.returncode == 0, result.stderr
-    assert sorted(p.name for p in target.iterdir()) == ["dataset", "metric", MANIFEST]
+    assert sorted(p.name for p in target.iterdir()) == ["dataset", "metric", "space", MANIFEST]
 
     users = tmp_path / "users"
     users.mkdir()

@@ -36,7 +36,7 @@ def test_dry_run_lists_every_repository_with_its_url_files_and_sizes(hub_export)
     assert result.returncode == 0, result.stderr
     listed = listed_repositories(result.stdout)
     repos = hub_repos()
-    assert {repo.folder for repo in repos} >= {"dataset", "metric"}
+    assert [repo.folder for repo in repos] == ["dataset", "metric", "space"]
     expected = {}
     for repo in repos:
         url = repo_url(repo, DEFAULT_ORG, "http://127.0.0.1:9")

@@ -70,9 +70,18 @@ def llm_server():
 # -- the app in its own process -------------------------------------------------------------------------------
 
 
+SPACE_URL_ENV = "SWORDS_SPACE_URL"  # an app already running elsewhere, for the browser tests to drive instead
+SPACE_LOG_ENV = "SWORDS_SPACE_LOG"  # and its log, if it has one here
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    """The app as `python space/app.py` starts it (the way a Hugging Face Space runs it)."""
+    """The app as `python space/app.py` starts it (the way a Hugging Face Space runs it); or, when
+    $SWORDS_SPACE_URL names one, that app (tests/release runs the browser tests against the installed wheel's)."""
+    if os.environ.get(SPACE_URL_ENV):
+        log = os.environ.get(SPACE_LOG_ENV)
+        yield {"url": os.environ[SPACE_URL_ENV], "log": Path(log) if log else None}
+        return
     with running_app(tmp_path_factory.mktemp("space")) as app:
         yield app
 
