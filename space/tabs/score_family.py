@@ -8,19 +8,9 @@ from __future__ import annotations
 
 import pandas as pd
 
-from swords_metric import PUBLISHED_METRICS
-
 from ..published import floored
+from ..scoring import FAMILY_METRIC_ROWS, PROLEX, TSAR2022
 
-PROLEX, TSAR2022 = "prolex", "tsar2022"
-# (label, metric key) of each family's figures, in the order its scorer prints them.
-FAMILY_METRIC_ROWS: dict[str, tuple[tuple[str, str], ...]] = {
-    TSAR2022: tuple((PUBLISHED_METRICS[key], key) for key in (
-        "acc@1", "acc@1@top1", "acc@2@top1", "acc@3@top1", "map@3", "map@5", "map@10", "potential@3", "potential@5",
-        "potential@10")),
-    PROLEX: tuple((f"{m.upper()}@10, {name}", f"{aspect}_{m}@10") for aspect, name in
-                  (("acc", "acceptable"), ("prof", "proficiency-oriented")) for m in "prf"),
-}
 FAMILY_NAMES = {TSAR2022: "TSAR-2022", PROLEX: "ProLex"}
 HOW_SHOWN = {TSAR2022: "fractions floored to 4 decimals, as tsar_eval.py prints them",
              PROLEX: "fractions to 4 decimals (evaluate.py's hard metrics: exact strings, k = 10)"}
