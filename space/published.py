@@ -19,6 +19,8 @@ from swords_metric import (
     published_systems,
 )
 
+from .scoring import FAMILY_METRIC_ROWS
+
 # One row per system of a paper on a benchmark split, its figures from several tables merged (as the CLI prints them).
 PUBLISHED: tuple[PublishedResult, ...] = tuple(published_systems())
 THIS_RUN, PUBLISHED_MARK = "this run", "published"
@@ -31,6 +33,8 @@ REPORTED_METRICS = tuple(key for key in SHOWN_METRICS
 # TSAR-2022's official metrics, as its published rows report them (fractions floored to 4 decimals).
 TSAR_REPORTED_METRICS = tuple(key for key in SHOWN_METRICS if any(
     key in row.metrics for row in PUBLISHED if metric_family(row.config) == "tsar2022"))
+# Every metric's column label: the published ones', and ProLex's (no paper of it is in the published results).
+_LABELS = PUBLISHED_METRICS | {key: label for label, key in FAMILY_METRIC_ROWS["prolex"]}
 PRINTED_DECIMALS = 4  # TSAR-2022's scorer and results tables floor every figure to 4 decimals
 BESIDE_PUBLISHED_COLUMNS = ["row", "system", "source", *(PUBLISHED_METRICS[key] for key in REPORTED_METRICS),
                             "setting; variant"]
@@ -60,7 +64,7 @@ def beside_published(result: dict, config: str, split: str, source: str, setting
     if family == "tsar2022":
         keys, run_figure, how = TSAR_REPORTED_METRICS, floored, "official metrics, floored to 4 decimals"
     elif family == "prolex":
-        keys = tuple(key for key in result if key.startswith(("acc_", "prof_")) and "@" in key)
+        keys = tuple(key for _, key in FAMILY_METRIC_ROWS["prolex"])
         run_figure, how = (lambda value: round(value, 4)), "evaluate.py's hard metrics"
     else:
         keys, how = REPORTED_METRICS, "every metric, lenient and strict"
@@ -69,9 +73,9 @@ def beside_published(result: dict, config: str, split: str, source: str, setting
               f"{setting}; {how}"]]
     table += [[PUBLISHED_MARK, row.label, row.source, *(row.metrics.get(key) for key in keys),
                f"{row.setting}; {row.variant}"] for row in rows]
-    columns = ["row", "system", "source", *(PUBLISHED_METRICS.get(key, key) for key in keys), "setting; variant"]
+    columns = ["row", "system", "source", *(_LABELS[key] for key in keys), "setting; variant"]
     frame = pd.DataFrame(table, columns=columns)
-    figures = {PUBLISHED_METRICS.get(key, key): _figure for key in keys}  # as each paper prints it: 34.6, not 34.60
+    figures = {_LABELS[key]: _figure for key in keys}  # as each paper prints it: 34.6, not 34.60
     return frame.style.apply(lambda line: [_THIS_RUN_STYLE if line.iloc[0] == THIS_RUN else ""] * len(line),
                              axis=1).format(figures, na_rep="")
 
