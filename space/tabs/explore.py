@@ -142,7 +142,7 @@ def build(demo: gr.Blocks, splits: list[str], fill: ExampleTarget, tabs: gr.Tabs
     with gr.Row(equal_height=True):
         pick = Dropdown(choices=[], label="Example", elem_id="explore-pick", allow_custom_value=True, scale=4)
         use_example = gr.Button("Try it in the Substitute tab", scale=1)
-    header = gr.HTML(label="Example")
+    header = gr.HTML(label="Example", elem_id="explore-header")
     context = gr.HTML(label="Context", elem_id="explore-context")
     substitutes = gr.HTML(label="Gold substitutes", elem_id="explore-substitutes")
 
