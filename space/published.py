@@ -54,6 +54,14 @@ def floored(value: float) -> float:
     return math.floor(value * factor) / factor
 
 
+def shown_figure(family: str, value: float) -> float:
+    """A run's figure as its family's tables print it: the SWORDS metrics' percent to 2 decimals; TSAR-2022's
+    fractions floored to 4 (tsar_eval.py); ProLex's fractions to 4."""
+    if family == "tsar2022":
+        return floored(value)
+    return round(value, 4 if family == "prolex" else 2)
+
+
 def beside_published(result: dict, config: str, split: str, source: str, setting: str) -> Styler:
     """A run (`result`: Scorer.score's, or FamilyScorer.score's) as the first row, marked "this run" and
     highlighted, then every published row on the same benchmark split, marked "published" with its citation, its
@@ -61,16 +69,11 @@ def beside_published(result: dict, config: str, split: str, source: str, setting
     official metrics, this run's floored as the published ones are; ProLex (no published rows): its own metrics."""
     rows = published_systems(config, split)
     family = metric_family(config)
-    if family == "tsar2022":
-        keys, run_figure, how = TSAR_REPORTED_METRICS, floored, "official metrics, floored to 4 decimals"
-    elif family == "prolex":
-        keys = tuple(key for _, key in FAMILY_METRIC_ROWS["prolex"])
-        run_figure, how = (lambda value: round(value, 4)), "evaluate.py's hard metrics"
-    else:
-        keys, how = REPORTED_METRICS, "every metric, lenient and strict"
-        run_figure = lambda value: round(value, 2)  # noqa: E731
-    table = [[THIS_RUN, source, "measured here", *(run_figure(result[key]) if key in result else None for key in keys),
-              f"{setting}; {how}"]]
+    keys, how = {"tsar2022": (TSAR_REPORTED_METRICS, "official metrics, floored to 4 decimals"),
+                 "prolex": (tuple(key for _, key in FAMILY_METRIC_ROWS["prolex"]), "evaluate.py's hard metrics")
+                 }.get(family, (REPORTED_METRICS, "every metric, lenient and strict"))
+    measured = [shown_figure(family, result[key]) if key in result else None for key in keys]
+    table = [[THIS_RUN, source, "measured here", *measured, f"{setting}; {how}"]]
     table += [[PUBLISHED_MARK, row.label, row.source, *(row.metrics.get(key) for key in keys),
                f"{row.setting}; {row.variant}"] for row in rows]
     columns = ["row", "system", "source", *(_LABELS[key] for key in keys), "setting; variant"]

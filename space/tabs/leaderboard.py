@@ -16,7 +16,7 @@ from swords_metric import metric_family, published_benchmarks
 
 from .. import SPACE_DIR
 from ..inputs import Dropdown, refuse
-from ..published import PUBLISHED
+from ..published import PUBLISHED, shown_figure
 from ..scoring import FAMILY_METRIC_ROWS, PROLEX, TSAR2022
 from ..stored import UnusableFile, metrics_files, read_metrics, results_dir, skipped
 from . import score_family
@@ -89,7 +89,7 @@ def measured_row(metrics: dict, family: str = SWORDS) -> list:
         top = (1000 if key in _OVER_100 else 100) if family == SWORDS else 1
         if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= top:
             raise UnusableFile(f'"{key}" is not a {"percentage" if family == SWORDS else "fraction"}')
-        figures.append(round(float(value), 1) if family == SWORDS else score_family.shown_figure(family, value))
+        figures.append(round(float(value), 1) if family == SWORDS else shown_figure(family, value))
     targets = metrics.get("targets_scored")
     if isinstance(targets, bool) or not isinstance(targets, int) or not 0 <= targets < 10**9:
         raise UnusableFile('"targets_scored" is not a count of targets')

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ..published import floored
+from ..published import shown_figure
 from ..scoring import FAMILY_METRIC_ROWS, PROLEX, TSAR2022
 
 FAMILY_NAMES = {TSAR2022: "TSAR-2022", PROLEX: "ProLex"}
@@ -17,11 +17,6 @@ HOW_SHOWN = {TSAR2022: "fractions floored to 4 decimals, as tsar_eval.py prints 
 SWORDS_ONLY = ("The precision/recall curve, what a system proposed (classes, WordNet relations, worst targets), the "
                "figures by part of speech and the comparison with a second file apply to SWORDS, CoInCo and "
                "SemEval-2007 only.")
-
-
-def shown_figure(family: str, value: float) -> float:
-    """A figure as the family's scorer prints it (TSAR-2022: floored to 4 decimals; ProLex: 4 decimals)."""
-    return floored(value) if family == TSAR2022 else round(value, 4)
 
 
 def metrics_table(result: dict, columns: list[str]) -> pd.DataFrame:
