@@ -37,8 +37,9 @@ else:  # run as a script (`python space/app.py`): load this folder as the swords
 QUEUE_CONCURRENCY = 4  # events of different sessions run side by side; the model itself is shared
 INTRO = """# SWORDS lexical substitution
 Type a context, choose a word in it, and get substitutes that fit **in that context**; browse the SWORDS, CoInCo
-and SemEval-2007 benchmarks; score a system's predictions with the SWORDS metrics. Everything runs offline on the
-bundled data, except the optional LLM (your own API key, kept only in this session's memory)."""
+and SemEval-2007 benchmarks, ProLex and TSAR-2022; score a system's predictions with each benchmark's metrics.
+Everything runs offline on the bundled data, except the optional LLM (your own API key, kept only in this
+session's memory)."""
 
 
 def build_demo() -> gr.Blocks:

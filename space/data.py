@@ -14,6 +14,7 @@ from functools import cache
 
 import swords_dataset
 from swords_dataset.errors import SwordsError
+from swords_metric import metric_family
 
 from .errors import SpaceError, shown
 
@@ -38,10 +39,15 @@ _index_lock = threading.Lock()
 
 
 def splits() -> list[tuple[str, str]]:
-    """Every (config, split) the Space shows, in the dataset card's order: not yet ProLex and TSAR-2022, whose rows
-    have no POS or lemma for its views and whose official metrics are not in its scoring yet (issue 26)."""
-    return [(config, split) for config, names in swords_dataset.CONFIGS.items() for split in names
-            if config not in swords_dataset.UNTAGGED_CONFIGS]
+    """Every (config, split) the Space shows, in the dataset card's order: ProLex and TSAR-2022 too (their rows have
+    no POS or lemma, and they are scored with their own official metrics: swords_metric.metric_family)."""
+    return [(config, split) for config, names in swords_dataset.CONFIGS.items() for split in names]
+
+
+def is_swords_family(config: str) -> bool:
+    """Whether a config is scored with the SWORDS metrics (SWORDS, CoInCo, SemEval-2007), which the Space's
+    classes, live judgements, analysis and comparisons are made of; ProLex and TSAR-2022 have their own."""
+    return metric_family(config) == "swords"
 
 
 def split_label(config: str, split: str) -> str:
@@ -53,13 +59,14 @@ def parse_split_label(label: str) -> tuple[str, str]:
     config, _, split = (label or "").strip().partition(" ")
     swords_dataset.check_config(config, split)
     if (config, split) not in splits():
-        raise SwordsError(f"the Space does not offer {config} yet; choose one of {', '.join(split_choices())}")
+        raise SwordsError(f"the Space does not offer {config}; choose one of {', '.join(split_choices())}")
     return config, split
 
 
-def split_choices() -> list[str]:
-    """Every split's label, for the UI's benchmark choices."""
-    return [split_label(config, split) for config, split in splits()]
+def split_choices(swords_family_only: bool = False) -> list[str]:
+    """Every split's label, for the UI's benchmark choices (only the SWORDS metrics' benchmarks when asked)."""
+    return [split_label(config, split) for config, split in splits()
+            if not swords_family_only or is_swords_family(config)]
 
 
 def choose_split(label: str | None) -> tuple[str, str]:
@@ -129,7 +136,8 @@ def snippet(row: dict, width: int = SNIPPET_CHARS) -> str:
 
 
 def example_label(row: dict) -> str:
-    return f"{row['target']} ({row['pos']}) — {snippet(row, 50)}"
+    tag = f" ({row['pos']})" if row["pos"] else ""  # ProLex and TSAR-2022 give no POS
+    return f"{row['target']}{tag} — {snippet(row, 50)}"
 
 
 def search(config: str, split: str, query: str = "", pos: str = ALL_POS, limit: int = 200) -> tuple[list[dict], int]:

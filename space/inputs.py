@@ -171,7 +171,8 @@ def File(*args, what: str = "The file", **kwargs) -> gr.File:  # noqa: N802
     return _checked(component, _file(component, what))
 
 
-PREDICTION_FILE_TYPES = [".json", ".jsonl", ".gz", ".txt"]  # the upstream format, JSONL, gzipped or not
+# The upstream format, JSONL, gzipped or not; TSAR-2022's and ProLex's official formats.
+PREDICTION_FILE_TYPES = [".json", ".jsonl", ".gz", ".txt", ".tsv", ".csv"]
 
 
 def PredictionsFile(what: str, label: str, elem_id: str) -> gr.File:  # noqa: N802

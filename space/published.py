@@ -5,6 +5,8 @@ rows of its benchmark split, as `swords evaluate --published` prints them; the L
 
 from __future__ import annotations
 
+import math
+
 import pandas as pd
 from pandas.io.formats.style import Styler
 
@@ -17,6 +19,8 @@ from swords_metric import (
     published_systems,
 )
 
+from .scoring import FAMILY_METRIC_ROWS
+
 # One row per system of a paper on a benchmark split, its figures from several tables merged (as the CLI prints them).
 PUBLISHED: tuple[PublishedResult, ...] = tuple(published_systems())
 THIS_RUN, PUBLISHED_MARK = "this run", "published"
@@ -26,6 +30,12 @@ _THIS_RUN_STYLE = "background-color: #fef9c3; font-weight: 600"  # the run stand
 # benchmarks the Space scores (the SWORDS metrics'; TSAR-2022's rows have their own columns).
 REPORTED_METRICS = tuple(key for key in SHOWN_METRICS
                          if any(key in row.metrics for row in PUBLISHED if metric_family(row.config) == "swords"))
+# TSAR-2022's official metrics, as its published rows report them (fractions floored to 4 decimals).
+TSAR_REPORTED_METRICS = tuple(key for key in SHOWN_METRICS if any(
+    key in row.metrics for row in PUBLISHED if metric_family(row.config) == "tsar2022"))
+# Every metric's column label: the published ones', and ProLex's (no paper of it is in the published results).
+_LABELS = PUBLISHED_METRICS | {key: label for label, key in FAMILY_METRIC_ROWS["prolex"]}
+PRINTED_DECIMALS = 4  # TSAR-2022's scorer and results tables floor every figure to 4 decimals
 BESIDE_PUBLISHED_COLUMNS = ["row", "system", "source", *(PUBLISHED_METRICS[key] for key in REPORTED_METRICS),
                             "setting; variant"]
 # Their widths in the Score tab: the long texts (systems, citations, variants) wrap; a figure fits its column.
@@ -38,18 +48,37 @@ def citations() -> str:
                      for paper in published_papers().values())
 
 
+def floored(value: float) -> float:
+    """A TSAR-2022 figure as its scorer prints it and its results tables publish it: floored to 4 decimals."""
+    factor = 10**PRINTED_DECIMALS
+    return math.floor(value * factor) / factor
+
+
+def shown_figure(family: str, value: float) -> float:
+    """A run's figure as its family's tables print it: the SWORDS metrics' percent to 2 decimals; TSAR-2022's
+    fractions floored to 4 (tsar_eval.py); ProLex's fractions to 4."""
+    if family == "tsar2022":
+        return floored(value)
+    return round(value, 4 if family == "prolex" else 2)
+
+
 def beside_published(result: dict, config: str, split: str, source: str, setting: str) -> Styler:
-    """A run (`result`: Scorer.score's) as the first row, marked "this run" and highlighted, then every published
-    row on the same benchmark split, marked "published" with its citation, its setting and metric variant; the
-    metrics the published rows report (blank: not reported)."""
+    """A run (`result`: Scorer.score's, or FamilyScorer.score's) as the first row, marked "this run" and
+    highlighted, then every published row on the same benchmark split, marked "published" with its citation, its
+    setting and metric variant; the metrics the published rows report (blank: not reported). TSAR-2022: its
+    official metrics, this run's floored as the published ones are; ProLex (no published rows): its own metrics."""
     rows = published_systems(config, split)
-    keys = REPORTED_METRICS
-    table = [[THIS_RUN, source, "measured here", *(round(result[key], 2) if key in result else None for key in keys),
-              f"{setting}; every metric, lenient and strict"]]
+    family = metric_family(config)
+    keys, how = {"tsar2022": (TSAR_REPORTED_METRICS, "official metrics, floored to 4 decimals"),
+                 "prolex": (tuple(key for _, key in FAMILY_METRIC_ROWS["prolex"]), "evaluate.py's hard metrics")
+                 }.get(family, (REPORTED_METRICS, "every metric, lenient and strict"))
+    measured = [shown_figure(family, result[key]) if key in result else None for key in keys]
+    table = [[THIS_RUN, source, "measured here", *measured, f"{setting}; {how}"]]
     table += [[PUBLISHED_MARK, row.label, row.source, *(row.metrics.get(key) for key in keys),
                f"{row.setting}; {row.variant}"] for row in rows]
-    frame = pd.DataFrame(table, columns=BESIDE_PUBLISHED_COLUMNS)
-    figures = {PUBLISHED_METRICS[key]: _figure for key in keys}  # as each paper prints it: 34.6, not 34.60
+    columns = ["row", "system", "source", *(_LABELS[key] for key in keys), "setting; variant"]
+    frame = pd.DataFrame(table, columns=columns)
+    figures = {_LABELS[key]: _figure for key in keys}  # as each paper prints it: 34.6, not 34.60
     return frame.style.apply(lambda line: [_THIS_RUN_STYLE if line.iloc[0] == THIS_RUN else ""] * len(line),
                              axis=1).format(figures, na_rep="")
 

@@ -10,10 +10,15 @@ from html import escape
 
 import gradio as gr
 
-from .. import data, render, scoring, text
+from swords_dataset import UNTAGGED_CONFIGS
+
+from .. import data, render, render_family, scoring, text
 from ..errors import SpaceError, shown
 from ..events import messages
 from ..inputs import Dropdown, Textbox, refuse
+
+# The benchmarks without POS whose text is English (ProLex, TSAR-2022's English part).
+ENGLISH_UNTAGGED = ("prolex", "tsar2022_en")
 
 # -- handlers -----------------------------------------------------------------------------------------------
 
@@ -23,6 +28,9 @@ def search_examples(split_label: str | None, query: str | None = "", pos: str | 
     """Dropdown choices (label, id) of the matching examples, and a line saying how many matched."""
     config, split = data.choose_split(split_label)
     query = (query or "")[: text.MAX_TARGET_CHARS]
+    untagged = config in UNTAGGED_CONFIGS and pos not in (None, "", data.ALL_POS)
+    if untagged:  # ProLex and TSAR-2022 give no POS: filtering by one would find nothing, and say nothing why
+        pos = data.ALL_POS
     rows, total = data.search(config, split, query, pos or data.ALL_POS, limit)
     choices = [(data.example_label(row), row["id"]) for row in rows]
     more = f", showing the first {len(rows)}." if total > len(rows) else (", all shown." if total else ".")
@@ -31,7 +39,8 @@ def search_examples(split_label: str | None, query: str | None = "", pos: str | 
     else:
         what = "example" if total == 1 else "examples"
     where = f"{config} {split}" + (f" ({pos})" if pos not in (None, "", data.ALL_POS) else "")
-    return choices, f"{total:,} {what} in {where}{more}"
+    note = f" {config} gives no part of speech: every POS is shown." if untagged else ""
+    return choices, f"{total:,} {what} in {where}{more}{note}"
 
 
 def _example(split_label: str | None, row_id: str | None) -> tuple[str, str, dict]:
@@ -45,6 +54,10 @@ def _example(split_label: str | None, row_id: str | None) -> tuple[str, str, dic
 def show_example(split_label: str | None, row_id: str | None) -> tuple[str, str, str]:
     """(header, context with the target marked, substitutes with score bars) as HTML."""
     config, split, row = _example(split_label, row_id)
+    if not data.is_swords_family(config):  # its own judgements, shown as it gives them: no SWORDS classes
+        return (render_family.example_header(config, split, row),
+                render.context_html(row["context"], row["offset"], len(row["target"])),
+                render_family.substitutes_html(row))
     return (
         render.example_header(config, split, row),
         render.context_html(row["context"], row["offset"], len(row["target"])),
@@ -52,12 +65,26 @@ def show_example(split_label: str | None, row_id: str | None) -> tuple[str, str,
     )
 
 
-def example_inputs(split_label: str | None, row_id: str | None) -> tuple[str, str, int, str, dict]:
-    """What the Substitute tab needs to run on an example: context, target, occurrence, POS, example key."""
+def example_inputs(split_label: str | None, row_id: str | None) -> tuple[str, str, int, str, dict | None]:
+    """What the Substitute tab needs to run on an example: context, target, occurrence, POS, example key. A ProLex
+    or TSAR-2022 example comes as free text (no key, POS guessed): the tab judges suggestions with the SWORDS
+    metrics, which do not score these benchmarks (free_text_note says so)."""
     config, split, row = _example(split_label, row_id)
     offsets = text.occurrences(row["context"], row["target"])
     occurrence = offsets.index(row["offset"]) + 1 if row["offset"] in offsets else 1
+    if not data.is_swords_family(config):
+        return row["context"], row["target"], occurrence, text.AUTO_POS, None
     return row["context"], row["target"], occurrence, row["pos"], {"config": config, "split": split, "id": row["id"]}
+
+
+def free_text_note(split_label: str | None) -> str | None:
+    """Why an example of this benchmark reaches the Substitute tab as free text (None: it does not)."""
+    config, _ = data.choose_split(split_label)
+    if data.is_swords_family(config):
+        return None
+    english = "" if config in ENGLISH_UNTAGGED else " The systems here are English; an LLM may answer in its language."
+    return (f"{config} is scored with its own official metrics (the Score tab), not the SWORDS classes the Substitute "
+            f"tab judges by: the example is filled in as free text, its suggestions not judged.{english}")
 
 
 # -- events -------------------------------------------------------------------------------------------------
@@ -81,6 +108,9 @@ def on_use_example(split_label, row_id):
         raise refuse("Choose an example first.")
     with messages():
         context, target, occurrence, pos, key = example_inputs(split_label, row_id)
+        note = free_text_note(split_label)
+    if note:
+        gr.Info(note)
     return context, target, occurrence, pos, key, gr.Tabs(selected="substitute")
 
 
@@ -112,7 +142,7 @@ def build(demo: gr.Blocks, splits: list[str], fill: ExampleTarget, tabs: gr.Tabs
     with gr.Row(equal_height=True):
         pick = Dropdown(choices=[], label="Example", elem_id="explore-pick", allow_custom_value=True, scale=4)
         use_example = gr.Button("Try it in the Substitute tab", scale=1)
-    header = gr.HTML(label="Example")
+    header = gr.HTML(label="Example", elem_id="explore-header")
     context = gr.HTML(label="Context", elem_id="explore-context")
     substitutes = gr.HTML(label="Gold substitutes", elem_id="explore-substitutes")
 

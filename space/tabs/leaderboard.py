@@ -12,12 +12,14 @@ from pandas.io.formats.style import Styler
 
 from swords_dataset import CONFIGS
 from swords_dataset.terminal import shown
-from swords_metric import published_benchmarks
+from swords_metric import metric_family, published_benchmarks
 
 from .. import SPACE_DIR
 from ..inputs import Dropdown, refuse
-from ..published import PUBLISHED
+from ..published import PUBLISHED, shown_figure
+from ..scoring import FAMILY_METRIC_ROWS, PROLEX, TSAR2022
 from ..stored import UnusableFile, metrics_files, read_metrics, results_dir, skipped
+from . import score_family
 
 LEADERBOARD_METRICS = (
     ("lenient F@10", "lenient_a_f@10"),
@@ -38,19 +40,28 @@ LEADERBOARD_METRICS = (
 # SemEval-2007's oot credits an answer given twice twice (McCarthy & Navigli 2009): it may pass 100.
 _OVER_100 = {"oot_r"}
 ALL_BENCHMARKS = "all benchmarks"
+SWORDS = "swords"  # the SWORDS metrics' family (swords_metric.metric_family)
 MEASURED = "measured (swords run)"
 PUBLISHED_SOURCE = "published: "
 _PUBLISHED_STYLE = "background-color: #f3f4f6; color: #374151"
 # The published rows that report a metric of the board: every system of every paper (SWORDS Table 7's precision
 # and recall are not on the board, its F@10 are).
 PUBLISHED_ROWS = tuple(row for row in PUBLISHED if any(key in row.metrics for _, key in LEADERBOARD_METRICS))
+# A benchmark with its own official metrics has its own board, shown when one of its splits is chosen: its metrics
+# (fractions, as its scorer prints them), its runs measured here and its published rows (TSAR-2022: every team and
+# run of the official results). "All benchmarks" is the SWORDS metrics' board.
+BOARD_METRICS = {SWORDS: LEADERBOARD_METRICS, **FAMILY_METRIC_ROWS}
+# The column each board is sorted by, best first.
+SORTED_BY = {SWORDS: "lenient Fc@10", TSAR2022: "ACC@1", PROLEX: "F@10, acceptable"}
+FAMILY_PUBLISHED_ROWS = {family: tuple(row for row in PUBLISHED if metric_family(row.config) == family)
+                         for family in FAMILY_METRIC_ROWS}
 
 # -- handlers -----------------------------------------------------------------------------------------------
 
 
-def leaderboard_columns() -> list[str]:
+def leaderboard_columns(family: str = SWORDS) -> list[str]:
     # The source second: whether a row was measured here or published (and where) is read before its figures.
-    return ["system", "source", "benchmark", "targets", *[label for label, _ in LEADERBOARD_METRICS]]
+    return ["system", "source", "benchmark", "targets", *[label for label, _ in BOARD_METRICS[family]]]
 
 
 def published_source(entry) -> str:
@@ -59,24 +70,26 @@ def published_source(entry) -> str:
     return f"{PUBLISHED_SOURCE}{entry.source}{reproduced}"
 
 
-def _best_first(rows: list[list]) -> list[list]:
-    """Rows by benchmark, then by lenient Fc@10, best first (not reported: last); ties keep their order."""
-    fc = leaderboard_columns().index("lenient Fc@10")
-    benchmark = leaderboard_columns().index("benchmark")
+def _best_first(rows: list[list], family: str = SWORDS) -> list[list]:
+    """Rows by benchmark, then by the board's main figure (SWORDS: lenient Fc@10), best first (not reported: last);
+    ties keep their order."""
+    fc = leaderboard_columns(family).index(SORTED_BY[family])
+    benchmark = leaderboard_columns(family).index("benchmark")
     return sorted(rows, key=lambda row: (row[benchmark], row[fc] is None, -(row[fc] or 0)))
 
 
-def measured_row(metrics: dict) -> list:
-    """A metrics file's row of the board (its run header checked by stored.read_metrics): the figures must be
-    percentages and the targets a count, else UnusableFile says which."""
+def measured_row(metrics: dict, family: str = SWORDS) -> list:
+    """A metrics file's row of its family's board (its run header checked by stored.read_metrics): the figures must
+    be percentages (the SWORDS metrics) or fractions (the others, as their scorers print them) and the targets a
+    count, else UnusableFile says which."""
     run = metrics["run"]
     figures = []
-    for _, key in LEADERBOARD_METRICS:
+    for _, key in BOARD_METRICS[family]:
         value = metrics.get(key)
-        if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= (
-                1000 if key in _OVER_100 else 100):
-            raise UnusableFile(f'"{key}" is not a percentage')
-        figures.append(round(float(value), 1))
+        top = (1000 if key in _OVER_100 else 100) if family == SWORDS else 1
+        if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= top:
+            raise UnusableFile(f'"{key}" is not a {"percentage" if family == SWORDS else "fraction"}')
+        figures.append(round(float(value), 1) if family == SWORDS else shown_figure(family, value))
     targets = metrics.get("targets_scored")
     if isinstance(targets, bool) or not isinstance(targets, int) or not 0 <= targets < 10**9:
         raise UnusableFile('"targets_scored" is not a count of targets')
@@ -95,26 +108,32 @@ def leaderboard(folder: str | Path | None = None, benchmark: str = ALL_BENCHMARK
     skipped (each logged once)."""
     if benchmark not in benchmark_choices():
         raise refuse(f"Benchmark {shown(benchmark)!r} is not one of: {', '.join(benchmark_choices())}")
-    measured, skipped_names = [], []
+    family = SWORDS if benchmark == ALL_BENCHMARKS else metric_family(benchmark.split(" ")[0])
+    measured, skipped_names, elsewhere = [], [], 0
     for path in metrics_files(folder):
         metrics, row = read_metrics(path), None  # an unusable file is logged once where it is found so
         if metrics is not None:
+            if metric_family(metrics["run"]["dataset"]) != family:  # on another family's board
+                elsewhere += 1
+                continue
             try:
-                row = measured_row(metrics)
+                row = measured_row(metrics, family)
             except UnusableFile as error:
                 skipped(path, str(error))
         if row is None:
             skipped_names.append(shown(path.name))
         else:
             measured.append(row)
+    entries = PUBLISHED_ROWS if family == SWORDS else FAMILY_PUBLISHED_ROWS[family]
     published = [[entry.label, published_source(entry), f"{entry.config} {entry.split}", None,
-                  *[entry.metrics.get(key) for _, key in LEADERBOARD_METRICS]] for entry in PUBLISHED_ROWS]
+                  *[entry.metrics.get(key) for _, key in BOARD_METRICS[family]]] for entry in entries]
     if benchmark != ALL_BENCHMARKS:
-        where_column = leaderboard_columns().index("benchmark")
+        where_column = leaderboard_columns(family).index("benchmark")
         measured = [row for row in measured if row[where_column] == benchmark]
         published = [row for row in published if row[where_column] == benchmark]
     # The runs measured here first; the published rows apart, below them.
-    table = pd.DataFrame(_best_first(measured) + _best_first(published), columns=leaderboard_columns())
+    table = pd.DataFrame(_best_first(measured, family) + _best_first(published, family),
+                         columns=leaderboard_columns(family))
     where = results_dir(folder).resolve()
     if where.is_relative_to(SPACE_DIR.parent):  # a path relative to the project, not the server's layout
         where = where.relative_to(SPACE_DIR.parent)
@@ -122,6 +141,10 @@ def leaderboard(folder: str | Path | None = None, benchmark: str = ALL_BENCHMARK
     note = f"{len(measured)} stored results{scope} from `{shown(where)}`"
     if skipped_names:
         note += f"; skipped (not a metrics file of `swords run`): {', '.join(skipped_names)}"
+    if family != SWORDS:
+        note += f". {score_family.FAMILY_NAMES[family]}'s official metrics: {score_family.HOW_SHOWN[family]}"
+    elif elsewhere or benchmark == ALL_BENCHMARKS:
+        note += ". ProLex and TSAR-2022 have their own metrics and boards: choose one of their benchmarks"
     return table, note + "."
 
 
@@ -131,8 +154,9 @@ def leaderboard(folder: str | Path | None = None, benchmark: str = ALL_BENCHMARK
 def styled(table: pd.DataFrame) -> Styler:
     """The board with the published rows shaded, apart from the runs measured here; blanks where not reported."""
     shade = table["source"].str.startswith(PUBLISHED_SOURCE)
+    figures = {column: "{:g}" for column in table.columns[4:]}  # after system, source, benchmark, targets
     return table.style.apply(lambda line: [_PUBLISHED_STYLE if shade[line.name] else ""] * len(line), axis=1).format(
-        {label: "{:g}" for label, _ in LEADERBOARD_METRICS} | {"targets": "{:.0f}"}, na_rep="")
+        figures | {"targets": "{:.0f}"}, na_rep="")
 
 
 def on_leaderboard(benchmark: str | None = ALL_BENCHMARKS):
@@ -145,7 +169,8 @@ def build(demo: gr.Blocks) -> None:
     gr.Markdown(
         "Stored baselines (the `*.metrics.json` that `swords run` writes), then the published results, each marked "
         "*published* with its paper and table (blank: not reported; †: reranked by BERT; LSG: LexSubGen's "
-        "figures). Click a column header to sort."
+        "figures). Click a column header to sort. ProLex and TSAR-2022 have their own official metrics: choose one of "
+        "their benchmarks for their board (TSAR-2022: every team and run of the shared task's official results)."
     )
     benchmark = Dropdown(benchmark_choices(), value=ALL_BENCHMARKS, label="Benchmark",
                             elem_id="leaderboard-benchmark")

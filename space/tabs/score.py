@@ -22,7 +22,7 @@ from ..events import Progress, messages, no_progress, tracker
 from ..inputs import Checkbox, Dropdown, PredictionsFile, Radio, Slider
 from ..published import BESIDE_PUBLISHED_COLUMNS, BESIDE_PUBLISHED_WIDTHS, beside_published, citations
 from ..stored import stored_path, stored_predictions, stored_split
-from . import explore, score_analysis, score_compare
+from . import explore, score_analysis, score_compare, score_family
 
 # Two scores at once: files are read as streams (memory grows with the targets, not the file), so three ~19 MB
 # CoInCo files and a bomb at once peak under 1 GB (benchmarks/bench_space.py); a bomb never waits behind one.
@@ -78,7 +78,14 @@ class ScoreResult:
     comparison: dict | None = None  # Scorer.compare's paired test of the two files
     differences: list[dict] | None = None  # Scorer.differences' targets where they differ most
 
+    @property
+    def family(self) -> str:
+        """The benchmark's metric family: "swords" (every part of the tab), "tsar2022" or "prolex" (their own)."""
+        return self.result.get("family", "swords")
+
     def metrics_table(self) -> pd.DataFrame:
+        if self.family != "swords":
+            return score_family.metrics_table(self.result, SCORE_METRIC_COLUMNS)
         intervals = self.result.get("confidence_intervals") or {}
         rows = []
         for label, key in scoring.METRIC_ROWS:
@@ -97,6 +104,8 @@ class ScoreResult:
         return beside_published(self.result, self.config, self.split, self.source, self.setting)
 
     def summary(self) -> str:
+        if self.family != "swords":
+            return score_family.summary(self.result, self.config, self.split, self.source)
         r = self.result
         missing = r["targets_without_predictions"]
         line = (
@@ -125,6 +134,8 @@ class ScoreResult:
         return line
 
     def curve_for(self, setting: str) -> pd.DataFrame:
+        if self.curve.empty:  # no curve: a benchmark with its own metrics
+            return pd.DataFrame(columns=["k", "setting", "series", "value"])
         return self.curve[self.curve["setting"] == setting].reset_index(drop=True)
 
 
@@ -181,6 +192,13 @@ def score_predictions(
     setting = setting or "generative"
     if setting not in ("generative", "ranking"):
         raise SpaceError("The setting is generative or ranking.")
+    swords_family = data.is_swords_family(config)
+    if not swords_family and setting != "generative":
+        raise SpaceError(f"{config} is scored with its official metrics, on a system's ranked answers: choose the "
+                         "generative setting (the ranking setting is the SWORDS metrics').")
+    if not swords_family and (compare_upload or compare_stored):
+        raise SpaceError(f"Comparing with a second file applies to SWORDS, CoInCo and SemEval-2007 only; remove it "
+                         f"to score on {config} {split}.")
     resamples = int(min(max(bootstrap or 0, 0), MAX_BOOTSTRAP))
     path = _chosen(upload, stored, folder)
     if path is None:
@@ -190,7 +208,8 @@ def score_predictions(
     other_shown = "" if other is None else render.visible(other.name if other.name != path.name
                                                           else f"{other.name} (compared)")
     progress(0.05, f"preparing {config} {split}")
-    scorer = scoring.scorer_for(config, split, setting, bool(include_problematic))
+    # CoInCo's problematic targets: the box means nothing to the other families' benchmarks.
+    scorer = scoring.scorer_for(config, split, setting, bool(include_problematic) and swords_family)
     progress(0.15, "reading the predictions")
     predictions = _read(scorer, path, shown)
     if other is not None:
@@ -200,6 +219,9 @@ def score_predictions(
     try:
         progress(0.4, f"scoring, {resamples} bootstrap resamples")
         result = scorer.score(predictions, bootstrap=resamples)
+        if not swords_family:  # the family's official metrics only: no curve, summary or comparison of its own
+            progress(1.0, "done")
+            return ScoreResult(result, config, split, setting, shown, file_format=predictions.file_format or "")
         progress(0.6, "precision and recall at k = 1…20")
         curve = pr_curve(scorer, predictions)
         progress(0.7, "what it proposed: classes and WordNet relations")
@@ -277,7 +299,8 @@ def build(splits: list[str], fill: explore.ExampleTarget, tabs: gr.Tabs) -> None
     with gr.Row():
         with gr.Column(scale=1):
             upload = PredictionsFile("The predictions file", f"Predictions file (upstream JSON or JSONL, .gz "
-                                     f"allowed, at most {upload_mb} MB)", "score-file")
+                                     f"allowed; TSAR-2022's .tsv, ProLex's .csv; at most {upload_mb} MB)",
+                                     "score-file")
             stored = Dropdown(stored_predictions(), value=None, label="…or a stored baseline's predictions",
                               elem_id="score-stored")
             compare_upload, compare_stored = score_compare.inputs(stored_predictions(), upload_mb)
@@ -294,6 +317,7 @@ def build(splits: list[str], fill: explore.ExampleTarget, tabs: gr.Tabs) -> None
             metrics = gr.Dataframe(label="Metrics (percent)", elem_id="score-metrics", headers=SCORE_METRIC_COLUMNS,
                                    interactive=False)
             signature = gr.Textbox(label="Signature", elem_id="score-signature", interactive=False)
+    gr.Markdown(score_family.SWORDS_ONLY.replace("apply", "below apply", 1), elem_id="score-swords-only")
     with gr.Row(elem_id="score-charts"):
         with gr.Column():
             curve_setting = Radio(["lenient", "strict"], value="lenient", label="Curve")

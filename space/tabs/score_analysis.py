@@ -43,6 +43,8 @@ def share_chart(analysis: dict, kinds: Sequence[str], counts: str, shares: str) 
     """A stacked bar chart's data (long format) from the metric's summary: for every target and for each POS,
     the share (percent) and count of the top-k substitutes of each kind (`kinds`, in the metric's order; the
     summary's `counts` and `shares` keys: "classes"/"class_shares", "relations"/"relation_shares")."""
+    if not analysis:  # not computed: a benchmark with its own metrics (score_family.SWORDS_ONLY)
+        return pd.DataFrame(columns=CHART_COLUMNS)
     groups = [(ALL_TARGETS, analysis["all"]), *analysis["by_pos"].items()]
     # Last kind first: the chart stacks the kinds in the order it first meets them, top down, so the metric's
     # first kind (acceptable, synonym) sits on the axis, where its share reads off directly.
@@ -66,7 +68,7 @@ def worst_table(analysis: dict) -> pd.DataFrame:
     """The worst targets (the metric's rule: lowest per-target lenient F@k against acceptable), what the system
     proposed for each and the acceptable substitutes it missed; the id last (selecting a row opens it)."""
     rows = [[record["target"], record["pos"], round(record["lenient_a_f"], 1), listed(record["top"]),
-             listed(record["acceptable_missed"]), record["id"]] for record in analysis["worst_targets"]]
+             listed(record["acceptable_missed"]), record["id"]] for record in analysis.get("worst_targets", [])]
     return pd.DataFrame(rows, columns=WORST_COLUMNS)
 
 

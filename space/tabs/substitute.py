@@ -260,7 +260,9 @@ def build(demo: gr.Blocks, splits: list[str]) -> explore.ExampleTarget:
                 with gr.Accordion(systems_accordion_title(), open=False, elem_id="systems-note"):
                     gr.HTML("<ul>" + "".join(f"<li>{escape(note)}</li>" for note in notes) + "</ul>")
             fill = explore.ExampleTarget(context, target, occurrence, pos, example)
-            _pick_example(demo, splits, fill)
+            # Only the SWORDS metrics' benchmarks: the tab judges suggestions by their classes (ProLex and TSAR-2022
+            # examples come from the Explore tab as free text, saying why).
+            _pick_example(demo, [label for label in splits if data.is_swords_family(label.split(" ")[0])], fill)
             llm_state = llm.build()
         with gr.Column(scale=1):
             status = gr.Markdown(label="Status", elem_id="substitute-status")

@@ -122,13 +122,15 @@ def test_payloads_only_plain_http_can_send_are_short_messages(app):
     stored = [*score[:1], "coinco-oracle.swords.test.jsonl", *score[2:7]]  # a file to score; then the one to compare
     cases = [
         ("score", [file("/etc/passwd.json"), *score[1:]], "was not uploaded to this app"),
-        ("score", [file("/etc/passwd"), *score[1:]], "must be a .json, .jsonl, .gz, .txt file, not 'passwd'"),
+        ("score", [file("/etc/passwd"), *score[1:]],
+         "must be a .json, .jsonl, .gz, .txt, .tsv, .csv file, not 'passwd'"),
         ("score", [file("http://169.254.169.254/latest.json"), *score[1:]], "must be uploaded to this app, not a URL"),
         ("score", [{"path": "/tmp/x.json"}, *score[1:]], "must be an uploaded file"),
         ("score", [*score[:4], "NaN", *score[5:]], "Bootstrap resamples (95% intervals) must be a finite number"),
         ("substitute", ["The bright answer.", "bright", "Infinity", "auto", None, 10], "Occurrence must be a finite"),
         ("score", [*stored, file("/etc/passwd.json"), None], "was not uploaded to this app"),
-        ("score", [*stored, file("/etc/shadow"), None], "The file to compare with must be a .json, .jsonl, .gz, .txt"),
+        ("score", [*stored, file("/etc/shadow"), None],
+         "The file to compare with must be a .json, .jsonl, .gz, .txt, .tsv, .csv"),
         ("score", [*stored, file("http://169.254.169.254/x.json"), None], "compare with must be uploaded to this app"),
         ("score", [*stored, None, "../../setup.cfg"], "to compare with: '../../setup.cfg' is not one of the choices"),
         # Lone surrogates (JSON's "\ud800", which json.dumps writes for them): not text, named where they are.

@@ -95,6 +95,19 @@ def test_browser_leaderboard_and_explore(page):
     choose(page, "#system", "coinco-oracle")
     page.click("#run")
     page.wait_for_function("() => document.querySelector('#substitute-status').innerText.includes('swords test')")
+    # A TSAR-2022 benchmark: its first example with its annotator counts and its non-commercial license; its board.
+    page.get_by_role("tab", name="Explore").click()
+    page.fill("#explore-query textarea, #explore-query input", "")  # every example, not "brilliant"s
+    choose(page, "#explore-split", "tsar2022_es test")
+    page.wait_for_function("() => document.querySelector('#explore-substitutes').innerText.includes('annotators')"
+                           " && document.querySelector('#explore-header').innerText.includes('tsar2022_es test')")
+    assert "CC-BY-NC-SA-4.0 (non-commercial" in page.inner_text("#explore-header")
+    assert "no POS, no lemma" in page.inner_text("#explore-header")
+    page.screenshot(path=str(ARTIFACTS / "space-explore-tsar.png"), full_page=True)
+    page.get_by_role("tab", name="Leaderboard").click()
+    choose(page, "#leaderboard-benchmark", "tsar2022_es test")
+    page.wait_for_function("() => document.querySelector('#leaderboard').innerText.includes('Potential@10')")
+    assert table_cell(page, "#leaderboard", "PresiUniv run 1", 4) == "0.3695"  # results/official, Spanish ACC@1
 
 
 def test_browser_llm_with_a_session_key(page, llm_server):

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import ast
+import csv
+import html
 import re
+from collections import Counter
 
 import pytest
 
@@ -12,9 +16,11 @@ from .helpers import import_space
 
 pytest.importorskip("pandas", reason="the Space's tables are pandas DataFrames (installed with gradio)")
 import_space()
-from swords_space import data, render, scoring  # noqa: E402  (after the import fallback)
+from swords_space import data, render, scoring, text  # noqa: E402  (after the import fallback)
 from swords_space.errors import SpaceError  # noqa: E402
-from swords_space.tabs.explore import search_examples, show_example  # noqa: E402
+from swords_space.tabs.explore import example_inputs, free_text_note, search_examples, show_example  # noqa: E402
+
+from ..metric.family_sources import PROLEX_DATA, need, tsar_gold_lines  # noqa: E402
 
 
 def test_search_and_show_examples_escape_everything(swords_test):
@@ -35,13 +41,62 @@ def test_search_and_show_examples_escape_everything(swords_test):
         show_example("swords test", "t:nope")
 
 
-def test_prolex_and_tsar2022_are_not_offered_yet_and_asking_for_them_is_one_clear_error():
-    """Their rows have no POS or lemma for the Space's views, and their metrics are not in its scoring yet."""
-    assert not [label for label in data.split_choices() if label.startswith(("prolex", "tsar2022"))]
-    assert "semeval07 test" in data.split_choices()
-    for label in ("prolex test", "tsar2022_es trial"):
-        with pytest.raises(SpaceError, match=f"Unknown benchmark '{label}'; choose one of swords dev"):
-            search_examples(label)
+def test_prolex_and_tsar2022_are_offered_and_a_pos_filter_says_they_have_none():
+    assert {"prolex dev", "prolex test", "tsar2022_en trial", "tsar2022_es test", "tsar2022_pt test"} <= set(
+        data.split_choices())
+    choices, message = search_examples("tsar2022_pt test", "", "NOUN")
+    assert len(choices) == 200 and message == ("374 examples in tsar2022_pt test, showing the first 200. tsar2022_pt "
+                                               "gives no part of speech: every POS is shown.")
+    assert choices[0][0].startswith(f"{data.get_row('tsar2022_pt', 'test', choices[0][1])['target']} — …")
+    with pytest.raises(SpaceError, match="^Unknown benchmark 'tsar2022_fr test'; choose one of swords dev"):
+        search_examples("tsar2022_fr test")
+
+
+def test_a_prolex_example_shows_the_experts_judgements_cefr_levels_and_what_it_lacks():
+    """prolex:test:0001 against the first line of ProLex's raw test file: acc_subs appealing, delightful,
+    enchanting, captivating (all proficiency-oriented, CEFR [4, 3, 5, 4] = C1, B2, C2, C1), unacc_subs enticing,
+    t_words_cefr 2 (B1)."""
+    raw = next(csv.DictReader(need(PROLEX_DATA / "ProLex_v1.0_test.csv").open(encoding="utf-8")))
+    header, context, substitutes = show_example("prolex test", "prolex:test:0001")
+    assert "target <b>charming</b> (no POS, no lemma: the benchmark gives none) · target CEFR <b>B1</b>" in header
+    assert raw["t_words_cefr"] == "2" and "License: Apache-2.0" in header
+    assert '<mark class="swords-target"' in context
+    shown = re.findall(r'<div data-labels="([^"]+)".*?tabular-nums">([^<]*)</span></div>', substitutes)
+    acceptable, levels = ast.literal_eval(raw["prof_acc_subs"]), ast.literal_eval(raw["prof_acc_cefr"])
+    names = dict(zip(acceptable, levels, strict=True))
+    assert len(shown) == 5 and shown[-1] == ("unacceptable", "")  # enticing: judged unacceptable, no level
+    for word, (labels, level) in zip(re.findall(r'overflow-wrap:anywhere">([^<]+)</span>', substitutes), shown,
+                                     strict=True):
+        if word in names:
+            assert labels == "acceptable proficiency_acceptable"
+            assert level == f"CEFR {['A1', 'A2', 'B1', 'B2', 'C1', 'C2'][names[word]]}"
+    assert "no graded score" in substitutes and "4 acceptable, 1 not (of 5)" in substitutes
+
+
+def test_a_tsar_example_shows_its_annotator_counts_and_its_non_commercial_license():
+    """Every Spanish trial example against the raw gold file: each substitute's count over the line's annotators,
+    the most frequent starred."""
+    for (_, word, given), row in zip(tsar_gold_lines("es", "trial"),
+                                     data.load_rows("tsar2022_es", "trial"), strict=True):
+        header, _, substitutes = show_example("tsar2022_es trial", row["id"])
+        assert f"target <b>{html.escape(word)}</b> (no POS, no lemma" in header
+        assert "CC-BY-NC-SA-4.0 (non-commercial" in header
+        shown = re.findall(r'overflow-wrap:anywhere">(★ )?([^<]+)</span>.*?>(\d+) of (\d+) annotators<',
+                           substitutes)
+        counts = Counter(given)
+        assert sorted((html.unescape(text), int(n)) for _, text, n, _ in shown) == sorted(counts.items())
+        assert {int(total) for *_, total in shown} == {len(given)}
+        top = max(counts.values())
+        assert {html.unescape(text) for star, text, *_ in shown if star} == {w for w, n in counts.items() if n == top}
+
+
+def test_a_prolex_or_tsar_example_reaches_the_substitute_tab_as_free_text_saying_why():
+    context, target, occurrence, pos, key = example_inputs("tsar2022_es test", "tsar2022_es:test:0001")
+    assert (target, occurrence, pos, key) == (data.get_row("tsar2022_es", "test", "tsar2022_es:test:0001")["target"],
+                                              1, text.AUTO_POS, None)
+    note = free_text_note("tsar2022_es test")
+    assert note.startswith("tsar2022_es is scored with its own official metrics") and "systems here are English" in note
+    assert "English" not in free_text_note("prolex test") and free_text_note("swords test") is None
 
 
 def test_gold_bars_are_coloured_by_the_metrics_classes(swords_test):

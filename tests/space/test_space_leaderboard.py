@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import csv
+
 import pytest
 
+from ..metric.family_sources import TSAR_DATA, need
 from .helpers import import_space
 
 pytest.importorskip("pandas", reason="the Space's tables are pandas DataFrames (installed with gradio)")
@@ -58,3 +61,29 @@ def test_the_benchmark_filter_keeps_one_split_measured_and_published_apart():
     assert table.empty
     with pytest.raises(Exception, match="Benchmark 'imagenet test' is not one of: all benchmarks, swords dev"):
         leaderboard(benchmark="imagenet test")
+
+
+def test_a_tsar_benchmark_shows_every_official_team_and_run_on_its_own_board():
+    """Against the shared task's own results files (results/official/TSAR2022_test_results_{en,es,pt}.csv): every
+    team and run, with its ten official figures, under TSAR-2022's columns; the SWORDS columns are not there."""
+    for language, runs in (("en", 33), ("es", 17), ("pt", 16)):
+        table, note = leaderboard(benchmark=f"tsar2022_{language} test")
+        assert list(table.columns) == ["system", "source", "benchmark", "targets", "ACC@1", "ACC@1@Top1",
+                                       "ACC@2@Top1", "ACC@3@Top1", "MAP@3", "MAP@5", "MAP@10", "Potential@3",
+                                       "Potential@5", "Potential@10"]
+        assert note.endswith("TSAR-2022's official metrics: fractions floored to 4 decimals, as tsar_eval.py "
+                             "prints them.")
+        assert len(table) == runs and set(table["source"]) == {"published: Saggion et al. 2022, official results"}
+        assert list(table["ACC@1"]) == sorted(table["ACC@1"], reverse=True)  # best first
+        path = need(TSAR_DATA / "results" / "official" / f"TSAR2022_test_results_{language}.csv")
+        with path.open(encoding="utf-8") as f:
+            official = list(csv.DictReader(f))
+        assert len(official) == runs
+        for line in official:
+            # a team's run is "UniHD run 2"; the organisers' baselines (one run each) are their names
+            shown = table[table["system"].isin([f"{line['Team']} run {line['Run']}", line["Team"]])]
+            assert len(shown) == 1, line
+            for column in ("ACC@1", "ACC@3@Top1", "MAP@10", "Potential@5"):
+                assert shown.iloc[0][column] == float(line[column]), (line, column)
+    table, _ = leaderboard(benchmark="prolex test")  # no published rows of ProLex here, and no stored run
+    assert table.empty and "F@10, acceptable" in table.columns

@@ -1,0 +1,47 @@
+"""The Score tab on a benchmark with its own official metrics (ProLex, TSAR-2022: swords_metric.metric_family): the
+family's figures, as fractions as its official scorer prints them (TSAR-2022: floored to 4 decimals), with their
+bootstrap intervals, and the summary line, which says that the SWORDS-only parts of the tab (the curve, what a
+system proposed, by part of speech, the comparison with a second file) do not apply. The figures are
+FamilyScorer.score's, laid out."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from ..published import shown_figure
+from ..scoring import FAMILY_METRIC_ROWS, PROLEX, TSAR2022
+
+FAMILY_NAMES = {TSAR2022: "TSAR-2022", PROLEX: "ProLex"}
+HOW_SHOWN = {TSAR2022: "fractions floored to 4 decimals, as tsar_eval.py prints them",
+             PROLEX: "fractions to 4 decimals (evaluate.py's hard metrics: exact strings, k = 10)"}
+SWORDS_ONLY = ("The precision/recall curve, what a system proposed (classes, WordNet relations, worst targets), the "
+               "figures by part of speech and the comparison with a second file apply to SWORDS, CoInCo and "
+               "SemEval-2007 only.")
+
+
+def metrics_table(result: dict, columns: list[str]) -> pd.DataFrame:
+    """The family's figures: label, key, the figure as its scorer prints it, the 95% bootstrap interval."""
+    family = result["family"]
+    intervals = result.get("confidence_intervals") or {}
+    rows = [[label, key, shown_figure(family, result[key]),
+             f"[{intervals[key][0]:.4f}, {intervals[key][1]:.4f}]" if key in intervals else ""]
+            for label, key in FAMILY_METRIC_ROWS[family]]
+    return pd.DataFrame(rows, columns=columns)
+
+
+def summary(result: dict, config: str, split: str, source: str) -> str:
+    """One paragraph: what was scored, the headline figures, what was dropped as the official scorer drops it, and
+    that the SWORDS-only parts of the tab do not apply."""
+    family = result["family"]
+    line = f"Scored **{source}** on **{config} {split}** with {FAMILY_NAMES[family]}'s official metrics " \
+           f"({HOW_SHOWN[family]}): {result['targets_scored']:,} targets"
+    missing = result["targets_without_predictions"]
+    if missing:
+        line += f", **{missing:,} without answers** (they score 0, as the official scorer scores them)"
+    headline = ("acc@1", "map@3", "potential@3") if family == TSAR2022 else ("acc_f@10", "prof_f@10")
+    labels = dict((key, label) for label, key in FAMILY_METRIC_ROWS[family])
+    line += ". " + ", ".join(f"{labels[key]} **{shown_figure(family, result[key])}**" for key in headline) + "."
+    dropped = (result.get("input_notes") or {}).get("complex_word_or_repeat_dropped")
+    if dropped:
+        line += f" {dropped:,} answers were the complex word or a repeat (dropped, as tsar_eval.py drops them)."
+    return f"{line} {SWORDS_ONLY}"
