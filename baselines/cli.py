@@ -235,6 +235,7 @@ def execute(
     else:
         system = cls(**options)  # checks the options; no I/O yet
         system.check()  # a missing key or file: refused before anything starts
+        system.for_benchmark(dataset)
         with system:  # starts what the system needs (a local engine, a connection), closes it after
             split_rows = swords_dataset.rows(dataset, split)
             rows = system.covers(split_rows)

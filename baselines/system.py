@@ -130,6 +130,12 @@ class System:
 
     def __init__(self, **options) -> None:
         self.config = options
+        self.benchmark: str | None = None  # the config whose targets it answers, once the runner says (for_benchmark)
+
+    def for_benchmark(self, config: str) -> None:
+        """Tell the system, before it starts, which benchmark config it will answer (e.g. the prompted LLM takes
+        its priming examples from it)."""
+        self.benchmark = config
 
     def show_status(self, status: str) -> None:
         """A short live status (e.g. retries under way); the runner replaces this to show it beside its

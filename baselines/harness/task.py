@@ -38,9 +38,10 @@ from swords_baselines.llm.prompted import prompting
 from swords_dataset.credentials import public_url
 from swords_dataset.errors import SwordsError
 from swords_dataset.terminal import shown
-from swords_metric import MetricInputError, Scorer
+from swords_metric import MetricInputError, Scorer, family_metric_keys, metric_family
 
-# The figures of the SWORDS paper's Tables 4 and 8 (percent), and the Scorer's signature.
+# The figures of the SWORDS paper's Tables 4 and 8 (percent), and the Scorer's signature. TSAR-2022 and ProLex
+# tasks print their family's official metrics instead (fractions, as their scorers print them; metrics_of).
 METRICS = ("lenient_a_f@10", "lenient_c_f@10", "strict_a_f@10", "strict_c_f@10", "strict_c_p@1", "best_r",
            "best_mode_r", "oot_r", "oot_mode_r")
 SIGNATURE = "signature"
@@ -49,6 +50,13 @@ SERVER_ANSWER_SECONDS = 10.0  # the task's own question to the server, before lm
 # lm-eval's options that would change the prompt the runner sends, as lm-eval passes them to build_all_requests.
 PROMPT_OPTIONS = (("num_fewshot", "--num_fewshot"), ("apply_chat_template", "--apply_chat_template"),
                   ("fewshot_as_multiturn", "--fewshot_as_multiturn"), ("system_instruction", "--system_instruction"))
+
+
+def metrics_of(benchmark: str) -> tuple[str, ...]:
+    """The figures a task on `benchmark` prints: the SWORDS paper's, or the benchmark's own official metrics (TSAR-2022:
+    the ten of tsar_eval.py; ProLex: acc/prof P/R/F@10)."""
+    family = metric_family(benchmark)
+    return METRICS if family == "swords" else tuple(family_metric_keys(family))
 
 
 class TaskError(SwordsError):
@@ -95,7 +103,8 @@ class SwordsGeneration(ConfigurableTask):
             fail(name, error)
         self._tokenizer = self._builder = self._scorer = None
         self._scored: dict = {}
-        aggregations = {metric: self._aggregation(metric) for metric in (*METRICS, SIGNATURE)}
+        self.metrics = metrics_of(self.benchmark)
+        aggregations = {metric: self._aggregation(metric) for metric in (*self.metrics, SIGNATURE)}
         super().__init__(config={
             **{key: value for key, value in config.items() if key != "class"},  # the YAML's pointer to this class
             "output_type": "generate_until",
@@ -148,7 +157,8 @@ class SwordsGeneration(ConfigurableTask):
                 if self.settings.base_url:
                     check_server_answers(self.settings.base_url)
                 self._tokenizer, self._builder, parameters = prompting(self.settings, self.settings.base_url or "",
-                                                                       self.settings.model_name)
+                                                                       self.settings.model_name,
+                                                                       benchmark=self.benchmark)
             except SwordsError as error:
                 fail(self.config.task, error)
             self.config.generation_kwargs = self._generation(parameters)
@@ -173,7 +183,7 @@ class SwordsGeneration(ConfigurableTask):
         if finish_reason is None:
             finish_reason = "length" if text and self._tokenizer.count(text) >= max_tokens else "stop"
         prediction = to_prediction(parse_completion(text, doc["target"], finish_reason, most=max_tokens))
-        return {metric: (doc["id"], prediction) for metric in (*METRICS, SIGNATURE)}
+        return {metric: (doc["id"], prediction) for metric in (*self.metrics, SIGNATURE)}
 
     def _score(self, items: list) -> dict:
         key = tuple((target_id, tuple(map(tuple, prediction))) for target_id, prediction in items)
