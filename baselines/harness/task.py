@@ -4,8 +4,9 @@ files beside it (`dataset_name`, `test_split`).
 What it sends is what `swords run --system llm` sends for the same settings: the prompt from the same builder
 (the paper's few-shot prompt, priming examples drawn the same seeded way, the budget counted with the served
 model's tokenizer), the same stops, penalties and logit bias (`prompted.prompting`, from LLMConfig), and each
-completion goes through the same parser. The per-target answers are scored together by the SWORDS Scorer, on
-the targets lm-eval asked (all of the split, or `--limit` of them), so the figures are `swords evaluate`'s.
+completion goes through the same parser. The per-target answers are scored together by the benchmark's scorer
+(`Scorer.from_dataset`: the SWORDS metrics, or TSAR-2022's and ProLex's own official ones), on the targets lm-eval
+asked (all of the split, or `--limit` of them), so the figures are `swords evaluate --given-only`'s.
 
 Settings: lm-eval passes its `--model_args` to tasks, so `model` and `base_url` come from there; the prompted
 LLM's own options come from `--metadata '{"swords": {"budget": 640, ...}}'` (the names of `swords run --system
