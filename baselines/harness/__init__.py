@@ -3,8 +3,8 @@
 
 The tasks are the prompted LLM baseline's own: the same prompt builder (the paper's few-shot prompt, priming
 examples drawn the same seeded way from the same split), the same request settings (LLMConfig), the same
-completion parser, and per-target answers scored together by the benchmark's scorer (task.py). Nothing here imports lm-eval until a task
-is built, so the `swords` command stays fast.
+completion parser, and per-target answers scored together by the benchmark's scorer (task.py). Nothing here
+imports lm-eval until a task is built, so the `swords` command stays fast.
 """
 
 from __future__ import annotations
