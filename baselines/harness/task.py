@@ -13,8 +13,9 @@ LLM's own options come from `--metadata '{"swords": {"budget": 640, ...}}'` (the
 llm`'s options), each checked before the task is made (settings.py). lm-eval's `--num_fewshot`,
 `--apply_chat_template`, `--fewshot_as_multiturn` and `--system_instruction` would change the prompt the runner
 sends (its priming examples are in the prompt itself): refused. The completion's finish reason does not reach a
-task (lm-eval keeps only the text), so a completion as long as `max_tokens` in the served model's tokens counts
-as cut by the limit, as the server would have said.
+task (lm-eval keeps only the text), so a completion counts as cut by the limit, as the server would have said,
+when the logit bias leaves the server no other way to stop (the paper's setting), or else when it is as long as
+`max_tokens` in the served model's tokens.
 
 Waiting on the server: lm-eval's own model sends the requests, under its own bounds, which a task cannot set:
 `--model_args timeout=SECONDS,max_retries=N` (local-completions: 300 s and 3 attempts by default, so a request
@@ -34,6 +35,7 @@ from lm_eval.api.task import ConfigurableTask
 
 import swords_dataset
 from swords_baselines.harness.settings import settings_of
+from swords_baselines.llm.config import PAPER_STOPS
 from swords_baselines.llm.parse import bounded, parse_completion, to_prediction
 from swords_baselines.llm.prompted import prompting
 from swords_dataset.credentials import public_url
@@ -182,9 +184,16 @@ class SwordsGeneration(ConfigurableTask):
         # As the runner keeps it: a server that ignores max_tokens cannot make an answer no reader takes back.
         text, finish_reason = bounded(text, None, max_tokens)
         if finish_reason is None:
-            finish_reason = "length" if text and self._tokenizer.count(text) >= max_tokens else "stop"
+            finish_reason = "length" if text and (self._only_the_limit_stops() or
+                                                  self._tokenizer.count(text) >= max_tokens) else "stop"
         prediction = to_prediction(parse_completion(text, doc["target"], finish_reason, most=max_tokens))
         return {metric: (doc["id"], prediction) for metric in (*self.metrics, SIGNATURE)}
+
+    def _only_the_limit_stops(self) -> bool:
+        """Whether the server can end a completion only at max_tokens: the logit bias bans newlines and end-of-text
+        and every stop is a newline (the paper's setting). Counting the completion's tokens again is not enough
+        there: text re-tokenized can take fewer tokens than were generated (Spanish words split in generation)."""
+        return self.settings.bans_newlines and set(self.settings.stops or ()) <= set(PAPER_STOPS)
 
     def _score(self, items: list) -> dict:
         key = tuple((target_id, tuple(map(tuple, prediction))) for target_id, prediction in items)
