@@ -54,6 +54,22 @@ def test_wordnet_on_tsar2022_en_test_is_scored_as_tsar_eval_scores_the_run_file(
     assert metrics["run"]["targets"] == 373 and "split_targets" not in metrics["run"]
     assert "family:tsar2022" in printed and "acc@1@top1" in printed and "tsar_eval.py prints" in printed
     assert "lenient" not in printed  # not the SWORDS tables
+    # A partial run's file (`--limit`, lm-eval's): `swords evaluate --given-only` scores its targets alone, as
+    # tsar_eval.py scores a gold file of those lines alone.
+    first = tmp_path / "first.jsonl"
+    first.write_text("".join((tmp_path / "wordnet.jsonl").read_text().splitlines(keepends=True)[:40]))
+    done = swords("evaluate", "--dataset", "tsar2022_en", "--split", "test", "--predictions", str(first),
+                  "--given-only", "--json")
+    assert done.returncode == 0, done.stderr
+    evaluated = json.loads(done.stdout)
+    gold = tmp_path / "gold-40.tsv"
+    gold.write_text("".join(tsar_gold_file("en", "test").read_text(encoding="utf-8").splitlines(keepends=True)[:40]),
+                    encoding="utf-8")
+    official = tsar_official_unfloored(gold, write_tsar_predictions(tmp_path / "first.tsv", [
+        (sentence, target, given) for (sentence, target, _), given in zip(lines[:40], answers, strict=False)]))
+    assert {key: evaluated[key] for key in official} == official
+    assert (evaluated["targets_scored"], evaluated["targets_in_split"]) == (40, 373)
+    assert evaluated["signature"].endswith("|targets:40") and official["acc@1"] > 0
 
 
 def test_wordnet_on_prolex_test_is_scored_as_evaluate_py_scores_the_run_file(tmp_path):
