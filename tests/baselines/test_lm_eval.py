@@ -152,7 +152,7 @@ def test_a_tsar2022_task_primes_from_its_trial_and_prints_the_ten_official_metri
     run = run_swords("run", "--system", "llm", "--base-url", server, "--model", MODEL, "--dataset", "tsar2022_es",
                      "--split", "test", "--limit", str(targets), "--budget", str(BUDGET), "--max-tokens",
                      str(MAX_TOKENS), "--cache-dir", str(cache), "--output", str(run_file), "--bootstrap", "0",
-                     "--no-progress", env=OFFLINE)
+                     "--no-progress", "--timeout", "300", env=OFFLINE)  # lm-eval's own wait; changes no answer
     assert run.returncode == 0, run.stderr
     runner_prompts = {json.loads(p.read_text())["request"]["prompt"] for p in cache.rglob("*.json")}
     runner_answers = {record["id"]: record["substitutes"] for record in map(json.loads,
