@@ -163,7 +163,14 @@ def execute(
 ) -> int:
     """Run a system (or reuse a finished run with the same settings), score it, write and print the result."""
     from swords_dataset.credentials import public_value
-    from swords_metric import MetricInputError, Scorer, check_resamples, format_result
+    from swords_metric import (
+        FamilyScorer,
+        MetricInputError,
+        Scorer,
+        check_resamples,
+        format_family_result,
+        format_result,
+    )
 
     from .run_files import (
         OUTPUT_SUFFIXES,
@@ -184,6 +191,9 @@ def execute(
     except MetricInputError as error:
         raise SwordsError(str(error)) from None
     cls = SYSTEMS.get(name)
+    refusal = cls.refusal(dataset)  # a benchmark the system cannot answer at all: said before any work
+    if refusal:
+        raise SwordsError(refusal)
     output_path = Path(output or f"runs/{name}.{dataset}.{split}.jsonl")
     paths = output_paths(output_path)
     check_location(output_path, paths)
@@ -209,7 +219,7 @@ def execute(
         check_ownership(paths, force)  # before any work: a run replaces only what a run wrote
     if not output_path.name.endswith(OUTPUT_SUFFIXES):  # say what the names will be before they appear
         print(shown(f"--output {output_path}: a run writes {written_files(paths)}"), file=sys.stderr)
-    try:  # a benchmark the metric cannot score (ProLex, TSAR-2022 have no POS): one line, before any work
+    try:  # TSAR-2022 and ProLex get their own official metrics' scorer (a FamilyScorer)
         full = Scorer.from_dataset(dataset, split, setting=cls.setting)
     except MetricInputError as error:
         raise SwordsError(str(error)) from None
@@ -225,9 +235,13 @@ def execute(
     else:
         system = cls(**options)  # checks the options; no I/O yet
         system.check()  # a missing key or file: refused before anything starts
+        system.for_benchmark(dataset)
         with system:  # starts what the system needs (a local engine, a connection), closes it after
-            rows = system.covers(swords_dataset.rows(dataset, split))
+            split_rows = swords_dataset.rows(dataset, split)
+            rows = system.covers(split_rows)
             header = {**identity, "targets": len(rows)}
+            if len(rows) < len(split_rows):  # a partial run (--limit, a system that covers only some targets)
+                header["split_targets"] = len(split_rows)
             with RunLock(paths):
                 answers = run(system, rows, output_path, header, progress=progress, force=force)
             header = run_header(paths) or header  # as recorded, with the sha256 of the files written
@@ -246,8 +260,15 @@ def execute(
     if as_json:
         print(text)
         return 0
-    title = f"{name} on {dataset} {split} ({header['targets']} targets) -> {paths['jsonl']}, {paths['upstream']}"
-    print(format_result(result, title=title, setting=cls.setting, k=scorer.k))
+    targets = f"{header['targets']} targets"
+    if header.get("split_targets"):
+        targets = (f"{header['targets']} of the split's {header['split_targets']} targets: a partial run, scored on "
+                   "those only")
+    title = f"{name} on {dataset} {split} ({targets}) -> {paths['jsonl']}, {paths['upstream']}"
+    if isinstance(scorer, FamilyScorer):  # TSAR-2022, ProLex: their official metrics, signed with the family
+        print(format_family_result(result, title=title, k=scorer.k))
+    else:
+        print(format_result(result, title=title, setting=cls.setting, k=scorer.k))
     for key, value in report.items():
         print(f"{key}: {value}")
     return 0

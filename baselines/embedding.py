@@ -59,6 +59,7 @@ class _EncoderSystem(ModelSystem):
 
 class EmbeddingRank(_EncoderSystem):
     name = "embedding-rank"
+    needs_candidates = True
     description = (
         "ranks the candidate pool by cosine between the target's and the substitute's contextual embeddings "
         "(mean-pooled pieces, last layer; default all-MiniLM-L6-v2 from PyPI, offline)"
@@ -102,6 +103,7 @@ class WordNetEmbedding(_EncoderSystem):
     """
 
     name = "wordnet+embedding"
+    english_only = True
     description = (
         "WordNet's synonyms and related words reranked by contextual-embedding cosine plus WordNet's "
         "frequency rank; the default offline system (no key, no network)"

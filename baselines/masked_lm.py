@@ -68,6 +68,7 @@ class MaskedLM(ModelSystem):
     )
     batch_size = 32
     requires = ("torch", "transformers")
+    needs_tags = True  # the target and its inflections are filtered out by lemma, under the target's POS
     needs = "a masked LM: bert-base-uncased from the Hugging Face Hub (network, or its local cache), or --model PATH"
 
     def __init__(

@@ -32,6 +32,13 @@ class CoincoOracle(System):
         "(on SWORDS via the target's CoInCo token; on CoInCo its own gold)"
     )
 
+    @classmethod
+    def refusal(cls, config: str) -> str | None:
+        if config in swords_dataset.UNTAGGED_CONFIGS:
+            return (f"{cls.name} answers with CoInCo's substitutes for the same token, which {config}'s targets do "
+                    "not have")
+        return None
+
     def predict(self, rows: Sequence[dict]) -> Iterator[tuple[str, Prediction]]:
         table = _coinco_by_token()
         for row in rows:
@@ -46,6 +53,7 @@ class ThesaurusOracle(System):
     needs = (f"Roget's thesaurus, not bundled (its redistribution terms are unclear): the SWORDS authors' "
              f"rogets.pkl (github.com/p-lambda/swords, assets/public/raw/methods/thesaurus/), or rogets.json.gz, "
              f"as --thesaurus PATH or ${THESAURUS_ENV}")
+    english_only = needs_tags = True
     description = "Roget's substitutes for the target lemma, senses whose POS includes the target's, in thesaurus order"
     options = (Option("thesaurus", f"rogets.pkl or rogets.json.gz (or ${THESAURUS_ENV}); not bundled", default=None),)
 
@@ -89,6 +97,13 @@ class Humans(System):
     @staticmethod
     def kept(score: float) -> bool:
         return score > 0
+
+    @classmethod
+    def refusal(cls, config: str) -> str | None:
+        if not config.startswith("swords"):
+            return (f"{cls.name}: only the 89 doubly annotated SWORDS test targets have a second annotation, not "
+                    f"{config}'s; use --dataset swords_test_subset --split test")
+        return None
 
     def covers(self, rows: Sequence[dict]) -> list[dict]:
         second = _second_annotation()

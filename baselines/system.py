@@ -114,6 +114,11 @@ class System:
     extra: ClassVar[str] = ""
     # What it needs besides (data, a model, a key, a server), for `swords run --list` and the README.
     needs: ClassVar[str] = ""
+    # What it needs of a benchmark (see `refusal`): English text (English WordNet, an English thesaurus), the
+    # target's POS and lemma, a candidate pool (the ranking setting).
+    english_only: ClassVar[bool] = False
+    needs_tags: ClassVar[bool] = False
+    needs_candidates: ClassVar[bool] = False
 
     @classmethod
     def missing_modules(cls) -> list[str]:
@@ -125,6 +130,12 @@ class System:
 
     def __init__(self, **options) -> None:
         self.config = options
+        self.benchmark: str | None = None  # the config whose targets it answers, once the runner says (for_benchmark)
+
+    def for_benchmark(self, config: str) -> None:
+        """Tell the system, before it starts, which benchmark config it will answer (e.g. the prompted LLM takes
+        its priming examples from it)."""
+        self.benchmark = config
 
     def show_status(self, status: str) -> None:
         """A short live status (e.g. retries under way); the runner replaces this to show it beside its
@@ -140,6 +151,21 @@ class System:
     @classmethod
     def default(cls, option: str) -> object:
         return next(o.default for o in cls.options if o.name == option)
+
+    @classmethod
+    def refusal(cls, config: str) -> str | None:
+        """Why the system cannot answer a benchmark's targets at all, in one line (None when it can): checked
+        before any work, so that a run says so instead of returning nothing."""
+        import swords_dataset
+
+        if cls.english_only and swords_dataset.language(config) != "en":
+            language = swords_dataset.LANGUAGE_NAMES.get(swords_dataset.language(config), "not English")
+            return f"{cls.name} is English-only (English WordNet or thesaurus); {config} is {language}"
+        if cls.needs_tags and config in swords_dataset.UNTAGGED_CONFIGS:
+            return f"{cls.name} needs the target's POS and lemma, which {config} does not give"
+        if cls.needs_candidates and config in swords_dataset.UNTAGGED_CONFIGS:
+            return f"{cls.name} ranks the benchmark's candidate pool, which {config} does not give"
+        return None
 
     def check(self) -> None:
         """Raise SwordsError if the system cannot run (a missing key, file or model), before any work is

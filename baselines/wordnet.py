@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
 
-from swords_metric import UD_TO_WORDNET, WordNetGraph, load_wordnet_graph
+from swords_metric import UD_TO_WORDNET, WordNetGraph, lemmatize, load_wordnet_graph
 
 from .system import Option, Prediction, System
 
@@ -102,17 +102,37 @@ def parse_relations(text: str | None) -> tuple[str, ...]:
     return names
 
 
+def target_readings(row: dict) -> list[tuple[str, str]]:
+    """(WordNet index entry, WordNet POS) of a row's target: one, under its POS; for a benchmark without POS
+    (ProLex, TSAR-2022 English), every POS WordNet has the target under (its form lemmatized by the metric's
+    morphy for that POS), the one with most senses first (ties: noun, verb, adjective, adverb)."""
+    wordnet = load_wordnet()
+    if row.get("pos"):
+        wn_pos = UD_TO_WORDNET.get(row["pos"])
+        key = wordnet.lookup_key(row["target"], row["target_lemma"], wn_pos) if wn_pos else None
+        return [] if key is None else [(key, wn_pos)]
+    readings = []
+    for ud_pos, wn_pos in UD_TO_WORDNET.items():
+        key = wordnet.lookup_key(row["target"], lemmatize(row["target"], ud_pos), wn_pos)
+        if key is not None:
+            readings.append((key, wn_pos))
+    order = "nvar"
+    return sorted(readings, key=lambda reading: (-len(wordnet.synsets(*reading)), order.index(reading[1])))
+
+
 def wordnet_pool(row: dict, relations: Sequence[str] = ()) -> list[tuple[str, str]]:
     """(word, "synonym" or relation) for a dataset row, best first; empty when WordNet lacks the lemma under
-    the row's POS. The target's own form is left out."""
+    the row's POS (under any POS for a row without one: each reading's words in turn, a word listed once, at
+    its first place). The target's own form is left out."""
     wordnet = load_wordnet()
-    wn_pos = UD_TO_WORDNET.get(row["pos"])
-    key = wordnet.lookup_key(row["target"], row["target_lemma"], wn_pos) if wn_pos else None
-    if key is None:
-        return []
     target = row["target"].strip().lower()
-    ranked = wordnet.ranked_with_groups(key, wn_pos, relations)
-    return [(word, group) for word, group in ranked if word.lower() != target]
+    pool, seen = [], set()
+    for key, wn_pos in target_readings(row):
+        for word, group in wordnet.ranked_with_groups(key, wn_pos, relations):
+            if word.lower() != target and word.lower() not in seen:
+                seen.add(word.lower())
+                pool.append((word, group))
+    return pool
 
 
 def wordnet_substitutes(row: dict, relations: Sequence[str] = ()) -> Prediction:
@@ -124,8 +144,9 @@ class WordNet(System):
     name = "wordnet"
     needs = "nothing: the WordNet 3.0 data ship with the package"
     description = (
-        "WordNet 3.0 synonyms of the target lemma under its POS: senses in WordNet's frequency order, "
-        "words by their own tag counts (optionally then hypernyms, similar-to, ...); offline"
+        "WordNet 3.0 synonyms of the target lemma under its POS (a benchmark without POS, ProLex or TSAR-2022 "
+        "English: under every POS, the one with most senses first): senses in WordNet's frequency order, words by "
+        "their own tag counts (optionally then hypernyms, similar-to, ...); English only; offline"
     )
     options = (
         Option(
@@ -135,6 +156,7 @@ class WordNet(System):
         ),
     )
     batch_size = 256
+    english_only = True
     substitutes_lemmatized = True  # WordNet lemmas, not inflected to the target's form
 
     def __init__(self, relations: str = "", **options) -> None:

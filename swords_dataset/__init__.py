@@ -33,6 +33,25 @@ DEFAULT_CONFIG = "swords"
 # Configs whose rows give no POS and no lemma (ProLex, TSAR-2022): what tags or lemmatizes the target (WordNet
 # systems, the SWORDS metrics, the Space's views) does not apply to them as it stands.
 UNTAGGED_CONFIGS = ("prolex", "tsar2022_en", "tsar2022_es", "tsar2022_pt")
+# The language of a config's text (ISO 639-1), where it is not English.
+LANGUAGES = {"tsar2022_es": "es", "tsar2022_pt": "pt"}
+LANGUAGE_NAMES = {"en": "English", "es": "Spanish", "pt": "Portuguese"}
+# Each config's split of examples that are not scored (priming examples, few-shot examples): dev or trial.
+EXAMPLE_SPLITS = {"swords_test_subset": ("swords", "dev"), "swords_reannotated": ("swords", "dev")}
+
+
+def language(config: str) -> str:
+    """The ISO 639-1 code of a config's language: 'es', 'pt', else 'en'."""
+    return LANGUAGES.get(config, "en")
+
+
+def example_split(config: str) -> tuple[str, str]:
+    """(config, split) of a benchmark's own examples that are not scored: its dev split, else its trial split
+    (SWORDS's subsets: SWORDS dev)."""
+    if config in EXAMPLE_SPLITS:
+        return EXAMPLE_SPLITS[config]
+    splits = CONFIGS[config]
+    return config, "dev" if "dev" in splits else "trial"
 # Configs whose license text ships beside their data: ProLex (Apache-2.0), TSAR-2022 (CC-BY-NC-SA-4.0).
 LICENSED_CONFIGS = ("prolex", "tsar2022_en", "tsar2022_es", "tsar2022_pt")
 
@@ -129,11 +148,16 @@ __all__ = [
     "CONFIGS",
     "DATASET_DIR",
     "DEFAULT_CONFIG",
+    "EXAMPLE_SPLITS",
     "ID_COLUMNS",
+    "LANGUAGES",
+    "LANGUAGE_NAMES",
     "LICENSED_CONFIGS",
     "SwordsError",
     "UNTAGGED_CONFIGS",
     "check_config",
+    "example_split",
+    "language",
     "license_path",
     "load",
     "locate_ids",

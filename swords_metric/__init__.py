@@ -20,7 +20,7 @@ from .alignment import UnknownTargetsError
 from .bootstrap import check_resamples
 from .core import MetricInputError
 from .family import FAMILIES, metric_family
-from .family_scorer import FamilyScorer, format_family_result
+from .family_scorer import FamilyScorer, family_metric_keys, format_family_result
 from .lemmatizer import UD_TO_WORDNET, lemmatize
 from .predictions import MAX_PREDICTIONS_BYTES, MAX_TARGET_CHARS, PredictionFile, read_predictions, write_predictions
 from .report import format_analysis, format_comparison, format_differences, format_result
@@ -72,7 +72,8 @@ __all__ = [
     "GOLD_SIZES", "MAX_PREDICTIONS_BYTES", "MAX_TARGET_CHARS", "METRIC_DIR", "PUBLISHED_METRICS", "RELATIONS",
     "SETTINGS", "SHOWN_METRICS", "UD_TO_WORDNET", "Judgement", "MetricInputError", "PredictionFile",
     "PreparedPredictions", "PublishedResult", "Scorer", "UnknownTargetsError", "WordNetGraph", "check_details_path",
-    "check_resamples", "format_analysis", "format_comparison", "format_differences", "format_family_result",
+    "check_resamples", "family_metric_keys", "format_analysis", "format_comparison", "format_differences",
+    "format_family_result",
     "format_published", "format_result", "is_details_file", "lemmatize", "load", "load_wordnet_graph",
     "metric_family", "published_benchmarks", "published_papers", "published_results", "published_systems",
     "read_predictions", "score", "write_predictions",

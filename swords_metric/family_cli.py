@@ -20,7 +20,6 @@ _SWORDS_ONLY = (
     ("no_analysis", "--no-analysis", bool),
     ("worst", "--worst", lambda value: value is not None),
     ("differences", "--differences", lambda value: value is not None),
-    ("given_only", "--given-only", bool),
     ("include_problematic", "--include-problematic", bool),
 )
 
@@ -47,9 +46,14 @@ def run_family(args: argparse.Namespace, family: str, note) -> int:
     check_family_options(args, family)
     try:
         scorer = Scorer.from_dataset(args.dataset, args.split, k=args.k)
+        answers = scorer.read(args.predictions)
+        split_targets = len(scorer.rows)
+        if args.given_only:  # the targets the file answers (a partial run's), the others left out
+            scorer, answers = scorer.restricted_to_given(answers)
         # No intervals unless asked for: the official scorers give none (and the figures are theirs either way).
-        result = scorer.score(scorer.read(args.predictions), bootstrap=args.bootstrap or 0, seed=args.seed,
-                              source=args.predictions)
+        result = scorer.score(answers, bootstrap=args.bootstrap or 0, seed=args.seed, source=args.predictions)
+        if args.given_only:
+            result["targets_in_split"] = split_targets  # so that a comparison with the whole split says so
     except MetricInputError as error:
         raise SwordsError(str(error)) from None
     missing = result["targets_not_in_predictions"]

@@ -123,6 +123,14 @@ class FamilyScorer:
         ranked = ranked.get(tally.scheme(), [None] * len(self.rows))
         return Answers(ranked, source, self, file.format)
 
+    def restricted_to_given(self, predictions) -> tuple[FamilyScorer, Answers]:
+        """A scorer of just the rows these predictions name (the others left out rather than scored as empty
+        answers), and the predictions prepared for it: e.g. a run over the first targets of a split."""
+        answers = self.prepare(predictions)
+        keep = [i for i, items in enumerate(answers.ranked) if items is not None]
+        scorer = FamilyScorer([self.rows[i] for i in keep], config=self.config, split=self.split, k=self.k)
+        return scorer, Answers([answers.ranked[i] for i in keep], answers.source, scorer, answers.file_format)
+
     # -- results --
 
     def signature(self) -> str:

@@ -1,10 +1,10 @@
-"""SWORDS in EleutherAI's lm-evaluation-harness (`lm-eval`): a task group shipped as YAML files in `tasks/`, for
-`lm_eval --include_path "$(swords lm-eval path)" --tasks swords_gen`.
+"""SWORDS in EleutherAI's lm-evaluation-harness (`lm-eval`): task groups shipped as YAML files in `tasks/`, for
+`lm_eval --include_path "$(swords lm-eval path)" --tasks swords_gen` (or `prolex_tsar2022_gen`).
 
 The tasks are the prompted LLM baseline's own: the same prompt builder (the paper's few-shot prompt, priming
-examples drawn the same seeded way), the same request settings (LLMConfig), the same completion parser, and
-per-target answers scored together by the SWORDS Scorer (task.py). Nothing here imports lm-eval until a task
-is built, so the `swords` command stays fast.
+examples drawn the same seeded way from the same split), the same request settings (LLMConfig), the same
+completion parser, and per-target answers scored together by the benchmark's scorer (task.py). Nothing here
+imports lm-eval until a task is built, so the `swords` command stays fast.
 """
 
 from __future__ import annotations
@@ -22,16 +22,22 @@ TASKS = {
     "swords_test_gen": ("swords", "test"),
     "coinco_test_gen": ("coinco", "test"),
     "semeval07_test_gen": ("semeval07", "test"),
+    "prolex_test_gen": ("prolex", "test"),
+    "tsar2022_en_test_gen": ("tsar2022_en", "test"),
+    "tsar2022_es_test_gen": ("tsar2022_es", "test"),
+    "tsar2022_pt_test_gen": ("tsar2022_pt", "test"),
 }
-GROUP = "swords_gen"  # the test tasks
+GROUP = "swords_gen"  # the SWORDS paper's three test sets
+FAMILY_GROUP = "prolex_tsar2022_gen"  # ProLex and TSAR-2022 test, each with its own official metrics
 
 
 def register(subparsers) -> None:
     command = subparsers.add_parser(
         "lm-eval",
         help="the SWORDS tasks for lm-evaluation-harness",
-        description=f"Tasks for EleutherAI's lm-evaluation-harness: {', '.join(TASKS)}, and the group {GROUP} (the "
-        "three test sets). Run them with: lm_eval --model local-completions --model_args "
+        description=f"Tasks for EleutherAI's lm-evaluation-harness: {', '.join(TASKS)}, the group {GROUP} (the "
+        f"SWORDS paper's three test sets) and the group {FAMILY_GROUP} (ProLex and TSAR-2022 en/es/pt test). Run "
+        "them with: lm_eval --model local-completions --model_args "
         "model=M,base_url=http://HOST:PORT/v1/completions,tokenizer_backend=none,tokenized_requests=False "
         f'--include_path "$(swords lm-eval path)" --tasks {GROUP}',
     )

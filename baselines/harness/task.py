@@ -4,16 +4,18 @@ files beside it (`dataset_name`, `test_split`).
 What it sends is what `swords run --system llm` sends for the same settings: the prompt from the same builder
 (the paper's few-shot prompt, priming examples drawn the same seeded way, the budget counted with the served
 model's tokenizer), the same stops, penalties and logit bias (`prompted.prompting`, from LLMConfig), and each
-completion goes through the same parser. The per-target answers are scored together by the SWORDS Scorer, on
-the targets lm-eval asked (all of the split, or `--limit` of them), so the figures are `swords evaluate`'s.
+completion goes through the same parser. The per-target answers are scored together by the benchmark's scorer
+(`Scorer.from_dataset`: the SWORDS metrics, or TSAR-2022's and ProLex's own official ones), on the targets lm-eval
+asked (all of the split, or `--limit` of them), so the figures are `swords evaluate --given-only`'s.
 
 Settings: lm-eval passes its `--model_args` to tasks, so `model` and `base_url` come from there; the prompted
 LLM's own options come from `--metadata '{"swords": {"budget": 640, ...}}'` (the names of `swords run --system
 llm`'s options), each checked before the task is made (settings.py). lm-eval's `--num_fewshot`,
 `--apply_chat_template`, `--fewshot_as_multiturn` and `--system_instruction` would change the prompt the runner
 sends (its priming examples are in the prompt itself): refused. The completion's finish reason does not reach a
-task (lm-eval keeps only the text), so a completion as long as `max_tokens` in the served model's tokens counts
-as cut by the limit, as the server would have said.
+task (lm-eval keeps only the text), so a completion counts as cut by the limit, as the server would have said,
+when the logit bias leaves the server no other way to stop (the paper's setting), or else when it is as long as
+`max_tokens` in the served model's tokens.
 
 Waiting on the server: lm-eval's own model sends the requests, under its own bounds, which a task cannot set:
 `--model_args timeout=SECONDS,max_retries=N` (local-completions: 300 s and 3 attempts by default, so a request
@@ -33,14 +35,16 @@ from lm_eval.api.task import ConfigurableTask
 
 import swords_dataset
 from swords_baselines.harness.settings import settings_of
+from swords_baselines.llm.config import PAPER_STOPS
 from swords_baselines.llm.parse import bounded, parse_completion, to_prediction
 from swords_baselines.llm.prompted import prompting
 from swords_dataset.credentials import public_url
 from swords_dataset.errors import SwordsError
 from swords_dataset.terminal import shown
-from swords_metric import MetricInputError, Scorer
+from swords_metric import MetricInputError, Scorer, family_metric_keys, metric_family
 
-# The figures of the SWORDS paper's Tables 4 and 8 (percent), and the Scorer's signature.
+# The figures of the SWORDS paper's Tables 4 and 8 (percent), and the Scorer's signature. TSAR-2022 and ProLex
+# tasks print their family's official metrics instead (fractions, as their scorers print them; metrics_of).
 METRICS = ("lenient_a_f@10", "lenient_c_f@10", "strict_a_f@10", "strict_c_f@10", "strict_c_p@1", "best_r",
            "best_mode_r", "oot_r", "oot_mode_r")
 SIGNATURE = "signature"
@@ -49,6 +53,13 @@ SERVER_ANSWER_SECONDS = 10.0  # the task's own question to the server, before lm
 # lm-eval's options that would change the prompt the runner sends, as lm-eval passes them to build_all_requests.
 PROMPT_OPTIONS = (("num_fewshot", "--num_fewshot"), ("apply_chat_template", "--apply_chat_template"),
                   ("fewshot_as_multiturn", "--fewshot_as_multiturn"), ("system_instruction", "--system_instruction"))
+
+
+def metrics_of(benchmark: str) -> tuple[str, ...]:
+    """The figures a task on `benchmark` prints: the SWORDS paper's, or the benchmark's own official metrics (TSAR-2022:
+    the ten of tsar_eval.py; ProLex: acc/prof P/R/F@10)."""
+    family = metric_family(benchmark)
+    return METRICS if family == "swords" else tuple(family_metric_keys(family))
 
 
 class TaskError(SwordsError):
@@ -95,7 +106,8 @@ class SwordsGeneration(ConfigurableTask):
             fail(name, error)
         self._tokenizer = self._builder = self._scorer = None
         self._scored: dict = {}
-        aggregations = {metric: self._aggregation(metric) for metric in (*METRICS, SIGNATURE)}
+        self.metrics = metrics_of(self.benchmark)
+        aggregations = {metric: self._aggregation(metric) for metric in (*self.metrics, SIGNATURE)}
         super().__init__(config={
             **{key: value for key, value in config.items() if key != "class"},  # the YAML's pointer to this class
             "output_type": "generate_until",
@@ -148,7 +160,8 @@ class SwordsGeneration(ConfigurableTask):
                 if self.settings.base_url:
                     check_server_answers(self.settings.base_url)
                 self._tokenizer, self._builder, parameters = prompting(self.settings, self.settings.base_url or "",
-                                                                       self.settings.model_name)
+                                                                       self.settings.model_name,
+                                                                       benchmark=self.benchmark)
             except SwordsError as error:
                 fail(self.config.task, error)
             self.config.generation_kwargs = self._generation(parameters)
@@ -171,9 +184,16 @@ class SwordsGeneration(ConfigurableTask):
         # As the runner keeps it: a server that ignores max_tokens cannot make an answer no reader takes back.
         text, finish_reason = bounded(text, None, max_tokens)
         if finish_reason is None:
-            finish_reason = "length" if text and self._tokenizer.count(text) >= max_tokens else "stop"
+            finish_reason = "length" if text and (self._only_the_limit_stops() or
+                                                  self._tokenizer.count(text) >= max_tokens) else "stop"
         prediction = to_prediction(parse_completion(text, doc["target"], finish_reason, most=max_tokens))
-        return {metric: (doc["id"], prediction) for metric in (*METRICS, SIGNATURE)}
+        return {metric: (doc["id"], prediction) for metric in (*self.metrics, SIGNATURE)}
+
+    def _only_the_limit_stops(self) -> bool:
+        """Whether the server can end a completion only at max_tokens: the logit bias bans newlines and end-of-text
+        and every stop is a newline (the paper's setting). Counting the completion's tokens again is not enough
+        there: text re-tokenized can take fewer tokens than were generated (Spanish words split in generation)."""
+        return self.settings.bans_newlines and set(self.settings.stops or ()) <= set(PAPER_STOPS)
 
     def _score(self, items: list) -> dict:
         key = tuple((target_id, tuple(map(tuple, prediction))) for target_id, prediction in items)

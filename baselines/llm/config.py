@@ -30,10 +30,17 @@ DEFAULT_SYSTEM_PROMPT = (
 # The SWORDS authors' GPT-3 settings (swords/methods/gpt3.py and the paper's appendix D.5): the few-shot
 # prompt in completions mode, 2,048 tokens of context with 128 to generate, temperature 0, presence penalty
 # 0.5, newline / carriage return / blank line / end-of-text banned by logit bias ("force longer
-# continuations") and the same three as stops, priming examples drawn from SWORDS dev. They are the
-# completions mode's defaults; --preset paper also refuses any option that departs from them.
+# continuations") and the same three as stops, priming examples drawn from SWORDS dev (`auto`'s choice for the
+# SWORDS paper's benchmarks; ProLex and TSAR-2022 take their own). They are the completions mode's defaults;
+# --preset paper also refuses any option that departs from them.
 PAPER_PRESET = {"mode": "completions", "temperature": 0.0, "presence_penalty": 0.5, "max_tokens": 128,
-                "budget": 2048, "priming": "swords:dev", "force_longer": True}
+                "budget": 2048, "force_longer": True}
+AUTO_PRIMING = "auto"
+# Benchmarks whose priming examples are their own (`auto`): another task (simplification, proficiency) or another
+# language than SWORDS dev's, so the examples come from the benchmark's own dev or trial split, in its language.
+# The instruction stays the paper's English line (Q: What are appropriate substitutes for **X** …?): no
+# translation is invented; the examples show the language and the task.
+OWN_PRIMING = swords_dataset.UNTAGGED_CONFIGS
 PAPER_STOPS = ("\n", "\r", "\n\n")
 
 # USD per million tokens (prompt, completion), as OpenAI listed them; pass --price-prompt and
@@ -91,7 +98,9 @@ class LLMConfig:
                         "for chat; 'none')", "auto")
     budget: int = setting("context tokens: prompt plus --max-tokens (priming examples fill it)", 2048, minimum=2)
     seed: int = setting("seed of the priming examples' random order", 0)
-    priming: str = setting("CONFIG:SPLIT the priming examples come from", "swords:dev")
+    priming: str = setting("CONFIG:SPLIT the priming examples come from ('auto': SWORDS dev for SWORDS, CoInCo and "
+                           "SemEval-2007, as the paper; ProLex's dev, TSAR-2022's trial of the same language)",
+                           AUTO_PRIMING)
     system_prompt: str = setting("chat mode's system message ('none' for none)", "default")
     force_longer: bool | None = setting("ban newline and end-of-text tokens via logit_bias, as upstream did (none: "
                                         "on for completions, off for chat)")
@@ -137,7 +146,8 @@ class LLMConfig:
         if config.budget <= config.max_tokens:
             raise SwordsError(f"llm: --budget {config.budget} leaves no room for a prompt beside --max-tokens "
                               f"{config.max_tokens}")
-        swords_dataset.check_config(*config.priming_split)
+        if config.priming != AUTO_PRIMING:
+            swords_dataset.check_config(*config.priming_split(None))
         config.stops  # noqa: B018 (a --stop with a broken escape is refused now, not at the first request)
         return config
 
@@ -163,10 +173,14 @@ class LLMConfig:
     def requests_in_flight(self) -> int:
         return self.concurrency or (self.parallel if self.local else DEFAULT_CONCURRENCY)
 
-    @property
-    def priming_split(self) -> tuple[str, str]:
-        config, _, split = self.priming.partition(":")
-        return config, split
+    def priming_split(self, benchmark: str | None) -> tuple[str, str]:
+        """(config, split) of the priming examples for a run on `benchmark` (a config; None: SWORDS's)."""
+        if self.priming != AUTO_PRIMING:
+            config, _, split = self.priming.partition(":")
+            return config, split
+        if benchmark in OWN_PRIMING:
+            return swords_dataset.example_split(benchmark)
+        return "swords", "dev"
 
     @property
     def cache_folder(self) -> Path | None:

@@ -6,9 +6,11 @@ Each example is the context, whitespace-normalised, with the target wrapped in `
     A: sub1, sub2, ...
 
 (the substitutes judged acceptable by at least one annotator, most votes first); examples are separated
-by a blank line and the query ends with `A:`. Priming examples are SWORDS dev targets drawn in a seeded
-random order (never the query's own target), as many as fit the token budget together with the tokens
-left to generate. Chat mode sends the same content as user/assistant turns.
+by a blank line and the query ends with `A:`. Priming examples are drawn in a seeded random order (never the
+query's own target), as many as fit the token budget together with the tokens left to generate, from SWORDS dev
+for the SWORDS paper's benchmarks and from a benchmark's own dev or trial split for ProLex and TSAR-2022, in its
+language (LLMConfig.priming_split). The instruction line stays the paper's, in English, for every benchmark: no
+translation is made up; the examples carry the language. Chat mode sends the same content as user/assistant turns.
 """
 
 from __future__ import annotations

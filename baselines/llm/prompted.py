@@ -66,14 +66,14 @@ def longer_bias(tokenizer: Tokenizer) -> dict[str, int]:
     return {str(i): -100 for i in sorted(ids)}
 
 
-def prompting(settings: LLMConfig, base_url: str, served_model: str,
-              local: bool = False) -> tuple[Tokenizer, PromptBuilder, dict]:
+def prompting(settings: LLMConfig, base_url: str, served_model: str, local: bool = False,
+              benchmark: str | None = None) -> tuple[Tokenizer, PromptBuilder, dict]:
     """What every runner of the prompted LLM sends (`swords run --system llm` and the lm-eval tasks alike):
     the tokenizer that counts the budget (probing the server's /tokenize where needed), the prompt builder
-    over the priming split, and the request's sampling parameters with the logit bias in the served model's
-    token ids."""
+    over the priming split (for `benchmark`, the config whose targets are asked: see LLMConfig.priming_split),
+    and the request's sampling parameters with the logit bias in the served model's token ids."""
     tokenizer = choose_tokenizer(settings.model_name, settings.tokenizer, base_url, local=local)
-    builder = PromptBuilder(swords_dataset.rows(*settings.priming_split), tokenizer, mode=settings.mode,
+    builder = PromptBuilder(swords_dataset.rows(*settings.priming_split(benchmark)), tokenizer, mode=settings.mode,
                             budget=settings.budget, max_tokens=settings.max_tokens, seed=settings.seed,
                             system_prompt=settings.system_text)
     parameters = settings.sampling(served_model)
@@ -161,7 +161,8 @@ class LLM(System):
         )
         served = self.model if not self.engine else self.engine.path.stem
         self.tokenizer, self.builder, self.parameters = prompting(settings, self.client.base_url, served,
-                                                                  local=self.engine is not None)
+                                                                  local=self.engine is not None,
+                                                                  benchmark=self.benchmark)
         self._ready = True
 
     def _retrying(self, usage, reason: str, wait: float) -> None:

@@ -61,6 +61,12 @@ class GPT3Recorded(System):
         self.parse = parse
         self.covered = 0
 
+    @classmethod
+    def refusal(cls, config: str) -> str | None:
+        if config != "swords":
+            return f"gpt3-recorded holds GPT-3's completions for SWORDS dev only, none for {config}"
+        return None
+
     def covers(self, rows: Sequence[dict]) -> list[dict]:
         covered = [row for row in rows if row["id"] in self.outputs]
         if not covered:

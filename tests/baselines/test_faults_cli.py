@@ -35,13 +35,15 @@ def test_a_model_that_is_not_here_is_one_line_within_seconds(tmp_path, offline):
             assert message in one_line(done)
 
 
-def test_a_run_on_a_benchmark_the_metric_cannot_score_yet_is_one_line_before_any_work(tmp_path):
-    """TSAR-2022 and ProLex rows give no POS, which the SWORDS metrics lemmatize under: refused naming the first
-    target, before the system runs (nothing written)."""
+def test_a_run_a_system_cannot_answer_is_one_line_before_any_work(tmp_path):
+    """TSAR-2022 Spanish is scored now (its own metrics), but English WordNet cannot answer Spanish targets: said in
+    one line naming both, before the system runs (nothing written), instead of a run of empty answers. The other
+    refusals: tests/baselines/test_runs_family.py."""
     output = tmp_path / "out.jsonl"
-    done = swords("run", "--system", "wordnet", "--dataset", "tsar2022_en", "--split", "trial", "--output", str(output),
+    done = swords("run", "--system", "wordnet", "--dataset", "tsar2022_es", "--split", "trial", "--output", str(output),
                   "--bootstrap", "0", "--no-progress")
-    assert "reference tsar2022_en:trial:0001: 'pos' must be a string, got None" in one_line(done)
+    assert one_line(done) == ("swords: error: wordnet is English-only (English WordNet or thesaurus); tsar2022_es is "
+                              "Spanish")
     assert list(tmp_path.iterdir()) == []
 
 

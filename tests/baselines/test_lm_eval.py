@@ -136,7 +136,49 @@ def test_the_group_prints_our_metrics_and_signature(server, tmp_path):
     for benchmark, split in (("swords-v1.1", "test"), ("coinco", "test"), ("semeval07", "test")):
         assert f"swords-metric:1.2\\|bench:{benchmark}\\|split:{split}\\|setting:generative" in table
     shipped = {path.stem for path in (REPO_ROOT / "baselines" / "harness" / "tasks").glob("*.yaml")}
-    assert shipped == {*TASKS, "swords_gen"}
+    assert shipped == {*TASKS, "swords_gen", "prolex_tsar2022_gen"}
+
+
+TSAR_METRICS = ("acc@1", "acc@1@top1", "acc@2@top1", "acc@3@top1", "map@3", "map@5", "map@10", "potential@3",
+                "potential@5", "potential@10")
+
+
+def test_a_tsar2022_task_primes_from_its_trial_and_prints_the_ten_official_metrics_of_swords_evaluate(server,
+                                                                                                     tmp_path):
+    """tsar2022_es_test_gen on three targets: the runner's prompts (Spanish trial examples), its parsed answers, and
+    TSAR-2022's ten metrics (fractions) and signature exactly as `swords evaluate --given-only` gives them on the
+    runner's file for the same targets."""
+    run_file, cache, targets = tmp_path / "run.jsonl", tmp_path / "cache", 3
+    run = run_swords("run", "--system", "llm", "--base-url", server, "--model", MODEL, "--dataset", "tsar2022_es",
+                     "--split", "test", "--limit", str(targets), "--budget", str(BUDGET), "--max-tokens",
+                     str(MAX_TOKENS), "--cache-dir", str(cache), "--output", str(run_file), "--bootstrap", "0",
+                     "--no-progress", "--timeout", "300", env=OFFLINE)  # lm-eval's own wait; changes no answer
+    assert run.returncode == 0, run.stderr
+    runner_prompts = {json.loads(p.read_text())["request"]["prompt"] for p in cache.rglob("*.json")}
+    runner_answers = {record["id"]: record["substitutes"] for record in map(json.loads,
+                                                                           run_file.read_text().splitlines())}
+    done = lm_eval(server, "tsar2022_es_test_gen", targets, tmp_path / "lm-eval")
+    assert done.returncode == 0, done.stderr[-3000:]
+    samples = [json.loads(line) for path in written(tmp_path / "lm-eval", "samples_tsar2022_es_test_gen_*.jsonl")
+               for line in path.read_text().splitlines()]
+    trial_targets = {f"**{row['target']}**" for row in swords_dataset.rows("tsar2022_es", "trial")}
+    assert sorted(s["doc"]["id"] for s in samples) == [f"tsar2022_es:test:000{i}" for i in range(1, targets + 1)]
+    for sample in samples:
+        prompt = sample["arguments"]["gen_args_0"]["arg_0"]
+        assert prompt in runner_prompts and any(target in prompt for target in trial_targets)
+        answer = sample["acc@1"]
+        assert answer[0] == sample["doc"]["id"] and answer[1] == runner_answers[answer[0]]
+    results = json.loads(written(tmp_path / "lm-eval", "results_*.json")[0].read_text())["results"]
+    results = results["tsar2022_es_test_gen"]
+    evaluated = run_swords("evaluate", "--dataset", "tsar2022_es", "--split", "test", "--predictions", str(run_file),
+                           "--given-only", "--json")
+    assert evaluated.returncode == 0, evaluated.stderr
+    evaluated = json.loads(evaluated.stdout)
+    assert {metric: results[f"{metric},none"] for metric in TSAR_METRICS} == {m: evaluated[m] for m in TSAR_METRICS}
+    assert results["signature,none"] == evaluated["signature"]
+    assert evaluated["signature"].startswith("tsar2022-metric:1.0|bench:tsar2022_es|split:test|family:tsar2022|")
+    assert evaluated["signature"].endswith(f"|targets:{targets}") and evaluated["targets_in_split"] == 368
+    assert not any(f"{metric}," in key for key in results for metric in PAPER_METRICS)  # not the SWORDS figures
 
 
 def test_what_cannot_run_is_one_line(server, tmp_path):
