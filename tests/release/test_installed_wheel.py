@@ -123,7 +123,7 @@ def test_swords_data_verify_from_the_installed_wheel(installed, tmp_path):
     log = tmp_path / "opened.txt"
     done = run_installed(installed, "swords", "data", "verify", log=log)
     assert done.returncode == 0, done.stderr[-3000:]
-    assert done.stdout.strip().splitlines()[-1] == "27 figures match, 5 differ as explained, 0 mismatch"
+    assert done.stdout.strip().splitlines()[-1] == "35 figures match, 5 differ as explained, 0 mismatch"
     assert_nothing_opened_in_the_clone(log)
 
 
