@@ -9,6 +9,7 @@ from pathlib import Path
 
 import swords_dataset
 from swords_dataset.errors import SwordsError
+from swords_dataset.judgements import ACCEPTABLE_ABOVE, CONCEIVABLE_FROM
 
 from .system import Option, Prediction, System
 from .thesaurus import THESAURUS_ENV, default_thesaurus_path, thesaurus_substitutes
@@ -123,9 +124,8 @@ class Humans(System):
 
 
 # Upstream's thresholds for these systems (swords/run.py: OracleGenerator keeps score >= threshold): just above
-# one half for acceptable (the benchmark's "> 0.5", as a threshold on floats), 0.1 for conceivable.
-_UPSTREAM_ACCEPTABLE_FROM = 0.5 + 1e-4
-_UPSTREAM_CONCEIVABLE_FROM = 0.1
+# one half for acceptable (the benchmark's "> 0.5", as a threshold on floats); for conceivable the benchmark's own.
+_UPSTREAM_ACCEPTABLE_FROM = ACCEPTABLE_ABOVE + 1e-4
 
 
 class HumansAcceptable(Humans):
@@ -149,7 +149,7 @@ class HumansConceivable(Humans):
 
     @staticmethod
     def kept(score: float) -> bool:
-        return score >= _UPSTREAM_CONCEIVABLE_FROM
+        return score >= CONCEIVABLE_FROM
 
 
 class HumansAll(Humans):

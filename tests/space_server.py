@@ -33,6 +33,16 @@ def wait_until_up(url: str, process: subprocess.Popen, timeout: float) -> float:
     raise TimeoutError(f"the app did not answer at {url} within {timeout} s")
 
 
+def stop_process(process: subprocess.Popen, seconds: float = 15) -> None:
+    """Terminate a server started for a test; kill it if it has not ended within `seconds`."""
+    process.terminate()
+    try:
+        process.wait(seconds)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
 def peak_memory_mb(pid: int) -> float:
     """The process's peak resident memory so far (VmHWM), in MB."""
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
@@ -71,9 +81,4 @@ def running_app(folder: Path, extra_env: dict | None = None, options: tuple[str,
         print(log_path.read_text(errors="replace"))
         raise
     finally:
-        process.terminate()
-        try:
-            process.wait(15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop_process(process)

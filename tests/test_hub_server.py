@@ -25,6 +25,7 @@ import swords_dataset
 from swords_dataset.hub import hub_repos
 
 from .conftest import REPO_ROOT, free_port, run_swords
+from .space_server import stop_process
 
 ORG = "swords-test-org"
 ORACLE = REPO_ROOT / "space" / "results" / "coinco-oracle.swords.test.jsonl"  # a real system's recorded output
@@ -81,12 +82,7 @@ def hub_server(hub_export, tmp_path_factory):
             time.sleep(0.3)
         yield {"url": url, "log": log_path}
     finally:
-        server.terminate()
-        try:
-            server.wait(15)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
+        stop_process(server)
 
 
 USER_CALLS = textwrap.dedent(

@@ -19,7 +19,7 @@ from swords_metric import read_predictions
 from swords_metric.hub_repo import METRIC_REPO
 
 from ..conftest import REPO_ROOT, run_swords
-from ..space_server import free_port, wait_until_up
+from ..space_server import free_port, stop_process, wait_until_up
 
 ORACLE = REPO_ROOT / "space" / "results" / "coinco-oracle.swords.test.jsonl"  # a real system's recorded output
 
@@ -106,9 +106,4 @@ def test_the_widget_starts_beside_its_module_and_scores_as_swords_evaluate(hub_e
             client.predict('{"id": "t:nope", "substitutes": ["a"]}', "swords / test", api_name="/score")
         assert "t:nope" in str(refused.value)
     finally:
-        app.terminate()
-        try:
-            app.wait(15)
-        except subprocess.TimeoutExpired:
-            app.kill()
-            app.wait()
+        stop_process(app)
