@@ -52,13 +52,17 @@ def _swap(target: Path, scratch: Path, folders: list[str], new: dict[str, str],
     try:
         for folder in sorted({relative.split("/", 1)[0] for relative in previous}):
             if os.path.lexists(target / folder):
-                (target / folder).rename(scratch / f"retired-{folder}")
+                try:
+                    (target / folder).rename(scratch / f"retired-{folder}")
+                except OSError as error:  # e.g. a mount point: the folders moved before it go back
+                    raise ExportFolderError(f"{target}: cannot move {target / folder} aside to replace it "
+                                            f"({error.strerror or error}); nothing was changed") from None
                 retired.append(folder)
         for folder in folders:
             (scratch / folder).rename(target / folder)
             placed.append(folder)
         atomic_write(target / MANIFEST, manifest_bytes(new))
-    except BaseException:
+    except BaseException as error:
         try:
             for folder in reversed(placed):
                 (target / folder).rename(scratch / folder)
@@ -68,8 +72,10 @@ def _swap(target: Path, scratch: Path, folders: list[str], new: dict[str, str],
                 (target / MANIFEST).unlink(missing_ok=True)
             else:
                 atomic_write(target / MANIFEST, before)
-        except OSError:
-            pass  # the manifest still lists both: the next export recognises whichever folders are in place
+        except OSError as undoing:  # the manifest still lists both: the next export takes whichever are in place
+            raise ExportFolderError(f"{target}: the export stopped while it swapped its folders in ({error}) and "
+                                    f"could not move the earlier ones back ({undoing.strerror or undoing}); export "
+                                    "again") from None
         raise
 
 

@@ -118,7 +118,12 @@ def remove_scratch(scratch: Path) -> None:
     def failed(function: object, path: str, exc_info: tuple) -> None:
         failures.append((path, exc_info[1]))  # rmtree's own error names a file relative to its folder
 
-    for entry in os.scandir(scratch):
+    try:
+        entries = list(os.scandir(scratch))
+    except OSError as error:
+        entries = []
+        failures.append((str(scratch), error))
+    for entry in entries:
         if entry.name == _SCRATCH_MARK:
             continue
         if entry.is_dir(follow_symlinks=False):

@@ -176,6 +176,27 @@ def test_a_forged_manifest_path_is_refused_naming_the_manifest_and_the_key(earli
         assert snapshot(earlier) == before
 
 
+def test_a_folder_that_cannot_be_moved_halfway_through_the_swap_puts_the_earlier_ones_back(earlier, tmp_path):
+    """`space/` is a mount point (a real tmpfs holding its files): renaming it fails (EBUSY) after `dataset/` and
+    `metric/` were moved aside, and they are moved back."""
+    space = earlier / "space"
+    files = tmp_path / "space-files"
+    shutil.move(space, files)
+    space.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m,mode=755", "tmpfs", str(space)]).returncode != 0:
+        pytest.skip("cannot mount a file system here")
+    try:
+        for path in files.iterdir():
+            shutil.copy2(path, space / path.name)
+        before = snapshot(earlier)
+        line = one_line(run_swords("hub", "export", str(earlier)))
+        assert line == (f"swords: error: {earlier}: cannot move {space} aside to replace it (Device or resource "
+                        "busy); nothing was changed")
+        assert snapshot(earlier) == before  # dataset/ and metric/ back, the manifest as it was, no scratch folder
+    finally:
+        subprocess.run(["umount", "-l", str(space)])
+
+
 def test_a_full_disk_is_one_line_and_leaves_nothing(small_disk):
     line = one_line(run_swords("hub", "export", str(small_disk / "out")))
     assert line.startswith(f"swords: error: {small_disk / 'out'}: cannot write dataset/")
