@@ -7,12 +7,12 @@ the Space runs (`sdk_version`, the version the tests run with), and requirements
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 from swords_dataset.errors import SwordsError
 from swords_dataset.files import atomic_write
-from swords_dataset.hub import HubRepo, Release, check_wheel
+from swords_dataset.hub import HubRepo, Release
+from swords_dataset.hub_wheel import check_wheel, ship_wheel
 
 from . import SPACE_DIR
 
@@ -83,13 +83,7 @@ def write(folder: Path, release: Release) -> None:
             raise SwordsError(f"{folder / name}: already exists; the Space is written into a new or empty folder")
     for name, content in files.items():
         atomic_write(folder / name, content)
-    if wheel is not None:
-        partial = folder / f".{wheel.name}.part"
-        try:
-            shutil.copyfile(wheel, partial)  # renamed once whole: pip never sees half a wheel
-            partial.replace(folder / wheel.name)
-        finally:
-            partial.unlink(missing_ok=True)
+    ship_wheel(release, folder)
 
 
 SPACE_REPO = HubRepo(folder="space", repo_type="space", name="swords-demo", write=write, space_sdk="gradio")

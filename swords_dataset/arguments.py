@@ -62,6 +62,18 @@ def _bounds(minimum, maximum) -> str:
 port_number = int_range(*PORT_RANGE, what="a port number")
 
 
+def path_text(what: str = "a file or folder"):
+    """argparse type: a path, refused when empty ('' would mean the current folder, or be ignored)."""
+
+    def parse(text: str) -> str:
+        if not text:
+            raise argparse.ArgumentTypeError(f"empty; name {what}")
+        return text
+
+    parse.__name__ = what
+    return parse
+
+
 class HelpFormatter(argparse.HelpFormatter):
     """Every option that takes a value ends its help with its default and, where it has them, its choices."""
 

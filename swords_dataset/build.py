@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -163,11 +164,11 @@ def build(sources_dir: Path, output_dir: Path = DATASET_DIR, nltk35: str | None 
             run_build_steps(scratch)
             folder.replace_with(scratch)
         except OSError as error:  # pyarrow raises OSError too; the scratch folder goes, the dataset stays
-            if not (no_space(error) or "No space left" in str(error)):
+            too_large = error.errno == errno.EFBIG or "File too large" in str(error)  # ulimit -f
+            if not (no_space(error) or too_large or "No space left" in str(error)):
                 raise
-            raise SwordsError(
-                f"no space left on the device to write the dataset in {output_dir}; nothing was changed"
-            ) from None
+            why = "a file would pass the file-size limit (ulimit -f)" if too_large else "no space left on the device"
+            raise SwordsError(f"cannot write the dataset in {output_dir}: {why}; nothing was changed") from None
         finally:
             shutil.rmtree(scratch, ignore_errors=True)
     return {c: {s: len(r) for s, r in splits.items()} for c, splits in rows.items()}

@@ -21,7 +21,7 @@ import tempfile
 from pathlib import Path
 
 from .errors import SwordsError
-from .files import SPECIAL_ROOTS, atomic_write
+from .files import SPECIAL_ROOTS, atomic_write, file_kind
 from .sources import sha256_of
 
 MANIFEST = "swords-build.json"
@@ -97,7 +97,7 @@ def _foreign(folder: Path) -> tuple[Path, str] | None:
     def check_file(path: Path) -> tuple[Path, str] | None:
         relative = path.relative_to(folder).as_posix()
         if path.is_symlink() or not path.is_file():
-            return path, "not a regular file"
+            return path, f"{file_kind(path)}, not a regular file"
         if relative not in recorded:
             return path, f"not listed in {folder / MANIFEST}" if recorded else f"{folder} has no {MANIFEST}"
         if sha256_of(path) not in recorded[relative]:
@@ -108,7 +108,7 @@ def _foreign(folder: Path) -> tuple[Path, str] | None:
         return found
     if os.path.lexists(data):
         if data.is_symlink() or not data.is_dir():
-            return data, "not a folder"
+            return data, f"{file_kind(data)}, not a folder"
         for root, folders, files in os.walk(data):
             for name in sorted(folders):
                 path = Path(root) / name

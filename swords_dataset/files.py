@@ -21,6 +21,32 @@ NO_SPACE = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
 SPECIAL_ROOTS = (Path("/dev"), Path("/proc"), Path("/sys"))
 
 
+_KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISREG, "a regular file"), (stat.S_ISLNK, "a symbolic link"),
+          (stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"),
+          (stat.S_ISBLK, "a block device"))
+
+
+def mode_kind(mode: int) -> str:
+    """What a file of this `st_mode` is, in words: "a regular file", "a folder", "a FIFO" (a named pipe), "a socket",
+    "a character device", "a block device", "a symbolic link"."""
+    return next((kind for test, kind in _KINDS if test(mode)), "a special file")
+
+
+def file_kind(path: str | Path) -> str:
+    """What is at `path`, in words (mode_kind), without following a symbolic link or opening anything: a link is
+    "a symbolic link (to TARGET)"; "nothing" when there is nothing there."""
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return "nothing"
+    if stat.S_ISLNK(mode):
+        try:
+            return f"a symbolic link (to {os.readlink(path)})"
+        except OSError:
+            return "a symbolic link"
+    return mode_kind(mode)
+
+
 def no_space(error: BaseException | None) -> bool:
     return isinstance(error, OSError) and error.errno in NO_SPACE
 

@@ -5,7 +5,6 @@
 
 from __future__ import annotations
 
-import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +22,7 @@ class Release:
 
     version: str
     wheel: Path | None = None
+    wheel_staged: bool = False  # `wheel` is an export's own checked copy (hub_wheel.stage_wheel), linked, not copied
 
 
 @dataclass(frozen=True)
@@ -75,30 +75,3 @@ def _write_dataset(folder: Path, release: Release) -> None:
 
 
 DATASET_REPO = HubRepo(folder="dataset", repo_type="dataset", name="swords", write=_write_dataset)
-
-
-def check_wheel(release: Release) -> None:
-    """The wheel shipped beside the repositories is one of this distribution and release, by its name and its
-    metadata."""
-    from packaging.utils import InvalidWheelFilename, parse_wheel_filename
-
-    wheel = release.wheel
-    if wheel is None:
-        return
-    try:
-        name, version, _, _ = parse_wheel_filename(wheel.name)
-    except InvalidWheelFilename:
-        raise SwordsError(f"--wheel {wheel}: not a wheel's file name (NAME-VERSION-TAGS.whl)") from None
-    if name != "swords-lexsub" or str(version) != release.version:
-        raise SwordsError(f"--wheel {wheel}: a wheel of {name} {version}, not of swords-lexsub {release.version}")
-    if not wheel.is_file():
-        raise SwordsError(f"--wheel {wheel}: no such file")
-    metadata = f"swords_lexsub-{release.version}.dist-info/METADATA"
-    try:
-        with zipfile.ZipFile(wheel) as archive:
-            fields = archive.read(metadata).decode("utf-8").split("\n\n", 1)[0].splitlines()
-    except (OSError, KeyError, UnicodeDecodeError, zipfile.BadZipFile):
-        raise SwordsError(f"--wheel {wheel}: not a wheel of swords-lexsub {release.version} (no readable "
-                          f"{metadata})") from None
-    if f"Version: {release.version}" not in fields or "Name: swords-lexsub" not in fields:
-        raise SwordsError(f"--wheel {wheel}: its {metadata} is not swords-lexsub {release.version}'s")

@@ -10,12 +10,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 from . import __version__
+from .arguments import path_text
 from .errors import SwordsError
 from .hub import DEFAULT_ORG, HubRepo, Release, hub_repos, repo_url
+from .terminal import shown
 
 
 def _release(args: argparse.Namespace) -> Release:
-    return Release(version=__version__, wheel=Path(args.wheel).resolve() if args.wheel else None)
+    return Release(version=__version__, wheel=Path(args.wheel).resolve() if args.wheel is not None else None)
 
 
 def _print_listing(repos: list[HubRepo], listing: dict[str, list[tuple[str, int]]],
@@ -32,8 +34,8 @@ def _cmd_export(args: argparse.Namespace) -> int:
 
     repos = hub_repos()
     listing = export(Path(args.dir), _release(args), repos)
-    _print_listing(repos, listing, lambda repo: f"{Path(args.dir) / repo.folder}")
-    print(f"exported {len(repos)} repositories of swords-lexsub {__version__} to {args.dir}")
+    _print_listing(repos, listing, lambda repo: shown(Path(args.dir) / repo.folder))
+    print(f"exported {len(repos)} repositories of swords-lexsub {__version__} to {shown(args.dir)}")
     return 0
 
 
@@ -73,14 +75,14 @@ def register(subparsers) -> None:
     wheel_help = "a built wheel of this release to ship beside the repositories' requirements (until PyPI has it)"
 
     export = commands.add_parser("export", help="write every repository as DIR/<folder>/, exactly as it is uploaded")
-    export.add_argument("dir", metavar="DIR", help="a new or empty folder, or one an earlier export wrote (its "
-                        "swords-hub-export.json lists its files); anything else is refused")
-    export.add_argument("--wheel", metavar="PATH", help=wheel_help)
+    export.add_argument("dir", metavar="DIR", type=path_text("a folder"), help="a new or empty folder, or one an "
+                        "earlier export wrote (its swords-hub-export.json lists its files); anything else is refused")
+    export.add_argument("--wheel", metavar="PATH", type=path_text("a wheel file"), help=wheel_help)
     export.set_defaults(func=_cmd_export)
 
     publish = commands.add_parser("publish", help="create and upload every repository (token: $HF_TOKEN)")
     publish.add_argument("--org", default=DEFAULT_ORG, help="the Hub organisation or user (default: %(default)s)")
     publish.add_argument("--dry-run", action="store_true", help="list each repository, its URL, files and sizes; "
                          "upload nothing")
-    publish.add_argument("--wheel", metavar="PATH", help=wheel_help)
+    publish.add_argument("--wheel", metavar="PATH", type=path_text("a wheel file"), help=wheel_help)
     publish.set_defaults(func=_cmd_publish)

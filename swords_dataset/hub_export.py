@@ -1,128 +1,91 @@
 """`swords hub export DIR`: every Hub repository of the release (swords_dataset/hub.py) as `DIR/<folder>/`.
 
-DIR is new or empty, or one an earlier export wrote, recognised by content: its manifest `swords-hub-export.json`
-lists every file the export wrote with its sha256, and each of DIR's other entries is a repository folder whose
-every file is listed, unchanged. Anything else (a user's file, a file edited since) is refused, naming it, before
-any work. The repositories are written into a scratch folder inside DIR and moved into place once all are
-complete, so a failure leaves the previous export (or nothing) and no half folder.
+DIR is checked first (hub_export_folder.py): new or empty, or an earlier export whose every part the export can
+replace. The repositories are written into a scratch folder inside DIR and moved into place once all are complete;
+a failure while they are swapped in moves the previous ones back, so a failure leaves the previous export (or
+nothing) and no half folder. A failure of the system (a full disk, a file-size limit) is one ExportFolderError.
 """
 
 from __future__ import annotations
 
 import fcntl
-import json
 import os
-import shutil
-import stat
 import tempfile
 from pathlib import Path
 
-from .errors import SwordsError
-from .files import SPECIAL_ROOTS, atomic_write
-from .hub import HubRepo, Release, check_wheel, hub_repos
+from .files import atomic_write
+from .hub import HubRepo, Release, hub_repos
+from .hub_export_folder import (
+    MANIFEST,
+    SCRATCH_PREFIX,
+    ExportFolderError,
+    check_export_folder,
+    is_scratch,
+    manifest_bytes,
+    manifest_content,
+    mark_scratch,
+    remove_scratch,
+)
+from .hub_wheel import check_wheel, stage_wheel
 from .sources import sha256_of
 
-MANIFEST = "swords-hub-export.json"
-_WRITTEN_BY = "swords hub export"
-_MAX_MANIFEST_BYTES = 2**20
-_SCRATCH_PREFIX = ".swords-hub-export-"
-_SCRATCH_MARK = ".swords-hub-export-scratch"
-_SCRATCH_MARK_TEXT = b"scratch folder of `swords hub export`; removed when the export ends\n"
+__all__ = ["MANIFEST", "ExportFolderError", "check_export_folder", "export", "repository_files"]
 
-
-class ExportFolderError(SwordsError):
-    """The export folder cannot take an export (one line naming the folder or the entry at fault)."""
-
-
-def _regular_file_bytes(path: Path, limit: int) -> bytes | None:
-    """The file's content if it is a regular file (not a symlink, pipe or device) of at most `limit` bytes."""
-    try:
-        descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    except OSError:
-        return None
-    with os.fdopen(descriptor, "rb") as f:
-        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
-            return None
-        content = f.read(limit + 1)
-    return content if len(content) <= limit else None
-
-
-def read_manifest(path: Path) -> dict[str, set[str]] | None:
-    """relative path -> the sha256s an export recorded for it, if `path` is a manifest an export wrote; else None."""
-    content = _regular_file_bytes(path, _MAX_MANIFEST_BYTES)
-    try:
-        manifest = json.loads(content) if content is not None else None
-    except (ValueError, RecursionError):
-        return None
-    if not isinstance(manifest, dict) or manifest.get("written_by") != _WRITTEN_BY:
-        return None
-    recorded: dict[str, set[str]] = {}
-    for key in ("files", "previous"):  # "previous": the files being replaced, while an export swaps its new ones in
-        listed = manifest.get(key, {})
-        if not isinstance(listed, dict):
-            return None
-        for relative, digests in listed.items():
-            if not isinstance(digests, list) or not all(isinstance(d, str) for d in digests):
-                return None
-            recorded.setdefault(relative, set()).update(digests)
-    return recorded
-
-
-def _manifest_bytes(files: dict[str, str], previous: dict[str, set[str]] | None = None) -> bytes:
-    manifest: dict = {"written_by": _WRITTEN_BY, "files": {relative: [digest] for relative, digest in files.items()}}
-    if previous:
-        manifest["previous"] = {relative: sorted(digests) for relative, digests in previous.items()}
-    return (json.dumps(manifest, indent=1, sort_keys=True, allow_nan=False) + "\n").encode("utf-8")
-
-
-def _is_scratch(entry: Path) -> bool:
-    return (entry.name.startswith(_SCRATCH_PREFIX) and entry.is_dir() and not entry.is_symlink()
-            and _regular_file_bytes(entry / _SCRATCH_MARK, len(_SCRATCH_MARK_TEXT)) == _SCRATCH_MARK_TEXT)
-
-
-def check_export_folder(target: Path) -> dict[str, set[str]]:
-    """What an earlier export recorded in `target` (empty for a new or empty folder); ExportFolderError naming the
-    first entry the export did not write, or that changed since."""
-    target = Path(target)
-    resolved = Path(os.path.abspath(target)).resolve()
-    if any(resolved == root or resolved.is_relative_to(root) for root in SPECIAL_ROOTS):
-        raise ExportFolderError(f"{target}: an export cannot go under /dev, /proc or /sys")
-    if not os.path.lexists(target):
-        return {}
-    if target.is_symlink() or not target.is_dir():
-        raise ExportFolderError(f"{target}: not a folder; export into a new or empty folder, or one the export wrote")
-    entries = sorted(Path(entry.path) for entry in os.scandir(target))
-    entries = [entry for entry in entries if not _is_scratch(entry)]  # a killed export's, removed when it resumes
-    if not entries:
-        return {}
-    recorded = read_manifest(target / MANIFEST)
-    refusal = "export into a new or empty folder, or one `swords hub export` wrote"
-    if recorded is None:
-        first = target / MANIFEST if os.path.lexists(target / MANIFEST) else entries[0]
-        raise ExportFolderError(f"{target}: {first} was not written by `swords hub export`; {refusal}")
-    folders = {relative.split("/", 1)[0] for relative in recorded}
-    for entry in entries:
-        if entry.name == MANIFEST:
-            continue
-        if entry.name not in folders or entry.is_symlink() or not entry.is_dir():
-            raise ExportFolderError(f"{target}: {entry} was not written by `swords hub export`; {refusal}")
-        for root, subfolders, files in os.walk(entry):
-            for name in sorted(subfolders + files):
-                path = Path(root) / name
-                relative = path.relative_to(target).as_posix()
-                if path.is_symlink() or (path.is_dir() and not any(r.startswith(relative + "/") for r in recorded)):
-                    raise ExportFolderError(f"{target}: {path} was not written by `swords hub export`; {refusal}")
-                if path.is_file() and (relative not in recorded or sha256_of(path) not in recorded[relative]):
-                    why = "changed since the export wrote it" if relative in recorded else "not in its manifest"
-                    raise ExportFolderError(f"{target}: {path} was not written by `swords hub export` ({why}); "
-                                            f"{refusal}")
-    return recorded
+_STAGED_WHEEL = ".staged-wheel"  # in the scratch folder: the one copy of --wheel, linked into each repository
 
 
 def repository_files(folder: Path) -> list[tuple[str, int]]:
     """(path relative to the repository folder, size in bytes) of every file in it, sorted."""
     return [(path.relative_to(folder).as_posix(), path.stat().st_size)
             for path in sorted(folder.rglob("*")) if path.is_file()]
+
+
+def _swap(target: Path, scratch: Path, folders: list[str], new: dict[str, str],
+          previous: dict[str, set[str]]) -> None:
+    """Move the complete repositories from `scratch` into `target`, the previous ones into `scratch` (removed with
+    it). The manifest lists both while they are swapped, so a kill halfway leaves a folder the next export takes;
+    a failure moves everything back."""
+    before = manifest_content(target)
+    atomic_write(target / MANIFEST, manifest_bytes(new, previous))
+    retired: list[str] = []
+    placed: list[str] = []
+    try:
+        for folder in sorted({relative.split("/", 1)[0] for relative in previous}):
+            if os.path.lexists(target / folder):
+                try:
+                    (target / folder).rename(scratch / f"retired-{folder}")
+                except OSError as error:  # e.g. a mount point: the folders moved before it go back
+                    raise ExportFolderError(f"{target}: cannot move {target / folder} aside to replace it "
+                                            f"({error.strerror or error}); nothing was changed") from None
+                retired.append(folder)
+        for folder in folders:
+            (scratch / folder).rename(target / folder)
+            placed.append(folder)
+        atomic_write(target / MANIFEST, manifest_bytes(new))
+    except BaseException as error:
+        try:
+            for folder in reversed(placed):
+                (target / folder).rename(scratch / folder)
+            for folder in reversed(retired):
+                (scratch / f"retired-{folder}").rename(target / folder)
+            if before is None:
+                (target / MANIFEST).unlink(missing_ok=True)
+            else:
+                atomic_write(target / MANIFEST, before)
+        except OSError as undoing:  # the manifest still lists both: the next export takes whichever are in place
+            raise ExportFolderError(f"{target}: the export stopped while it swapped its folders in ({error}) and "
+                                    f"could not move the earlier ones back ({undoing.strerror or undoing}); export "
+                                    "again") from None
+        raise
+
+
+def _os_error_line(target: Path, scratch: Path | None, error: OSError) -> str:
+    """One line for a failure of the system while exporting, naming the file (within its repository when it was
+    being written in the scratch folder)."""
+    named = [Path(name) for name in (error.filename, error.filename2) if name]  # a copy names its source first
+    written = [path for path in named if scratch is not None and path.is_relative_to(scratch)]
+    where = written[0].relative_to(scratch) if written else named[0] if named else "the export"
+    return f"{target}: cannot write {where} ({error.strerror or error}); nothing was changed"
 
 
 def export(target: Path, release: Release, repos: list[HubRepo] | None = None) -> dict[str, list[tuple[str, int]]]:
@@ -138,46 +101,43 @@ def export(target: Path, release: Release, repos: list[HubRepo] | None = None) -
     except OSError as error:
         raise ExportFolderError(f"{target}: cannot create the folder ({error.strerror or error})") from None
     scratch = None
+    done = False
     try:
         try:
             fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             raise ExportFolderError(f"{target}: another `swords hub export` is writing this folder") from None
         for entry in os.scandir(target):  # scratch folders a killed export left; with the lock, none is at work
-            if _is_scratch(Path(entry.path)):
-                shutil.rmtree(entry.path, ignore_errors=True)
+            if is_scratch(Path(entry.path)):
+                remove_scratch(Path(entry.path))
         try:
-            scratch = Path(tempfile.mkdtemp(dir=target, prefix=_SCRATCH_PREFIX))
+            scratch = Path(tempfile.mkdtemp(dir=target, prefix=SCRATCH_PREFIX))
+            mark_scratch(scratch)
+            shipped = stage_wheel(release, scratch / _STAGED_WHEEL) if release.wheel is not None else release
+            listing = {}
+            for repo in repos:
+                (scratch / repo.folder).mkdir()
+                repo.write(scratch / repo.folder, shipped)
+                listing[repo.folder] = repository_files(scratch / repo.folder)
+            new = {f"{folder}/{relative}": sha256_of(scratch / folder / relative)
+                   for folder, files in listing.items() for relative, _ in files}
+            previous = check_export_folder(target)  # nothing of the user's arrived while the export worked
+            _swap(target, scratch, list(listing), new, previous)
         except OSError as error:
-            raise ExportFolderError(f"{target}: cannot write in the folder ({error.strerror or error})") from None
-        (scratch / _SCRATCH_MARK).write_bytes(_SCRATCH_MARK_TEXT)
-        listing = {}
-        for repo in repos:
-            (scratch / repo.folder).mkdir()
-            repo.write(scratch / repo.folder, release)
-            listing[repo.folder] = repository_files(scratch / repo.folder)
-        new = {f"{folder}/{relative}": sha256_of(scratch / folder / relative)
-               for folder, files in listing.items() for relative, _ in files}
-        previous = check_export_folder(target)  # nothing of the user's arrived while the export worked
-        atomic_write(target / MANIFEST, _manifest_bytes(new, previous))
-        for folder in sorted({relative.split("/", 1)[0] for relative in previous}):
-            if os.path.lexists(target / folder):
-                (target / folder).rename(scratch / f"retired-{folder}")
-        for folder in listing:
-            (scratch / folder).rename(target / folder)
-        atomic_write(target / MANIFEST, _manifest_bytes(new))
-        return listing
-    except BaseException:
-        if scratch is not None:
-            shutil.rmtree(scratch, ignore_errors=True)
-            scratch = None
-        if created:
-            try:
-                target.rmdir()  # only if empty: what a failed export leaves of a folder it made
-            except OSError:
-                pass
-        raise
+            raise ExportFolderError(_os_error_line(target, scratch, error)) from None
+        done = True
     finally:
-        if scratch is not None:
-            shutil.rmtree(scratch, ignore_errors=True)
-        os.close(descriptor)
+        try:
+            if scratch is not None:
+                remove_scratch(scratch)  # what is left of it stays marked: the next export removes it
+        except ExportFolderError as error:
+            if done:  # else the error that stopped the export is the one to show
+                raise ExportFolderError(f"{target}: exported, but {error}") from None
+        finally:
+            os.close(descriptor)
+            if created and not done:
+                try:
+                    target.rmdir()  # only if empty: what a failed export leaves of a folder it made
+                except OSError:
+                    pass
+    return listing

@@ -11,6 +11,7 @@ import shutil
 from pathlib import Path
 
 from swords_dataset.hub import HubRepo, Release
+from swords_dataset.hub_wheel import ship_wheel
 
 HUB_FILES = Path(__file__).resolve().parent / "hub"
 CARD = Path(__file__).resolve().parent / "README.md"
@@ -49,12 +50,11 @@ def requirements_text(release: Release) -> str:
 
 
 def write(folder: Path, release: Release) -> None:
+    ship_wheel(release, folder)  # first: checked, as its name goes into requirements.txt
     (folder / "swords_metric.py").write_text(module_text(release.version), encoding="utf-8")
     (folder / "README.md").write_text(card_text(release.version), encoding="utf-8")
     shutil.copyfile(HUB_FILES / "app.py", folder / "app.py")
     (folder / "requirements.txt").write_text(requirements_text(release), encoding="utf-8")
-    if release.wheel is not None:
-        shutil.copyfile(release.wheel, folder / release.wheel.name)
 
 
 METRIC_REPO = HubRepo(folder="metric", repo_type="space", name="swords_metric", write=write, space_sdk="gradio")

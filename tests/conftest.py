@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -56,6 +57,20 @@ def run_swords(*args: str, cwd: Path = REPO_ROOT, env: dict | None = None) -> su
         env={**os.environ, **(env or {})},
         timeout=600,
     )
+
+
+UNPRIVILEGED = ["capsh", "--drop=cap_dac_override,cap_dac_read_search,cap_fowner", "--", "-c", 'exec "$0" "$@"']
+
+
+def run_swords_unprivileged(*args: str, cwd: Path = REPO_ROOT) -> subprocess.CompletedProcess:
+    """The `swords` command as a user without root's power to ignore permissions runs it: as root, under capsh with
+    the capabilities that override them dropped, so a read-only folder really is (skipped where capsh is absent)."""
+    command = [sys.executable, "-m", "swords_dataset.cli", *args]
+    if os.geteuid() == 0:
+        if shutil.which("capsh") is None:
+            pytest.skip("capsh is absent: as root, permissions cannot be tested without it")
+        command = [*UNPRIVILEGED, *command]
+    return subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=600)
 
 
 @pytest.fixture

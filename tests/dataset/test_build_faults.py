@@ -9,6 +9,7 @@ import fcntl
 import hashlib
 import json
 import os
+import resource
 import shutil
 import signal
 import subprocess
@@ -210,3 +211,19 @@ def test_a_build_killed_halfway_leaves_a_folder_the_next_build_takes(rebuilt, so
                         str(nltk35_path))
     assert result.returncode == 0, result.stderr
     assert contents(output) == before  # byte-identical rebuild; notes.txt untouched; no scratch left
+
+
+@pytest.mark.slow
+def test_a_file_size_limit_during_the_build_is_one_line_and_leaves_nothing(sources_dir, nltk35_path, tmp_path):
+    """ulimit -f 200 kB: the kernel refuses the larger Parquet files (EFBIG; SIGXFSZ ignored, as Python does)."""
+    def limited() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (200_000, 200_000))
+
+    output = tmp_path / "built"
+    result = subprocess.run([sys.executable, "-m", "swords_dataset.cli", "data", "build", "--sources", str(sources_dir),
+                             "--output", str(output), "--nltk35", str(nltk35_path)], preexec_fn=limited,
+                            capture_output=True, text=True, timeout=600, cwd=REPO_ROOT)
+    assert one_line(result) == (f"swords: error: cannot write the dataset in {output}: a file would pass the file-size "
+                                "limit (ulimit -f); nothing was changed")
+    assert not output.exists()

@@ -121,28 +121,6 @@ def test_a_wheel_of_another_release_is_refused_before_any_work(tmp_path):
     assert not (tmp_path / "out").exists()
 
 
-def test_a_failed_export_leaves_no_folder(built_wheel, tmp_path):
-    """A repository whose writer fails (here: the wheel vanishes between the check and the copy) leaves nothing."""
-    from swords_dataset.hub import Release, hub_repos
-    from swords_dataset.hub_export import export
-
-    wheel = tmp_path / built_wheel.name
-    shutil.copyfile(built_wheel, wheel)
-
-    def vanish(folder: Path, release: Release) -> None:
-        wheel.unlink()
-
-    repos = hub_repos()
-    repos.insert(1, repos[0].__class__("vanish", "dataset", "vanish", vanish))
-    try:
-        export(tmp_path / "out", Release(swords_dataset.__version__, wheel), repos)
-    except FileNotFoundError:
-        pass
-    else:
-        raise AssertionError("the metric's writer should have failed on the missing wheel")
-    assert not (tmp_path / "out").exists()
-
-
 def test_a_repository_whose_package_cannot_be_imported_is_named_and_nothing_is_written(tmp_path):
     # swords_metric made unimportable (None in sys.modules makes `import swords_metric` raise ImportError).
     script = "import sys\nsys.modules['swords_metric'] = None\nfrom swords_dataset.cli import main\n" \
