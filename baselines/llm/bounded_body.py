@@ -12,8 +12,14 @@ from collections.abc import AsyncIterator
 
 import httpx
 
-from swords_dataset.bounded_body import (ACCEPT_ENCODING, MAX_BODY_BYTES, BodyCounter, BodyPastLimit, BodyUndecodable,
-                                         refusal)
+from swords_dataset.bounded_body import (
+    ACCEPT_ENCODING,
+    MAX_BODY_BYTES,
+    BodyCounter,
+    BodyPastLimit,
+    BodyUndecodable,
+    refusal,
+)
 
 __all__ = ["ACCEPT_ENCODING", "MAX_BODY_BYTES", "BodyTooLarge", "BoundedTransport"]
 
