@@ -37,6 +37,9 @@ PUBLISH_SECONDS = 600.0  # a whole `swords hub publish` (three repositories) or 
 REQUEST_SECONDS_VARIABLE = "SWORDS_HUB_REQUEST_SECONDS"
 PUBLISH_SECONDS_VARIABLE = "SWORDS_HUB_PUBLISH_SECONDS"
 MAX_SECONDS = 86400.0
+# huggingface_hub retries these answers (and lost connections), six tries in all.
+RETRIED_STATUSES = (408, 429, 500, 502, 503, 504)
+ATTEMPTS_IN_A_ROW = 6
 T = TypeVar("T")
 
 
@@ -68,11 +71,20 @@ class HubLimits:
         self.request_seconds = _seconds(REQUEST_SECONDS_VARIABLE, REQUEST_SECONDS)
         self.deadline = time.monotonic() + self.seconds
         self.failure: str | None = None
+        self.failed_in_a_row: dict[str, int] = {}  # method and URL -> failures since its last answer
 
     def give_up(self, reason: str) -> HubFailure:
         if self.failure is None:
             self.failure = reason
         return HubFailure(self.failure)
+
+    def count_failure(self, what: str, request: str, reason: str) -> None:
+        """A request that failed as huggingface_hub retries (a server error, a lost connection). Once it has failed
+        as often in a row as huggingface_hub tries it, later requests fail at once: its own retries of a whole
+        commit in smaller parts would otherwise start over (seven times 23 s for a commit answered 502)."""
+        self.failed_in_a_row[request] = self.failed_in_a_row.get(request, 0) + 1
+        if self.failed_in_a_row[request] >= ATTEMPTS_IN_A_ROW:
+            self.give_up(f"{what}: {reason}, {ATTEMPTS_IN_A_ROW} times in a row")
 
 
 class _Watch:
@@ -195,11 +207,17 @@ def _transport_class(http):
             request.headers["Accept-Encoding"] = ACCEPT_ENCODING
             try:
                 response = self._inner(request.url).handle_request(request)
-            except Exception:
+            except Exception as error:
                 watch.finish()
                 if watch.fired or time.monotonic() >= ends:
                     raise fail(f"no answer within {watch.seconds:g} s") from None
+                limits.count_failure(what, f"{request.method} {request.url}", str(error) or type(error).__name__)
                 raise
+            if response.status_code in RETRIED_STATUSES:
+                limits.count_failure(what, f"{request.method} {request.url}",
+                                     f"HTTP {response.status_code} {response.reason_phrase}")
+            else:
+                limits.failed_in_a_row.pop(f"{request.method} {request.url}", None)
             encoding = response.headers.get("content-encoding", "identity").strip().lower() or "identity"
             problem = refusal(encoding, response.headers.get("content-length", ""))
             wait = response.headers.get("retry-after", "").strip()

@@ -17,6 +17,7 @@ It records every request (method, path, time) and counts the body bytes its misb
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -52,8 +53,11 @@ class HubServer:
     requests: list[tuple[str, str, float]] = field(default_factory=list)  # (method, path, monotonic time)
     body_bytes_sent: int = 0  # by "endless", "huge", "gzip-bomb" and the trickles, until the client hung up
     authorization: set[str] = field(default_factory=set)
+    commit_url_suffix: str = ""  # added to every commit URL (a query that echoes the token, an escape sequence)
 
     def __post_init__(self) -> None:
+        if "gzip-bomb" in self.faults.values():
+            gzip_bomb()  # made before the client asks: it takes seconds, longer than some requests wait
         self._lock = threading.Lock()
         self._release = threading.Event()  # set at shutdown: stalled and trickling handlers give up
         server = self
@@ -88,6 +92,10 @@ class HubServer:
         """The steps asked for, in order ("create", "preupload", ...)."""
         return [next((name for name, pattern in STEPS.items() if re.match(pattern, path)), path)
                 for _, path, _ in self.requests]
+
+    def times(self, step: str) -> list[float]:
+        """When each request for `step` arrived (time.monotonic)."""
+        return [at for (_, _, at), name in zip(self.requests, self.steps(), strict=True) if name == step]
 
     # -- answers --
 
@@ -126,7 +134,8 @@ class HubServer:
             return Reply(200, json.dumps({"files": files}))
         if step == "commit":
             repo = path.split("/api/", 1)[1].rsplit("/commit/", 1)[0]
-            return Reply(200, json.dumps({"commitUrl": f"{self.url}/{repo}/commit/{'c' * 40}", "commitOid": "c" * 40}))
+            return Reply(200, json.dumps({"commitUrl": f"{self.url}/{repo}/commit/{'c' * 40}{self.commit_url_suffix}",
+                                          "commitOid": "c" * 40}))
         return Reply(404, json.dumps({"error": f"no such endpoint: {path}"}))
 
     @staticmethod
@@ -154,8 +163,7 @@ class HubServer:
             handler.wfile.write((head + length + "\r\n").encode())
             chunks = (b'{"x": "' + b"a" * 65536 for _ in iter(int, 1))
         elif fault == "gzip-bomb":
-            compressor = zlib.compressobj(9, zlib.DEFLATED, zlib.MAX_WBITS | 16)
-            data = b"".join(compressor.compress(b" " * 2**20) for _ in range(512)) + compressor.flush()
+            data = gzip_bomb()
             handler.wfile.write((head + f"Content-Encoding: gzip\r\nContent-Length: {len(data)}\r\n\r\n").encode())
             chunks = iter([data])
         else:
@@ -169,6 +177,13 @@ class HubServer:
                 self.body_bytes_sent += len(chunk)
             if fault.startswith("trickle"):
                 self._release.wait(TRICKLE_SECONDS)
+
+
+@functools.cache
+def gzip_bomb() -> bytes:
+    """0.5 MB of gzip that expands to 512 MB of spaces."""
+    compressor = zlib.compressobj(9, zlib.DEFLATED, zlib.MAX_WBITS | 16)
+    return b"".join(compressor.compress(b" " * 2**20) for _ in range(512)) + compressor.flush()
 
 
 # Runs `swords` and writes its exit status and peak memory (wait4's ru_maxrss, kB) to a file. A small process in
