@@ -42,7 +42,7 @@ def _cmd_publish(args: argparse.Namespace) -> int:
     from .credentials import public_url
     from .hub_endpoint import hub_endpoint
     from .hub_export import export
-    from .hub_session import HubLimits
+    from .hub_transport import HubLimits
     from .publish import check_repo_id, hub_token, upload
 
     repos = hub_repos()

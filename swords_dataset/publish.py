@@ -12,7 +12,8 @@ from . import DATASET_DIR
 from .credentials import Redactor, public_url
 from .errors import SwordsError
 from .hub_endpoint import hub_endpoint
-from .hub_session import HubLimits, hub_session, within_deadline
+from .hub_session import hub_session, within_deadline
+from .hub_transport import HubLimits
 from .terminal import shown
 
 TOKEN_VARIABLES = ("HF_TOKEN", "HUGGING_FACE_HUB_TOKEN")
