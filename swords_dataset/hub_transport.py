@@ -80,8 +80,8 @@ class _Watch:
     """One request's wall-clock limit: at `ends` its connection's socket is shut down, which wakes the read or write
     it waits in (a socket's timeout counts each read alone)."""
 
-    def __init__(self, ends: float) -> None:
-        self.seconds = round(ends - time.monotonic(), 1)
+    def __init__(self, ends: float, late: str) -> None:
+        self.late = late  # how the time ran out: "within 60 s", "before the publish's 600 s were over"
         self.lock = threading.Lock()
         self.sock: socket.socket | None = None
         self.fired = self.done = False
@@ -137,7 +137,7 @@ def transport_class(http):
                 raise
             except Exception:
                 if self.watch.fired:
-                    raise self.fail(f"no whole answer within {self.watch.seconds:g} s") from None
+                    raise self.fail(f"no whole answer {self.watch.late}") from None
                 raise
 
         def close(self) -> None:
@@ -182,7 +182,9 @@ def transport_class(http):
             asked = request.extensions.get("timeout") or {}
             request.extensions["timeout"] = {k: min(seconds, asked.get(k) or seconds)
                                              for k in ("connect", "read", "write", "pool")}
-            watch = _Watch(ends)
+            late = (f"before the publish's {limits.seconds:g} s were over" if ends == limits.deadline
+                    else f"within {limits.request_seconds:g} s")
+            watch = _Watch(ends, late)
             request.extensions["trace"] = watch.trace
             request.headers["Accept-Encoding"] = ACCEPT_ENCODING
             try:
@@ -190,7 +192,7 @@ def transport_class(http):
             except Exception as error:
                 watch.finish()
                 if watch.fired or time.monotonic() >= ends:
-                    raise fail(f"no answer within {watch.seconds:g} s") from None
+                    raise fail(f"no answer {late}") from None
                 limits.count_failure(what, f"{request.method} {request.url}", str(error) or type(error).__name__)
                 raise
             if response.status_code in RETRIED_STATUSES:
