@@ -12,6 +12,7 @@ from pathlib import Path
 from . import DATASET_DIR
 from .arguments import SwordsParser
 from .errors import SwordsError
+from .hub_endpoint import settle_endpoint
 from .plugins import COMMANDS, entry_points_of
 from .terminal import shown
 
@@ -93,7 +94,7 @@ def _cmd_publish(args: argparse.Namespace) -> int:
             f"{sum(s for _, s in files):>12,}  total, {len(files)} files -> {args.repo_id} (dry run, nothing uploaded)"
         )
         return 0
-    print(publish(args.repo_id, Path(args.dataset_dir), private=args.private))
+    print(shown(publish(args.repo_id, Path(args.dataset_dir), private=args.private)))
     return 0
 
 
@@ -130,7 +131,7 @@ def register_data(subparsers) -> None:
     publish.add_argument("--dry-run", action="store_true", help="list the files and sizes, upload nothing")
     publish.add_argument("--private", action="store_true", help="create the repository as private")
     publish.add_argument("--dataset-dir", default=str(DATASET_DIR), help=argparse.SUPPRESS)
-    publish.set_defaults(func=_cmd_publish)
+    publish.set_defaults(func=_cmd_publish, needs_hub=True)
 
 
 def parser(command: str | None = None) -> argparse.ArgumentParser:
@@ -170,6 +171,9 @@ def main(argv: list[str] | None = None) -> int:
     # A command that serves until stopped (`swords demo`, `swords llm serve`) sets its own handler.
     previous_handler = signal.signal(signal.SIGTERM, _terminate)
     try:
+        warning = settle_endpoint(needs_hub=getattr(args, "needs_hub", False))
+        if warning is not None:
+            print(f"swords: {warning}", file=sys.stderr)
         status = args.func(args)
         sys.stdout.flush()  # a closed pipe shows here, inside the handler below, not at interpreter exit
         return status

@@ -15,6 +15,9 @@ from urllib.parse import unquote, urlsplit, urlunsplit
 # local server's placeholder key "EMPTY", a query value "1").
 MIN_SECRET_LENGTH = 4
 MASK = "***"
+# A token's pieces this long or longer are masked too, in any case: a server may echo a token cut short or
+# upper-cased. Eight characters of a random token never occur in ordinary text by chance.
+TOKEN_PIECE = 8
 
 
 def public_url(url: str) -> str:
@@ -63,9 +66,11 @@ class Redactor:
     """Replaces every known secret in a text with ***; longer secrets first, so that a secret containing
     another is masked whole."""
 
-    def __init__(self, secrets: Iterable[str] = (), urls: Iterable[str] = ()) -> None:
+    def __init__(self, secrets: Iterable[str] = (), urls: Iterable[str] = (), tokens: Iterable[str] = ()) -> None:
         self._secrets: set[str] = set()
+        self._pieces: set[str] = set()  # every TOKEN_PIECE-long piece of a token, lower-cased
         self.add(*secrets)
+        self.add_token(*tokens)
         for url in urls:
             self.add_url(url)
 
@@ -77,9 +82,33 @@ class Redactor:
         if url:
             self.add(*url_secrets(url))
 
+    def add_token(self, *tokens: str | None) -> None:
+        """An access token (the Hub's): masked whole, and so is any piece of it of TOKEN_PIECE characters or more,
+        in any case."""
+        for token in tokens:
+            if token and len(token) >= MIN_SECRET_LENGTH:
+                self.add(token)
+                lowered = token.lower()
+                self._pieces.update(lowered[i : i + TOKEN_PIECE] for i in range(len(lowered) - TOKEN_PIECE + 1))
+
     def redact(self, text: str) -> str:
         for secret in sorted(self._secrets, key=len, reverse=True):
             text = text.replace(secret, MASK)
+        return self._mask_pieces(text) if self._pieces else text
+
+    def _mask_pieces(self, text: str) -> str:
+        # Lower-cased one character at a time, so that positions stay those of `text` (a few characters lower
+        # to two).
+        lowered = "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
+        spans: list[list[int]] = []
+        for start in range(len(lowered) - TOKEN_PIECE + 1):
+            if lowered[start : start + TOKEN_PIECE] in self._pieces:
+                if spans and start <= spans[-1][1]:
+                    spans[-1][1] = start + TOKEN_PIECE
+                else:
+                    spans.append([start, start + TOKEN_PIECE])
+        for start, end in reversed(spans):
+            text = text[:start] + MASK + text[end:]
         return text
 
     def __call__(self, text: str) -> str:

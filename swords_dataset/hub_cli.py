@@ -4,7 +4,7 @@ folders (hub_export.py) or uploaded (publish.py)."""
 from __future__ import annotations
 
 import argparse
-import os
+import shutil
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -40,19 +40,25 @@ def _cmd_export(args: argparse.Namespace) -> int:
 
 
 def _cmd_publish(args: argparse.Namespace) -> int:
+    from .credentials import public_url
+    from .hub_endpoint import hub_endpoint
     from .hub_export import export
+    from .hub_transport import HubLimits
     from .publish import check_repo_id, hub_token, upload
 
     repos = hub_repos()
     for repo in repos:
         check_repo_id(f"{args.org}/{repo.name}")
+    endpoint = hub_endpoint()
     token = None if args.dry_run else hub_token()
-    endpoint = os.environ.get("HF_ENDPOINT") or "https://huggingface.co"
-    with tempfile.TemporaryDirectory(prefix="swords-hub-publish-") as scratch:
-        folder = Path(scratch) / "export"
+    limits = HubLimits()  # the whole publish: export and the three uploads
+    scratch = Path(tempfile.mkdtemp(prefix="swords-hub-publish-"))
+    try:
+        folder = scratch / "export"
         listing = export(folder, _release(args), repos)
         if args.dry_run:
-            _print_listing(repos, listing, lambda repo: f"{args.org}/{repo.name} {repo_url(repo, args.org, endpoint)}")
+            _print_listing(repos, listing, lambda repo: f"{args.org}/{repo.name} "
+                           f"{repo_url(repo, args.org, public_url(endpoint))}")
             print(f"{len(repos)} repositories (dry run, nothing uploaded)")
             return 0
         uploaded: list[str] = []
@@ -60,13 +66,30 @@ def _cmd_publish(args: argparse.Namespace) -> int:
             repo_id = f"{args.org}/{repo.name}"
             try:
                 url = upload(repo_id, repo.repo_type, folder / repo.folder, [p for p, _ in listing[repo.folder]],
-                             token, f"swords-lexsub {__version__} (swords hub publish)", space_sdk=repo.space_sdk)
+                             token, f"swords-lexsub {__version__} (swords hub publish)", space_sdk=repo.space_sdk,
+                             limits=limits)
             except SwordsError as error:
                 done = f" (uploaded before it: {', '.join(uploaded)})" if uploaded else ""
                 raise SwordsError(f"{repo.repo_type} {error}{done}") from None
             uploaded.append(repo_id)
-            print(f"{repo.repo_type} {repo_id}: {url}")
+            print(f"{repo.repo_type} {repo_id}: {shown(url)}")
+    finally:
+        remove_scratch(scratch)
     return 0
+
+
+def remove_scratch(folder: Path) -> None:
+    """Remove the publish's scratch folder, even when SIGTERM or Ctrl-C comes again while it goes (the first one is
+    unwinding to here): removal starts over until it is done, then the interruption goes on."""
+    interrupted: BaseException | None = None
+    while True:
+        try:
+            shutil.rmtree(folder, ignore_errors=True)
+            break
+        except KeyboardInterrupt as again:  # SIGTERM is cli.Terminated, a KeyboardInterrupt
+            interrupted = again
+    if interrupted is not None:
+        raise interrupted
 
 
 def register(subparsers) -> None:
@@ -85,4 +108,4 @@ def register(subparsers) -> None:
     publish.add_argument("--dry-run", action="store_true", help="list each repository, its URL, files and sizes; "
                          "upload nothing")
     publish.add_argument("--wheel", metavar="PATH", type=path_text("a wheel file"), help=wheel_help)
-    publish.set_defaults(func=_cmd_publish)
+    publish.set_defaults(func=_cmd_publish, needs_hub=True)

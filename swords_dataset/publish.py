@@ -1,7 +1,7 @@
 """Uploads to the Hugging Face Hub: the token (from the environment only), the repository id's check, and the
-upload itself, whose failure is one line naming the repository and never the token. `swords data publish` (the
-dataset folder: card, Parquet, license texts) and `swords hub publish` (every repository of a release,
-hub_cli.py) both upload through here."""
+upload itself, bounded in time and in what it reads (hub_session.py), whose outcome is one line naming the
+repository and the Hub's address and never a secret. `swords data publish` (the dataset folder: card, Parquet,
+license texts) and `swords hub publish` (every repository of a release, hub_cli.py) both upload through here."""
 
 from __future__ import annotations
 
@@ -9,12 +9,16 @@ import os
 from pathlib import Path
 
 from . import DATASET_DIR
-from .credentials import Redactor
+from .credentials import Redactor, public_url
 from .errors import SwordsError
+from .hub_endpoint import hub_endpoint
+from .hub_session import hub_session, within_deadline
+from .hub_transport import HubLimits
+from .terminal import shown
 
 TOKEN_VARIABLES = ("HF_TOKEN", "HUGGING_FACE_HUB_TOKEN")
-# Seconds a Hub request may wait to connect, or for the next bytes of an answer (huggingface_hub waits forever).
-REQUEST_TIMEOUT_SECONDS = 60.0
+SERVER_TEXT_READ = 4000  # characters of a server's text (an error, a URL) looked at
+SERVER_TEXT_SHOWN = 300  # characters of it printed, once escaped
 
 
 def publishable_files(dataset_dir: Path = DATASET_DIR) -> list[tuple[str, int]]:
@@ -39,8 +43,11 @@ def check_repo_id(repo_id: str) -> str:
             raise HFValidationError("not of the form ORG/NAME")
         validate_repo_id(repo_id)
     except HFValidationError as error:
-        reason = str(error).splitlines()[0]
-        raise SwordsError(f"repository id {repo_id[:100]!r} is not ORG/NAME as the Hub accepts it ({reason})") from None
+        # huggingface_hub's reason quotes the id whole (10 kB of it, or escape sequences): named once, cut, here
+        reason = str(error).splitlines()[0].replace(f": '{repo_id}'", "").replace(repo_id, "the id")
+        cut = "…" if len(repo_id) > 100 else ""
+        raise SwordsError(f"repository id '{shown(repo_id[:100])}'{cut} is not ORG/NAME as the Hub accepts it "
+                          f"({shown(reason[:200])})") from None
     return repo_id
 
 
@@ -52,22 +59,42 @@ def hub_token() -> str:
     return token
 
 
-def upload(repo_id: str, repo_type: str, folder: Path, files: list[str], token: str, message: str,
-           space_sdk: str | None = None, private: bool = False) -> str:
-    """Create the repository if needed and upload `files` (paths relative to `folder`); the commit's URL. A refusal
-    or a network failure is one SwordsError naming the repository, with the token masked."""
-    from huggingface_hub import HfApi, get_session
+def server_text(text: object, redactor: Redactor) -> str:
+    """What a server sent (an error, a commit URL), as it may be printed: its first SERVER_TEXT_READ characters,
+    runs of white space as one space (a reason on a second line stays on the line), every secret masked (the token
+    and any 8-character piece of it in any case, HF_ENDPOINT's password), escaped for the terminal, and cut to
+    SERVER_TEXT_SHOWN characters."""
+    text = " ".join(str(text)[:SERVER_TEXT_READ].split())
+    text = shown(redactor.redact(text))
+    return text if len(text) <= SERVER_TEXT_SHOWN else text[: SERVER_TEXT_SHOWN - 1] + "…"
 
-    get_session().timeout = REQUEST_TIMEOUT_SECONDS  # the client every huggingface_hub call shares
-    api = HfApi(token=token)
-    try:
+
+def upload(repo_id: str, repo_type: str, folder: Path, files: list[str], token: str, message: str,
+           space_sdk: str | None = None, private: bool = False, limits: HubLimits | None = None) -> str:
+    """Create the repository if needed and upload `files` (paths relative to `folder`) within `limits` (a new
+    publish's by default); the commit's URL, as it may be printed. A refusal, a network failure or a server past
+    its time is one SwordsError naming the repository and the Hub's address, never a secret."""
+    from huggingface_hub import HfApi
+
+    endpoint = hub_endpoint()
+    limits = limits or HubLimits()
+    redactor = Redactor(urls=[endpoint], tokens=[token])
+
+    def create_and_upload() -> object:
+        api = HfApi(endpoint=endpoint, token=token)
         api.create_repo(repo_id, repo_type=repo_type, private=private, exist_ok=True, space_sdk=space_sdk)
-        commit = api.upload_folder(repo_id=repo_id, repo_type=repo_type, folder_path=str(folder),
-                                   allow_patterns=files, commit_message=message)
-    except Exception as error:  # network or Hub refusal: one line, never the token
-        message = Redactor([token]).redact(str(error)).splitlines()[0] if str(error).strip() else type(error).__name__
-        raise SwordsError(f"upload to {repo_id} failed: {message}") from None
-    return str(getattr(commit, "commit_url", commit))
+        return api.upload_folder(repo_id=repo_id, repo_type=repo_type, folder_path=str(folder),
+                                 allow_patterns=files, commit_message=message)
+
+    try:
+        with hub_session(limits):
+            commit = within_deadline(limits, create_and_upload)
+    except SwordsError:
+        raise
+    except Exception as error:  # network, Hub refusal, past its time: one line, never a secret
+        reason = server_text(error, redactor) or type(error).__name__
+        raise SwordsError(f"upload to {repo_id} at {public_url(endpoint)} failed: {reason}") from None
+    return server_text(getattr(commit, "commit_url", commit), redactor)
 
 
 def publish(repo_id: str, dataset_dir: Path = DATASET_DIR, private: bool = False) -> str:

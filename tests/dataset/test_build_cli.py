@@ -144,7 +144,7 @@ def test_publish_failure_never_prints_the_token():
     secret = "hf_" + "x" * 30
     env = {"HF_TOKEN": secret, "HF_ENDPOINT": "http://127.0.0.1:9", "HF_HUB_OFFLINE": "0"}
     result = run_swords("data", "publish", "--repo-id", "someorg/lexsub", env=env)
-    assert result.returncode == 2 and "upload to someorg/lexsub failed" in result.stderr
+    assert result.returncode == 2 and "upload to someorg/lexsub at http://127.0.0.1:9 failed" in result.stderr
     assert secret not in result.stdout + result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
 

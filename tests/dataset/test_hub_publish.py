@@ -1,8 +1,11 @@
-"""`swords hub publish --org ORG [--dry-run]` as a user runs it: what it would upload, and each way it fails in one
-line (exit 2) without ever showing the token."""
+"""`swords hub publish --org ORG [--dry-run]` and `swords data publish` as a user runs them against a Hub-compatible
+server on 127.0.0.1 (tests/hub_server.py): what they would upload, and each way they fail in one line (exit 2)
+naming the Hub's address, without ever showing a secret (any 8-character piece of the token in any case,
+HF_ENDPOINT's password) or the server's escape sequences. Time, memory, signals: test_hub_publish_faults.py."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import time
@@ -13,8 +16,18 @@ import pytest
 from swords_dataset.hub import DEFAULT_ORG, hub_repos, repo_url
 
 from ..conftest import free_port, run_swords
+from ..hub_server import HubServer, Reply, publish
 
-SECRET = "hf_" + "s3cr3t" * 6
+SECRET = "hf_Qm7xT2vLp9KdW4sZr8NcY1bHj6FgA3eUo"
+# How a careless server may echo the token: whole, upper-cased, less its last characters, a piece in lower case.
+ECHOES = {"whole": SECRET, "upper": SECRET.upper(), "cut": SECRET[:-5], "piece": SECRET[10:19].lower()}
+PASSWORD = "pw-Zq8Rt5Lk"
+
+
+def token_pieces(text: str) -> list[str]:
+    """Every 8-character piece of the token that `text` holds, in any case."""
+    lowered, secret = text.lower(), SECRET.lower()
+    return [secret[i : i + 8] for i in range(len(secret) - 7) if secret[i : i + 8] in lowered]
 
 
 def listed_repositories(stdout: str) -> dict[str, dict[str, int]]:
@@ -55,7 +68,7 @@ def assert_one_line_error(result: subprocess.CompletedProcess, *expected: str) -
     assert len(lines) == 1 and "Traceback" not in result.stderr, result.stderr
     for text in expected:
         assert text in lines[0], lines[0]
-    assert SECRET not in result.stdout + result.stderr
+    assert token_pieces(result.stdout + result.stderr) == []
 
 
 def test_without_a_token_nothing_is_done():
@@ -74,7 +87,7 @@ def test_an_unreachable_hub_is_one_line_naming_the_repository():
     port = free_port()  # nobody listens there
     result = run_swords("hub", "publish", "--org", "someorg",
                         env={"HF_TOKEN": SECRET, "HF_ENDPOINT": f"http://127.0.0.1:{port}", "HF_HUB_OFFLINE": "0"})
-    assert_one_line_error(result, "dataset upload to someorg/swords failed")
+    assert_one_line_error(result, f"dataset upload to someorg/swords at http://127.0.0.1:{port} failed")
 
 
 def test_a_server_that_refuses_the_upload_is_one_line_naming_the_repository(tmp_path):
@@ -92,9 +105,93 @@ def test_a_server_that_refuses_the_upload_is_one_line_naming_the_repository(tmp_
         started = time.perf_counter()
         result = run_swords("hub", "publish", "--org", "someorg",
                             env={"HF_TOKEN": SECRET, "HF_ENDPOINT": f"http://127.0.0.1:{port}", "HF_HUB_OFFLINE": "0"})
-        assert_one_line_error(result, "dataset upload to someorg/swords failed", "501")
+        assert_one_line_error(result, f"dataset upload to someorg/swords at http://127.0.0.1:{port} failed", "501")
         assert time.perf_counter() - started < 120
     finally:
         server.terminate()
         server.wait(10)
 
+
+
+def test_a_10_kb_org_or_one_with_escape_sequences_is_echoed_cut_and_escaped():
+    result = run_swords("hub", "publish", "--org", "a" * 10_000, "--dry-run")
+    assert_one_line_error(result, "repository id 'aaaa", "is not ORG/NAME")
+    assert len(result.stderr) < 500
+    result = run_swords("hub", "publish", "--org", "x\x1b[2J\u202ey", "--dry-run")
+    assert_one_line_error(result, "repository id 'x\\x1b[2J\\u202ey/swords'")
+    assert "\x1b" not in result.stderr and "\u202e" not in result.stderr
+
+
+# -- a server that echoes secrets --
+
+def publish_to(server: HubServer, tmp_path, *args: str, endpoint: str | None = None, **env: str):
+    command = args or ("hub", "publish", "--org", "someorg")
+    return publish(*command, env={"HF_ENDPOINT": endpoint or server.url, "HF_TOKEN": SECRET, **env}, tmp=tmp_path)
+
+
+def test_a_commit_url_that_echoes_the_token_is_printed_without_it(tmp_path):
+    suffix = "?" + "&".join(f"{name}={echo}" for name, echo in ECHOES.items()) + "&e=\x1b[2J\u202e"
+    with HubServer(commit_url_suffix=suffix) as server:
+        result = publish_to(server, tmp_path)
+        data = publish_to(server, tmp_path, "data", "publish", "--repo-id", "someorg/data")
+    assert result.returncode == 0, result.stderr
+    assert f"Bearer {SECRET}" in server.authorization  # the server had the token to echo
+    lines = result.stdout.splitlines()
+    assert [line.split(": ", 1)[0] for line in lines] == [
+        "dataset someorg/swords", "space someorg/swords_metric", "space someorg/swords-demo"]
+    assert lines[0] == (f"dataset someorg/swords: {server.url}/datasets/someorg/swords/commit/{'c' * 40}"
+                        "?whole=***&upper=***&cut=***&piece=***&e=\\x1b[2J\\u202e")
+    assert data.returncode == 0 and data.stdout.startswith(f"{server.url}/datasets/someorg/data/commit/")
+    for output in (result.stdout + result.stderr, data.stdout + data.stderr):
+        assert token_pieces(output) == [] and "\x1b" not in output and "\u202e" not in output
+
+
+@pytest.mark.parametrize("echo", ECHOES)
+def test_a_refusal_that_echoes_the_token_is_one_line_without_it(tmp_path, echo):
+    refusal = Reply(403, json.dumps({"error": f"token {ECHOES[echo]} may not write here"}))
+    with HubServer(faults={"commit": refusal}) as server:
+        result = publish_to(server, tmp_path)
+        data = publish_to(server, tmp_path, "data", "publish", "--repo-id", "someorg/data")
+    assert_one_line_error(result, f"dataset upload to someorg/swords at {server.url} failed", "token *** may not")
+    assert_one_line_error(data, f"upload to someorg/data at {server.url} failed", "token *** may not write here")
+
+
+def test_a_password_in_hf_endpoint_is_never_printed(tmp_path):
+    with HubServer(faults={"preupload": Reply(400, json.dumps({"error": f"no user admin:{PASSWORD} here"}))}) as server:
+        endpoint = server.url.replace("http://", f"http://admin:{PASSWORD}@")
+        listing = publish_to(server, tmp_path, "hub", "publish", "--dry-run", endpoint=endpoint)
+        failed = publish_to(server, tmp_path, endpoint=endpoint)
+    assert listing.returncode == 0, listing.stderr
+    assert f"dataset swords-lexsub/swords {server.url}/datasets/swords-lexsub/swords: " in listing.stdout
+    assert_one_line_error(failed, f"dataset upload to someorg/swords at {server.url} failed", "no user ***:*** here")
+    assert server.steps()[-1] == "preupload"  # the server was reached with the password in the address
+    for output in (listing.stdout + listing.stderr, failed.stdout + failed.stderr):
+        assert PASSWORD not in output and "admin" not in output
+
+
+# -- what the server says, as one line --
+
+@pytest.mark.parametrize("reply, expected", [
+    # huggingface_hub puts the server's reason on a second line, after "Bad request for commit endpoint:"
+    (Reply(400, json.dumps({"error": "the card's YAML is invalid"})), "Bad request for commit endpoint: the card's"),
+    (Reply(404, json.dumps({"error": "Repository not found"})), "Repository not found"),
+    (Reply(403, "<html>\n<body><h1>403 Forbidden</h1>\n</body></html>", "text/html"), "403 Forbidden"),
+    (Reply(400, json.dumps({"error": "red \x1b[31mtext\x1b[0m \u202eright-to-left"})), "red \\x1b[31mtext"),
+])
+def test_a_refusal_is_one_line_with_its_reason_and_the_host(tmp_path, reply, expected):
+    with HubServer(faults={"commit": reply}) as server:
+        result = publish_to(server, tmp_path)
+    assert_one_line_error(result, f"dataset upload to someorg/swords at {server.url} failed: ", expected)
+    assert "\x1b" not in result.stderr and "\u202e" not in result.stderr
+
+
+@pytest.mark.parametrize("step", ["preupload", "commit"])
+def test_retries_are_silent_and_the_failure_is_one_line(tmp_path, step):
+    """huggingface_hub tries a request answered 503 six times (here a second apart, as Retry-After: 0 asks),
+    logging two lines for each, and then tries a failed commit again in smaller parts, six times each: the
+    publish stops after the first six, and only its final line is printed."""
+    unavailable = Reply(503, json.dumps({"error": "try again"}), headers={"Retry-After": "0"})
+    with HubServer(faults={step: unavailable}) as server:
+        result = publish_to(server, tmp_path)
+    assert server.steps().count(step) == 6
+    assert_one_line_error(result, f"dataset upload to someorg/swords at {server.url} failed", "503")
