@@ -172,18 +172,25 @@ def build(sources_dir: Path, output_dir: Path = DATASET_DIR, nltk35: str | None 
         rows = build_rows(paths, detokenize)
         if set(rows) != set(CONFIGS) or any(set(rows[c]) != set(CONFIGS[c]) for c in CONFIGS):
             raise AssertionError("build produced configs/splits other than CONFIGS")
-        scratch = None
-        try:
-            scratch = folder.scratch()
-            write_dataset(rows, paths, scratch)
-            folder.replace_with(scratch)
-        except OSError as error:  # pyarrow raises OSError too; the scratch folder goes, the dataset stays
-            reason = no_space_reason(error) if no_space(error) else _os_reason(error)
-            raise SwordsError(f"{folder.what}: cannot write the dataset: {reason}; nothing was changed") from None
-        finally:
-            if scratch is not None:
-                shutil.rmtree(scratch, ignore_errors=True)
+        write_into(folder, rows, paths)
     return {c: {s: len(r) for s, r in splits.items()} for c, splits in rows.items()}
+
+
+def write_into(folder: BuildFolder, rows: dict[str, dict[str, list[dict]]], paths: dict[str, Path]) -> None:
+    """Write the dataset into a scratch folder inside `folder` and swap it in. An OSError (a full disk, the
+    file-size limit, a folder made read-only meanwhile) is one SwordsError, and the folder is left as it was."""
+    scratch = None
+    try:
+        scratch = folder.scratch()
+        write_dataset(rows, paths, scratch)
+        folder.replace_with(scratch)
+    except OSError as error:  # pyarrow raises OSError too; the scratch folder goes, the dataset stays
+        full = no_space(error) or "No space left" in str(error)  # an older pyarrow's error has no errno
+        reason = no_space_reason(error) if full else _os_reason(error)
+        raise SwordsError(f"{folder.what}: cannot write the dataset: {reason}; nothing was changed") from None
+    finally:
+        if scratch is not None:
+            shutil.rmtree(scratch, ignore_errors=True)
 
 
 def _os_reason(error: OSError) -> str:

@@ -95,7 +95,7 @@ def no_space_reason(error: OSError) -> str:
     """What a NO_SPACE error means, in words: a file-size limit is not a full disk."""
     if error.errno == errno.EFBIG:
         return f"larger than the file-size limit allows (ulimit -f: {_size_limit():,} bytes)"
-    return f"no space left on the device ({error.strerror or error})"
+    return f"no space left on the device ({os.strerror(error.errno) if error.errno else error})"
 
 
 def _size_limit() -> int:
