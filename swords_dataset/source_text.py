@@ -28,7 +28,7 @@ def checked_word(value: object, where: str, what: str) -> str:
     """`value` if it is a word as the benchmarks give one (a string with something besides whitespace), else one
     BuildError naming `what` and what it is instead."""
     if not isinstance(value, str):
-        raise BuildError(f"{where}: {what} {clipped(repr(value))} is a {type(value).__name__}, not a word")
+        raise BuildError(f"{where}: {what} is {clipped(repr(value))} (of type {type(value).__name__}), not a word")
     if not value.strip():
-        raise BuildError(f"{where}: {what} {value!r} is empty")
+        raise BuildError(f"{where}: {what} is empty" + (f" ({value!r})" if value else ""))
     return value
