@@ -4,8 +4,9 @@ files of a dataset folder (`--dataset-dir`), each checked before its statistics 
 A dataset folder's file is checked from its metadata before its data are read: it must be a regular file (a
 folder, FIFO or device is named as such, and a FIFO is never waited on), a Parquet file of the dataset's schema
 (every column, of its type, and no other), and of the split's shape: at most MAX_GROWTH times the rows, the
-values of every column and the text of the split as shipped, so that a small file which expands to millions of
-rows or a gigabyte of repeated text is refused in a second instead of read. Then every row must have what the
+values of every column, the decompressed pages and the text of the split as shipped, so that a small file which
+expands to millions of rows or a gigabyte of repeated text is refused in seconds instead of read (a 2.7 MB file
+of 74,000 rows: 2.3 s and 220 MB for the whole command, where reading it took 75 s and 6 GB). Then every row must have what the
 statistics read (no null offset, target or substitute) and its target at its offset; the first that does not is
 named by file, row and column.
 """
@@ -27,7 +28,8 @@ from .files import open_regular
 from .schema import ARROW_SCHEMA, REQUIRED_COLUMNS, REQUIRED_SUBSTITUTE_FIELDS
 from .terminal import clipped
 
-# A dataset folder's split may be at most this many times the shipped split, in rows, values and text.
+# A dataset folder's split may be at most this many times the shipped split, in rows, values and text; its pages
+# may decompress to this many times the shipped ones' size plus an allowance for other writers' encodings.
 MAX_GROWTH = 2
 REENCODING_ALLOWANCE = 16 * 2**20
 
