@@ -6,9 +6,9 @@ folder, FIFO or device is named as such, and a FIFO is never waited on), a Parqu
 (every column, of its type, and no other), and of the split's shape: at most MAX_GROWTH times the rows, the
 values of every column, the decompressed pages and the text of the split as shipped, so that a small file which
 expands to millions of rows or a gigabyte of repeated text is refused in seconds instead of read (a 2.7 MB file
-of 74,000 rows: 2.3 s and 220 MB for the whole command, where reading it took 75 s and 6 GB). Then every row must have what the
-statistics read (no null offset, target or substitute) and its target at its offset; the first that does not is
-named by file, row and column.
+of 74,000 rows: 2.3 s and 220 MB for the whole command, where reading it took 75 s and 6 GB). Then every row
+must have what the statistics read (no null offset, target or substitute) and its target at its offset; the
+first that does not is named by file, row and column.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ import resource
 import shutil
 import subprocess
 import sys
-from pathlib import Path
+import time
 
 import pytest
 
@@ -29,6 +29,12 @@ def shipped_dataset_bytes() -> tuple[int, int]:
     sizes = [p.stat().st_size for p in (DATASET_DIR / "data").rglob("*") if p.is_file()]
     sizes.append((DATASET_DIR / "README.md").stat().st_size)
     return sum(sizes), max(sizes)
+
+
+def timed_capsh(command: str) -> tuple[subprocess.CompletedProcess, float]:
+    started = time.monotonic()
+    done = subprocess.run([*DROP_OVERRIDE, command], capture_output=True, text=True, timeout=300, cwd=REPO_ROOT)
+    return done, time.monotonic() - started
 
 
 @pytest.mark.parametrize("read_only", ["data", "data/coinco"])
@@ -50,14 +56,6 @@ def test_a_rebuild_into_a_read_only_data_folder_is_refused_before_any_work(rebui
     assert one_line(result) == (f"swords: error: --output {output}: {output / read_only} cannot be written (Permission "
                                 "denied); a rebuild replaces it: make it writable, or build into a new folder")
     assert seconds < BEFORE_WORK_SECONDS and contents(output) == before
-
-
-def timed_capsh(command: str) -> tuple[subprocess.CompletedProcess, float]:
-    import time
-
-    started = time.monotonic()
-    done = subprocess.run([*DROP_OVERRIDE, command], capture_output=True, text=True, timeout=300, cwd=REPO_ROOT)
-    return done, time.monotonic() - started
 
 
 def test_a_disk_without_room_for_the_dataset_is_refused_before_any_work(small_disk, nltk35_path):
