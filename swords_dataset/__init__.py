@@ -10,7 +10,9 @@ from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 
+from .arguments import did_you_mean
 from .errors import SwordsError
+from .terminal import clipped
 
 # The release's version, in one place: setup.cfg reads it, and the Hub repositories pin it.
 __version__ = "0.1.0"
@@ -80,7 +82,7 @@ def split_parts(config: str, split: str) -> tuple[str, ...]:
     """The splits a split name stands for: itself, or for a combination such as "dev+test", each of its
     parts (distinct splits of the config, in the order given); a SwordsError naming what is wrong."""
     check_config(config)
-    if SPLIT_JOINER not in split:
+    if not isinstance(split, str) or SPLIT_JOINER not in split:
         check_config(config, split)
         return (split,)
     parts = tuple(split.split(SPLIT_JOINER))
@@ -88,25 +90,53 @@ def split_parts(config: str, split: str) -> tuple[str, ...]:
     unknown = [part for part in parts if part not in splits]
     if unknown or len(set(parts)) != len(parts) or len(splits) < 2:
         combined = SPLIT_JOINER.join(splits)
-        reason = (f"{unknown[0]!r} is not one of its splits" if unknown else "a split is named twice")
+        reason = (f"{clipped(unknown[0], quote=True)} is not one of its splits{did_you_mean(unknown[0], splits)}"
+                  if unknown else "a split is named twice")
         hint = f"; combine its splits as {combined}" if len(splits) > 1 else "; it has one split, " + splits[0]
-        raise SwordsError(f"config {config!r} has no split {split!r}: {reason}{hint}")
+        raise SwordsError(f"config {config!r} has no split {clipped(split, quote=True)}: {reason}{hint}")
     return parts
 
 
 def check_config(config: str, split: str | None = None) -> None:
-    if config not in CONFIGS:
-        raise SwordsError(f"unknown config {config!r}; choose one of {', '.join(CONFIGS)}")
-    if split is not None and split not in CONFIGS[config]:
-        raise SwordsError(f"config {config!r} has no split {split!r}; it has {', '.join(CONFIGS[config])}")
+    """A SwordsError naming an unknown config or split (with "did you mean", a look-alike letter named, a long
+    name shortened); `split` None checks the config alone. Every entry point that takes a split checks it here."""
+    if not isinstance(config, str) or config not in CONFIGS:
+        raise SwordsError(f"unknown config {_named(config)}{did_you_mean(config, CONFIGS)}; choose one of "
+                          f"{', '.join(CONFIGS)}")
+    if split is not None and (not isinstance(split, str) or split not in CONFIGS[config]):
+        raise SwordsError(f"config {config!r} has no split {_named(split)}{did_you_mean(split, CONFIGS[config])}; "
+                          f"it has {', '.join(CONFIGS[config])}")
+
+
+def _named(value: object) -> str:
+    """A config or split name as an error line shows it: quoted and shortened; another type by its type."""
+    if isinstance(value, str):
+        return clipped(value, quote=True)
+    return f"{clipped(repr(value))} (of type {type(value).__name__})"
 
 
 def load(config: str = DEFAULT_CONFIG, split: str | None = None, **kwargs):
-    """`datasets.load_dataset` on the Parquet files shipped inside this package (no network needed)."""
+    """`datasets.load_dataset` on the Parquet files shipped inside this package (no network needed). One SwordsError,
+    before `datasets` starts, for an unknown config or split, a dataset card that disagrees with CONFIGS, or a
+    datasets cache (HF_HOME, HF_DATASETS_CACHE, `cache_dir`) where no file can be written."""
     import datasets
 
+    from .files import check_writable_folder
+
     check_config(config, split)
+    _check_shipped_card()
+    cache = kwargs.get("cache_dir") or datasets.config.HF_DATASETS_CACHE
+    check_writable_folder(cache, "the datasets cache", "set HF_HOME or HF_DATASETS_CACHE to a folder you can write")
     return datasets.load_dataset(str(DATASET_DIR), config, split=split, **kwargs)
+
+
+@cache
+def _check_shipped_card() -> None:
+    from .card import card_problem
+
+    problem = card_problem(DATASET_DIR)
+    if problem:
+        raise SwordsError(problem)
 
 
 def rows(config: str = DEFAULT_CONFIG, split: str = "test", columns: list[str] | None = None) -> list[dict]:
@@ -114,6 +144,9 @@ def rows(config: str = DEFAULT_CONFIG, split: str = "test", columns: list[str] |
     own commands use (no `datasets` import, no cache written, nothing printed). Use `load` for a Dataset."""
     import pyarrow.parquet as pq
 
+    check_config(config)
+    if split is None:  # load() gives every split for None; rows() gives one
+        raise SwordsError(f"rows() reads one split: name it (config {config!r} has {', '.join(CONFIGS[config])})")
     check_config(config, split)
     return pq.read_table(DATASET_DIR / parquet_path(config, split), columns=columns).to_pylist()
 

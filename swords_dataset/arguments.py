@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import re
+import unicodedata
 from collections.abc import Iterable
 
 from .terminal import shown
@@ -13,10 +14,19 @@ from .terminal import shown
 PORT_RANGE = (1, 65535)
 
 
-def did_you_mean(word: str, choices: Iterable[str]) -> str:
-    """' (did you mean X?)' when a choice is close to `word`, else ''."""
-    close = difflib.get_close_matches(str(word), [str(choice) for choice in choices], n=1, cutoff=0.6)
-    return f" (did you mean {close[0]!r}?)" if close else ""
+def did_you_mean(word: object, choices: Iterable[str]) -> str:
+    """' (did you mean X?)' when a choice is close to `word`, else ''. When the choices are ASCII and `word` is not,
+    the first character that is not is named too, as a look-alike letter (Cyrillic 'е' for 'e') cannot be seen:
+    " (did you mean 'test'? character 2 is U+0435 CYRILLIC SMALL LETTER IE, not ASCII)"."""
+    word, choices = str(word), [str(choice) for choice in choices]
+    # A near miss is within a few edits of a choice: comparing more than a choice's length (twice) tells nothing.
+    close = difflib.get_close_matches(word[: 2 * max(map(len, choices), default=0) + 2], choices, n=1, cutoff=0.6)
+    notes = [f"did you mean {close[0]!r}?"] if close else []
+    if not word.isascii() and all(choice.isascii() for choice in choices):
+        position, character = next((i, c) for i, c in enumerate(word, 1) if not c.isascii())
+        name = unicodedata.name(character, "an unnamed character")
+        notes.append(f"character {position} is U+{ord(character):04X} {name}, not ASCII")
+    return f" ({' '.join(notes)})" if notes else ""
 
 
 def int_range(minimum: int | None = None, maximum: int | None = None, what: str = "a whole number"):

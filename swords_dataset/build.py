@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import errno
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -14,7 +13,7 @@ from . import CONFIGS, DATASET_DIR, license_path, parquet_path, readers_prolex, 
 from .build_folder import BuildFolder
 from .card import write_card
 from .errors import SwordsError
-from .files import no_space
+from .files import check_room, no_space, no_space_reason
 from .plugins import BUILD_STEPS, entry_points_of
 from .readers import (
     BuildError,
@@ -139,36 +138,61 @@ def run_build_steps(dataset_dir: Path) -> None:
         step.load()(dataset_dir)
 
 
+def shipped_size() -> tuple[int, int]:
+    """(bytes in all, bytes of the largest file) of the dataset folder as this package ships it: what a build
+    writes, near enough to check the room for it first."""
+    sizes = [path.stat().st_size for path in (DATASET_DIR / "data").rglob("*") if path.is_file()]
+    sizes.append((DATASET_DIR / "README.md").stat().st_size)
+    return sum(sizes), max(sizes)
+
+
+def write_dataset(rows: dict[str, dict[str, list[dict]]], paths: dict[str, Path], scratch: Path) -> None:
+    """Everything the build writes, into the scratch folder: Parquet, licenses, the card, the build steps' files."""
+    for config, splits in rows.items():
+        for split, split_rows in splits.items():
+            write_parquet(split_rows, scratch / parquet_path(config, split))
+    write_licenses(paths, scratch)
+    write_card(scratch, {c: {s: len(r) for s, r in splits.items()} for c, splits in rows.items()})
+    run_build_steps(scratch)
+
+
 def build(sources_dir: Path, output_dir: Path = DATASET_DIR, nltk35: str | None = None) -> dict[str, dict[str, int]]:
     """Build every config into output_dir/data and output_dir/README.md (with the manifest that recognises them
     as the build's: build_folder.py); returns row counts. `nltk35`: a folder holding nltk 3.5, for upstream's
     SemEval-2007 trial ids.
 
     Everything that can stop the build is checked before any heavy work, in a few milliseconds: the output
-    folder (a new or empty one, or one the build wrote), nltk 3.5, every source's sha256. Then everything is
-    read and checked, written to a scratch folder and moved into place, so a failure leaves output_dir as it
-    was."""
+    folder (a new or empty one, or one the build wrote, whose data/ can be replaced), the room on its device and
+    the file-size limit, nltk 3.5, every source's sha256. Then everything is read and checked, written to a
+    scratch folder and moved into place, so a failure leaves output_dir as it was."""
     with BuildFolder(output_dir) as folder:
+        check_room(folder.folder, *shipped_size(), folder.what)
         detokenize = nltk35_detokenizer(nltk35)
         paths = checked_sources(Path(sources_dir), BUILD_SOURCES)
         rows = build_rows(paths, detokenize)
         if set(rows) != set(CONFIGS) or any(set(rows[c]) != set(CONFIGS[c]) for c in CONFIGS):
             raise AssertionError("build produced configs/splits other than CONFIGS")
-        scratch = folder.scratch()
-        try:
-            for config, splits in rows.items():
-                for split, split_rows in splits.items():
-                    write_parquet(split_rows, scratch / parquet_path(config, split))
-            write_licenses(paths, scratch)
-            write_card(scratch, {c: {s: len(r) for s, r in splits.items()} for c, splits in rows.items()})
-            run_build_steps(scratch)
-            folder.replace_with(scratch)
-        except OSError as error:  # pyarrow raises OSError too; the scratch folder goes, the dataset stays
-            too_large = error.errno == errno.EFBIG or "File too large" in str(error)  # ulimit -f
-            if not (no_space(error) or too_large or "No space left" in str(error)):
-                raise
-            why = "a file would pass the file-size limit (ulimit -f)" if too_large else "no space left on the device"
-            raise SwordsError(f"cannot write the dataset in {output_dir}: {why}; nothing was changed") from None
-        finally:
-            shutil.rmtree(scratch, ignore_errors=True)
+        write_into(folder, rows, paths)
     return {c: {s: len(r) for s, r in splits.items()} for c, splits in rows.items()}
+
+
+def write_into(folder: BuildFolder, rows: dict[str, dict[str, list[dict]]], paths: dict[str, Path]) -> None:
+    """Write the dataset into a scratch folder inside `folder` and swap it in. An OSError (a full disk, the
+    file-size limit, a folder made read-only meanwhile) is one SwordsError, and the folder is left as it was."""
+    scratch = None
+    try:
+        scratch = folder.scratch()
+        write_dataset(rows, paths, scratch)
+        folder.replace_with(scratch)
+    except OSError as error:  # pyarrow raises OSError too; the scratch folder goes, the dataset stays
+        full = no_space(error) or "No space left" in str(error)  # an older pyarrow's error has no errno
+        reason = no_space_reason(error) if full else _os_reason(error)
+        raise SwordsError(f"{folder.what}: cannot write the dataset: {reason}; nothing was changed") from None
+    finally:
+        if scratch is not None:
+            shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _os_reason(error: OSError) -> str:
+    where = f" ({error.filename})" if error.filename else ""
+    return f"{error.strerror or str(error).splitlines()[0]}{where}"

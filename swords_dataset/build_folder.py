@@ -172,6 +172,7 @@ class BuildFolder:
             self._remove_stale_scratch()
             self.check()
             self._probe()
+            self._check_replaceable()
         except BaseException:
             self.__exit__()
             raise
@@ -203,6 +204,22 @@ class BuildFolder:
         except OSError as error:
             raise BuildFolderError(f"{self.what}: cannot write in the folder ({error.strerror or error})") from None
 
+    def _check_replaceable(self) -> None:
+        """The build's previous data/ can be moved aside and removed: data/ itself (moving a folder rewrites its
+        `..`) and every folder in it (removing a file writes its folder) take a new file. Checked before any work,
+        since a build finds out only when it swaps its new files in."""
+        data = self.folder / DATA
+        if data.is_symlink() or not data.is_dir():
+            return
+        for root, _, _ in os.walk(data):
+            try:
+                descriptor, probe = tempfile.mkstemp(dir=root, prefix=".swords-probe-")
+                os.close(descriptor)
+                os.unlink(probe)
+            except OSError as error:
+                raise BuildFolderError(f"{self.what}: {root} cannot be written ({error.strerror or error}); a rebuild "
+                                       "replaces it: make it writable, or build into a new folder") from None
+
     def scratch(self) -> Path:
         """A new scratch folder inside the folder (same file system: its contents are moved into place)."""
         scratch = Path(tempfile.mkdtemp(dir=self.folder, prefix=_SCRATCH_PREFIX))
@@ -230,7 +247,12 @@ class BuildFolder:
         retired = scratch / "retired-data"
         if os.path.lexists(data):
             data.rename(retired)
-        (scratch / DATA).rename(data)
+        try:
+            (scratch / DATA).rename(data)
+        except OSError:
+            if os.path.lexists(retired):
+                retired.rename(data)  # the previous dataset back in place, not removed with the scratch folder
+            raise
         (scratch / CARD).replace(self.folder / CARD)
         atomic_write(self.folder / MANIFEST, manifest_bytes(new))
         shutil.rmtree(retired, ignore_errors=True)

@@ -9,6 +9,7 @@ from huggingface_hub import DatasetCardData
 
 from . import CONFIGS, DEFAULT_CONFIG, parquet_path
 from .schema import FEATURES
+from .terminal import clipped
 
 CITATIONS = {
     "swords": """@inproceedings{lee-etal-2021-swords,
@@ -212,3 +213,38 @@ def card_text(split_sizes: dict[str, dict[str, int]]) -> str:
 
 def write_card(output_dir: Path, split_sizes: dict[str, dict[str, int]]) -> None:
     (Path(output_dir) / "README.md").write_text(card_text(split_sizes), encoding="utf-8")
+
+
+def card_problem(folder: Path) -> str | None:
+    """What in `folder`'s dataset card (README.md) disagrees with the toolkit's configs (CONFIGS, parquet_path),
+    in one line naming the card and the config; None when they agree. `datasets` reads the card to find the data,
+    so a config or split it lacks cannot be loaded."""
+    import yaml
+    from huggingface_hub.repocard import metadata_load
+
+    card = Path(folder) / "README.md"
+    try:
+        header = metadata_load(card)
+    except (OSError, ValueError, yaml.YAMLError) as error:  # no card, not UTF-8, broken YAML
+        return f"{card}: cannot be read as a dataset card ({clipped(str(error).splitlines()[0] if str(error) else error)})"
+    entries = header.get("configs") if isinstance(header, dict) else None
+    listed: dict[str, dict[str, str]] = {}
+    for entry in entries if isinstance(entries, list) else []:
+        if not isinstance(entry, dict) or not isinstance(entry.get("config_name"), str):
+            return f"{card}: a `configs` entry without a config_name"
+        files = entry.get("data_files")
+        files = files if isinstance(files, list) else []
+        listed[entry["config_name"]] = {str(f.get("split")): str(f.get("path")) for f in files if isinstance(f, dict)}
+    advice = "the card and the installed package disagree (reinstall, or rebuild with `swords data build`)"
+    for config, splits in CONFIGS.items():
+        if config not in listed:
+            return f"{card}: no config {config!r}, which the toolkit has; {advice}"
+        expected = {split: parquet_path(config, split) for split in splits}
+        if listed[config] != expected:
+            found = ", ".join(f"{s}: {p}" for s, p in listed[config].items()) or "none"
+            wanted = ", ".join(f"{s}: {p}" for s, p in expected.items())
+            return f"{card}: config {config!r} lists {clipped(found)}; the toolkit has {wanted}; {advice}"
+    unknown = [config for config in listed if config not in CONFIGS]
+    if unknown:
+        return f"{card}: config {clipped(unknown[0], quote=True)} is not one of the toolkit's ({', '.join(CONFIGS)}); {advice}"
+    return None

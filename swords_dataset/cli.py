@@ -39,22 +39,10 @@ def _cmd_build(args: argparse.Namespace) -> int:
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:
-    from . import load
     from .stats import check_published, compute_all, format_table
+    from .verify import rows_reader
 
-    def rows(config: str, split: str) -> list[dict]:
-        split_rows = (
-            load(config, split=split).to_list()
-            if args.dataset_dir is None
-            else _read_parquet(args.dataset_dir, config, split)
-        )
-        for row in split_rows:
-            start = row["offset"]
-            if row["context"][start : start + len(row["target"])] != row["target"]:
-                raise SwordsError(f"{config}/{split} {row['id']}: target not at its offset")
-        return split_rows
-
-    table = compute_all(rows)
+    table = compute_all(rows_reader(args.dataset_dir))
     print(format_table(table))
     print()
     checks = check_published(table)
@@ -65,21 +53,6 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     matched = len(checks) - len(failed) - explained
     print(f"\n{matched} figures match, {explained} differ as explained, {len(failed)} mismatch")
     return 1 if failed else 0
-
-
-def _read_parquet(dataset_dir: str, config: str, split: str) -> list[dict]:
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    from . import parquet_path
-
-    path = Path(dataset_dir) / parquet_path(config, split)
-    try:
-        return pq.read_table(path).to_pylist()
-    except FileNotFoundError:
-        raise SwordsError(f"{path}: missing (is --dataset-dir a built dataset folder?)") from None
-    except (pa.ArrowException, OSError) as error:
-        raise SwordsError(f"{path}: not a readable Parquet file ({str(error).splitlines()[0]})") from None
 
 
 def _cmd_publish(args: argparse.Namespace) -> int:

@@ -6,6 +6,7 @@ import errno
 import fcntl
 import os
 import re
+import resource
 import stat
 import tempfile
 from collections.abc import Iterator
@@ -47,8 +48,73 @@ def file_kind(path: str | Path) -> str:
     return mode_kind(mode)
 
 
+def open_regular(path: str | Path, what: str) -> BinaryIO:
+    """`path` opened for reading if it is a regular file (a symbolic link to one included); anything else is one
+    SwordsError, "WHAT PATH is a FIFO, not a regular file", naming what a link leads to. Opened
+    without blocking, so a FIFO is named, never waited on. FileNotFoundError when there is nothing there."""
+    path = Path(path)
+    named = f"{what} {path}" if what else str(path)
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except FileNotFoundError:
+        raise
+    except OSError as error:  # a socket (ENXIO), no permission, a loop of links
+        kind = _followed_kind(path)
+        if kind is not None:
+            raise SwordsError(f"{named} is {kind}, not a regular file") from None
+        raise SwordsError(f"{named}: cannot be read ({error.strerror or error})") from None
+    mode = os.fstat(descriptor).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(descriptor)
+        raise SwordsError(f"{named} is {mode_kind(mode)}{_through_link(path)}, not a regular file")
+    os.set_blocking(descriptor, True)
+    return os.fdopen(descriptor, "rb")
+
+
+def _followed_kind(path: Path) -> str | None:
+    """What `path` leads to, if it is not a regular file (links followed); None for a regular file or no answer."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return file_kind(path) if path.is_symlink() else None
+    return None if stat.S_ISREG(mode) else mode_kind(mode) + _through_link(path)
+
+
+def _through_link(path: Path) -> str:
+    try:
+        return f" (a symbolic link to {os.readlink(path)})" if path.is_symlink() else ""
+    except OSError:
+        return " (a symbolic link)"
+
+
 def no_space(error: BaseException | None) -> bool:
     return isinstance(error, OSError) and error.errno in NO_SPACE
+
+
+def no_space_reason(error: OSError) -> str:
+    """What a NO_SPACE error means, in words: a file-size limit is not a full disk."""
+    if error.errno == errno.EFBIG:
+        return f"larger than the file-size limit allows (ulimit -f: {_size_limit():,} bytes)"
+    return f"no space left on the device ({os.strerror(error.errno) if error.errno else error})"
+
+
+def _size_limit() -> int:
+    soft, _ = resource.getrlimit(resource.RLIMIT_FSIZE)
+    return soft
+
+
+def check_room(folder: str | Path, needed: int, largest: int, what: str) -> None:
+    """Before any work: the device holding `folder` has `needed` bytes free, and the file-size limit (ulimit -f)
+    lets a file of `largest` bytes be written; else one SwordsError naming `what` and the figures."""
+    stats = os.statvfs(folder)
+    free = stats.f_bavail * stats.f_frsize
+    if free < needed:
+        raise SwordsError(f"{what}: no space left on the device for it ({free:,} bytes free, {needed:,} needed); "
+                          "nothing was changed")
+    limit = _size_limit()
+    if limit != resource.RLIM_INFINITY and limit < largest:
+        raise SwordsError(f"{what}: the file-size limit (ulimit -f) is {limit:,} bytes, and files of up to "
+                          f"{largest:,} bytes are to be written; nothing was changed")
 
 
 def _no_space_cause(error: BaseException) -> OSError | None:
@@ -135,7 +201,7 @@ def atomic_writer(path: str | Path, durable: bool = True) -> Iterator[BinaryIO]:
         Path(temporary).unlink(missing_ok=True)
         full = _no_space_cause(error)
         if full is not None:
-            raise SwordsError(f"{path}: no space left on the device to write it ({full.strerror})") from None
+            raise SwordsError(f"{path}: {no_space_reason(full)}") from None
         raise
 
 
@@ -168,6 +234,19 @@ def check_output_file(path: str | Path, what: str, create_folder: bool = False, 
         os.unlink(probe)
     except OSError as error:
         raise SwordsError(f"{what}: cannot write in the folder {folder} ({error.strerror or error})") from None
+
+
+def check_writable_folder(folder: str | Path, what: str, hint: str = "") -> None:
+    """Before any work: `folder` exists (made if missing) and takes a new file, or one SwordsError naming it and
+    why (read-only, no permission, a file in the way), with `hint` after it. A probe file is made and removed."""
+    try:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        descriptor, probe = tempfile.mkstemp(dir=folder, prefix=".swords-probe-")  # ours, removed at once
+        os.close(descriptor)
+        os.unlink(probe)
+    except OSError as error:
+        reason = error.strerror or str(error)
+        raise SwordsError(f"{what} {folder}: cannot write in it ({reason})" + (f"; {hint}" if hint else "")) from None
 
 
 def atomic_write(path: str | Path, data: bytes, durable: bool = True) -> None:

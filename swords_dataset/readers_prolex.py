@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import ast
 import csv
+import io
 import re
 from pathlib import Path
 
 from .readers import BuildError, check_offset
 from .schema import empty_provenance
+from .source_text import checked_word, source_text
+from .terminal import clipped
 
 CONFIG = "prolex"
 SPLITS = ("dev", "test")
@@ -44,21 +47,35 @@ def _literal_list(record: dict, column: str, where: str) -> list:
         raise BuildError(f"{where}: no column {column!r}")
     try:
         value = ast.literal_eval(text)
-    except (ValueError, SyntaxError):
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):  # nested past the parser's depth
         value = None
     if not isinstance(value, list):
-        raise BuildError(f"{where}: column {column!r} is not a Python list literal: {text[:60]!r}")
+        raise BuildError(f"{where}: column {column!r} is not a Python list literal: {clipped(text, quote=True)}")
     return value
 
 
+def _words(record: dict, column: str, where: str) -> list[str]:
+    """A column's list of substitutes: each a word (a number, None, a list or an empty string is refused)."""
+    return [checked_word(item, where, f"{column!r} item {index}")
+            for index, item in enumerate(_literal_list(record, column, where), 1)]
+
+
+# CEFR levels are stored as int32; the source's are -1 to 6.
+_INT32 = (-(2**31), 2**31 - 1)
+_INTEGER = re.compile(r"\s*-?[0-9]{1,10}\s*")
+
+
 def _cefr(value: object, where: str) -> int | None:
-    """A CEFR level as the source gives it; its 'None' (no level) is null."""
+    """A CEFR level as the source gives it (an integer, or its digits in a CSV cell); its 'None' (no level) is
+    null. A float, a bool or a number past int32 is refused, never rounded."""
     if value is None or value == "None":
         return None
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        raise BuildError(f"{where}: CEFR level {value!r} is not an integer") from None
+    level = value if isinstance(value, int) and not isinstance(value, bool) else None
+    if isinstance(value, str) and _INTEGER.fullmatch(value):
+        level = int(value)
+    if level is None or not _INT32[0] <= level <= _INT32[1]:
+        raise BuildError(f"{where}: CEFR level {clipped(repr(value))} is not an integer")
+    return level
 
 
 def marked_target(sentence: str, where: str) -> tuple[str, str, int]:
@@ -88,10 +105,10 @@ def proficiency_levels(record: dict, column: str, items: list, where: str) -> di
 
 def prolex_substitutes(record: dict, where: str) -> list[dict]:
     """acc_subs then unacc_subs, each once in source order, then any proficiency item in neither list."""
-    acceptable = _literal_list(record, "acc_subs", where)
-    unacceptable = _literal_list(record, "unacc_subs", where)
-    proficient = _literal_list(record, "prof_acc_subs", where)
-    not_proficient = _literal_list(record, "prof_unacc_subs", where)
+    acceptable = _words(record, "acc_subs", where)
+    unacceptable = _words(record, "unacc_subs", where)
+    proficient = _words(record, "prof_acc_subs", where)
+    not_proficient = _words(record, "prof_unacc_subs", where)
     levels = {
         **proficiency_levels(record, "prof_unacc_cefr", not_proficient, where),
         **proficiency_levels(record, "prof_acc_cefr", proficient, where),
@@ -125,15 +142,35 @@ def prolex_substitutes(record: dict, where: str) -> list[dict]:
     ]
 
 
+def csv_records(path: Path) -> list[dict]:
+    """The CSV's records as the official evaluation's pandas reads them, or one BuildError naming file and line:
+    UTF-8 (a byte-order mark dropped), any field size (a list of substitutes may pass csv's 128 kB default), no
+    column name twice (pandas and csv would each keep a different one)."""
+    text = source_text(path)
+    limit = csv.field_size_limit()
+    csv.field_size_limit(max(limit, len(text)))  # a field is never longer than the file
+    try:
+        reader = csv.DictReader(io.StringIO(text, newline=""))
+        header = reader.fieldnames or []
+        repeated = next((name for name in header if header.count(name) > 1), None)
+        if repeated is not None:
+            raise BuildError(f"{path}:1: column {clipped(repeated, quote=True)} is named twice")
+        return list(reader)
+    except csv.Error as error:
+        raise BuildError(f"{path}:{reader.line_num}: not CSV as ProLex writes it ({error})") from None
+    finally:
+        csv.field_size_limit(limit)
+
+
 def read_prolex(path: Path, split: str) -> list[dict]:
-    with open(path, encoding="utf-8", newline="") as f:
-        records = list(csv.DictReader(f))
     rows = []
-    for number, record in enumerate(records, 1):
+    for number, record in enumerate(csv_records(path), 1):
         where = f"{path}:{number + 1}"  # the CSV line (line 1 is the header)
+        named = checked_word(record.get("target word"), where, "the target word")
         context, target, offset = marked_target(record.get("Sentence") or "", where)
-        if target != record.get("target word"):
-            raise BuildError(f"{where}: marked word {target!r} is not the target word {record.get('target word')!r}")
+        if target != named:
+            raise BuildError(f"{where}: marked word {clipped(target, quote=True)} is not the target word "
+                             f"{clipped(named, quote=True)}")
         identifier = row_id(split, number)
         row = {
             "id": identifier,

@@ -14,6 +14,8 @@ from pathlib import Path
 
 from .readers import BuildError, check_offset
 from .schema import empty_provenance
+from .source_text import checked_word, source_text
+from .terminal import clipped
 
 LANGUAGES = ("en", "es", "pt")
 SPLITS = ("trial", "test")
@@ -51,7 +53,7 @@ def target_offset(sentence: str, word: str) -> int | None:
 
 
 def _lines(path: Path) -> list[str]:
-    text = path.read_text(encoding="utf-8")
+    text = source_text(path)  # UTF-8, a byte-order mark dropped (it would shift the first line's offset)
     return text[:-1].split("\n") if text.endswith("\n") else text.split("\n")
 
 
@@ -83,7 +85,7 @@ def read_tsar2022(gold: Path, inputs: Path, config: str, split: str) -> list[dic
         fields = line.split("\t")
         if len(fields) < 3:
             raise BuildError(f"{gold}:{number}: expected sentence, complex word and annotations separated by tabs")
-        sentence, word = fields[0], fields[1]
+        sentence, word = fields[0], checked_word(fields[1], f"{gold}:{number}", "the complex word")
         if unlabelled.split("\t") != [sentence, word]:
             raise BuildError(f"{inputs}:{number}: its sentence and complex word differ from {gold}:{number}")
         annotations = [item.strip() for item in fields[2:]]
@@ -91,7 +93,7 @@ def read_tsar2022(gold: Path, inputs: Path, config: str, split: str) -> list[dic
             raise BuildError(f"{gold}:{number}: an empty annotation (column {annotations.index('') + 3})")
         offset = target_offset(sentence, word)
         if offset is None:
-            raise BuildError(f"{gold}:{number}: the complex word {word!r} is not in its sentence")
+            raise BuildError(f"{gold}:{number}: the complex word {clipped(word, quote=True)} is not in its sentence")
         identifier = row_id(config, split, number)
         row = {
             "id": identifier,

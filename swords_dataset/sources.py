@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 
 from .errors import SwordsError
+from .files import open_regular
 
 # Relative path -> sha256. The build reads these; nothing else is read from the sources folder.
 BUILD_SOURCES: dict[str, str] = {
@@ -94,22 +95,27 @@ def default_sources_dir() -> Path:
     return repo_root.parent / "shared" / "data"
 
 
-def sha256_of(path: Path) -> str:
+def sha256_of(path: Path, what: str = "file") -> str:
+    """The file's sha256; a SwordsError naming a folder, FIFO, socket or device at `path` (never blocking on one)."""
     digest = hashlib.sha256()
-    with open(path, "rb") as f:
+    with open_regular(path, what) as f:
         for block in iter(lambda: f.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
 
 
 def checked_sources(sources_dir: Path, pinned: dict[str, str] = BUILD_SOURCES) -> dict[str, Path]:
-    """Every pinned file's path, after checking all of them; raises SourceError naming the first bad one."""
+    """Every pinned file's path, after checking all of them; raises SourceError naming the first bad one: missing,
+    not a regular file (a folder, a FIFO, a link to a device: said which), or not its pinned sha256."""
     paths = {}
     for relative, expected in pinned.items():
         path = Path(sources_dir) / relative
-        if not path.is_file():
-            raise SourceError(f"missing source {path} (expected sha256 {expected})")
-        actual = sha256_of(path)
+        try:
+            actual = sha256_of(path, "source")
+        except FileNotFoundError:
+            raise SourceError(f"missing source {path} (expected sha256 {expected})") from None
+        except SwordsError as error:
+            raise SourceError(f"{error} (expected sha256 {expected})") from None
         if actual != expected:
             raise SourceError(f"corrupted source {path}: sha256 {actual}, expected {expected}")
         paths[relative] = path

@@ -33,3 +33,18 @@ def shown(text: object) -> str:
         else character
         for character in text
     )
+
+
+# How much of a name or value from outside an error line repeats: enough to recognise it.
+CLIP_CHARACTERS = 60
+
+
+def clipped(text: object, limit: int = CLIP_CHARACTERS, quote: bool = False) -> str:
+    """`text` (quoted as repr quotes it, if `quote`) cut to its first `limit` characters when longer, followed by
+    its full length: "'aaaa…' (10,000 characters)". For echoing what a user typed or a file holds in one line."""
+    text = str(text)
+    if len(text) <= limit:
+        return repr(text) if quote else text
+    head = repr(text[:limit]) if quote else text[:limit]
+    shortened = f"{head[:-1]}…{head[-1]}" if quote else f"{head}…"
+    return f"{shortened} ({len(text):,} characters)"
