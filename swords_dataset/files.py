@@ -62,7 +62,7 @@ def open_regular(path: str | Path, what: str) -> BinaryIO:
         kind = _followed_kind(path)
         if kind is not None:
             raise SwordsError(f"{named} is {kind}, not a regular file") from None
-        raise SwordsError(f"{named}: cannot be read ({error.strerror or error})") from None
+        raise SwordsError(f"{named}: cannot be read ({error.strerror or error})") from error
     mode = os.fstat(descriptor).st_mode
     if not stat.S_ISREG(mode):
         os.close(descriptor)

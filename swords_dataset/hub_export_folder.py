@@ -193,8 +193,10 @@ def _check_repository_folder(target: Path, entry: Path, recorded: dict[str, set[
             else:
                 try:
                     digest = sha256_of(path)
-                except OSError as error:
-                    raise ExportFolderError(f"{target}: {path} cannot be read ({error.strerror or error}), so it "
+                except (OSError, SwordsError) as error:
+                    cause = error.__cause__ if isinstance(error.__cause__, OSError) else error  # open_regular's
+                    reason = getattr(cause, "strerror", None) or cause
+                    raise ExportFolderError(f"{target}: {path} cannot be read ({reason}), so it "
                                             "cannot be recognised as the export's; make it readable or export "
                                             "elsewhere") from None
                 if digest not in recorded[relative]:

@@ -68,7 +68,8 @@ def test_the_whole_publish_is_bounded(tmp_path):
     with HubServer(faults={"preupload": busy}) as server:
         result = publish_to(server, tmp_path, SWORDS_HUB_PUBLISH_SECONDS="5")
     line = one_line(result)
-    assert "the publish's 5 s" in line, line
+    # Either the 5 s run out during a wait, or a wait that would pass them was not begun (on a busy machine).
+    assert "the publish's 5 s" in line or "past the publish's deadline" in line, line
     assert 1 <= server.steps().count("preupload") < 6
     assert result.seconds < 5 + 10  # the interpreter's start and the export come before the deadline counts
 
