@@ -4,9 +4,10 @@ the `evaluate` module and `swords evaluate` give one of these for such a config 
 Predictions come in every form the SWORDS scorer reads (a mapping from target id, or one list per row; strings
 ranked by position, [substitute, score] pairs or {"substitute", "score"} objects ranked by score, ties in the
 order given; JSONL and upstream-format files) and in the benchmark's official format (TSAR's .tsv, ProLex's
-.csv, matched to the rows by line order and checked line by line). A target missing from the predictions is an
-instance without answers: tsar_eval.py and evaluate.py score one so (0 in every metric, counted in the mean).
-Figures are fractions (0–1), as both official scorers print them.
+.csv, matched to the rows by line order and checked line by line): family_answers reads them. A target missing
+from the predictions is an instance without answers (0 in every metric, counted in the mean), as tsar_eval.py
+scores a line without answers and evaluate.py an empty answer list; tsar_eval.py itself scores only the lines its
+file holds (restricted_to_given does that). Figures are fractions (0–1), as both official scorers print them.
 """
 
 from __future__ import annotations
@@ -116,8 +117,10 @@ class FamilyScorer:
     def score(self, predictions, bootstrap: int = 0, seed: int = 0, by_pos: bool = True,
               source: str = "predictions") -> dict:
         """The family's official metrics (fractions), the counts, and the signature. TSAR-2022: acc@1,
-        acc@{1,2,3}@top1, map@{3,5,10}, potential@{3,5,10}, and `official`: the figures as tsar_eval.py prints
-        them (floored to 4 decimals, under its names). ProLex: {acc,prof}_{p,r,f}@k, against the acceptable and
+        acc@{1,2,3}@top1, map@{3,5,10}, potential@{3,5,10}, and `official`: the figures floored to 4 decimals under
+        tsar_eval.py's names, as it prints them for a file of every scored instance (one not in the predictions as
+        a line without answers); `input_notes`: answers dropped as it drops them, targets with more answers than
+        are kept. ProLex: {acc,prof}_{p,r,f}@k, against the acceptable and
         the proficiency-oriented substitutes, and how many instances each counts (those with such gold). With
         bootstrap > 0, `confidence_intervals`: 95% intervals of every metric from resampling instances (seeded);
         `by_pos` is accepted for the Scorer's signature (these benchmarks give no POS)."""
