@@ -1,4 +1,4 @@
-"""TSAR-2022's and ProLex's official formats as real files: read as streams in bounded memory (a 45 MB TSV and CSV
+"""TSAR-2022's and ProLex's official formats as real files: read as streams in bounded memory (a 47 MB TSV and CSV
 cost what the gold-sized file costs), each refused past its stated limit before it is read, the extension choosing
 the format, a ProLex CSV read as evaluate.py (pandas) reads it (blank lines before the header skipped, a column
 named twice refused), and every bad line or item named by file and line, a sentence that differs by where and
@@ -62,13 +62,14 @@ def phrases(rng: random.Random, pool: list[str], count: int) -> list[str]:
 
 @pytest.mark.slow
 def test_official_files_are_read_in_bounded_memory(tmp_path):
-    """A 45 MB TSV cost 1.3 GB (28 times its size: every answer of every line split and held) and stopped at 64 MB;
-    now each line is read, checked and cut to what the metrics read, so memory is that of a gold-sized file."""
+    """This 47 MB TSV cost 450 MB (every answer of every line split and held; short answers cost more: a 63 MB TSV,
+    1.76 GB), and nothing over 64 MB was read; now each line is read, checked and cut to what the metrics read, so
+    memory is that of a gold-sized file."""
     rng = random.Random(0)
     pool = made_up(rng, 20_000)
     rows = swords_dataset.rows("tsar2022_en", "test")
     small = write_tsar_predictions(tmp_path / "small.tsv", [(s, t, a[:3]) for s, t, a in tsar_gold_lines("en", "test")])
-    large = write_tsar_predictions(tmp_path / "large.tsv", [(row["context"], row["target"], phrases(rng, pool, 1_100))
+    large = write_tsar_predictions(tmp_path / "large.tsv", [(row["context"], row["target"], phrases(rng, pool, 1_150))
                                                             for row in rows])
     assert large.stat().st_size > 45 * 2**20
     prolex = swords_dataset.rows("prolex", "test")
@@ -174,7 +175,8 @@ def test_a_prolex_csv_is_read_as_evaluate_py_reads_it(tmp_path):
 
 def test_bad_items_of_a_tsar_or_prolex_jsonl_file_are_named_with_file_and_line(tmp_path):
     for config in ("tsar2022_en", "prolex"):
-        first, second = (row["id"] for row in swords_dataset.rows(config, "test")[:2])
+        scorer = Scorer.from_dataset(config, "test")
+        first, second = (row["id"] for row in scorer.rows[:2])
         for item, told in (('[["a", NaN]]', "item 0 ('a'): score is NaN"), ('[["a", null]]', "score is null"),
                            ('[["a", ' + "9" * 5000 + "]]", "score is an integer of 5,000 digits"),
                            ('{"a": 1}', "predictions must be a list of substitutes, got dict"),
@@ -182,8 +184,11 @@ def test_bad_items_of_a_tsar_or_prolex_jsonl_file_are_named_with_file_and_line(t
             path = tmp_path / f"{config}.jsonl"
             path.write_text(f'{{"id": "{first}", "substitutes": ["x"]}}\n{{"id": "{second}", "substitutes": {item}}}\n',
                             encoding="utf-8")
-            line = one_line(swords("evaluate", "--dataset", config, "--split", "test", "--predictions", str(path)))
-            assert f"{path}:2: target {second}: " in line and told in line, line
+            with pytest.raises(MetricInputError) as caught:
+                scorer.read(path)
+            assert str(caught.value).startswith(f"{path}:2: target {second}: ") and told in str(caught.value)
+    line = one_line(swords("evaluate", "--dataset", "prolex", "--split", "test", "--predictions", str(path)))
+    assert line.endswith(f"prolex.jsonl:2: target {second}: predictions must be a list of substitutes, got str"), line
 
 
 @pytest.mark.parametrize(("language", "number", "change", "told"), [
