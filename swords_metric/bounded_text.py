@@ -2,11 +2,13 @@
 whole), UTF-8 with an optional byte-order mark. Refused, in one line naming the file, when it is not a
 readable regular file, is larger than the limit (a plain file from its size, before anything is read; a
 .gz as soon as its expansion passes the limit), or is not UTF-8 (with the line and column of the bad byte).
+`text_lines` gives its lines, each bounded, as the official scorers' own reading splits them.
 """
 
 from __future__ import annotations
 
 import codecs
+import re
 import stat
 import zlib
 from collections.abc import Iterator
@@ -117,3 +119,35 @@ def _not_utf8(path: Path, error: UnicodeDecodeError, line: int, column: int) -> 
     return MetricInputError(
         f"{path}:{line + before}: not UTF-8 text (byte 0x{data[start]:02x} at column {column + 1})"
     )
+
+
+_LINE_END = re.compile(r"\r\n|\r|\n")
+
+
+def text_lines(path: str | Path, max_bytes: int, max_line_chars: int) -> Iterator[tuple[int, str]]:
+    """(line number, line with its ending as written) of a text file read as text_blocks reads it, lines ended as
+    Python's open() ends them (\\n, \\r\\n or a lone \\r), so that a reader sees the lines the official scorers
+    see; a line longer than max_line_chars is a MetricInputError naming it, raised before more is read."""
+    pending, number = "", 0
+    for block in text_blocks(path, max_bytes):
+        text = pending + block
+        start = 0
+        # `pending` holds no line end, except a final \r that may be the first half of a \r\n.
+        for match in _LINE_END.finditer(text, max(len(pending) - 1, 0)):
+            if match.end() == len(text) and match.group() == "\r":
+                break
+            number += 1
+            if match.end() - start > max_line_chars:
+                raise _too_long(path, number, max_line_chars)
+            yield number, text[start : match.end()]
+            start = match.end()
+        pending = text[start:]
+        if len(pending) > max_line_chars:
+            raise _too_long(path, number + 1, max_line_chars)
+    if pending:
+        yield number + 1, pending
+
+
+def _too_long(path: str | Path, number: int, limit: int) -> MetricInputError:
+    return MetricInputError(f"{path}:{number}: the line holds more than {limit:,} characters, the most one line (one "
+                            "target's answers) may take")

@@ -211,6 +211,9 @@ def run(args: argparse.Namespace) -> int:
         if prepared.details_file is not None:
             _said_where(*prepared.details_file)
         split_targets = sum(scorer.scored)
+        if args.given_only and not any(prepared.given_mask()):
+            raise SwordsError(f"{args.predictions} answers no target of {args.dataset} {args.split} "
+                              f"({len(prepared.ranked):,} targets), so --given-only has nothing to score")
         if args.given_only:
             scorer, prepared = scorer.restricted_to_given(prepared)
         result = scorer.score(prepared, bootstrap=args.bootstrap, seed=args.seed)

@@ -38,15 +38,32 @@ def check_family_options(args: argparse.Namespace, family: str) -> None:
                           "MAP@k and Potential@k at 3, 5, 10); leave --k out")
 
 
+def missing_note(result: dict, source: str) -> str | None:
+    """What became of the targets a file leaves out (scored with the others, as instances without answers), and
+    what the official scorer would do with such a file; None when it answers every target."""
+    missing = result["targets_not_in_predictions"]
+    if not missing:
+        return None
+    told = f"{missing:,} of {result['targets_scored']:,} targets are not in {source}: "
+    if result["family"] == TSAR2022:
+        return told + ("each scored as an instance without answers (0 in every metric, counted in the mean); "
+                       "tsar_eval.py, given a file of the answered lines alone, would leave them out, as --given-only "
+                       "does")
+    return told + ("each scored as an empty answer list, as evaluate.py's calculate_metrics scores one (no hit, its "
+                   "gold counted in recall); --given-only leaves them out")
+
+
 def run_family(args: argparse.Namespace, family: str, note) -> int:
     """Score a predictions file (the benchmark's official format, JSONL or upstream JSON) and print the result."""
+    from .family_answers import MAX_ANSWERS_KEPT
     from .family_scorer import format_family_result
     from .scorer import Scorer
 
     check_family_options(args, family)
     try:
         scorer = Scorer.from_dataset(args.dataset, args.split, k=args.k)
-        answers = scorer.read(args.predictions)
+        # With --given-only a TSV may hold any of the split's lines (a partial run), matched as tsar_eval.py does.
+        answers = scorer.read(args.predictions, partial=args.given_only)
         split_targets = len(scorer.rows)
         if args.given_only:  # the targets the file answers (a partial run's), the others left out
             scorer, answers = scorer.restricted_to_given(answers)
@@ -56,10 +73,13 @@ def run_family(args: argparse.Namespace, family: str, note) -> int:
             result["targets_in_split"] = split_targets  # so that a comparison with the whole split says so
     except MetricInputError as error:
         raise SwordsError(str(error)) from None
-    missing = result["targets_not_in_predictions"]
-    if missing:
-        note(f"{missing:,} of {result['targets_scored']:,} targets are not in {args.predictions}: scored as "
-             "instances without answers, as the official scorer scores them")
+    told = missing_note(result, args.predictions)
+    if told:
+        note(told)
+    cut = (result.get("input_notes") or {}).get("targets_past_answer_limit")
+    if cut:
+        note(f"{args.predictions}: {cut:,} targets give more than {MAX_ANSWERS_KEPT:,} distinct answers; their first "
+             f"{MAX_ANSWERS_KEPT:,} are kept (the metrics read the first 10)")
     if args.published:
         from .published import format_published, published_json
     if args.json:

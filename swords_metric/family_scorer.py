@@ -4,51 +4,32 @@ the `evaluate` module and `swords evaluate` give one of these for such a config 
 Predictions come in every form the SWORDS scorer reads (a mapping from target id, or one list per row; strings
 ranked by position, [substitute, score] pairs or {"substitute", "score"} objects ranked by score, ties in the
 order given; JSONL and upstream-format files) and in the benchmark's official format (TSAR's .tsv, ProLex's
-.csv, matched to the rows by line order and checked line by line). A target missing from the predictions is an
-instance without answers: tsar_eval.py and evaluate.py score one so (0 in every metric, counted in the mean).
-Figures are fractions (0–1), as both official scorers print them.
+.csv, matched to the rows by line order and checked line by line): family_answers reads them. A target missing
+from the predictions is an instance without answers (0 in every metric, counted in the mean), as tsar_eval.py
+scores a line without answers and evaluate.py an empty answer list; tsar_eval.py itself scores only the lines its
+file holds (restricted_to_given does that). Figures are fractions (0–1), as both official scorers print them.
 """
 
 from __future__ import annotations
 
 import numbers
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 
 from .alignment import TargetIndex
 from .bootstrap import check_resamples, check_seed
-from .core import MetricInputError, normalize_prediction_items, shown
+from .core import MetricInputError, shown
 from .family import PROLEX, SWORDS, TSAR2022, metric_family, row_family
+from .family_answers import MAX_ANSWERS_KEPT, Answers, prepare_answers, read_answers
 from .family_bootstrap import mean_intervals, ratio_intervals
-from .family_files import PROLEX_SUFFIX, TSAR_SUFFIX, read_prolex_csv, read_tsar_tsv
-from .predictions import MAX_PREDICTIONS_BYTES, MAX_TARGET_CHARS, PredictionFile
+from .predictions import MAX_PREDICTIONS_BYTES, MAX_TARGET_CHARS
 from .prolex import PROLEX_ASPECTS, prolex_counts, prolex_figures, prolex_gold, prolex_scores
-from .tsar import TSAR_METRICS, TsarGold, official_figures, tsar_answers, tsar_instance_values, tsar_scores
+from .references import reference_substitutes, without_gold
+from .tsar import TSAR_METRICS, TsarGold, official_figures, tsar_instance_values, tsar_scores
 
 FAMILY_METRIC_VERSION = "1.0"
 # What each family's figures reproduce: the official scorer, at the commit the shared data pins.
 OFFICIAL_SCORERS = {TSAR2022: "tsar_eval.py@089c266", PROLEX: "evaluate.py@f54ba0f:hard"}
-
-
-@dataclass
-class Answers:
-    """Predictions read for one FamilyScorer: per row, in order, the substitutes ranked (None: not given)."""
-
-    ranked: list[list[str] | None]
-    source: str
-    owner: object
-    file_format: str | None = None
-
-    @property
-    def given(self) -> int:
-        return sum(items is not None for items in self.ranked)
-
-
-def _ranked_strings(items, target_id: str) -> list[str]:
-    """Substitutes best first: by score (descending), ties in the order given; plain lists as given."""
-    pairs = normalize_prediction_items(items, target_id)
-    return [substitute for substitute, _ in sorted(pairs, key=lambda pair: -pair[1])]
 
 
 class FamilyScorer:
@@ -65,8 +46,8 @@ class FamilyScorer:
             if not isinstance(row, Mapping) or not row.get("id"):
                 raise MetricInputError(f"references: item {position} is {shown(row)}, expected a benchmark row with "
                                        "an 'id'")
-            self.rows.append({key: row.get(key) for key in ("id", "upstream_id", "benchmark", "target", "context",
-                                                             "substitutes")})
+            self.rows.append({key: row.get(key) for key in ("id", "upstream_id", "benchmark", "target", "context")})
+            self.rows[-1]["substitutes"] = reference_substitutes(row, position)
         if not self.rows:
             raise MetricInputError("references: none given; score against a benchmark split's rows")
         families = {row_family(row) for row in self.rows}
@@ -77,7 +58,12 @@ class FamilyScorer:
         if families - {self.family}:
             raise MetricInputError(f"references: rows of several metric families ({', '.join(sorted(families))})")
         self.k = int(k)
-        where = f"{self.config or self.family}" + (f" {self.split}" if self.split else "")
+        self.where = where = f"{self.config or self.family}" + (f" {self.split}" if self.split else "")
+        if self.family == PROLEX and self.k > MAX_ANSWERS_KEPT:
+            raise MetricInputError(f"k {self.k}: ProLex's metrics read a target's first k answers, and at most "
+                                   f"{MAX_ANSWERS_KEPT:,} are kept of a target; give k up to {MAX_ANSWERS_KEPT:,}")
+        if not any(row["substitutes"] for row in self.rows):
+            raise without_gold([str(row["id"]) for row in self.rows])
         self.index = TargetIndex([str(row["id"]) for row in self.rows],
                                  [str(row["upstream_id"] or "") for row in self.rows], where)
         if self.family == TSAR2022:
@@ -90,46 +76,33 @@ class FamilyScorer:
     # -- predictions --
 
     def prepare(self, predictions, source: str = "predictions") -> Answers:
-        """Predictions in any form (see the module), ranked per row."""
+        """Predictions in any form (see the module), kept per row as the metrics read them (family_answers)."""
         if isinstance(predictions, Answers):
             if predictions.owner is not self:
                 raise MetricInputError(f"{predictions.source}: read by another scorer; read them with this one")
             return predictions
-        aligned = self.index.align(predictions, source).items
-        return Answers([None if items is None else _ranked_strings(items, str(row["id"]))
-                        for items, row in zip(aligned, self.rows, strict=True)], source, self)
+        return prepare_answers(self, predictions, source)
 
     def read(self, path: str | Path, max_bytes: int = MAX_PREDICTIONS_BYTES, max_target_chars: int = MAX_TARGET_CHARS,
-             source: str | None = None) -> Answers:
-        """A predictions file: the benchmark's official format (TSAR .tsv, ProLex .csv) or JSONL / upstream JSON."""
+             source: str | None = None, partial: bool = False) -> Answers:
+        """A predictions file, its format chosen by its extension: the benchmark's official format (TSAR .tsv, ProLex
+        .csv; .gz too) or JSONL / upstream JSON. Every format is streamed: at most max_bytes (after decompression)
+        and max_target_chars for one target (a JSONL line, a TSV line). `partial`: a TSV may hold any of the split's
+        lines, in any order (as tsar_eval.py reads it); the others are not in the predictions."""
         path = Path(path)
-        source = source or str(path)
-        official = {TSAR2022: (TSAR_SUFFIX, read_tsar_tsv), PROLEX: (PROLEX_SUFFIX, read_prolex_csv)}[self.family]
-        if path.suffix.lower() == official[0]:
-            return Answers(official[1](path, self.rows), source, self, f"{self.family}-{official[0][1:]}")
-        if path.suffix.lower() in (TSAR_SUFFIX, PROLEX_SUFFIX):
-            raise MetricInputError(f"{path}: a {path.suffix} file is not a {self.family} predictions format (its "
-                                   f"official format is {official[0]}; or JSONL, one {{'id', 'substitutes'}} a line)")
-        file = PredictionFile(path, max_bytes, max_target_chars)
-        tally = self.index.tally(source)
-        ranked: dict[str, list[list[str] | None]] = {}  # per id scheme, until the file shows which it uses
-        for key, items, where in file:
-            if key in tally.seen:
-                raise file.duplicate(key, where)
-            answer = _ranked_strings(items, key)
-            for scheme, position in tally.add(key).items():
-                if position is not None:
-                    ranked.setdefault(scheme, [None] * len(self.rows))[position] = answer
-        ranked = ranked.get(tally.scheme(), [None] * len(self.rows))
-        return Answers(ranked, source, self, file.format)
+        return read_answers(self, path, max_bytes, max_target_chars, source or str(path), partial)
 
     def restricted_to_given(self, predictions) -> tuple[FamilyScorer, Answers]:
         """A scorer of just the rows these predictions name (the others left out rather than scored as empty
         answers), and the predictions prepared for it: e.g. a run over the first targets of a split."""
         answers = self.prepare(predictions)
         keep = [i for i, items in enumerate(answers.ranked) if items is not None]
+        if not keep:
+            raise MetricInputError(f"{answers.source} answers no target of {self.where} ({len(self.rows):,} "
+                                   "targets), so there is nothing to score with only the targets it answers "
+                                   "(--given-only)")
         scorer = FamilyScorer([self.rows[i] for i in keep], config=self.config, split=self.split, k=self.k)
-        return scorer, Answers([answers.ranked[i] for i in keep], answers.source, scorer, answers.file_format)
+        return scorer, answers.subset(keep, scorer)
 
     # -- results --
 
@@ -144,8 +117,10 @@ class FamilyScorer:
     def score(self, predictions, bootstrap: int = 0, seed: int = 0, by_pos: bool = True,
               source: str = "predictions") -> dict:
         """The family's official metrics (fractions), the counts, and the signature. TSAR-2022: acc@1,
-        acc@{1,2,3}@top1, map@{3,5,10}, potential@{3,5,10}, and `official`: the figures as tsar_eval.py prints
-        them (floored to 4 decimals, under its names). ProLex: {acc,prof}_{p,r,f}@k, against the acceptable and
+        acc@{1,2,3}@top1, map@{3,5,10}, potential@{3,5,10}, and `official`: the figures floored to 4 decimals under
+        tsar_eval.py's names, as it prints them for a file of every scored instance (one not in the predictions as
+        a line without answers); `input_notes`: answers dropped as it drops them, targets with more answers than
+        are kept. ProLex: {acc,prof}_{p,r,f}@k, against the acceptable and
         the proficiency-oriented substitutes, and how many instances each counts (those with such gold). With
         bootstrap > 0, `confidence_intervals`: 95% intervals of every metric from resampling instances (seeded);
         `by_pos` is accepted for the Scorer's signature (these benchmarks give no POS)."""
@@ -153,15 +128,14 @@ class FamilyScorer:
         answers = self.prepare(predictions, source)
         result: dict = {"family": self.family}
         if self.family == TSAR2022:
-            kept = [None if items is None else tsar_answers(items, gold.target)
-                    for items, gold in zip(answers.ranked, self.golds, strict=True)]
-            figures = tsar_scores(self.golds, kept)
+            figures = tsar_scores(self.golds, answers.ranked)
             result.update(figures)
             if bootstrap:
-                result["confidence_intervals"] = mean_intervals(tsar_instance_values(self.golds, kept), bootstrap, seed)
+                result["confidence_intervals"] = mean_intervals(tsar_instance_values(self.golds, answers.ranked),
+                                                                bootstrap, seed)
             result["official"] = official_figures(figures)
-            result["input_notes"] = {"complex_word_or_repeat_dropped": sum(
-                len(items) - len(filtered) for items, filtered in zip(answers.ranked, kept, strict=True) if items)}
+            result["input_notes"] = {"complex_word_or_repeat_dropped": sum(answers.dropped),
+                                     "targets_past_answer_limit": sum(answers.cut)}
         else:
             for aspect in PROLEX_ASPECTS:
                 golds = [gold[aspect] for gold in self.golds]
@@ -176,7 +150,7 @@ class FamilyScorer:
                         bootstrap, seed)
                     result.setdefault("confidence_intervals", {}).update(intervals)
         result["targets_scored"] = len(self.rows)
-        result["targets_without_predictions"] = sum(not items for items in answers.ranked)
+        result["targets_without_predictions"] = answers.without_answers
         result["targets_not_in_predictions"] = len(self.rows) - answers.given
         result["signature"] = self.signature() + (f"|bootstrap:{bootstrap},seed:{seed}" if bootstrap else "")
         return result
@@ -215,17 +189,28 @@ def family_metric_keys(family: str, k: int = 10) -> list[str]:
 
 
 def format_family_result(result: dict, title: str, k: int = 10) -> str:
-    """A plain-text table of a family's result (TSAR-2022: also as its scorer prints them)."""
+    """A plain-text table of a family's result (TSAR-2022: also as its scorer prints them, labelled so only where
+    tsar_eval.py prints them: when every target scored is in the predictions)."""
+    missing = result.get("targets_not_in_predictions", 0)
     lines = [title, result["signature"], ""]
     for key in family_metric_keys(result["family"], k):
         official = result.get("official", {}).get(TSAR_METRICS.get(key, ""), None)
-        shown_official = f"   (tsar_eval.py prints {TSAR_METRICS[key]} = {official})" if official is not None else ""
+        if official is None:
+            shown_official = ""
+        elif missing:
+            shown_official = f"   (floored: {official})"
+        else:
+            shown_official = f"   (tsar_eval.py prints {TSAR_METRICS[key]} = {official})"
         interval = result.get("confidence_intervals", {}).get(key)
         shown_interval = f"  [{interval[0]:.4f}, {interval[1]:.4f}]" if interval else ""
         lines.append(f"  {key:<14} {result[key]:.6f}{shown_interval}{shown_official}")
     lines.append("")
     if "confidence_intervals" in result:
         lines.append("[…]: 95% bootstrap interval (instances resampled)")
+    if "official" in result and missing:
+        lines.append(f"floored: what tsar_eval.py prints for a file of all {result['targets_scored']:,} lines, the "
+                     f"{missing:,} not in the predictions without answers (for the lines given alone it prints what "
+                     "--given-only gives)")
     lines.append(f"targets: {result['targets_scored']:,}; without answers: {result['targets_without_predictions']:,} "
-                 f"(not in the predictions: {result['targets_not_in_predictions']:,})")
+                 f"(not in the predictions: {missing:,})")
     return "\n".join(lines)

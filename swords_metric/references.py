@@ -21,6 +21,29 @@ PROVENANCE_FIELDS = ("coinco_problematic",)
 TARGET_FIELDS = ("id", "upstream_id", "pos", "benchmark", "target")
 
 
+def reference_substitutes(row: Mapping, position: int) -> list:
+    """A row's `substitutes` as a list; a MetricInputError naming the row when it has none to give: missing or None
+    (a table without the column, which `datasets` fills with None from a card's features) or not a list."""
+    substitutes = row.get("substitutes")
+    if substitutes is None or isinstance(substitutes, str | bytes | Mapping) or not isinstance(substitutes, Iterable):
+        name = row.get("id") if row.get("id") not in (None, "") else f"item {position}"
+        got = "no 'substitutes'" if substitutes is None else f"'substitutes' is {shown(substitutes)}"
+        raise MetricInputError(f"reference {name}: {got}; a benchmark row holds its gold substitutes (a list), "
+                               "so there is nothing to score it against")
+    substitutes = list(substitutes)
+    for number, substitute in enumerate(substitutes):
+        if not isinstance(substitute, Mapping):
+            raise MetricInputError(f"reference {row.get('id')}: substitute {number} is {shown(substitute)}, expected "
+                                   "a dict with 'substitute' (as swords_dataset gives them)")
+    return substitutes
+
+
+def without_gold(ids: Sequence[str]) -> MetricInputError:
+    """The error for references none of which has a gold substitute (every metric would be 0 over nothing)."""
+    return MetricInputError(f"reference {ids[0]}: no gold substitutes, nor has any of the {len(ids):,} references; "
+                            "there is nothing to score against (give benchmark rows with their substitutes)")
+
+
 def reference_view(row: object, position: int, family_view: bool = False) -> dict:
     """The fields scoring reads of one benchmark row, normalised (ids and benchmark as strings, lists for the
     substitutes and candidates); a MetricInputError naming the row if it is not one. A TSAR-2022 or ProLex row
@@ -43,7 +66,8 @@ def reference_view(row: object, position: int, family_view: bool = False) -> dic
         if not isinstance(row.get(key), str):
             raise MetricInputError(f"reference {view['id']}: '{key}' must be a string, got {shown(row.get(key))}")
         view[key] = row[key]
-    view["substitutes"] = [{name: s.get(name) for name in SUBSTITUTE_FIELDS} for s in row.get("substitutes") or []]
+    view["substitutes"] = [{name: s.get(name) for name in SUBSTITUTE_FIELDS}
+                           for s in reference_substitutes(row, position)]
     view["candidates"] = list(row.get("candidates") or [])
     view["provenance"] = {"coinco_problematic": bool((row.get("provenance") or {}).get("coinco_problematic"))}
     return view
@@ -56,7 +80,8 @@ def family_reference_view(row: Mapping, position: int) -> dict:
         raise MetricInputError(f"reference {row.get('id')}: 'target' must be a string, got {shown(row.get('target'))}")
     return {"id": str(row["id"]), "upstream_id": str(row.get("upstream_id") or ""),
             "benchmark": str(row.get("benchmark") or ""), "target": row["target"], "pos": "",
-            "substitutes": [{name: s.get(name) for name in SUBSTITUTE_FIELDS} for s in row.get("substitutes") or []],
+            "substitutes": [{name: s.get(name) for name in SUBSTITUTE_FIELDS}
+                            for s in reference_substitutes(row, position)],
             "candidates": [], "provenance": {"coinco_problematic": False}}
 
 
@@ -83,6 +108,8 @@ class ReferenceSplit:
             references.append(prepare_reference(view))
         if not targets:
             raise MetricInputError("references: none given; score against a benchmark split's rows")
+        if all(reference is None for reference in references):
+            raise without_gold([target["id"] for target in targets])
         return cls(targets, problematic, references)
 
     @classmethod

@@ -7,7 +7,8 @@ What the official scorer does, and so what this does:
   dropped; the others are counted. "Top 1" gold is every substitute with the highest count (ties all count).
 - predictions: items stripped of surrounding white space; later repeats and the complex word itself dropped
   (exact strings: "Word" and "word" are two answers, neither of them a copy of "word"); every answer is kept,
-  more than 10 included, and each metric reads its first k.
+  more than 10 included, and each metric reads its first k (here: the first `limit`, past which no metric
+  reads).
 - matching: exact and case-sensitive, item against item (a multiword answer matches only the same multiword).
 - ACC@1 (the scorer's "MAP@1/Potential@1/Precision@1"): the first answer is a gold substitute.
   ACC@k@Top1: one of the first k answers is a top-1 gold substitute. Potential@k: one of the first k is gold.
@@ -76,6 +77,8 @@ class TsarGold:
     def from_row(cls, row: dict) -> TsarGold:
         """From a benchmark row: `votes_positive` of each substitute is how many annotators gave it."""
         where = f"reference {row.get('id')}"
+        if not row.get("substitutes"):
+            raise MetricInputError(f"{where}: no gold substitutes (tsar_eval.py cannot score an instance without gold)")
         counted = []
         for substitute in row.get("substitutes") or []:
             word, votes = substitute.get("substitute"), substitute.get("votes_positive")
@@ -88,14 +91,24 @@ class TsarGold:
         return cls.from_counts(row["target"], counted, where)
 
 
-def tsar_answers(items: Iterable[str], target: str) -> list[str]:
-    """A system's answers as tsar_eval.py keeps them: stripped, later repeats and the complex word dropped."""
+def tsar_answers(items: Iterable[str], target: str, limit: int) -> tuple[list[str], int, bool]:
+    """A system's answers as tsar_eval.py keeps them (stripped, later repeats and the complex word dropped), up to
+    `limit` of them: (the answers kept, how many items were dropped as repeats or the complex word, whether items
+    were left unread past the limit). In one pass (a set of what was kept), so a target of 100,000 answers costs
+    what its items cost to read. The metrics read the first 10, so a limit of 10 or more changes no figure."""
     kept: list[str] = []
+    seen: set[str] = set()
+    dropped = 0
     for item in items:
+        if len(kept) == limit:
+            return kept, dropped, True
         item = item.strip()
-        if item != target and item not in kept:
+        if item == target or item in seen:
+            dropped += 1
+        else:
+            seen.add(item)
             kept.append(item)
-    return kept
+    return kept, dropped, False
 
 
 def _map_at(relevant: Sequence[bool], k: int) -> float:

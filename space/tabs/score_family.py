@@ -37,7 +37,7 @@ def summary(result: dict, config: str, split: str, source: str) -> str:
            f"({HOW_SHOWN[family]}): {result['targets_scored']:,} targets"
     missing = result["targets_without_predictions"]
     if missing:
-        line += f", **{missing:,} without answers** (they score 0, as the official scorer scores them)"
+        line += f", **{missing:,} without answers** (each scores 0 and counts in the mean)"
     headline = ("acc@1", "map@3", "potential@3") if family == TSAR2022 else ("acc_f@10", "prof_f@10")
     labels = dict((key, label) for label, key in FAMILY_METRIC_ROWS[family])
     line += ". " + ", ".join(f"{labels[key]} **{shown_figure(family, result[key])}**" for key in headline) + "."

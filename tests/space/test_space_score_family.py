@@ -105,8 +105,10 @@ def test_a_prolex_csv_scores_as_swords_evaluate():
 
 @pytest.mark.parametrize(("name", "content", "setting", "message"), [
     ("answers.csv", b"target word,Sentence,Substitutes\n", "generative",
-     r"^answers\.csv: a \.csv file is not a tsar2022 predictions format \(its official format is \.tsv"),
-    ("answers.tsv", b"a\tb\tc\n", "generative", r"^answers\.tsv: 1 lines for the 373 instances of the split"),
+     r"^answers\.csv: a \.csv file is ProLex's official format, not TSAR-2022's; the extension chooses the format: "
+     r"\.tsv for TSAR-2022's"),
+    ("answers.tsv", b"a\tb\tc\n", "generative", r"^answers\.tsv:1: sentence and complex word 'b' are not those of "
+                                                r"tsar2022_en:test:0001"),
     ("answers.jsonl", b'{"id": "tsar2022_en:test:0001", "substitutes": ["x"]}\n', "ranking",
      r"^tsar2022_en is scored with its official metrics, on a system's ranked answers: choose the generative"),
 ])
@@ -116,10 +118,37 @@ def test_bad_tsar_uploads_are_one_clear_line(tmp_path, name, content, setting, m
     assert "\n" not in str(caught.value) and str(tmp_path) not in str(caught.value)
 
 
+def test_a_large_tsv_upload_is_read_in_bounded_memory_and_a_partial_one_says_what_it_scores(tmp_path):
+    """A 19 MB TSV upload held about 28 times its size (20 at once took the Space past its 1.5 GB); now a line at a
+    time, what the metrics read kept. A file leaving targets out is said to score them 0, not as tsar_eval.py."""
+    import tracemalloc
+
+    rows = data.load_rows("tsar2022_en", "test")
+    words = [f"w{i}x" for i in range(7_600)]
+    line = "\t".join(words)
+    path = write(tmp_path / "large.tsv", "".join(f"{row['context']}\t{row['target']}\t{line}\n"
+                                                 for row in rows).encode())
+    assert 18 * 2**20 < (tmp_path / "large.tsv").stat().st_size < 20 * 2**20  # under the upload limit
+    tracemalloc.start()
+    try:
+        scored = score_predictions(path, None, "tsar2022_en test", bootstrap=0)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert scored.result["targets_scored"] == 373 and scored.result["acc@1"] == 0.0
+    assert peak < 40 * 2**20, peak / 2**20
+    partial = write(tmp_path / "two.jsonl", "".join(json.dumps({"id": row["id"], "substitutes": ["x"]}) + "\n"
+                                                   for row in rows[:2]).encode())
+    summary = score_predictions(partial, None, "tsar2022_en test", bootstrap=0).summary()
+    assert "**371 without answers** (each scores 0 and counts in the mean)" in summary
+    assert "official scorer scores them" not in summary
+
+
 def test_a_tsv_of_another_split_or_order_names_it_and_a_second_file_is_refused(tmp_path, tsar_en_files):
     jsonl, tsv = tsar_en_files
     spanish = tsar_gold_lines("es", "test")
-    with pytest.raises(SpaceError, match=r"^gold-ranked\.tsv: 373 lines for the 368 instances of the split"):
+    with pytest.raises(SpaceError, match=r"^gold-ranked\.tsv:1: sentence and complex word 'prototype' are not those "
+                                         r"of tsar2022_es:test:0001"):
         score_predictions(str(tsv), None, "tsar2022_es test", bootstrap=0)
     swapped = [spanish[1], spanish[0], *spanish[2:]]
     path = write(tmp_path / "es.tsv", "".join(f"{s}\t{w}\tx\n" for s, w, _ in swapped).encode())
