@@ -29,6 +29,7 @@ for _slot in range(CONCURRENCY):
     _metrics.put(evaluate.load(str(HERE / "swords_metric.py"), experiment_id=f"swords-widget-{_slot}"))
 swords_dataset = importlib.import_module("swords_dataset")
 read_predictions = importlib.import_module("swords_metric").read_predictions
+size_text = importlib.import_module("swords_metric.bounded_text").size_text
 CHOICES = [f"{config} / {split}" for config, splits in swords_dataset.CONFIGS.items() for split in splits]
 # A request's body, refused unread above this: a CoInCo dev run with 50 scored substitutes a target (11 MB of JSONL,
 # 14 MB as the request's JSON) fits, and is scored in about 15 s and 1 GB.
@@ -39,10 +40,6 @@ _large = threading.BoundedSemaphore(LARGE_AT_ONCE)
 _SURROGATE = re.compile("[\ud800-\udfff]")
 HEADLINE = ("lenient_a_f@10", "lenient_c_f@10", "strict_a_f@10", "strict_c_f@10", "gap", "best_p", "oot_p",
             "targets_scored", "targets_without_predictions", "signature")
-
-
-def _megabytes(size: int) -> str:
-    return f"{size / 2**20:,.0f} MB" if size >= 2**20 else f"{size:,} bytes"
 
 
 class RequestLimit:
@@ -64,7 +61,7 @@ class RequestLimit:
                 return await self._refuse(send, 400, f"Content-Length {length[:40].decode('latin-1')!r} is not a "
                                                      "number of bytes")
             if int(length) > self.max_bytes:
-                return await self._refuse(send, 413, self._too_large(f"{_megabytes(int(length))} of request"))
+                return await self._refuse(send, 413, self._too_large(f"of {size_text(int(length))}"))
             return await self.app(scope, receive, send)  # the server reads no more than Content-Length says
         if b"chunked" not in headers.get(b"transfer-encoding", b"").lower():
             return await self.app(scope, receive, send)
@@ -75,7 +72,7 @@ class RequestLimit:
                 return None
             size += len(message.get("body", b""))
             if size > self.max_bytes:
-                return await self._refuse(send, 413, self._too_large(f"over {_megabytes(self.max_bytes)} of request"))
+                return await self._refuse(send, 413, self._too_large(f"over {size_text(self.max_bytes)}"))
             held.append(message)
             if not message.get("more_body"):
                 break
@@ -86,7 +83,7 @@ class RequestLimit:
         return await self.app(scope, replay, send)
 
     def _too_large(self, what: str) -> str:
-        return (f"request: {what}, more than the {_megabytes(self.max_bytes)} this widget accepts; score larger "
+        return (f"request {what}: more than the {size_text(self.max_bytes)} this widget accepts; score larger "
                 "predictions with `swords evaluate` (pip install swords-lexsub)")
 
     @staticmethod
@@ -100,17 +97,19 @@ class RequestLimit:
 
 def _checked(predictions_text: object, benchmark: object) -> tuple[str, str, str]:
     """(text, config, split), or one gr.Error naming the field: what the API can send that the page cannot."""
-    if not isinstance(benchmark, str) or benchmark not in CHOICES:
-        given = "none" if benchmark is None else repr(benchmark)[:80].encode("ascii", "backslashreplace").decode()
-        raise gr.Error(f"benchmark / split: choose one of the list ({CHOICES[0]!r}, …), not {given}")
+    if benchmark is None:
+        raise gr.Error(f"benchmark / split: none given; choose one of the list ({CHOICES[0]!r}, …)")
+    if not isinstance(benchmark, str) or benchmark not in CHOICES:  # Gradio's own check comes first, today
+        given = repr(benchmark)[:80].encode("ascii", "backslashreplace").decode()
+        raise gr.Error(f"benchmark / split: {given} is not one of the list ({CHOICES[0]!r}, …)")
     text = predictions_text if isinstance(predictions_text, str) else ""
     if not text.strip():
         raise gr.Error("paste predictions: JSONL ({'id', 'substitutes'} a line) or the upstream SWORDS JSON")
     found = _SURROGATE.search(text)
     if found:
-        line = text.count("\n", 0, found.start()) + 1
-        raise gr.Error(f"predictions:{line}: \\u{ord(found.group()):04x} at character {found.start() + 1:,} is a lone "
-                       "surrogate, which is not text")
+        line, column = text.count("\n", 0, found.start()) + 1, found.start() - text.rfind("\n", 0, found.start())
+        raise gr.Error(f"predictions:{line}: \\u{ord(found.group()):04x} at column {column:,} is a lone surrogate, "
+                       "which is not text")
     config, _, split = benchmark.partition(" / ")
     return text, config, split
 

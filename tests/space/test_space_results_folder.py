@@ -1,9 +1,10 @@
 """The Space's `--results` folder holding anything: metrics files without a benchmark, with `"run": "oops"`, a
 list, `"targets_scored": "many"`, NaN, JSON nested 100,000 deep; a FIFO, /dev/zero behind a symlink and a huge
 file named *.metrics.json; folders named *.metrics.json (one beside a stored run, read at start-up); a FIFO named
-*.jsonl; a file name that is not UTF-8; a system name with a lone surrogate and a bidirectional override. The app starts (as `python space/app.py --results DIR`), the leaderboard
-shows every good file and names the rest, each bad file is one line in the server's log, once, and nothing
-hangs. The app runs in its own process on 127.0.0.1."""
+*.jsonl; a file name that is not UTF-8; a system name with a lone surrogate and a bidirectional override. The app
+starts (as `python space/app.py --results DIR`), the leaderboard shows every good file and names the rest, each bad
+file is one line in the server's log, once, and nothing hangs or stays open. The app runs in its own process on
+127.0.0.1."""
 
 from __future__ import annotations
 
