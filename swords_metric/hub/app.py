@@ -32,7 +32,7 @@ read_predictions = importlib.import_module("swords_metric").read_predictions
 size_text = importlib.import_module("swords_metric.bounded_text").size_text
 CHOICES = [f"{config} / {split}" for config, splits in swords_dataset.CONFIGS.items() for split in splits]
 # A request's body, refused unread above this: a CoInCo dev run with 50 scored substitutes a target (11 MB of JSONL,
-# 14 MB as the request's JSON) fits, and is scored in about 15 s and 1 GB.
+# 12 MB as the request's JSON) fits; the largest paste accepted costs about 800 MB while it is scored.
 MAX_REQUEST_BYTES = 16 * 2**20
 LARGE_CHARS = 2**20  # a paste this long takes a second or more to score
 LARGE_AT_ONCE = 2  # large pastes scored at once; a third is refused at once, leaving two slots to small ones
@@ -128,17 +128,20 @@ def score(predictions_text: str, benchmark: str) -> tuple[dict, dict]:
             _large.release()
 
 
+_loading = threading.Lock()
+
+
 @functools.cache
 def _references(config: str, split: str):
     with _loading:  # one build of a split's `datasets` cache at a time
         return swords_dataset.load(config, split=split)
 
 
-_loading = threading.Lock()
-
-
 def _score(text: str, config: str, split: str) -> tuple[dict, dict]:
-    metric = _metrics.get()  # never waits: Gradio runs at most CONCURRENCY scores at once
+    try:  # Gradio runs at most CONCURRENCY scores at once, so one is free; the bound is only a safeguard
+        metric = _metrics.get(timeout=60)
+    except queue.Empty:
+        raise gr.Error("the widget is busy; try again in a minute") from None
     try:
         return _computed(metric, text, config, split)
     finally:
