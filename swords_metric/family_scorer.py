@@ -11,7 +11,6 @@ Figures are fractions (0–1), as both official scorers print them.
 
 from __future__ import annotations
 
-import numbers
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -62,8 +61,7 @@ class FamilyScorer:
         if rows is None or isinstance(rows, str | bytes | Mapping) or not isinstance(rows, Iterable):
             raise MetricInputError(f"references: expected benchmark rows (a loaded split or a list of its rows), got "
                                    f"{shown(rows)}")
-        if isinstance(k, bool) or not isinstance(k, numbers.Integral) or k < 1:
-            raise MetricInputError(f"k must be a positive integer, got {k!r}")
+        k = check_k(k)
         self.rows = []
         for position, row in enumerate(rows):
             if not isinstance(row, Mapping) or not row.get("id"):
