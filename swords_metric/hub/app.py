@@ -32,7 +32,7 @@ read_predictions = importlib.import_module("swords_metric").read_predictions
 size_text = importlib.import_module("swords_metric.bounded_text").size_text
 CHOICES = [f"{config} / {split}" for config, splits in swords_dataset.CONFIGS.items() for split in splits]
 # A request's body, refused unread above this: a CoInCo dev run with 50 scored substitutes a target (11 MB of JSONL,
-# 12 MB as the request's JSON) fits; the largest paste accepted costs about 800 MB while it is scored.
+# 12 MB as the request's JSON) fits; the largest paste accepted takes 12 s and about 800 MB to score.
 MAX_REQUEST_BYTES = 16 * 2**20
 LARGE_CHARS = 2**20  # a paste this long takes a second or more to score
 LARGE_AT_ONCE = 2  # large pastes scored at once; a third is refused at once, leaving two slots to small ones
