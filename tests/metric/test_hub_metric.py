@@ -192,7 +192,7 @@ def paste(config: str, split: str, substitutes: int, seed: int = 0) -> str:
 
 @pytest.mark.slow
 def test_a_large_paste_does_not_hold_up_a_small_one(widget, cli_result):
-    """7 MB of CoInCo dev takes the widget about 10 s; the oracle's SWORDS test run sent a second later used to
+    """7 MB of CoInCo dev takes the widget about 6 s; the oracle's SWORDS test run sent a second later used to
     wait for it (one score at a time), and is now answered beside it, with its own figures (the metric instance
     is not shared: two computes on one had mixed their stores)."""
     large = paste("coinco", "dev", 30)
