@@ -51,21 +51,37 @@ def skipped(path: Path, reason: str) -> None:
 
 
 def read_bounded(path: Path, limit: int = MAX_METRICS_BYTES) -> bytes:
-    """The bytes of a regular file of at most `limit` bytes, never blocking on a pipe or reading a device."""
+    """The bytes of a regular file of at most `limit` bytes: anything else (a folder, a pipe, a device) is refused
+    from its stat before it is opened, and checked again once open (it may have been replaced), without blocking
+    on a pipe; the descriptor is closed whatever happens."""
     try:
-        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a pipe opens at once, and is refused below
+        info = path.stat()
+    except OSError as error:
+        raise UnusableFile(f"cannot be read ({error.strerror})") from None
+    _check_regular(info, limit)
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a pipe swapped in opens at once, refused below
     except OSError as error:
         raise UnusableFile(f"cannot be opened ({error.strerror})") from None
-    with os.fdopen(descriptor, "rb") as f:
-        info = os.fstat(f.fileno())
-        if not stat.S_ISREG(info.st_mode):
-            raise UnusableFile("not a regular file (a pipe, a device or a folder)")
-        if info.st_size > limit:
-            raise UnusableFile(f"{info.st_size:,} bytes, over the {limit:,} a metrics file may have")
-        content = f.read(limit + 1)
+    try:
+        _check_regular(os.fstat(descriptor), limit)
+        content = b""
+        while len(content) <= limit and (block := os.read(descriptor, limit + 1 - len(content))):
+            content += block
+    finally:
+        os.close(descriptor)
     if len(content) > limit:  # it grew while read
         raise UnusableFile(f"over the {limit:,} bytes a metrics file may have")
     return content
+
+
+def _check_regular(info: os.stat_result, limit: int) -> None:
+    if stat.S_ISDIR(info.st_mode):
+        raise UnusableFile("a folder, not a metrics file")
+    if not stat.S_ISREG(info.st_mode):
+        raise UnusableFile("not a regular file (a pipe, a socket or a device)")
+    if info.st_size > limit:
+        raise UnusableFile(f"{info.st_size:,} bytes, over the {limit:,} a metrics file may have")
 
 
 def _no_constant(name: str) -> None:

@@ -19,8 +19,13 @@ from .core import MetricInputError
 BLOCK_BYTES = 1 << 20  # read and decompressed a mebibyte at a time
 
 
-def _megabytes(size: int) -> str:
-    return f"{size / 2**20:,.0f} MB"
+def size_text(size: int) -> str:
+    """A size in bytes as a person reads it: '512 bytes', '1.5 kB', '64 MB', '1,024 MB' (units of 1,024)."""
+    for unit, scale in (("MB", 2**20), ("kB", 2**10)):
+        if size >= scale:
+            value = size / scale
+            return f"{value:,.0f} {unit}" if value >= 10 or value == int(value) else f"{value:.1f} {unit}"
+    return f"{size:,} byte" + ("" if size == 1 else "s")
 
 
 def check_file(path: Path, max_bytes: int) -> None:
@@ -36,7 +41,7 @@ def check_file(path: Path, max_bytes: int) -> None:
     if not stat.S_ISREG(info.st_mode):
         raise MetricInputError(f"{path}: not a regular file (a pipe, socket or device); give a predictions file")
     if path.suffix != ".gz" and info.st_size > max_bytes:
-        raise MetricInputError(f"{path}: larger than {_megabytes(max_bytes)}; not a predictions file")
+        raise MetricInputError(f"{path}: larger than {size_text(max_bytes)}; not a predictions file")
 
 
 def _plain_blocks(path: Path, max_bytes: int) -> Iterator[bytes]:
@@ -45,7 +50,7 @@ def _plain_blocks(path: Path, max_bytes: int) -> Iterator[bytes]:
         while block := f.read(BLOCK_BYTES):
             read += len(block)
             if read > max_bytes:  # grew since it was checked
-                raise MetricInputError(f"{path}: larger than {_megabytes(max_bytes)}; not a predictions file")
+                raise MetricInputError(f"{path}: larger than {size_text(max_bytes)}; not a predictions file")
             yield block
 
 
@@ -62,7 +67,7 @@ def _gzip_blocks(path: Path, max_bytes: int) -> Iterator[bytes]:
                 block = inflater.decompress(compressed, BLOCK_BYTES)
                 expanded += len(block)
                 if expanded > max_bytes:
-                    raise MetricInputError(f"{path}: expands past {_megabytes(max_bytes)}; not a predictions file")
+                    raise MetricInputError(f"{path}: expands past {size_text(max_bytes)}; not a predictions file")
                 if block:
                     yield block
                 compressed = inflater.unconsumed_tail

@@ -11,6 +11,7 @@ Pipeline (one place for each step):
 
 from __future__ import annotations
 
+import reprlib
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -124,7 +125,10 @@ def prepare_reference(row: dict) -> Reference | None:
 
 def shown(value: object, limit: int = 60) -> str:
     """repr(value) cut to `limit` characters, for messages (a file may hold a substitute of megabytes)."""
-    text = repr(value)
+    try:
+        text = repr(value)
+    except RecursionError:  # nested too deep for repr (a list 100,000 deep): shown to six levels
+        text = reprlib.repr(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 

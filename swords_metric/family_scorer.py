@@ -12,11 +12,13 @@ file holds (restricted_to_given does that). Figures are fractions (0–1), as bo
 
 from __future__ import annotations
 
-import numbers
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
+from swords_dataset import SPLIT_JOINER
+
 from .alignment import TargetIndex
+from .arguments import check_flag, check_k
 from .bootstrap import check_resamples, check_seed
 from .core import MetricInputError, shown
 from .family import PROLEX, SWORDS, TSAR2022, metric_family, row_family
@@ -39,8 +41,7 @@ class FamilyScorer:
         if rows is None or isinstance(rows, str | bytes | Mapping) or not isinstance(rows, Iterable):
             raise MetricInputError(f"references: expected benchmark rows (a loaded split or a list of its rows), got "
                                    f"{shown(rows)}")
-        if isinstance(k, bool) or not isinstance(k, numbers.Integral) or k < 1:
-            raise MetricInputError(f"k must be a positive integer, got {k!r}")
+        k = check_k(k)
         self.rows = []
         for position, row in enumerate(rows):
             if not isinstance(row, Mapping) or not row.get("id"):
@@ -51,9 +52,8 @@ class FamilyScorer:
         if not self.rows:
             raise MetricInputError("references: none given; score against a benchmark split's rows")
         families = {row_family(row) for row in self.rows}
-        first = str(self.rows[0]["id"]).split(":")
-        self.config = config or (first[0] if len(first) > 2 else None)
-        self.split = split or (first[1] if len(first) > 2 else None)
+        self.config = config or _one_config(self.rows)
+        self.split = split or _split_of(self.rows)
         self.family = metric_family(self.config) if self.config else families.pop()
         if families - {self.family}:
             raise MetricInputError(f"references: rows of several metric families ({', '.join(sorted(families))})")
@@ -72,6 +72,7 @@ class FamilyScorer:
             self.golds = [prolex_gold(row) for row in self.rows]
         else:
             raise MetricInputError(f"references: {where} is scored with the SWORDS metrics (swords_metric.Scorer)")
+        check_family_options(self.family, self.k)
 
     # -- predictions --
 
@@ -164,12 +165,49 @@ def family_scorer(rows, config: str | None, split: str | None, k: int, setting: 
     family = metric_family(config) if config else _first_row_family(rows)
     if family == SWORDS:
         return None
+    check_family_options(family, k, setting, include_problematic)
+    return FamilyScorer(rows() if callable(rows) else rows, config=config, split=split, k=k)
+
+
+def check_family_options(family: str, k: object = 10, setting: object = "generative",
+                         include_problematic: object = False) -> None:
+    """The Python API's options as a family's metrics take them, one MetricInputError naming the option (as
+    `swords evaluate` refuses the same options, family_cli.py): checked before any work."""
+    k, include_problematic = check_k(k), check_flag(include_problematic, "include_problematic")
+    if family == SWORDS:
+        return
     if setting != "generative":
         raise MetricInputError(f"setting {setting!r}: the {family} metrics score a system's ranked answers "
                                "(generative); the ranking setting is the SWORDS metrics'")
     if include_problematic:
         raise MetricInputError(f"include_problematic: only CoInCo flags problematic targets, not {family}")
-    return FamilyScorer(rows() if callable(rows) else rows, config=config, split=split, k=k)
+    if family == TSAR2022 and k != 10:
+        raise MetricInputError(f"k={k}: TSAR-2022's metrics have their own cut-offs (ACC@1, ACC@k@Top1 at 1-3, MAP@k "
+                               "and Potential@k at 3, 5, 10); leave k out")
+
+
+def _id_parts(row: Mapping) -> list[str]:
+    parts = str(row["id"]).split(":")
+    return parts if len(parts) > 2 else []  # "config:split:n", as swords_dataset writes these benchmarks' ids
+
+
+def _one_config(rows: list[dict]) -> str | None:
+    """The config the rows' ids name (None for other ids); rows of several configs are refused: each is its own
+    language and its own official figures, and a signature names one benchmark."""
+    first = None
+    for position, parts in enumerate(map(_id_parts, rows)):
+        if parts and first is None:
+            first = parts[0]
+        elif parts and parts[0] != first:
+            raise MetricInputError(f"reference {shown(rows[position]['id'])} (item {position}) is a row of {parts[0]}, "
+                                   f"the rows before it of {first}; score one benchmark at a time")
+    return first
+
+
+def _split_of(rows: list[dict]) -> str | None:
+    """The split the rows' ids name; several, in the order they come, as a joined split ("trial+test")."""
+    splits = list(dict.fromkeys(parts[1] for parts in map(_id_parts, rows) if parts))
+    return SPLIT_JOINER.join(splits) or None
 
 
 def _first_row_family(rows) -> str:

@@ -4,7 +4,6 @@ values, Scorer.read from a file in bounded memory) and then scored, compared, or
 
 from __future__ import annotations
 
-import numbers
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -12,6 +11,7 @@ from pathlib import Path
 from swords_dataset.judgements import ACCEPTABLE_ABOVE, CONCEIVABLE_FROM, NOT_IN_BENCHMARK
 
 from .alignment import DATASET_IDS, UPSTREAM_IDS, TargetIndex, UnknownTargetsError
+from .arguments import check_flag, check_k, check_split_name
 from .bootstrap import MIN_PAIRED_RESAMPLES, check_resamples, check_seed, intervals, paired_test
 from .core import MetricInputError, normalize_prediction_items, prepare_prediction, shown, substitute_lemma
 from .details_stream import details_observer
@@ -111,13 +111,11 @@ class Scorer:
         """The one place a Scorer is set up, however its references were made."""
         if setting not in SETTINGS:
             raise MetricInputError(f"unknown setting {setting!r}; choose {' or '.join(SETTINGS)}")
-        if isinstance(k, bool) or not isinstance(k, numbers.Integral) or k < 1:
-            raise MetricInputError(f"k must be a positive integer, got {k!r}")
         self.split_references = references
         self.rows, self.problematic = references.targets, references.problematic
-        self.k, self.split, self.setting, self.config = int(k), split, setting, config
+        self.k, self.split, self.setting, self.config = check_k(k), check_split_name(split), setting, config
         self.depth = max(self.k, max(CURVE_KS))  # how much of each ranking prepared predictions keep
-        self.include_problematic = bool(include_problematic)
+        self.include_problematic = check_flag(include_problematic, "include_problematic")
         self.skipped = [flag and not self.include_problematic for flag in self.problematic]
         self.references = [None if skip else ref
                            for ref, skip in zip(references.references, self.skipped, strict=True)]

@@ -10,10 +10,13 @@ import numpy as np
 
 from swords_dataset.schema import FEATURES
 from swords_metric.alignment import TargetIndex
-from swords_metric.core import MetricInputError, normalize_prediction_items
-from swords_metric.family_scorer import FamilyScorer
+from swords_metric.arguments import check_split_name
+from swords_metric.bootstrap import check_resamples, check_seed
+from swords_metric.core import MetricInputError, normalize_prediction_items, shown
+from swords_metric.family import SWORDS, row_family
+from swords_metric.family_scorer import check_family_options
 from swords_metric.references import PROVENANCE_FIELDS, REFERENCE_COLUMNS, SUBSTITUTE_FIELDS, reference_view
-from swords_metric.scorer import Scorer
+from swords_metric.scorer import SETTINGS, Scorer
 
 _CITATION = """\
 @inproceedings{lee-etal-2021-swords,
@@ -120,9 +123,9 @@ def _restored(items: list[dict]) -> list[dict]:
             if item["substitute"].startswith(_ESCAPED) else item for item in items]
 
 
-def _prediction_view(items, position):
+def _prediction_view(items, target_id: str):
     """One reference's prediction in the stored form; any form Scorer reads is accepted."""
-    pairs = normalize_prediction_items(items, f"prediction {position}")
+    pairs = normalize_prediction_items(items, target_id)
     return [{"substitute": _stored(substitute), "score": score} for substitute, score in pairs]
 
 
@@ -141,12 +144,40 @@ def _aligned(predictions, references: list[dict]):
     return predictions
 
 
-def _both_or_neither(predictions, references) -> None:
-    """evaluate takes predictions and references together, or neither (to score what add/add_batch stored)."""
-    for name, value, other in (("predictions", predictions, references), ("references", references, predictions)):
-        if value is None and other is not None:
-            raise MetricInputError(f"{name}: none given; pass {name}=… along with the "
-                                   f"{'references' if name == 'predictions' else 'predictions'}")
+# What add, add_batch and compute take: evaluate's own lines for anything else name its internals (features,
+# "Bad inputs"), so each misuse gets one line of ours saying what is expected.
+_ADD = "add(prediction=…, reference=…): one target's substitutes and its benchmark row"
+_ADD_BATCH = ("add_batch(predictions=…, references=…): one list of substitutes per reference (or a mapping from "
+              "target id to one) and the benchmark rows")
+_OPTIONS = ("k", "bootstrap", "seed", "split", "include_problematic", "setting")
+
+
+def _check_call(method: str, usage: str, args: tuple, kwargs: dict, pair: tuple[str, str]) -> None:
+    """Positional arguments, unknown names, or one of the pair without the other: one MetricInputError."""
+    if args:
+        raise MetricInputError(f"{method}: give the arguments by name: {usage}")
+    for name in kwargs:
+        where = "; options such as k go to compute()" if name in _OPTIONS else ""
+        raise MetricInputError(f"{method}: no argument {shown(name)}; {usage}{where}")
+    if (pair[0] is None) != (pair[1] is None):
+        given, missing = ("prediction", "reference") if pair[1] is None else ("reference", "prediction")
+        if method != "add":
+            given, missing = given + "s", missing + "s"
+        raise MetricInputError(f"{method}: {given}=… without {missing}=…; {usage}")
+
+
+def _check_options(options: dict, family: str) -> None:
+    """compute()'s options, checked before anything is stored or computed (as `swords evaluate` checks its own)."""
+    for name in options:
+        if name not in _OPTIONS:
+            raise MetricInputError(f"compute: no option {shown(name)}; its options are {', '.join(_OPTIONS)}")
+    setting = options.get("setting", "generative")
+    if setting not in SETTINGS:
+        raise MetricInputError(f"setting must be one of {', '.join(SETTINGS)}, got {shown(setting)}")
+    check_family_options(family, options.get("k", 10), setting, options.get("include_problematic", False))
+    check_resamples(options.get("bootstrap", 0))
+    check_seed(options.get("seed", 0))
+    check_split_name(options.get("split"))
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
@@ -160,36 +191,59 @@ class SwordsMetric(evaluate.Metric):
             reference_urls=["https://arxiv.org/abs/2106.04102"],
         )
 
+    _family = None  # the metric family of what add/add_batch stored (their first reference's), until compute
+
     # A loaded split (or its rows) can be passed as references as it is: keep the columns scoring needs.
-    def add_batch(self, *, predictions=None, references=None, **kwargs):
-        """Add a batch of predictions and references (dataset rows) for the metric's stack. The predictions go
-        to evaluate's store in their stored form a chunk at a time, so that no second copy of them is made."""
-        _both_or_neither(predictions, references)
+    def add_batch(self, *args, predictions=None, references=None, **kwargs):
+        """Add a batch of predictions and references (dataset rows) for the metric's stack: all of it, or (a
+        MetricInputError naming the item) none of it."""
+        _check_call("add_batch", _ADD_BATCH, args, kwargs, (predictions, references))
         if references is None:
-            return super().add_batch(**kwargs)
-        references = _references_view(references)
+            raise MetricInputError(f"add_batch: nothing given; {_ADD_BATCH}")
+        self._store(predictions, _references_view(references))
+
+    def _store(self, predictions, references: list[dict]) -> None:
+        """The predictions go to evaluate's store in their stored form a chunk at a time, so that no second copy of
+        them is made; every one is read first, so that a bad one leaves nothing of the batch stored."""
         if not references:
             raise MetricInputError("references: none given; score against a benchmark split's rows")
         predictions = _aligned(predictions, references)
+        for items, reference in zip(predictions, references, strict=True):
+            normalize_prediction_items(items, reference["id"])
         for start in range(0, len(references), _CHUNK):
-            chunk = predictions[start : start + _CHUNK]
-            super().add_batch(predictions=[_prediction_view(items, i) for i, items in enumerate(chunk, start)],
-                              references=references[start : start + _CHUNK], **kwargs)
+            chunk = zip(predictions[start : start + _CHUNK], references[start : start + _CHUNK], strict=True)
+            super().add_batch(predictions=[_prediction_view(items, reference["id"]) for items, reference in chunk],
+                              references=references[start : start + _CHUNK])
+        self._family = self._family or row_family(references[0])
+
+    def add(self, *args, prediction=None, reference=None, **kwargs):
+        """Add one prediction and its reference (a dataset row)."""
+        _check_call("add", _ADD, args, kwargs, (prediction, reference))
+        if reference is None:
+            raise MetricInputError(f"add: nothing given; {_ADD}")
+        reference = _reference_view(reference)
+        prediction = _prediction_view(prediction, reference["id"])
+        super().add(prediction=prediction, reference=reference)
+        self._family = self._family or row_family(reference)
         return None
 
-    def add(self, *, prediction=None, reference=None, **kwargs):
-        """Add one prediction and its reference (a dataset row)."""
-        reference = _reference_view(reference) if reference is not None else None
-        prediction = _prediction_view(prediction, 0) if prediction is not None else None
-        return super().add(prediction=prediction, reference=reference, **kwargs)
-
-    def compute(self, *, predictions=None, references=None, **kwargs):
-        """Compute the metrics; references are dataset rows (a loaded split works as it is)."""
-        _both_or_neither(predictions, references)
+    def compute(self, *args, predictions=None, references=None, **kwargs):
+        """Compute the metrics; references are dataset rows (a loaded split works as it is). The options are
+        checked before anything is stored: a wrong one leaves what add/add_batch stored for the next compute."""
+        if args:
+            raise MetricInputError("compute: give the arguments by name: compute(predictions=…, references=…, k=…)")
+        if (predictions is None) != (references is None):
+            name, other = ("predictions", "references") if references is None else ("references", "predictions")
+            raise MetricInputError(f"{other}: none given; pass {other}=… along with the {name}")
         if references is not None:
-            self.add_batch(predictions=predictions, references=references)
+            views = _references_view(references)
+            _check_options(kwargs, row_family(views[0]) if views else SWORDS)
+            self._store(predictions, views)
         elif self.writer is None:  # evaluate's own writer: nothing was added with add or add_batch
             raise MetricInputError("predictions and references: none given (nor added with add or add_batch)")
+        else:
+            _check_options(kwargs, self._family or SWORDS)
+        self._family = None
         return super().compute(**kwargs)
 
     def _compute(self, predictions, references, k=10, bootstrap=0, seed=0, split=None, include_problematic=False,
@@ -197,6 +251,4 @@ class SwordsMetric(evaluate.Metric):
         # Without a split name, references that are exactly a shipped split are signed with its name.
         scorer = Scorer(references, k=k, split=split, include_problematic=include_problematic, setting=setting)
         predictions = [_restored(items) for items in predictions]  # the same lists, but where one was escaped
-        if isinstance(scorer, FamilyScorer):  # TSAR-2022 or ProLex rows: their official metrics (fractions)
-            return scorer.score(predictions, bootstrap=bootstrap, seed=seed)
         return scorer.score(predictions, bootstrap=bootstrap, seed=seed)  # prepared a target at a time, no copy

@@ -1,13 +1,19 @@
 """The exported metric repository (`swords hub export DIR`, DIR/metric) as the Hub runs it: the module file through
 `evaluate.load` gives exactly what `swords evaluate` gives, it refuses a missing or other release in one line,
-and its Gradio widget starts and scores."""
+and its Gradio widget starts and scores, started as `python app.py` on 127.0.0.1: a request over 16 MB refused
+before it is read, a large paste beside small ones, bad API input in one line."""
 
 from __future__ import annotations
 
 import json
 import os
+import random
+import socket
 import subprocess
 import sys
+import threading
+import time
+import urllib.request
 from pathlib import Path
 
 import evaluate
@@ -19,7 +25,7 @@ from swords_metric import read_predictions
 from swords_metric.hub_repo import METRIC_REPO
 
 from ..conftest import REPO_ROOT, run_swords
-from ..space_server import free_port, stop_process, wait_until_up
+from ..space_server import free_port, peak_memory_mb, stop_process, wait_until_up
 
 ORACLE = REPO_ROOT / "space" / "results" / "coinco-oracle.swords.test.jsonl"  # a real system's recorded output
 
@@ -78,15 +84,14 @@ def test_without_the_package_evaluate_load_says_what_to_install(hub_export, tmp_
         "(No module named 'swords_metric')"]
 
 
-def test_the_widget_starts_beside_its_module_and_scores_as_swords_evaluate(hub_export, cli_result, tmp_path):
-    """`python app.py` in the repository's folder, as a Space runs it: the module file beside it shares the
-    package's name, so this also proves the package, not that file, is what gets imported."""
-    from gradio_client import Client
-
+@pytest.fixture(scope="module")
+def widget(hub_export, tmp_path_factory) -> dict:
+    """`python app.py` in the repository's folder, as a Space runs it, on 127.0.0.1: its URL, port and pid."""
+    folder = tmp_path_factory.mktemp("widget")
     port = free_port()
-    env = {**os.environ, "GRADIO_SERVER_NAME": "127.0.0.1", "GRADIO_SERVER_PORT": str(port), "HF_HOME": str(tmp_path),
-           "GRADIO_ANALYTICS_ENABLED": "False", "HF_HUB_OFFLINE": "1", "GRADIO_TEMP_DIR": str(tmp_path / "gradio")}
-    log_path = tmp_path / "app.log"
+    env = {**os.environ, "GRADIO_SERVER_NAME": "127.0.0.1", "GRADIO_SERVER_PORT": str(port), "HF_HOME": str(folder),
+           "GRADIO_ANALYTICS_ENABLED": "False", "HF_HUB_OFFLINE": "1", "GRADIO_TEMP_DIR": str(folder / "gradio")}
+    log_path = folder / "app.log"
     with open(log_path, "wb") as log:
         app = subprocess.Popen([sys.executable, "app.py"], cwd=hub_export / "metric", env=env, stdout=log,
                                stderr=subprocess.STDOUT)
@@ -96,14 +101,136 @@ def test_the_widget_starts_beside_its_module_and_scores_as_swords_evaluate(hub_e
             wait_until_up(url, app, timeout=120)
         except (RuntimeError, TimeoutError):
             raise AssertionError(Path(log_path).read_text(errors="replace")[-3000:]) from None
-        client = Client(url, verbose=False)
-        headline, everything = client.predict(ORACLE.read_text(), "swords / test", api_name="/score")
-        assert headline["lenient_a_f@10"] == cli_result["lenient_a_f@10"]
-        assert headline["signature"] == cli_result["signature"]
-        assert {name: everything[name] for name in ("gap", "strict_c_f@10", "best_p", "oot_mode_r")} == {
-            name: cli_result[name] for name in ("gap", "strict_c_f@10", "best_p", "oot_mode_r")}
-        with pytest.raises(Exception) as refused:
-            client.predict('{"id": "t:nope", "substitutes": ["a"]}', "swords / test", api_name="/score")
-        assert "t:nope" in str(refused.value)
+        yield {"url": url, "port": port, "pid": app.pid, "log": log_path}
     finally:
         stop_process(app)
+
+
+def test_the_widget_starts_beside_its_module_and_scores_as_swords_evaluate(widget, cli_result):
+    """The module file beside app.py shares the package's name, so this also proves the package, not that file, is
+    what gets imported."""
+    from gradio_client import Client
+
+    client = Client(widget["url"], verbose=False)
+    headline, everything = client.predict(ORACLE.read_text(), "swords / test", api_name="/score")
+    assert headline["lenient_a_f@10"] == cli_result["lenient_a_f@10"]
+    assert headline["signature"] == cli_result["signature"]
+    assert {name: everything[name] for name in ("gap", "strict_c_f@10", "best_p", "oot_mode_r")} == {
+        name: cli_result[name] for name in ("gap", "strict_c_f@10", "best_p", "oot_mode_r")}
+    with pytest.raises(Exception) as refused:
+        client.predict('{"id": "t:nope", "substitutes": ["a"]}', "swords / test", api_name="/score")
+    assert "t:nope" in str(refused.value)
+
+
+def score_call(widget: dict, text: object, benchmark: object, timeout: float = 120) -> tuple[str, object]:
+    """The widget's /score through Gradio's HTTP API, as any client can send it: ("complete", outputs) or ("error",
+    the message a visitor sees)."""
+    body = json.dumps({"data": [text, benchmark]}).encode()
+    request = urllib.request.Request(widget["url"] + "gradio_api/call/score", data=body,
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=timeout) as response:
+        event = json.loads(response.read())["event_id"]
+    with urllib.request.urlopen(widget["url"] + f"gradio_api/call/score/{event}", timeout=timeout) as response:
+        stream = response.read().decode()
+    kind = next(line.split(": ", 1)[1] for line in stream.splitlines() if line.startswith("event: ")
+                and not line.endswith("heartbeat"))
+    data = json.loads([line for line in stream.splitlines() if line.startswith("data: ")][-1][len("data: "):])
+    return kind, data["error"] if kind == "error" else data
+
+
+def test_a_null_benchmark_or_a_lone_surrogate_is_one_clear_error(widget):
+    """Both answered {"error": null} (an AttributeError, a UnicodeEncodeError in the server's log)."""
+    assert score_call(widget, ORACLE.read_text(), None) == (
+        "error", "benchmark / split: none given; choose one of the list ('swords / dev', …)")
+    line = '{"id": "t:a", "substitutes": ["ok"]}\n{"id": "t:b\ud800", "substitutes": ["a"]}'
+    assert score_call(widget, line, "swords / test") == (
+        "error", "predictions:2: \\ud800 at column 12 is a lone surrogate, which is not text")
+
+
+def raw_answer(port: int, request: bytes, timeout: float = 30) -> tuple[float, int, dict]:
+    """Seconds until the server answered `request` on a fresh connection, the status and the JSON body."""
+    started = time.monotonic()
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as connection:
+        connection.sendall(request)
+        answer = b""
+        while chunk := connection.recv(65536):
+            answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    return time.monotonic() - started, int(head.split()[1]), json.loads(body)
+
+
+def test_an_oversized_request_is_refused_before_it_is_read(widget):
+    """A request announcing 400 MB (the widget read it all: 3.4 GB at its peak), and one streamed without a length
+    past 16 MB: each refused (413, one line) as soon as its headers or its 16 MB are in, the server's memory
+    unchanged."""
+    peak_before = peak_memory_mb(widget["pid"])
+    head = (b"POST /gradio_api/queue/join HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            b"Content-Length: %d\r\n\r\n" % (400 * 2**20))
+    seconds, status, body = raw_answer(widget["port"], head)  # the headers alone: the body is never needed
+    assert status == 413 and seconds < 5
+    assert body["detail"] == ("request of 400 MB: more than the 16 MB this widget accepts; score larger predictions "
+                              "with `swords evaluate` (pip install swords-lexsub)")
+    block = b"x" * 2**20
+    streamed = (b"POST /gradio_api/queue/join HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                b"Transfer-Encoding: chunked\r\n\r\n" + b"".join(b"100000\r\n%s\r\n" % block for _ in range(16))
+                + b"1\r\nx\r\n")  # one byte past 16 MB, and no end: the server must not wait for one
+    seconds, status, body = raw_answer(widget["port"], streamed)
+    assert status == 413 and seconds < 10
+    assert body["detail"].startswith("request over 16 MB: more than the 16 MB this widget accepts")
+    assert peak_memory_mb(widget["pid"]) - peak_before < 50
+
+
+def paste(config: str, split: str, substitutes: int, seed: int = 0) -> str:
+    """A run on a split, `substitutes` scored substitutes a target (words of its gold), as JSONL."""
+    rows = swords_dataset.rows(config, split, columns=["id", "substitutes"])
+    words = sorted({s["substitute"] for row in rows[:300] for s in row["substitutes"]})
+    rng = random.Random(seed)
+    return "".join(json.dumps({"id": row["id"], "substitutes": [[word, round(rng.random(), 4)] for word in
+                                                                rng.sample(words, substitutes)]}) + "\n"
+                   for row in rows)
+
+
+@pytest.mark.slow
+def test_a_large_paste_does_not_hold_up_a_small_one(widget, cli_result):
+    """7 MB of CoInCo dev takes the widget about 6 s; the oracle's SWORDS test run sent a second later used to
+    wait for it (one score at a time), and is now answered beside it, with its own figures (the metric instance
+    is not shared: two computes on one had mixed their stores)."""
+    large = paste("coinco", "dev", 30)
+    assert 6 * 2**20 < len(large) < 8 * 2**20
+    done: dict[str, float] = {}
+    answers: dict[str, tuple] = {}
+    started = time.monotonic()
+
+    def score_large():
+        answers["large"] = score_call(widget, large, "coinco / dev")
+        done["large"] = time.monotonic() - started
+
+    thread = threading.Thread(target=score_large)
+    thread.start()
+    time.sleep(1)
+    kind, (headline, _) = score_call(widget, ORACLE.read_text(), "swords / test")
+    done["small"] = time.monotonic() - started
+    thread.join(120)
+    assert kind == "complete" and headline["lenient_a_f@10"] == cli_result["lenient_a_f@10"]
+    assert answers["large"][0] == "complete", answers["large"]
+    assert answers["large"][1][0]["targets_scored"] > 10_000
+    assert done["small"] < done["large"], done  # answered while the large one was still being scored
+
+
+@pytest.mark.slow
+def test_a_third_large_paste_at_once_is_refused_at_once(widget):
+    """Two large pastes are scored at once and a third is told so, which leaves two of the four slots to small
+    ones whatever is pasted."""
+    pastes = [paste("swords", "test", 120, seed) for seed in range(3)]
+    assert all(len(text) > 2**20 for text in pastes)  # "large": over a million characters
+    answers: list[tuple] = []
+    threads = [threading.Thread(target=lambda text=text: answers.append(score_call(widget, text, "swords / test")))
+               for text in pastes]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(120)
+    kinds = sorted(kind for kind, _ in answers)
+    assert kinds == ["complete", "complete", "error"], answers
+    assert next(data for kind, data in answers if kind == "error") == (
+        "2 other large pastes are being scored; try again in a minute (or score it with `swords evaluate`)")

@@ -1,9 +1,10 @@
 """The Space's `--results` folder holding anything: metrics files without a benchmark, with `"run": "oops"`, a
 list, `"targets_scored": "many"`, NaN, JSON nested 100,000 deep; a FIFO, /dev/zero behind a symlink and a huge
-file named *.metrics.json; a FIFO named *.jsonl; a file name that is not UTF-8; a system name with a lone
-surrogate and a bidirectional override. The app starts (as `python space/app.py --results DIR`), the leaderboard
-shows every good file and names the rest, each bad file is one line in the server's log, once, and nothing
-hangs. The app runs in its own process on 127.0.0.1."""
+file named *.metrics.json; folders named *.metrics.json (one beside a stored run, read at start-up); a FIFO named
+*.jsonl; a file name that is not UTF-8; a system name with a lone surrogate and a bidirectional override. The app
+starts (as `python space/app.py --results DIR`), the leaderboard shows every good file and names the rest, each bad
+file is one line in the server's log, once, and nothing hangs or stays open. The app runs in its own process on
+127.0.0.1."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ import time
 import pytest
 
 from ..space_server import running_app
-from .helpers import RESULTS
+from .helpers import RESULTS, import_space
 
 pytest.importorskip("gradio", reason="the Space needs gradio: pip install 'swords-lexsub[space]'")
 pytest.importorskip("gradio_client", reason="the API tests need gradio_client: pip install 'swords-lexsub[space]'")
@@ -65,11 +66,14 @@ def hostile(tmp_path_factory):
     with open(folder / "huge.metrics.json", "wb") as f:
         f.truncate(8 * 2**20)  # 8 MB, sparse
     os.mkfifo(folder / "fifo.swords.test.jsonl")
+    (folder / "x.metrics.json").mkdir()  # it broke every board for every visitor (IsADirectoryError)
+    (folder / "folder.swords.test.metrics.json").mkdir()  # a stored run's: `swords demo` exited at start-up
+    (folder / "folder.swords.test.jsonl").write_bytes(predictions)
     (folder / "strange.swords.test.metrics.json").write_text(metrics(run_system="evil\ud800\u202eroot"))
     (folder / "strange.swords.test.jsonl").write_bytes(predictions)
     os.symlink(RESULTS / "humans.swords_test_subset.test.jsonl", os.path.join(os.fsencode(folder), b"latin\xff.jsonl"))
     return folder, [*(f"{name}.metrics.json" for name in bad), "pipe.swords.test.metrics.json", "zero.metrics.json",
-                    "huge.metrics.json"]
+                    "huge.metrics.json", "x.metrics.json", "folder.swords.test.metrics.json"]
 
 
 @pytest.fixture(scope="module")
@@ -97,7 +101,7 @@ def test_the_app_starts_and_offers_the_readable_predictions(app):
     stored = next(p for p in api["named_endpoints"]["/score"]["parameters"] if p["parameter_name"] == "stored")
     offered = set(stored["type"]["enum"])
     assert {"coinco-oracle.swords.test.jsonl", "oops.swords.test.jsonl", "pipe.swords.test.jsonl",
-            "strange.swords.test.jsonl"} <= offered
+            "strange.swords.test.jsonl", "folder.swords.test.jsonl"} <= offered
     assert "fifo.swords.test.jsonl" not in offered and not any(name.startswith("latin") for name in offered)
     # A stored file whose metrics are unusable still scores, on the benchmark the user chooses.
     summary = call(app, None, "oops.swords.test.jsonl", "swords test", "generative", 0, "lenient", False,
@@ -133,6 +137,23 @@ def test_the_leaderboard_shows_the_good_files_and_names_the_bad(app, hostile):
     assert "not a regular file" in reasons["pipe.swords.test.metrics.json"]
     assert "not a regular file" in reasons["zero.metrics.json"]
     assert "8,388,608 bytes, over the 1,048,576" in reasons["huge.metrics.json"]
+    assert "a folder, not a metrics file" in reasons["x.metrics.json"]
+    assert "a folder, not a metrics file" in reasons["folder.swords.test.metrics.json"]
+
+
+def test_a_folder_named_like_a_metrics_file_is_skipped_without_opening_a_descriptor(hostile):
+    """The leaderboard's handler in this process, many visits: no descriptor is left open (one leaked per request),
+    and the folder is named, not raised."""
+    import_space()
+    from swords_space.tabs.leaderboard import leaderboard
+
+    folder, _ = hostile
+    descriptors = len(os.listdir("/proc/self/fd"))
+    for _ in range(20):
+        board, note = leaderboard(folder)
+        assert "x.metrics.json" in note and "folder.swords.test.metrics.json" in note
+        assert "coinco-oracle" in set(board["system"])
+    assert len(os.listdir("/proc/self/fd")) == descriptors
 
 
 def test_a_pipe_nobody_writes_to_holds_up_no_one(app, hostile):
