@@ -17,7 +17,7 @@ import swords_dataset
 from swords_baselines.llm.config import LLMConfig
 from swords_baselines.llm.engine import unavailable_reason
 from swords_baselines.llm.prompt import mark_target
-from swords_baselines.llm.prompted import prompting
+from swords_baselines.llm.prompting import prompting
 from swords_baselines.run_files import output_paths
 
 from ..conftest import REPO_ROOT, run_swords
