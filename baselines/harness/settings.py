@@ -3,7 +3,7 @@ lm-eval passes to tasks), the rest from `--metadata '{"swords": {...}}'`, each c
 a known option of `swords run --system llm`, of the JSON type it takes (a whole number for a count, a finite
 number for a rate, true or false, text), within its range and among its choices. A bad one is one line naming
 it (`--metadata swords.budget: "640" is text; give a whole number`), where it used to reach a TypeError, or a
-request with NaN in it."""
+request with NaN in it. lm-eval's own `--limit` is checked here too, as lm-eval hands it to the task (check_limit)."""
 
 from __future__ import annotations
 

@@ -18,8 +18,8 @@ class TargetFailed(Exception):
 
 
 class BadOutput(Exception):
-    """A 2xx response that is not a completion (not JSON, no choices, no text). An empty text is one: the model's
-    answer, not the server's fault (the system says so, prompted.py)."""
+    """A 2xx response that is not a completion (not JSON, no choices, no text). An empty text is a completion: the
+    model's answer, not the server's fault (prompted.py fails that target alone, naming it)."""
 
 
 class UnknownTokenizer(SwordsError):

@@ -41,7 +41,7 @@ def scored_splits(benchmark: str, split: str) -> frozenset[tuple[str, str]]:
 
 def named(priming: str, flag: str = "--priming") -> tuple[str, str]:
     """(config, split) of an explicit `--priming CONFIG:SPLIT`, checked (a SwordsError naming the option)."""
-    config, colon, split = priming.partition(":")
+    config, colon, split = str(priming).partition(":")
     if not colon or not split:
         raise SwordsError(f"{flag} {priming!r}: give CONFIG:SPLIT (e.g. swords:dev) or auto")
     swords_dataset.check_config(config, split)

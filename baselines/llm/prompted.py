@@ -93,7 +93,7 @@ class LLM(System):
     @classmethod
     def resolved_options(cls, options: dict, config: str, split: str) -> dict:
         """`priming` as the split the examples come from (`auto` resolved; never the scored split)."""
-        priming = options.get("priming", LLMConfig.priming)
+        priming = options.get("priming") or LLMConfig.priming
         try:
             source = priming_split(priming, config, split)
         except SwordsError as error:
