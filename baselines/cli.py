@@ -194,6 +194,7 @@ def execute(
     refusal = cls.refusal(dataset)  # a benchmark the system cannot answer at all: said before any work
     if refusal:
         raise SwordsError(refusal)
+    options = cls.resolved_options(options, dataset, split)  # recorded as used (the LLM's priming split)
     output_path = Path(output or f"runs/{name}.{dataset}.{split}.jsonl")
     paths = output_paths(output_path)
     check_location(output_path, paths)
@@ -235,7 +236,7 @@ def execute(
     else:
         system = cls(**options)  # checks the options; no I/O yet
         system.check()  # a missing key or file: refused before anything starts
-        system.for_benchmark(dataset)
+        system.for_benchmark(dataset, split)
         with system:  # starts what the system needs (a local engine, a connection), closes it after
             split_rows = swords_dataset.rows(dataset, split)
             rows = system.covers(split_rows)

@@ -95,9 +95,18 @@ def check_settings(values: object, system: str) -> None:
                               f"{', '.join(map(str, meta['choices']))}")
         if (meta["minimum"] is not None and value < meta["minimum"]) or (
                 meta["maximum"] is not None and value > meta["maximum"]):
-            bounds = [f"at least {meta['minimum']:g}" if meta["minimum"] is not None else "",
-                      f"at most {meta['maximum']:g}" if meta["maximum"] is not None else ""]
-            raise SwordsError(f"{system}: {flag} {value} is out of range ({', '.join(b for b in bounds if b)})")
+            raise SwordsError(f"{system}: {flag} {value} is out of range "
+                              f"({bounds_text(meta['minimum'], meta['maximum'])})")
+
+
+def bounds_text(minimum: float | None, maximum: float | None) -> str:
+    """A setting's range as its messages state it: "at least 2, at most 2147483647" (whole bounds in full)."""
+    def number(bound: float) -> str:
+        return f"{bound:g}" if isinstance(bound, float) and not bound.is_integer() else str(int(bound))
+
+    bounds = [f"at least {number(minimum)}" if minimum is not None else "",
+              f"at most {number(maximum)}" if maximum is not None else ""]
+    return ", ".join(bound for bound in bounds if bound)
 
 
 class System:
@@ -130,12 +139,21 @@ class System:
 
     def __init__(self, **options) -> None:
         self.config = options
-        self.benchmark: str | None = None  # the config whose targets it answers, once the runner says (for_benchmark)
+        # The config and split whose targets it answers, once the runner says (for_benchmark).
+        self.benchmark: str | None = None
+        self.split: str | None = None
 
-    def for_benchmark(self, config: str) -> None:
-        """Tell the system, before it starts, which benchmark config it will answer (e.g. the prompted LLM takes
-        its priming examples from it)."""
-        self.benchmark = config
+    def for_benchmark(self, config: str, split: str | None = None) -> None:
+        """Tell the system, before it starts, which benchmark config and split it will answer (e.g. the prompted
+        LLM takes its priming examples by them, never from the split it answers)."""
+        self.benchmark, self.split = config, split
+
+    @classmethod
+    def resolved_options(cls, options: dict, config: str, split: str) -> dict:
+        """The options as they will be used on `split` of `config`, for the run's record (e.g. the prompted LLM's
+        `priming auto` becomes the split it primes from); a SwordsError for options that cannot be used there.
+        By default, the options as given."""
+        return options
 
     def show_status(self, status: str) -> None:
         """A short live status (e.g. retries under way); the runner replaces this to show it beside its

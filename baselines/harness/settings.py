@@ -3,7 +3,7 @@ lm-eval passes to tasks), the rest from `--metadata '{"swords": {...}}'`, each c
 a known option of `swords run --system llm`, of the JSON type it takes (a whole number for a count, a finite
 number for a rate, true or false, text), within its range and among its choices. A bad one is one line naming
 it (`--metadata swords.budget: "640" is text; give a whole number`), where it used to reach a TypeError, or a
-request with NaN in it."""
+request with NaN in it. lm-eval's own `--limit` is checked here too, as lm-eval hands it to the task (check_limit)."""
 
 from __future__ import annotations
 
@@ -13,13 +13,14 @@ from swords_dataset.arguments import did_you_mean
 from swords_dataset.errors import SwordsError
 
 from ..llm.config import LLMConfig
-from ..system import Option, options_from
+from ..system import Option, bounds_text, options_from
 
 # Options of the prompted LLM that lm-eval decides with its own (`--model_args`, `--limit`, its retries).
 LM_EVAL_DECIDES = ("model", "base_url", "local", "parallel", "mode", "system_prompt", "api_key_env", "concurrency",
                    "cache_dir", "timeout", "max_retries", "backoff", "abort_after", "on_failure", "price_prompt",
                    "price_completion", "limit")
 OPTIONS = {option.name: option for option in options_from(LLMConfig) if option.name not in LM_EVAL_DECIDES}
+EXACT_WHOLE = 2**53  # the largest whole number a JSON number read as a double (1e15, 2048.0) holds exactly
 _KINDS = {int: "a whole number", float: "a finite number", bool: "true or false", str: "text"}
 
 
@@ -59,7 +60,9 @@ def _kind_of(value: object) -> str:
 
 
 def check_option(option: Option, value: object) -> object:
-    """`value` if it is one `--metadata swords.NAME` takes, else a SwordsError naming the option."""
+    """`value` as the option takes it if it is one `--metadata swords.NAME` takes, else a SwordsError naming the
+    option. JSON has one kind of number: a whole number written with an exponent or `.0` (`1e3`, `2048.0`) is that
+    whole number, where a double holds it exactly (up to 2**53 either side of 0)."""
     where = f"--metadata swords.{option.name}"
     if value is None:
         if option.default is None:  # none: the option's own default
@@ -67,6 +70,13 @@ def check_option(option: Option, value: object) -> object:
         raise SwordsError(f"{where}: null; give {_KINDS[option.type]} or leave it out for its default "
                           f"({option.default!r})")
     wanted = _KINDS[option.type]
+    written = _json(value)
+    if option.type is int and isinstance(value, float) and math.isfinite(value) and value.is_integer():
+        written = f"{value:g}"
+        if abs(value) > EXACT_WHOLE and (option.minimum is None or option.maximum is None):
+            raise SwordsError(f"{where}: {written} is too large to be read exactly (written with an exponent or a "
+                              f"fraction, a whole number is exact up to 2**53); give its digits")
+        value = int(value)
     fits = {
         int: isinstance(value, int) and not isinstance(value, bool),
         float: isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value),
@@ -82,9 +92,8 @@ def check_option(option: Option, value: object) -> object:
                           f"{', '.join(map(str, option.choices))}")
     too_low = option.minimum is not None and value < option.minimum
     if too_low or (option.maximum is not None and value > option.maximum):
-        bounds = [f"at least {option.minimum:g}" if option.minimum is not None else "",
-                  f"at most {option.maximum:g}" if option.maximum is not None else ""]
-        raise SwordsError(f"{where}: {_json(value)} is out of range ({', '.join(b for b in bounds if b)})")
+        raise SwordsError(f"{where}: {written} is {'too small' if too_low else 'too large'} "
+                          f"({bounds_text(option.minimum, option.maximum)})")
     return value
 
 
@@ -94,6 +103,7 @@ def settings_of(metadata: dict) -> LLMConfig:
     ours = metadata.get("swords") or {}
     if not isinstance(ours, dict):
         raise SwordsError("--metadata's \"swords\" must be an object of `swords run --system llm` options")
+    ours = dict(ours)  # checked values replace the given ones here, not in lm-eval's own metadata
     for name, value in ours.items():
         if name in LM_EVAL_DECIDES:
             raise SwordsError(f"--metadata swords.{name}: lm-eval decides that (its --model_args, --limit); the "
@@ -101,10 +111,19 @@ def settings_of(metadata: dict) -> LLMConfig:
         if name not in OPTIONS:
             raise SwordsError(f"--metadata swords.{str(name)[:40]}: not an option of `swords run --system llm`"
                               f"{did_you_mean(name, OPTIONS)}; they are {', '.join(OPTIONS)}")
-        check_option(OPTIONS[name], value)
+        ours[name] = check_option(OPTIONS[name], value)
     model, base_url = metadata.get("model") or metadata.get("pretrained"), metadata.get("base_url")
     try:  # what is left to check is between options (the budget and max_tokens) or in the data (priming)
         return LLMConfig.of(model=None if model is None else str(model),
                             base_url=api_root(None if base_url is None else str(base_url)), **ours)
     except SwordsError as error:
         raise SwordsError(f"--metadata swords: {str(error).removeprefix('llm: ')}") from None
+
+
+def check_limit(limit: int | None, targets: int) -> None:
+    """lm-eval's `--limit` as it hands it to a task (`get_sample_size`: a count, or below 1 a fraction of the split,
+    rounded up): it must leave a target to ask. 0 and negative numbers (which lm-eval takes to no target, or to an
+    index it cannot use) are one line instead of lm-eval's traceback."""
+    if limit is not None and limit < 1:
+        raise SwordsError(f"--limit 0 or below leaves no target to ask; give a count of targets from 1 to {targets:,}, "
+                          "or a fraction of the split above 0 and below 1")

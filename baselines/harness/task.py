@@ -3,7 +3,7 @@ files beside it (`dataset_name`, `test_split`).
 
 What it sends is what `swords run --system llm` sends for the same settings: the prompt from the same builder
 (the paper's few-shot prompt, priming examples drawn the same seeded way, the budget counted with the served
-model's tokenizer), the same stops, penalties and logit bias (`prompted.prompting`, from LLMConfig), and each
+model's tokenizer), the same stops, penalties and logit bias (`prompting.prompting`, from LLMConfig), and each
 completion goes through the same parser. The per-target answers are scored together by the benchmark's scorer
 (`Scorer.from_dataset`: the SWORDS metrics, or TSAR-2022's and ProLex's own official ones), on the targets lm-eval
 asked (all of the split, or `--limit` of them), so the figures are `swords evaluate --given-only`'s.
@@ -12,10 +12,12 @@ Settings: lm-eval passes its `--model_args` to tasks, so `model` and `base_url` 
 LLM's own options come from `--metadata '{"swords": {"budget": 640, ...}}'` (the names of `swords run --system
 llm`'s options), each checked before the task is made (settings.py). lm-eval's `--num_fewshot`,
 `--apply_chat_template`, `--fewshot_as_multiturn` and `--system_instruction` would change the prompt the runner
-sends (its priming examples are in the prompt itself): refused. The completion's finish reason does not reach a
-task (lm-eval keeps only the text), so a completion counts as cut by the limit, as the server would have said,
-when the logit bias leaves the server no other way to stop (the paper's setting), or else when it is as long as
-`max_tokens` in the served model's tokens.
+sends (its priming examples are in the prompt itself): refused, as is a `--limit` that leaves no target (0, or
+below). The priming examples never come from the split being scored (swords_dev_gen primes from SWORDS test); the
+split they come from is recorded as the task's metadata `priming`, which lm-eval writes in its results file.
+The completion's finish reason does not reach a task (lm-eval keeps only the text), so a completion counts as cut
+by the limit, as the server would have said, when the logit bias leaves the server no other way to stop (the
+paper's setting), or else when it is as long as `max_tokens` in the served model's tokens.
 
 Waiting on the server: lm-eval's own model sends the requests, under its own bounds, which a task cannot set:
 `--model_args timeout=SECONDS,max_retries=N` (local-completions: 300 s and 3 attempts by default, so a request
@@ -34,10 +36,10 @@ import datasets
 from lm_eval.api.task import ConfigurableTask
 
 import swords_dataset
-from swords_baselines.harness.settings import settings_of
+from swords_baselines.harness.settings import check_limit, settings_of
 from swords_baselines.llm.config import PAPER_STOPS
 from swords_baselines.llm.parse import bounded, parse_completion, to_prediction
-from swords_baselines.llm.prompted import prompting
+from swords_baselines.llm.prompting import prompting
 from swords_dataset.credentials import public_url
 from swords_dataset.errors import SwordsError
 from swords_dataset.terminal import shown
@@ -48,7 +50,7 @@ from swords_metric import MetricInputError, Scorer, family_metric_keys, metric_f
 METRICS = ("lenient_a_f@10", "lenient_c_f@10", "strict_a_f@10", "strict_c_f@10", "strict_c_p@1", "best_r",
            "best_mode_r", "oot_r", "oot_mode_r")
 SIGNATURE = "signature"
-VERSION = 1
+VERSION = 2  # 2: priming never from the split being scored (swords_dev_gen primes from SWORDS test)
 SERVER_ANSWER_SECONDS = 10.0  # the task's own question to the server, before lm-eval's requests
 # lm-eval's options that would change the prompt the runner sends, as lm-eval passes them to build_all_requests.
 PROMPT_OPTIONS = (("num_fewshot", "--num_fewshot"), ("apply_chat_template", "--apply_chat_template"),
@@ -102,6 +104,8 @@ class SwordsGeneration(ConfigurableTask):
         try:
             swords_dataset.check_config(self.benchmark, self.split)
             self.settings = settings_of(config.get("metadata") or {})
+            # Never the split being scored (swords_dev_gen primes from SWORDS test); recorded in the task's metadata.
+            priming = self.settings.priming_split(self.benchmark, self.split, flag="--metadata swords.priming")
         except SwordsError as error:
             fail(name, error)
         self._tokenizer = self._builder = self._scorer = None
@@ -119,7 +123,7 @@ class SwordsGeneration(ConfigurableTask):
             "metric_list": [{"metric": metric, "aggregation": aggregate,
                              "higher_is_better": None if metric == SIGNATURE else True}
                             for metric, aggregate in aggregations.items()],
-            "metadata": {**(config.get("metadata") or {}), "version": VERSION},
+            "metadata": {**(config.get("metadata") or {}), "version": VERSION, "priming": ":".join(priming)},
         })
 
     def build_all_requests(self, *args, **kwargs) -> None:
@@ -131,6 +135,10 @@ class SwordsGeneration(ConfigurableTask):
             fail(self.config.task, SwordsError(
                 f"{changed[0]} would change the prompt: the priming examples are in the prompt itself, which the "
                 "task sends as a completion, as the paper did (`swords run --mode chat` is the way for chat models)"))
+        try:
+            check_limit(kwargs.get("limit"), len(self.eval_docs))
+        except SwordsError as error:
+            fail(self.config.task, error)
         return super().build_all_requests(*args, **kwargs)
 
     def download(self, dataset_kwargs=None, **kwargs) -> None:
@@ -161,7 +169,7 @@ class SwordsGeneration(ConfigurableTask):
                     check_server_answers(self.settings.base_url)
                 self._tokenizer, self._builder, parameters = prompting(self.settings, self.settings.base_url or "",
                                                                        self.settings.model_name,
-                                                                       benchmark=self.benchmark)
+                                                                       benchmark=self.benchmark, split=self.split)
             except SwordsError as error:
                 fail(self.config.task, error)
             self.config.generation_kwargs = self._generation(parameters)

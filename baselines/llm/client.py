@@ -21,12 +21,12 @@ from swords_dataset.errors import SwordsError
 from .breaker import CircuitBreaker
 from .cache import ResponseCache
 from .errors import BadOutput, FatalAPIError, ServerDown, TargetFailed
+from .parse import extract
 from .retry import MAX_TOTAL_WAIT, Backoff, classify, note_headers
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 CONNECT_TIMEOUT = 10.0  # seconds to open a connection: a host that does not accept one is not slow, it is down
 PLACEHOLDER_KEY = "EMPTY"  # sent to servers other than OpenAI's when no key is set (local servers take any)
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 @dataclass
@@ -118,28 +118,6 @@ def api_key(base_url: str, api_key_env: str, session_key: str | None = None) -> 
     return PLACEHOLDER_KEY
 
 
-def extract(endpoint: str, data: object) -> tuple[str, str | None]:
-    """The completion text and finish reason of a response body, or BadOutput saying what is wrong."""
-    if not isinstance(data, dict):
-        raise BadOutput("response body is not a JSON object")
-    choices = data.get("choices")
-    if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
-        raise BadOutput("response has no choices")
-    choice = choices[0]
-    if endpoint == "chat":
-        message = choice.get("message")
-        text = message.get("content") if isinstance(message, dict) else None
-    else:
-        text = choice.get("text")
-    if not isinstance(text, str):
-        raise BadOutput("response choice has no text")
-    if not text.strip():
-        raise BadOutput("empty completion")
-    finish_reason = choice.get("finish_reason")
-    # A lone surrogate ("\ud800" in the JSON) is no character and no file can hold it as UTF-8: U+FFFD instead.
-    return _LONE_SURROGATE.sub("\ufffd", text), finish_reason if isinstance(finish_reason, str) else None
-
-
 class LLMClient:
     """Sends chat or completion requests with bounded concurrency, retries and a cache."""
 
@@ -217,7 +195,8 @@ class LLMClient:
 
     async def request(self, endpoint: str, body: dict) -> Reply:
         """The reply to one request: from the cache, else from the API with retries. Raises TargetFailed
-        (this request is hopeless) or FatalAPIError (no request will succeed)."""
+        (this request is hopeless) or FatalAPIError (no request will succeed). An empty completion is an answer
+        (the model's: asking again gets the same), returned and not cached."""
         key = self.cache.key(endpoint, self.cache_identity or self.base_url, body)
         record = self.cache.get(key)  # a dict holding a "response" object, or None
         if record is not None:
@@ -241,7 +220,8 @@ class LLMClient:
                     data = await self._send(client, endpoint, body)
                 text, finish_reason = extract(endpoint, data)
                 self.breaker.answered()
-                record = self._record(endpoint, body, data) if self.keep is None or self.keep(body, text) else None
+                kept = text.strip() and (self.keep is None or self.keep(body, text))
+                record = self._record(endpoint, body, data) if kept else None
                 if record is not None:
                     self.cache.put(key, record)
                 return Reply(text, finish_reason, data, cached=False, attempts=attempt + 1)

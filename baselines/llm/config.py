@@ -12,16 +12,20 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-import swords_dataset
 from swords_dataset.errors import SwordsError
 
 from ..system import check_settings, setting
 from .client import check_base_url
 from .engine import DEFAULT_MODEL as DEFAULT_LOCAL_MODEL
+from .engine_limits import MAX_TOTAL_CONTEXT
+from .priming import AUTO_PRIMING, named, priming_split
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 DEFAULT_API_MODEL = "davinci-002"
 DEFAULT_CONCURRENCY = 16
+# The largest --budget: a context is a 32-bit count for llama.cpp (n_ctx) and the servers we know; no model's comes
+# near it, and a larger number can only be a mistake (1e12 typed for "everything").
+MAX_BUDGET = MAX_TOTAL_CONTEXT
 DEFAULT_SYSTEM_PROMPT = (
     "You suggest lexical substitutes: words or phrases that could replace the word marked with ** in the text "
     "while keeping its meaning. Answer with a comma-separated list, best first, and nothing else."
@@ -30,17 +34,11 @@ DEFAULT_SYSTEM_PROMPT = (
 # The SWORDS authors' GPT-3 settings (swords/methods/gpt3.py and the paper's appendix D.5): the few-shot
 # prompt in completions mode, 2,048 tokens of context with 128 to generate, temperature 0, presence penalty
 # 0.5, newline / carriage return / blank line / end-of-text banned by logit bias ("force longer
-# continuations") and the same three as stops, priming examples drawn from SWORDS dev (`auto`'s choice for the
-# SWORDS paper's benchmarks; ProLex and TSAR-2022 take their own). They are the completions mode's defaults;
-# --preset paper also refuses any option that departs from them.
+# continuations") and the same three as stops, priming examples drawn from SWORDS dev when scoring test (`auto`'s
+# choice for the SWORDS paper's benchmarks; ProLex and TSAR-2022 take their own: priming.py). They are the
+# completions mode's defaults; --preset paper also refuses any option that departs from them.
 PAPER_PRESET = {"mode": "completions", "temperature": 0.0, "presence_penalty": 0.5, "max_tokens": 128,
                 "budget": 2048, "force_longer": True}
-AUTO_PRIMING = "auto"
-# Benchmarks whose priming examples are their own (`auto`): another task (simplification, proficiency) or another
-# language than SWORDS dev's, so the examples come from the benchmark's own dev or trial split, in its language.
-# The instruction stays the paper's English line (Q: What are appropriate substitutes for **X** …?): no
-# translation is invented; the examples show the language and the task.
-OWN_PRIMING = swords_dataset.UNTAGGED_CONFIGS
 PAPER_STOPS = ("\n", "\r", "\n\n")
 
 # USD per million tokens (prompt, completion), as OpenAI listed them; pass --price-prompt and
@@ -96,11 +94,12 @@ class LLMConfig:
     frequency_penalty: float = setting("frequency penalty", 0.0, minimum=-2, maximum=2)
     stop: str = setting("stop sequence ('auto': newline, carriage return and blank line for completions, none "
                         "for chat; 'none')", "auto")
-    budget: int = setting("context tokens: prompt plus --max-tokens (priming examples fill it)", 2048, minimum=2)
+    budget: int = setting("context tokens: prompt plus --max-tokens (priming examples fill it)", 2048, minimum=2,
+                          maximum=MAX_BUDGET)
     seed: int = setting("seed of the priming examples' random order", 0)
-    priming: str = setting("CONFIG:SPLIT the priming examples come from ('auto': SWORDS dev for SWORDS, CoInCo and "
-                           "SemEval-2007, as the paper; ProLex's dev, TSAR-2022's trial of the same language)",
-                           AUTO_PRIMING)
+    priming: str = setting("CONFIG:SPLIT the priming examples come from, never the scored split's ('auto': SWORDS dev "
+                           "for SWORDS, CoInCo and SemEval-2007, as the paper; ProLex's dev, TSAR-2022's trial of the "
+                           "same language; the other split where that one is scored)", AUTO_PRIMING)
     system_prompt: str = setting("chat mode's system message ('none' for none)", "default")
     force_longer: bool | None = setting("ban newline and end-of-text tokens via logit_bias, as upstream did (none: "
                                         "on for completions, off for chat)")
@@ -147,7 +146,7 @@ class LLMConfig:
             raise SwordsError(f"llm: --budget {config.budget} leaves no room for a prompt beside --max-tokens "
                               f"{config.max_tokens}")
         if config.priming != AUTO_PRIMING:
-            swords_dataset.check_config(*config.priming_split(None))
+            named(config.priming)
         config.stops  # noqa: B018 (a --stop with a broken escape is refused now, not at the first request)
         return config
 
@@ -173,14 +172,11 @@ class LLMConfig:
     def requests_in_flight(self) -> int:
         return self.concurrency or (self.parallel if self.local else DEFAULT_CONCURRENCY)
 
-    def priming_split(self, benchmark: str | None) -> tuple[str, str]:
-        """(config, split) of the priming examples for a run on `benchmark` (a config; None: SWORDS's)."""
-        if self.priming != AUTO_PRIMING:
-            config, _, split = self.priming.partition(":")
-            return config, split
-        if benchmark in OWN_PRIMING:
-            return swords_dataset.example_split(benchmark)
-        return "swords", "dev"
+    def priming_split(self, benchmark: str | None, split: str | None = None,
+                      flag: str = "--priming") -> tuple[str, str]:
+        """(config, split) of the priming examples for a run scoring `split` of `benchmark` (None: not known),
+        never the scored split (priming.priming_split; a SwordsError naming `flag` where there is none)."""
+        return priming_split(self.priming, benchmark, split, flag)
 
     @property
     def cache_folder(self) -> Path | None:

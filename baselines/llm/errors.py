@@ -18,7 +18,8 @@ class TargetFailed(Exception):
 
 
 class BadOutput(Exception):
-    """A 2xx response that is not a usable completion (not JSON, no choices, empty text)."""
+    """A 2xx response that is not a completion (not JSON, no choices, no text). An empty text is a completion: the
+    model's answer, not the server's fault (prompted.py fails that target alone, naming it)."""
 
 
 class UnknownTokenizer(SwordsError):

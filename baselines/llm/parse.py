@@ -1,4 +1,4 @@
-"""Turning an LLM's completion into ranked substitutes.
+"""Turning an LLM server's response into its completion (`extract`), and the completion into ranked substitutes.
 
 Base models asked for a comma-separated list repeat themselves until the token limit (GPT-3 davinci gave
 64 items for "zone", 13 of them distinct), and chat models answer with numbered or bulleted lines. The
@@ -11,12 +11,36 @@ import re
 import unicodedata
 
 from ..system import Prediction
+from .errors import BadOutput
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 # What is kept of a completion, whatever the server sends: a server that ignores max_tokens (1.2 million words
 # under --max-tokens 48) would otherwise make a run file no reader takes back. A token is rarely more than 16
 # characters; 64 a token is generous for any real completion (8,192 characters for the paper's 128 tokens). Each
 # substitute takes at least one token, so there are at most max_tokens of them.
 CHARS_PER_TOKEN = 64
+
+
+def extract(endpoint: str, data: object) -> tuple[str, str | None]:
+    """The completion text (empty if the model answered nothing) and finish reason of a response body, or
+    BadOutput saying what is wrong."""
+    if not isinstance(data, dict):
+        raise BadOutput("response body is not a JSON object")
+    choices = data.get("choices")
+    if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
+        raise BadOutput("response has no choices")
+    choice = choices[0]
+    if endpoint == "chat":
+        message = choice.get("message")
+        text = message.get("content") if isinstance(message, dict) else None
+    else:
+        text = choice.get("text")
+    if not isinstance(text, str):
+        raise BadOutput("response choice has no text")
+    finish_reason = choice.get("finish_reason")
+    # A lone surrogate ("\ud800" in the JSON) is no character and no file can hold it as UTF-8: U+FFFD instead.
+    return _LONE_SURROGATE.sub("\ufffd", text), finish_reason if isinstance(finish_reason, str) else None
 
 
 def kept_length(max_tokens: int) -> int:

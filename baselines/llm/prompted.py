@@ -15,7 +15,6 @@ import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-import swords_dataset
 from swords_dataset.errors import SwordsError
 from swords_dataset.terminal import shown
 
@@ -24,11 +23,12 @@ from .cache import ResponseCache
 from .client import LLMClient, api_key, effective_base_url
 from .config import LLMConfig
 from .errors import ServerDown, TargetFailed
+from .failures import Failure, FailurePolicy
 from .parse import bounded, kept_length, parse_completion, to_prediction
-from .prompt import PromptBuilder, chat_token_count
+from .priming import priming_split
+from .prompt import chat_token_count
+from .prompting import prompting
 from .retry import Backoff
-from .served_tokens import choose_tokenizer
-from .tokens import Tokenizer
 
 # A token count a server reports is believed up to this (a trillion tokens: more than any request could hold).
 MAX_REPORTED_TOKENS = 10**12
@@ -52,36 +52,6 @@ def reported_tokens(usage: dict, field: str) -> int | None:
     return int(value)
 
 
-def longer_bias(tokenizer: Tokenizer) -> dict[str, int]:
-    """Upstream's "force longer continuations": newline, carriage return, blank line and end-of-text made
-    impossible, with the serving model's own token ids (upstream's 198, 201, 628 and 50256 are GPT-3's; the
-    server's /tokenize gives another model's)."""
-    ids = set()
-    for text in ("\n", "\r", "\n\n"):
-        tokens = tokenizer.encode(text)
-        if len(tokens) == 1:
-            ids.add(tokens[0])
-    if tokenizer.end_of_text is not None:
-        ids.add(tokenizer.end_of_text)
-    return {str(i): -100 for i in sorted(ids)}
-
-
-def prompting(settings: LLMConfig, base_url: str, served_model: str, local: bool = False,
-              benchmark: str | None = None) -> tuple[Tokenizer, PromptBuilder, dict]:
-    """What every runner of the prompted LLM sends (`swords run --system llm` and the lm-eval tasks alike):
-    the tokenizer that counts the budget (probing the server's /tokenize where needed), the prompt builder
-    over the priming split (for `benchmark`, the config whose targets are asked: see LLMConfig.priming_split),
-    and the request's sampling parameters with the logit bias in the served model's token ids."""
-    tokenizer = choose_tokenizer(settings.model_name, settings.tokenizer, base_url, local=local)
-    builder = PromptBuilder(swords_dataset.rows(*settings.priming_split(benchmark)), tokenizer, mode=settings.mode,
-                            budget=settings.budget, max_tokens=settings.max_tokens, seed=settings.seed,
-                            system_prompt=settings.system_text)
-    parameters = settings.sampling(served_model)
-    if settings.bans_newlines:
-        parameters["logit_bias"] = longer_bias(tokenizer)
-    return tokenizer, builder, parameters
-
-
 @dataclass(frozen=True)
 class TargetAnswer:
     """One target's outcome: its prediction, or why it has none (`failure`, credentials removed)."""
@@ -89,6 +59,7 @@ class TargetAnswer:
     target_id: str
     prediction: Prediction | None
     failure: str | None = None
+    empty: bool = False  # the failure is an empty completion: the model's answer, not the server's fault
 
 
 class LLM(System):
@@ -112,11 +83,22 @@ class LLM(System):
         self.engine = self.client = self.tokenizer = self.builder = None
         self.parameters: dict = {}
         self.failed: dict[str, str] = {}  # target id -> why it failed, for the report
+        self.empty_answers = 0  # empty completions recorded as no substitutes (--on-failure empty)
         self.bad_usage: set[str] = set()  # usage fields the server reported as no count (the cost is unknown)
         self.bounded_targets = 0  # completions cut to what is kept of them (parse.bounded)
         self._session_key: str | None = None
         self._ready = False
         self._loop: asyncio.AbstractEventLoop | None = None
+
+    @classmethod
+    def resolved_options(cls, options: dict, config: str, split: str) -> dict:
+        """`priming` as the split the examples come from (`auto` resolved; never the scored split)."""
+        priming = options.get("priming") or LLMConfig.priming
+        try:
+            source = priming_split(priming, config, split)
+        except SwordsError as error:
+            raise SwordsError(f"llm: {error}") from None
+        return {**options, "priming": ":".join(source)}
 
     def use_api_key(self, key: str) -> None:
         """Use this key instead of the environment's, held in this object's memory only (a web session's key
@@ -162,7 +144,7 @@ class LLM(System):
         served = self.model if not self.engine else self.engine.path.stem
         self.tokenizer, self.builder, self.parameters = prompting(settings, self.client.base_url, served,
                                                                   local=self.engine is not None,
-                                                                  benchmark=self.benchmark)
+                                                                  benchmark=self.benchmark, split=self.split)
         self._ready = True
 
     def _retrying(self, usage, reason: str, wait: float) -> None:
@@ -212,6 +194,9 @@ class LLM(System):
         if completion_tokens is None:
             completion_tokens = self.tokenizer.count(text)
         self.client.usage.add_tokens(prompt_tokens, completion_tokens, cached=reply.cached)
+        if not text.strip():  # the model's answer, which asking again would only repeat (or resample)
+            reason = f"finish reason {finish_reason!r}"[:60] if finish_reason else "no finish reason"
+            return TargetAnswer(row["id"], None, f"empty completion ({reason})", empty=True)
         if len(text) < len(reply.text):
             self.bounded_targets += 1
             _log(f"llm: {row['id']}: the server at {self.client.public_base_url} sent a completion of "
@@ -261,32 +246,24 @@ class LLM(System):
                 loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
 
     def predict(self, rows: Sequence[dict]) -> Iterator[tuple[str, Prediction]]:
-        """The run's policy over answers(): a failed target is logged, then left out (--on-failure abort: the
-        run stops once the batch is done, rerun to retry it) or answered with nothing (empty); after
-        --abort-after failures in a row the run stops at once."""
-        consecutive, batch_failures, finished = 0, [], 0
+        """The run's policy over answers() (failures.py): a failed target is logged, then left out (--on-failure
+        abort: the run stops once the batch is done) or answered with nothing (empty, which also records an empty
+        completion as no substitutes without counting it as a failure); --abort-after failures in a row stop
+        the run at once."""
+        policy, finished = FailurePolicy(self.settings.on_failure, self.settings.abort_after), 0
         for answer in self.answers(rows):
-            if answer.failure is None:
-                consecutive, finished = 0, finished + 1
-                yield answer.target_id, answer.prediction
+            if answer.failure is None or (answer.empty and self.settings.on_failure == "empty"):
+                policy.answered()
+                finished += answer.failure is None
+                self.empty_answers += answer.failure is not None
+                yield answer.target_id, answer.prediction or []
                 continue
-            consecutive += 1
             self.failed[answer.target_id] = answer.failure
-            batch_failures.append(answer.target_id)
             _log(f"llm: {answer.target_id} failed: {answer.failure}")  # shown escaped: the server wrote part of it
             if self.settings.on_failure == "empty":
                 yield answer.target_id, []
-            if consecutive >= self.settings.abort_after:
-                raise SwordsError(
-                    f"llm: {consecutive} targets failed in a row (last {answer.target_id}: {answer.failure}); "
-                    "finished targets are checkpointed, rerun the same command to resume"
-                )
-        if batch_failures and self.settings.on_failure == "abort":
-            first = batch_failures[0]
-            raise SwordsError(
-                f"llm: {len(batch_failures)} targets failed (first {first}: {self.failed[first]}); "
-                f"{finished} finished targets are checkpointed, rerun the same command to retry the others"
-            )
+            policy.failed(Failure(answer.target_id, answer.failure, answer.empty))
+        policy.end_of_batch(finished)
 
     def report(self) -> dict:
         if self.client is None:
@@ -306,6 +283,8 @@ class LLM(System):
             figures["tokens served from cache"] = usage.cached_prompt_tokens + usage.cached_completion_tokens
         if self.failed:
             figures["failed targets"] = len(self.failed)
+        if self.empty_answers:
+            figures["empty completions (no substitutes)"] = self.empty_answers
         if self.bounded_targets:
             figures["completions cut to what is kept"] = self.bounded_targets
         return figures

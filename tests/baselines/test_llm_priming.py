@@ -17,7 +17,7 @@ import swords_dataset
 from swords_baselines.llm.config import LLMConfig
 from swords_baselines.llm.engine import unavailable_reason
 from swords_baselines.llm.prompt import mark_target
-from swords_baselines.llm.prompted import prompting
+from swords_baselines.llm.prompting import prompting
 from swords_baselines.run_files import output_paths
 
 from ..conftest import REPO_ROOT, run_swords
@@ -96,7 +96,7 @@ def test_the_issues_local_command_primes_spanish_from_trial_and_scores_three_tar
     assert "family:tsar2022" in done.stdout and "requests sent: 3" in done.stdout
     metrics = json.loads(output_paths(output)["metrics"].read_text())
     assert (metrics["run"]["targets"], metrics["run"]["split_targets"], metrics["run"]["options"]["priming"]) == (
-        3, 368, "auto")
+        3, 368, "tsar2022_es:trial")  # `auto` recorded as the split it primed from
     test = swords_dataset.rows("tsar2022_es", "test")
     trial = swords_dataset.rows("tsar2022_es", "trial")
     prompts = [json.loads(path.read_text())["request"]["prompt"] for path in cache.rglob("*.json")]
