@@ -1,4 +1,4 @@
-"""Run the offline baselines with `swords run` and print the manual's baseline table (Markdown; docs/baselines/index.md).
+"""Run the offline baselines with `swords run` and print the manual's baseline table (docs/baselines/index.md).
 
 Run: python benchmarks/baseline_table.py [--output-dir runs/table] [--systems a,b] [--datasets swords,coinco]
 
