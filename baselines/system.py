@@ -121,7 +121,7 @@ class System:
     # The modules the system imports when it runs, and the extra of the package that installs them.
     requires: ClassVar[tuple[str, ...]] = ()
     extra: ClassVar[str] = ""
-    # What it needs besides (data, a model, a key, a server), for `swords run --list` and the README.
+    # What it needs besides (data, a model, a key, a server), for `swords run --list` and the manual.
     needs: ClassVar[str] = ""
     # What it needs of a benchmark (see `refusal`): English text (English WordNet, an English thesaurus), the
     # target's POS and lemma, a candidate pool (the ranking setting).

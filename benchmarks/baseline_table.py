@@ -1,4 +1,4 @@
-"""Run the offline baselines with `swords run` and print the README's results table (Markdown).
+"""Run the offline baselines with `swords run` and print the manual's baseline table (docs/baselines/index.md).
 
 Run: python benchmarks/baseline_table.py [--output-dir runs/table] [--systems a,b] [--datasets swords,coinco]
 

@@ -1,6 +1,6 @@
 """Published figures shown beside measured ones: a thin reader of the metric's one file of published results
 (swords_metric/published-results.json, through swords_metric.published_systems), which the CLI's `--published`
-and the README read too. Nothing here holds a figure: the Score tab's table lays out a run beside the published
+and the manual read too. Nothing here holds a figure: the Score tab's table lays out a run beside the published
 rows of its benchmark split, as `swords evaluate --published` prints them; the Leaderboard lists them all."""
 
 from __future__ import annotations

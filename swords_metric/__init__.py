@@ -13,6 +13,7 @@ or through `evaluate`: ``swords_metric.load().compute(predictions=..., reference
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from swords_dataset.judgements import ACCEPTABLE_ABOVE, CLASSES, CONCEIVABLE_FROM
 
@@ -47,6 +48,24 @@ _LAZY = {
     "WordNetGraph": ("wordnet_graph", "WordNetGraph"),
     "load_wordnet_graph": ("wordnet_graph", "load_wordnet_graph"),
 }
+
+
+if TYPE_CHECKING:  # the names _LAZY loads, as type checkers and the API reference (mkdocstrings) see them
+    from .analysis import GOLD_SIZES
+    from .details_files import EXTENSIONS as DETAILS_EXTENSIONS
+    from .details_place import check_details_path, is_details_file
+    from .published import (
+        PUBLISHED_METRICS,
+        SHOWN_METRICS,
+        PublishedResult,
+        format_published,
+        published_benchmarks,
+        published_papers,
+        published_results,
+        published_systems,
+    )
+    from .relations import RELATIONS
+    from .wordnet_graph import WordNetGraph, load_wordnet_graph
 
 
 def __getattr__(name: str):

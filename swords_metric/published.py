@@ -1,5 +1,5 @@
 """Published results, read from the one file that holds them (published-results.json, beside this module): the
-CLI's `--published`, the Space's Score tab and leaderboard, and the README's table all read them here.
+CLI's `--published`, the Space's Score tab and leaderboard, and the manual's tables all read them here.
 
 Each row is a paper's figures for one system on one benchmark split, under the Scorer's metric keys, with the
 paper, its table, the setting and the metric variant it reports, and whether the figure was checked."""
@@ -29,7 +29,7 @@ PUBLISHED_METRICS: dict[str, str] = {
     "lexsubgen_r@10": "LSG R@10",
     **TSAR_COLUMNS,  # TSAR-2022's official metrics, as fractions (its scorer and findings paper print them so)
 }
-# The columns of the printed tables (the CLI, the README, the Space): all but the precision and recall behind the
+# The columns of the printed tables (the CLI, the manual, the Space): all but the precision and recall behind the
 # SWORDS paper's F@10 (its Table 7), which --json and published_results() give.
 SHOWN_METRICS: tuple[str, ...] = tuple(key for key in PUBLISHED_METRICS if "_p@10" not in key and "_r@10" not in key
                                        or key.startswith("lexsubgen_"))
@@ -217,7 +217,7 @@ def published_json(result: dict, config: str, split: str) -> dict:
 
 
 def published_markdown(family: str = SWORDS) -> str:
-    """The README's table of published results of one metric family (the SWORDS metrics' benchmarks by default;
+    """The manual's table of published results of one metric family (the SWORDS metrics' benchmarks by default;
     "tsar2022"): every system of every paper, with its citation."""
     rows = [row for row in published_systems() if metric_family(row.config) == family]
     columns = _columns(rows)

@@ -101,3 +101,24 @@ def hub_export(tmp_path_factory) -> Path:
     result = run_swords("hub", "export", str(folder))
     assert result.returncode == 0, result.stderr
     return folder
+
+
+# The environment `mkdocs build` runs in: no notices from MkDocs' plugins about MkDocs 2 (they are not warnings
+# about this manual, and they would read as such).
+MKDOCS_ENV = {"NO_MKDOCS_2_WARNING": "1", "DISABLE_MKDOCS_2_WARNING": "true"}
+
+
+def build_site(config_dir: Path, site: Path) -> subprocess.CompletedProcess:
+    """`mkdocs build --strict` of the manual whose mkdocs.yml is in config_dir, into site."""
+    return subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)],
+        cwd=config_dir, capture_output=True, text=True, timeout=600, env={**os.environ, **MKDOCS_ENV},
+    )
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory) -> tuple[Path, subprocess.CompletedProcess]:
+    """The manual built once per session, as the test command builds it: (the site folder, the build)."""
+    pytest.importorskip("mkdocs", reason="the manual needs the docs extra: pip install -e '.[docs]'")
+    site = tmp_path_factory.mktemp("site")
+    return site, build_site(REPO_ROOT, site)

@@ -82,7 +82,7 @@ class LLMConfig:
     local: bool = setting("serve the model on this machine (embedded llama.cpp; the local-llm extra)", False)
     parallel: int = setting("with --local: requests the engine decodes at once (its slots)", 1, minimum=1,
                             affects_output=False)
-    preset: str = setting("paper: upstream's GPT-3 settings, see the README", "none", choices=("none", "paper"))
+    preset: str = setting("paper: upstream's GPT-3 settings (the manual's LLM page)", "none", choices=("none", "paper"))
     mode: str = setting("completions (base models) or chat", "completions", choices=("completions", "chat"),
                         label="Mode")
     api_key_env: str = setting("environment variable holding the API key (never logged or cached)", "OPENAI_API_KEY")

@@ -57,7 +57,7 @@ def server():
 
 
 def lm_eval(base_url: str, tasks: str, limit: int, output: Path, *extra: str) -> subprocess.CompletedProcess:
-    """The `lm_eval` command as the README gives it."""
+    """The `lm_eval` command as the manual gives it."""
     path = run_swords("lm-eval", "path").stdout.strip()
     command = [str(Path(sys.executable).with_name("lm_eval")), "--model", "local-completions", "--model_args",
                f"model={MODEL},base_url={base_url}/completions,tokenizer_backend=none,tokenized_requests=False",

@@ -37,7 +37,7 @@ TASK_WAITS = 10  # the task's question to the server (task.SERVER_ANSWER_SECONDS
 
 def lm_eval(base_url: str, tmp_path: Path, *extra: str, metadata: str | None = None, model_args: str = "",
             limit: int = 1) -> tuple[subprocess.CompletedProcess, float]:
-    """(result, seconds) of `lm_eval` on one SWORDS dev target, as the README gives the command."""
+    """(result, seconds) of `lm_eval` on one SWORDS dev target, as the manual gives the command."""
     path = run_swords("lm-eval", "path").stdout.strip()
     arguments = (f"model=davinci-002,base_url={base_url}/completions,tokenizer_backend=none,tokenized_requests=False"
                  + (f",{model_args}" if model_args else ""))

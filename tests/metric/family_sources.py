@@ -36,7 +36,7 @@ ENV = {**os.environ, "PYTHONIOENCODING": "utf-8", "LC_ALL": "C.UTF-8", "PYTHONHA
 
 def need(path: Path) -> Path:
     if not path.exists():
-        pytest.skip(f"{path.name} not found at {path.parent} (the shared data folder; see README, Tests)")
+        pytest.skip(f"{path.name} not found at {path.parent} (the shared data folder; see the manual, Development)")
     return path
 
 

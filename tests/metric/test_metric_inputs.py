@@ -265,7 +265,7 @@ def test_upstream_files_with_a_byte_order_mark_are_read(tmp_path, dataset_rows):
 
 
 def test_the_scorer_path_imports_no_heavy_library():
-    """The README offers Scorer for training loops "with no datasets or evaluate import": importing the metric
+    """The manual offers Scorer for training loops "with no datasets or evaluate import": importing the metric
     package, loading the prepared references, reading rows and scoring must not pull them (or torch) in."""
     code = (
         "import sys, swords_dataset\n"

@@ -1,5 +1,5 @@
 """Published results: one shipped file (swords_metric/published-results.json) that the CLI's --published, the
-Space and the README read; the README's table is checked against it, and the rows the toolkit reproduces are
+Space and the manual read; the manual's tables are checked against it, and the rows the toolkit reproduces are
 checked against the systems that reproduce them."""
 
 from __future__ import annotations
@@ -47,10 +47,10 @@ def test_every_row_is_complete_and_cites_a_known_paper():
                     (None, "semeval07", "trial+test", False): {"gap": 64.97}}
 
 
-def test_the_readme_shows_the_file():
-    """The README's table holds every row on the SWORDS metrics' benchmarks (TSAR-2022's rows have their own
-    columns: published_markdown("tsar2022"))."""
-    readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+def test_the_manual_shows_the_file():
+    """The manual's Published results page holds every row on the SWORDS metrics' benchmarks (TSAR-2022's rows
+    have their own columns: published_markdown("tsar2022"))."""
+    readme = (REPO_ROOT / "docs" / "scoring" / "published.md").read_text(encoding="utf-8")
     assert published_markdown() in readme
     swords_systems = [row for row in published_systems() if not row.config.startswith(("tsar2022", "prolex"))]
     assert published_markdown().count("\n") == len(swords_systems) + 1
@@ -58,9 +58,9 @@ def test_the_readme_shows_the_file():
 
 
 def test_the_baseline_table_quotes_the_file():
-    """The README's baseline table gives the SWORDS paper's figures in parentheses: they are the file's, for every
+    """The manual's baseline table gives the SWORDS paper's figures in parentheses: they are the file's, for every
     column the table shows, of the rows the system reproduces."""
-    readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+    readme = (REPO_ROOT / "docs" / "baselines" / "index.md").read_text(encoding="utf-8")
     shown = ("lenient_a_f@10", "lenient_c_f@10", "strict_a_f@10", "strict_c_f@10", "gap_rat", "best_r", "best_mode_r",
              "oot_r", "oot_mode_r", "strict_c_p@1")
     quoted = {"thesaurus-oracle": "Thesaurus (oracle)", "coinco-oracle": "CoInCo (oracle)",

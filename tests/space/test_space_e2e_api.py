@@ -14,7 +14,7 @@ import pytest
 
 from swords_metric import CLASSES, RELATIONS
 
-from ..readme_blocks import blocks
+from ..doc_blocks import DOCS, blocks
 from ..space_server import REPO_ROOT
 from .helpers import COINCO_ORACLE
 
@@ -195,16 +195,17 @@ def test_tables_show_their_headers_before_any_query(client):
     assert all(h and "1" not in h for h in headers.values()), headers
 
 
-def test_space_readme_api_snippet_runs_against_the_app(server):
-    """The Space card's gradio_client snippet, as written, against the running app (its URL in place of the
+def test_the_manuals_api_snippet_runs_against_the_app(server):
+    """The demo page's gradio_client snippet, as written, against the running app (its URL in place of the
     default port's)."""
-    python = [block for block in blocks(REPO_ROOT / "space" / "README.md") if block.language == "python"]
-    assert python, "the Space card lost its API example"
+    python = [block for block in blocks(DOCS / "demo.md")
+              if block.language == "python" and "gradio_client" in block.code]
+    assert python, "the demo page lost its API example"
     for block in python:
         code = block.code.replace("http://127.0.0.1:7860/", server["url"])
         done = subprocess.run([sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True,
                               timeout=300, env={**os.environ, "HF_HUB_OFFLINE": "1"})
-        assert done.returncode == 0, f"space/README.md block at line {block.line}:\n{done.stderr[-3000:]}"
+        assert done.returncode == 0, f"{block.where}:\n{done.stderr[-3000:]}"
         assert "762 targets" in done.stdout and "swords-metric:" in done.stdout, done.stdout
 
 
