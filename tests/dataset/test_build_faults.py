@@ -9,6 +9,7 @@ import fcntl
 import hashlib
 import json
 import os
+import re
 import resource
 import shutil
 import signal
@@ -214,8 +215,8 @@ def test_a_build_killed_halfway_leaves_a_folder_the_next_build_takes(rebuilt, so
 
 
 @pytest.mark.slow
-def test_a_file_size_limit_during_the_build_is_one_line_and_leaves_nothing(sources_dir, nltk35_path, tmp_path):
-    """ulimit -f 200 kB: the kernel refuses the larger Parquet files (EFBIG; SIGXFSZ ignored, as Python does)."""
+def test_a_file_size_limit_too_small_for_the_build_is_one_line_and_leaves_nothing(sources_dir, nltk35_path, tmp_path):
+    """ulimit -f 200 kB, below the larger Parquet files: refused before any work (SIGXFSZ ignored, as Python)."""
     def limited() -> None:
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
         resource.setrlimit(resource.RLIMIT_FSIZE, (200_000, 200_000))
@@ -224,6 +225,8 @@ def test_a_file_size_limit_during_the_build_is_one_line_and_leaves_nothing(sourc
     result = subprocess.run([sys.executable, "-m", "swords_dataset.cli", "data", "build", "--sources", str(sources_dir),
                              "--output", str(output), "--nltk35", str(nltk35_path)], preexec_fn=limited,
                             capture_output=True, text=True, timeout=600, cwd=REPO_ROOT)
-    assert one_line(result) == (f"swords: error: cannot write the dataset in {output}: a file would pass the file-size "
-                                "limit (ulimit -f); nothing was changed")
+    # checked before any work, so the limit is named with the largest file the build writes
+    assert re.fullmatch(rf"swords: error: --output {re.escape(str(output))}: the file-size limit \(ulimit -f\) is "
+                        r"200,000 bytes, and files of up to [\d,]+ bytes are to be written; nothing was changed",
+                        one_line(result)), one_line(result)
     assert not output.exists()
