@@ -8,12 +8,11 @@ import sys
 from pathlib import Path
 
 import swords_dataset
-from swords_dataset.arguments import SwordsParser
-from swords_dataset.errors import SwordsError
-from swords_dataset.files import atomic_write
-from swords_dataset.terminal import shown
-
-from .system import SYSTEMS
+from swords_baselines.system import SYSTEMS
+from swords_lexsub.arguments import SwordsParser
+from swords_lexsub.errors import SwordsError
+from swords_lexsub.files import atomic_write
+from swords_lexsub.terminal import shown
 
 
 def register(subparsers) -> None:
@@ -48,9 +47,8 @@ def register(subparsers) -> None:
 
 
 def register_llm(subparsers) -> None:
-    from swords_dataset.arguments import int_range, port_number
-
-    from .llm.engine_limits import MAX_SLOTS, MAX_THREADS, MIN_CONTEXT
+    from swords_baselines.llm.engine_limits import MAX_SLOTS, MAX_THREADS, MIN_CONTEXT
+    from swords_lexsub.arguments import int_range, port_number
 
     llm = subparsers.add_parser("llm", help="the embedded LLM engine (llama.cpp, the local-llm extra)")
     commands = llm.add_subparsers(dest="llm_command", required=True, metavar="COMMAND")
@@ -77,7 +75,7 @@ def serve_command(args: argparse.Namespace) -> int:
     import signal
     import threading
 
-    from .llm.engine import LocalEngine
+    from swords_baselines.llm.engine import LocalEngine
 
     engine = LocalEngine(args.model, port=args.port, parallel=args.parallel, context=args.context,
                          threads=args.threads)
@@ -162,17 +160,7 @@ def execute(
     force: bool = False,
 ) -> int:
     """Run a system (or reuse a finished run with the same settings), score it, write and print the result."""
-    from swords_dataset.credentials import public_value
-    from swords_metric import (
-        FamilyScorer,
-        MetricInputError,
-        Scorer,
-        check_resamples,
-        format_family_result,
-        format_result,
-    )
-
-    from .run_files import (
+    from swords_baselines.run.files import (
         OUTPUT_SUFFIXES,
         RunLock,
         check_location,
@@ -184,7 +172,16 @@ def execute(
         run_header,
         written_files,
     )
-    from .runner import run, same_settings, settings_difference
+    from swords_baselines.run.runner import run, same_settings, settings_difference
+    from swords_lexsub.credentials import public_value
+    from swords_metric import (
+        FamilyScorer,
+        MetricInputError,
+        Scorer,
+        check_resamples,
+        format_family_result,
+        format_result,
+    )
 
     try:
         bootstrap = check_resamples(bootstrap, what="--bootstrap")

@@ -15,8 +15,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from swords_dataset.arguments import did_you_mean, float_range, int_range
-from swords_dataset.errors import SwordsError
+from swords_lexsub.arguments import did_you_mean, float_range, int_range
+from swords_lexsub.errors import SwordsError
 
 Prediction = list[tuple[str, float]]  # ranked (substitute, score), best first
 
@@ -253,17 +253,17 @@ class Registry:
 
 SYSTEMS = Registry(
     {
-        "coinco-oracle": "swords_baselines.oracles:CoincoOracle",
-        "thesaurus-oracle": "swords_baselines.oracles:ThesaurusOracle",
-        "humans": "swords_baselines.oracles:Humans",
-        "humans-acceptable": "swords_baselines.oracles:HumansAcceptable",
-        "humans-conceivable": "swords_baselines.oracles:HumansConceivable",
-        "humans-all": "swords_baselines.oracles:HumansAll",
-        "wordnet": "swords_baselines.wordnet:WordNet",
-        "bert-k": "swords_baselines.masked_lm:BertKeep",
-        "bert-m": "swords_baselines.masked_lm:BertMask",
-        "embedding-rank": "swords_baselines.embedding:EmbeddingRank",
-        "wordnet+embedding": "swords_baselines.embedding:WordNetEmbedding",
+        "coinco-oracle": "swords_baselines.classic.oracles:CoincoOracle",
+        "thesaurus-oracle": "swords_baselines.classic.oracles:ThesaurusOracle",
+        "humans": "swords_baselines.classic.oracles:Humans",
+        "humans-acceptable": "swords_baselines.classic.oracles:HumansAcceptable",
+        "humans-conceivable": "swords_baselines.classic.oracles:HumansConceivable",
+        "humans-all": "swords_baselines.classic.oracles:HumansAll",
+        "wordnet": "swords_baselines.classic.wordnet:WordNet",
+        "bert-k": "swords_baselines.neural.masked_lm:BertKeep",
+        "bert-m": "swords_baselines.neural.masked_lm:BertMask",
+        "embedding-rank": "swords_baselines.neural.embedding:EmbeddingRank",
+        "wordnet+embedding": "swords_baselines.neural.embedding:WordNetEmbedding",
         "llm": "swords_baselines.llm:LLM",
         "gpt3-recorded": "swords_baselines.llm:GPT3Recorded",
     }

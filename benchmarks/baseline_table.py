@@ -63,7 +63,7 @@ def cell(measured: float, published: float | None) -> str:
 def main() -> None:
     from swords_baselines.cli import execute
     from swords_baselines.system import SYSTEMS
-    from swords_dataset.errors import SwordsError
+    from swords_lexsub.errors import SwordsError
 
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--output-dir", default="runs/table")

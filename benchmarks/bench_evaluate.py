@@ -32,7 +32,7 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT))
 
 import swords_dataset  # noqa: E402
-from swords_dataset.sources import NLTK35_ENV, default_sources_dir  # noqa: E402
+from swords_dataset.build.sources import NLTK35_ENV, default_sources_dir  # noqa: E402
 
 PERL_KEYS = {f"{task}_{part}" for task in ("best", "oot") for part in ("p", "r", "mode_p", "mode_r")}
 
@@ -71,7 +71,7 @@ def main() -> None:
         raise SystemExit(f"needs {upstream_eval} and nltk 3.5 in ${NLTK35_ENV}")
     with tempfile.TemporaryDirectory() as folder:
         path = system_file(Path(folder))
-        ours_default = [sys.executable, "-m", "swords_dataset.cli", "evaluate", "--predictions", str(path), "--json"]
+        ours_default = [sys.executable, "-m", "swords_lexsub.cli", "evaluate", "--predictions", str(path), "--json"]
         ours_plain = [*ours_default, "--bootstrap", "0"]
         upstream = [sys.executable, str(upstream_eval), str(shared / "swords" / "swords-v1.1_test.json.gz"), str(path)]
         cached = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}

@@ -36,7 +36,7 @@ def stop_against(mode: str) -> tuple[int, float, str]:
     """(requests sent, seconds until the command exited, its message) of `swords run --system llm`."""
     key = {"SWORDS_BENCH_KEY": "sk-bench-" + secrets.token_hex(12)}
     with LLMServer(mode=mode) as server, tempfile.TemporaryDirectory() as folder:
-        command = [sys.executable, "-m", "swords_dataset.cli", "run", "--system", "llm", "--dataset", "swords",
+        command = [sys.executable, "-m", "swords_lexsub.cli", "run", "--system", "llm", "--dataset", "swords",
                    "--split", "dev", "--base-url", server.base_url, "--model", "davinci-002", "--api-key-env",
                    "SWORDS_BENCH_KEY", "--cache-dir", "off", "--output", f"{folder}/out.jsonl", "--no-progress"]
         started = time.monotonic()

@@ -90,7 +90,7 @@ print(json.dumps({"total": t1 - t0, "import": t0 - ti, "rss_mb": rss, "f": resul
 OFFICIAL = SETUP + """
 import importlib.util, subprocess, tempfile, os
 from swords_metric import Scorer
-from swords_dataset.sources import default_sources_dir
+from swords_dataset.build.sources import default_sources_dir
 scorer = Scorer(rows)
 refs, preds = scorer.references, scorer.lemma_lists(predictions)
 scorers = default_sources_dir() / "reference-scorers"

@@ -91,7 +91,7 @@ def build_inputs(folder: Path, largest: bool) -> dict[str, Path]:
 
 def measure(python: str, cwd: Path, dataset: str, path: Path) -> tuple[float, float, int, str]:
     """(seconds, peak RSS in MB, exit code, last stderr line) of one `swords evaluate` process."""
-    command = [python, "-m", "swords_dataset.cli", "evaluate", "--dataset", dataset, "--split", "test",
+    command = [python, "-m", "swords_lexsub.cli", "evaluate", "--dataset", dataset, "--split", "test",
                "--predictions", str(path), "--json"]
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1"}
     done = subprocess.run([sys.executable, "-S", "-c", LAUNCHER, *command], cwd=cwd, env=env, capture_output=True,

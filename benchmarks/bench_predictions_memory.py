@@ -132,7 +132,7 @@ print(json.dumps([time.perf_counter() - started, usage.ru_maxrss / 1024, os.wait
 
 def measure(python: str, cwd: Path, path: Path, extra: tuple[str, ...] = ()) -> tuple[float, float, int, str]:
     """(seconds, peak RSS in MB, exit code, last stderr line) of one `swords evaluate` process."""
-    command = [python, "-m", "swords_dataset.cli", "evaluate", "--dataset", "coinco", "--split", "dev",
+    command = [python, "-m", "swords_lexsub.cli", "evaluate", "--dataset", "coinco", "--split", "dev",
                "--predictions", str(path), "--json", *extra]
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1"}
     done = subprocess.run([sys.executable, "-S", "-c", LAUNCHER, *command], cwd=cwd, env=env, capture_output=True,

@@ -16,9 +16,9 @@ from pathlib import Path
 import gradio as gr
 
 if __package__:  # imported as swords_space.app, or run with `python -m swords_space.app`
-    from . import cli, data, memory, scoring, stored, systems
-    from .inputs import guard_inputs
-    from .tabs import explore, leaderboard, score, substitute
+    from swords_space import cli, data, memory, scoring, stored, systems
+    from swords_space.inputs import guard_inputs
+    from swords_space.tabs import explore, leaderboard, score, substitute
 else:  # run as a script (`python space/app.py`): load this folder as the swords_space package, then import from it
     import importlib.util
 

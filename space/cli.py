@@ -11,8 +11,8 @@ import socket
 import threading
 from pathlib import Path
 
-from swords_dataset.arguments import port_number
-from swords_dataset.errors import SwordsError
+from swords_lexsub.arguments import port_number
+from swords_lexsub.errors import SwordsError
 
 DEFAULT_PORT = 7860  # Gradio's: with no port given it takes the first free one from here
 HOST_ENV, PORT_ENV = "GRADIO_SERVER_NAME", "GRADIO_SERVER_PORT"  # Gradio reads these when no option is given
@@ -47,7 +47,7 @@ def register(subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     check(args)
     try:
-        from . import app  # gradio is an optional extra: imported only when the demo starts
+        from swords_space import app  # gradio is an optional extra: imported only when the demo starts
     except ImportError as error:
         raise SwordsError(f"the demo needs {error.name!r}: pip install 'swords-lexsub[space]'") from None
     return app.serve(args)

@@ -13,10 +13,9 @@ from dataclasses import dataclass
 from functools import cache
 
 import swords_dataset
-from swords_dataset.errors import SwordsError
+from swords_lexsub.errors import SwordsError
 from swords_metric import metric_family
-
-from .errors import SpaceError, shown
+from swords_space.errors import SpaceError, shown
 
 # The splits a pasted context is looked up in, first match wins: SWORDS before CoInCo (SWORDS targets were
 # drawn from CoInCo, so a SWORDS context is usually also a CoInCo one, with other gold).

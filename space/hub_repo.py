@@ -9,12 +9,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from swords_dataset.errors import SwordsError
-from swords_dataset.files import atomic_write
-from swords_dataset.hub import HubRepo, Release
-from swords_dataset.hub_wheel import check_wheel, ship_wheel
-
-from . import SPACE_DIR
+from swords_lexsub.errors import SwordsError
+from swords_lexsub.files import atomic_write
+from swords_lexsub.hub.repos import HubRepo, Release
+from swords_lexsub.hub.wheel import check_wheel, ship_wheel
+from swords_space import SPACE_DIR
 
 DISTRIBUTION = "swords-lexsub"
 EXTRAS = "space,baselines"

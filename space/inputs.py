@@ -20,7 +20,7 @@ from pathlib import Path
 
 import gradio as gr
 
-from .errors import shown
+from swords_space.errors import shown
 
 log = logging.getLogger("swords_space")
 

@@ -18,8 +18,7 @@ from swords_metric import (
     published_papers,
     published_systems,
 )
-
-from .scoring import FAMILY_METRIC_ROWS
+from swords_space.scoring import FAMILY_METRIC_ROWS
 
 # One row per system of a paper on a benchmark split, its figures from several tables merged (as the CLI prints them).
 PUBLISHED: tuple[PublishedResult, ...] = tuple(published_systems())

@@ -14,7 +14,7 @@ from swords_dataset.judgements import (
     JUDGED_UNACCEPTABLE,
     NOT_IN_BENCHMARK,
 )
-from swords_dataset.terminal import shown
+from swords_lexsub.terminal import shown
 from swords_metric import RELATIONS
 
 # Judgement of a suggestion against an example's gold, with its colours (text and background) and a

@@ -9,10 +9,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from swords_dataset.credentials import Redactor, public_url
-from swords_dataset.errors import SwordsError
-
-from .errors import SpaceError
+from swords_lexsub.credentials import Redactor, public_url
+from swords_lexsub.errors import SwordsError
+from swords_space.errors import SpaceError
 
 log = logging.getLogger(__name__)
 

@@ -7,9 +7,8 @@ import re
 
 from swords_dataset.schema import empty_provenance
 from swords_metric import UD_TO_WORDNET, lemmatize, load_wordnet_graph
-
-from .data import POS_TAGS
-from .errors import SpaceError
+from swords_space.data import POS_TAGS
+from swords_space.errors import SpaceError
 
 MAX_CONTEXT_CHARS = 2000  # benchmark contexts are at most 875 characters
 MAX_TARGET_CHARS = 60

@@ -10,12 +10,10 @@ from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 
-from .arguments import did_you_mean
-from .errors import SwordsError
-from .terminal import clipped
-
-# The release's version, in one place: setup.cfg reads it, and the Hub repositories pin it.
-__version__ = "0.1.0"
+from swords_lexsub import __version__  # noqa: F401 (the release's version, also as swords_dataset.__version__)
+from swords_lexsub.arguments import did_you_mean
+from swords_lexsub.errors import SwordsError
+from swords_lexsub.terminal import clipped
 
 DATASET_DIR = Path(__file__).resolve().parent
 
@@ -121,7 +119,7 @@ def load(config: str = DEFAULT_CONFIG, split: str | None = None, **kwargs):
     datasets cache (HF_HOME, HF_DATASETS_CACHE, `cache_dir`) where no file can be written."""
     import datasets
 
-    from .files import check_writable_folder
+    from swords_lexsub.files import check_writable_folder
 
     check_config(config, split)
     _check_shipped_card()
@@ -132,7 +130,7 @@ def load(config: str = DEFAULT_CONFIG, split: str | None = None, **kwargs):
 
 @cache
 def _check_shipped_card() -> None:
-    from .card import card_problem
+    from swords_dataset.card import card_problem
 
     problem = card_problem(DATASET_DIR)
     if problem:

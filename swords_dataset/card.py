@@ -7,9 +7,9 @@ from pathlib import Path
 import datasets
 from huggingface_hub import DatasetCardData
 
-from . import CONFIGS, DEFAULT_CONFIG, parquet_path
-from .schema import FEATURES
-from .terminal import clipped
+from swords_dataset import CONFIGS, DEFAULT_CONFIG, parquet_path
+from swords_dataset.schema import FEATURES
+from swords_lexsub.terminal import clipped
 
 CITATIONS = {
     "swords": """@inproceedings{lee-etal-2021-swords,

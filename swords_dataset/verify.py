@@ -22,11 +22,11 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from . import DATASET_DIR, load, parquet_path
-from .errors import SwordsError
-from .files import open_regular
-from .schema import ARROW_SCHEMA, REQUIRED_COLUMNS, REQUIRED_SUBSTITUTE_FIELDS
-from .terminal import clipped
+from swords_dataset import DATASET_DIR, load, parquet_path
+from swords_dataset.schema import ARROW_SCHEMA, REQUIRED_COLUMNS, REQUIRED_SUBSTITUTE_FIELDS
+from swords_lexsub.errors import SwordsError
+from swords_lexsub.files import open_regular
+from swords_lexsub.terminal import clipped
 
 # A dataset folder's split may be at most this many times the shipped split, in rows, values and text; its pages
 # may decompress to this many times the shipped ones' size plus an allowance for other writers' encodings.

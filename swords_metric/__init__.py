@@ -16,26 +16,31 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from swords_dataset.judgements import ACCEPTABLE_ABOVE, CLASSES, CONCEIVABLE_FROM
-
-from .alignment import UnknownTargetsError
-from .bootstrap import check_resamples
-from .core import MetricInputError
-from .family import FAMILIES, metric_family
-from .family_scorer import FamilyScorer, family_metric_keys, format_family_result
-from .lemmatizer import UD_TO_WORDNET, lemmatize
-from .predictions import MAX_PREDICTIONS_BYTES, MAX_TARGET_CHARS, PredictionFile, read_predictions, write_predictions
-from .report import format_analysis, format_comparison, format_differences, format_result
-from .scorer import SETTINGS, Judgement, PreparedPredictions, Scorer, score
+from swords_metric.core import MetricInputError
+from swords_metric.family import FAMILIES, metric_family
+from swords_metric.metrics.bootstrap import check_resamples
+from swords_metric.official.scorer import FamilyScorer, family_metric_keys, format_family_result
+from swords_metric.predictions.files import (
+    MAX_PREDICTIONS_BYTES,
+    MAX_TARGET_CHARS,
+    PredictionFile,
+    read_predictions,
+    write_predictions,
+)
+from swords_metric.references.target_ids import UnknownTargetsError
+from swords_metric.report import format_analysis, format_comparison, format_differences, format_result
+from swords_metric.scorer import SETTINGS, Judgement, PreparedPredictions, Scorer, score
+from swords_metric.wordnet.lemmatizer import UD_TO_WORDNET, lemmatize
 
 METRIC_DIR = Path(__file__).resolve().parent
 
 # Names whose modules load when first used (details, relations, WordNet's graph, published results), so that a
 # plain score does not pay for them: public name -> (module, its name there).
 _LAZY = {
-    "GOLD_SIZES": ("analysis", "GOLD_SIZES"),
-    "DETAILS_EXTENSIONS": ("details_files", "EXTENSIONS"),
-    "check_details_path": ("details_place", "check_details_path"),
-    "is_details_file": ("details_place", "is_details_file"),
+    "GOLD_SIZES": ("details.analysis", "GOLD_SIZES"),
+    "DETAILS_EXTENSIONS": ("details.formats", "EXTENSIONS"),
+    "check_details_path": ("details.place", "check_details_path"),
+    "is_details_file": ("details.place", "is_details_file"),
     "PUBLISHED_METRICS": ("published", "PUBLISHED_METRICS"),
     "PublishedResult": ("published", "PublishedResult"),
     "format_published": ("published", "format_published"),
@@ -44,17 +49,17 @@ _LAZY = {
     "published_systems": ("published", "published_systems"),
     "published_benchmarks": ("published", "published_benchmarks"),
     "SHOWN_METRICS": ("published", "SHOWN_METRICS"),
-    "RELATIONS": ("relations", "RELATIONS"),
-    "WordNetGraph": ("wordnet_graph", "WordNetGraph"),
-    "load_wordnet_graph": ("wordnet_graph", "load_wordnet_graph"),
+    "RELATIONS": ("wordnet.relations", "RELATIONS"),
+    "WordNetGraph": ("wordnet.graph", "WordNetGraph"),
+    "load_wordnet_graph": ("wordnet.graph", "load_wordnet_graph"),
 }
 
 
 if TYPE_CHECKING:  # the names _LAZY loads, as type checkers and the API reference (mkdocstrings) see them
-    from .analysis import GOLD_SIZES
-    from .details_files import EXTENSIONS as DETAILS_EXTENSIONS
-    from .details_place import check_details_path, is_details_file
-    from .published import (
+    from swords_metric.details.analysis import GOLD_SIZES
+    from swords_metric.details.formats import EXTENSIONS as DETAILS_EXTENSIONS
+    from swords_metric.details.place import check_details_path, is_details_file
+    from swords_metric.published import (
         PUBLISHED_METRICS,
         SHOWN_METRICS,
         PublishedResult,
@@ -64,8 +69,8 @@ if TYPE_CHECKING:  # the names _LAZY loads, as type checkers and the API referen
         published_results,
         published_systems,
     )
-    from .relations import RELATIONS
-    from .wordnet_graph import WordNetGraph, load_wordnet_graph
+    from swords_metric.wordnet.graph import WordNetGraph, load_wordnet_graph
+    from swords_metric.wordnet.relations import RELATIONS
 
 
 def __getattr__(name: str):

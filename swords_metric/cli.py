@@ -8,14 +8,13 @@ import os
 import sys
 
 import swords_dataset
-from swords_dataset.arguments import int_range
-from swords_dataset.errors import SwordsError
-from swords_dataset.terminal import shown
-
-from .core import MetricInputError
-from .family import SWORDS, metric_family
-from .predictions import MAX_PREDICTIONS_BYTES
-from .scorer import SETTINGS
+from swords_lexsub.arguments import int_range
+from swords_lexsub.errors import SwordsError
+from swords_lexsub.terminal import shown
+from swords_metric.core import MetricInputError
+from swords_metric.family import SWORDS, metric_family
+from swords_metric.predictions.files import MAX_PREDICTIONS_BYTES
+from swords_metric.scorer import SETTINGS
 
 WORST, DIFFERENCES, BOOTSTRAP = 5, 10, 1000  # --worst, --differences, --bootstrap when not given
 
@@ -151,7 +150,7 @@ def _check_options(args: argparse.Namespace) -> None:
         raise SwordsError("--force goes with --details (it replaces a details file that changed since it was written)")
     args.details_place = None
     if args.details:
-        from .details_place import details_place
+        from swords_metric.details.place import details_place
 
         args.details_place = details_place(args.details, "--details", args.force, "--force")
 
@@ -162,7 +161,7 @@ def _said_where(path, records: int) -> None:
 
 
 def _compare(scorer, args: argparse.Namespace) -> dict:
-    from .scorer import MIN_PAIRED_RESAMPLES, check_resamples
+    from swords_metric.scorer import MIN_PAIRED_RESAMPLES, check_resamples
 
     check_resamples(args.bootstrap, MIN_PAIRED_RESAMPLES, "the paired test's --bootstrap")  # before reading
     a, b = (scorer.read(path) for path in args.compare)
@@ -181,12 +180,12 @@ def _compare(scorer, args: argparse.Namespace) -> dict:
 
 
 def run(args: argparse.Namespace) -> int:
-    from .report import format_analysis, format_comparison, format_differences, format_result
-    from .scorer import Scorer, check_resamples
+    from swords_metric.report import format_analysis, format_comparison, format_differences, format_result
+    from swords_metric.scorer import Scorer, check_resamples
 
     family = metric_family(args.dataset)
     if family != SWORDS:  # TSAR-2022, ProLex: their own official metrics
-        from .family_cli import run_family
+        from swords_metric.official.cli import run_family
 
         return run_family(args, family, note)
     if args.bootstrap is None:
@@ -229,7 +228,7 @@ def run(args: argparse.Namespace) -> int:
     for line in input_notes(result, args.predictions):
         note(line)
     if args.published:
-        from .published import format_published, published_json
+        from swords_metric.published import format_published, published_json
     if args.json:
         if args.published:
             result["published"] = published_json(result, args.dataset, args.split)

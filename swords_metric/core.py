@@ -5,8 +5,8 @@ Pipeline (one place for each step):
   prepare_reference(row)              dataset row -> Reference (lemmatized, merged, abstentions removed)
   normalize_prediction_items(items)   any accepted form of a system's list -> [(substitute, score)]
   prepare_prediction(pairs, ref)      -> [(lemma, score)], ordered, deduplicated as upstream
-  target_scores.rank_prediction, score_targets, TargetScores.aggregate: the metrics (target_scores.py);
-  SemEval-2007's best/oot rules in semeval.py.
+  target_scores.rank_prediction, score_targets, TargetScores.aggregate: the metrics (metrics/target_scores.py);
+  SemEval-2007's best/oot rules in metrics/semeval.py.
 """
 
 from __future__ import annotations
@@ -19,16 +19,15 @@ from operator import itemgetter
 
 import numpy as np
 
-from swords_dataset.terminal import shown as terminal_text
-
-from .lemmatizer import CACHED_LENGTH, lemmatize, lemmatize_bounded
-from .lexsubgen import target_lemma as lexsubgen_target_lemma
+from swords_lexsub.terminal import shown as terminal_text
+from swords_metric.metrics.lexsubgen import target_lemma as lexsubgen_target_lemma
+from swords_metric.wordnet.lemmatizer import CACHED_LENGTH, lemmatize, lemmatize_bounded
 
 
 class MetricInputError(ValueError):
     """Predictions or references the metric cannot score; the message names the target. The message is one line
     as a terminal shows it: control characters, lone surrogates and bidirectional controls that a file name or
-    an id brought in are escaped (swords_dataset.terminal.shown)."""
+    an id brought in are escaped (swords_lexsub.terminal.shown)."""
 
     def __init__(self, message: object = "", *args: object) -> None:
         super().__init__(terminal_text(message), *args)
@@ -47,8 +46,8 @@ class Reference:
     lemmas: tuple[str, ...]
     positives: tuple[int, ...]
     totals: tuple[int, ...]
-    # LexSubGen's view of the target (lexsubgen.py): the substitutes as listed with a positive judgement, and the
-    # target's lemma as it compares predictions with it.
+    # LexSubGen's view of the target (swords_metric/metrics/lexsubgen.py): the substitutes as listed with a positive
+    # judgement, and the target's lemma as it compares predictions with it.
     lexsubgen_gold: tuple[str, ...] = ()
     lexsubgen_target: str = ""
     index: dict = field(default_factory=dict, compare=False, repr=False)  # lemma -> position

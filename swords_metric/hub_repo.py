@@ -10,8 +10,8 @@ import re
 import shutil
 from pathlib import Path
 
-from swords_dataset.hub import HubRepo, Release
-from swords_dataset.hub_wheel import ship_wheel
+from swords_lexsub.hub.repos import HubRepo, Release
+from swords_lexsub.hub.wheel import ship_wheel
 
 HUB_FILES = Path(__file__).resolve().parent / "hub"
 CARD = Path(__file__).resolve().parent / "README.md"

@@ -12,10 +12,9 @@ import math
 from dataclasses import dataclass, field, replace
 from importlib import resources
 
-from swords_dataset.terminal import shown
-
-from .family import SWORDS, metric_family
-from .tsar import PRINTED_DECIMALS, TSAR_COLUMNS
+from swords_lexsub.terminal import shown
+from swords_metric.family import SWORDS, metric_family
+from swords_metric.official.tsar2022 import PRINTED_DECIMALS, TSAR_COLUMNS
 
 PUBLISHED_FILE = "published-results.json"
 # The metrics a published row may report, in the order tables show them, with their short labels.

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from swords_dataset.terminal import shown
+from swords_lexsub.terminal import shown
 
 
 def _cell(result: dict, name: str) -> str:

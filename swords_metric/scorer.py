@@ -9,24 +9,23 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from swords_dataset.judgements import ACCEPTABLE_ABOVE, CONCEIVABLE_FROM, NOT_IN_BENCHMARK
-
-from .alignment import DATASET_IDS, UPSTREAM_IDS, TargetIndex, UnknownTargetsError
-from .arguments import check_flag, check_k, check_split_name
-from .bootstrap import MIN_PAIRED_RESAMPLES, check_resamples, check_seed, intervals, paired_test
-from .core import MetricInputError, normalize_prediction_items, prepare_prediction, shown, substitute_lemma
-from .details_stream import details_observer
-from .family_scorer import family_scorer
-from .predictions import MAX_PREDICTIONS_BYTES, MAX_TARGET_CHARS, PredictionFile
-from .prepared import LEMMATIZER
-from .prepared_predictions import PreparedPredictions, prepare_in_order, prepare_keyed
-from .references import ReferenceSplit, shipped_split
-from .target_scores import TargetScores, lemma_class, precision_recall_at, score_targets
+from swords_metric.arguments import check_flag, check_k, check_split_name
+from swords_metric.core import MetricInputError, normalize_prediction_items, prepare_prediction, shown, substitute_lemma
+from swords_metric.details.stream import details_observer
+from swords_metric.metrics.bootstrap import MIN_PAIRED_RESAMPLES, check_resamples, check_seed, intervals, paired_test
+from swords_metric.metrics.target_scores import TargetScores, lemma_class, precision_recall_at, score_targets
+from swords_metric.official.scorer import family_scorer
+from swords_metric.predictions.files import MAX_PREDICTIONS_BYTES, MAX_TARGET_CHARS, PredictionFile
+from swords_metric.predictions.prepared import PreparedPredictions, prepare_in_order, prepare_keyed
+from swords_metric.references.shipped import LEMMATIZER
+from swords_metric.references.split import ReferenceSplit, shipped_split
+from swords_metric.references.target_ids import DATASET_IDS, UPSTREAM_IDS, TargetIndex, UnknownTargetsError
 
 __all__ = ["DATASET_IDS", "UPSTREAM_IDS", "Judgement", "PreparedPredictions", "Scorer", "TargetIndex",
            "UnknownTargetsError", "check_resamples", "score"]
 
 # 1.1: CoInCo's problematic targets left out by default; duplicates merged in upstream's order.
-METRIC_VERSION = "1.2"  # 1.2: LexSubGen's P@k, R@k by its own conventions (lexsubgen.py)
+METRIC_VERSION = "1.2"  # 1.2: LexSubGen's P@k, R@k by its own conventions (swords_metric/metrics/lexsubgen.py)
 SETTINGS = ("generative", "ranking")
 CURVE_KS = tuple(range(1, 21))  # precision_recall's default cut-offs; predictions are prepared this deep
 
@@ -91,8 +90,7 @@ class Scorer:
         else from its rows. A combination of splits ("dev+test", "trial+test") scores their targets together,
         each as in its own split, predictions keyed by any of their ids; its signature says `split:dev+test`."""
         import swords_dataset
-
-        from .prepared import load_shipped
+        from swords_metric.references.shipped import load_shipped
 
         parts = swords_dataset.split_parts(config, split)
         family = family_scorer(lambda: [row for part in parts for row in swords_dataset.rows(config, part)], config,
@@ -160,8 +158,8 @@ class Scorer:
     def read(self, path: str | Path, max_bytes: int = MAX_PREDICTIONS_BYTES, max_target_chars: int = MAX_TARGET_CHARS,
              source: str | None = None, details: str | Path | None = None, details_force: bool = False
              ) -> PreparedPredictions:
-        """A predictions file (upstream format or JSONL, gzipped or not; see predictions.py), read as a
-        stream and prepared a target at a time: memory grows with the targets, not with the file. A file
+        """A predictions file (upstream format or JSONL, gzipped or not; see swords_metric/predictions/files.py),
+        read as a stream and prepared a target at a time: memory grows with the targets, not with the file. A file
         over max_bytes (uncompressed), or a target over max_target_chars of JSON, is refused. With `details`
         (a .jsonl, .csv or .parquet path), the details file is written as the targets are read (an existing
         one is replaced only as swords evaluate wrote it, or with `details_force`; see prepare)."""
@@ -195,19 +193,19 @@ class Scorer:
         return precision_recall_at(self.references, prepared.ranked, ks)
 
     def analyze(self, predictions, worst: int = 5, relations: bool = True) -> dict:
-        """What the system proposed, as plain data: per class and (`relations`) per WordNet relation, the counts
-        and shares (percent) of its strict top-k substitutes over all targets (`all`), `by_pos` and
-        `by_gold_size` (buckets of the number of acceptable substitutes), and its `worst_targets` with the
-        acceptable substitutes they missed. See analysis.py; the class shares reproduce strict precision
-        exactly. Relations load WordNet's graph (about 0.3 s, once a process)."""
-        from .analysis import analyze
+        """What the system proposed, as plain data: per class and (`relations`) per WordNet relation, the counts and
+        shares (percent) of its strict top-k substitutes over all targets (`all`), `by_pos` and `by_gold_size` (buckets
+        of the number of acceptable substitutes), and its `worst_targets` with the acceptable substitutes they missed.
+        See swords_metric/details/analysis.py; the class shares reproduce strict precision exactly. Relations load
+        WordNet's graph (about 0.3 s, once a process)."""
+        from swords_metric.details.analysis import analyze
 
         return analyze(self, self.prepare(predictions).ranked, worst, relations)
 
     def target_details(self, predictions) -> list[dict]:
         """The per-target records of a details file (kind "target"), for every scored target in reference
         order: P/R/F@k per family, GAP, top-k lemmas, acceptable substitutes missed."""
-        from .explain import ranked_or_none, target_record
+        from swords_metric.details.explain import ranked_or_none, target_record
 
         ranked = self.prepare(predictions).ranked
         return [target_record(self.rows[i], self.references[i], ranked_or_none(ranked[i]), self.k)
@@ -216,7 +214,7 @@ class Scorer:
     def differences(self, predictions_a, predictions_b, n: int = 10) -> list[dict]:
         """The `n` targets where two systems differ most in per-target lenient F@k against acceptable, as
         records with both systems' figures and top-k lemmas (a comparison file's `pair` records)."""
-        from .analysis import differences
+        from swords_metric.details.analysis import differences
 
         return differences(self, self.prepare(predictions_a, "A").ranked, self.prepare(predictions_b, "B").ranked, n)
 
@@ -225,8 +223,8 @@ class Scorer:
         """A comparison file (.jsonl, .csv or .parquet): one record per scored target with both systems'
         figures and top-k lemmas. Returns how many records it holds. An existing file is replaced only as
         swords evaluate wrote it, or with `force` (see prepare)."""
-        from .details import write_comparison
-        from .details_place import DetailsPlace, details_place
+        from swords_metric.details.place import DetailsPlace, details_place
+        from swords_metric.details.writer import write_comparison
 
         place = path if isinstance(path, DetailsPlace) else details_place(path, force=force, force_option="force=True")
         a, b = self.prepare(predictions_a, sources[0]), self.prepare(predictions_b, sources[1])

@@ -9,13 +9,13 @@ import evaluate
 import numpy as np
 
 from swords_dataset.schema import FEATURES
-from swords_metric.alignment import TargetIndex
 from swords_metric.arguments import check_split_name
-from swords_metric.bootstrap import check_resamples, check_seed
 from swords_metric.core import MetricInputError, normalize_prediction_items, shown
 from swords_metric.family import SWORDS, row_family
-from swords_metric.family_scorer import check_family_options
-from swords_metric.references import PROVENANCE_FIELDS, REFERENCE_COLUMNS, SUBSTITUTE_FIELDS, reference_view
+from swords_metric.metrics.bootstrap import check_resamples, check_seed
+from swords_metric.official.scorer import check_family_options
+from swords_metric.references.split import PROVENANCE_FIELDS, REFERENCE_COLUMNS, SUBSTITUTE_FIELDS, reference_view
+from swords_metric.references.target_ids import TargetIndex
 from swords_metric.scorer import SETTINGS, Scorer
 
 _CITATION = """\
@@ -71,7 +71,8 @@ Examples:
     >>> results = metric.compute(predictions=[["word"]] * len(test), references=test)
 """
 
-# The columns of a benchmark row that scoring reads (references.py), typed as swords_dataset's schema types them.
+# The columns of a benchmark row that scoring reads (swords_metric/references/split.py), typed as swords_dataset's
+# schema types them.
 _REFERENCE = {
     **{name: FEATURES[name] for name in REFERENCE_COLUMNS if name not in ("substitutes", "provenance")},
     "substitutes": datasets.List({name: FEATURES["substitutes"].feature[name] for name in SUBSTITUTE_FIELDS}),

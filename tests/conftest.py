@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import swords_dataset
-from swords_dataset.sources import default_sources_dir
+from swords_dataset.build.sources import default_sources_dir
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -50,7 +50,7 @@ def dataset_rows(tmp_path_factory) -> dict[tuple[str, str], list[dict]]:
 def run_swords(*args: str, cwd: Path = REPO_ROOT, env: dict | None = None) -> subprocess.CompletedProcess:
     """The `swords` command as a user runs it, in a fresh interpreter."""
     return subprocess.run(
-        [sys.executable, "-m", "swords_dataset.cli", *args],
+        [sys.executable, "-m", "swords_lexsub.cli", *args],
         cwd=cwd,
         capture_output=True,
         text=True,
@@ -65,7 +65,7 @@ UNPRIVILEGED = ["capsh", "--drop=cap_dac_override,cap_dac_read_search,cap_fowner
 def run_swords_unprivileged(*args: str, cwd: Path = REPO_ROOT) -> subprocess.CompletedProcess:
     """The `swords` command as a user without root's power to ignore permissions runs it: as root, under capsh with
     the capabilities that override them dropped, so a read-only folder really is (skipped where capsh is absent)."""
-    command = [sys.executable, "-m", "swords_dataset.cli", *args]
+    command = [sys.executable, "-m", "swords_lexsub.cli", *args]
     if os.geteuid() == 0:
         if shutil.which("capsh") is None:
             pytest.skip("capsh is absent: as root, permissions cannot be tested without it")

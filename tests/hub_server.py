@@ -211,7 +211,7 @@ def publish(*args: str, env: dict[str, str], tmp: Path, timeout: float = 300) ->
         (tmp / name).mkdir(exist_ok=True)
     started = time.monotonic()
     process = subprocess.Popen(
-        [sys.executable, "-c", LAUNCHER, str(peak), sys.executable, "-m", "swords_dataset.cli", *args],
+        [sys.executable, "-c", LAUNCHER, str(peak), sys.executable, "-m", "swords_lexsub.cli", *args],
         cwd=REPO_ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
         env={**os.environ, "HF_HUB_OFFLINE": "0", "HF_HOME": str(tmp / "hf-home"), "TMPDIR": str(tmp / "tmp"),
              **env})

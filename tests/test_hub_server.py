@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 import swords_dataset
-from swords_dataset.hub import hub_repos
+from swords_lexsub.hub.repos import hub_repos
 
 from .conftest import REPO_ROOT, free_port, run_swords
 from .space_server import stop_process

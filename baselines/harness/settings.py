@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import math
 
-from swords_dataset.arguments import did_you_mean
-from swords_dataset.errors import SwordsError
-
-from ..llm.config import LLMConfig
-from ..system import Option, bounds_text, options_from
+from swords_baselines.llm.config import LLMConfig
+from swords_baselines.system import Option, bounds_text, options_from
+from swords_lexsub.arguments import did_you_mean
+from swords_lexsub.errors import SwordsError
 
 # Options of the prompted LLM that lm-eval decides with its own (`--model_args`, `--limit`, its retries).
 LM_EVAL_DECIDES = ("model", "base_url", "local", "parallel", "mode", "system_prompt", "api_key_env", "concurrency",

@@ -40,9 +40,9 @@ from swords_baselines.harness.settings import check_limit, settings_of
 from swords_baselines.llm.config import PAPER_STOPS
 from swords_baselines.llm.parse import bounded, parse_completion, to_prediction
 from swords_baselines.llm.prompting import prompting
-from swords_dataset.credentials import public_url
-from swords_dataset.errors import SwordsError
-from swords_dataset.terminal import shown
+from swords_lexsub.credentials import public_url
+from swords_lexsub.errors import SwordsError
+from swords_lexsub.terminal import shown
 from swords_metric import MetricInputError, Scorer, family_metric_keys, metric_family
 
 # The figures of the SWORDS paper's Tables 4 and 8 (percent), and the Scorer's signature. TSAR-2022 and ProLex

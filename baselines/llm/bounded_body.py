@@ -1,4 +1,4 @@
-"""The LLM client's side of swords_dataset.bounded_body: at most MAX_BODY_BYTES of an answer's body is read,
+"""The LLM client's side of swords_lexsub.bounded_body: at most MAX_BODY_BYTES of an answer's body is read,
 counted after decompression.
 
 The HTTP client's transport is wrapped so that every response body (answers and error bodies alike) goes through
@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator
 
 import httpx
 
-from swords_dataset.bounded_body import (
+from swords_lexsub.bounded_body import (
     ACCEPT_ENCODING,
     MAX_BODY_BYTES,
     BodyCounter,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from .errors import ServerDown
+from swords_baselines.llm.errors import ServerDown
 
 DOWN_AFTER_FAILURES = 8  # server-side failures in a row (no answer in between) that mean the server is down
 DOWN_AFTER_SECONDS = 120.0  # or: failures in a row for this long (low concurrency, long timeouts)

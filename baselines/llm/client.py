@@ -15,14 +15,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
-from swords_dataset.credentials import Redactor, public_url
-from swords_dataset.errors import SwordsError
-
-from .breaker import CircuitBreaker
-from .cache import ResponseCache
-from .errors import BadOutput, FatalAPIError, ServerDown, TargetFailed
-from .parse import extract
-from .retry import MAX_TOTAL_WAIT, Backoff, classify, note_headers
+from swords_baselines.llm.breaker import CircuitBreaker
+from swords_baselines.llm.cache import ResponseCache
+from swords_baselines.llm.errors import BadOutput, FatalAPIError, ServerDown, TargetFailed
+from swords_baselines.llm.parse import extract
+from swords_baselines.llm.retry import MAX_TOTAL_WAIT, Backoff, classify, note_headers
+from swords_lexsub.credentials import Redactor, public_url
+from swords_lexsub.errors import SwordsError
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 CONNECT_TIMEOUT = 10.0  # seconds to open a connection: a host that does not accept one is not slow, it is down
@@ -170,7 +169,7 @@ class LLMClient:
                 import httpx
                 import openai
 
-                from .bounded_body import BoundedTransport
+                from swords_baselines.llm.bounded_body import BoundedTransport
             except ImportError:
                 raise SwordsError("the llm system needs openai: pip install 'swords-lexsub[llm]'") from None
             key = self.api_key()

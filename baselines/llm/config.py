@@ -12,13 +12,12 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from swords_dataset.errors import SwordsError
-
-from ..system import check_settings, setting
-from .client import check_base_url
-from .engine import DEFAULT_MODEL as DEFAULT_LOCAL_MODEL
-from .engine_limits import MAX_TOTAL_CONTEXT
-from .priming import AUTO_PRIMING, named, priming_split
+from swords_baselines.llm.client import check_base_url
+from swords_baselines.llm.engine import DEFAULT_MODEL as DEFAULT_LOCAL_MODEL
+from swords_baselines.llm.engine_limits import MAX_TOTAL_CONTEXT
+from swords_baselines.llm.priming import AUTO_PRIMING, named, priming_split
+from swords_baselines.system import check_settings, setting
+from swords_lexsub.errors import SwordsError
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 DEFAULT_API_MODEL = "davinci-002"

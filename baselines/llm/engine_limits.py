@@ -9,10 +9,9 @@ import errno
 import socket
 from pathlib import Path
 
-from swords_dataset.arguments import PORT_RANGE
-from swords_dataset.errors import SwordsError
-
-from .gguf_file import GGUFHeader
+from swords_baselines.llm.gguf_file import GGUFHeader
+from swords_lexsub.arguments import PORT_RANGE
+from swords_lexsub.errors import SwordsError
 
 MAX_SLOTS = 256  # LLAMA_MAX_SEQ: llama.cpp keeps at most 256 sequences (slots) in one context
 MIN_CONTEXT = 64  # tokens a slot: below this not even a short prompt fits

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from swords_dataset.errors import SwordsError
+from swords_lexsub.errors import SwordsError
 
 RECORD_EMPTY = "pass --on-failure empty to record them as answered with no substitutes"
 

@@ -20,7 +20,7 @@ import struct
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from swords_dataset.errors import SwordsError
+from swords_lexsub.errors import SwordsError
 
 SUPPORTED_VERSIONS = (2, 3)  # llama.cpp refuses version 1 and anything newer than 3
 MAX_DIMS = 4  # GGML_MAX_DIMS

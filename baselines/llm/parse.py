@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from ..system import Prediction
-from .errors import BadOutput
+from swords_baselines.llm.errors import BadOutput
+from swords_baselines.system import Prediction
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 

@@ -11,7 +11,7 @@ under another config count as the scored split too (SAME_TARGETS). Nothing here 
 from __future__ import annotations
 
 import swords_dataset
-from swords_dataset.errors import SwordsError
+from swords_lexsub.errors import SwordsError
 
 AUTO_PRIMING = "auto"
 # Benchmarks whose priming examples are their own (`auto`): another task (simplification, proficiency) or another

@@ -15,20 +15,19 @@ import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from swords_dataset.errors import SwordsError
-from swords_dataset.terminal import shown
-
-from ..system import Prediction, System, options_from
-from .cache import ResponseCache
-from .client import LLMClient, api_key, effective_base_url
-from .config import LLMConfig
-from .errors import ServerDown, TargetFailed
-from .failures import Failure, FailurePolicy
-from .parse import bounded, kept_length, parse_completion, to_prediction
-from .priming import priming_split
-from .prompt import chat_token_count
-from .prompting import prompting
-from .retry import Backoff
+from swords_baselines.llm.cache import ResponseCache
+from swords_baselines.llm.client import LLMClient, api_key, effective_base_url
+from swords_baselines.llm.config import LLMConfig
+from swords_baselines.llm.errors import ServerDown, TargetFailed
+from swords_baselines.llm.failures import Failure, FailurePolicy
+from swords_baselines.llm.parse import bounded, kept_length, parse_completion, to_prediction
+from swords_baselines.llm.priming import priming_split
+from swords_baselines.llm.prompt import chat_token_count
+from swords_baselines.llm.prompting import prompting
+from swords_baselines.llm.retry import Backoff
+from swords_baselines.system import Prediction, System, options_from
+from swords_lexsub.errors import SwordsError
+from swords_lexsub.terminal import shown
 
 # A token count a server reports is believed up to this (a trillion tokens: more than any request could hold).
 MAX_REPORTED_TOKENS = 10**12
@@ -121,7 +120,7 @@ class LLM(System):
             return
         settings, base_url, identity = self.settings, self.settings.base_url, None
         if settings.local:
-            from .engine import LocalEngine
+            from swords_baselines.llm.engine import LocalEngine
 
             self.engine = LocalEngine(self.model, parallel=settings.parallel, context=settings.budget,
                                       flags={"context": "--budget"})

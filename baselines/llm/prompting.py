@@ -5,11 +5,10 @@ builder over the priming split (never the scored split: priming.py) and the requ
 from __future__ import annotations
 
 import swords_dataset
-
-from .config import LLMConfig
-from .prompt import PromptBuilder
-from .served_tokens import choose_tokenizer
-from .tokens import Tokenizer
+from swords_baselines.llm.config import LLMConfig
+from swords_baselines.llm.prompt import PromptBuilder
+from swords_baselines.llm.served_tokens import choose_tokenizer
+from swords_baselines.llm.tokens import Tokenizer
 
 
 def longer_bias(tokenizer: Tokenizer) -> dict[str, int]:

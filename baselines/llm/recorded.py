@@ -15,10 +15,9 @@ from collections.abc import Iterator, Sequence
 from importlib import resources
 from pathlib import Path
 
-from swords_dataset.errors import SwordsError
-
-from ..system import Option, Prediction, System
-from .parse import parse_completion, to_prediction
+from swords_baselines.llm.parse import parse_completion, to_prediction
+from swords_baselines.system import Option, Prediction, System
+from swords_lexsub.errors import SwordsError
 
 BUNDLED = "gpt3-davinci_swords-v0.8_dev.json.gz"
 

@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from .errors import FatalAPIError, TargetFailed
+from swords_baselines.llm.errors import FatalAPIError, TargetFailed
 
 MAX_BACKOFF = 60.0  # seconds: the longest exponential wait between two attempts
 # Seconds one request may spend waiting between its attempts, in all: the circuit breaker's bound on failures
@@ -80,7 +80,7 @@ def classify(error: Exception, timeout: float, where: str, redact: Callable[[str
     succeed) or TargetFailed (this request never will). `where` is the server's public URL."""
     import openai
 
-    from .bounded_body import BodyTooLarge
+    from swords_baselines.llm.bounded_body import BodyTooLarge
 
     if isinstance(error, openai.APITimeoutError):
         headers = _headers_seen(error)

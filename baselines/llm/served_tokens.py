@@ -6,11 +6,10 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from swords_dataset.credentials import public_url
-from swords_dataset.errors import SwordsError
-
-from .errors import ServerUnreachable, UnknownTokenizer
-from .tokens import ENCODINGS, Tokenizer, encoding_for_model, get_tokenizer
+from swords_baselines.llm.errors import ServerUnreachable, UnknownTokenizer
+from swords_baselines.llm.tokens import ENCODINGS, Tokenizer, encoding_for_model, get_tokenizer
+from swords_lexsub.credentials import public_url
+from swords_lexsub.errors import SwordsError
 
 MAX_ANSWER_BYTES = 16 * 2**20  # a prompt's token ids are a few hundred kB at most; read no more than this
 

@@ -11,11 +11,10 @@ from html import escape
 import gradio as gr
 
 from swords_dataset import UNTAGGED_CONFIGS
-
-from .. import data, render, render_family, scoring, text
-from ..errors import SpaceError, shown
-from ..events import messages
-from ..inputs import Dropdown, Textbox, refuse
+from swords_space import data, render, render_family, scoring, text
+from swords_space.errors import SpaceError, shown
+from swords_space.events import messages
+from swords_space.inputs import Dropdown, Textbox, refuse
 
 # The benchmarks without POS whose text is English (ProLex, TSAR-2022's English part).
 ENGLISH_UNTAGGED = ("prolex", "tsar2022_en")

@@ -11,15 +11,14 @@ import pandas as pd
 from pandas.io.formats.style import Styler
 
 from swords_dataset import CONFIGS
-from swords_dataset.terminal import shown
+from swords_lexsub.terminal import shown
 from swords_metric import metric_family, published_benchmarks
-
-from .. import SPACE_DIR
-from ..inputs import Dropdown, refuse
-from ..published import PUBLISHED, shown_figure
-from ..scoring import FAMILY_METRIC_ROWS, PROLEX, TSAR2022
-from ..stored import UnusableFile, metrics_files, read_metrics, results_dir, skipped
-from . import score_family
+from swords_space import SPACE_DIR
+from swords_space.inputs import Dropdown, refuse
+from swords_space.published import PUBLISHED, shown_figure
+from swords_space.scoring import FAMILY_METRIC_ROWS, PROLEX, TSAR2022
+from swords_space.stored import UnusableFile, metrics_files, read_metrics, results_dir, skipped
+from swords_space.tabs import score_family
 
 LEADERBOARD_METRICS = (
     ("lenient F@10", "lenient_a_f@10"),

@@ -8,11 +8,10 @@ import re
 import gradio as gr
 
 from swords_baselines.llm import LLMConfig
-
-from ..errors import SpaceError
-from ..events import messages
-from ..inputs import Radio, Textbox
-from ..systems import LLMSettings
+from swords_space.errors import SpaceError
+from swords_space.events import messages
+from swords_space.inputs import Radio, Textbox
+from swords_space.systems import LLMSettings
 
 # The form's fields are the llm system's own settings: their labels, help and choices come from its config.
 BASE_URL, MODEL, MODE = (LLMConfig.describe(name) for name in ("base_url", "model", "mode"))

@@ -15,14 +15,13 @@ import pandas as pd
 from pandas.io.formats.style import Styler
 
 from swords_metric import MetricInputError, Scorer, UnknownTargetsError
-
-from .. import data, memory, render, scoring
-from ..errors import SpaceError
-from ..events import Progress, messages, no_progress, tracker
-from ..inputs import Checkbox, Dropdown, PredictionsFile, Radio, Slider
-from ..published import BESIDE_PUBLISHED_COLUMNS, BESIDE_PUBLISHED_WIDTHS, beside_published, citations
-from ..stored import stored_path, stored_predictions, stored_split
-from . import explore, score_analysis, score_compare, score_family
+from swords_space import data, memory, render, scoring
+from swords_space.errors import SpaceError
+from swords_space.events import Progress, messages, no_progress, tracker
+from swords_space.inputs import Checkbox, Dropdown, PredictionsFile, Radio, Slider
+from swords_space.published import BESIDE_PUBLISHED_COLUMNS, BESIDE_PUBLISHED_WIDTHS, beside_published, citations
+from swords_space.stored import stored_path, stored_predictions, stored_split
+from swords_space.tabs import explore, score_analysis, score_compare, score_family
 
 # Two scores at once: files are read as streams (memory grows with the targets, not the file), so three ~19 MB
 # CoInCo files and a bomb at once peak under 1 GB (benchmarks/bench_space.py); a bomb never waits behind one.

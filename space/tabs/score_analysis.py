@@ -12,11 +12,10 @@ import gradio as gr
 import pandas as pd
 
 from swords_metric import CLASSES, RELATIONS
-
-from .. import data, render
-from ..errors import SpaceError
-from ..events import messages
-from . import explore
+from swords_space import data, render
+from swords_space.errors import SpaceError
+from swords_space.events import messages
+from swords_space.tabs import explore
 
 WORST_TARGETS = 10  # rows of the worst-targets table
 LISTED = 8  # substitutes listed in a table cell; the rest are counted

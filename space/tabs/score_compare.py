@@ -8,9 +8,9 @@ from __future__ import annotations
 import gradio as gr
 import pandas as pd
 
-from .. import render, scoring
-from ..inputs import Dropdown, PredictionsFile
-from .score_analysis import OPEN_HINT, listed
+from swords_space import render, scoring
+from swords_space.inputs import Dropdown, PredictionsFile
+from swords_space.tabs.score_analysis import OPEN_HINT, listed
 
 DIFFERENCES_SHOWN = 10  # targets where the two systems differ most
 PAIRED_RESAMPLES = 1000  # the paired test's, whatever the intervals' slider says (the metric's default)

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ..published import shown_figure
-from ..scoring import FAMILY_METRIC_ROWS, PROLEX, TSAR2022
+from swords_space.published import shown_figure
+from swords_space.scoring import FAMILY_METRIC_ROWS, PROLEX, TSAR2022
 
 FAMILY_NAMES = {TSAR2022: "TSAR-2022", PROLEX: "ProLex"}
 HOW_SHOWN = {TSAR2022: "fractions floored to 4 decimals, as tsar_eval.py prints them",

@@ -11,13 +11,12 @@ import gradio as gr
 import pandas as pd
 
 from swords_dataset.judgements import NOT_IN_BENCHMARK
-
-from .. import data, render, scoring, systems, text
-from ..errors import SpaceError
-from ..events import Progress, messages, no_progress, tracker
-from ..inputs import Dropdown, Number, Slider, Textbox
-from ..systems import LLMSettings
-from . import explore, llm
+from swords_space import data, render, scoring, systems, text
+from swords_space.errors import SpaceError
+from swords_space.events import Progress, messages, no_progress, tracker
+from swords_space.inputs import Dropdown, Number, Slider, Textbox
+from swords_space.systems import LLMSettings
+from swords_space.tabs import explore, llm
 
 SUBSTITUTE_CONCURRENCY = 16  # mostly waiting (on a system's lock, or on an LLM's answer)
 EXAMPLE_CONTEXT = (

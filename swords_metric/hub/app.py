@@ -29,7 +29,7 @@ for _slot in range(CONCURRENCY):
     _metrics.put(evaluate.load(str(HERE / "swords_metric.py"), experiment_id=f"swords-widget-{_slot}"))
 swords_dataset = importlib.import_module("swords_dataset")
 read_predictions = importlib.import_module("swords_metric").read_predictions
-size_text = importlib.import_module("swords_metric.bounded_text").size_text
+size_text = importlib.import_module("swords_metric.predictions.bounded_text").size_text
 CHOICES = [f"{config} / {split}" for config, splits in swords_dataset.CONFIGS.items() for split in splits]
 # A request's body, refused unread above this: a CoInCo dev run with 50 scored substitutes a target (11 MB of JSONL,
 # 12 MB as the request's JSON) fits; the largest paste accepted takes 12 s and about 800 MB to score.

@@ -14,7 +14,7 @@ from swords_baselines.cli import execute
 
 from ..conftest import REPO_ROOT
 
-SWORDS = [sys.executable, "-m", "swords_dataset.cli"]
+SWORDS = [sys.executable, "-m", "swords_lexsub.cli"]
 
 
 def swords(*args: str, env: dict | None = None, timeout: float = 600, cwd: Path = REPO_ROOT, user: str | None = None):

@@ -26,14 +26,14 @@ import pytest
 from swords_baselines.llm.engine import LocalEngine, model_path, unavailable_reason
 from swords_baselines.llm.engine_limits import MAX_SLOTS, MAX_THREADS, available_memory
 from swords_baselines.llm.gguf_file import MAX_DIMS, MAX_NAME, read_header
-from swords_dataset.errors import SwordsError
+from swords_lexsub.errors import SwordsError
 
 from ..conftest import REPO_ROOT
 
 if unavailable_reason():
     pytest.skip(f"the local engine cannot run here: {unavailable_reason()}", allow_module_level=True)
 
-SWORDS = [sys.executable, "-m", "swords_dataset.cli"]
+SWORDS = [sys.executable, "-m", "swords_lexsub.cli"]
 OFFLINE = {"HF_HUB_OFFLINE": "1", "OPENAI_API_KEY": ""}
 MODEL = model_path()
 # A refusal comes before llama.cpp loads anything: within seconds (the Python imports; a loaded machine is
@@ -209,7 +209,7 @@ def test_llama_cpps_own_limits_are_the_ones_checked():
 
 
 def test_without_the_gguf_package_the_engine_says_what_to_install():
-    code = ("import sys; sys.modules['gguf'] = None; from swords_dataset.cli import main; "
+    code = ("import sys; sys.modules['gguf'] = None; from swords_lexsub.cli import main; "
             "sys.exit(main(['llm', 'serve']))")
     done = subprocess.run([sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True, timeout=60)
     lines = done.stderr.strip().splitlines()

@@ -11,7 +11,7 @@ import json
 import socket
 from pathlib import Path
 
-from swords_baselines.run_files import output_paths
+from swords_baselines.run.files import output_paths
 from swords_metric import read_predictions
 
 from ..llm_server import LLMServer

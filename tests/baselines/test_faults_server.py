@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from swords_baselines.llm import LLM
-from swords_baselines.run_files import output_paths
-from swords_dataset.errors import SwordsError
+from swords_baselines.run.files import output_paths
+from swords_lexsub.errors import SwordsError
 from swords_metric import read_predictions
 
 from ..llm_server import LLMServer

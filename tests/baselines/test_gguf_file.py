@@ -11,7 +11,7 @@ import pytest
 
 from swords_baselines.llm.engine import model_path, unavailable_reason
 from swords_baselines.llm.gguf_file import MAX_NAME, read_header
-from swords_dataset.errors import SwordsError
+from swords_lexsub.errors import SwordsError
 
 if unavailable_reason():
     pytest.skip(f"the local engine cannot run here: {unavailable_reason()}", allow_module_level=True)

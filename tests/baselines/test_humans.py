@@ -11,9 +11,9 @@ import json
 import pytest
 
 import swords_dataset
-from swords_baselines.oracles import Humans, HumansAcceptable, HumansAll, HumansConceivable
+from swords_baselines.classic.oracles import Humans, HumansAcceptable, HumansAll, HumansConceivable
 from swords_baselines.system import SYSTEMS, Prediction
-from swords_dataset.errors import SwordsError
+from swords_lexsub.errors import SwordsError
 from swords_metric import Scorer
 
 from ..conftest import run_swords

@@ -19,9 +19,9 @@ from swords_baselines.llm.cache import ResponseCache
 from swords_baselines.llm.parse import parse_completion, to_prediction
 from swords_baselines.llm.prompt import question
 from swords_baselines.llm.retry import Backoff, retry_after_seconds
-from swords_baselines.run_files import output_paths
-from swords_dataset.cli import main as swords_main
-from swords_dataset.errors import SwordsError
+from swords_baselines.run.files import output_paths
+from swords_lexsub.cli import main as swords_main
+from swords_lexsub.errors import SwordsError
 
 from ..llm_server import Canned, Fault, LLMServer
 

@@ -11,7 +11,7 @@ import pytest
 
 from swords_baselines.cli import list_systems, system_parser
 from swords_baselines.llm import LLM, LLMConfig, UnknownTokenizer
-from swords_dataset.errors import SwordsError
+from swords_lexsub.errors import SwordsError
 
 from ..llm_server import LLMServer
 

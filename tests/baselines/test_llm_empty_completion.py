@@ -14,8 +14,8 @@ import pytest
 import swords_dataset
 from swords_baselines.llm import LLM
 from swords_baselines.llm.prompt import question
-from swords_baselines.run_files import output_paths
-from swords_dataset.errors import SwordsError
+from swords_baselines.run.files import output_paths
+from swords_lexsub.errors import SwordsError
 
 from ..conftest import run_swords
 from ..llm_server import Canned, Fault, LLMServer

@@ -20,8 +20,8 @@ import pytest
 import swords_dataset
 from swords_baselines.llm import LLM
 from swords_baselines.llm.engine import LocalEngine, unavailable_reason
-from swords_baselines.run_files import output_paths
-from swords_dataset.errors import SwordsError
+from swords_baselines.run.files import output_paths
+from swords_lexsub.errors import SwordsError
 from swords_metric import read_predictions
 
 from ..conftest import REPO_ROOT, free_port
@@ -29,7 +29,7 @@ from ..conftest import REPO_ROOT, free_port
 if unavailable_reason():
     pytest.skip(f"the local engine cannot run here: {unavailable_reason()}", allow_module_level=True)
 
-SWORDS = [sys.executable, "-m", "swords_dataset.cli"]
+SWORDS = [sys.executable, "-m", "swords_lexsub.cli"]
 OFFLINE = {"HF_HUB_OFFLINE": "1", "OPENAI_API_KEY": ""}
 BUDGET, MAX_TOKENS = 640, 48
 

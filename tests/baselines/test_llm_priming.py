@@ -18,7 +18,7 @@ from swords_baselines.llm.config import LLMConfig
 from swords_baselines.llm.engine import unavailable_reason
 from swords_baselines.llm.prompt import mark_target
 from swords_baselines.llm.prompting import prompting
-from swords_baselines.run_files import output_paths
+from swords_baselines.run.files import output_paths
 
 from ..conftest import REPO_ROOT, run_swords
 
@@ -86,7 +86,7 @@ def test_the_issues_local_command_primes_spanish_from_trial_and_scores_three_tar
     (kept by the cache) are Spanish prompts from the trial set; it says it is a partial run, and its figures are
     `swords evaluate --given-only`'s on its file."""
     output, cache = tmp_path / "llm.jsonl", tmp_path / "cache"
-    done = subprocess.run([sys.executable, "-m", "swords_dataset.cli", "run", "--system", "llm", "--local",
+    done = subprocess.run([sys.executable, "-m", "swords_lexsub.cli", "run", "--system", "llm", "--local",
                            "--dataset", "tsar2022_es", "--split", "test", "--limit", "3", "--output", str(output),
                            "--cache-dir", str(cache), "--no-progress", "--timeout", "600"], cwd=REPO_ROOT,
                           capture_output=True, text=True, timeout=900,

@@ -13,8 +13,8 @@ import pytest
 import swords_dataset
 from swords_baselines.llm.config import LLMConfig
 from swords_baselines.llm.prompt import QUESTION, mark_target
-from swords_baselines.run_files import output_paths
-from swords_dataset.errors import SwordsError
+from swords_baselines.run.files import output_paths
+from swords_lexsub.errors import SwordsError
 
 from ..conftest import run_swords
 from ..llm_server import LLMServer

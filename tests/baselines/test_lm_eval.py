@@ -19,7 +19,7 @@ import swords_dataset
 from swords_baselines.harness import TASKS
 from swords_baselines.llm.engine import unavailable_reason
 from swords_baselines.llm.parse import parse_completion, to_prediction
-from swords_baselines.run_files import output_paths
+from swords_baselines.run.files import output_paths
 
 from ..conftest import REPO_ROOT, free_port, run_swords
 
@@ -38,7 +38,7 @@ PAPER_METRICS = ("lenient_a_f@10", "lenient_c_f@10", "strict_a_f@10", "strict_c_
 def server():
     """`swords llm serve` on a free port, one slot of BUDGET tokens, until the module's tests are done."""
     port = free_port()
-    process = subprocess.Popen([sys.executable, "-m", "swords_dataset.cli", "llm", "serve", "--port", str(port),
+    process = subprocess.Popen([sys.executable, "-m", "swords_lexsub.cli", "llm", "serve", "--port", str(port),
                                 "--context", str(BUDGET)], cwd=REPO_ROOT, env={**os.environ, **OFFLINE},
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     root = f"http://127.0.0.1:{port}"
@@ -209,7 +209,7 @@ def test_what_cannot_run_is_one_line(server, tmp_path):
         "lm-eval itself waits up to --model_args timeout (300 s) × max_retries (3) for each request")
     # lm-eval not installed: `swords lm-eval path` says which extra in one line.
     hidden = subprocess.run([sys.executable, "-c", "import sys; sys.modules['lm_eval'] = None; "
-                             "from swords_dataset.cli import main; sys.exit(main(['lm-eval', 'path']))"],
+                             "from swords_lexsub.cli import main; sys.exit(main(['lm-eval', 'path']))"],
                             capture_output=True, text=True, cwd=REPO_ROOT, timeout=120)
     assert hidden.returncode == 2 and hidden.stderr.strip() == (
         "swords: error: the lm-eval tasks need lm-eval: pip install 'swords-lexsub[lm-eval]'")

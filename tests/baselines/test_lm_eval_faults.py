@@ -21,7 +21,7 @@ import pytest
 
 import swords_dataset
 from swords_baselines.llm.prompt import question
-from swords_dataset.errors import SwordsError
+from swords_lexsub.errors import SwordsError
 
 from ..conftest import run_swords
 from ..llm_server import LLMServer

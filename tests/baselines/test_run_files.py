@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from swords_baselines.run_files import output_paths
+from swords_baselines.run.files import output_paths
 
 from ..conftest import REPO_ROOT
 from ..llm_server import Fault, LLMServer
@@ -247,7 +247,7 @@ def test_data_build_never_defaults_to_the_installed_package():
 
 def test_a_closed_pipe_ends_any_command_quietly():
     for command in (["data", "verify"], ["run", "--list"], ["evaluate", "--help"]):
-        shell = f"{sys.executable} -m swords_dataset.cli {' '.join(command)} | head -1"
+        shell = f"{sys.executable} -m swords_lexsub.cli {' '.join(command)} | head -1"
         done = subprocess.run(["bash", "-o", "pipefail", "-c", shell], cwd=REPO_ROOT, capture_output=True,
                               text=True, timeout=300)
         assert "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr, done.stderr

@@ -10,8 +10,8 @@ import json
 import pytest
 
 import swords_dataset
+from swords_baselines.classic.wordnet import load_wordnet, target_readings, wordnet_substitutes
 from swords_baselines.cli import list_systems
-from swords_baselines.wordnet import load_wordnet, target_readings, wordnet_substitutes
 
 from ..metric.family_sources import (
     prolex_official,

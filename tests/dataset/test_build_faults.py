@@ -177,7 +177,7 @@ def test_what_would_stop_the_build_is_refused_before_any_work(tmp_path, sources_
 
 def test_refusals_cost_little_memory(tmp_path):
     """The process that refuses a missing nltk 3.5 peaks far below the build's reading (670 MB)."""
-    code = ("import resource, subprocess, sys; p = subprocess.run([sys.executable, '-m', 'swords_dataset.cli', "
+    code = ("import resource, subprocess, sys; p = subprocess.run([sys.executable, '-m', 'swords_lexsub.cli', "
             "'data', 'build', '--output', sys.argv[1], '--nltk35', '']); "
             "print(p.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024)")
     done = subprocess.run([sys.executable, "-c", code, str(tmp_path / "out")], capture_output=True, text=True,
@@ -193,7 +193,7 @@ def test_a_build_killed_halfway_leaves_a_folder_the_next_build_takes(rebuilt, so
     shutil.copytree(rebuilt, output)
     (output / "notes.txt").write_text("beside the dataset, not in it\n")
     before = contents(output)
-    command = [sys.executable, "-m", "swords_dataset.cli", "data", "build", "--sources", str(sources_dir),
+    command = [sys.executable, "-m", "swords_lexsub.cli", "data", "build", "--sources", str(sources_dir),
                "--output", str(output), "--nltk35", str(nltk35_path)]
     process = subprocess.Popen(command, cwd=REPO_ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 300
@@ -221,7 +221,7 @@ def test_a_file_size_limit_during_the_build_is_one_line_and_leaves_nothing(sourc
         resource.setrlimit(resource.RLIMIT_FSIZE, (200_000, 200_000))
 
     output = tmp_path / "built"
-    result = subprocess.run([sys.executable, "-m", "swords_dataset.cli", "data", "build", "--sources", str(sources_dir),
+    result = subprocess.run([sys.executable, "-m", "swords_lexsub.cli", "data", "build", "--sources", str(sources_dir),
                              "--output", str(output), "--nltk35", str(nltk35_path)], preexec_fn=limited,
                             capture_output=True, text=True, timeout=600, cwd=REPO_ROOT)
     assert one_line(result) == (f"swords: error: cannot write the dataset in {output}: a file would pass the file-size "

@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from swords_dataset.sources import BUILD_SOURCES
+from swords_dataset.build.sources import BUILD_SOURCES
 
 from ..conftest import REPO_ROOT
 from .test_build_faults import BEFORE_WORK_SECONDS, contents, one_line, timed_build
@@ -47,7 +47,7 @@ def test_a_rebuild_into_a_read_only_data_folder_is_refused_before_any_work(rebui
     shutil.copytree(rebuilt, output)
     (output / read_only).chmod(0o555)
     before = contents(output)
-    command = (f"exec {sys.executable} -m swords_dataset.cli data build --output {output} "
+    command = (f"exec {sys.executable} -m swords_lexsub.cli data build --output {output} "
                f"--nltk35 {nltk35_path}")
     try:
         result, seconds = timed_capsh(command)
@@ -78,7 +78,7 @@ def test_a_file_size_limit_below_the_largest_file_is_refused_before_any_work(tmp
     def limited() -> None:
         resource.setrlimit(resource.RLIMIT_FSIZE, (102_400, resource.RLIM_INFINITY))
 
-    command = [sys.executable, "-m", "swords_dataset.cli", "data", "build", "--output", str(output), "--nltk35",
+    command = [sys.executable, "-m", "swords_lexsub.cli", "data", "build", "--output", str(output), "--nltk35",
                str(nltk35_path)]
     done = subprocess.run(command, capture_output=True, text=True, timeout=300, cwd=REPO_ROOT, preexec_fn=limited)
     assert one_line(done) == (f"swords: error: --output {output}: the file-size limit (ulimit -f) is 102,400 bytes, "
@@ -92,9 +92,9 @@ WRITE = """
 import resource, sys
 from pathlib import Path
 import swords_dataset
-from swords_dataset.build import write_into
-from swords_dataset.build_folder import BuildFolder
-from swords_dataset.sources import BUILD_SOURCES
+from swords_dataset.build.pipeline import write_into
+from swords_dataset.build.folder import BuildFolder
+from swords_dataset.build.sources import BUILD_SOURCES
 output, sources, limit = Path(sys.argv[1]), Path(sys.argv[2]), int(sys.argv[3])
 rows = {c: {s: swords_dataset.rows(c, s) for s in splits} for c, splits in swords_dataset.CONFIGS.items()}
 paths = {relative: sources / relative for relative in BUILD_SOURCES}

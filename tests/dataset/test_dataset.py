@@ -169,8 +169,8 @@ def test_every_target_of_upstreams_parsed_test_sets_has_its_upstream_id(dataset_
 
 
 def _upstream_targets(config, split, rows, sources_dir, nltk35_path):
-    from swords_dataset.readers import semeval_instance_texts
-    from swords_dataset.sources import SEMEVAL_UPSTREAM_ASSET
+    from swords_dataset.build.readers.paper_benchmarks import semeval_instance_texts
+    from swords_dataset.build.sources import SEMEVAL_UPSTREAM_ASSET
     from swords_dataset.upstream import (
         UpstreamTarget,
         nltk35_detokenizer,

@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 
 import swords_dataset
-from swords_dataset.readers import BuildError
-from swords_dataset.readers_tsar2022 import read_tsar2022
+from swords_dataset.build.readers.paper_benchmarks import BuildError
+from swords_dataset.build.readers.tsar2022 import read_tsar2022
+from swords_dataset.build.sources import BUILD_SOURCES
 from swords_dataset.schema import FEATURES
-from swords_dataset.sources import BUILD_SOURCES
 from swords_dataset.stats import split_statistics
 
 from ..conftest import run_swords

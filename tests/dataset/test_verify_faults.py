@@ -45,7 +45,7 @@ def first_split(folder: Path) -> Path:
 def verify(dataset_dir: Path, timeout: float = 120, env: dict | None = None) -> tuple[subprocess.CompletedProcess,
                                                                                        float, int]:
     """(result, seconds, peak MB) of `swords data verify --dataset-dir DIR` in its own process."""
-    code = ("import resource, subprocess, sys; p = subprocess.run([sys.executable, '-m', 'swords_dataset.cli', "
+    code = ("import resource, subprocess, sys; p = subprocess.run([sys.executable, '-m', 'swords_lexsub.cli', "
             "'data', 'verify', '--dataset-dir', sys.argv[1]], capture_output=True, text=True); "
             "sys.stdout.write(p.stdout); sys.stderr.write(p.stderr); "
             "print(p.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024)")
@@ -188,7 +188,7 @@ def test_a_card_that_disagrees_with_the_configs_is_one_line(tmp_path):
     assert card_problem(package).startswith(expected)
     assert card_problem(SHIPPED) is None
     env = {**os.environ, "PYTHONPATH": str(package.parent), "HF_DATASETS_CACHE": str(tmp_path / "cache")}
-    done = subprocess.run([sys.executable, "-m", "swords_dataset.cli", "data", "verify"], capture_output=True,
+    done = subprocess.run([sys.executable, "-m", "swords_lexsub.cli", "data", "verify"], capture_output=True,
                           text=True, timeout=300, cwd=tmp_path, env=env)
     assert one_line(done).startswith(f"swords: error: {expected}; "), done.stderr
 
@@ -201,7 +201,7 @@ def test_an_unwritable_datasets_cache_is_one_line(tmp_path):
     home.mkdir()
     home.chmod(0o555)
     env = {key: value for key, value in os.environ.items() if key != "HF_DATASETS_CACHE"}
-    command = f"exec {sys.executable} -m swords_dataset.cli data verify"
+    command = f"exec {sys.executable} -m swords_lexsub.cli data verify"
     done = subprocess.run(["capsh", "--drop=cap_dac_override,cap_dac_read_search,cap_fowner", "--", "-c", command],
                           capture_output=True, text=True, timeout=300, cwd=REPO_ROOT,
                           env={**env, "HF_HOME": str(home)})

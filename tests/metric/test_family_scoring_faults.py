@@ -16,7 +16,7 @@ import pytest
 import swords_dataset
 import swords_metric
 from swords_metric import MetricInputError, Scorer
-from swords_metric.tsar import TSAR_METRICS
+from swords_metric.official.tsar2022 import TSAR_METRICS
 
 from ..baselines.run_helpers import swords
 from .family_sources import (

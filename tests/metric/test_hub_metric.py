@@ -20,7 +20,7 @@ import evaluate
 import pytest
 
 import swords_dataset
-from swords_dataset.hub import Release
+from swords_lexsub.hub.repos import Release
 from swords_metric import read_predictions
 from swords_metric.hub_repo import METRIC_REPO
 

@@ -10,8 +10,8 @@ import json
 import pytest
 
 import swords_dataset
-from swords_baselines.wordnet import wordnet_substitutes
-from swords_dataset.errors import SwordsError
+from swords_baselines.classic.wordnet import wordnet_substitutes
+from swords_lexsub.errors import SwordsError
 from swords_metric import Scorer
 
 from ..conftest import run_swords

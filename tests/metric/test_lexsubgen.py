@@ -1,5 +1,5 @@
-"""LexSubGen's P@1, P@3 and R@10 by its own conventions (swords_metric/lexsubgen.py), one rule a case, on targets
-built here; every expected value is worked out by hand in the comments. The rules, as issue 25 reads LexSubGen's
+"""LexSubGen's P@1, P@3 and R@10 by its own conventions (swords_metric/metrics/lexsubgen.py), one rule a case, on
+targets built here; every expected value is worked out by hand in the comments. The rules, as issue 25 reads LexSubGen's
 `compute_precision_recall_f1_topk` after its post-processing chain: P@k = hits in the first k / k; R@k = hits in
 the first k / |gold|; the gold as listed (not lemmatized, the target kept, each listed substitute counted); a
 prediction lower-cased, then lemmatized under the target's POS, then dropped if it is the target's lemma (and

@@ -17,11 +17,11 @@ import pytest
 
 import swords_dataset
 from swords_metric import MAX_PREDICTIONS_BYTES, MetricInputError, Scorer, read_predictions
-from swords_metric.alignment import UnknownTargetsError
+from swords_metric.references.target_ids import UnknownTargetsError
 
 from ..conftest import REPO_ROOT
 
-SWORDS = [sys.executable, "-m", "swords_dataset.cli"]
+SWORDS = [sys.executable, "-m", "swords_lexsub.cli"]
 # Starts a command and prints its exit code, peak RSS (MB) and stderr as JSON. The kernel's maximum RSS of a
 # child counts the process it was forked from, so the command is started from this bare interpreter rather
 # than from pytest (hundreds of MB).

@@ -235,7 +235,7 @@ def test_many_resamples_are_drawn_in_bounded_memory(dataset_rows):
     earlier versions are unchanged)."""
     import tracemalloc
 
-    from swords_metric.target_scores import metrics_from_totals
+    from swords_metric.metrics.target_scores import metrics_from_totals
 
     rows = dataset_rows[("swords", "test")]
     scorer = Scorer(rows, split="test")

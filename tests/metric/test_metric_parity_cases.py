@@ -11,8 +11,8 @@ from dataclasses import dataclass
 import pytest
 
 from swords_metric.core import Reference, normalize_prediction_items, prepare_prediction, prepare_reference
-from swords_metric.semeval import semeval_answers, semeval_gold
-from swords_metric.target_scores import score_targets
+from swords_metric.metrics.semeval import semeval_answers, semeval_gold
+from swords_metric.metrics.target_scores import score_targets
 
 from .reference_scorers import (
     ANCHOR,

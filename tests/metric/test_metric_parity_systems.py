@@ -60,7 +60,7 @@ def coinco_oracle(rows) -> list[list[tuple[str, float]]]:
 
 
 def thesaurus_oracle(rows) -> list[list[str]]:
-    thesaurus = pytest.importorskip("swords_baselines.thesaurus")
+    thesaurus = pytest.importorskip("swords_baselines.classic.thesaurus")
     if not thesaurus.default_thesaurus_path().is_file():
         pytest.skip(f"thesaurus not found at {thesaurus.default_thesaurus_path()}")
     return [[s for s in thesaurus.thesaurus_substitutes(row["target_lemma"], row["pos"]) if s.strip()] for row in rows]

@@ -1,4 +1,4 @@
-"""The details' WordNet relations (swords_metric/relations.py) agree with nltk's WordNet 3.0 API, the
+"""The details' WordNet relations (swords_metric/wordnet/relations.py) agree with nltk's WordNet 3.0 API, the
 definitions written in nltk's terms, on (target, substitute) pairs drawn with a fixed seed from real systems'
 predictions on SWORDS test (each system's top 10 a target, as the metric counts them)."""
 
@@ -9,15 +9,15 @@ from collections import Counter
 from pathlib import Path
 
 from swords_metric import RELATIONS, UD_TO_WORDNET, Scorer
-from swords_metric.lemmatizer import wordnet_candidates
-from swords_metric.relations import target_relations
+from swords_metric.wordnet.lemmatizer import wordnet_candidates
+from swords_metric.wordnet.relations import target_relations
 
 from .nltk_wordnet import run_nltk, wordnet_root
 
 SAMPLE = 3000
 PER_RELATION = 150  # the rarer relations (antonyms, derivations) are drawn up to this many first
 
-# The definitions of relations.py, in nltk's API (nltk's synsets() applies morphy itself).
+# The definitions of swords_metric/wordnet/relations.py, in nltk's API (nltk's synsets() applies morphy itself).
 RELATION_SCRIPT = """
 def forms(word, pos):
     return set(wn._morphy(word, "a" if pos == "s" else pos))

@@ -30,7 +30,7 @@ from pathlib import Path
 import pytest
 
 from swords_metric.core import normalize_prediction_items, prepare_prediction, prepare_reference
-from swords_metric.semeval import semeval_answers, semeval_gold
+from swords_metric.metrics.semeval import semeval_answers, semeval_gold
 
 from ..conftest import run_swords
 from .upstream_systems import (

@@ -1,5 +1,5 @@
-"""The metric's WordNet 3.0 graph (swords_metric/wordnet-3.0-graph.zip, read by the details' relations and by the
-`wordnet` baseline): regenerated identically from Debian's database, WordNet 3.0's published sizes, and equal to
+"""The metric's WordNet 3.0 graph (swords_metric/wordnet/wordnet-3.0-graph.zip, read by the details' relations and
+by the `wordnet` baseline): regenerated identically from Debian's database, WordNet 3.0's published sizes, and equal to
 nltk's WordNet API on the same database for thousands of synsets and lemmas (seeded samples)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 from swords_metric import WordNetGraph, load_wordnet_graph
-from swords_metric import wordnet_graph_data as graph_data
+from swords_metric.wordnet import graph_data
 
 from ..conftest import REPO_ROOT
 from .nltk_wordnet import run_nltk, wordnet_root

@@ -51,7 +51,7 @@ def dist(tmp_path_factory) -> dict[str, Path]:
 def space_repo(dist, tmp_path_factory) -> Path:
     """The Space repository as `swords hub export` writes it, with the wheel beside its requirements.txt."""
     from swords_dataset import __version__
-    from swords_dataset.hub import Release
+    from swords_lexsub.hub.repos import Release
     from swords_space.hub_repo import SPACE_REPO
 
     folder = tmp_path_factory.mktemp("space-repo")

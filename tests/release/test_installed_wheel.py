@@ -88,7 +88,7 @@ def test_the_wheel_holds_every_file_of_the_packages_and_the_sdist_what_a_build_n
         if folder in PACKAGE_FOLDERS and rest and not rest.startswith("__pycache__"):
             expected.add(f"{PACKAGE_FOLDERS[folder]}/{rest}")
     assert expected and not expected - in_wheel
-    assert {"swords_dataset/data/swords/test.parquet", "swords_metric/wordnet-3.0-graph.zip",
+    assert {"swords_dataset/data/swords/test.parquet", "swords_metric/wordnet/wordnet-3.0-graph.zip",
             "swords_baselines/harness/tasks/swords_gen.yaml", f"{RESULTS}/{COINCO_ORACLE}"} <= in_wheel
     with tarfile.open(dist["sdist"]) as sdist:
         in_sdist = {Path(*Path(member).parts[1:]).as_posix() for member in sdist.getnames()}
@@ -156,7 +156,7 @@ def test_swords_run_wordnet_from_the_installed_wheel_equals_the_development_inst
     command = ["run", "--system", "wordnet", "--dataset", "swords", "--split", "test", "--no-progress", "--json"]
     done = run_installed(installed, "swords", *command, "--output", str(tmp_path / "wheel" / "w.jsonl"), log=log)
     assert done.returncode == 0, done.stderr[-3000:]
-    here = subprocess.run([sys.executable, "-m", "swords_dataset.cli", *command, "--output",
+    here = subprocess.run([sys.executable, "-m", "swords_lexsub.cli", *command, "--output",
                            str(tmp_path / "dev" / "w.jsonl")], cwd=tmp_path, capture_output=True, text=True,
                           timeout=COMMAND_TIMEOUT)
     assert here.returncode == 0, here.stderr[-3000:]

@@ -12,8 +12,8 @@ import pytest
 import yaml
 
 from swords_dataset import __version__
-from swords_dataset.errors import SwordsError
-from swords_dataset.hub import Release, hub_repos
+from swords_lexsub.errors import SwordsError
+from swords_lexsub.hub.repos import Release, hub_repos
 from swords_space.hub_repo import SPACE_REPO, TORCH_CPU_INDEX
 
 from ..conftest import REPO_ROOT, free_port

@@ -34,7 +34,7 @@ print(sorted(name for name, module in list(sys.modules.items())
 TIME_LIMIT = 30  # seconds; each is refused in about one (two for app.py, which imports gradio first)
 
 
-def demo(*options: str, command: tuple[str, ...] = ("-m", "swords_dataset.cli", "demo")) -> tuple[int, list[str]]:
+def demo(*options: str, command: tuple[str, ...] = ("-m", "swords_lexsub.cli", "demo")) -> tuple[int, list[str]]:
     """(exit code, stderr lines) of the demo started with these options; it must stop by itself."""
     env = {**os.environ, "GRADIO_ANALYTICS_ENABLED": "False", "HF_HUB_OFFLINE": "1"}
     env.pop("GRADIO_SERVER_PORT", None)
@@ -99,7 +99,7 @@ def test_app_py_checks_the_same_options():
 
 def test_swords_demo_is_a_subcommand(monkeypatch, tmp_path):
     pytest.importorskip("gradio")
-    from swords_dataset import cli
+    from swords_lexsub import cli
 
     app = importlib.import_module("swords_space.app")
     space_cli = importlib.import_module("swords_space.cli")

@@ -169,7 +169,7 @@ def test_swords_demo_prints_its_url_and_names_the_port_option_when_taken(tmp_pat
     port = free_port()
     env = {**os.environ, "GRADIO_TEMP_DIR": str(tmp_path / "uploads"), "GRADIO_ANALYTICS_ENABLED": "False",
            "HF_HUB_OFFLINE": "1", "PYTHONUNBUFFERED": "1"}
-    demo = subprocess.Popen([sys.executable, "-m", "swords_dataset.cli", "demo", "--port", str(port)], cwd=tmp_path,
+    demo = subprocess.Popen([sys.executable, "-m", "swords_lexsub.cli", "demo", "--port", str(port)], cwd=tmp_path,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
     try:
         deadline = time.monotonic() + 90
@@ -177,7 +177,7 @@ def test_swords_demo_prints_its_url_and_names_the_port_option_when_taken(tmp_pat
         while time.monotonic() < deadline and "running at" not in line:
             line = demo.stdout.readline()
         assert f"The demo is running at http://127.0.0.1:{port}/" in line
-        taken = subprocess.run([sys.executable, "-m", "swords_dataset.cli", "demo", "--port", str(port)],
+        taken = subprocess.run([sys.executable, "-m", "swords_lexsub.cli", "demo", "--port", str(port)],
                                cwd=tmp_path, capture_output=True, text=True, env=env, timeout=120)
         assert taken.returncode == 2 and "Traceback" not in taken.stderr
         assert taken.stderr.strip().splitlines()[-1] == (

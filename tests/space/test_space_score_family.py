@@ -30,7 +30,7 @@ TSAR_PRINTED = {"acc@1": "MAP@1/Potential@1/Precision@1", "map@3": "MAP@3", "map
 
 
 def swords_evaluate(config: str, split: str, path) -> dict:
-    completed = subprocess.run([sys.executable, "-m", "swords_dataset.cli", "evaluate", "--dataset", config, "--split",
+    completed = subprocess.run([sys.executable, "-m", "swords_lexsub.cli", "evaluate", "--dataset", config, "--split",
                                 split, "--predictions", str(path), "--json"], capture_output=True, text=True,
                                timeout=120, check=True)
     return json.loads(completed.stdout)

@@ -116,7 +116,7 @@ def test_a_pasted_benchmark_context_is_recognised_and_judged(press):
 
 
 def _coinco(row: dict) -> list:
-    from swords_baselines.oracles import CoincoOracle
+    from swords_baselines.classic.oracles import CoincoOracle
 
     return dict(CoincoOracle().predict([row]))[row["id"]]
 

@@ -1,0 +1,2 @@
+"""`swords data build`: the raw upstream sources (sources.py, pinned by sha256), read by each benchmark's reader
+(readers/), written as Parquet and the card into a folder the build owns (folder.py), all or nothing (pipeline.py)."""

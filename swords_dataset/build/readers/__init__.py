@@ -1,0 +1,1 @@
+"""One reader per benchmark's raw files, each turning them into rows of the shared schema (swords_dataset.schema)."""
