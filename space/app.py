@@ -66,8 +66,9 @@ def preload() -> None:
     systems.warm(systems.default_system())
 
 
-def launch(port: int | None = None, host: str | None = None, results: str | None = None, warm: bool = True,
-           block: bool = True) -> gr.Blocks:
+def launch(
+    port: int | None = None, host: str | None = None, results: str | None = None, warm: bool = True, block: bool = True
+) -> gr.Blocks:
     """Build and start the app (queue with concurrency, 20 MB uploads, no run history: inputs may hold a
     key); `block=False` returns once the server answers."""
     memory.configure()  # before the worker threads start

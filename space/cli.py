@@ -25,13 +25,23 @@ class DemoError(SwordsError):
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--port", type=port_number, default=None,
-                        help=f"port (default: ${PORT_ENV}, else the first free one from {DEFAULT_PORT})")
-    parser.add_argument("--host", default=None,
-                        help=f"address or name to listen on, 0.0.0.0 for every interface (default: ${HOST_ENV}, "
-                        f"else {DEFAULT_HOST})")
-    parser.add_argument("--results", default=None, metavar="FOLDER",
-                        help="folder of stored *.metrics.json and predictions (default: space/results)")
+    parser.add_argument(
+        "--port",
+        type=port_number,
+        default=None,
+        help=f"port (default: ${PORT_ENV}, else the first free one from {DEFAULT_PORT})",
+    )
+    parser.add_argument(
+        "--host",
+        default=None,
+        help=f"address or name to listen on, 0.0.0.0 for every interface (default: ${HOST_ENV}, else {DEFAULT_HOST})",
+    )
+    parser.add_argument(
+        "--results",
+        default=None,
+        metavar="FOLDER",
+        help="folder of stored *.metrics.json and predictions (default: space/results)",
+    )
 
 
 def register(subparsers) -> None:
@@ -112,8 +122,10 @@ def _check_address(args: argparse.Namespace) -> None:
     host, host_named = host or DEFAULT_HOST, host_named or f"the default host {DEFAULT_HOST}"
     port, port_named = _port(args)
     if ":" in host:  # Gradio writes the address into its own URL as http://HOST:PORT/, unbracketed
-        raise DemoError(f"{host_named}: an IPv6 address, which Gradio cannot serve on; give an IPv4 address or a "
-                        "name (0.0.0.0 for every interface)")
+        raise DemoError(
+            f"{host_named}: an IPv6 address, which Gradio cannot serve on; give an IPv4 address or a "
+            "name (0.0.0.0 for every interface)"
+        )
     family, kind, protocol, address = _resolve(host, port or 0, host_named)
     with socket.socket(family, kind, protocol) as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

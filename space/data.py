@@ -64,8 +64,9 @@ def parse_split_label(label: str) -> tuple[str, str]:
 
 def split_choices(swords_family_only: bool = False) -> list[str]:
     """Every split's label, for the UI's benchmark choices (only the SWORDS metrics' benchmarks when asked)."""
-    return [split_label(config, split) for config, split in splits()
-            if not swords_family_only or is_swords_family(config)]
+    return [
+        split_label(config, split) for config, split in splits() if not swords_family_only or is_swords_family(config)
+    ]
 
 
 def choose_split(label: str | None) -> tuple[str, str]:

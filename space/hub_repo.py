@@ -74,8 +74,11 @@ def write(folder: Path, release: Release) -> None:
     folder = Path(folder)
     check_wheel(release)  # one of this distribution and release, by its name and its metadata
     wheel = Path(release.wheel) if release.wheel is not None else None
-    files = {"app.py": APP.encode(), "README.md": card_text().encode(), "requirements.txt":
-             requirements(release).encode()}
+    files = {
+        "app.py": APP.encode(),
+        "README.md": card_text().encode(),
+        "requirements.txt": requirements(release).encode(),
+    }
     names = [*files, *([wheel.name] if wheel else [])]
     for name in names:
         if (folder / name).exists() or (folder / name).is_symlink():

@@ -43,11 +43,26 @@ METRIC_LABELS = {key: label for label, key in METRIC_ROWS}
 PROLEX, TSAR2022 = "prolex", "tsar2022"  # swords_metric.metric_family's names
 # (label, metric key) of the figures of the benchmarks with their own official metrics, in their scorers' order.
 FAMILY_METRIC_ROWS: dict[str, tuple[tuple[str, str], ...]] = {
-    TSAR2022: tuple((PUBLISHED_METRICS[key], key) for key in (
-        "acc@1", "acc@1@top1", "acc@2@top1", "acc@3@top1", "map@3", "map@5", "map@10", "potential@3", "potential@5",
-        "potential@10")),
-    PROLEX: tuple((f"{m.upper()}@10, {name}", f"{aspect}_{m}@10") for aspect, name in
-                  (("acc", "acceptable"), ("prof", "proficiency-oriented")) for m in "prf"),
+    TSAR2022: tuple(
+        (PUBLISHED_METRICS[key], key)
+        for key in (
+            "acc@1",
+            "acc@1@top1",
+            "acc@2@top1",
+            "acc@3@top1",
+            "map@3",
+            "map@5",
+            "map@10",
+            "potential@3",
+            "potential@5",
+            "potential@10",
+        )
+    ),
+    PROLEX: tuple(
+        (f"{m.upper()}@10, {name}", f"{aspect}_{m}@10")
+        for aspect, name in (("acc", "acceptable"), ("prof", "proficiency-oriented"))
+        for m in "prf"
+    ),
 }
 
 _scorer_lock = threading.Lock()

@@ -27,8 +27,14 @@ LOCAL_LLM_OPTIONS = {"local": True, "budget": 640, "max_tokens": 48, "cache_dir"
 # response cache (it would hand one session's answers to another), and an environment variable nobody sets,
 # so that the system never falls back to a key from the server's environment (the Space owner's).
 LLM_TIMEOUT = 20.0
-SESSION_LLM_OPTIONS = {"api_key_env": "SWORDS_SPACE_SESSION_KEY_ONLY", "cache_dir": "off", "timeout": LLM_TIMEOUT,
-                       "max_retries": 0, "abort_after": 1, "concurrency": 1}
+SESSION_LLM_OPTIONS = {
+    "api_key_env": "SWORDS_SPACE_SESSION_KEY_ONLY",
+    "cache_dir": "off",
+    "timeout": LLM_TIMEOUT,
+    "max_retries": 0,
+    "abort_after": 1,
+    "concurrency": 1,
+}
 FALLBACK_TOKENIZER = "cl100k_base"  # any other model: its tokenizer only sizes the few-shot prompt, a common one does
 
 
@@ -180,7 +186,7 @@ _registry_lock = threading.Lock()
 @contextmanager
 def _building(name: str) -> Iterator[None]:
     """Exclusive for a system's first build (imports), shared afterwards."""
-    with (_gate.shared() if name in _built else _gate.exclusive()):
+    with _gate.shared() if name in _built else _gate.exclusive():
         yield
     _built.add(name)
 
@@ -292,6 +298,7 @@ def predict_llm(row: dict, settings: LLMSettings | None) -> list[tuple[str, floa
         except Exception:  # closing a half-open connection must not hide the answer or the real error
             pass
     if answer.failure is not None:  # the request's own failure, typed, reads better than a summary
-        raise SystemFailure(settings.redact(f"The LLM at {public_url(settings.base_url)} did not answer: "
-                                            f"{answer.failure}"))
+        raise SystemFailure(
+            settings.redact(f"The LLM at {public_url(settings.base_url)} did not answer: {answer.failure}")
+        )
     return [(str(word), float(score)) for word, score in answer.prediction]

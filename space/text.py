@@ -52,7 +52,7 @@ def context_words(context: str | None) -> list[tuple[str, str]]:
 
 
 def parse_word_choice(value: str | None) -> tuple[str, int] | None:
-    """"2:bank" -> ("bank", 2)."""
+    """ "2:bank" -> ("bank", 2)."""
     occurrence, _, word = (value or "").partition(":")
     if not word or not occurrence.isdigit():
         return None

@@ -52,6 +52,8 @@ def example_split(config: str) -> tuple[str, str]:
         return EXAMPLE_SPLITS[config]
     splits = CONFIGS[config]
     return config, "dev" if "dev" in splits else "trial"
+
+
 # Configs whose license text ships beside their data: ProLex (Apache-2.0), TSAR-2022 (CC-BY-NC-SA-4.0).
 LICENSED_CONFIGS = ("prolex", "tsar2022_en", "tsar2022_es", "tsar2022_pt")
 
@@ -88,8 +90,11 @@ def split_parts(config: str, split: str) -> tuple[str, ...]:
     unknown = [part for part in parts if part not in splits]
     if unknown or len(set(parts)) != len(parts) or len(splits) < 2:
         combined = SPLIT_JOINER.join(splits)
-        reason = (f"{clipped(unknown[0], quote=True)} is not one of its splits{did_you_mean(unknown[0], splits)}"
-                  if unknown else "a split is named twice")
+        reason = (
+            f"{clipped(unknown[0], quote=True)} is not one of its splits{did_you_mean(unknown[0], splits)}"
+            if unknown
+            else "a split is named twice"
+        )
         hint = f"; combine its splits as {combined}" if len(splits) > 1 else "; it has one split, " + splits[0]
         raise SwordsError(f"config {config!r} has no split {clipped(split, quote=True)}: {reason}{hint}")
     return parts
@@ -99,11 +104,14 @@ def check_config(config: str, split: str | None = None) -> None:
     """A SwordsError naming an unknown config or split (with "did you mean", a look-alike letter named, a long
     name shortened); `split` None checks the config alone. Every entry point that takes a split checks it here."""
     if not isinstance(config, str) or config not in CONFIGS:
-        raise SwordsError(f"unknown config {_named(config)}{did_you_mean(config, CONFIGS)}; choose one of "
-                          f"{', '.join(CONFIGS)}")
+        raise SwordsError(
+            f"unknown config {_named(config)}{did_you_mean(config, CONFIGS)}; choose one of {', '.join(CONFIGS)}"
+        )
     if split is not None and (not isinstance(split, str) or split not in CONFIGS[config]):
-        raise SwordsError(f"config {config!r} has no split {_named(split)}{did_you_mean(split, CONFIGS[config])}; "
-                          f"it has {', '.join(CONFIGS[config])}")
+        raise SwordsError(
+            f"config {config!r} has no split {_named(split)}{did_you_mean(split, CONFIGS[config])}; "
+            f"it has {', '.join(CONFIGS[config])}"
+        )
 
 
 def _named(value: object) -> str:
@@ -147,8 +155,10 @@ def rows(config: str = DEFAULT_CONFIG, split: str = "test", columns: list[str] |
         raise SwordsError(f"rows() reads one split: name it (config {config!r} has {', '.join(CONFIGS[config])})")
     check_config(config, split)
     if split is None:  # `load` gives every split for None; a list of rows is one split's
-        raise SwordsError(f"rows() reads one split: give split= one of {', '.join(CONFIGS[config])} (load({config!r}) "
-                          "gives every split)")
+        raise SwordsError(
+            f"rows() reads one split: give split= one of {', '.join(CONFIGS[config])} (load({config!r}) "
+            "gives every split)"
+        )
     return pq.read_table(DATASET_DIR / parquet_path(config, split), columns=columns).to_pylist()
 
 

@@ -68,8 +68,12 @@ def register_data(subparsers) -> None:
         "--sources", default=str(default_sources_dir()), help="raw sources folder (default: %(default)s)"
     )
     # Required: a default would rebuild inside the installed package.
-    build.add_argument("--output", required=True, help="dataset folder to write: a new or empty one, or one the build "
-                       "wrote (its swords-build.json lists its files); nothing else in it is touched")
+    build.add_argument(
+        "--output",
+        required=True,
+        help="dataset folder to write: a new or empty one, or one the build "
+        "wrote (its swords-build.json lists its files); nothing else in it is touched",
+    )
     build.add_argument(
         "--nltk35",
         default=os.environ.get(NLTK35_ENV),

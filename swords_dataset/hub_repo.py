@@ -23,13 +23,21 @@ def publishable_files(dataset_dir: Path = DATASET_DIR) -> list[tuple[str, int]]:
         raise SwordsError(f"nothing to publish in {dataset_dir}: run `swords data build` first")
     return [(f.relative_to(dataset_dir).as_posix(), f.stat().st_size) for f in files]
 
+
 def publish(repo_id: str, dataset_dir: Path = DATASET_DIR, private: bool = False) -> str:
     """Create the dataset repository if needed and upload; the token is read from the environment only."""
     check_repo_id(repo_id)
     files = publishable_files(dataset_dir)
     token = hub_token()
-    return upload(repo_id, "dataset", Path(dataset_dir), [path for path, _ in files], token,
-                  "Upload lexical substitution benchmarks (swords data publish)", private=private)
+    return upload(
+        repo_id,
+        "dataset",
+        Path(dataset_dir),
+        [path for path, _ in files],
+        token,
+        "Upload lexical substitution benchmarks (swords data publish)",
+        private=private,
+    )
 
 
 def _write_dataset(folder: Path, release: Release) -> None:

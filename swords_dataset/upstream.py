@@ -48,7 +48,6 @@ PINNED_DATASET_IDS: dict[tuple[str, str], str] = {
 }
 
 
-
 class UpstreamIdError(SwordsError):
     """Upstream's ids cannot be reproduced (a missing tool, or data that disagree with upstream's pins)."""
 
@@ -62,9 +61,7 @@ def context_id(context: str) -> str:
 
 
 def target_id(context: str, target: str, offset: int, pos: str | None) -> str:
-    return "t:" + checksum(
-        {"context_id": context_id(context), "target": target.lower(), "offset": offset, "pos": pos}
-    )
+    return "t:" + checksum({"context_id": context_id(context), "target": target.lower(), "offset": offset, "pos": pos})
 
 
 def substitute_id(target_id_: str, substitute: str) -> str:

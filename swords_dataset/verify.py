@@ -79,8 +79,10 @@ def read_parquet(path: Path, config: str, split: str) -> pa.Table:
                 raise SwordsError(f"{path}: not a readable Parquet file ({clipped(_first_line(error))})") from None
             text = _text_bytes(table)
             if text > MAX_GROWTH * allowed.text_bytes:
-                raise SwordsError(f"{path}: holds {text:,} bytes of text; {config}/{split} as shipped holds "
-                                  f"{allowed.text_bytes:,}, and verify reads at most {MAX_GROWTH} times that")
+                raise SwordsError(
+                    f"{path}: holds {text:,} bytes of text; {config}/{split} as shipped holds "
+                    f"{allowed.text_bytes:,}, and verify reads at most {MAX_GROWTH} times that"
+                )
             return table.cast(ARROW_SCHEMA)  # the text expands here, within the bound just checked
     except FileNotFoundError:
         raise SwordsError(f"{path}: missing (is --dataset-dir a built dataset folder?)") from None
@@ -110,8 +112,10 @@ def check_offsets(rows: list[dict], path: Path) -> None:
     for number, row in enumerate(rows, 1):
         start = row["offset"]
         if row["context"][start : start + len(row["target"])] != row["target"]:
-            raise SwordsError(f"{path}: row {number} (id {clipped(row['id'], quote=True)}): its target "
-                              f"{clipped(row['target'], quote=True)} is not at its offset {start}")
+            raise SwordsError(
+                f"{path}: row {number} (id {clipped(row['id'], quote=True)}): its target "
+                f"{clipped(row['target'], quote=True)} is not at its offset {start}"
+            )
 
 
 def _first_true(mask: pa.ChunkedArray | pa.Array) -> int:
@@ -149,19 +153,25 @@ def _metadata_shape(parquet: pq.ParquetFile) -> Shape:
 def _check_counts(found: Shape, allowed: Shape, path: Path, config: str, split: str) -> None:
     shipped = f"{config}/{split} as shipped"
     if found.rows > MAX_GROWTH * allowed.rows:
-        raise SwordsError(f"{path}: {found.rows:,} rows; {shipped} has {allowed.rows:,}, and verify reads at most "
-                          f"{MAX_GROWTH} times that")
+        raise SwordsError(
+            f"{path}: {found.rows:,} rows; {shipped} has {allowed.rows:,}, and verify reads at most "
+            f"{MAX_GROWTH} times that"
+        )
     for column, count in found.values.items():
         # Every column holds at least a value a row (the schema check has made sure it is one of the dataset's).
         known = allowed.values.get(column, 0)
         if count > MAX_GROWTH * max(known, allowed.rows):
-            raise SwordsError(f"{path}: column {column!r} holds {count:,} values; {shipped} holds {known:,}, and "
-                              f"verify reads at most {MAX_GROWTH} times that")
+            raise SwordsError(
+                f"{path}: column {column!r} holds {count:,} values; {shipped} holds {known:,}, and "
+                f"verify reads at most {MAX_GROWTH} times that"
+            )
     # Pages are decoded whole; other writers' encodings (no dictionaries, small row groups) take more room.
     limit = MAX_GROWTH * allowed.decompressed + REENCODING_ALLOWANCE
     if found.decompressed > limit:
-        raise SwordsError(f"{path}: its pages decompress to {found.decompressed:,} bytes; verify reads at most "
-                          f"{limit:,} for {config}/{split}")
+        raise SwordsError(
+            f"{path}: its pages decompress to {found.decompressed:,} bytes; verify reads at most "
+            f"{limit:,} for {config}/{split}"
+        )
 
 
 def _check_schema(schema: pa.Schema, path: Path) -> None:
@@ -173,8 +183,10 @@ def _check_schema(schema: pa.Schema, path: Path) -> None:
             listed = "" if shared else f" (its columns: {clipped(', '.join(schema.names) or 'none')})"
             raise SwordsError(f"{path}: no column {field.name!r}{listed}; not a split of the dataset")
         if not schema.field(index).type.equals(field.type):
-            raise SwordsError(f"{path}: column {field.name!r} is {clipped(schema.field(index).type)}; the dataset's "
-                              f"is {clipped(field.type)}")
+            raise SwordsError(
+                f"{path}: column {field.name!r} is {clipped(schema.field(index).type)}; the dataset's "
+                f"is {clipped(field.type)}"
+            )
     extra = [name for name in schema.names if ARROW_SCHEMA.get_field_index(name) < 0]
     if extra:
         raise SwordsError(f"{path}: a column the dataset does not have, {clipped(extra[0], quote=True)}")
@@ -222,4 +234,3 @@ def _text_bytes(data: pa.Array | pa.ChunkedArray | pa.Table) -> int:
 def _first_line(error: BaseException) -> str:
     text = str(error)
     return text.splitlines()[0] if text else type(error).__name__
-

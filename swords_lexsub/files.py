@@ -23,9 +23,15 @@ NO_SPACE = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
 SPECIAL_ROOTS = (Path("/dev"), Path("/proc"), Path("/sys"))
 
 
-_KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISREG, "a regular file"), (stat.S_ISLNK, "a symbolic link"),
-          (stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"),
-          (stat.S_ISBLK, "a block device"))
+_KINDS = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISREG, "a regular file"),
+    (stat.S_ISLNK, "a symbolic link"),
+    (stat.S_ISFIFO, "a FIFO"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+)
 
 
 def mode_kind(mode: int) -> str:
@@ -110,12 +116,15 @@ def check_room(folder: str | Path, needed: int, largest: int, what: str) -> None
     stats = os.statvfs(folder)
     free = stats.f_bavail * stats.f_frsize
     if free < needed:
-        raise SwordsError(f"{what}: no space left on the device for it ({free:,} bytes free, {needed:,} needed); "
-                          "nothing was changed")
+        raise SwordsError(
+            f"{what}: no space left on the device for it ({free:,} bytes free, {needed:,} needed); nothing was changed"
+        )
     limit = _size_limit()
     if limit != resource.RLIM_INFINITY and limit < largest:
-        raise SwordsError(f"{what}: the file-size limit (ulimit -f) is {limit:,} bytes, and files of up to "
-                          f"{largest:,} bytes are to be written; nothing was changed")
+        raise SwordsError(
+            f"{what}: the file-size limit (ulimit -f) is {limit:,} bytes, and files of up to "
+            f"{largest:,} bytes are to be written; nothing was changed"
+        )
 
 
 def _no_space_cause(error: BaseException) -> OSError | None:
@@ -254,6 +263,7 @@ def atomic_write(path: str | Path, data: bytes, durable: bool = True) -> None:
     """Write `data` to `path` atomically (see atomic_writer): a reader sees the old file or the new one."""
     with atomic_writer(path, durable) as f:
         f.write(data)
+
 
 def sha256_of(path: Path, what: str = "file") -> str:
     """The file's sha256; a SwordsError naming a folder, FIFO, socket or device at `path` (never blocking on one)."""

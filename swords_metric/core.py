@@ -159,8 +159,10 @@ def _score_value(score, where: str, position: int, substitute: str) -> float:
     else:
         item = f"{where}item {position} ({shown(substitute, 40)})"
         if score is None:
-            raise MetricInputError(f"{item}: score is null; give a number (or leave the score out of a "
-                                   "{\"substitute\": ...} item to rank it by position)")
+            raise MetricInputError(
+                f"{item}: score is null; give a number (or leave the score out of a "
+                '{"substitute": ...} item to rank it by position)'
+            )
         if isinstance(score, OversizedInteger):
             raise MetricInputError(f"{item}: score is {score!r}, too large for a float")
         if isinstance(score, bytes) or not isinstance(score, int | float | str | np.integer | np.floating | np.str_):
@@ -172,8 +174,9 @@ def _score_value(score, where: str, position: int, substitute: str) -> float:
         except ValueError:
             raise MetricInputError(f"{item}: score {str(score)[:40]!r} is not a number") from None
     if value != value:
-        raise MetricInputError(f"{where}item {position} ({shown(substitute, 40)}): score is NaN, which cannot be "
-                               "ranked")
+        raise MetricInputError(
+            f"{where}item {position} ({shown(substitute, 40)}): score is NaN, which cannot be ranked"
+        )
     return value
 
 
@@ -213,8 +216,9 @@ def normalize_prediction_items(items, target_id: str = "") -> list[tuple[str, fl
         elif (isinstance(item, Sequence | np.ndarray) and not isinstance(item, bytes)) and len(item) == 2:
             substitute, score = item
         else:
-            raise MetricInputError(f"{where}item {position} is {shown(item)}, expected a substitute or "
-                                   "[substitute, score]")
+            raise MetricInputError(
+                f"{where}item {position} is {shown(item)}, expected a substitute or [substitute, score]"
+            )
         if not isinstance(substitute, str):
             raise MetricInputError(f"{where}item {position}: substitute {shown(substitute)} is not a string")
         substitute = str(substitute)
@@ -233,8 +237,12 @@ class InputNotes:
     unicode_variants: int = 0  # match a gold word only as plain_text: not matched, as upstream
 
     def as_dict(self) -> dict[str, int]:
-        return {"empty_substitutes": self.empty_substitutes, "target_copies": self.target_copies,
-                "duplicates": self.duplicates, "unicode_variants": self.unicode_variants}
+        return {
+            "empty_substitutes": self.empty_substitutes,
+            "target_copies": self.target_copies,
+            "duplicates": self.duplicates,
+            "unicode_variants": self.unicode_variants,
+        }
 
     def add(self, other: InputNotes) -> None:
         self.empty_substitutes += other.empty_substitutes

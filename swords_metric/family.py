@@ -9,8 +9,10 @@ from collections.abc import Mapping
 SWORDS, TSAR2022, PROLEX = "swords", "tsar2022", "prolex"
 FAMILIES = (SWORDS, TSAR2022, PROLEX)
 # Why the SWORDS metrics do not score the other families' rows: said in one line when they are given them.
-NOT_SWORDS = ("its rows have no POS, which the SWORDS metrics lemmatize by (with English WordNet: meaningless for "
-              "Spanish and Portuguese), and it has its own official metrics")
+NOT_SWORDS = (
+    "its rows have no POS, which the SWORDS metrics lemmatize by (with English WordNet: meaningless for "
+    "Spanish and Portuguese), and it has its own official metrics"
+)
 
 
 def metric_family(name: str | None) -> str:

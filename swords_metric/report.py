@@ -122,23 +122,32 @@ def format_analysis(analysis: dict) -> str:
     """The summary (Scorer.analyze) as a compact text section: shares of the strict top-k per class and per
     WordNet relation, over all targets, per POS and per size of the acceptable gold set; the worst targets."""
     k, overall = analysis["k"], analysis["all"]
-    groups = [("all", overall), *analysis["by_pos"].items(),
-              *((f"gold {label}", group) for label, group in analysis["by_gold_size"].items())]
-    table = [["", *(name for name, _ in groups)],
-             ["targets", *(f"{group['targets']:,}" for _, group in groups)],
-             [f"top-{k} substitutes", *(f"{group['substitutes']:,}" for _, group in groups)]]
+    groups = [
+        ("all", overall),
+        *analysis["by_pos"].items(),
+        *((f"gold {label}", group) for label, group in analysis["by_gold_size"].items()),
+    ]
+    table = [
+        ["", *(name for name, _ in groups)],
+        ["targets", *(f"{group['targets']:,}" for _, group in groups)],
+        [f"top-{k} substitutes", *(f"{group['substitutes']:,}" for _, group in groups)],
+    ]
     for kind, shares in (("class:  ", "class_shares"), ("WordNet:", "relation_shares")):
         for i, name in enumerate(overall.get(shares, ())):
             label = f"{kind if i == 0 else ' ' * len(kind)} {name}"
             table.append([label, *(f"{group[shares][name]:.1f}" for _, group in groups)])
-    out = [f"What the system proposed: shares (%) of its top-{k} substitutes a target, as precision counts them "
-           f"({overall['substitutes']:,} over {overall['targets']:,} targets); gold N: targets with N acceptable "
-           "substitutes", _rows(table)]
+    out = [
+        f"What the system proposed: shares (%) of its top-{k} substitutes a target, as precision counts them "
+        f"({overall['substitutes']:,} over {overall['targets']:,} targets); gold N: targets with N acceptable "
+        "substitutes",
+        _rows(table),
+    ]
     if analysis["worst_targets"]:
         out += ["", f"Worst targets ({analysis['worst_rule'].replace('@k', f'@{k}')})"]
         for target in analysis["worst_targets"]:
-            out.append(f"  {_target(target)}  lenient F@{k} A "
-                       f"{target['lenient_a_f']:.1f}, {target['acceptable']} acceptable")
+            out.append(
+                f"  {_target(target)}  lenient F@{k} A {target['lenient_a_f']:.1f}, {target['acceptable']} acceptable"
+            )
             out.append(f"      top: {_shortened(target['top'], 6)}")
             out.append(f"      missed: {_shortened(target['acceptable_missed'], 6)}")
     return "\n".join(out)
@@ -150,8 +159,10 @@ def format_differences(differences: list[dict], k: int = 10) -> str:
         return f"No target's lenient F@{k} against acceptable differs between the two systems."
     out = [f"Targets where the systems differ most (per-target lenient F@{k} against acceptable, A - B)"]
     for pair in differences:
-        out.append(f"  {pair['difference']:+7.1f}  {_target(pair)}  "
-                   f"A {pair['a_lenient_a_f']:.1f}, B {pair['b_lenient_a_f']:.1f}")
+        out.append(
+            f"  {pair['difference']:+7.1f}  {_target(pair)}  "
+            f"A {pair['a_lenient_a_f']:.1f}, B {pair['b_lenient_a_f']:.1f}"
+        )
         out.append(f"           A: {_shortened(pair['a_top'], 6)}")
         out.append(f"           B: {_shortened(pair['b_top'], 6)}")
     return "\n".join(out)

@@ -21,8 +21,17 @@ from swords_metric.references.shipped import LEMMATIZER
 from swords_metric.references.split import ReferenceSplit, shipped_split
 from swords_metric.references.target_ids import DATASET_IDS, UPSTREAM_IDS, TargetIndex, UnknownTargetsError
 
-__all__ = ["DATASET_IDS", "UPSTREAM_IDS", "Judgement", "PreparedPredictions", "Scorer", "TargetIndex",
-           "UnknownTargetsError", "check_resamples", "score"]
+__all__ = [
+    "DATASET_IDS",
+    "UPSTREAM_IDS",
+    "Judgement",
+    "PreparedPredictions",
+    "Scorer",
+    "TargetIndex",
+    "UnknownTargetsError",
+    "check_resamples",
+    "score",
+]
 
 # 1.1: CoInCo's problematic targets left out by default; duplicates merged in upstream's order.
 METRIC_VERSION = "1.2"  # 1.2: LexSubGen's P@k, R@k by its own conventions (swords_metric/metrics/lexsubgen.py)
@@ -61,8 +70,15 @@ class Scorer:
     from `Scorer(rows)` alike; the SWORDS metrics refuse such rows in one line (see family.NOT_SWORDS).
     """
 
-    def __new__(cls, rows=None, k: int = 10, split: str | None = None, setting: str = "generative",
-                include_problematic: bool = False, config: str | None = None):
+    def __new__(
+        cls,
+        rows=None,
+        k: int = 10,
+        split: str | None = None,
+        setting: str = "generative",
+        include_problematic: bool = False,
+        config: str | None = None,
+    ):
         scorer = family_scorer(rows, config, split, k, setting, include_problematic)
         return super().__new__(cls) if scorer is None else scorer
 
@@ -93,13 +109,21 @@ class Scorer:
         from swords_metric.references.shipped import load_shipped
 
         parts = swords_dataset.split_parts(config, split)
-        family = family_scorer(lambda: [row for part in parts for row in swords_dataset.rows(config, part)], config,
-                               split, k, setting, include_problematic)
+        family = family_scorer(
+            lambda: [row for part in parts for row in swords_dataset.rows(config, part)],
+            config,
+            split,
+            k,
+            setting,
+            include_problematic,
+        )
         if family is not None:
             return family
         references = [load_shipped(swords_dataset.DATASET_DIR, config, part) for part in parts]
-        references = [shipped or ReferenceSplit.from_rows(swords_dataset.rows(config, part))
-                      for shipped, part in zip(references, parts, strict=True)]
+        references = [
+            shipped or ReferenceSplit.from_rows(swords_dataset.rows(config, part))
+            for shipped, part in zip(references, parts, strict=True)
+        ]
         references = references[0] if len(references) == 1 else ReferenceSplit.joined(references)
         scorer = cls.__new__(cls)
         scorer._build(references, k, split, setting, include_problematic, config)
@@ -115,8 +139,7 @@ class Scorer:
         self.depth = max(self.k, max(CURVE_KS))  # how much of each ranking prepared predictions keep
         self.include_problematic = check_flag(include_problematic, "include_problematic")
         self.skipped = [flag and not self.include_problematic for flag in self.problematic]
-        self.references = [None if skip else ref
-                           for ref, skip in zip(references.references, self.skipped, strict=True)]
+        self.references = [None if skip else ref for ref, skip in zip(references.references, self.skipped, strict=True)]
         self.scored = [reference is not None and bool(reference.lemmas) for reference in self.references]
         benchmarks = sorted({row["benchmark"] for row in self.rows if row["benchmark"]})
         self.benchmark = "+".join(benchmarks) or "custom"
@@ -126,8 +149,9 @@ class Scorer:
 
     # -- predictions, prepared once --
 
-    def prepare(self, predictions, source: str = "predictions", details: str | Path | None = None,
-                details_force: bool = False) -> PreparedPredictions:
+    def prepare(
+        self, predictions, source: str = "predictions", details: str | Path | None = None, details_force: bool = False
+    ) -> PreparedPredictions:
         """Predictions as the metrics use them: a mapping from target id (either scheme) to a list of
         substitutes, or one list per reference in order (any form normalize_prediction_items reads).
         Already prepared predictions are returned as they are (if this Scorer made them). With `details`, a
@@ -136,14 +160,17 @@ class Scorer:
         swords evaluate wrote it, or with `details_force`); `details_file` of the result says where it went."""
         return self._prepared(predictions, source, self.depth, details, details_force)
 
-    def _prepared(self, predictions, source: str, depth: int, details: str | Path | None = None,
-                  details_force: bool = False) -> PreparedPredictions:
+    def _prepared(
+        self, predictions, source: str, depth: int, details: str | Path | None = None, details_force: bool = False
+    ) -> PreparedPredictions:
         if isinstance(predictions, PreparedPredictions):
             if predictions.owner is not self:
                 raise MetricInputError(f"{predictions.source}: prepared by another Scorer; prepare them with this one")
             if details is not None:
-                raise MetricInputError(f"{predictions.source}: already prepared; details are written while "
-                                       "predictions are prepared (pass details= to read or prepare)")
+                raise MetricInputError(
+                    f"{predictions.source}: already prepared; details are written while "
+                    "predictions are prepared (pass details= to read or prepare)"
+                )
             return predictions
         with details_observer(self, details, source, details_force) as stream:
             observe = stream.observe if stream is not None else None
@@ -155,9 +182,15 @@ class Scorer:
         prepared.details_file = stream.written() if stream is not None else None
         return prepared
 
-    def read(self, path: str | Path, max_bytes: int = MAX_PREDICTIONS_BYTES, max_target_chars: int = MAX_TARGET_CHARS,
-             source: str | None = None, details: str | Path | None = None, details_force: bool = False
-             ) -> PreparedPredictions:
+    def read(
+        self,
+        path: str | Path,
+        max_bytes: int = MAX_PREDICTIONS_BYTES,
+        max_target_chars: int = MAX_TARGET_CHARS,
+        source: str | None = None,
+        details: str | Path | None = None,
+        details_force: bool = False,
+    ) -> PreparedPredictions:
         """A predictions file (upstream format or JSONL, gzipped or not; see swords_metric/predictions/files.py),
         read as a stream and prepared a target at a time: memory grows with the targets, not with the file. A file
         over max_bytes (uncompressed), or a target over max_target_chars of JSON, is refused. With `details`
@@ -165,8 +198,16 @@ class Scorer:
         one is replaced only as swords evaluate wrote it, or with `details_force`; see prepare)."""
         file = PredictionFile(path, max_bytes, max_target_chars)
         with details_observer(self, details, source or str(path), details_force) as stream:
-            prepared = prepare_keyed(file, self.references, self.index, self.depth, source or str(path), self,
-                                     duplicate=file.duplicate, observe=stream.observe if stream is not None else None)
+            prepared = prepare_keyed(
+                file,
+                self.references,
+                self.index,
+                self.depth,
+                source or str(path),
+                self,
+                duplicate=file.duplicate,
+                observe=stream.observe if stream is not None else None,
+            )
         prepared.file_format, prepared.substitutes_lemmatized = file.format, file.substitutes_lemmatized
         prepared.details_file = stream.written() if stream is not None else None
         return prepared
@@ -188,8 +229,9 @@ class Scorer:
             raise MetricInputError(f"precision_recall needs cut-offs of at least 1, got {ks}")
         prepared = self._prepared(predictions, "predictions", max(self.depth, ks[-1]))
         if ks[-1] > prepared.depth:
-            raise MetricInputError(f"predictions are prepared {prepared.depth} deep; k={ks[-1]} needs a Scorer with "
-                                   f"k >= {ks[-1]}")
+            raise MetricInputError(
+                f"predictions are prepared {prepared.depth} deep; k={ks[-1]} needs a Scorer with k >= {ks[-1]}"
+            )
         return precision_recall_at(self.references, prepared.ranked, ks)
 
     def analyze(self, predictions, worst: int = 5, relations: bool = True) -> dict:
@@ -208,8 +250,11 @@ class Scorer:
         from swords_metric.details.explain import ranked_or_none, target_record
 
         ranked = self.prepare(predictions).ranked
-        return [target_record(self.rows[i], self.references[i], ranked_or_none(ranked[i]), self.k)
-                for i, scored in enumerate(self.scored) if scored]
+        return [
+            target_record(self.rows[i], self.references[i], ranked_or_none(ranked[i]), self.k)
+            for i, scored in enumerate(self.scored)
+            if scored
+        ]
 
     def differences(self, predictions_a, predictions_b, n: int = 10) -> list[dict]:
         """The `n` targets where two systems differ most in per-target lenient F@k against acceptable, as
@@ -218,8 +263,9 @@ class Scorer:
 
         return differences(self, self.prepare(predictions_a, "A").ranked, self.prepare(predictions_b, "B").ranked, n)
 
-    def write_comparison(self, path: str | Path, predictions_a, predictions_b,
-                         sources: tuple[str, str] = ("A", "B"), force: bool = False) -> int:
+    def write_comparison(
+        self, path: str | Path, predictions_a, predictions_b, sources: tuple[str, str] = ("A", "B"), force: bool = False
+    ) -> int:
         """A comparison file (.jsonl, .csv or .parquet): one record per scored target with both systems'
         figures and top-k lemmas. Returns how many records it holds. An existing file is replaced only as
         swords evaluate wrote it, or with `force` (see prepare)."""
@@ -236,20 +282,32 @@ class Scorer:
         prepared = self.prepare(predictions)
         keep = [i for i, slot in enumerate(prepared.ranked) if slot is not None]
         scorer = Scorer.__new__(Scorer)
-        scorer._build(self.split_references.subset(keep), self.k, self.split, self.setting, self.include_problematic,
-                      self.config)
-        subset = PreparedPredictions([prepared.ranked[i] for i in keep], prepared.scheme, prepared.given,
-                                     prepared.notes, prepared.source, prepared.depth, scorer, prepared.file_format,
-                                     prepared.substitutes_lemmatized)
+        scorer._build(
+            self.split_references.subset(keep), self.k, self.split, self.setting, self.include_problematic, self.config
+        )
+        subset = PreparedPredictions(
+            [prepared.ranked[i] for i in keep],
+            prepared.scheme,
+            prepared.given,
+            prepared.notes,
+            prepared.source,
+            prepared.depth,
+            scorer,
+            prepared.file_format,
+            prepared.substitutes_lemmatized,
+        )
         return scorer, subset
 
     def lemma_lists(self, predictions: Mapping[str, object] | Sequence[object]) -> list[list[tuple[str, float]] | None]:
         """Per reference, in order, the prediction as the metrics read it before any cut-off: [(lemma, score)]
         ordered by score, the target's lemma and later duplicates dropped (None: no reference, or no
         prediction). What the official scorers are fed when they run beside this one."""
-        return [None if items is None or reference is None
-                else prepare_prediction(normalize_prediction_items(items), reference)
-                for items, reference in zip(self.align(predictions), self.references, strict=True)]
+        return [
+            None
+            if items is None or reference is None
+            else prepare_prediction(normalize_prediction_items(items), reference)
+            for items, reference in zip(self.align(predictions), self.references, strict=True)
+        ]
 
     def judge(self, target_id: str, substitutes: Iterable[str]) -> list[Judgement]:
         """Each substitute against the target's gold, as the metric counts it: lemmatized under the target's
@@ -267,8 +325,16 @@ class Scorer:
             if i is None or lemma == reference.target_lemma:
                 judged.append(Judgement(substitute, lemma, NOT_IN_BENCHMARK))
                 continue
-            judged.append(Judgement(substitute, lemma, lemma_class(reference, lemma), reference.score(i),
-                                    reference.positives[i], reference.totals[i]))
+            judged.append(
+                Judgement(
+                    substitute,
+                    lemma,
+                    lemma_class(reference, lemma),
+                    reference.score(i),
+                    reference.positives[i],
+                    reference.totals[i],
+                )
+            )
         return judged
 
     def _covered(self, prepared: PreparedPredictions) -> list[bool]:

@@ -96,8 +96,10 @@ def _references_view(references):
     if isinstance(references, datasets.Dataset):
         references = references.select_columns([c for c in REFERENCE_COLUMNS if c in references.column_names])
     elif isinstance(references, str | bytes | Mapping) or not isinstance(references, Iterable):
-        raise MetricInputError(f"references: expected benchmark rows (a loaded split or a list of its rows), got a "
-                               f"{type(references).__name__}")
+        raise MetricInputError(
+            f"references: expected benchmark rows (a loaded split or a list of its rows), got a "
+            f"{type(references).__name__}"
+        )
     return [_reference_view(row, position) for position, row in enumerate(references)]
 
 
@@ -120,8 +122,12 @@ def _restored(items: list[dict]) -> list[dict]:
     """A stored prediction with its substitutes as given (_stored undone)."""
     if not any(item["substitute"].startswith(_ESCAPED) for item in items):
         return items
-    return [{**item, "substitute": json.loads(item["substitute"][len(_ESCAPED):])}
-            if item["substitute"].startswith(_ESCAPED) else item for item in items]
+    return [
+        {**item, "substitute": json.loads(item["substitute"][len(_ESCAPED) :])}
+        if item["substitute"].startswith(_ESCAPED)
+        else item
+        for item in items
+    ]
 
 
 def _prediction_view(items, target_id: str):
@@ -136,8 +142,10 @@ def _aligned(predictions, references: list[dict]):
         index = TargetIndex([r["id"] for r in references], [r["upstream_id"] for r in references], "the references")
         return index.align(predictions).items
     if isinstance(predictions, str | bytes) or not isinstance(predictions, Iterable):
-        raise MetricInputError(f"predictions: expected one list of substitutes per reference, or a mapping from "
-                               f"target id to one, got a {type(predictions).__name__}")
+        raise MetricInputError(
+            f"predictions: expected one list of substitutes per reference, or a mapping from "
+            f"target id to one, got a {type(predictions).__name__}"
+        )
     if not isinstance(predictions, Sequence | np.ndarray):
         predictions = list(predictions)
     if len(predictions) != len(references):
@@ -148,8 +156,10 @@ def _aligned(predictions, references: list[dict]):
 # What add, add_batch and compute take: evaluate's own lines for anything else name its internals (features,
 # "Bad inputs"), so each misuse gets one line of ours saying what is expected.
 _ADD = "add(prediction=…, reference=…): one target's substitutes and its benchmark row"
-_ADD_BATCH = ("add_batch(predictions=…, references=…): one list of substitutes per reference (or a mapping from "
-              "target id to one) and the benchmark rows")
+_ADD_BATCH = (
+    "add_batch(predictions=…, references=…): one list of substitutes per reference (or a mapping from "
+    "target id to one) and the benchmark rows"
+)
 _OPTIONS = ("k", "bootstrap", "seed", "split", "include_problematic", "setting")
 
 
@@ -213,8 +223,10 @@ class SwordsMetric(evaluate.Metric):
             normalize_prediction_items(items, reference["id"])
         for start in range(0, len(references), _CHUNK):
             chunk = zip(predictions[start : start + _CHUNK], references[start : start + _CHUNK], strict=True)
-            super().add_batch(predictions=[_prediction_view(items, reference["id"]) for items, reference in chunk],
-                              references=references[start : start + _CHUNK])
+            super().add_batch(
+                predictions=[_prediction_view(items, reference["id"]) for items, reference in chunk],
+                references=references[start : start + _CHUNK],
+            )
         self._family = self._family or row_family(references[0])
 
     def add(self, *args, prediction=None, reference=None, **kwargs):
@@ -247,8 +259,17 @@ class SwordsMetric(evaluate.Metric):
         self._family = None
         return super().compute(**kwargs)
 
-    def _compute(self, predictions, references, k=10, bootstrap=0, seed=0, split=None, include_problematic=False,
-                 setting="generative"):
+    def _compute(
+        self,
+        predictions,
+        references,
+        k=10,
+        bootstrap=0,
+        seed=0,
+        split=None,
+        include_problematic=False,
+        setting="generative",
+    ):
         # Without a split name, references that are exactly a shipped split are signed with its name.
         scorer = Scorer(references, k=k, split=split, include_problematic=include_problematic, setting=setting)
         predictions = [_restored(items) for items in predictions]  # the same lists, but where one was escaped

@@ -112,7 +112,11 @@ def build_site(config_dir: Path, site: Path) -> subprocess.CompletedProcess:
     """`mkdocs build --strict` of the manual whose mkdocs.yml is in config_dir, into site."""
     return subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)],
-        cwd=config_dir, capture_output=True, text=True, timeout=600, env={**os.environ, **MKDOCS_ENV},
+        cwd=config_dir,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**os.environ, **MKDOCS_ENV},
     )
 
 

@@ -98,8 +98,10 @@ def run_outputs(command: str) -> set[str]:
     if words[:2] != ["swords", "run"] or "--system" not in words:
         return set()
     option = {words[i]: words[i + 1] for i in range(len(words) - 1) if words[i].startswith("--")}
-    output = option.get("--output") or f"runs/{option['--system']}.{option.get('--dataset', 'swords')}." \
-                                      f"{option.get('--split', 'test')}.jsonl"
+    output = (
+        option.get("--output")
+        or f"runs/{option['--system']}.{option.get('--dataset', 'swords')}.{option.get('--split', 'test')}.jsonl"
+    )
     stem = output.removesuffix(".jsonl").removesuffix(".json")
     return {f"{stem}.jsonl", f"{stem}.json"}
 
@@ -120,8 +122,9 @@ def shell_commands() -> list:
                 elif any(output in command.split() for output in slow_outputs):
                     slow = True  # it reads what a slow command wrote
                 where = f"{path.relative_to(REPO_ROOT)}:{line}"
-                params.append(pytest.param(where, command, id=f"{where} {command[:60]}",
-                                           marks=[pytest.mark.slow] if slow else []))
+                params.append(
+                    pytest.param(where, command, id=f"{where} {command[:60]}", marks=[pytest.mark.slow] if slow else [])
+                )
     return params
 
 
@@ -171,8 +174,9 @@ def test_command_runs(where, command, sandbox):
     missing = missing_requirement(command)
     if missing:
         pytest.skip(f"{where}: {missing}")
-    done = subprocess.run(["bash", "-c", command], cwd=sandbox, env=_environment(), capture_output=True,
-                          text=True, timeout=TIMEOUT)
+    done = subprocess.run(
+        ["bash", "-c", command], cwd=sandbox, env=_environment(), capture_output=True, text=True, timeout=TIMEOUT
+    )
     assert done.returncode == 0, f"{where}: {command}\n{done.stdout[-1500:]}\n{done.stderr[-3000:]}"
     assert "Traceback" not in done.stderr
 
@@ -182,7 +186,13 @@ def test_python_block_runs(block, sandbox):
     reason = next((reason for pattern, reason in NOT_RUN_PYTHON.items() if re.search(pattern, block.code)), None)
     if reason:
         pytest.skip(f"{block.where}, not run here: {reason}")
-    done = subprocess.run([sys.executable, "-c", block.code], cwd=sandbox, env=_environment(), capture_output=True,
-                          text=True, timeout=TIMEOUT)
+    done = subprocess.run(
+        [sys.executable, "-c", block.code],
+        cwd=sandbox,
+        env=_environment(),
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+    )
     assert done.returncode == 0, f"{block.where}:\n{done.stderr[-3000:]}"
     assert done.stdout.strip(), "every Python snippet prints what it shows"

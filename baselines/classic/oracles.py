@@ -35,8 +35,9 @@ class CoincoOracle(System):
     @classmethod
     def refusal(cls, config: str) -> str | None:
         if config in swords_dataset.UNTAGGED_CONFIGS:
-            return (f"{cls.name} answers with CoInCo's substitutes for the same token, which {config}'s targets do "
-                    "not have")
+            return (
+                f"{cls.name} answers with CoInCo's substitutes for the same token, which {config}'s targets do not have"
+            )
         return None
 
     def predict(self, rows: Sequence[dict]) -> Iterator[tuple[str, Prediction]]:
@@ -50,9 +51,11 @@ class CoincoOracle(System):
 
 class ThesaurusOracle(System):
     name = "thesaurus-oracle"
-    needs = (f"Roget's thesaurus, not bundled (its redistribution terms are unclear): the SWORDS authors' "
-             f"rogets.pkl (github.com/p-lambda/swords, assets/public/raw/methods/thesaurus/), or rogets.json.gz, "
-             f"as --thesaurus PATH or ${THESAURUS_ENV}")
+    needs = (
+        f"Roget's thesaurus, not bundled (its redistribution terms are unclear): the SWORDS authors' "
+        f"rogets.pkl (github.com/p-lambda/swords, assets/public/raw/methods/thesaurus/), or rogets.json.gz, "
+        f"as --thesaurus PATH or ${THESAURUS_ENV}"
+    )
     english_only = needs_tags = True
     description = "Roget's substitutes for the target lemma, senses whose POS includes the target's, in thesaurus order"
     options = (Option("thesaurus", f"rogets.pkl or rogets.json.gz (or ${THESAURUS_ENV}); not bundled", default=None),)
@@ -60,8 +63,10 @@ class ThesaurusOracle(System):
     @classmethod
     def unavailable_reason(cls) -> str | None:
         if not default_thesaurus_path().is_file():
-            return (f"needs Roget's thesaurus data (rogets.json.gz, not bundled: its redistribution terms are "
-                    f"unclear); point {THESAURUS_ENV} at it")
+            return (
+                f"needs Roget's thesaurus data (rogets.json.gz, not bundled: its redistribution terms are "
+                f"unclear); point {THESAURUS_ENV} at it"
+            )
         return None
 
     def __init__(self, thesaurus: str | None = None, **options) -> None:
@@ -101,8 +106,10 @@ class Humans(System):
     @classmethod
     def refusal(cls, config: str) -> str | None:
         if not config.startswith("swords"):
-            return (f"{cls.name}: only the 89 doubly annotated SWORDS test targets have a second annotation, not "
-                    f"{config}'s; use --dataset swords_test_subset --split test")
+            return (
+                f"{cls.name}: only the 89 doubly annotated SWORDS test targets have a second annotation, not "
+                f"{config}'s; use --dataset swords_test_subset --split test"
+            )
         return None
 
     def covers(self, rows: Sequence[dict]) -> list[dict]:

@@ -43,8 +43,10 @@ def _entries(path: str) -> list[dict]:
 def load_thesaurus(path: str) -> dict[str, list[tuple[frozenset[str], list[str]]]]:
     """lemma -> [(UD POS tags of the sense, substitutes in thesaurus order)], senses in file order."""
     if not Path(path).is_file():
-        raise SwordsError(f"thesaurus not found at {path}",
-                          hint=f"pass --thesaurus with rogets.pkl or rogets.json.gz, or set {THESAURUS_ENV}")
+        raise SwordsError(
+            f"thesaurus not found at {path}",
+            hint=f"pass --thesaurus with rogets.pkl or rogets.json.gz, or set {THESAURUS_ENV}",
+        )
     try:
         entries = _entries(path)
     except (OSError, ValueError, KeyError, TypeError, EOFError, AttributeError) as error:

@@ -10,8 +10,14 @@ from __future__ import annotations
 
 from importlib import import_module
 
-_EXPORTS = {"LLM": ".prompted", "TargetAnswer": ".prompted", "LLMConfig": ".config", "UnknownTokenizer": ".errors",
-            "GPT3Recorded": ".recorded", "load_recorded": ".recorded"}
+_EXPORTS = {
+    "LLM": ".prompted",
+    "TargetAnswer": ".prompted",
+    "LLMConfig": ".config",
+    "UnknownTokenizer": ".errors",
+    "GPT3Recorded": ".recorded",
+    "load_recorded": ".recorded",
+}
 __all__ = list(_EXPORTS)
 
 

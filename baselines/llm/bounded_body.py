@@ -70,8 +70,11 @@ class BoundedTransport(httpx.AsyncBaseTransport):
         if problem is not None:
             await response.aclose()
             raise BodyTooLarge(problem, request=request)
-        headers = [(name, value) for name, value in response.headers.multi_items()
-                   if name.lower() not in ("content-encoding", "content-length") or encoding == "identity"]
+        headers = [
+            (name, value)
+            for name, value in response.headers.multi_items()
+            if name.lower() not in ("content-encoding", "content-length") or encoding == "identity"
+        ]
         return httpx.Response(
             response.status_code,
             headers=headers,

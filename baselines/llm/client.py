@@ -183,8 +183,13 @@ class LLMClient:
             # A query string in the base URL (some gateways take a token there) goes on every request.
             parts = urlsplit(self.base_url)
             base_url = urlunsplit((parts.scheme, parts.netloc, parts.path, "", ""))
-            self._client = openai.AsyncOpenAI(base_url=base_url, api_key=key, max_retries=0, http_client=http,
-                                              default_query=dict(parse_qsl(parts.query)) or None)
+            self._client = openai.AsyncOpenAI(
+                base_url=base_url,
+                api_key=key,
+                max_retries=0,
+                http_client=http,
+                default_query=dict(parse_qsl(parts.query)) or None,
+            )
         return self._client
 
     async def aclose(self) -> None:
@@ -265,8 +270,10 @@ class LLMClient:
             async with asyncio.timeout(2 * self.timeout):
                 raw = await api.with_raw_response.create(**body)
         except TimeoutError:
-            raise BadOutput(f"the response had not arrived after {2 * self.timeout:g} s (twice the timeout: "
-                            "the server sends it too slowly)") from None
+            raise BadOutput(
+                f"the response had not arrived after {2 * self.timeout:g} s (twice the timeout: "
+                "the server sends it too slowly)"
+            ) from None
         try:  # NaN or Infinity (no JSON, but some servers write them) are read, for the usage check to name them
             return json.loads(raw.http_response.content)
         except (ValueError, RecursionError):

@@ -141,9 +141,11 @@ class LocalEngine:
             if self.port:  # taken since the check above?
                 check_port(self.port, self.flags["port"])
             detail = str(started["error"]).strip().splitlines()[0] if str(started["error"]).strip() else ""
-            raise SwordsError(f"llama.cpp could not start {self.path}: {detail or 'unknown error'} (the file is a "
-                              f"whole GGUF file of a {self.header.architecture or 'unnamed'} model: is that "
-                              "architecture one this xllamacpp runs?)")
+            raise SwordsError(
+                f"llama.cpp could not start {self.path}: {detail or 'unknown error'} (the file is a "
+                f"whole GGUF file of a {self.header.architecture or 'unnamed'} model: is that "
+                "architecture one this xllamacpp runs?)"
+            )
         self.server = started["server"]
         address = self.server.listening_address.rstrip("/")
         self.base_url = f"{address}/v1"

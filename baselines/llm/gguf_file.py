@@ -120,8 +120,10 @@ def _not_gguf(path: Path, start: bytes) -> str:
     if start.startswith(b"version https://git-lfs"):
         return f"{path} is a Git LFS pointer, not the model itself: fetch the file (git lfs pull)"
     if start[:4] in _OLD_MAGICS:
-        return (f"{path} is a {_OLD_MAGICS[start[:4]]} model from before GGUF, which llama.cpp no longer reads: "
-                "convert it to GGUF")
+        return (
+            f"{path} is a {_OLD_MAGICS[start[:4]]} model from before GGUF, which llama.cpp no longer reads: "
+            "convert it to GGUF"
+        )
     try:
         text = start.decode("utf-8")
     except UnicodeDecodeError as error:  # a multi-byte character cut at 512 bytes is still text
@@ -145,10 +147,13 @@ def _check(path: Path, view: mmap.mmap, size: int) -> GGUFHeader:
         raise SwordsError(f"{path} has a malformed GGUF header: {error}") from None
     except _Ends as end:
         if end.wanted > PLAUSIBLE_BYTES:  # no model's header asks for that much: junk, not a cut
-            raise SwordsError(f"{path} has a malformed GGUF header: {end.what} would take {end.wanted:,} bytes, "
-                              f"the file has {size:,}") from None
-        raise SwordsError(f"{path} is truncated: its {size:,} bytes end inside the GGUF header (reading "
-                          f"{end.what}); get the file again") from None
+            raise SwordsError(
+                f"{path} has a malformed GGUF header: {end.what} would take {end.wanted:,} bytes, the file has {size:,}"
+            ) from None
+        raise SwordsError(
+            f"{path} is truncated: its {size:,} bytes end inside the GGUF header (reading "
+            f"{end.what}); get the file again"
+        ) from None
 
 
 def _version_problem(path: Path, version: int) -> str:
@@ -157,8 +162,10 @@ def _version_problem(path: Path, version: int) -> str:
     if version & 0xFFFF == 0 and (version >> 24) in SUPPORTED_VERSIONS:
         return f"{path} is a big-endian GGUF file; llama.cpp here reads little-endian ones"
     if SUPPORTED_VERSIONS[-1] < version <= 255:
-        return (f"{path} is GGUF version {version}, newer than llama.cpp here reads (up to "
-                f"{SUPPORTED_VERSIONS[-1]}): upgrade xllamacpp")
+        return (
+            f"{path} is GGUF version {version}, newer than llama.cpp here reads (up to "
+            f"{SUPPORTED_VERSIONS[-1]}): upgrade xllamacpp"
+        )
     return f"{path} has a malformed GGUF header: its version field holds {version:,}"
 
 
@@ -171,8 +178,9 @@ class _Walker:
 
         self.gguf, self.numpy, self.view, self.size, self.position = gguf, numpy, view, size, 8
         # GGUF's scalar value types as numpy reads them (little-endian), from gguf's own table
-        self.scalar = {int(kind): numpy.dtype(dtype).newbyteorder("<")
-                       for kind, dtype in gguf.GGUFReader.gguf_scalar_to_np.items()}
+        self.scalar = {
+            int(kind): numpy.dtype(dtype).newbyteorder("<") for kind, dtype in gguf.GGUFReader.gguf_scalar_to_np.items()
+        }
 
     def take(self, length: int, what: str) -> int:
         if length > self.size - self.position:
@@ -266,8 +274,10 @@ class _Walker:
             raw = self.raw_string(f"the name of tensor {index}")
             name = raw.decode("utf-8", errors="replace")
             if len(raw) >= MAX_NAME or name in names:
-                raise _Malformed(f"tensor {index}'s name {_shown(name)} is " + (
-                    "used twice" if name in names else f"{MAX_NAME} bytes or longer"))
+                raise _Malformed(
+                    f"tensor {index}'s name {_shown(name)} is "
+                    + ("used twice" if name in names else f"{MAX_NAME} bytes or longer")
+                )
             names.add(name)
             dims = self.unpack(_U32, f"the dimensions of tensor {_shown(name)}")
             if dims > MAX_DIMS:
@@ -283,11 +293,15 @@ class _Walker:
                 kind = kinds(type_id)
                 block, type_size = sizes[kind]
             except (ValueError, KeyError):
-                raise _Malformed(f"tensor {_shown(name)} has unknown ggml type {type_id} (a newer type than "
-                                 f"gguf {self.gguf_version()} knows? upgrade gguf)") from None
+                raise _Malformed(
+                    f"tensor {_shown(name)} has unknown ggml type {type_id} (a newer type than "
+                    f"gguf {self.gguf_version()} knows? upgrade gguf)"
+                ) from None
             if shape and shape[0] % block:
-                raise _Malformed(f"tensor {_shown(name)} ({kind.name}) has rows of {shape[0]} values, not a "
-                                 f"multiple of its block size {block}")
+                raise _Malformed(
+                    f"tensor {_shown(name)} ({kind.name}) has rows of {shape[0]} values, not a "
+                    f"multiple of its block size {block}"
+                )
             offset = self.unpack(_U64, f"the offset of tensor {_shown(name)}")
             if offset != expected:  # llama.cpp wants the tensors packed in order, each padded to the alignment
                 raise _Malformed(f"tensor {_shown(name)} has offset {offset:,}, expected {expected:,}")

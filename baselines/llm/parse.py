@@ -89,8 +89,9 @@ def _is_heading(piece: str) -> bool:
     return piece.rstrip().endswith(":")
 
 
-def parse_completion(text: str, target: str | None = None, finish_reason: str | None = None,
-                     most: int | None = None) -> list[str]:
+def parse_completion(
+    text: str, target: str | None = None, finish_reason: str | None = None, most: int | None = None
+) -> list[str]:
     """Distinct substitutes in the order they first appear: no target, no empty or non-word items; the first
     `most` of them if given."""
     seen: set[str] = set()

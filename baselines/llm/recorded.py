@@ -37,6 +37,7 @@ def load_recorded(path: str | Path | None = None) -> dict[str, dict]:
         for tid, c in data.items()
     }
 
+
 class GPT3Recorded(System):
     name = "gpt3-recorded"
     needs = "nothing: the 43 recorded completions ship with the package (SWORDS dev targets only)"
@@ -71,7 +72,8 @@ class GPT3Recorded(System):
         if not covered:
             raise SwordsError(
                 f"gpt3-recorded: none of these targets has a recorded completion ({len(self.outputs)} recorded, "
-                "for SWORDS dev, which has them)", hint="use --dataset swords --split dev"
+                "for SWORDS dev, which has them)",
+                hint="use --dataset swords --split dev",
             )
         self.covered = len(covered)
         return covered

@@ -87,8 +87,12 @@ def classify(error: Exception, timeout: float, where: str, redact: Callable[[str
         if headers is not None:
             status, length = headers
             announced = f"{length} bytes" if length is not None else "a body"
-            return Retryable(f"the response stalled: HTTP {status} announced {announced}, then nothing came for "
-                             f"{timeout:g} s (timed out)", None, True)
+            return Retryable(
+                f"the response stalled: HTTP {status} announced {announced}, then nothing came for "
+                f"{timeout:g} s (timed out)",
+                None,
+                True,
+            )
         return Retryable(f"timed out after {timeout:g} s with no response from {where}", None, True)
     if isinstance(error, openai.APIConnectionError):
         cause = error.__cause__
@@ -115,8 +119,10 @@ async def note_headers(response) -> None:
     """httpx response hook, run when a response's headers arrive: remembered on the request, so that a
     timeout while reading the body can be told from a server that never answered."""
     length = response.headers.get("content-length")
-    response.request.extensions[_HEADERS_SEEN] = (response.status_code, int(length) if length and
-                                                  length.isdigit() else None)
+    response.request.extensions[_HEADERS_SEEN] = (
+        response.status_code,
+        int(length) if length and length.isdigit() else None,
+    )
 
 
 def _headers_seen(error: Exception) -> tuple[int, int | None] | None:

@@ -80,8 +80,9 @@ class ServerTokenizer(Tokenizer):
             if not isinstance(prompt, str):
                 raise SwordsError("the server's /apply-template answered without a prompt")
             return len(self._tokenize(prompt, special=True, parse_special=True))
-        answer = self._post("/tokenize", {"model": self.model, "messages": list(messages),
-                                          "add_generation_prompt": True})
+        answer = self._post(
+            "/tokenize", {"model": self.model, "messages": list(messages), "add_generation_prompt": True}
+        )
         if isinstance(answer.get("count"), int):
             return answer["count"]
         return len(answer.get("tokens") or [])

@@ -56,8 +56,10 @@ def resolve_model(model: str) -> tuple[str, bool]:
         if not path.is_dir():
             raise SwordsError(f"no model folder at {model}", hint="--model takes a Hub id or a folder holding one")
         if not (path / "config.json").is_file():
-            raise SwordsError(f"{model} is not a model folder (no config.json in it)",
-                              hint="pass the folder that save_pretrained() wrote")
+            raise SwordsError(
+                f"{model} is not a model folder (no config.json in it)",
+                hint="pass the folder that save_pretrained() wrote",
+            )
         return str(path), True
     try:
         from huggingface_hub import try_to_load_from_cache

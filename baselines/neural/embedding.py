@@ -41,8 +41,7 @@ _ENCODER_OPTIONS = (
         default=PACKAGED_MINILM,
     ),
     # 32 pieces rank as well as 64 on SWORDS dev (local context decides) and cost half as much.
-    Option("max_length", "word pieces of context window around the target", default=32, type=int,
-           minimum=1),
+    Option("max_length", "word pieces of context window around the target", default=32, type=int, minimum=1),
     Option(
         "shared_context", "encode the context once per target (fast) instead of once per word", default=True, type=bool
     ),

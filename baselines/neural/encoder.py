@@ -108,8 +108,13 @@ class ContextualEncoder:
         torch = self.torch
         last_position = self.last_position
         windows = split_contexts(self.tokenizer, rows)
-        self._tokenize_all([(w, window.space_before) for row, pool, window in zip(rows, pools, windows, strict=True)
-                            for w in [row["target"], *pool]])
+        self._tokenize_all(
+            [
+                (w, window.space_before)
+                for row, pool, window in zip(rows, pools, windows, strict=True)
+                for w in [row["target"], *pool]
+            ]
+        )
         packs = []
         for row, pool, window in zip(rows, pools, windows, strict=True):
             words = [self.pieces(w, window.space_before) for w in [row["target"], *pool]]
@@ -163,9 +168,9 @@ class ContextualEncoder:
                 first = torch.tensor([0, *words_per_row[:-1]]).cumsum(0)
                 slot = torch.where(group > 0, group - 1 + first.unsqueeze(1), sum(words_per_row))
                 sums = torch.zeros((sum(words_per_row) + 1, hidden.shape[-1])).index_add_(
-                    0, slot.flatten(), hidden.reshape(-1, hidden.shape[-1]))
-                counts = torch.zeros(sum(words_per_row) + 1).index_add_(0, slot.flatten(),
-                                                                         torch.ones(slot.numel()))
+                    0, slot.flatten(), hidden.reshape(-1, hidden.shape[-1])
+                )
+                counts = torch.zeros(sum(words_per_row) + 1).index_add_(0, slot.flatten(), torch.ones(slot.numel()))
                 self._cosines(sums[:-1] / counts[:-1].unsqueeze(1), chunk, packs, result)
         return result
 

@@ -61,10 +61,10 @@ class MaskedLM(ModelSystem):
             default="bert-base-uncased",
         ),
         Option("top_k", "substitutes per target", default=50, type=int, minimum=1),
-        Option("max_length", "word pieces per input at most (also capped by the model)", default=512, type=int,
-               minimum=8),
-        Option("forward_batch", "sequences per forward pass", default=16, type=int, affects_output=False,
-               minimum=1),
+        Option(
+            "max_length", "word pieces per input at most (also capped by the model)", default=512, type=int, minimum=8
+        ),
+        Option("forward_batch", "sequences per forward pass", default=16, type=int, affects_output=False, minimum=1),
     )
     batch_size = 32
     requires = ("torch", "transformers")
@@ -89,7 +89,8 @@ class MaskedLM(ModelSystem):
 
             raise SwordsError(f"{model}: the tokenizer has no mask token")
         self.max_length = model_max_length(
-            self.tokenizer, getattr(self.network.config, "max_position_embeddings", None), max_length)
+            self.tokenizer, getattr(self.network.config, "max_position_embeddings", None), max_length
+        )
         self.top_k, self.forward_batch = top_k, forward_batch
         self.words = whole_word_vocabulary(self.tokenizer)
         vocab_size = self.network.config.vocab_size

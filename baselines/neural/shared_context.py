@@ -107,7 +107,7 @@ class EncoderWeights:
         if len(prefixes) != 1:
             return None
         prefix = prefixes.pop()
-        return cls._assemble(config, {name[len(prefix):]: t for name, t in tensors.items() if name.startswith(prefix)})
+        return cls._assemble(config, {name[len(prefix) :]: t for name, t in tensors.items() if name.startswith(prefix)})
 
     @classmethod
     def from_network(cls, network) -> EncoderWeights | None:
@@ -132,14 +132,16 @@ class EncoderWeights:
             for number in range(config.layers):
                 base = f"encoder.layer.{number}."
                 parts = [pair(base + f"attention.self.{part}") for part in ("query", "key", "value")]
-                layers.append({
-                    "qkv": (torch.cat([w for w, _ in parts]), torch.cat([b for _, b in parts])),
-                    "attention_out": pair(base + "attention.output.dense"),
-                    "attention_norm": pair(base + "attention.output.LayerNorm"),
-                    "intermediate": pair(base + "intermediate.dense"),
-                    "output": pair(base + "output.dense"),
-                    "output_norm": pair(base + "output.LayerNorm"),
-                })
+                layers.append(
+                    {
+                        "qkv": (torch.cat([w for w, _ in parts]), torch.cat([b for _, b in parts])),
+                        "attention_out": pair(base + "attention.output.dense"),
+                        "attention_norm": pair(base + "attention.output.LayerNorm"),
+                        "intermediate": pair(base + "intermediate.dense"),
+                        "output": pair(base + "output.dense"),
+                        "output_norm": pair(base + "output.LayerNorm"),
+                    }
+                )
             return cls(
                 config=config,
                 word=tensors["embeddings.word_embeddings.weight"],
@@ -191,8 +193,9 @@ class SharedContextPass:
         weights, eps = self.weights, self.weights.config.layer_norm_eps
         layout = self._layout(rows)
         with torch.inference_mode():
-            hidden = weights.word[torch.tensor(layout.ids)] + weights.position[
-                torch.tensor(layout.positions) + self.offset]
+            hidden = (
+                weights.word[torch.tensor(layout.ids)] + weights.position[torch.tensor(layout.positions) + self.offset]
+            )
             if weights.token_type is not None:
                 hidden = hidden + weights.token_type[0]
             hidden = functional.layer_norm(hidden, hidden.shape[-1:], *weights.embedding_norm, eps)
@@ -201,11 +204,15 @@ class SharedContextPass:
                 if number == len(weights.layers) - 1:  # only the word pieces' last states are used
                     attended, hidden = attended[layout.flat_pieces], hidden[layout.flat_pieces]
                 hidden = functional.layer_norm(
-                    functional.linear(attended, *layer["attention_out"]) + hidden, hidden.shape[-1:],
-                    *layer["attention_norm"], eps)
+                    functional.linear(attended, *layer["attention_out"]) + hidden,
+                    hidden.shape[-1:],
+                    *layer["attention_norm"],
+                    eps,
+                )
                 inner = self.activation(functional.linear(hidden, *layer["intermediate"]))
-                hidden = functional.layer_norm(functional.linear(inner, *layer["output"]) + hidden,
-                                               hidden.shape[-1:], *layer["output_norm"], eps)
+                hidden = functional.layer_norm(
+                    functional.linear(inner, *layer["output"]) + hidden, hidden.shape[-1:], *layer["output_norm"], eps
+                )
             words = layout.word_of_piece
             sums = torch.zeros((layout.words, hidden.shape[-1])).index_add_(0, words, hidden)
             counts = torch.zeros(layout.words).index_add_(0, words, torch.ones(len(words)))
@@ -245,11 +252,21 @@ class SharedContextPass:
         # A block's piece sees its row's real context and the pieces of its own word.
         same_word = (word_in_block.unsqueeze(2) == word_in_block.unsqueeze(1)) & block_valid.unsqueeze(2)
         block_rows_tensor = torch.tensor(block_rows, dtype=torch.long)
-        sees = torch.cat([context_valid[block_rows_tensor].unsqueeze(1).expand(-1, block_index.shape[1], -1),
-                          same_word], dim=2)
+        sees = torch.cat(
+            [context_valid[block_rows_tensor].unsqueeze(1).expand(-1, block_index.shape[1], -1), same_word], dim=2
+        )
         sees[~block_valid] = True  # padding queries see everything (no empty softmax); their output is dropped
-        return _Layout(ids, positions, context_index, context_valid, block_index, block_valid, block_rows_tensor,
-                       sees.unsqueeze(1), torch.tensor(word_of_piece, dtype=torch.long))
+        return _Layout(
+            ids,
+            positions,
+            context_index,
+            context_valid,
+            block_index,
+            block_valid,
+            block_rows_tensor,
+            sees.unsqueeze(1),
+            torch.tensor(word_of_piece, dtype=torch.long),
+        )
 
     def _attention(self, layer: dict, hidden, layout: _Layout):
         """The layer's self-attention output for every token (before its output projection), flat."""

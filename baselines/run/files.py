@@ -75,8 +75,10 @@ def check_location(output: Path, paths: dict[str, Path]) -> None:
     it points at)."""
     for path in paths.values():
         if path.is_symlink():
-            raise SwordsError(f"--output {output}: {path} is a symbolic link (to {os.readlink(path)}); a run never "
-                              "writes through a link: remove it or choose another --output")
+            raise SwordsError(
+                f"--output {output}: {path} is a symbolic link (to {os.readlink(path)}); a run never "
+                "writes through a link: remove it or choose another --output"
+            )
         check_output_file(path, f"--output {output}", create_folder=True, kind="run files")
 
 
@@ -198,8 +200,10 @@ def check_ownership(paths: dict[str, Path], force: bool) -> None:
     foreign = [] if force else foreign_files(paths)
     if foreign:
         more = f" (and {', '.join(str(p) for p in foreign[1:])})" if len(foreign) > 1 else ""
-        raise SwordsError(f"{foreign[0]}{more} exists and was not written by `swords run` (or was changed since); "
-                          "choose another --output, or pass --force to replace it")
+        raise SwordsError(
+            f"{foreign[0]}{more} exists and was not written by `swords run` (or was changed since); "
+            "choose another --output, or pass --force to replace it"
+        )
 
 
 def file_hashes(paths: dict[str, Path]) -> dict[str, str]:
@@ -229,20 +233,24 @@ def remove_stale_staging(paths: dict[str, Path]) -> None:
     except OSError:
         return
     for candidate in candidates:
-        if not _STAGING_RANDOM.fullmatch(candidate.name[len(prefix):]) or not candidate.is_dir(follow_symlinks=False):
+        if not _STAGING_RANDOM.fullmatch(candidate.name[len(prefix) :]) or not candidate.is_dir(follow_symlinks=False):
             continue
         try:
             entries = list(os.scandir(candidate.path))
-            ours = all(entry.is_file(follow_symlinks=False) and (entry.name in names or any(
-                entry.name.startswith(f".{name}.swords-") for name in names)) for entry in entries)
+            ours = all(
+                entry.is_file(follow_symlinks=False)
+                and (entry.name in names or any(entry.name.startswith(f".{name}.swords-") for name in names))
+                for entry in entries
+            )
             if ours:
                 shutil.rmtree(candidate.path)
         except OSError:
             continue
 
 
-def write_outputs(paths: dict[str, Path], header: dict, journal: IO[str],
-                  write: Callable[[dict[str, Path]], None]) -> dict:
+def write_outputs(
+    paths: dict[str, Path], header: dict, journal: IO[str], write: Callable[[dict[str, Path]], None]
+) -> dict:
     """Write a run's prediction files so that at every moment each one is recognisably a run's: `write` makes
     them in a staging folder beside them, their sha256 go into the journal (flushed to disk), they are moved
     into place, and the metrics file records them. A kill at any point leaves the previous files or the new
@@ -278,15 +286,17 @@ def open_in_place(path: Path, flags: int) -> int:
         descriptor = os.open(path, flags | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, 0o666)
     except OSError as error:
         if error.errno == errno.ELOOP:
-            raise SwordsError(f"{path} is a symbolic link; a run never writes through a link: remove it or choose "
-                              "another --output") from None
+            raise SwordsError(
+                f"{path} is a symbolic link; a run never writes through a link: remove it or choose another --output"
+            ) from None
         raise SwordsError(f"cannot open the run's file {path} ({error.strerror or error})") from None
     info = os.fstat(descriptor)
     if not stat.S_ISREG(info.st_mode) or info.st_nlink > 1:
         os.close(descriptor)
         what = "has another name (a hard link)" if stat.S_ISREG(info.st_mode) else "is not a regular file"
-        raise SwordsError(f"{path} {what}; a run writes only files of its own there: remove it or choose another "
-                          "--output")
+        raise SwordsError(
+            f"{path} {what}; a run writes only files of its own there: remove it or choose another --output"
+        )
     os.set_blocking(descriptor, True)
     return descriptor
 

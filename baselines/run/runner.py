@@ -44,10 +44,11 @@ def settings_difference(recorded: dict, wanted: dict, most: int = 3) -> str:
     if recorded.get("system") != wanted.get("system"):
         return f"system: {_shown_value(recorded.get('system'))} then, {_shown_value(wanted.get('system'))} now"
     old, new = _flat(recorded), _flat(wanted)
-    differing = sorted((key for key in set(old) | set(new) if old.get(key) != new.get(key)),
-                       key=lambda key: (key not in ("dataset", "split"), key))
-    parts = [f"{key}: {_shown_value(old.get(key))} then, {_shown_value(new.get(key))} now"
-             for key in differing[:most]]
+    differing = sorted(
+        (key for key in set(old) | set(new) if old.get(key) != new.get(key)),
+        key=lambda key: (key not in ("dataset", "split"), key),
+    )
+    parts = [f"{key}: {_shown_value(old.get(key))} then, {_shown_value(new.get(key))} now" for key in differing[:most]]
     if len(differing) > most:
         parts.append(f"and {', '.join(differing[most:])}")
     return "; ".join(parts) or "the same options in another form"
@@ -72,8 +73,14 @@ def _journal_answer(line: str) -> tuple[str, Prediction]:
         raise ValueError("no substitutes")
     prediction = []
     for item in substitutes:
-        if not (isinstance(item, list) and len(item) == 2 and isinstance(item[0], str)
-                and isinstance(item[1], (int, float)) and not isinstance(item[1], bool) and math.isfinite(item[1])):
+        if not (
+            isinstance(item, list)
+            and len(item) == 2
+            and isinstance(item[0], str)
+            and isinstance(item[1], (int, float))
+            and not isinstance(item[1], bool)
+            and math.isfinite(item[1])
+        ):
             raise ValueError("not a [substitute, score] pair")
         prediction.append((item[0], float(item[1])))
     return record["id"], prediction
@@ -134,8 +141,7 @@ def journal_line(system: str, target_id: str, prediction: Prediction) -> str:
         except (TypeError, ValueError):
             value = math.nan
         if isinstance(score, (bool, str)) or not math.isfinite(value):
-            raise SwordsError(f"{system}: target {target_id}: score {score!r} of {substitute!r} is not a finite "
-                              "number")
+            raise SwordsError(f"{system}: target {target_id}: score {score!r} of {substitute!r} is not a finite number")
         substitutes.append([_LONE_SURROGATE.sub("\ufffd", str(substitute)), value])
     return json.dumps({"id": target_id, "substitutes": substitutes}, ensure_ascii=False, allow_nan=False) + "\n"
 
@@ -198,21 +204,27 @@ def run(
 
             def write(staged: dict[str, Path]) -> None:
                 write_predictions(staged["jsonl"], predictions)
-                write_predictions(staged["upstream"], upstream_keyed(rows, predictions),
-                                  substitutes_lemmatized=system.substitutes_lemmatized)
+                write_predictions(
+                    staged["upstream"],
+                    upstream_keyed(rows, predictions),
+                    substitutes_lemmatized=system.substitutes_lemmatized,
+                )
 
             try:
                 write_outputs(paths, header, journal, write)
             except SwordsError as error:  # no space: the journal still holds every answer
-                raise SwordsError(f"{error}; the journal {paths['journal']} keeps every answer: free space and "
-                                  "rerun") from None
+                raise SwordsError(
+                    f"{error}; the journal {paths['journal']} keeps every answer: free space and rerun"
+                ) from None
             except OSError as error:  # e.g. a folder made at an output's name since the start
                 if no_space(error):
                     raise
                 where = error.filename2 or error.filename  # a rename's target, else the file
-                raise SwordsError(f"cannot put the run's outputs in place beside {paths['jsonl']} "
-                                  f"({error.strerror or error}: {where}); the journal {paths['journal']} "
-                                  "keeps every answer: rerun the same command") from None
+                raise SwordsError(
+                    f"cannot put the run's outputs in place beside {paths['jsonl']} "
+                    f"({error.strerror or error}: {where}); the journal {paths['journal']} "
+                    "keeps every answer: rerun the same command"
+                ) from None
     except OSError as error:
         if not no_space(error):
             raise

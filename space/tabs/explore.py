@@ -22,8 +22,9 @@ ENGLISH_UNTAGGED = ("prolex", "tsar2022_en")
 # -- handlers -----------------------------------------------------------------------------------------------
 
 
-def search_examples(split_label: str | None, query: str | None = "", pos: str | None = data.ALL_POS,
-                    limit: int = 200) -> tuple[list[tuple[str, str]], str]:
+def search_examples(
+    split_label: str | None, query: str | None = "", pos: str | None = data.ALL_POS, limit: int = 200
+) -> tuple[list[tuple[str, str]], str]:
     """Dropdown choices (label, id) of the matching examples, and a line saying how many matched."""
     config, split = data.choose_split(split_label)
     query = (query or "")[: text.MAX_TARGET_CHARS]
@@ -54,9 +55,11 @@ def show_example(split_label: str | None, row_id: str | None) -> tuple[str, str,
     """(header, context with the target marked, substitutes with score bars) as HTML."""
     config, split, row = _example(split_label, row_id)
     if not data.is_swords_family(config):  # its own judgements, shown as it gives them: no SWORDS classes
-        return (render_family.example_header(config, split, row),
-                render.context_html(row["context"], row["offset"], len(row["target"])),
-                render_family.substitutes_html(row))
+        return (
+            render_family.example_header(config, split, row),
+            render.context_html(row["context"], row["offset"], len(row["target"])),
+            render_family.substitutes_html(row),
+        )
     return (
         render.example_header(config, split, row),
         render.context_html(row["context"], row["offset"], len(row["target"])),
@@ -82,8 +85,10 @@ def free_text_note(split_label: str | None) -> str | None:
     if data.is_swords_family(config):
         return None
     english = "" if config in ENGLISH_UNTAGGED else " The systems here are English; an LLM may answer in its language."
-    return (f"{config} is scored with its own official metrics (the Score tab), not the SWORDS classes the Substitute "
-            f"tab judges by: the example is filled in as free text, its suggestions not judged.{english}")
+    return (
+        f"{config} is scored with its own official metrics (the Score tab), not the SWORDS classes the Substitute "
+        f"tab judges by: the example is filled in as free text, its suggestions not judged.{english}"
+    )
 
 
 # -- events -------------------------------------------------------------------------------------------------

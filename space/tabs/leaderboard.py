@@ -52,8 +52,9 @@ PUBLISHED_ROWS = tuple(row for row in PUBLISHED if any(key in row.metrics for _,
 BOARD_METRICS = {SWORDS: LEADERBOARD_METRICS, **FAMILY_METRIC_ROWS}
 # The column each board is sorted by, best first.
 SORTED_BY = {SWORDS: "lenient Fc@10", TSAR2022: "ACC@1", PROLEX: "F@10, acceptable"}
-FAMILY_PUBLISHED_ROWS = {family: tuple(row for row in PUBLISHED if metric_family(row.config) == family)
-                         for family in FAMILY_METRIC_ROWS}
+FAMILY_PUBLISHED_ROWS = {
+    family: tuple(row for row in PUBLISHED if metric_family(row.config) == family) for family in FAMILY_METRIC_ROWS
+}
 
 # -- handlers -----------------------------------------------------------------------------------------------
 
@@ -124,15 +125,24 @@ def leaderboard(folder: str | Path | None = None, benchmark: str = ALL_BENCHMARK
         else:
             measured.append(row)
     entries = PUBLISHED_ROWS if family == SWORDS else FAMILY_PUBLISHED_ROWS[family]
-    published = [[entry.label, published_source(entry), f"{entry.config} {entry.split}", None,
-                  *[entry.metrics.get(key) for _, key in BOARD_METRICS[family]]] for entry in entries]
+    published = [
+        [
+            entry.label,
+            published_source(entry),
+            f"{entry.config} {entry.split}",
+            None,
+            *[entry.metrics.get(key) for _, key in BOARD_METRICS[family]],
+        ]
+        for entry in entries
+    ]
     if benchmark != ALL_BENCHMARKS:
         where_column = leaderboard_columns(family).index("benchmark")
         measured = [row for row in measured if row[where_column] == benchmark]
         published = [row for row in published if row[where_column] == benchmark]
     # The runs measured here first; the published rows apart, below them.
-    table = pd.DataFrame(_best_first(measured, family) + _best_first(published, family),
-                         columns=leaderboard_columns(family))
+    table = pd.DataFrame(
+        _best_first(measured, family) + _best_first(published, family), columns=leaderboard_columns(family)
+    )
     where = results_dir(folder).resolve()
     if where.is_relative_to(SPACE_DIR.parent):  # a path relative to the project, not the server's layout
         where = where.relative_to(SPACE_DIR.parent)
@@ -155,7 +165,8 @@ def styled(table: pd.DataFrame) -> Styler:
     shade = table["source"].str.startswith(PUBLISHED_SOURCE)
     figures = {column: "{:g}" for column in table.columns[4:]}  # after system, source, benchmark, targets
     return table.style.apply(lambda line: [_PUBLISHED_STYLE if shade[line.name] else ""] * len(line), axis=1).format(
-        figures | {"targets": "{:.0f}"}, na_rep="")
+        figures | {"targets": "{:.0f}"}, na_rep=""
+    )
 
 
 def on_leaderboard(benchmark: str | None = ALL_BENCHMARKS):
@@ -171,11 +182,16 @@ def build(demo: gr.Blocks) -> None:
         "figures). Click a column header to sort. ProLex and TSAR-2022 have their own official metrics: choose one of "
         "their benchmarks for their board (TSAR-2022: every team and run of the shared task's official results)."
     )
-    benchmark = Dropdown(benchmark_choices(), value=ALL_BENCHMARKS, label="Benchmark",
-                            elem_id="leaderboard-benchmark")
+    benchmark = Dropdown(benchmark_choices(), value=ALL_BENCHMARKS, label="Benchmark", elem_id="leaderboard-benchmark")
     widths = ["14%", "17%", "9%", "4%", *[f"{56 / len(LEADERBOARD_METRICS):.1f}%"] * len(LEADERBOARD_METRICS)]
-    board = gr.Dataframe(label="Leaderboard", elem_id="leaderboard", headers=leaderboard_columns(), interactive=False,
-                         wrap=True, column_widths=widths)
+    board = gr.Dataframe(
+        label="Leaderboard",
+        elem_id="leaderboard",
+        headers=leaderboard_columns(),
+        interactive=False,
+        wrap=True,
+        column_widths=widths,
+    )
     note = gr.Markdown(label="Sources")
     refresh = gr.Button("Refresh")
     refresh.click(on_leaderboard, benchmark, [board, note], api_name="leaderboard")

@@ -56,10 +56,12 @@ def pr_curve(scorer: Scorer, predictions, ks: Iterable[int] = CURVE_KS) -> pd.Da
     for setting in ("lenient", "strict"):
         for threshold, name in (("a", "acceptable"), ("c", "conceivable")):
             for k, values in curve.items():
-                records.append({"k": k, "setting": setting, "series": f"P, {name}",
-                                "value": values[f"{setting}_{threshold}_p"]})
-                records.append({"k": k, "setting": setting, "series": f"R, {name}",
-                                "value": values[f"{setting}_{threshold}_r"]})
+                records.append(
+                    {"k": k, "setting": setting, "series": f"P, {name}", "value": values[f"{setting}_{threshold}_p"]}
+                )
+                records.append(
+                    {"k": k, "setting": setting, "series": f"R, {name}", "value": values[f"{setting}_{threshold}_r"]}
+                )
     return pd.DataFrame(records, columns=["k", "setting", "series", "value"])
 
 
@@ -89,13 +91,16 @@ class ScoreResult:
         rows = []
         for label, key in scoring.METRIC_ROWS:
             interval = intervals.get(key)
-            rows.append([label, key, round(self.result[key], 2),
-                         f"[{interval[0]:.1f}, {interval[1]:.1f}]" if interval else ""])
+            rows.append(
+                [label, key, round(self.result[key], 2), f"[{interval[0]:.1f}, {interval[1]:.1f}]" if interval else ""]
+            )
         return pd.DataFrame(rows, columns=SCORE_METRIC_COLUMNS)
 
     def by_pos_table(self) -> pd.DataFrame:
-        rows = [[pos, int(m["targets_scored"])] + [round(m[key], 2) for key in BY_POS_METRICS]
-                for pos, m in (self.result.get("by_pos") or {}).items()]
+        rows = [
+            [pos, int(m["targets_scored"])] + [round(m[key], 2) for key in BY_POS_METRICS]
+            for pos, m in (self.result.get("by_pos") or {}).items()
+        ]
         return pd.DataFrame(rows, columns=BY_POS_COLUMNS)
 
     def published_table(self) -> Styler:
@@ -115,8 +120,10 @@ class ScoreResult:
             line += f", **{missing:,} without predictions** (they count as empty answers)"
         line += f". lenient F@10 **{r['lenient_a_f@10']:.1f}**, Fc@10 **{r['lenient_c_f@10']:.1f}**."
         if r.get("targets_skipped"):
-            line += (f" CoInCo's {r['targets_skipped']} problematic targets are left out, as the upstream scorer "
-                     "leaves them out (tick the box to include them).")
+            line += (
+                f" CoInCo's {r['targets_skipped']} problematic targets are left out, as the upstream scorer "
+                "leaves them out (tick the box to include them)."
+            )
         if r.get("id_scheme") == "upstream" and self.config != "swords":
             line += " The file uses the upstream SWORDS library's target ids."
         unusual = r.get("input_notes") or {}
@@ -127,8 +134,10 @@ class ScoreResult:
             coverage = self.comparison["coverage"]
             line += f" Compared with **{self.compared}** (below)"
             if not coverage["a"] == coverage["b"] == coverage["both"]:
-                line += (f": the files answer different targets ({self.source}: {coverage['a']:,}, {self.compared}: "
-                         f"{coverage['b']:,}, both: {coverage['both']:,} of {coverage['targets_scored']:,})")
+                line += (
+                    f": the files answer different targets ({self.source}: {coverage['a']:,}, {self.compared}: "
+                    f"{coverage['b']:,}, both: {coverage['both']:,} of {coverage['targets_scored']:,})"
+                )
             line += "."
         return line
 
@@ -161,8 +170,9 @@ def _read(scorer: Scorer, path: Path, shown: str):
     """A predictions file read once, as a stream, prepared for every figure (what is held is per target, not
     per substitute); its faults are messages naming the file as the user knows it."""
     try:
-        return scorer.read(path, max_bytes=MAX_UNCOMPRESSED_BYTES, max_target_chars=MAX_UNCOMPRESSED_BYTES,
-                           source=shown)
+        return scorer.read(
+            path, max_bytes=MAX_UNCOMPRESSED_BYTES, max_target_chars=MAX_UNCOMPRESSED_BYTES, source=shown
+        )
     except UnknownTargetsError as error:
         hint = f". Choose {data.split_label(*error.belongs_to)} as the benchmark." if error.belongs_to else "."
         raise SpaceError(str(error).replace(str(path), shown) + hint) from None
@@ -193,19 +203,24 @@ def score_predictions(
         raise SpaceError("The setting is generative or ranking.")
     swords_family = data.is_swords_family(config)
     if not swords_family and setting != "generative":
-        raise SpaceError(f"{config} is scored with its official metrics, on a system's ranked answers: choose the "
-                         "generative setting (the ranking setting is the SWORDS metrics').")
+        raise SpaceError(
+            f"{config} is scored with its official metrics, on a system's ranked answers: choose the "
+            "generative setting (the ranking setting is the SWORDS metrics')."
+        )
     if not swords_family and (compare_upload or compare_stored):
-        raise SpaceError(f"Comparing with a second file applies to SWORDS, CoInCo and SemEval-2007 only; remove it "
-                         f"to score on {config} {split}.")
+        raise SpaceError(
+            f"Comparing with a second file applies to SWORDS, CoInCo and SemEval-2007 only; remove it "
+            f"to score on {config} {split}."
+        )
     resamples = int(min(max(bootstrap or 0, 0), MAX_BOOTSTRAP))
     path = _chosen(upload, stored, folder)
     if path is None:
         raise SpaceError("Upload a predictions file or choose a stored baseline first.")
     other = _chosen(compare_upload, compare_stored, folder)
     shown = render.visible(path.name)  # an upload's name is the sender's
-    other_shown = "" if other is None else render.visible(other.name if other.name != path.name
-                                                          else f"{other.name} (compared)")
+    other_shown = (
+        "" if other is None else render.visible(other.name if other.name != path.name else f"{other.name} (compared)")
+    )
     progress(0.05, f"preparing {config} {split}")
     # CoInCo's problematic targets: the box means nothing to the other families' benchmarks.
     scorer = scoring.scorer_for(config, split, setting, bool(include_problematic) and swords_family)
@@ -227,27 +242,56 @@ def score_predictions(
         analysis = scorer.analyze(predictions, worst=score_analysis.WORST_TARGETS, relations=True)
         if other is not None:
             progress(0.8, f"comparing, {score_compare.PAIRED_RESAMPLES} paired resamples")
-            comparison = scorer.compare(predictions, other_predictions, bootstrap=score_compare.PAIRED_RESAMPLES,
-                                        sources=(shown, other_shown))
+            comparison = scorer.compare(
+                predictions, other_predictions, bootstrap=score_compare.PAIRED_RESAMPLES, sources=(shown, other_shown)
+            )
             differences = scorer.differences(predictions, other_predictions, score_compare.DIFFERENCES_SHOWN)
     except MetricInputError as error:
         raise SpaceError(str(error)) from None
     progress(1.0, "done")
-    return ScoreResult(result, config, split, setting, shown, curve, predictions.file_format or "", analysis,
-                       other_shown, comparison, differences)
+    return ScoreResult(
+        result,
+        config,
+        split,
+        setting,
+        shown,
+        curve,
+        predictions.file_format or "",
+        analysis,
+        other_shown,
+        comparison,
+        differences,
+    )
 
 
 # -- events -------------------------------------------------------------------------------------------------
 
 
-def on_score(upload=None, stored=None, split_label=DEFAULT_SPLIT, setting="generative", bootstrap=1000,
-             curve_setting="lenient", include_problematic=False, compare_upload=None, compare_stored=None,
-             progress=gr.Progress()):  # noqa: B008
+def on_score(
+    upload=None,
+    stored=None,
+    split_label=DEFAULT_SPLIT,
+    setting="generative",
+    bootstrap=1000,
+    curve_setting="lenient",
+    include_problematic=False,
+    compare_upload=None,
+    compare_stored=None,
+    progress=gr.Progress(),  # noqa: B008 (Gradio's way to ask for a progress bar)
+):
     try:
         with messages():
-            result = score_predictions(upload, stored, split_label, setting, bootstrap, progress=tracker(progress),
-                                       include_problematic=bool(include_problematic),
-                                       compare_upload=compare_upload, compare_stored=compare_stored)
+            result = score_predictions(
+                upload,
+                stored,
+                split_label,
+                setting,
+                bootstrap,
+                progress=tracker(progress),
+                include_problematic=bool(include_problematic),
+                compare_upload=compare_upload,
+                compare_stored=compare_stored,
+            )
     finally:  # a large file's parsed predictions are garbage now: give their memory back
         memory.release()
     return (
@@ -297,50 +341,94 @@ def build(splits: list[str], fill: explore.ExampleTarget, tabs: gr.Tabs) -> None
     upload_mb = MAX_UPLOAD_BYTES // 2**20
     with gr.Row():
         with gr.Column(scale=1):
-            upload = PredictionsFile("The predictions file", f"Predictions file (upstream JSON or JSONL, .gz "
-                                     f"allowed; TSAR-2022's .tsv, ProLex's .csv; at most {upload_mb} MB)",
-                                     "score-file")
-            stored = Dropdown(stored_predictions(), value=None, label="…or a stored baseline's predictions",
-                              elem_id="score-stored")
+            upload = PredictionsFile(
+                "The predictions file",
+                f"Predictions file (upstream JSON or JSONL, .gz "
+                f"allowed; TSAR-2022's .tsv, ProLex's .csv; at most {upload_mb} MB)",
+                "score-file",
+            )
+            stored = Dropdown(
+                stored_predictions(), value=None, label="…or a stored baseline's predictions", elem_id="score-stored"
+            )
             compare_upload, compare_stored = score_compare.inputs(stored_predictions(), upload_mb)
             split = Dropdown(splits, value=DEFAULT_SPLIT, label="Benchmark", elem_id="score-split")
             with gr.Row():
                 setting = Radio(["generative", "ranking"], value="generative", label="Setting")
                 bootstrap = Slider(0, MAX_BOOTSTRAP, value=1000, step=100, label="Bootstrap resamples (95% intervals)")
             include_problematic = Checkbox(
-                False, label="CoInCo: also score its 'problematic' targets (the upstream scorer leaves them out)",
-                elem_id="score-problematic")
+                False,
+                label="CoInCo: also score its 'problematic' targets (the upstream scorer leaves them out)",
+                elem_id="score-problematic",
+            )
             score = gr.Button("Score", variant="primary", elem_id="score")
         with gr.Column(scale=2):
             summary = gr.Markdown(label="Summary", elem_id="score-summary")
-            metrics = gr.Dataframe(label="Metrics (percent)", elem_id="score-metrics", headers=SCORE_METRIC_COLUMNS,
-                                   interactive=False)
+            metrics = gr.Dataframe(
+                label="Metrics (percent)", elem_id="score-metrics", headers=SCORE_METRIC_COLUMNS, interactive=False
+            )
             signature = gr.Textbox(label="Signature", elem_id="score-signature", interactive=False)
     gr.Markdown(score_family.SWORDS_ONLY.replace("apply", "below apply", 1), elem_id="score-swords-only")
     with gr.Row(elem_id="score-charts"):
         with gr.Column():
             curve_setting = Radio(["lenient", "strict"], value="lenient", label="Curve")
-            curve = gr.LinePlot(x="k", y="value", color="series", label="Precision and recall at k", x_title="k",
-                                y_title="percent", y_lim=[0, 100], elem_id="score-curve",
-                                color_map=render.CURVE_COLOURS, colors_in_legend=[])
+            curve = gr.LinePlot(
+                x="k",
+                y="value",
+                color="series",
+                label="Precision and recall at k",
+                x_title="k",
+                y_title="percent",
+                y_lim=[0, 100],
+                elem_id="score-curve",
+                color_map=render.CURVE_COLOURS,
+                colors_in_legend=[],
+            )
             gr.HTML(render.swatches_html(render.CURVE_COLOURS))  # wraps, where the chart's own legend is cut
         with gr.Column():
             classes = score_analysis.class_plot()
         with gr.Column():
             relations = score_analysis.relation_plot()
-    published = gr.Dataframe(label="Beside the published results on this benchmark split", elem_id="score-published",
-                             headers=BESIDE_PUBLISHED_COLUMNS, column_widths=BESIDE_PUBLISHED_WIDTHS,
-                             interactive=False, wrap=True)
+    published = gr.Dataframe(
+        label="Beside the published results on this benchmark split",
+        elem_id="score-published",
+        headers=BESIDE_PUBLISHED_COLUMNS,
+        column_widths=BESIDE_PUBLISHED_WIDTHS,
+        interactive=False,
+        wrap=True,
+    )
     gr.Markdown(f"Published rows: {citations()}. Blank: not reported.")
     worst = score_analysis.worst_targets()
     compare_block, comparison, difference_chart, differences = score_compare.outputs()
-    by_pos = gr.Dataframe(label="By part of speech", elem_id="score-by-pos", headers=BY_POS_COLUMNS,
-                          interactive=False)
+    by_pos = gr.Dataframe(label="By part of speech", elem_id="score-by-pos", headers=BY_POS_COLUMNS, interactive=False)
 
-    inputs = [upload, stored, split, setting, bootstrap, curve_setting, include_problematic, compare_upload,
-              compare_stored]
-    outputs = [summary, metrics, by_pos, curve, published, signature, classes, relations, worst, comparison,
-               difference_chart, differences, curve_state, scored_split, compare_block]
+    inputs = [
+        upload,
+        stored,
+        split,
+        setting,
+        bootstrap,
+        curve_setting,
+        include_problematic,
+        compare_upload,
+        compare_stored,
+    ]
+    outputs = [
+        summary,
+        metrics,
+        by_pos,
+        curve,
+        published,
+        signature,
+        classes,
+        relations,
+        worst,
+        comparison,
+        difference_chart,
+        differences,
+        curve_state,
+        scored_split,
+        compare_block,
+    ]
     score.click(on_score, inputs, outputs, api_name="score", concurrency_limit=SCORE_CONCURRENCY)
     curve_setting.change(on_curve_setting, [curve_state, curve_setting], curve, api_visibility="private")
     stored.change(on_stored, stored, [upload, split], api_visibility="private")

@@ -93,8 +93,10 @@ class SubstituteResult:
     def metrics_table(self) -> pd.DataFrame:
         if not self.metrics:
             return pd.DataFrame(columns=EXAMPLE_METRIC_COLUMNS)
-        return pd.DataFrame([[scoring.METRIC_LABELS[key], round(self.metrics[key], 2)] for key in EXAMPLE_METRICS],
-                            columns=EXAMPLE_METRIC_COLUMNS)
+        return pd.DataFrame(
+            [[scoring.METRIC_LABELS[key], round(self.metrics[key], 2)] for key in EXAMPLE_METRICS],
+            columns=EXAMPLE_METRIC_COLUMNS,
+        )
 
 
 def _resolve_row(
@@ -160,8 +162,11 @@ def substitute(
     prediction = systems.predict(name, row, llm)
     progress(0.9, "comparing with the gold")
     shown = prediction[:top]
-    gold = (scoring.judge(row, [s for s, _ in shown], *example_split) if example_split
-            else [("—", NOT_IN_BENCHMARK)] * len(shown))
+    gold = (
+        scoring.judge(row, [s for s, _ in shown], *example_split)
+        if example_split
+        else [("—", NOT_IN_BENCHMARK)] * len(shown)
+    )
     suggestions = [
         {"rank": i + 1, "substitute": render.visible(s), "score": score, "gold": g, "judgement": j}
         for i, ((s, score), (g, j)) in enumerate(zip(shown, gold, strict=True))
@@ -179,11 +184,18 @@ def substitute(
 # gr.Progress() as a default argument is how Gradio hands a handler its progress tracker.
 def on_substitute(context, target, occurrence, pos, system, top_k, example, llm, progress=gr.Progress()):  # noqa: B008
     with messages():
-        result = substitute(context, target, occurrence, pos, system, top_k, example=example, llm=llm,
-                            progress=tracker(progress))
-    return (result.status, result.context_html(), result.html(), result.table(), result.metrics_table(),
-            gr.Column(visible=result.metrics is not None),  # a benchmark example's metrics; free text has none
-            gr.Column(visible=bool(result.suggestions)))  # the table, when there is something in it
+        result = substitute(
+            context, target, occurrence, pos, system, top_k, example=example, llm=llm, progress=tracker(progress)
+        )
+    return (
+        result.status,
+        result.context_html(),
+        result.html(),
+        result.table(),
+        result.metrics_table(),
+        gr.Column(visible=result.metrics is not None),  # a benchmark example's metrics; free text has none
+        gr.Column(visible=bool(result.suggestions)),
+    )  # the table, when there is something in it
 
 
 def on_context(context):
@@ -214,7 +226,7 @@ def on_pick_example(split_label, row_id):
 
 
 def _pick_example(demo: gr.Blocks, splits: list[str], fill: explore.ExampleTarget) -> None:
-    """"Start from a benchmark example": search a split, pick an example, and it fills the inputs."""
+    """ "Start from a benchmark example": search a split, pick an example, and it fills the inputs."""
     with gr.Accordion("Start from a benchmark example", open=False):
         with gr.Row():
             split = Dropdown(splits, value="swords test", label="Benchmark")
@@ -243,14 +255,21 @@ def build(demo: gr.Blocks, splits: list[str]) -> explore.ExampleTarget:
                 elem_id="context",
             )
             with gr.Row():
-                target = Textbox(value="bright", label="Target word", elem_id="target",
-                                 max_length=text.MAX_TARGET_CHARS)
+                target = Textbox(
+                    value="bright", label="Target word", elem_id="target", max_length=text.MAX_TARGET_CHARS
+                )
                 occurrence = Number(value=1, label="Occurrence", minimum=1, precision=0, elem_id="occurrence")
-                word_pick = Dropdown(choices=word_choices(EXAMPLE_CONTEXT), value=None, elem_id="word-pick",
-                                     label="…or pick a word of the context", allow_custom_value=True)
+                word_pick = Dropdown(
+                    choices=word_choices(EXAMPLE_CONTEXT),
+                    value=None,
+                    elem_id="word-pick",
+                    label="…or pick a word of the context",
+                    allow_custom_value=True,
+                )
             with gr.Row():
-                pos = Dropdown([text.AUTO_POS, *data.POS_TAGS], value=text.AUTO_POS, label="Part of speech",
-                               elem_id="pos")
+                pos = Dropdown(
+                    [text.AUTO_POS, *data.POS_TAGS], value=text.AUTO_POS, label="Part of speech", elem_id="pos"
+                )
                 system = Dropdown(system_names, value=default_system, label="System", elem_id="system")
                 top_k = Slider(5, 50, value=10, step=1, label="Substitutes shown")
             run = gr.Button("Suggest substitutes", variant="primary", elem_id="run")
@@ -268,18 +287,27 @@ def build(demo: gr.Blocks, splits: list[str]) -> explore.ExampleTarget:
             context_view = gr.HTML(label="Context", elem_id="context-view")
             suggestions = gr.HTML(label="Suggestions", elem_id="suggestions")
             with gr.Column(visible=False, elem_id="example-metrics-block") as metrics_block:
-                metrics = gr.Dataframe(label="Example metrics (Scorer on this one target)",
-                                       headers=EXAMPLE_METRIC_COLUMNS, elem_id="example-metrics", interactive=False)
+                metrics = gr.Dataframe(
+                    label="Example metrics (Scorer on this one target)",
+                    headers=EXAMPLE_METRIC_COLUMNS,
+                    elem_id="example-metrics",
+                    interactive=False,
+                )
             with gr.Column(visible=False) as table_block, gr.Accordion("As a table", open=False):
-                table = gr.Dataframe(label="Suggestions table", elem_id="suggestions-table",
-                                     headers=SUGGESTION_COLUMNS, interactive=False)
+                table = gr.Dataframe(
+                    label="Suggestions table",
+                    elem_id="suggestions-table",
+                    headers=SUGGESTION_COLUMNS,
+                    interactive=False,
+                )
 
     inputs = [context, target, occurrence, pos, system, top_k, example, llm_state]
     outputs = [status, context_view, suggestions, table, metrics, metrics_block, table_block]
     # A slow system (an LLM behind a slow URL) holds one of many slots, never everyone's.
     run.click(on_substitute, inputs, outputs, api_name="substitute", concurrency_limit=SUBSTITUTE_CONCURRENCY)
     target.submit(on_substitute, inputs, outputs, api_visibility="private")
-    context.change(on_context, context, word_pick, api_visibility="private", show_progress="hidden",
-                   trigger_mode="always_last")  # while typing, only the latest text matters
+    context.change(
+        on_context, context, word_pick, api_visibility="private", show_progress="hidden", trigger_mode="always_last"
+    )  # while typing, only the latest text matters
     word_pick.change(on_word, word_pick, [target, occurrence], api_visibility="private", show_progress="hidden")
     return fill

@@ -166,8 +166,9 @@ class BuildFolder:
             try:
                 fcntl.flock(self._descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
-                raise BuildFolderError(f"{self.what}: another `swords data build` is writing this folder; wait for "
-                                       "it to finish") from None
+                raise BuildFolderError(
+                    f"{self.what}: another `swords data build` is writing this folder; wait for it to finish"
+                ) from None
             self._remove_stale_scratch()
             self.check()
             self._probe()
@@ -192,8 +193,10 @@ class BuildFolder:
         found = _foreign(self.folder)
         if found is not None:
             path, why = found
-            raise BuildFolderError(f"{self.what}: {path} was not written by `swords data build` ({why}); build into "
-                                   "a new or empty folder, or one the build wrote")
+            raise BuildFolderError(
+                f"{self.what}: {path} was not written by `swords data build` ({why}); build into "
+                "a new or empty folder, or one the build wrote"
+            )
 
     def _probe(self) -> None:
         try:
@@ -216,8 +219,10 @@ class BuildFolder:
                 os.close(descriptor)
                 os.unlink(probe)
             except OSError as error:
-                raise BuildFolderError(f"{self.what}: {root} cannot be written ({error.strerror or error}); a rebuild "
-                                       "replaces it: make it writable, or build into a new folder") from None
+                raise BuildFolderError(
+                    f"{self.what}: {root} cannot be written ({error.strerror or error}); a rebuild "
+                    "replaces it: make it writable, or build into a new folder"
+                ) from None
 
     def scratch(self) -> Path:
         """A new scratch folder inside the folder (same file system: its contents are moved into place)."""
@@ -255,4 +260,3 @@ class BuildFolder:
         (scratch / CARD).replace(self.folder / CARD)
         atomic_write(self.folder / MANIFEST, manifest_bytes(new))
         shutil.rmtree(retired, ignore_errors=True)
-

@@ -33,42 +33,18 @@ BUILD_SOURCES: dict[str, str] = {
     # TSAR-2022 (Saggion et al. 2022) @ 089c266: gold files and the unlabelled inputs they must match, and
     # the data's license (CC-BY-NC-SA-4.0), shipped beside the data.
     "tsar2022/LICENSE-data-CC-BY-NC-SA-4.0": "e66c269d4819aaab34b49ef5220c4ddab6756f21bb5180761a4eb8561f2b7bbd",
-    "tsar2022/trial/tsar2022_en_trial_gold.tsv": (
-        "8c13d40363bb74152beb34f58150af248465c4d25492189f3eeebeb5fb11bd41"
-    ),
-    "tsar2022/trial/tsar2022_en_trial_none.tsv": (
-        "63bb6f05726097bcfc82447a66b55d0d245e002959861fdfd35054c29f52d63f"
-    ),
-    "tsar2022/trial/tsar2022_es_trial_gold.tsv": (
-        "d8e7a4ee3ad3cb47b2850ffe7cf96a5c97113eb41568eec077dc83e43c159dca"
-    ),
-    "tsar2022/trial/tsar2022_es_trial_none.tsv": (
-        "db56dfc647f44a73cbafe00287a8dfc55ac796ad30dd4dc78f96acb089735bbe"
-    ),
-    "tsar2022/trial/tsar2022_pt_trial_gold.tsv": (
-        "466d246d495af9e289f005d9cb4a2b8b83f9473d1693aadd896713ca375191be"
-    ),
-    "tsar2022/trial/tsar2022_pt_trial_none.tsv": (
-        "76e96a341bd458bb45c7d8de4314ab6e46e43dba83bb78f33f71777acd942e19"
-    ),
-    "tsar2022/test/tsar2022_en_test_gold.tsv": (
-        "57390b78a3e5adc6967865455b8b652e06a1809e62331899fcbef21660bbfaa9"
-    ),
-    "tsar2022/test/tsar2022_en_test_none.tsv": (
-        "923abc1fa7a55e3a71d42ae2ef75d2a3dc682b7e577f0eec48ea69f5f0bf7b72"
-    ),
-    "tsar2022/test/tsar2022_es_test_gold.tsv": (
-        "ce6ebab652566f7beaa93007205fdb65e63f9702fa3d4d122aadb6d679f712d0"
-    ),
-    "tsar2022/test/tsar2022_es_test_none.tsv": (
-        "1f4dcc394971418f6fb6fdfd28343ddfabd7408e6572bfb3b6e038c112a418f2"
-    ),
-    "tsar2022/test/tsar2022_pt_test_gold.tsv": (
-        "83139b7ac1c3f30c3a3d98dabfc64743f66cfa68dc6e2eacdfe5ad5724cfd611"
-    ),
-    "tsar2022/test/tsar2022_pt_test_none.tsv": (
-        "52e3e7d00155228706a9761c49e303a519e62720053c1b0b27c5d9d20e22e6d4"
-    ),
+    "tsar2022/trial/tsar2022_en_trial_gold.tsv": ("8c13d40363bb74152beb34f58150af248465c4d25492189f3eeebeb5fb11bd41"),
+    "tsar2022/trial/tsar2022_en_trial_none.tsv": ("63bb6f05726097bcfc82447a66b55d0d245e002959861fdfd35054c29f52d63f"),
+    "tsar2022/trial/tsar2022_es_trial_gold.tsv": ("d8e7a4ee3ad3cb47b2850ffe7cf96a5c97113eb41568eec077dc83e43c159dca"),
+    "tsar2022/trial/tsar2022_es_trial_none.tsv": ("db56dfc647f44a73cbafe00287a8dfc55ac796ad30dd4dc78f96acb089735bbe"),
+    "tsar2022/trial/tsar2022_pt_trial_gold.tsv": ("466d246d495af9e289f005d9cb4a2b8b83f9473d1693aadd896713ca375191be"),
+    "tsar2022/trial/tsar2022_pt_trial_none.tsv": ("76e96a341bd458bb45c7d8de4314ab6e46e43dba83bb78f33f71777acd942e19"),
+    "tsar2022/test/tsar2022_en_test_gold.tsv": ("57390b78a3e5adc6967865455b8b652e06a1809e62331899fcbef21660bbfaa9"),
+    "tsar2022/test/tsar2022_en_test_none.tsv": ("923abc1fa7a55e3a71d42ae2ef75d2a3dc682b7e577f0eec48ea69f5f0bf7b72"),
+    "tsar2022/test/tsar2022_es_test_gold.tsv": ("ce6ebab652566f7beaa93007205fdb65e63f9702fa3d4d122aadb6d679f712d0"),
+    "tsar2022/test/tsar2022_es_test_none.tsv": ("1f4dcc394971418f6fb6fdfd28343ddfabd7408e6572bfb3b6e038c112a418f2"),
+    "tsar2022/test/tsar2022_pt_test_gold.tsv": ("83139b7ac1c3f30c3a3d98dabfc64743f66cfa68dc6e2eacdfe5ad5724cfd611"),
+    "tsar2022/test/tsar2022_pt_test_none.tsv": ("52e3e7d00155228706a9761c49e303a519e62720053c1b0b27c5d9d20e22e6d4"),
 }
 
 SEMEVAL_UPSTREAM_ASSET = "upstream-swords/parsed/semeval07_test.upstream-ait.json.gz"
@@ -92,7 +68,6 @@ def default_sources_dir() -> Path:
         if candidate.is_dir():
             return candidate
     return repo_root.parent / "shared" / "data"
-
 
 
 def checked_sources(sources_dir: Path, pinned: dict[str, str] = BUILD_SOURCES) -> dict[str, Path]:

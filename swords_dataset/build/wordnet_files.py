@@ -68,8 +68,15 @@ def read_synsets(wordnet_dir: Path) -> dict[tuple[str, str], tuple[list[str], li
             pointers = []
             for i in range(int(fields[at])):
                 symbol, target, target_pos, words_linked = fields[at + 1 + 4 * i : at + 5 + 4 * i]
-                pointers.append(Pointer(symbol, "a" if target_pos == "s" else target_pos, target,
-                                        int(words_linked[:2], 16), int(words_linked[2:], 16)))
+                pointers.append(
+                    Pointer(
+                        symbol,
+                        "a" if target_pos == "s" else target_pos,
+                        target,
+                        int(words_linked[:2], 16),
+                        int(words_linked[2:], 16),
+                    )
+                )
             synsets[(pos, offset)] = (words, pointers)
     return synsets
 
@@ -122,20 +129,33 @@ def serialize_archive(members: dict[str, bytes]) -> bytes:
     return buffer.getvalue()
 
 
-def write_extract(build_payload: Callable[[Path], dict[str, Any]], wordnet_dir: Path, output: Path,
-                  serializer: Callable[[dict], bytes] = serialize) -> bytes:
+def write_extract(
+    build_payload: Callable[[Path], dict[str, Any]],
+    wordnet_dir: Path,
+    output: Path,
+    serializer: Callable[[dict], bytes] = serialize,
+) -> bytes:
     """Build an extract from ``wordnet_dir`` into ``output``; returns the bytes written."""
     data = serializer(build_payload(Path(wordnet_dir)))
     Path(output).write_bytes(data)
     return data
 
 
-def extract_main(description: str, build_payload: Callable[[Path], dict[str, Any]], default_output: Path,
-                 argv: list[str] | None = None, serializer: Callable[[dict], bytes] = serialize) -> int:
+def extract_main(
+    description: str,
+    build_payload: Callable[[Path], dict[str, Any]],
+    default_output: Path,
+    argv: list[str] | None = None,
+    serializer: Callable[[dict], bytes] = serialize,
+) -> int:
     """The command line of an extract's builder: --wordnet-dir and --output."""
     parser = argparse.ArgumentParser(description=description)
-    parser.add_argument("--wordnet-dir", type=Path, default=DEBIAN_WORDNET,
-                        help="raw WordNet 3.0 database directory; default: %(default)s")
+    parser.add_argument(
+        "--wordnet-dir",
+        type=Path,
+        default=DEBIAN_WORDNET,
+        help="raw WordNet 3.0 database directory; default: %(default)s",
+    )
     parser.add_argument("--output", type=Path, default=default_output, help="default: %(default)s")
     args = parser.parse_args(argv)
     data = write_extract(build_payload, args.wordnet_dir, args.output, serializer)

@@ -20,8 +20,9 @@ def _release(args: argparse.Namespace) -> Release:
     return Release(version=__version__, wheel=Path(args.wheel).resolve() if args.wheel is not None else None)
 
 
-def _print_listing(repos: list[HubRepo], listing: dict[str, list[tuple[str, int]]],
-                   where: Callable[[HubRepo], str]) -> None:
+def _print_listing(
+    repos: list[HubRepo], listing: dict[str, list[tuple[str, int]]], where: Callable[[HubRepo], str]
+) -> None:
     for repo in repos:
         files = listing[repo.folder]
         print(f"{repo.repo_type} {where(repo)}: {len(files)} files, {sum(size for _, size in files):,} bytes")
@@ -57,17 +58,25 @@ def _cmd_publish(args: argparse.Namespace) -> int:
         folder = scratch / "export"
         listing = export(folder, _release(args), repos)
         if args.dry_run:
-            _print_listing(repos, listing, lambda repo: f"{args.org}/{repo.name} "
-                           f"{repo_url(repo, args.org, public_url(endpoint))}")
+            _print_listing(
+                repos, listing, lambda repo: f"{args.org}/{repo.name} {repo_url(repo, args.org, public_url(endpoint))}"
+            )
             print(f"{len(repos)} repositories (dry run, nothing uploaded)")
             return 0
         uploaded: list[str] = []
         for repo in repos:  # the first failure stops the rest: publishing again uploads them all, idempotently
             repo_id = f"{args.org}/{repo.name}"
             try:
-                url = upload(repo_id, repo.repo_type, folder / repo.folder, [p for p, _ in listing[repo.folder]],
-                             token, f"swords-lexsub {__version__} (swords hub publish)", space_sdk=repo.space_sdk,
-                             limits=limits)
+                url = upload(
+                    repo_id,
+                    repo.repo_type,
+                    folder / repo.folder,
+                    [p for p, _ in listing[repo.folder]],
+                    token,
+                    f"swords-lexsub {__version__} (swords hub publish)",
+                    space_sdk=repo.space_sdk,
+                    limits=limits,
+                )
             except SwordsError as error:
                 done = f" (uploaded before it: {', '.join(uploaded)})" if uploaded else ""
                 raise SwordsError(f"{repo.repo_type} {error}{done}") from None
@@ -98,14 +107,20 @@ def register(subparsers) -> None:
     wheel_help = "a built wheel of this release to ship beside the repositories' requirements (until PyPI has it)"
 
     export = commands.add_parser("export", help="write every repository as DIR/<folder>/, exactly as it is uploaded")
-    export.add_argument("dir", metavar="DIR", type=path_text("a folder"), help="a new or empty folder, or one an "
-                        "earlier export wrote (its swords-hub-export.json lists its files); anything else is refused")
+    export.add_argument(
+        "dir",
+        metavar="DIR",
+        type=path_text("a folder"),
+        help="a new or empty folder, or one an "
+        "earlier export wrote (its swords-hub-export.json lists its files); anything else is refused",
+    )
     export.add_argument("--wheel", metavar="PATH", type=path_text("a wheel file"), help=wheel_help)
     export.set_defaults(func=_cmd_export)
 
     publish = commands.add_parser("publish", help="create and upload every repository (token: $HF_TOKEN)")
     publish.add_argument("--org", default=DEFAULT_ORG, help="the Hub organisation or user (default: %(default)s)")
-    publish.add_argument("--dry-run", action="store_true", help="list each repository, its URL, files and sizes; "
-                         "upload nothing")
+    publish.add_argument(
+        "--dry-run", action="store_true", help="list each repository, its URL, files and sizes; upload nothing"
+    )
     publish.add_argument("--wheel", metavar="PATH", type=path_text("a wheel file"), help=wheel_help)
     publish.set_defaults(func=_cmd_publish, needs_hub=True)

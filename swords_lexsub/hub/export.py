@@ -35,12 +35,14 @@ _STAGED_WHEEL = ".staged-wheel"  # in the scratch folder: the one copy of --whee
 
 def repository_files(folder: Path) -> list[tuple[str, int]]:
     """(path relative to the repository folder, size in bytes) of every file in it, sorted."""
-    return [(path.relative_to(folder).as_posix(), path.stat().st_size)
-            for path in sorted(folder.rglob("*")) if path.is_file()]
+    return [
+        (path.relative_to(folder).as_posix(), path.stat().st_size)
+        for path in sorted(folder.rglob("*"))
+        if path.is_file()
+    ]
 
 
-def _swap(target: Path, scratch: Path, folders: list[str], new: dict[str, str],
-          previous: dict[str, set[str]]) -> None:
+def _swap(target: Path, scratch: Path, folders: list[str], new: dict[str, str], previous: dict[str, set[str]]) -> None:
     """Move the complete repositories from `scratch` into `target`, the previous ones into `scratch` (removed with
     it). The manifest lists both while they are swapped, so a kill halfway leaves a folder the next export takes;
     a failure moves everything back."""
@@ -54,8 +56,10 @@ def _swap(target: Path, scratch: Path, folders: list[str], new: dict[str, str],
                 try:
                     (target / folder).rename(scratch / f"retired-{folder}")
                 except OSError as error:  # e.g. a mount point: the folders moved before it go back
-                    raise ExportFolderError(f"{target}: cannot move {target / folder} aside to replace it "
-                                            f"({error.strerror or error}); nothing was changed") from None
+                    raise ExportFolderError(
+                        f"{target}: cannot move {target / folder} aside to replace it "
+                        f"({error.strerror or error}); nothing was changed"
+                    ) from None
                 retired.append(folder)
         for folder in folders:
             (scratch / folder).rename(target / folder)
@@ -72,9 +76,11 @@ def _swap(target: Path, scratch: Path, folders: list[str], new: dict[str, str],
             else:
                 atomic_write(target / MANIFEST, before)
         except OSError as undoing:  # the manifest still lists both: the next export takes whichever are in place
-            raise ExportFolderError(f"{target}: the export stopped while it swapped its folders in ({error}) and "
-                                    f"could not move the earlier ones back ({undoing.strerror or undoing}); export "
-                                    "again") from None
+            raise ExportFolderError(
+                f"{target}: the export stopped while it swapped its folders in ({error}) and "
+                f"could not move the earlier ones back ({undoing.strerror or undoing}); export "
+                "again"
+            ) from None
         raise
 
 
@@ -118,8 +124,11 @@ def export(target: Path, release: Release, repos: list[HubRepo] | None = None) -
                 (scratch / repo.folder).mkdir()
                 repo.write(scratch / repo.folder, shipped)
                 listing[repo.folder] = repository_files(scratch / repo.folder)
-            new = {f"{folder}/{relative}": sha256_of(scratch / folder / relative)
-                   for folder, files in listing.items() for relative, _ in files}
+            new = {
+                f"{folder}/{relative}": sha256_of(scratch / folder / relative)
+                for folder, files in listing.items()
+                for relative, _ in files
+            }
             previous = check_export_folder(target)  # nothing of the user's arrived while the export worked
             _swap(target, scratch, list(listing), new, previous)
         except OSError as error:

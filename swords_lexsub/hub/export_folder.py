@@ -80,9 +80,11 @@ def read_manifest(path: Path) -> dict[str, set[str]] | None:
         for relative, digests in listed.items():
             if fault := _key_fault(relative):
                 shown = relative if len(relative) <= _SHOWN_KEY else f"{relative[:_SHOWN_KEY]}…"
-                raise ExportFolderError(f"{path}: the path {shown!r} in {key!r} is {fault}; an export lists only "
-                                        f"files inside its repository folders (remove {path} and its folders, or "
-                                        "export elsewhere)")
+                raise ExportFolderError(
+                    f"{path}: the path {shown!r} in {key!r} is {fault}; an export lists only "
+                    f"files inside its repository folders (remove {path} and its folders, or "
+                    "export elsewhere)"
+                )
             if not isinstance(digests, list) or not all(isinstance(d, str) for d in digests):
                 return None
             recorded.setdefault(relative, set()).update(digests)
@@ -102,8 +104,12 @@ def manifest_content(target: Path) -> bytes | None:
 
 
 def is_scratch(entry: Path) -> bool:
-    return (entry.name.startswith(SCRATCH_PREFIX) and entry.is_dir() and not entry.is_symlink()
-            and _regular_file_bytes(entry / _SCRATCH_MARK, len(_SCRATCH_MARK_TEXT)) == _SCRATCH_MARK_TEXT)
+    return (
+        entry.name.startswith(SCRATCH_PREFIX)
+        and entry.is_dir()
+        and not entry.is_symlink()
+        and _regular_file_bytes(entry / _SCRATCH_MARK, len(_SCRATCH_MARK_TEXT)) == _SCRATCH_MARK_TEXT
+    )
 
 
 def mark_scratch(scratch: Path) -> None:
@@ -141,14 +147,19 @@ def remove_scratch(scratch: Path) -> None:
             failures.append((str(scratch), error))
     if failures:
         path, error = failures[0]
-        raise ExportFolderError(f"{scratch}: the scratch folder of `swords hub export` cannot be removed ({path}: "
-                                f"{error.strerror or error}); make it writable (chmod -R u+rwX) or remove it")
+        raise ExportFolderError(
+            f"{scratch}: the scratch folder of `swords hub export` cannot be removed ({path}: "
+            f"{error.strerror or error}); make it writable (chmod -R u+rwX) or remove it"
+        )
 
 
 def _lacks(folder: Path) -> str:
     """What of reading, writing and searching `folder` this process may not do, in words ('' when it may all)."""
-    lacking = [word for flag, word in ((os.R_OK, "readable"), (os.W_OK, "writable"), (os.X_OK, "searchable"))
-               if not os.access(folder, flag)]
+    lacking = [
+        word
+        for flag, word in ((os.R_OK, "readable"), (os.W_OK, "writable"), (os.X_OK, "searchable"))
+        if not os.access(folder, flag)
+    ]
     return " or ".join([", ".join(lacking[:-1]), lacking[-1]] if len(lacking) > 1 else lacking)
 
 
@@ -156,8 +167,10 @@ def _replaceable(target: Path, folder: Path) -> None:
     """An export moves each of its repository folders away and removes it: each folder in it must be readable,
     writable and searchable (a read-only one is refused before anything moves)."""
     if lacks := _lacks(folder):
-        raise ExportFolderError(f"{target}: {folder} is not {lacks}, and an export replaces it whole; make it "
-                                "writable (chmod -R u+rwX) or export elsewhere")
+        raise ExportFolderError(
+            f"{target}: {folder} is not {lacks}, and an export replaces it whole; make it "
+            "writable (chmod -R u+rwX) or export elsewhere"
+        )
 
 
 def _refuse(target: Path, path: Path, why: str) -> ExportFolderError:
@@ -166,13 +179,15 @@ def _refuse(target: Path, path: Path, why: str) -> ExportFolderError:
 
 def _refuse_kind(target: Path, path: Path) -> ExportFolderError:
     """A symbolic link, FIFO, socket or device: never the export's, and never removed by it."""
-    return ExportFolderError(f"{target}: {path} is {file_kind(path)}, not a file or folder `swords hub export` "
-                             f"writes; {_REFUSAL}")
+    return ExportFolderError(
+        f"{target}: {path} is {file_kind(path)}, not a file or folder `swords hub export` writes; {_REFUSAL}"
+    )
 
 
 def _check_repository_folder(target: Path, entry: Path, recorded: dict[str, set[str]]) -> None:
     """Every entry under a repository folder is a folder or regular file the export wrote, unchanged, and every
     folder can be removed."""
+
     def stopped(error: OSError) -> None:
         raise error
 
@@ -196,9 +211,11 @@ def _check_repository_folder(target: Path, entry: Path, recorded: dict[str, set[
                 except (OSError, SwordsError) as error:
                     cause = error.__cause__ if isinstance(error.__cause__, OSError) else error  # open_regular's
                     reason = getattr(cause, "strerror", None) or cause
-                    raise ExportFolderError(f"{target}: {path} cannot be read ({reason}), so it "
-                                            "cannot be recognised as the export's; make it readable or export "
-                                            "elsewhere") from None
+                    raise ExportFolderError(
+                        f"{target}: {path} cannot be read ({reason}), so it "
+                        "cannot be recognised as the export's; make it readable or export "
+                        "elsewhere"
+                    ) from None
                 if digest not in recorded[relative]:
                     raise _refuse(target, path, "changed since the export wrote it")
 

@@ -20,7 +20,6 @@ SERVER_TEXT_READ = 4000  # characters of a server's text (an error, a URL) looke
 SERVER_TEXT_SHOWN = 300  # characters of it printed, once escaped
 
 
-
 def check_repo_id(repo_id: str) -> str:
     """ORG/NAME as the Hub accepts it (letters, digits, '-', '_', '.'; no '..', no leading or trailing
     '-' or '.'), checked by huggingface_hub's own rule."""
@@ -34,8 +33,9 @@ def check_repo_id(repo_id: str) -> str:
         # huggingface_hub's reason quotes the id whole (10 kB of it, or escape sequences): named once, cut, here
         reason = str(error).splitlines()[0].replace(f": '{repo_id}'", "").replace(repo_id, "the id")
         cut = "…" if len(repo_id) > 100 else ""
-        raise SwordsError(f"repository id '{shown(repo_id[:100])}'{cut} is not ORG/NAME as the Hub accepts it "
-                          f"({shown(reason[:200])})") from None
+        raise SwordsError(
+            f"repository id '{shown(repo_id[:100])}'{cut} is not ORG/NAME as the Hub accepts it ({shown(reason[:200])})"
+        ) from None
     return repo_id
 
 
@@ -57,8 +57,17 @@ def server_text(text: object, redactor: Redactor) -> str:
     return text if len(text) <= SERVER_TEXT_SHOWN else text[: SERVER_TEXT_SHOWN - 1] + "…"
 
 
-def upload(repo_id: str, repo_type: str, folder: Path, files: list[str], token: str, message: str,
-           space_sdk: str | None = None, private: bool = False, limits: HubLimits | None = None) -> str:
+def upload(
+    repo_id: str,
+    repo_type: str,
+    folder: Path,
+    files: list[str],
+    token: str,
+    message: str,
+    space_sdk: str | None = None,
+    private: bool = False,
+    limits: HubLimits | None = None,
+) -> str:
     """Create the repository if needed and upload `files` (paths relative to `folder`) within `limits` (a new
     publish's by default); the commit's URL, as it may be printed. A refusal, a network failure or a server past
     its time is one SwordsError naming the repository and the Hub's address, never a secret."""
@@ -71,8 +80,9 @@ def upload(repo_id: str, repo_type: str, folder: Path, files: list[str], token: 
     def create_and_upload() -> object:
         api = HfApi(endpoint=endpoint, token=token)
         api.create_repo(repo_id, repo_type=repo_type, private=private, exist_ok=True, space_sdk=space_sdk)
-        return api.upload_folder(repo_id=repo_id, repo_type=repo_type, folder_path=str(folder),
-                                 allow_patterns=files, commit_message=message)
+        return api.upload_folder(
+            repo_id=repo_id, repo_type=repo_type, folder_path=str(folder), allow_patterns=files, commit_message=message
+        )
 
     try:
         with hub_session(limits):

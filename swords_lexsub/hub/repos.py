@@ -50,9 +50,10 @@ def hub_repos() -> list[HubRepo]:
         try:
             repos.append(entry_point.load())
         except ImportError as error:
-            raise SwordsError(f"the Hub repository {entry_point.name!r} ({entry_point.value}) cannot be made here: "
-                              f"{error}; install what its package needs, e.g. pip install 'swords-lexsub[space]'"
-                              ) from None
+            raise SwordsError(
+                f"the Hub repository {entry_point.name!r} ({entry_point.value}) cannot be made here: "
+                f"{error}; install what its package needs, e.g. pip install 'swords-lexsub[space]'"
+            ) from None
     return repos
 
 

@@ -32,8 +32,10 @@ def _http_module(client: object):
     if name not in ("httpx", "httpx2"):
         import huggingface_hub
 
-        raise SwordsError(f"publishing needs huggingface_hub 1.0 or later (installed: {huggingface_hub.__version__}); "
-                          "pip install -U huggingface_hub")
+        raise SwordsError(
+            f"publishing needs huggingface_hub 1.0 or later (installed: {huggingface_hub.__version__}); "
+            "pip install -U huggingface_hub"
+        )
     return importlib.import_module(name)
 
 

@@ -161,8 +161,9 @@ def transport_class(http):
                 proxy = None
             with self.lock:
                 if proxy not in self.transports:
-                    self.transports[proxy] = http.HTTPTransport(proxy=proxy,
-                                                                limits=http.Limits(max_keepalive_connections=0))
+                    self.transports[proxy] = http.HTTPTransport(
+                        proxy=proxy, limits=http.Limits(max_keepalive_connections=0)
+                    )
                 return self.transports[proxy]
 
         def handle_request(self, request):
@@ -180,10 +181,14 @@ def transport_class(http):
             ends = min(now + limits.request_seconds, limits.deadline)
             seconds = ends - now
             asked = request.extensions.get("timeout") or {}
-            request.extensions["timeout"] = {k: min(seconds, asked.get(k) or seconds)
-                                             for k in ("connect", "read", "write", "pool")}
-            late = (f"before the publish's {limits.seconds:g} s were over" if ends == limits.deadline
-                    else f"within {limits.request_seconds:g} s")
+            request.extensions["timeout"] = {
+                k: min(seconds, asked.get(k) or seconds) for k in ("connect", "read", "write", "pool")
+            }
+            late = (
+                f"before the publish's {limits.seconds:g} s were over"
+                if ends == limits.deadline
+                else f"within {limits.request_seconds:g} s"
+            )
             watch = _Watch(ends, late)
             request.extensions["trace"] = watch.trace
             request.headers["Accept-Encoding"] = ACCEPT_ENCODING
@@ -196,25 +201,37 @@ def transport_class(http):
                 limits.count_failure(what, f"{request.method} {request.url}", str(error) or type(error).__name__)
                 raise
             if response.status_code in RETRIED_STATUSES:
-                limits.count_failure(what, f"{request.method} {request.url}",
-                                     f"HTTP {response.status_code} {response.reason_phrase}")
+                limits.count_failure(
+                    what, f"{request.method} {request.url}", f"HTTP {response.status_code} {response.reason_phrase}"
+                )
             else:
                 limits.failed_in_a_row.pop(f"{request.method} {request.url}", None)
             encoding = response.headers.get("content-encoding", "identity").strip().lower() or "identity"
             problem = refusal(encoding, response.headers.get("content-length", ""))
             wait = response.headers.get("retry-after", "").strip()
-            if problem is None and response.status_code in (429, 503) and wait.isdigit() \
-                    and now + int(wait) > limits.deadline:
+            if (
+                problem is None
+                and response.status_code in (429, 503)
+                and wait.isdigit()
+                and now + int(wait) > limits.deadline
+            ):
                 problem = f"HTTP {response.status_code}, asked to wait {int(wait):,} s, past the publish's deadline"
             if problem is not None:
                 watch.finish()
                 response.close()
                 raise fail(problem)
-            headers = [(name, value) for name, value in response.headers.multi_items()
-                       if name.lower() not in ("content-encoding", "content-length") or encoding == "identity"]
-            return http.Response(response.status_code, headers=headers, extensions=response.extensions,
-                                 stream=BoundedStream(response.stream, BodyCounter(encoding), watch, fail),
-                                 request=request)
+            headers = [
+                (name, value)
+                for name, value in response.headers.multi_items()
+                if name.lower() not in ("content-encoding", "content-length") or encoding == "identity"
+            ]
+            return http.Response(
+                response.status_code,
+                headers=headers,
+                extensions=response.extensions,
+                stream=BoundedStream(response.stream, BodyCounter(encoding), watch, fail),
+                request=request,
+            )
 
         def close(self) -> None:
             for transport in self.transports.values():

@@ -55,8 +55,11 @@ def check_wheel_name(release: Release) -> None:
     except InvalidWheelFilename:
         raise _refused(wheel, "not a wheel's file name (NAME-VERSION-TAGS.whl)") from None
     if not (_WHEEL_NAME.fullmatch(wheel.name) and wheel.name.split("-")[1] == str(version)):  # no "v0.1.0"
-        raise _refused(wheel, "not a wheel's file name (NAME-VERSION-TAGS.whl, in the letters, digits, '_' and '.' "
-                       "wheel names are made of)")
+        raise _refused(
+            wheel,
+            "not a wheel's file name (NAME-VERSION-TAGS.whl, in the letters, digits, '_' and '.' "
+            "wheel names are made of)",
+        )
     if canonicalize_name(name) != DISTRIBUTION or str(version) != release.version:
         raise _refused(wheel, f"a wheel of {name} {version}, not of {DISTRIBUTION} {release.version}")
 
@@ -88,16 +91,20 @@ def _check_directory(f: BinaryIO, wheel: Path, version: str) -> None:
     tail_size = min(size, 22 + 0xFFFF)  # the record (22 bytes) and the longest comment it may have
     f.seek(size - tail_size)
     tail = f.read(tail_size)
-    found = tail_size - 22 if tail[-22:-18] == _END_OF_DIRECTORY and tail[-2:] == b"\0\0" else \
-        tail.rfind(_END_OF_DIRECTORY)
+    found = (
+        tail_size - 22 if tail[-22:-18] == _END_OF_DIRECTORY and tail[-2:] == b"\0\0" else tail.rfind(_END_OF_DIRECTORY)
+    )
     if found < 0 or len(tail) - found < 22:
         raise _refused(wheel, f"not a wheel of {DISTRIBUTION} {version} (not a zip archive)")
     if found >= 20 and tail[found - 20 : found - 16] == _ZIP64_LOCATOR:
         raise _refused(wheel, "a ZIP64 archive, which a wheel of this release never is")
     entries, directory_bytes = struct.unpack("<HI", tail[found + 10 : found + 16])
     if entries > MAX_WHEEL_ENTRIES or directory_bytes > MAX_DIRECTORY_BYTES:
-        raise _refused(wheel, f"its zip directory lists {entries:,} files in {directory_bytes:,} bytes, over the "
-                       f"{MAX_WHEEL_ENTRIES:,} files and {MAX_DIRECTORY_BYTES:,} bytes a wheel may have")
+        raise _refused(
+            wheel,
+            f"its zip directory lists {entries:,} files in {directory_bytes:,} bytes, over the "
+            f"{MAX_WHEEL_ENTRIES:,} files and {MAX_DIRECTORY_BYTES:,} bytes a wheel may have",
+        )
     f.seek(0)
 
 
@@ -110,8 +117,10 @@ def _check_metadata(f: BinaryIO, wheel: Path, version: str) -> None:
         with zipfile.ZipFile(f) as archive:
             info = archive.getinfo(metadata)
             if info.file_size > MAX_METADATA_BYTES:
-                raise _refused(wheel, f"its {metadata} declares {info.file_size:,} bytes, over the "
-                               f"{MAX_METADATA_BYTES:,} it may have")
+                raise _refused(
+                    wheel,
+                    f"its {metadata} declares {info.file_size:,} bytes, over the {MAX_METADATA_BYTES:,} it may have",
+                )
             with archive.open(info) as member:  # stops at the declared size (a longer stream fails its CRC)
                 content = member.read(MAX_METADATA_BYTES + 1)
         fields = content.decode("utf-8").split("\n\n", 1)[0].splitlines()
@@ -126,8 +135,9 @@ def _check_metadata(f: BinaryIO, wheel: Path, version: str) -> None:
             reason = "it is encrypted"
         else:
             reason = str(error).splitlines()[0] if str(error) else type(error).__name__
-        raise _refused(wheel, f"not a wheel of {DISTRIBUTION} {version} ({metadata} cannot be read: "
-                       f"{reason[:200]})") from None
+        raise _refused(
+            wheel, f"not a wheel of {DISTRIBUTION} {version} ({metadata} cannot be read: {reason[:200]})"
+        ) from None
     if f"Version: {version}" not in fields or f"Name: {DISTRIBUTION}" not in fields:
         raise _refused(wheel, f"its {metadata} is not {DISTRIBUTION} {version}'s")
 

@@ -17,12 +17,16 @@ from swords_metric.core import MetricInputError
 from swords_metric.details.explain import ranked_or_none, target_record
 from swords_metric.metrics.target_scores import _facts, _top_counts, lemma_class
 
-COUNTED = "the strict top-k: each target's first k substitutes as precision counts them (lemmatized, the target " \
-          "and repeats dropped)"
+COUNTED = (
+    "the strict top-k: each target's first k substitutes as precision counts them (lemmatized, the target "
+    "and repeats dropped)"
+)
 # Buckets of a target's number of acceptable substitutes (its gold set, after the metric's preprocessing).
 GOLD_SIZES = (("0", 0, 0), ("1-2", 1, 2), ("3-5", 3, 5), ("6-10", 6, 10), (">10", 11, None))
-WORST_RULE = ("lowest per-target lenient F@k against acceptable, among targets with an acceptable substitute; "
-              "ties: more acceptable substitutes missed first, then by id")
+WORST_RULE = (
+    "lowest per-target lenient F@k against acceptable, among targets with an acceptable substitute; "
+    "ties: more acceptable substitutes missed first, then by id"
+)
 DIFFERENCE_RULE = "largest |A - B| of per-target lenient F@k against acceptable, then by id; targets that differ"
 
 
@@ -89,17 +93,32 @@ def analyze(scorer, ranked: Sequence, worst: int = 5, relations: bool = True) ->
             candidates.append((f, hits - len(facts.acceptable), scorer.rows[position]["id"], position))
     worst_targets = []
     for _, _, _, position in sorted(candidates)[:worst]:
-        record = target_record(scorer.rows[position], scorer.references[position],
-                               ranked_or_none(ranked[position]), k)
-        worst_targets.append({key: record[key] for key in (
-            "id", "upstream_id", "target", "pos", "acceptable", "lenient_a_p", "lenient_a_r", "lenient_a_f",
-            "top", "acceptable_missed")})
+        record = target_record(scorer.rows[position], scorer.references[position], ranked_or_none(ranked[position]), k)
+        worst_targets.append(
+            {
+                key: record[key]
+                for key in (
+                    "id",
+                    "upstream_id",
+                    "target",
+                    "pos",
+                    "acceptable",
+                    "lenient_a_p",
+                    "lenient_a_r",
+                    "lenient_a_f",
+                    "top",
+                    "acceptable_missed",
+                )
+            }
+        )
     return {
-        "k": k, "counted": COUNTED,
+        "k": k,
+        "counted": COUNTED,
         "all": _with_shares(overall),
         "by_pos": {pos: _with_shares(group) for pos, group in sorted(by_pos.items())},
         "by_gold_size": {label: _with_shares(group) for label, group in by_size.items()},
-        "worst_rule": WORST_RULE, "worst_targets": worst_targets,
+        "worst_rule": WORST_RULE,
+        "worst_targets": worst_targets,
     }
 
 

@@ -40,12 +40,18 @@ def ranked_or_none(slot) -> RankedPrediction | None:
 
 
 def _row_fields(row: Mapping, kind: str) -> dict:
-    return {"kind": kind, "id": row["id"], "upstream_id": row.get("upstream_id"), "target": row["target"],
-            "pos": row.get("pos")}
+    return {
+        "kind": kind,
+        "id": row["id"],
+        "upstream_id": row.get("upstream_id"),
+        "target": row["target"],
+        "pos": row.get("pos"),
+    }
 
 
-def substitute_records(row: Mapping, reference: Reference, pairs: Sequence[tuple[str, float]], k: int,
-                       relations: TargetRelations | None) -> Iterator[dict]:
+def substitute_records(
+    row: Mapping, reference: Reference, pairs: Sequence[tuple[str, float]], k: int, relations: TargetRelations | None
+) -> Iterator[dict]:
     """One record per (substitute, score) of `pairs` (as normalize_prediction_items gives them), in the order
     the metric ranks them: by score, descending, equal scores in the order given (position: 1-based, as
     given). `rank` counts the substitutes that count (1-based); the strict top-k is rank <= k, the lenient
@@ -69,9 +75,17 @@ def substitute_records(row: Mapping, reference: Reference, pairs: Sequence[tuple
         lenient_rank += held
         position = index.get(lemma) if dropped != TARGET else None
         yield {
-            **base, "position": i + 1, "substitute": substitute, "score": score, "lemma": lemma,
-            "empty": not lemma, "dropped": dropped, "merged_into_rank": merged_into, "rank": rank,
-            "in_strict_top_k": rank is not None and rank <= k, "in_lenient_top_k": held and lenient_rank <= k,
+            **base,
+            "position": i + 1,
+            "substitute": substitute,
+            "score": score,
+            "lemma": lemma,
+            "empty": not lemma,
+            "dropped": dropped,
+            "merged_into_rank": merged_into,
+            "rank": rank,
+            "in_strict_top_k": rank is not None and rank <= k,
+            "in_lenient_top_k": held and lenient_rank <= k,
             "class": NOT_IN_BENCHMARK if dropped == TARGET else lemma_class(reference, lemma),
             "gold_score": None if position is None else reference.score(position),
             "votes_positive": None if position is None else reference.positives[position],
@@ -95,9 +109,17 @@ def target_figures(reference: Reference, ranked: RankedPrediction | None, k: int
         top, gold = _family_lists(ranked, facts, setting == "lenient", threshold == "a")
         hits, predicted, reference_k, size = _top_counts(top, gold, k)
         p, r = _percent(hits, predicted), _percent(hits, reference_k)
-        figures.update({f"{name}_hits": hits, f"{name}_predicted": predicted, f"{name}_reference_k": reference_k,
-                        f"{name}_reference": size, f"{name}_p": p, f"{name}_r": r,
-                        f"{name}_f": 2 * p * r / (p + r) if p + r else 0.0})
+        figures.update(
+            {
+                f"{name}_hits": hits,
+                f"{name}_predicted": predicted,
+                f"{name}_reference_k": reference_k,
+                f"{name}_reference": size,
+                f"{name}_p": p,
+                f"{name}_r": r,
+                f"{name}_f": 2 * p * r / (p + r) if p + r else 0.0,
+            }
+        )
     defined = bool(ranked.fixed["gap_defined"])
     figures["gap"] = 100.0 * ranked.fixed["gap"] if defined else None
     figures["gap_rat"] = 100.0 * ranked.fixed["gap_rat"] if defined else None
@@ -117,8 +139,13 @@ def target_record(row: Mapping, reference: Reference, ranked: RankedPrediction |
     """The per-target record: the row's ids, target and POS, the sizes of its gold sets, its figures at k
     (target_figures), its strict top-k lemmas and the acceptable substitutes it missed."""
     facts = _facts(reference)
-    return {**_row_fields(row, "target"), "in_predictions": ranked is not None,
-            "reference_size": len(reference.lemmas), "acceptable": len(facts.acceptable),
-            "conceivable": len(facts.conceivable), **target_figures(reference, ranked, k),
-            "top": list(ranked.top[:k]) if ranked is not None else [],
-            "acceptable_missed": missed_acceptable(reference, ranked, k)}
+    return {
+        **_row_fields(row, "target"),
+        "in_predictions": ranked is not None,
+        "reference_size": len(reference.lemmas),
+        "acceptable": len(facts.acceptable),
+        "conceivable": len(facts.conceivable),
+        **target_figures(reference, ranked, k),
+        "top": list(ranked.top[:k]) if ranked is not None else [],
+        "acceptable_missed": missed_acceptable(reference, ranked, k),
+    }

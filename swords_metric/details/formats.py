@@ -41,17 +41,43 @@ PARQUET_METADATA_KEY = b"swords_lexsub"
 ROW_BATCH = 8192  # Parquet rows buffered before a row group is written
 
 COMMON_FIELDS = ("kind", "id", "upstream_id", "target", "pos")
-SUBSTITUTE_FIELDS = ("position", "substitute", "score", "lemma", "empty", "dropped", "merged_into_rank", "rank",
-                     "in_strict_top_k", "in_lenient_top_k", "class", "gold_score", "votes_positive", "votes_total",
-                     "relation")
-_FAMILY_FIELDS = tuple(f"{name}_{part}" for name in FAMILY_NAMES
-                       for part in ("hits", "predicted", "reference_k", "reference", "p", "r", "f"))
-TARGET_FIELDS = ("in_predictions", "substitutes_given", "substitutes_counted", "reference_size", "acceptable",
-                 "conceivable", *_FAMILY_FIELDS, "gap", "gap_rat", "top", "acceptable_missed")
-PAIR_FIGURES = tuple(f"{name}_{part}" for name in FAMILY_NAMES for part in ("p", "r", "f")) + ("gap", "gap_rat",
-                                                                                                "top")
-PAIR_FIELDS = ("difference", *(f"{side}_{field}" for side in ("a", "b") for field in ("in_predictions",
-                                                                                      *PAIR_FIGURES)))
+SUBSTITUTE_FIELDS = (
+    "position",
+    "substitute",
+    "score",
+    "lemma",
+    "empty",
+    "dropped",
+    "merged_into_rank",
+    "rank",
+    "in_strict_top_k",
+    "in_lenient_top_k",
+    "class",
+    "gold_score",
+    "votes_positive",
+    "votes_total",
+    "relation",
+)
+_FAMILY_FIELDS = tuple(
+    f"{name}_{part}"
+    for name in FAMILY_NAMES
+    for part in ("hits", "predicted", "reference_k", "reference", "p", "r", "f")
+)
+TARGET_FIELDS = (
+    "in_predictions",
+    "substitutes_given",
+    "substitutes_counted",
+    "reference_size",
+    "acceptable",
+    "conceivable",
+    *_FAMILY_FIELDS,
+    "gap",
+    "gap_rat",
+    "top",
+    "acceptable_missed",
+)
+PAIR_FIGURES = tuple(f"{name}_{part}" for name in FAMILY_NAMES for part in ("p", "r", "f")) + ("gap", "gap_rat", "top")
+PAIR_FIELDS = ("difference", *(f"{side}_{field}" for side in ("a", "b") for field in ("in_predictions", *PAIR_FIGURES)))
 DETAILS_COLUMNS = COMMON_FIELDS + SUBSTITUTE_FIELDS + TARGET_FIELDS
 COMPARISON_COLUMNS = COMMON_FIELDS + PAIR_FIELDS
 _COLUMNS = {DETAILS: DETAILS_COLUMNS, COMPARISON: COMPARISON_COLUMNS}
@@ -186,8 +212,9 @@ class DetailsWriter:
     appears complete, atomically) or `abort` (the temporary file goes; an existing file is left as it was).
     Also a context manager: an exception aborts."""
 
-    def __init__(self, path: str | Path, kind: str, header: dict,
-                 on_complete: Callable[[dict], None] | None = None) -> None:
+    def __init__(
+        self, path: str | Path, kind: str, header: dict, on_complete: Callable[[dict], None] | None = None
+    ) -> None:
         """`on_complete` is told the finished file's {"sha256", "bytes"} just before it is renamed into place; an
         exception there aborts the write."""
         self.path, self.columns = Path(path), _COLUMNS[kind]
@@ -215,10 +242,17 @@ class DetailsWriter:
             import pyarrow as pa
             import pyarrow.parquet as pq
 
-            types = {"string": pa.string(), "bool": pa.bool_(), "list": pa.list_(pa.string()), "float": pa.float64(),
-                     "int": pa.int64()}
-            self._schema = pa.schema([(name, types[field_type(name)]) for name in self.columns],
-                                     metadata={PARQUET_METADATA_KEY: json.dumps(header, allow_nan=False).encode()})
+            types = {
+                "string": pa.string(),
+                "bool": pa.bool_(),
+                "list": pa.list_(pa.string()),
+                "float": pa.float64(),
+                "int": pa.int64(),
+            }
+            self._schema = pa.schema(
+                [(name, types[field_type(name)]) for name in self.columns],
+                metadata={PARQUET_METADATA_KEY: json.dumps(header, allow_nan=False).encode()},
+            )
             self._parquet = pq.ParquetWriter(self._file, self._schema)
             self._batch: dict[str, list] = {name: [] for name in self.columns}
 
@@ -240,8 +274,10 @@ class DetailsWriter:
         try:
             table = pa.Table.from_pydict(self._batch, schema=self._schema)
         except UnicodeEncodeError:  # a lone surrogate, which Parquet's UTF-8 cannot hold
-            table = pa.Table.from_pydict({name: [utf8_text(value) for value in values]
-                                          for name, values in self._batch.items()}, schema=self._schema)
+            table = pa.Table.from_pydict(
+                {name: [utf8_text(value) for value in values] for name, values in self._batch.items()},
+                schema=self._schema,
+            )
         self._parquet.write_table(table)
         self._batch = {name: [] for name in self.columns}
 

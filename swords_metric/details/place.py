@@ -76,11 +76,15 @@ def read_record(path: str | Path) -> list[dict] | None:
         record = json.loads(where.read_bytes())
     except (OSError, ValueError):
         return None
-    if not (isinstance(record, dict) and record.get("format") == RECORD_FORMAT and isinstance(record.get("written"),
-                                                                                                list)):
+    if not (
+        isinstance(record, dict) and record.get("format") == RECORD_FORMAT and isinstance(record.get("written"), list)
+    ):
         return None
-    return [entry for entry in record["written"]
-            if isinstance(entry, dict) and isinstance(entry.get("sha256"), str) and isinstance(entry.get("bytes"), int)]
+    return [
+        entry
+        for entry in record["written"]
+        if isinstance(entry, dict) and isinstance(entry.get("sha256"), str) and isinstance(entry.get("bytes"), int)
+    ]
 
 
 def matching_entry(path: str | Path) -> dict | None:
@@ -118,13 +122,17 @@ class DetailsPlace:
         path = self.path
         self.kept = None
         if path.is_symlink():
-            raise MetricInputError(f"{self.what}: a symbolic link (to {os.readlink(path)}); writing would replace "
-                                   "the link, not the file it points to: name the file itself")
+            raise MetricInputError(
+                f"{self.what}: a symbolic link (to {os.readlink(path)}); writing would replace "
+                "the link, not the file it points to: name the file itself"
+            )
         if not path.exists():
             return
         if not is_details_file(path):
-            raise MetricInputError(f"{self.what}: the file exists and was not written by swords evaluate --details; "
-                                   "it is left as it is (choose another name, or remove it yourself)")
+            raise MetricInputError(
+                f"{self.what}: the file exists and was not written by swords evaluate --details; "
+                "it is left as it is (choose another name, or remove it yourself)"
+            )
         if self.force:
             return
         self.kept = matching_entry(path)
@@ -134,9 +142,12 @@ class DetailsPlace:
             raise MetricInputError(
                 f"{self.what}: a details file with no record of what swords evaluate wrote there (an earlier "
                 f"release wrote it, or {record_path(path).name} was removed), so it may have been edited: it is "
-                f"left as it is ({self.force_option} replaces it)")
-        raise MetricInputError(f"{self.what}: changed since swords evaluate wrote it (edited, appended to or "
-                               f"re-written): it is left as it is ({self.force_option} replaces it)")
+                f"left as it is ({self.force_option} replaces it)"
+            )
+        raise MetricInputError(
+            f"{self.what}: changed since swords evaluate wrote it (edited, appended to or "
+            f"re-written): it is left as it is ({self.force_option} replaces it)"
+        )
 
     def record(self, written: dict) -> None:
         """Just before the finished file goes into place: check again what is there now (it may have changed
@@ -150,8 +161,9 @@ class DetailsPlace:
             raise MetricInputError(str(error)) from None
 
 
-def details_place(path: str | Path, option: str = "details", force: bool = False,
-                  force_option: str = "details_force=True") -> DetailsPlace:
+def details_place(
+    path: str | Path, option: str = "details", force: bool = False, force_option: str = "details_force=True"
+) -> DetailsPlace:
     """Before any work: a details file can be written at `path`: a known extension, an ordinary writable place
     (see swords_lexsub.files.check_output_file; the folder must exist), not a symbolic link, and no file there
     that it may not replace (DetailsPlace.check_replaceable). Each problem is one MetricInputError naming the
@@ -171,8 +183,10 @@ def details_place(path: str | Path, option: str = "details", force: bool = False
         raise MetricInputError(str(error)) from None
     record = record_path(path)
     if record.is_symlink() or (record.exists() and read_record(path) is None):
-        raise MetricInputError(f"{what}: {record} is in the way of the record of what swords evaluate writes (it "
-                               "is not one); it is left as it is (move it, or choose another name)")
+        raise MetricInputError(
+            f"{what}: {record} is in the way of the record of what swords evaluate writes (it "
+            "is not one); it is left as it is (move it, or choose another name)"
+        )
     place.check_replaceable()
     return place
 

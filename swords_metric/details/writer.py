@@ -27,8 +27,14 @@ from swords_metric.wordnet.relations import target_relations
 
 
 def _header(scorer, sources: dict) -> dict:
-    return {**sources, "config": scorer.config, "split": scorer.split, "setting": scorer.setting, "k": scorer.k,
-            "signature": scorer.signature()}
+    return {
+        **sources,
+        "config": scorer.config,
+        "split": scorer.split,
+        "setting": scorer.setting,
+        "k": scorer.k,
+        "signature": scorer.signature(),
+    }
 
 
 class DetailsStream:
@@ -38,10 +44,16 @@ class DetailsStream:
 
     def __init__(self, scorer, place: DetailsPlace, source: str) -> None:
         self.scorer = scorer
-        fields = {"substitute": ["kind", "id", "upstream_id", "target", "pos", *SUBSTITUTE_FIELDS],
-                  "target": ["kind", "id", "upstream_id", "target", "pos", *TARGET_FIELDS]}
-        self.writer = DetailsWriter(place.path, DETAILS, {**_header(scorer, {"predictions": source}), "fields": fields},
-                                    on_complete=place.record)
+        fields = {
+            "substitute": ["kind", "id", "upstream_id", "target", "pos", *SUBSTITUTE_FIELDS],
+            "target": ["kind", "id", "upstream_id", "target", "pos", *TARGET_FIELDS],
+        }
+        self.writer = DetailsWriter(
+            place.path,
+            DETAILS,
+            {**_header(scorer, {"predictions": source}), "fields": fields},
+            on_complete=place.record,
+        )
         self.observed = bytearray(len(scorer.rows))
 
     def observe(self, position: int, pairs: list, ranked: RankedPrediction) -> None:
@@ -74,18 +86,24 @@ class DetailsStream:
         return self.writer.path, self.writer.records
 
 
-def pair_record(row, reference, ranked_a: RankedPrediction | None, ranked_b: RankedPrediction | None,
-                k: int) -> dict:
+def pair_record(row, reference, ranked_a: RankedPrediction | None, ranked_b: RankedPrediction | None, k: int) -> dict:
     """One target's figures under two systems (`a_…`, `b_…`: PAIR_FIGURES and whether the input named it) and
     `difference`, A's per-target lenient F@k against acceptable minus B's."""
-    record = {"kind": "pair", "id": row["id"], "upstream_id": row.get("upstream_id"), "target": row["target"],
-              "pos": row.get("pos")}
+    record = {
+        "kind": "pair",
+        "id": row["id"],
+        "upstream_id": row.get("upstream_id"),
+        "target": row["target"],
+        "pos": row.get("pos"),
+    }
     sides = {}
     for side, ranked in (("a", ranked_a), ("b", ranked_b)):
         figures = target_figures(reference, ranked, k)
         figures["top"] = list(ranked.top[:k]) if ranked is not None else []
-        sides[side] = {f"{side}_in_predictions": ranked is not None,
-                       **{f"{side}_{name}": figures[name] for name in PAIR_FIGURES}}
+        sides[side] = {
+            f"{side}_in_predictions": ranked is not None,
+            **{f"{side}_{name}": figures[name] for name in PAIR_FIGURES},
+        }
     record["difference"] = sides["a"]["a_lenient_a_f"] - sides["b"]["b_lenient_a_f"]
     return {**record, **sides["a"], **sides["b"]}
 
@@ -94,15 +112,30 @@ def pair_records(scorer, ranked_a: Sequence, ranked_b: Sequence):
     """pair_record of every scored target, in reference order."""
     for position, scored in enumerate(scorer.scored):
         if scored:
-            yield pair_record(scorer.rows[position], scorer.references[position],
-                              ranked_or_none(ranked_a[position]), ranked_or_none(ranked_b[position]), scorer.k)
+            yield pair_record(
+                scorer.rows[position],
+                scorer.references[position],
+                ranked_or_none(ranked_a[position]),
+                ranked_or_none(ranked_b[position]),
+                scorer.k,
+            )
 
 
-def write_comparison(scorer, place: DetailsPlace, ranked_a: Sequence, ranked_b: Sequence,
-                     sources: tuple[str, str]) -> int:
+def write_comparison(
+    scorer, place: DetailsPlace, ranked_a: Sequence, ranked_b: Sequence, sources: tuple[str, str]
+) -> int:
     """The comparison file: one pair record per scored target. Returns how many were written."""
-    fields = {"pair": ["kind", "id", "upstream_id", "target", "pos", "difference",
-                       *(f"{side}_{name}" for side in "ab" for name in ("in_predictions", *PAIR_FIGURES))]}
+    fields = {
+        "pair": [
+            "kind",
+            "id",
+            "upstream_id",
+            "target",
+            "pos",
+            "difference",
+            *(f"{side}_{name}" for side in "ab" for name in ("in_predictions", *PAIR_FIGURES)),
+        ]
+    }
     header = {**_header(scorer, {"a": sources[0], "b": sources[1]}), "fields": fields, "families": list(FAMILY_NAMES)}
     with DetailsWriter(place.path, COMPARISON, header, on_complete=place.record) as writer:
         for record in pair_records(scorer, ranked_a, ranked_b):

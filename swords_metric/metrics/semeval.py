@@ -119,4 +119,3 @@ def semeval_values(gold: SemevalGold | None, ranked: Sequence[str], values: dict
             values[f"{task}:mode_attempted"] = 1.0
             hit = answers[0] == gold.mode if task == "best" else gold.mode in guesses
             values[f"{task}:mode_hit"] = float(hit)
-

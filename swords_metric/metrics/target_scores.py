@@ -120,7 +120,9 @@ class RankedPrediction:
 
 
 def rank_prediction(
-    prepared: Sequence[tuple[str, float]] | None, reference: Reference, depth: int,
+    prepared: Sequence[tuple[str, float]] | None,
+    reference: Reference,
+    depth: int,
     given: Sequence[tuple[str, float]] | None = None,
 ) -> RankedPrediction:
     """The RankedPrediction of a prepared prediction (see core.prepare_prediction; None is an empty one).
@@ -137,8 +139,9 @@ def rank_prediction(
         in_order = ranked
     else:  # by score, ties in the given order: the order prepare_prediction ranks in
         in_order = [substitute for substitute, _ in sorted(given, key=lambda item: item[1], reverse=True)]
-    lexsubgen.values(reference.lexsubgen_gold,
-                     lexsubgen.top_predictions(in_order, reference.lexsubgen_target, reference.pos), fixed)
+    lexsubgen.values(
+        reference.lexsubgen_gold, lexsubgen.top_predictions(in_order, reference.lexsubgen_target, reference.pos), fixed
+    )
     index = reference.index
     lenient = [lemma for lemma in ranked if lemma in index]
     return RankedPrediction(depth, tuple(ranked[:depth]), tuple(lenient[:depth]), fixed)
@@ -271,8 +274,15 @@ def score_targets(
     ]
     names += [f"lexsubgen_{kind}@{k_}" for kind, ks in LEXSUBGEN_KS.items() for k_ in ks]
     # Column names per family, formatted once rather than per target.
-    keyed = [(tuple(f"{prefix}:{part}" for part in ("hits", "n_pred", "n_ref_k", "n_ref")), setting == "lenient",
-              threshold == "a", k_) for prefix, setting, threshold, k_ in families]
+    keyed = [
+        (
+            tuple(f"{prefix}:{part}" for part in ("hits", "n_pred", "n_ref_k", "n_ref")),
+            setting == "lenient",
+            threshold == "a",
+            k_,
+        )
+        for prefix, setting, threshold, k_ in families
+    ]
     rows: list[list[float]] = []
     ids, poses = [], []
     for reference, ranked in _ranked_pairs(references, predictions, k):

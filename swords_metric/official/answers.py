@@ -49,9 +49,11 @@ _OFFICIAL_SHAPE = {TSAR2022: "sentence<TAB>complex word<TAB>answers…", PROLEX:
 
 def formats_text(family: str) -> str:
     """Which extension chooses which format, for messages."""
-    return (f"the extension chooses the format: {OFFICIAL_SUFFIX[family]} for {FAMILY_NAMES[family]}'s official "
-            f"format ({_OFFICIAL_SHAPE[family]}), .jsonl or .json for JSON lines or the upstream result format, each "
-            f"also gzipped ({OFFICIAL_SUFFIX[family]}.gz)")
+    return (
+        f"the extension chooses the format: {OFFICIAL_SUFFIX[family]} for {FAMILY_NAMES[family]}'s official "
+        f"format ({_OFFICIAL_SHAPE[family]}), .jsonl or .json for JSON lines or the upstream result format, each "
+        f"also gzipped ({OFFICIAL_SUFFIX[family]}.gz)"
+    )
 
 
 @dataclass
@@ -78,12 +80,20 @@ class Answers:
     @property
     def without_answers(self) -> int:
         """Rows not in the predictions, or given no answer at all."""
-        return sum(items is None or not (items or dropped or cut)
-                   for items, dropped, cut in zip(self.ranked, self.dropped, self.cut, strict=True))
+        return sum(
+            items is None or not (items or dropped or cut)
+            for items, dropped, cut in zip(self.ranked, self.dropped, self.cut, strict=True)
+        )
 
     def subset(self, keep: list[int], owner: object) -> Answers:
-        return Answers([self.ranked[i] for i in keep], self.source, owner, self.file_format,
-                       [self.dropped[i] for i in keep], [self.cut[i] for i in keep])
+        return Answers(
+            [self.ranked[i] for i in keep],
+            self.source,
+            owner,
+            self.file_format,
+            [self.dropped[i] for i in keep],
+            [self.cut[i] for i in keep],
+        )
 
 
 class AnswerSlots:
@@ -101,8 +111,9 @@ class AnswerSlots:
         else:
             kept, dropped, cut = list(itertools.islice(given, self.scorer.k)), 0, False
             gold = {word for words in self.scorer.golds[position].values() for word in words}
-        self.answers.ranked[position] = [_held(answer, gold) if len(answer) > MAX_ANSWER_CHARS else answer
-                                         for answer in kept]
+        self.answers.ranked[position] = [
+            _held(answer, gold) if len(answer) > MAX_ANSWER_CHARS else answer for answer in kept
+        ]
         self.answers.dropped[position], self.answers.cut[position] = dropped, cut
 
 
@@ -128,8 +139,9 @@ def ranked_strings(items, target_id: str, where: str = "") -> list[str]:
 def prepare_answers(scorer, predictions, source: str) -> Answers:
     """Predictions given in Python (a mapping from target id, or one list per row), kept per row."""
     slots = AnswerSlots(scorer, source, None)
-    for position, (items, row) in enumerate(zip(scorer.index.align(predictions, source).items, scorer.rows,
-                                                strict=True)):
+    for position, (items, row) in enumerate(
+        zip(scorer.index.align(predictions, source).items, scorer.rows, strict=True)
+    ):
         if items is not None:
             slots.put(position, ranked_strings(items, str(row["id"])))
     return slots.answers
@@ -153,14 +165,17 @@ def _starts_like_json(path: Path, max_bytes: int) -> bool:
         blocks.close()
 
 
-def read_answers(scorer, path: Path, max_bytes: int, max_target_chars: int, source: str,
-                 partial: bool = False) -> Answers:
+def read_answers(
+    scorer, path: Path, max_bytes: int, max_target_chars: int, source: str, partial: bool = False
+) -> Answers:
     """A predictions file, its format chosen by its extension (see the module), kept per row."""
     family, suffix = scorer.family, _suffix(path)
     if suffix in (TSAR_SUFFIX, PROLEX_SUFFIX) and suffix != OFFICIAL_SUFFIX[family]:
         other = TSAR2022 if suffix == TSAR_SUFFIX else PROLEX
-        raise MetricInputError(f"{path}: a {suffix} file is {FAMILY_NAMES[other]}'s official format, not "
-                               f"{FAMILY_NAMES[family]}'s; {formats_text(family)}")
+        raise MetricInputError(
+            f"{path}: a {suffix} file is {FAMILY_NAMES[other]}'s official format, not "
+            f"{FAMILY_NAMES[family]}'s; {formats_text(family)}"
+        )
     if suffix == OFFICIAL_SUFFIX[family]:
         slots = AnswerSlots(scorer, source, f"{family}-{suffix[1:]}")
         if family == TSAR2022:
@@ -172,8 +187,9 @@ def read_answers(scorer, path: Path, max_bytes: int, max_target_chars: int, sour
         return slots.answers
     file = PredictionFile(path, max_bytes, max_target_chars)
     if suffix is None and not _starts_like_json(path, max_bytes):
-        raise MetricInputError(f"{path}: not JSON, and its name ends in no other format's extension; "
-                               f"{formats_text(family)}")
+        raise MetricInputError(
+            f"{path}: not JSON, and its name ends in no other format's extension; {formats_text(family)}"
+        )
     tally = scorer.index.tally(source)
     slots: dict[str, AnswerSlots] = {}  # per id scheme, until the file shows which it uses
     for key, items, where in file:

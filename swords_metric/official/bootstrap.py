@@ -34,8 +34,12 @@ def mean_intervals(per_instance: dict[str, list[float]], bootstrap: int, seed: i
     return {name: _interval(resampled[:, i]) for i, name in enumerate(names)}
 
 
-def ratio_intervals(counts: dict[str, list[float]], figures: Callable[[dict[str, np.ndarray]], dict[str, np.ndarray]],
-                    bootstrap: int, seed: int) -> dict[str, list[float]]:
+def ratio_intervals(
+    counts: dict[str, list[float]],
+    figures: Callable[[dict[str, np.ndarray]], dict[str, np.ndarray]],
+    bootstrap: int,
+    seed: int,
+) -> dict[str, list[float]]:
     """95% intervals of metrics computed from summed per-instance counts (ProLex's micro-averages): `figures`
     turns the resampled sums ({count name: array of resamples}) into {metric: array of resamples}."""
     names = list(counts)

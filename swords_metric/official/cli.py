@@ -27,14 +27,20 @@ def check_family_options(args: argparse.Namespace, family: str) -> None:
     """Before any work: an option this family's metrics do not use is one line naming it."""
     for attribute, option, given in _SWORDS_ONLY:
         if given(getattr(args, attribute, None)):
-            raise SwordsError(f"{option} belongs to the SWORDS metrics; {args.dataset} is scored with the {family} "
-                              "metrics, as its official scorer scores it (one file, no summary)")
+            raise SwordsError(
+                f"{option} belongs to the SWORDS metrics; {args.dataset} is scored with the {family} "
+                "metrics, as its official scorer scores it (one file, no summary)"
+            )
     if args.setting != "generative":
-        raise SwordsError(f"--setting {args.setting}: the {family} metrics score a system's ranked answers "
-                          "(generative); leave --setting out")
+        raise SwordsError(
+            f"--setting {args.setting}: the {family} metrics score a system's ranked answers "
+            "(generative); leave --setting out"
+        )
     if family == TSAR2022 and args.k != 10:
-        raise SwordsError(f"--k {args.k}: TSAR-2022's metrics have their own cut-offs (ACC@1, ACC@k@Top1 at 1-3, "
-                          "MAP@k and Potential@k at 3, 5, 10); leave --k out")
+        raise SwordsError(
+            f"--k {args.k}: TSAR-2022's metrics have their own cut-offs (ACC@1, ACC@k@Top1 at 1-3, "
+            "MAP@k and Potential@k at 3, 5, 10); leave --k out"
+        )
 
 
 def missing_note(result: dict, source: str) -> str | None:
@@ -45,11 +51,15 @@ def missing_note(result: dict, source: str) -> str | None:
         return None
     told = f"{missing:,} of {result['targets_scored']:,} targets are not in {source}: "
     if result["family"] == TSAR2022:
-        return told + ("each scored as an instance without answers (0 in every metric, counted in the mean); "
-                       "tsar_eval.py, given a file of the answered lines alone, would leave them out, as --given-only "
-                       "does")
-    return told + ("each scored as an empty answer list, as evaluate.py's calculate_metrics scores one (no hit, its "
-                   "gold counted in recall); --given-only leaves them out")
+        return told + (
+            "each scored as an instance without answers (0 in every metric, counted in the mean); "
+            "tsar_eval.py, given a file of the answered lines alone, would leave them out, as --given-only "
+            "does"
+        )
+    return told + (
+        "each scored as an empty answer list, as evaluate.py's calculate_metrics scores one (no hit, its "
+        "gold counted in recall); --given-only leaves them out"
+    )
 
 
 def run_family(args: argparse.Namespace, family: str, note) -> int:
@@ -77,8 +87,10 @@ def run_family(args: argparse.Namespace, family: str, note) -> int:
         note(told)
     cut = (result.get("input_notes") or {}).get("targets_past_answer_limit")
     if cut:
-        note(f"{args.predictions}: {cut:,} targets give more than {MAX_ANSWERS_KEPT:,} distinct answers; their first "
-             f"{MAX_ANSWERS_KEPT:,} are kept (the metrics read the first 10)")
+        note(
+            f"{args.predictions}: {cut:,} targets give more than {MAX_ANSWERS_KEPT:,} distinct answers; their first "
+            f"{MAX_ANSWERS_KEPT:,} are kept (the metrics read the first 10)"
+        )
     if args.published:
         from swords_metric.published import format_published, published_json
     if args.json:

@@ -26,9 +26,11 @@ from swords_metric.predictions.bounded_text import text_lines
 TSAR_SUFFIX, PROLEX_SUFFIX = ".tsv", ".csv"
 PROLEX_COLUMNS = ("target word", "Substitutes")
 MAX_CSV_ROW_CHARS = 1 << 20  # a ProLex row is a sentence and a few hundred characters of answers
-_PARTIAL_HINT = ("for a run over part of the split, the lines given are scored alone, as tsar_eval.py scores them, "
-                 "with `swords evaluate --given-only` (in Python: read(path, partial=True)); JSONL keyed by id can "
-                 "carry such a run too")
+_PARTIAL_HINT = (
+    "for a run over part of the split, the lines given are scored alone, as tsar_eval.py scores them, "
+    "with `swords evaluate --given-only` (in Python: read(path, partial=True)); JSONL keyed by id can "
+    "carry such a run too"
+)
 
 
 def _character(text: str, offset: int) -> str:
@@ -52,8 +54,9 @@ def _tab_fields(line: str, start: int) -> Iterator[str]:
     yield line[start:]
 
 
-def tsar_tsv_answers(path: str | Path, rows: Sequence[dict], max_bytes: int, max_line_chars: int,
-                     partial: bool = False) -> Iterator[tuple[int, Iterator[str], str]]:
+def tsar_tsv_answers(
+    path: str | Path, rows: Sequence[dict], max_bytes: int, max_line_chars: int, partial: bool = False
+) -> Iterator[tuple[int, Iterator[str], str]]:
     """(row position, the answers of its line one at a time, "FILE:LINE") per line; the answers must be taken before
     the next line is asked for. Each line's sentence and complex word must be its row's `context` and `target` (the
     row of its position, or with `partial` the row they are)."""
@@ -66,47 +69,61 @@ def tsar_tsv_answers(path: str | Path, rows: Sequence[dict], max_bytes: int, max
             blank = blank or number  # a file may end in blank lines; inside it, a blank line is an error
             continue
         if blank:
-            raise MetricInputError(f"{path}:{blank}: a blank line (TSAR's format: sentence<TAB>complex word<TAB>"
-                                   "answers…, one line per instance)")
+            raise MetricInputError(
+                f"{path}:{blank}: a blank line (TSAR's format: sentence<TAB>complex word<TAB>"
+                "answers…, one line per instance)"
+            )
         first = stripped.find("\t")
         if first < 0:
-            raise MetricInputError(f"{path}:{number}: expected sentence<TAB>complex word<TAB>answers…, got "
-                                   f"{shown(stripped)}")
+            raise MetricInputError(
+                f"{path}:{number}: expected sentence<TAB>complex word<TAB>answers…, got {shown(stripped)}"
+            )
         second = stripped.find("\t", first + 1)
         sentence, word = stripped[:first], stripped[first + 1 : second if second >= 0 else len(stripped)]
         if partial:
             position = _partial_position(path, number, rows, keys, sentence, word)
             if position in seen:
-                raise MetricInputError(f"{path}:{number}: the same instance as line {seen[position]} "
-                                       f"({rows[position]['id']}); give each instance once")
+                raise MetricInputError(
+                    f"{path}:{number}: the same instance as line {seen[position]} "
+                    f"({rows[position]['id']}); give each instance once"
+                )
             seen[position] = number
         else:
             position = count
             if position >= len(rows):
-                raise MetricInputError(f"{path}:{number}: more lines than the {len(rows):,} instances of the split "
-                                       "(TSAR's format: one line per instance, in the gold file's order)")
+                raise MetricInputError(
+                    f"{path}:{number}: more lines than the {len(rows):,} instances of the split "
+                    "(TSAR's format: one line per instance, in the gold file's order)"
+                )
             _check_line(path, number, rows[position], sentence, word)
         count += 1
         yield position, (_tab_fields(stripped, second + 1) if second >= 0 else iter(())), f"{path}:{number}"
     if not count:
-        raise MetricInputError(f"{path}: no line with an instance (TSAR's format: sentence<TAB>complex word<TAB>"
-                               "answers…)")
+        raise MetricInputError(
+            f"{path}: no line with an instance (TSAR's format: sentence<TAB>complex word<TAB>answers…)"
+        )
     if not partial and count != len(rows):
-        raise MetricInputError(f"{path}: {count:,} lines for the {len(rows):,} instances of the split (TSAR's "
-                               f"format: one line per instance, in the gold file's order); {_PARTIAL_HINT}")
+        raise MetricInputError(
+            f"{path}: {count:,} lines for the {len(rows):,} instances of the split (TSAR's "
+            f"format: one line per instance, in the gold file's order); {_PARTIAL_HINT}"
+        )
 
 
 def _check_line(path, number: int, row: dict, sentence: str, word: str) -> None:
     gold = str(row.get("context", "")).strip()
     if word != row["target"]:
         what = "complex word {} is not that" if sentence == gold else "sentence and complex word {} are not those"
-        raise MetricInputError(f"{path}:{number}: {what.format(shown(word))} of {row['id']} (target "
-                               f"{shown(row['target'])}); the lines must follow the split's order (a file of part of "
-                               "it: --given-only, in Python read(path, partial=True))")
+        raise MetricInputError(
+            f"{path}:{number}: {what.format(shown(word))} of {row['id']} (target "
+            f"{shown(row['target'])}); the lines must follow the split's order (a file of part of "
+            "it: --given-only, in Python read(path, partial=True))"
+        )
     if sentence != gold:
-        raise MetricInputError(f"{path}:{number}: the sentence is not that of {row['id']} (complex word "
-                               f"{shown(word)}): it differs {sentence_difference(sentence, gold)}; it must be the gold "
-                               "file's, character for character")
+        raise MetricInputError(
+            f"{path}:{number}: the sentence is not that of {row['id']} (complex word "
+            f"{shown(word)}): it differs {sentence_difference(sentence, gold)}; it must be the gold "
+            "file's, character for character"
+        )
 
 
 def _partial_position(path, number: int, rows: Sequence[dict], keys: dict, sentence: str, word: str) -> int:
@@ -119,13 +136,16 @@ def _partial_position(path, number: int, rows: Sequence[dict], keys: dict, sente
 
     def shared(row: dict) -> int:  # the length of the prefix the line's sentence shares with the row's
         gold = str(row.get("context", "")).strip()
-        return next((i for i, (a, b) in enumerate(zip(sentence, gold, strict=False)) if a != b), min(len(sentence),
-                                                                                                     len(gold)))
+        return next(
+            (i for i, (a, b) in enumerate(zip(sentence, gold, strict=False)) if a != b), min(len(sentence), len(gold))
+        )
 
     nearest = max(same_word, key=shared)
-    raise MetricInputError(f"{path}:{number}: no instance of the split has this sentence and complex word "
-                           f"{shown(word)}; the nearest, {nearest['id']}, differs "
-                           f"{sentence_difference(sentence, str(nearest.get('context', '')).strip())}")
+    raise MetricInputError(
+        f"{path}:{number}: no instance of the split has this sentence and complex word "
+        f"{shown(word)}; the nearest, {nearest['id']}, differs "
+        f"{sentence_difference(sentence, str(nearest.get('context', '')).strip())}"
+    )
 
 
 class _BoundedRows:
@@ -144,8 +164,10 @@ class _BoundedRows:
         number, line = next(self.lines)
         self.row_chars += len(line)
         if self.row_chars > self.max_chars:
-            raise MetricInputError(f"{self.path}:{number}: a row of more than {self.max_chars:,} characters (ProLex's "
-                                   "format: target word, Sentence, Substitutes joined by ', ')")
+            raise MetricInputError(
+                f"{self.path}:{number}: a row of more than {self.max_chars:,} characters (ProLex's "
+                "format: target word, Sentence, Substitutes joined by ', ')"
+            )
         return line
 
 
@@ -165,8 +187,9 @@ def _repeated(header: list[str]) -> str | None:
     return None
 
 
-def prolex_csv_answers(path: str | Path, rows: Sequence[dict], max_bytes: int,
-                       max_row_chars: int = MAX_CSV_ROW_CHARS) -> Iterator[tuple[int, list[str], str]]:
+def prolex_csv_answers(
+    path: str | Path, rows: Sequence[dict], max_bytes: int, max_row_chars: int = MAX_CSV_ROW_CHARS
+) -> Iterator[tuple[int, list[str], str]]:
     """(row position, the answers of its CSV row, "FILE:LINE") per row; each row's `target word` must be its row's
     `target`. The header is the first line that is not blank; a column named twice is refused (pandas, which
     evaluate.py reads with, would score the first, csv the last)."""
@@ -176,16 +199,21 @@ def prolex_csv_answers(path: str | Path, rows: Sequence[dict], max_bytes: int,
     try:
         header = next((record for record in reader if not _blank(record)), None)
         if header is None:
-            raise MetricInputError(f"{path}: no header line (ProLex's format: 'target word', 'Sentence', "
-                                   "'Substitutes' joined by ', ')")
+            raise MetricInputError(
+                f"{path}: no header line (ProLex's format: 'target word', 'Sentence', 'Substitutes' joined by ', ')"
+            )
         repeated = _repeated(header)
         if repeated is not None:
-            raise MetricInputError(f"{path}:{reader.line_num}: the column {shown(repeated)} appears twice (evaluate.py "
-                                   "would read the first, other readers the last); give each column once")
+            raise MetricInputError(
+                f"{path}:{reader.line_num}: the column {shown(repeated)} appears twice (evaluate.py "
+                "would read the first, other readers the last); give each column once"
+            )
         missing = [column for column in PROLEX_COLUMNS if column not in header]
         if missing:
-            raise MetricInputError(f"{path}:{reader.line_num}: no column {missing[0]!r} (ProLex's format: 'target "
-                                   "word', 'Sentence', 'Substitutes' joined by ', ')")
+            raise MetricInputError(
+                f"{path}:{reader.line_num}: no column {missing[0]!r} (ProLex's format: 'target "
+                "word', 'Sentence', 'Substitutes' joined by ', ')"
+            )
         target_at, answers_at = (header.index(column) for column in PROLEX_COLUMNS)
         lines.row_chars = 0
         for record in reader:
@@ -196,18 +224,24 @@ def prolex_csv_answers(path: str | Path, rows: Sequence[dict], max_bytes: int,
                 target = record[target_at] if target_at < len(record) else ""
                 if target != rows[count]["target"]:
                     row = rows[count]
-                    raise MetricInputError(f"{path}:{line}: target word {shown(target)} is not that of {row['id']} "
-                                           f"({shown(row['target'])}); the rows must follow the split's order")
+                    raise MetricInputError(
+                        f"{path}:{line}: target word {shown(target)} is not that of {row['id']} "
+                        f"({shown(row['target'])}); the rows must follow the split's order"
+                    )
                 cell = record[answers_at] if answers_at < len(record) else ""
                 yield count, cell.split(", ") if cell else [], f"{path}:{line}"
                 count += 1
             lines.row_chars = 0
     except csv.Error as error:
         if "field limit" in str(error):
-            raise MetricInputError(f"{path}:{reader.line_num}: a cell of more than {csv.field_size_limit():,} "
-                                   "characters, the most a cell may hold") from None
+            raise MetricInputError(
+                f"{path}:{reader.line_num}: a cell of more than {csv.field_size_limit():,} "
+                "characters, the most a cell may hold"
+            ) from None
         raise MetricInputError(f"{path}:{reader.line_num}: not a CSV row ({error})") from None
     if count != len(rows):
-        raise MetricInputError(f"{path}: {count:,} rows for the {len(rows):,} instances of the split (ProLex's format: "
-                               "one row per instance, in the split's order; for a run over part of the split, JSONL "
-                               "keyed by id, which `swords evaluate --given-only` scores alone)")
+        raise MetricInputError(
+            f"{path}: {count:,} rows for the {len(rows):,} instances of the split (ProLex's format: "
+            "one row per instance, in the split's order; for a run over part of the split, JSONL "
+            "keyed by id, which `swords evaluate --given-only` scores alone)"
+        )

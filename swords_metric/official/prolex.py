@@ -38,8 +38,9 @@ def prolex_gold(row: dict) -> dict[str, list[str]]:
     return gold
 
 
-def prolex_counts(golds: Sequence[Sequence[str]], answers: Sequence[Sequence[str] | None],
-                  k: int = 10) -> dict[str, list[int]]:
+def prolex_counts(
+    golds: Sequence[Sequence[str]], answers: Sequence[Sequence[str] | None], k: int = 10
+) -> dict[str, list[int]]:
     """Per instance, as calculate_metrics counts it: `hits` (distinct first-k answers in the gold), `answered`
     (distinct first-k answers) and `recallable` (min(k, distinct gold)); all 0 for an instance without gold."""
     if len(golds) != len(answers):
@@ -70,8 +71,9 @@ def prolex_figures(hits, answered, recallable):
     return precision, recall, f1
 
 
-def prolex_scores(golds: Sequence[Sequence[str]], answers: Sequence[Sequence[str] | None],
-                  k: int = 10) -> tuple[float, float, float]:
+def prolex_scores(
+    golds: Sequence[Sequence[str]], answers: Sequence[Sequence[str] | None], k: int = 10
+) -> tuple[float, float, float]:
     """(precision, recall, F) at k over instances in order, as calculate_metrics computes them (integer sums,
     then its divisions)."""
     counts = prolex_counts(golds, answers, k)

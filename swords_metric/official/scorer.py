@@ -38,14 +38,16 @@ class FamilyScorer:
 
     def __init__(self, rows: Iterable[Mapping], config: str | None = None, split: str | None = None, k: int = 10):
         if rows is None or isinstance(rows, str | bytes | Mapping) or not isinstance(rows, Iterable):
-            raise MetricInputError(f"references: expected benchmark rows (a loaded split or a list of its rows), got "
-                                   f"{shown(rows)}")
+            raise MetricInputError(
+                f"references: expected benchmark rows (a loaded split or a list of its rows), got {shown(rows)}"
+            )
         k = check_k(k)
         self.rows = []
         for position, row in enumerate(rows):
             if not isinstance(row, Mapping) or not row.get("id"):
-                raise MetricInputError(f"references: item {position} is {shown(row)}, expected a benchmark row with "
-                                       "an 'id'")
+                raise MetricInputError(
+                    f"references: item {position} is {shown(row)}, expected a benchmark row with an 'id'"
+                )
             self.rows.append({key: row.get(key) for key in ("id", "upstream_id", "benchmark", "target", "context")})
             self.rows[-1]["substitutes"] = reference_substitutes(row, position)
         if not self.rows:
@@ -59,12 +61,15 @@ class FamilyScorer:
         self.k = int(k)
         self.where = where = f"{self.config or self.family}" + (f" {self.split}" if self.split else "")
         if self.family == PROLEX and self.k > MAX_ANSWERS_KEPT:
-            raise MetricInputError(f"k {self.k}: ProLex's metrics read a target's first k answers, and at most "
-                                   f"{MAX_ANSWERS_KEPT:,} are kept of a target; give k up to {MAX_ANSWERS_KEPT:,}")
+            raise MetricInputError(
+                f"k {self.k}: ProLex's metrics read a target's first k answers, and at most "
+                f"{MAX_ANSWERS_KEPT:,} are kept of a target; give k up to {MAX_ANSWERS_KEPT:,}"
+            )
         if not any(row["substitutes"] for row in self.rows):
             raise without_gold([str(row["id"]) for row in self.rows])
-        self.index = TargetIndex([str(row["id"]) for row in self.rows],
-                                 [str(row["upstream_id"] or "") for row in self.rows], where)
+        self.index = TargetIndex(
+            [str(row["id"]) for row in self.rows], [str(row["upstream_id"] or "") for row in self.rows], where
+        )
         if self.family == TSAR2022:
             self.golds = [TsarGold.from_row(row) for row in self.rows]
         elif self.family == PROLEX:
@@ -83,8 +88,14 @@ class FamilyScorer:
             return predictions
         return prepare_answers(self, predictions, source)
 
-    def read(self, path: str | Path, max_bytes: int = MAX_PREDICTIONS_BYTES, max_target_chars: int = MAX_TARGET_CHARS,
-             source: str | None = None, partial: bool = False) -> Answers:
+    def read(
+        self,
+        path: str | Path,
+        max_bytes: int = MAX_PREDICTIONS_BYTES,
+        max_target_chars: int = MAX_TARGET_CHARS,
+        source: str | None = None,
+        partial: bool = False,
+    ) -> Answers:
         """A predictions file, its format chosen by its extension: the benchmark's official format (TSAR .tsv, ProLex
         .csv; .gz too) or JSONL / upstream JSON. Every format is streamed: at most max_bytes (after decompression)
         and max_target_chars for one target (a JSONL line, a TSV line). `partial`: a TSV may hold any of the split's
@@ -98,24 +109,33 @@ class FamilyScorer:
         answers = self.prepare(predictions)
         keep = [i for i, items in enumerate(answers.ranked) if items is not None]
         if not keep:
-            raise MetricInputError(f"{answers.source} answers no target of {self.where} ({len(self.rows):,} "
-                                   "targets), so there is nothing to score with only the targets it answers "
-                                   "(--given-only)")
+            raise MetricInputError(
+                f"{answers.source} answers no target of {self.where} ({len(self.rows):,} "
+                "targets), so there is nothing to score with only the targets it answers "
+                "(--given-only)"
+            )
         scorer = FamilyScorer([self.rows[i] for i in keep], config=self.config, split=self.split, k=self.k)
         return scorer, answers.subset(keep, scorer)
 
     # -- results --
 
     def signature(self) -> str:
-        parts = [f"{self.family}-metric:{FAMILY_METRIC_VERSION}", f"bench:{self.config or self.family}",
-                 f"split:{self.split or 'custom'}", f"family:{self.family}", f"scorer:{OFFICIAL_SCORERS[self.family]}",
-                 "match:exact", "scale:fraction"]
+        parts = [
+            f"{self.family}-metric:{FAMILY_METRIC_VERSION}",
+            f"bench:{self.config or self.family}",
+            f"split:{self.split or 'custom'}",
+            f"family:{self.family}",
+            f"scorer:{OFFICIAL_SCORERS[self.family]}",
+            "match:exact",
+            "scale:fraction",
+        ]
         if self.family == PROLEX:
             parts.insert(4, f"k:{self.k}")
         return "|".join(parts + [f"targets:{len(self.rows)}"])
 
-    def score(self, predictions, bootstrap: int = 0, seed: int = 0, by_pos: bool = True,
-              source: str = "predictions") -> dict:
+    def score(
+        self, predictions, bootstrap: int = 0, seed: int = 0, by_pos: bool = True, source: str = "predictions"
+    ) -> dict:
         """The family's official metrics (fractions), the counts, and the signature. TSAR-2022: acc@1,
         acc@{1,2,3}@top1, map@{3,5,10}, potential@{3,5,10}, and `official`: the figures floored to 4 decimals under
         tsar_eval.py's names, as it prints them for a file of every scored instance (one not in the predictions as
@@ -131,11 +151,14 @@ class FamilyScorer:
             figures = tsar_scores(self.golds, answers.ranked)
             result.update(figures)
             if bootstrap:
-                result["confidence_intervals"] = mean_intervals(tsar_instance_values(self.golds, answers.ranked),
-                                                                bootstrap, seed)
+                result["confidence_intervals"] = mean_intervals(
+                    tsar_instance_values(self.golds, answers.ranked), bootstrap, seed
+                )
             result["official"] = official_figures(figures)
-            result["input_notes"] = {"complex_word_or_repeat_dropped": sum(answers.dropped),
-                                     "targets_past_answer_limit": sum(answers.cut)}
+            result["input_notes"] = {
+                "complex_word_or_repeat_dropped": sum(answers.dropped),
+                "targets_past_answer_limit": sum(answers.cut),
+            }
         else:
             for aspect in PROLEX_ASPECTS:
                 golds = [gold[aspect] for gold in self.golds]
@@ -147,7 +170,9 @@ class FamilyScorer:
                     intervals = ratio_intervals(
                         prolex_counts(golds, answers.ranked, self.k),
                         lambda sums, names=names: dict(zip(names, prolex_figures(**sums), strict=True)),
-                        bootstrap, seed)
+                        bootstrap,
+                        seed,
+                    )
                     result.setdefault("confidence_intervals", {}).update(intervals)
         result["targets_scored"] = len(self.rows)
         result["targets_without_predictions"] = answers.without_answers
@@ -156,8 +181,9 @@ class FamilyScorer:
         return result
 
 
-def family_scorer(rows, config: str | None, split: str | None, k: int, setting: str,
-                  include_problematic: bool) -> FamilyScorer | None:
+def family_scorer(
+    rows, config: str | None, split: str | None, k: int, setting: str, include_problematic: bool
+) -> FamilyScorer | None:
     """The scorer of a config's or rows' own metric family, or None for the SWORDS metrics' benchmarks. `rows` may
     be a function giving them (read only when the config needs them). Rows are looked at only when they can be
     without being consumed (a list, a loaded split); SWORDS-family code refuses other rows in one line."""
@@ -168,21 +194,26 @@ def family_scorer(rows, config: str | None, split: str | None, k: int, setting: 
     return FamilyScorer(rows() if callable(rows) else rows, config=config, split=split, k=k)
 
 
-def check_family_options(family: str, k: object = 10, setting: object = "generative",
-                         include_problematic: object = False) -> None:
+def check_family_options(
+    family: str, k: object = 10, setting: object = "generative", include_problematic: object = False
+) -> None:
     """The Python API's options as a family's metrics take them, one MetricInputError naming the option (as
     `swords evaluate` refuses the same options, swords_metric/official/cli.py): checked before any work."""
     k, include_problematic = check_k(k), check_flag(include_problematic, "include_problematic")
     if family == SWORDS:
         return
     if setting != "generative":
-        raise MetricInputError(f"setting {setting!r}: the {family} metrics score a system's ranked answers "
-                               "(generative); the ranking setting is the SWORDS metrics'")
+        raise MetricInputError(
+            f"setting {setting!r}: the {family} metrics score a system's ranked answers "
+            "(generative); the ranking setting is the SWORDS metrics'"
+        )
     if include_problematic:
         raise MetricInputError(f"include_problematic: only CoInCo flags problematic targets, not {family}")
     if family == TSAR2022 and k != 10:
-        raise MetricInputError(f"k={k}: TSAR-2022's metrics have their own cut-offs (ACC@1, ACC@k@Top1 at 1-3, MAP@k "
-                               "and Potential@k at 3, 5, 10); leave k out")
+        raise MetricInputError(
+            f"k={k}: TSAR-2022's metrics have their own cut-offs (ACC@1, ACC@k@Top1 at 1-3, MAP@k "
+            "and Potential@k at 3, 5, 10); leave k out"
+        )
 
 
 def _id_parts(row: Mapping) -> list[str]:
@@ -198,8 +229,10 @@ def _one_config(rows: list[dict]) -> str | None:
         if parts and first is None:
             first = parts[0]
         elif parts and parts[0] != first:
-            raise MetricInputError(f"reference {shown(rows[position]['id'])} (item {position}) is a row of {parts[0]}, "
-                                   f"the rows before it of {first}; score one benchmark at a time")
+            raise MetricInputError(
+                f"reference {shown(rows[position]['id'])} (item {position}) is a row of {parts[0]}, "
+                f"the rows before it of {first}; score one benchmark at a time"
+            )
     return first
 
 
@@ -245,9 +278,13 @@ def format_family_result(result: dict, title: str, k: int = 10) -> str:
     if "confidence_intervals" in result:
         lines.append("[…]: 95% bootstrap interval (instances resampled)")
     if "official" in result and missing:
-        lines.append(f"floored: what tsar_eval.py prints for a file of all {result['targets_scored']:,} lines, the "
-                     f"{missing:,} not in the predictions without answers (for the lines given alone it prints what "
-                     "--given-only gives)")
-    lines.append(f"targets: {result['targets_scored']:,}; without answers: {result['targets_without_predictions']:,} "
-                 f"(not in the predictions: {missing:,})")
+        lines.append(
+            f"floored: what tsar_eval.py prints for a file of all {result['targets_scored']:,} lines, the "
+            f"{missing:,} not in the predictions without answers (for the lines given alone it prints what "
+            "--given-only gives)"
+        )
+    lines.append(
+        f"targets: {result['targets_scored']:,}; without answers: {result['targets_without_predictions']:,} "
+        f"(not in the predictions: {missing:,})"
+    )
     return "\n".join(lines)

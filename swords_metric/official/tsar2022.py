@@ -28,15 +28,28 @@ from swords_metric.core import MetricInputError, shown
 # Our metric key -> the name tsar_eval.py prints it under, in the order it prints them.
 TSAR_METRICS: dict[str, str] = {
     "acc@1": "MAP@1/Potential@1/Precision@1",
-    "map@3": "MAP@3", "map@5": "MAP@5", "map@10": "MAP@10",
-    "potential@3": "Potential@3", "potential@5": "Potential@5", "potential@10": "Potential@10",
-    "acc@1@top1": "Accuracy@1@top_gold_1", "acc@2@top1": "Accuracy@2@top_gold_1", "acc@3@top1": "Accuracy@3@top_gold_1",
+    "map@3": "MAP@3",
+    "map@5": "MAP@5",
+    "map@10": "MAP@10",
+    "potential@3": "Potential@3",
+    "potential@5": "Potential@5",
+    "potential@10": "Potential@10",
+    "acc@1@top1": "Accuracy@1@top_gold_1",
+    "acc@2@top1": "Accuracy@2@top_gold_1",
+    "acc@3@top1": "Accuracy@3@top_gold_1",
 }
 # Our metric key -> the column of the shared task's results tables (results/official/*.csv, the findings paper).
 TSAR_COLUMNS: dict[str, str] = {
-    "acc@1": "ACC@1", "acc@1@top1": "ACC@1@Top1", "acc@2@top1": "ACC@2@Top1", "acc@3@top1": "ACC@3@Top1",
-    "map@3": "MAP@3", "map@5": "MAP@5", "map@10": "MAP@10",
-    "potential@3": "Potential@3", "potential@5": "Potential@5", "potential@10": "Potential@10",
+    "acc@1": "ACC@1",
+    "acc@1@top1": "ACC@1@Top1",
+    "acc@2@top1": "ACC@2@Top1",
+    "acc@3@top1": "ACC@3@Top1",
+    "map@3": "MAP@3",
+    "map@5": "MAP@5",
+    "map@10": "MAP@10",
+    "potential@3": "Potential@3",
+    "potential@5": "Potential@5",
+    "potential@10": "Potential@10",
 }
 PRINTED_DECIMALS = 4  # tsar_eval.py floors every figure to 4 decimals before printing it
 
@@ -69,8 +82,10 @@ class TsarGold:
             if item != target:
                 counts[item] = counts.get(item, 0) + count
         if not counts:
-            raise MetricInputError(f"{where or 'gold'}: no gold substitute other than the complex word {shown(target)} "
-                                   "(tsar_eval.py cannot score such an instance)")
+            raise MetricInputError(
+                f"{where or 'gold'}: no gold substitute other than the complex word {shown(target)} "
+                "(tsar_eval.py cannot score such an instance)"
+            )
         return cls(target, counts)
 
     @classmethod
@@ -83,8 +98,10 @@ class TsarGold:
         for substitute in row.get("substitutes") or []:
             word, votes = substitute.get("substitute"), substitute.get("votes_positive")
             if not isinstance(word, str) or isinstance(votes, bool) or not isinstance(votes, int) or votes < 1:
-                raise MetricInputError(f"{where}: substitute {shown(word)} needs a string and a positive integer "
-                                       f"votes_positive (how many annotators gave it), got {shown(votes)}")
+                raise MetricInputError(
+                    f"{where}: substitute {shown(word)} needs a string and a positive integer "
+                    f"votes_positive (how many annotators gave it), got {shown(votes)}"
+                )
             counted.append((substitute["substitute"], votes))
         if not isinstance(row.get("target"), str):
             raise MetricInputError(f"{where}: 'target' must be a string, got {shown(row.get('target'))}")

@@ -121,9 +121,7 @@ def _not_utf8(path: Path, error: UnicodeDecodeError, line: int, column: int) -> 
         column = start - data.rfind(b"\n", 0, start) - 1
     else:
         column += start
-    return MetricInputError(
-        f"{path}:{line + before}: not UTF-8 text (byte 0x{data[start]:02x} at column {column + 1})"
-    )
+    return MetricInputError(f"{path}:{line + before}: not UTF-8 text (byte 0x{data[start]:02x} at column {column + 1})")
 
 
 _LINE_END = re.compile(r"\r\n|\r|\n")
@@ -154,5 +152,7 @@ def text_lines(path: str | Path, max_bytes: int, max_line_chars: int) -> Iterato
 
 
 def _too_long(path: str | Path, number: int, limit: int) -> MetricInputError:
-    return MetricInputError(f"{path}:{number}: the line holds more than {limit:,} characters, the most one line (one "
-                            "target's answers) may take")
+    return MetricInputError(
+        f"{path}:{number}: the line holds more than {limit:,} characters, the most one line (one "
+        "target's answers) may take"
+    )

@@ -45,8 +45,9 @@ class PredictionFile:
     Every problem is a MetricInputError whose message names the file and the line (and the target or key).
     The file is checked (a readable regular file, not larger than max_bytes) when this is made."""
 
-    def __init__(self, path: str | Path, max_bytes: int = MAX_PREDICTIONS_BYTES,
-                 max_target_chars: int = MAX_TARGET_CHARS):
+    def __init__(
+        self, path: str | Path, max_bytes: int = MAX_PREDICTIONS_BYTES, max_target_chars: int = MAX_TARGET_CHARS
+    ):
         self.path = Path(path)
         self.max_bytes, self.max_target_chars = max_bytes, max_target_chars
         self.format: str | None = None
@@ -98,16 +99,20 @@ class PredictionFile:
 
     def _jsonl(self, blocks) -> Iterator[tuple[str, object, str]]:
         def too_long(number: int) -> MetricInputError:
-            return MetricInputError(f"{self.path}:{number}: the line holds more than {self.max_target_chars:,} "
-                                    "characters of JSON, the most one target's predictions may take")
+            return MetricInputError(
+                f"{self.path}:{number}: the line holds more than {self.max_target_chars:,} "
+                "characters of JSON, the most one target's predictions may take"
+            )
 
         records = 0
         for number, line in json_lines(blocks, self.max_target_chars, too_long):
             where = f"{self.path}:{number}"
             record = decode_line(line, where)
             if not isinstance(record, dict):
-                raise MetricInputError(f"{where}: expected a JSON object with 'id' and 'substitutes' (JSON lines) or "
-                                       f"with 'substitutes' (an upstream result file), got a {type(record).__name__}")
+                raise MetricInputError(
+                    f"{where}: expected a JSON object with 'id' and 'substitutes' (JSON lines) or "
+                    f"with 'substitutes' (an upstream result file), got a {type(record).__name__}"
+                )
             if "id" not in record or "substitutes" not in record:
                 raise MetricInputError(f"{where}: expected an object with 'id' and 'substitutes'")
             target_id = record["id"]
@@ -136,15 +141,17 @@ class PredictionFile:
             value = cursor.value(f"the value of {shown(key, 40)}")
             if key == "substitutes":
                 raise MetricInputError(
-                    f"{self.path}: 'substitutes' must map target ids to lists, got {type(value).__name__}")
+                    f"{self.path}: 'substitutes' must map target ids to lists, got {type(value).__name__}"
+                )
             if key == "substitutes_lemmatized":
                 self.substitutes_lemmatized = bool(value)
         cursor.take("}", "'}'")
         if cursor.peek():
             raise cursor.located("extra data after the JSON object")
         if "substitutes" not in keys:
-            raise MetricInputError(f"{self.path}: an upstream result file needs 'substitutes' (target id -> "
-                                   "substitutes)")
+            raise MetricInputError(
+                f"{self.path}: an upstream result file needs 'substitutes' (target id -> substitutes)"
+            )
 
     def _key(self, cursor: ValueCursor) -> str:
         if cursor.peek() != '"':
@@ -167,8 +174,9 @@ class PredictionFile:
         cursor.take("}", "'}'")
 
 
-def read_predictions(path: str | Path, max_bytes: int = MAX_PREDICTIONS_BYTES,
-                     max_target_chars: int | None = None) -> tuple[Predictions, dict]:
+def read_predictions(
+    path: str | Path, max_bytes: int = MAX_PREDICTIONS_BYTES, max_target_chars: int | None = None
+) -> tuple[Predictions, dict]:
     """(target id -> [(substitute, score)], {"format": ..., "substitutes_lemmatized": ...}), the whole file
     in memory (for Python users; the toolkit scores files with Scorer.read, in bounded memory). Holding it
     all anyway, it bounds one target's JSON only by max_bytes unless max_target_chars is given.
@@ -193,8 +201,10 @@ def _written_items(target_id: str, items: list[tuple[str, float]]) -> list[list]
     for position, (substitute, score) in enumerate(items):
         if isinstance(score, float) and not math.isfinite(score):
             if score != score:
-                raise MetricInputError(f"target {target_id}: item {position} ({shown(substitute, 40)}): "
-                                       "score is NaN, which cannot be ranked or written as JSON")
+                raise MetricInputError(
+                    f"target {target_id}: item {position} ({shown(substitute, 40)}): "
+                    "score is NaN, which cannot be ranked or written as JSON"
+                )
             score = repr(score)
         written.append([substitute, score])
     return written
@@ -214,9 +224,15 @@ def write_predictions(path: str | Path, predictions: Predictions, substitutes_le
     path = Path(path)
     name = path.name[:-3] if path.name.endswith(".gz") else path.name
     if name.endswith(".jsonl"):
-        data = b"".join(_utf8_json({"id": tid, "substitutes": _written_items(tid, items)}) + b"\n"
-                        for tid, items in predictions.items())
+        data = b"".join(
+            _utf8_json({"id": tid, "substitutes": _written_items(tid, items)}) + b"\n"
+            for tid, items in predictions.items()
+        )
     else:
-        data = _utf8_json({"substitutes_lemmatized": substitutes_lemmatized,
-                           "substitutes": {tid: _written_items(tid, items) for tid, items in predictions.items()}})
+        data = _utf8_json(
+            {
+                "substitutes_lemmatized": substitutes_lemmatized,
+                "substitutes": {tid: _written_items(tid, items) for tid, items in predictions.items()},
+            }
+        )
     atomic_write(path, gzip.compress(data, mtime=0) if path.suffix == ".gz" else data)

@@ -52,8 +52,16 @@ class PreparedPredictions:
 Observer = Callable[[int, list, RankedPrediction], None]
 
 
-def _ranked(items, reference: Reference | None, depth: int, target_id: str, where: str,
-            notes: InputNotes, observe: Observer | None = None, position: int = -1) -> RankedPrediction | str:
+def _ranked(
+    items,
+    reference: Reference | None,
+    depth: int,
+    target_id: str,
+    where: str,
+    notes: InputNotes,
+    observe: Observer | None = None,
+    position: int = -1,
+) -> RankedPrediction | str:
     """One target's list, read and prepared against its reference (every list is read, scored or not)."""
     try:
         pairs = normalize_prediction_items(items, target_id)
@@ -72,18 +80,28 @@ def _ranked(items, reference: Reference | None, depth: int, target_id: str, wher
     return ranked
 
 
-def prepare_in_order(predictions, rows: Sequence[Mapping], references: Sequence[Reference | None], depth: int,
-                     source: str, owner: object, observe: Observer | None = None) -> PreparedPredictions:
+def prepare_in_order(
+    predictions,
+    rows: Sequence[Mapping],
+    references: Sequence[Reference | None],
+    depth: int,
+    source: str,
+    owner: object,
+    observe: Observer | None = None,
+) -> PreparedPredictions:
     """One list per reference, in the references' order."""
     if isinstance(predictions, str | bytes) or not isinstance(predictions, Sequence | np.ndarray):
         got = "None" if predictions is None else f"a {type(predictions).__name__}"
-        raise MetricInputError(f"{source}: expected a mapping of target id to substitutes, or a list per target; "
-                               f"got {got}")
+        raise MetricInputError(
+            f"{source}: expected a mapping of target id to substitutes, or a list per target; got {got}"
+        )
     if len(predictions) != len(references):
         raise MetricInputError(f"{source}: {len(predictions)} prediction lists for {len(references)} references")
     notes = InputNotes()
-    ranked = [None if items is None else _ranked(items, reference, depth, row["id"], "", notes, observe, position)
-              for position, (row, reference, items) in enumerate(zip(rows, references, predictions, strict=True))]
+    ranked = [
+        None if items is None else _ranked(items, reference, depth, row["id"], "", notes, observe, position)
+        for position, (row, reference, items) in enumerate(zip(rows, references, predictions, strict=True))
+    ]
     return PreparedPredictions(ranked, None, len(ranked), notes, source, depth, owner)
 
 
@@ -92,8 +110,14 @@ class KeyedPreparer:
     a target is prepared under each scheme that knows its id (once when both name the same reference). An
     observer is told of each target once, under the dataset's id if that names it."""
 
-    def __init__(self, references: Sequence[Reference | None], index: TargetIndex, depth: int, source: str,
-                 observe: Observer | None = None):
+    def __init__(
+        self,
+        references: Sequence[Reference | None],
+        index: TargetIndex,
+        depth: int,
+        source: str,
+        observe: Observer | None = None,
+    ):
         self.references, self.depth, self.source, self.observe = references, depth, source, observe
         self.ambiguous: list[str] = []  # ids naming one target as dataset id and another as upstream id
         self.tally = index.tally(source)
@@ -113,8 +137,10 @@ class KeyedPreparer:
             if position not in done:
                 notes = InputNotes()
                 observe = self.observe if not done else None
-                done[position] = _ranked(items, self.references[position], self.depth, key, where, notes, observe,
-                                         position), notes
+                done[position] = (
+                    _ranked(items, self.references[position], self.depth, key, where, notes, observe, position),
+                    notes,
+                )
             ranked, notes = done[position]
             self.ranked[scheme][position] = ranked
             self.notes[scheme].add(notes)
@@ -124,16 +150,25 @@ class KeyedPreparer:
     def finish(self, owner: object) -> PreparedPredictions:
         scheme = self.tally.scheme()
         if self.ambiguous and scheme == UPSTREAM_IDS:
-            raise MetricInputError(f"{self.source}: id {shown(self.ambiguous[0], 80)} is one target's id and another's "
-                                   "upstream id; the details cannot tell which target it names")
-        return PreparedPredictions(self.ranked[scheme], scheme, self.tally.given, self.notes[scheme], self.source,
-                                   self.depth, owner)
+            raise MetricInputError(
+                f"{self.source}: id {shown(self.ambiguous[0], 80)} is one target's id and another's "
+                "upstream id; the details cannot tell which target it names"
+            )
+        return PreparedPredictions(
+            self.ranked[scheme], scheme, self.tally.given, self.notes[scheme], self.source, self.depth, owner
+        )
 
 
-def prepare_keyed(records: Iterable[tuple[str, object, str]], references: Sequence[Reference | None],
-                  index: TargetIndex, depth: int, source: str, owner: object,
-                  duplicate: Callable[[str, str], Exception] | None = None,
-                  observe: Observer | None = None) -> PreparedPredictions:
+def prepare_keyed(
+    records: Iterable[tuple[str, object, str]],
+    references: Sequence[Reference | None],
+    index: TargetIndex,
+    depth: int,
+    source: str,
+    owner: object,
+    duplicate: Callable[[str, str], Exception] | None = None,
+    observe: Observer | None = None,
+) -> PreparedPredictions:
     """Records (target id, substitutes, where for messages), e.g. a mapping's items or a PredictionFile."""
     preparer = KeyedPreparer(references, index, depth, source, observe)
     duplicate = duplicate or (lambda key, where: MetricInputError(f"{source}: target {shown(key, 80)} appears twice"))

@@ -45,15 +45,28 @@ def encode(rows: list[dict], parquet_sha256: str) -> bytes:
     for position, row in enumerate(rows):
         view = reference_view(row, position)
         reference = prepare_reference(view)
-        targets.append([
-            *(view[key] for key in TARGET_FIELDS),
-            view["provenance"]["coinco_problematic"],
-            None if reference is None else [reference.target_lemma, list(reference.lemmas),
-                                            list(reference.positives), list(reference.totals),
-                                            list(reference.lexsubgen_gold), reference.lexsubgen_target],
-        ])
-    body = json.dumps({"format": FORMAT, "lemmatizer": LEMMATIZER, "parquet_sha256": parquet_sha256,
-                       "targets": targets}, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        targets.append(
+            [
+                *(view[key] for key in TARGET_FIELDS),
+                view["provenance"]["coinco_problematic"],
+                None
+                if reference is None
+                else [
+                    reference.target_lemma,
+                    list(reference.lemmas),
+                    list(reference.positives),
+                    list(reference.totals),
+                    list(reference.lexsubgen_gold),
+                    reference.lexsubgen_target,
+                ],
+            ]
+        )
+    body = json.dumps(
+        {"format": FORMAT, "lemmatizer": LEMMATIZER, "parquet_sha256": parquet_sha256, "targets": targets},
+        ensure_ascii=False,
+        separators=(",", ":"),
+        allow_nan=False,
+    )
     return gzip.compress(body.encode("utf-8"), compresslevel=9, mtime=0)
 
 
@@ -72,11 +85,19 @@ def decode(data: bytes) -> tuple[dict, ReferenceSplit]:
             references.append(None)
             continue
         target_lemma, lemmas, positives, totals, lexsubgen_gold, lexsubgen_target = prepared
-        references.append(Reference(
-            id=target["id"], pos=target["pos"], target_lemma=target_lemma, lemmas=tuple(lemmas),
-            positives=tuple(positives), totals=tuple(totals), lexsubgen_gold=tuple(lexsubgen_gold),
-            lexsubgen_target=lexsubgen_target, index={lemma: i for i, lemma in enumerate(lemmas)},
-        ))
+        references.append(
+            Reference(
+                id=target["id"],
+                pos=target["pos"],
+                target_lemma=target_lemma,
+                lemmas=tuple(lemmas),
+                positives=tuple(positives),
+                totals=tuple(totals),
+                lexsubgen_gold=tuple(lexsubgen_gold),
+                lexsubgen_target=lexsubgen_target,
+                index={lemma: i for i, lemma in enumerate(lemmas)},
+            )
+        )
     return stamp, ReferenceSplit(targets, problematic, references)
 
 
@@ -93,9 +114,12 @@ def load_shipped(dataset_dir: Path, config: str, split: str) -> ReferenceSplit |
         return None
     parquet = Path(dataset_dir) / swords_dataset.parquet_path(config, split)
     if stamp["parquet_sha256"] != _sha256(parquet):
-        warnings.warn(f"{path} was not prepared from {parquet} (its sha256 differs): not used, the references are "
-                      "prepared from the rows (rebuild with `swords data build`)", StalePreparedReferences,
-                      stacklevel=3)
+        warnings.warn(
+            f"{path} was not prepared from {parquet} (its sha256 differs): not used, the references are "
+            "prepared from the rows (rebuild with `swords data build`)",
+            StalePreparedReferences,
+            stacklevel=3,
+        )
         return None
     return prepared
 

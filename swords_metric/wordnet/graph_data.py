@@ -50,8 +50,7 @@ from swords_dataset.build.wordnet_files import (
 FORMAT_VERSION = 1
 DATA_FILE = "wordnet-3.0-graph.zip"
 DEFAULT_OUTPUT = Path(__file__).with_name(DATA_FILE)
-SYNSET_POINTERS: dict[str, str] = {"@": "hypernyms", "@i": "hypernyms", "&": "similar", "^": "also",
-                                   "$": "verb_group"}
+SYNSET_POINTERS: dict[str, str] = {"@": "hypernyms", "@i": "hypernyms", "&": "similar", "^": "also", "$": "verb_group"}
 SENSE_POINTERS: dict[str, str] = {"!": "antonyms", "+": "derivations"}
 
 
@@ -63,8 +62,10 @@ def _array(values, dtype: str) -> bytes:
 
 
 def _ragged(path: str, rows: list[list[int]]) -> dict[str, bytes]:
-    return {f"{path}/counts.u1": _array([len(row) for row in rows], "u1"),
-            f"{path}/values.i4": _array([value for row in rows for value in row], "i4")}
+    return {
+        f"{path}/counts.u1": _array([len(row) for row in rows], "u1"),
+        f"{path}/values.i4": _array([value for row in rows for value in row], "i4"),
+    }
 
 
 def _words(words: list[str]) -> bytes:
@@ -101,8 +102,11 @@ def build_payload(wordnet_dir: Path) -> dict[str, bytes]:
                 sense = first_sense[target] + pointer.target_word - 1
                 if sense not in row:
                     row.append(sense)
-    manifest = {"format": FORMAT_VERSION, "source": "WordNet 3.0 (Princeton University); see WORDNET-LICENSE.txt",
-                "synsets_per_pos": {pos: sum(key[0] == pos for key in order) for pos in pos_order}}
+    manifest = {
+        "format": FORMAT_VERSION,
+        "source": "WordNet 3.0 (Princeton University); see WORDNET-LICENSE.txt",
+        "synsets_per_pos": {pos: sum(key[0] == pos for key in order) for pos in pos_order},
+    }
     members = {
         "manifest.json": (json.dumps(manifest, sort_keys=True, indent=1, allow_nan=False) + "\n").encode("ascii"),
         "synsets/offsets.i4": _array([int(offset) for _, offset in order], "i4"),
@@ -115,9 +119,20 @@ def build_payload(wordnet_dir: Path) -> dict[str, bytes]:
         members[f"index/{pos}/lemmas.txt"] = _words(lemmas)
         synsets = [[number[(pos, offset)] for offset in table[lemma]] for lemma in lemmas]
         members.update(_ragged(f"index/{pos}", synsets))
-        members.update(_ragged(f"index_senses/{pos}", [
-            [first_sense[synset] + i for synset in row for i, word in enumerate(raw[order[synset]][0])
-             if word.lower() == lemma] for lemma, row in zip(lemmas, synsets, strict=True)]))
+        members.update(
+            _ragged(
+                f"index_senses/{pos}",
+                [
+                    [
+                        first_sense[synset] + i
+                        for synset in row
+                        for i, word in enumerate(raw[order[synset]][0])
+                        if word.lower() == lemma
+                    ]
+                    for lemma, row in zip(lemmas, synsets, strict=True)
+                ],
+            )
+        )
     for name, rows in synset_rows.items():
         members.update(_ragged(f"synset_pointers/{name}", rows))
     for name, rows in sense_rows.items():

@@ -36,8 +36,15 @@ import gzip
 import json
 from importlib import resources
 
-__all__ = ["DATA_FILE", "UD_TO_WORDNET", "lemmatize", "lemmatize_bounded", "wordnet_candidates", "wordnet_lemmatize",
-           "wordnet_pos"]
+__all__ = [
+    "DATA_FILE",
+    "UD_TO_WORDNET",
+    "lemmatize",
+    "lemmatize_bounded",
+    "wordnet_candidates",
+    "wordnet_lemmatize",
+    "wordnet_pos",
+]
 
 #: Name of the packaged data file (inside the ``swords_metric`` package).
 DATA_FILE = "wordnet-3.0-morphy.json.gz"
@@ -198,8 +205,11 @@ def _long_word_rounds(word: str, pos: str, lemmas: frozenset[str]) -> tuple[str,
         return None
 
     by_last_letter = _RULES_BY_LAST_LETTER[pos]  # the rules in order, those a form's last letter allows
-    pairs = list(dict.fromkeys(canonical(len(word) - len(old), new)
-                               for old, new in by_last_letter.get(word[-1:], ()) if word.endswith(old)))
+    pairs = list(
+        dict.fromkeys(
+            canonical(len(word) - len(old), new) for old, new in by_last_letter.get(word[-1:], ()) if word.endswith(old)
+        )
+    )
     found: tuple[str, ...] = ()
     while not found and pairs:
         detached: dict[tuple[int, str], None] = {}

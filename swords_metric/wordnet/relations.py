@@ -58,8 +58,9 @@ class WordView:
     def __init__(self, word: str, letters: tuple[str, ...], graph: WordNetGraph) -> None:
         self.word, self.graph = word, graph
         self.forms = {letter: wordnet_candidates(word, letter) for letter in letters}
-        self.synsets = frozenset(synset for letter, forms in self.forms.items() for form in forms
-                                 for synset in graph.synsets(form, letter))
+        self.synsets = frozenset(
+            synset for letter, forms in self.forms.items() for form in forms for synset in graph.synsets(form, letter)
+        )
         self.up = _up(graph, self.synsets)
         self._senses: dict[str, frozenset[int]] = {}
 
@@ -69,7 +70,8 @@ class WordView:
         if senses is None:
             forms = self.forms[letter] if letter in self.forms else wordnet_candidates(self.word, letter)
             senses = self._senses[letter] = frozenset(
-                sense for form in forms for sense in self.graph.lemma_senses(form, letter))
+                sense for form in forms for sense in self.graph.lemma_senses(form, letter)
+            )
         return senses
 
 

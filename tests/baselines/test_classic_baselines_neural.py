@@ -216,9 +216,15 @@ def test_fast_pass_reproduces_other_bert_style_encoders(kind, tiny_bert, subset,
         path = tmp_path / "tiny-roberta"
         torch.manual_seed(1)
         vocab_size = len((tiny_bert / "vocab.txt").read_text().split())
-        config = transformers.RobertaConfig(vocab_size=vocab_size, hidden_size=32, num_hidden_layers=2,
-                                            num_attention_heads=2, intermediate_size=64,
-                                            max_position_embeddings=66, pad_token_id=0)
+        config = transformers.RobertaConfig(
+            vocab_size=vocab_size,
+            hidden_size=32,
+            num_hidden_layers=2,
+            num_attention_heads=2,
+            intermediate_size=64,
+            max_position_embeddings=66,
+            pad_token_id=0,
+        )
         transformers.RobertaModel(config).save_pretrained(str(path))
         for name in ("vocab.txt", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json"):
             if (tiny_bert / name).is_file():
@@ -248,7 +254,12 @@ def test_default_system_does_not_load_transformers_models():
     import subprocess
     import sys
 
-    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300,
-                            env={**__import__("os").environ, "HF_HUB_OFFLINE": "1"})
+    result = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**__import__("os").environ, "HF_HUB_OFFLINE": "1"},
+    )
     assert result.returncode == 0, result.stderr[-2000:]
     assert result.stdout.strip().splitlines()[-1] == "[]"

@@ -150,8 +150,14 @@ def test_a_target_that_keeps_failing_is_reported_not_a_crash(server, tmp_path, k
     server.inject(*[Fault("html", key=bad)] * 3)
     system = make_llm(server, tmp_path, max_retries=2, cache_dir="off")
     answered = []
-    with system, pytest.raises(SwordsError, match=r"llm: 1 targets failed \(first t:.*\); 3 finished targets are "
-                               "checkpointed"):
+    with (
+        system,
+        pytest.raises(
+            SwordsError,
+            match=r"llm: 1 targets failed \(first t:.*\); 3 finished targets are "
+            "checkpointed",
+        ),
+    ):
         for target_id, _ in system.predict(rows):
             answered.append(target_id)
     assert sorted(answered) == sorted(r["id"] for r in rows if r is not rows[1])

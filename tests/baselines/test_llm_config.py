@@ -85,12 +85,14 @@ def test_building_the_system_does_no_io_and_start_does(tmp_path, monkeypatch):
 def test_a_session_key_is_used_in_memory_and_only_before_the_start(monkeypatch):
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     with LLMServer() as server:
-        system = LLM(model="davinci", base_url=server.base_url, api_key_env="SWORDS_NOBODY_SETS_THIS",
-                     cache_dir="off")
+        system = LLM(model="davinci", base_url=server.base_url, api_key_env="SWORDS_NOBODY_SETS_THIS", cache_dir="off")
         system.use_api_key("sk-session-" + "k" * 24)
         with system:
-            answers = list(system.answers([{"id": "t:x", "context": "A bright idea.", "target": "bright",
-                                            "offset": 2, "substitutes": []}]))
+            answers = list(
+                system.answers(
+                    [{"id": "t:x", "context": "A bright idea.", "target": "bright", "offset": 2, "substitutes": []}]
+                )
+            )
             with pytest.raises(SwordsError, match="set before the system starts"):
                 system.use_api_key("sk-other")
         assert answers[0].failure is None and answers[0].prediction

@@ -35,11 +35,32 @@ BUDGET, MAX_TOKENS = 640, 48
 
 
 def local_run(output: Path, *extra: str, limit: int = 5, timeout: float = 600):
-    command = [*SWORDS, "run", "--system", "llm", "--local", "--dataset", "swords", "--split", "dev",
-               "--limit", str(limit), "--budget", str(BUDGET), "--max-tokens", str(MAX_TOKENS), "--output",
-               str(output), "--bootstrap", "0", "--no-progress", *extra]
-    return subprocess.run(command, cwd=REPO_ROOT, capture_output=True, text=True, timeout=timeout,
-                          env={**os.environ, **OFFLINE})
+    command = [
+        *SWORDS,
+        "run",
+        "--system",
+        "llm",
+        "--local",
+        "--dataset",
+        "swords",
+        "--split",
+        "dev",
+        "--limit",
+        str(limit),
+        "--budget",
+        str(BUDGET),
+        "--max-tokens",
+        str(MAX_TOKENS),
+        "--output",
+        str(output),
+        "--bootstrap",
+        "0",
+        "--no-progress",
+        *extra,
+    ]
+    return subprocess.run(
+        command, cwd=REPO_ROOT, capture_output=True, text=True, timeout=timeout, env={**os.environ, **OFFLINE}
+    )
 
 
 def cached(folder: Path) -> list[dict]:
@@ -93,11 +114,33 @@ def test_chat_mode_against_the_real_model(dev):
 
 def test_the_cache_and_resume_work_against_the_real_server(tmp_path):
     output, cache = tmp_path / "run.jsonl", tmp_path / "cache"
-    command = [*SWORDS, "run", "--system", "llm", "--local", "--dataset", "swords", "--split", "dev", "--limit",
-               "6", "--budget", str(BUDGET), "--max-tokens", str(MAX_TOKENS), "--output", str(output),
-               "--bootstrap", "0", "--no-progress", "--cache-dir", str(cache)]
-    process = subprocess.Popen(command, cwd=REPO_ROOT, env={**os.environ, **OFFLINE}, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL)
+    command = [
+        *SWORDS,
+        "run",
+        "--system",
+        "llm",
+        "--local",
+        "--dataset",
+        "swords",
+        "--split",
+        "dev",
+        "--limit",
+        "6",
+        "--budget",
+        str(BUDGET),
+        "--max-tokens",
+        str(MAX_TOKENS),
+        "--output",
+        str(output),
+        "--bootstrap",
+        "0",
+        "--no-progress",
+        "--cache-dir",
+        str(cache),
+    ]
+    process = subprocess.Popen(
+        command, cwd=REPO_ROOT, env={**os.environ, **OFFLINE}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     journal = output_paths(output)["journal"]
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline and (not journal.exists() or journal.read_text().count("\n") < 3):
@@ -147,13 +190,20 @@ def test_the_same_request_gets_the_same_answer_whatever_came_before():
     order, then in reverse, answer the same. (With llama.cpp's prompt cache on, its default, two of them
     changed: a prompt restored from the cache is decoded from logits of another batch shape.)"""
     rows = swords_dataset.rows("swords", "test")[:10]
-    with LocalEngine(context=BUDGET) as engine, LLM(base_url=engine.base_url, model="smollm2-135m", budget=BUDGET,
-                                                     max_tokens=MAX_TOKENS, cache_dir="off") as system:
+    with (
+        LocalEngine(context=BUDGET) as engine,
+        LLM(
+            base_url=engine.base_url, model="smollm2-135m", budget=BUDGET, max_tokens=MAX_TOKENS, cache_dir="off"
+        ) as system,
+    ):
         bodies = [system.request_body(row)[1] for row in rows]
 
         def ask(body: dict) -> str:
-            request = urllib.request.Request(f"{engine.base_url}/completions", data=json.dumps(body).encode(),
-                                             headers={"Content-Type": "application/json"})
+            request = urllib.request.Request(
+                f"{engine.base_url}/completions",
+                data=json.dumps(body).encode(),
+                headers={"Content-Type": "application/json"},
+            )
             return json.loads(urllib.request.urlopen(request, timeout=300).read())["choices"][0]["text"]
 
         forward = [ask(body) for body in bodies]
@@ -163,15 +213,23 @@ def test_the_same_request_gets_the_same_answer_whatever_came_before():
 
 def test_llm_serve_answers_on_loopback_and_stops_cleanly():
     port = free_port()  # serve takes 1 to 65535, no "pick one"
-    process = subprocess.Popen([*SWORDS, "llm", "serve", "--port", str(port)], cwd=REPO_ROOT, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True, env={**os.environ, **OFFLINE})
+    process = subprocess.Popen(
+        [*SWORDS, "llm", "serve", "--port", str(port)],
+        cwd=REPO_ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, **OFFLINE},
+    )
     try:
         line = process.stdout.readline()
         url = f"http://127.0.0.1:{port}/v1"
         assert url in line, line
-        request = urllib.request.Request(f"{url}/completions", data=json.dumps(
-            {"model": "smollm2", "prompt": "A word like bright:", "max_tokens": 8}).encode(),
-            headers={"Content-Type": "application/json"})
+        request = urllib.request.Request(
+            f"{url}/completions",
+            data=json.dumps({"model": "smollm2", "prompt": "A word like bright:", "max_tokens": 8}).encode(),
+            headers={"Content-Type": "application/json"},
+        )
         answer = json.loads(urllib.request.urlopen(request, timeout=60).read())
         assert answer["choices"][0]["text"] and answer["usage"]["completion_tokens"] > 0
         models = json.loads(urllib.request.urlopen(f"{url}/models", timeout=10).read())
@@ -224,8 +282,15 @@ def test_the_space_offers_the_local_llm_with_a_note_and_progress():
     assert systems.LOCAL_LLM in systems.available_systems()
     assert "SmolLM2-135M on this machine's CPU" in unavailable_note()
     steps = []
-    result = substitute("He ran quickly to the station to catch the train.", "quickly", 1, "auto",
-                        systems.LOCAL_LLM, 10, progress=lambda fraction, message: steps.append(message))
+    result = substitute(
+        "He ran quickly to the station to catch the train.",
+        "quickly",
+        1,
+        "auto",
+        systems.LOCAL_LLM,
+        10,
+        progress=lambda fraction, message: steps.append(message),
+    )
     assert result.suggestions and result.system == systems.LOCAL_LLM
     assert any("SmolLM2-135M" in step for step in steps)
     assert "quickly" not in {s["substitute"].lower() for s in result.suggestions}

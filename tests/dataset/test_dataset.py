@@ -231,7 +231,7 @@ def test_upstream_ids_are_the_upstream_librarys(sources_dir):
         sys.modules.pop("swords", None)
         swords = importlib.import_module("swords")
         for context, target, offset, pos, substitute in [
-            ("Café «naïve» \"quoted\" \\ tab\t😀", "naïve", 6, "ADJ", "Ingénu"),
+            ('Café «naïve» "quoted" \\ tab\t😀', "naïve", 6, "ADJ", "Ingénu"),
             ("A plain one.", "plain", 2, "ADJ", "SIMPLE"),
             ("x\u2028y", "x", 0, "NOUN", "drawn-out"),
         ]:
@@ -311,6 +311,7 @@ def test_rows_without_a_split_is_one_line():
     """`load(config)` gives every split; `rows` is one split's list, and split=None used to read 'None.parquet'."""
     with pytest.raises(swords_dataset.SwordsError) as refused:
         swords_dataset.rows("swords", split=None)
-    assert str(refused.value) == ("rows() reads one split: give split= one of dev, test (load('swords') gives every "
-                                  "split)")
+    assert str(refused.value) == (
+        "rows() reads one split: give split= one of dev, test (load('swords') gives every split)"
+    )
     assert len(swords_dataset.rows("swords", split="dev")) == 370

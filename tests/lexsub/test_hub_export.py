@@ -57,9 +57,19 @@ def test_every_config_and_split_loads_from_the_exported_folder_without_the_toolk
     out.mkdir()
     env = {**os.environ, "HF_HOME": str(tmp_path / "hf"), "HF_HUB_OFFLINE": "1", "PYTHONPATH": ""}
     result = subprocess.run(
-        [sys.executable, "-c", BLOCKED_LOADER, str(hub_export / "dataset"), str(out),
-         json.dumps(swords_dataset.CONFIGS)],
-        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600,
+        [
+            sys.executable,
+            "-c",
+            BLOCKED_LOADER,
+            str(hub_export / "dataset"),
+            str(out),
+            json.dumps(swords_dataset.CONFIGS),
+        ],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     assert result.returncode == 0, result.stderr[-3000:]
     for config, splits in swords_dataset.CONFIGS.items():
@@ -72,16 +82,25 @@ def test_every_config_and_split_loads_from_the_exported_folder_without_the_toolk
 
 def test_the_exported_repositories_hold_exactly_their_files(hub_export):
     assert sorted(p.name for p in hub_export.iterdir()) == ["dataset", "metric", "space", MANIFEST]
-    dataset_files = sorted(p.relative_to(hub_export / "dataset").as_posix()
-                           for p in (hub_export / "dataset").rglob("*") if p.is_file())
+    dataset_files = sorted(
+        p.relative_to(hub_export / "dataset").as_posix() for p in (hub_export / "dataset").rglob("*") if p.is_file()
+    )
     licensed = ("prolex", "tsar2022_en", "tsar2022_es", "tsar2022_pt")  # their license texts ship with the data
-    assert dataset_files == sorted(["README.md", *(f"data/{config}/LICENSE" for config in licensed),
-                                    *(swords_dataset.parquet_path(c, s)
-                                      for c, splits in swords_dataset.CONFIGS.items() for s in splits)])
+    assert dataset_files == sorted(
+        [
+            "README.md",
+            *(f"data/{config}/LICENSE" for config in licensed),
+            *(swords_dataset.parquet_path(c, s) for c, splits in swords_dataset.CONFIGS.items() for s in splits),
+        ]
+    )
     for relative in dataset_files:
         assert (hub_export / "dataset" / relative).read_bytes() == (swords_dataset.DATASET_DIR / relative).read_bytes()
     assert sorted(p.name for p in (hub_export / "metric").iterdir()) == [
-        "README.md", "app.py", "requirements.txt", "swords_metric.py"]
+        "README.md",
+        "app.py",
+        "requirements.txt",
+        "swords_metric.py",
+    ]
     assert (hub_export / "metric" / "requirements.txt").read_text() == f"swords-lexsub=={swords_dataset.__version__}\n"
     card = (hub_export / "metric" / "README.md").read_text()
     header = yaml.safe_load(card.split("---\n")[1])
@@ -123,10 +142,13 @@ def test_a_wheel_of_another_release_is_refused_before_any_work(tmp_path):
 
 def test_a_repository_whose_package_cannot_be_imported_is_named_and_nothing_is_written(tmp_path):
     # swords_metric made unimportable (None in sys.modules makes `import swords_metric` raise ImportError).
-    script = "import sys\nsys.modules['swords_metric'] = None\nfrom swords_lexsub.cli import main\n" \
-             "sys.exit(main(['hub', 'export', sys.argv[1]]))"
-    done = subprocess.run([sys.executable, "-c", script, str(tmp_path / "out")], capture_output=True, text=True,
-                          timeout=120)
+    script = (
+        "import sys\nsys.modules['swords_metric'] = None\nfrom swords_lexsub.cli import main\n"
+        "sys.exit(main(['hub', 'export', sys.argv[1]]))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(tmp_path / "out")], capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1, done.stderr
     assert "the Hub repository 'metric' (swords_metric.hub_repo:METRIC_REPO) cannot be made here" in done.stderr
     assert not (tmp_path / "out").exists()
@@ -136,8 +158,23 @@ def test_a_repository_whose_package_cannot_be_imported_is_named_and_nothing_is_w
 def built_wheel(tmp_path_factory) -> Path:
     """This release's wheel, built from the worktree (about 3 s)."""
     folder = tmp_path_factory.mktemp("wheel")
-    done = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w",
-                           str(folder), str(REPO_ROOT)], capture_output=True, text=True, timeout=600)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "-q",
+            "--no-deps",
+            "--no-build-isolation",
+            "-w",
+            str(folder),
+            str(REPO_ROOT),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     (wheel,) = folder.glob("*.whl")
     return wheel
@@ -149,10 +186,16 @@ def test_a_shipped_wheel_goes_beside_the_metric_and_its_requirements_install_fro
     assert result.returncode == 0, result.stderr
     metric = target / "metric"
     assert (metric / built_wheel.name).read_bytes() == built_wheel.read_bytes()
-    assert (metric / "requirements.txt").read_text() == (f"swords-lexsub=={swords_dataset.__version__}\n"
-                                                         f"./{built_wheel.name}\n")
-    done = subprocess.run([sys.executable, "-m", "pip", "install", "--dry-run", "--no-deps", "--no-index", "-r",
-                           "requirements.txt"], cwd=metric, capture_output=True, text=True, timeout=300)
+    assert (metric / "requirements.txt").read_text() == (
+        f"swords-lexsub=={swords_dataset.__version__}\n./{built_wheel.name}\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--dry-run", "--no-deps", "--no-index", "-r", "requirements.txt"],
+        cwd=metric,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr[-2000:]  # no index: the pin is met by the shipped wheel
     assert f"Would install swords-lexsub-{swords_dataset.__version__}" in done.stdout
 

@@ -71,13 +71,16 @@ def make_device(path: Path) -> None:
         pytest.skip("cannot make a device node here (no CAP_MKNOD)")
 
 
-@pytest.mark.parametrize(("relative", "make", "kind"), [
-    ("metric/mine", make_fifo, "a FIFO"),
-    ("space/app.py", make_fifo, "a FIFO"),  # at one of the names the export lists
-    ("dataset/data/swords/sock", make_socket, "a socket"),
-    ("metric/requirements.txt", make_device, "a character device"),
-    (MANIFEST, make_fifo, "a FIFO"),
-])
+@pytest.mark.parametrize(
+    ("relative", "make", "kind"),
+    [
+        ("metric/mine", make_fifo, "a FIFO"),
+        ("space/app.py", make_fifo, "a FIFO"),  # at one of the names the export lists
+        ("dataset/data/swords/sock", make_socket, "a socket"),
+        ("metric/requirements.txt", make_device, "a character device"),
+        (MANIFEST, make_fifo, "a FIFO"),
+    ],
+)
 def test_a_fifo_socket_or_device_in_an_earlier_export_is_refused_and_kept(earlier, relative, make, kind):
     (earlier / relative).unlink(missing_ok=True)
     make(earlier / relative)
@@ -95,8 +98,10 @@ def test_a_read_only_part_of_an_earlier_export_is_refused_before_anything_moves(
     (earlier / relative).chmod(0o555)
     try:
         line = one_line(run_swords_unprivileged("hub", "export", str(earlier)))
-        assert line == (f"swords: error: {earlier}: {earlier / relative} is not writable, and an export replaces it "
-                        "whole; make it writable (chmod -R u+rwX) or export elsewhere")
+        assert line == (
+            f"swords: error: {earlier}: {earlier / relative} is not writable, and an export replaces it "
+            "whole; make it writable (chmod -R u+rwX) or export elsewhere"
+        )
         assert snapshot(earlier) == before
     finally:
         (earlier / relative).chmod(0o755)
@@ -111,8 +116,10 @@ def test_an_unreadable_file_or_read_only_folder_is_one_line(earlier):
     parquet.chmod(0o000)
     try:
         line = one_line(run_swords_unprivileged("hub", "export", str(earlier)))
-        assert line == (f"swords: error: {earlier}: {parquet} cannot be read (Permission denied), so it cannot be "
-                        "recognised as the export's; make it readable or export elsewhere")
+        assert line == (
+            f"swords: error: {earlier}: {parquet} cannot be read (Permission denied), so it cannot be "
+            "recognised as the export's; make it readable or export elsewhere"
+        )
     finally:
         parquet.chmod(0o644)
     earlier.chmod(0o555)
@@ -152,8 +159,10 @@ def test_a_killed_export_s_scratch_folder_that_cannot_be_removed_is_named_as_the
     (scratch / "dataset" / "data" / "swords").chmod(0o555)
     try:
         line = one_line(run_swords_unprivileged("hub", "export", str(earlier)))
-        assert line.startswith(f"swords: error: {scratch}: the scratch folder of `swords hub export` cannot be "
-                               f"removed ({scratch / 'dataset' / 'data' / 'swords'}/")
+        assert line.startswith(
+            f"swords: error: {scratch}: the scratch folder of `swords hub export` cannot be "
+            f"removed ({scratch / 'dataset' / 'data' / 'swords'}/"
+        )
         assert line.endswith(": Permission denied); make it writable (chmod -R u+rwX) or remove it")
         assert scratch.is_dir()
     finally:
@@ -190,8 +199,10 @@ def test_a_folder_that_cannot_be_moved_halfway_through_the_swap_puts_the_earlier
             shutil.copy2(path, space / path.name)
         before = snapshot(earlier)
         line = one_line(run_swords("hub", "export", str(earlier)))
-        assert line == (f"swords: error: {earlier}: cannot move {space} aside to replace it (Device or resource "
-                        "busy); nothing was changed")
+        assert line == (
+            f"swords: error: {earlier}: cannot move {space} aside to replace it (Device or resource "
+            "busy); nothing was changed"
+        )
         assert snapshot(earlier) == before  # dataset/ and metric/ back, the manifest as it was, no scratch folder
     finally:
         subprocess.run(["umount", "-l", str(space)])
@@ -224,13 +235,20 @@ def test_a_disk_that_fills_during_a_re_export_leaves_the_earlier_export(small_di
 
 def test_a_file_size_limit_is_one_line_and_leaves_the_earlier_export(earlier):
     """ulimit -f 200 kB: the kernel refuses the larger Parquet files (EFBIG; SIGXFSZ ignored, as Python does)."""
+
     def limited() -> None:
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
         resource.setrlimit(resource.RLIMIT_FSIZE, (200_000, 200_000))
 
     before = snapshot(earlier)
-    result = subprocess.run([sys.executable, "-m", "swords_lexsub.cli", "hub", "export", str(earlier)],
-                            preexec_fn=limited, capture_output=True, text=True, timeout=300, cwd=REPO_ROOT)
+    result = subprocess.run(
+        [sys.executable, "-m", "swords_lexsub.cli", "hub", "export", str(earlier)],
+        preexec_fn=limited,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=REPO_ROOT,
+    )
     line = one_line(result)
     assert line.startswith(f"swords: error: {earlier}: cannot write dataset/data/")
     assert line.endswith(".parquet (File too large); nothing was changed")
@@ -241,7 +259,8 @@ def test_a_link_to_a_folder_is_refused_as_a_link(hub_export, tmp_path):
     link = tmp_path / "link"
     link.symlink_to(hub_export)
     assert one_line(run_swords("hub", "export", str(link))) == (
-        f"swords: error: {link}: a symbolic link (to {hub_export}); export into the folder itself, not a link to it")
+        f"swords: error: {link}: a symbolic link (to {hub_export}); export into the folder itself, not a link to it"
+    )
 
 
 def test_escape_sequences_and_newlines_in_dir_are_shown_escaped(tmp_path):
@@ -251,14 +270,17 @@ def test_escape_sequences_and_newlines_in_dir_are_shown_escaped(tmp_path):
     assert "\x1b" not in result.stdout  # and no line is cut in two: each is a repository, a file or the last
     assert all(line.startswith(("dataset ", "space ", "  ", "exported ")) for line in result.stdout.splitlines())
     assert f"space {tmp_path}/out\\x1b[31mred\\nline/metric: " in result.stdout
-    assert result.stdout.splitlines()[-1] == (f"exported 3 repositories of swords-lexsub {__version__} to "
-                                              f"{tmp_path}/out\\x1b[31mred\\nline")
+    assert result.stdout.splitlines()[-1] == (
+        f"exported 3 repositories of swords-lexsub {__version__} to {tmp_path}/out\\x1b[31mred\\nline"
+    )
     assert (target / MANIFEST).is_file()
 
 
 def test_an_empty_dir_or_wheel_is_refused(tmp_path):
     assert one_line(run_swords("hub", "export", "", cwd=tmp_path)).startswith(
-        "swords hub export: error: argument DIR: empty; name a folder")
+        "swords hub export: error: argument DIR: empty; name a folder"
+    )
     assert one_line(run_swords("hub", "export", str(tmp_path / "out"), "--wheel", "", cwd=tmp_path)).startswith(
-        "swords hub export: error: argument --wheel: empty; name a wheel file")
+        "swords hub export: error: argument --wheel: empty; name a wheel file"
+    )
     assert list(tmp_path.iterdir()) == []

@@ -53,8 +53,11 @@ def test_dry_run_lists_every_repository_with_its_url_files_and_sizes(hub_export)
     expected = {}
     for repo in repos:
         url = repo_url(repo, DEFAULT_ORG, "http://127.0.0.1:9")
-        files = {p.relative_to(hub_export / repo.folder).as_posix(): p.stat().st_size
-                 for p in (hub_export / repo.folder).rglob("*") if p.is_file()}
+        files = {
+            p.relative_to(hub_export / repo.folder).as_posix(): p.stat().st_size
+            for p in (hub_export / repo.folder).rglob("*")
+            if p.is_file()
+        }
         expected[f"{repo.repo_type} {DEFAULT_ORG}/{repo.name} {url}"] = files
     assert listed == expected
     assert "dataset swords-lexsub/swords http://127.0.0.1:9/datasets/swords-lexsub/swords" in listed
@@ -85,16 +88,25 @@ def test_an_org_the_hub_would_refuse_is_named(org):
 
 def test_an_unreachable_hub_is_one_line_naming_the_repository():
     port = free_port()  # nobody listens there
-    result = run_swords("hub", "publish", "--org", "someorg",
-                        env={"HF_TOKEN": SECRET, "HF_ENDPOINT": f"http://127.0.0.1:{port}", "HF_HUB_OFFLINE": "0"})
+    result = run_swords(
+        "hub",
+        "publish",
+        "--org",
+        "someorg",
+        env={"HF_TOKEN": SECRET, "HF_ENDPOINT": f"http://127.0.0.1:{port}", "HF_HUB_OFFLINE": "0"},
+    )
     assert_one_line_error(result, f"dataset upload to someorg/swords at http://127.0.0.1:{port} failed")
 
 
 def test_a_server_that_refuses_the_upload_is_one_line_naming_the_repository(tmp_path):
     """A real HTTP server on 127.0.0.1 (Python's http.server, which answers the Hub's POST with 501)."""
     port = free_port()
-    server = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"], cwd=tmp_path,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"],
+        cwd=tmp_path,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         for _ in range(100):  # until it answers
             try:
@@ -103,14 +115,18 @@ def test_a_server_that_refuses_the_upload_is_one_line_naming_the_repository(tmp_
             except OSError:
                 time.sleep(0.1)
         started = time.perf_counter()
-        result = run_swords("hub", "publish", "--org", "someorg",
-                            env={"HF_TOKEN": SECRET, "HF_ENDPOINT": f"http://127.0.0.1:{port}", "HF_HUB_OFFLINE": "0"})
+        result = run_swords(
+            "hub",
+            "publish",
+            "--org",
+            "someorg",
+            env={"HF_TOKEN": SECRET, "HF_ENDPOINT": f"http://127.0.0.1:{port}", "HF_HUB_OFFLINE": "0"},
+        )
         assert_one_line_error(result, f"dataset upload to someorg/swords at http://127.0.0.1:{port} failed", "501")
         assert time.perf_counter() - started < 120
     finally:
         server.terminate()
         server.wait(10)
-
 
 
 def test_a_10_kb_org_or_one_with_escape_sequences_is_echoed_cut_and_escaped():
@@ -123,6 +139,7 @@ def test_a_10_kb_org_or_one_with_escape_sequences_is_echoed_cut_and_escaped():
 
 
 # -- a server that echoes secrets --
+
 
 def publish_to(server: HubServer, tmp_path, *args: str, endpoint: str | None = None, **env: str):
     command = args or ("hub", "publish", "--org", "someorg")
@@ -138,9 +155,14 @@ def test_a_commit_url_that_echoes_the_token_is_printed_without_it(tmp_path):
     assert f"Bearer {SECRET}" in server.authorization  # the server had the token to echo
     lines = result.stdout.splitlines()
     assert [line.split(": ", 1)[0] for line in lines] == [
-        "dataset someorg/swords", "space someorg/swords_metric", "space someorg/swords-demo"]
-    assert lines[0] == (f"dataset someorg/swords: {server.url}/datasets/someorg/swords/commit/{'c' * 40}"
-                        "?whole=***&upper=***&cut=***&piece=***&e=\\x1b[2J\\u202e")
+        "dataset someorg/swords",
+        "space someorg/swords_metric",
+        "space someorg/swords-demo",
+    ]
+    assert lines[0] == (
+        f"dataset someorg/swords: {server.url}/datasets/someorg/swords/commit/{'c' * 40}"
+        "?whole=***&upper=***&cut=***&piece=***&e=\\x1b[2J\\u202e"
+    )
     assert data.returncode == 0 and data.stdout.startswith(f"{server.url}/datasets/someorg/data/commit/")
     for output in (result.stdout + result.stderr, data.stdout + data.stderr):
         assert token_pieces(output) == [] and "\x1b" not in output and "\u202e" not in output
@@ -171,13 +193,20 @@ def test_a_password_in_hf_endpoint_is_never_printed(tmp_path):
 
 # -- what the server says, as one line --
 
-@pytest.mark.parametrize("reply, expected", [
-    # huggingface_hub puts the server's reason on a second line, after "Bad request for commit endpoint:"
-    (Reply(400, json.dumps({"error": "the card's YAML is invalid"})), "Bad request for commit endpoint: the card's"),
-    (Reply(404, json.dumps({"error": "Repository not found"})), "Repository not found"),
-    (Reply(403, "<html>\n<body><h1>403 Forbidden</h1>\n</body></html>", "text/html"), "403 Forbidden"),
-    (Reply(400, json.dumps({"error": "red \x1b[31mtext\x1b[0m \u202eright-to-left"})), "red \\x1b[31mtext"),
-])
+
+@pytest.mark.parametrize(
+    "reply, expected",
+    [
+        # huggingface_hub puts the server's reason on a second line, after "Bad request for commit endpoint:"
+        (
+            Reply(400, json.dumps({"error": "the card's YAML is invalid"})),
+            "Bad request for commit endpoint: the card's",
+        ),
+        (Reply(404, json.dumps({"error": "Repository not found"})), "Repository not found"),
+        (Reply(403, "<html>\n<body><h1>403 Forbidden</h1>\n</body></html>", "text/html"), "403 Forbidden"),
+        (Reply(400, json.dumps({"error": "red \x1b[31mtext\x1b[0m \u202eright-to-left"})), "red \\x1b[31mtext"),
+    ],
+)
 def test_a_refusal_is_one_line_with_its_reason_and_the_host(tmp_path, reply, expected):
     with HubServer(faults={"commit": reply}) as server:
         result = publish_to(server, tmp_path)

@@ -33,11 +33,15 @@ def one_line(result) -> str:
 
 # -- time --
 
-@pytest.mark.parametrize("step, fault, expected", [
-    ("preupload", "trickle-headers", "no answer within 3 s"),
-    ("commit", "trickle-body", "no whole answer within 3 s"),
-    ("commit", "stall", "no answer within 3 s"),
-])
+
+@pytest.mark.parametrize(
+    "step, fault, expected",
+    [
+        ("preupload", "trickle-headers", "no answer within 3 s"),
+        ("commit", "trickle-body", "no whole answer within 3 s"),
+        ("commit", "stall", "no answer within 3 s"),
+    ],
+)
 def test_each_request_is_bounded_in_wall_time_and_not_retried(tmp_path, step, fault, expected):
     """A byte a second keeps a read timeout from ever firing: the request's own wall time ends it."""
     with HubServer(faults={step: fault}) as server:
@@ -90,11 +94,15 @@ def test_bad_time_settings_are_one_line(tmp_path):
 
 # -- memory --
 
-@pytest.mark.parametrize("fault, expected", [
-    ("huge", "the response body announces 1,073,741,824 bytes, past 16 MB"),
-    ("endless", "the response body passed 16 MB (read no further)"),
-    ("gzip-bomb", "the response body passed 16 MB (read no further)"),
-])
+
+@pytest.mark.parametrize(
+    "fault, expected",
+    [
+        ("huge", "the response body announces 1,073,741,824 bytes, past 16 MB"),
+        ("endless", "the response body passed 16 MB (read no further)"),
+        ("gzip-bomb", "the response body passed 16 MB (read no further)"),
+    ],
+)
 @pytest.mark.parametrize("step", ["agent-harnesses", "commit"])
 def test_hub_answers_are_read_up_to_16_mb(tmp_path, step, fault, expected):
     with HubServer(faults={step: fault}) as server:
@@ -127,6 +135,7 @@ def test_an_oversized_or_special_cached_agent_registry_is_not_read(tmp_path, kin
 
 # -- signals --
 
+
 @pytest.mark.parametrize("gap", [0.005, 0.01, 0.02])
 def test_two_sigterms_leave_no_scratch_folder(tmp_path, gap):
     """The second SIGTERM comes while the first is unwinding (before the fix, 11 of 12 such runs left
@@ -135,10 +144,20 @@ def test_two_sigterms_leave_no_scratch_folder(tmp_path, gap):
     scratch.mkdir()
     with HubServer(faults={"commit": "stall"}) as server:
         process = subprocess.Popen(
-            [sys.executable, "-m", "swords_lexsub.cli", "hub", "publish", "--org", "someorg"], cwd=REPO_ROOT,
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-            env={**os.environ, "HF_ENDPOINT": server.url, "HF_TOKEN": TOKEN, "HF_HUB_OFFLINE": "0",
-                 "HF_HOME": str(tmp_path / "hf-home"), "TMPDIR": str(scratch)})
+            [sys.executable, "-m", "swords_lexsub.cli", "hub", "publish", "--org", "someorg"],
+            cwd=REPO_ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={
+                **os.environ,
+                "HF_ENDPOINT": server.url,
+                "HF_TOKEN": TOKEN,
+                "HF_HUB_OFFLINE": "0",
+                "HF_HOME": str(tmp_path / "hf-home"),
+                "TMPDIR": str(scratch),
+            },
+        )
         try:
             started = time.monotonic()
             while "commit" not in server.steps() and time.monotonic() - started < 120:

@@ -25,12 +25,15 @@ METADATA = f"swords_lexsub-{__version__}.dist-info/METADATA"
 METADATA_TEXT = f"Metadata-Version: 2.1\nName: swords-lexsub\nVersion: {__version__}\n\nThe long description.\n"
 
 
-@pytest.mark.parametrize("name", [
-    f"swords_lexsub-{__version__}-py3-none-any\nevil==1\n.whl",  # a line pip would install
-    f"swords_lexsub-{__version__}-py3-none-a ny.whl",
-    f"swords_lexsub-{__version__}-py3-none-any\x1b[2J.whl",
-    f"swords_lexsub-v{__version__}-py3-none-any.whl",
-])
+@pytest.mark.parametrize(
+    "name",
+    [
+        f"swords_lexsub-{__version__}-py3-none-any\nevil==1\n.whl",  # a line pip would install
+        f"swords_lexsub-{__version__}-py3-none-a ny.whl",
+        f"swords_lexsub-{__version__}-py3-none-any\x1b[2J.whl",
+        f"swords_lexsub-v{__version__}-py3-none-any.whl",
+    ],
+)
 def test_a_wheel_name_that_is_not_strictly_one_is_refused_before_anything_is_written(tmp_path, name):
     wheel = tmp_path / name
     write_wheel(wheel)
@@ -39,8 +42,9 @@ def test_a_wheel_name_that_is_not_strictly_one_is_refused_before_anything_is_wri
     assert not (tmp_path / "out").exists()
 
 
-def write_wheel(path: Path, metadata: bytes = METADATA_TEXT.encode(), compression: int = zipfile.ZIP_DEFLATED,
-                files: int = 0) -> Path:
+def write_wheel(
+    path: Path, metadata: bytes = METADATA_TEXT.encode(), compression: int = zipfile.ZIP_DEFLATED, files: int = 0
+) -> Path:
     """A zip holding METADATA (and `files` empty files), as a wheel of this release is checked: by name and METADATA."""
     with zipfile.ZipFile(path, "w", compression) as archive:
         archive.writestr(METADATA, metadata)
@@ -69,13 +73,20 @@ def inflating_wheel(path: Path, size: int) -> Path:
 
 def timed_export(tmp_path: Path, wheel: Path) -> tuple[subprocess.CompletedProcess, float, int]:
     """`swords hub export --wheel` in a child process: its result, its seconds and its peak memory in MB."""
-    code = ("import resource, subprocess, sys, time; start = time.perf_counter(); "
-            "p = subprocess.run([sys.executable, '-m', 'swords_lexsub.cli', 'hub', 'export', sys.argv[1], "
-            "'--wheel', sys.argv[2]], capture_output=True, text=True); "
-            "print(time.perf_counter() - start, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024); "
-            "sys.stderr.write(p.stderr); sys.exit(p.returncode)")
-    done = subprocess.run([sys.executable, "-c", code, str(tmp_path / "out"), str(wheel)], capture_output=True,
-                          text=True, timeout=300, cwd=REPO_ROOT)
+    code = (
+        "import resource, subprocess, sys, time; start = time.perf_counter(); "
+        "p = subprocess.run([sys.executable, '-m', 'swords_lexsub.cli', 'hub', 'export', sys.argv[1], "
+        "'--wheel', sys.argv[2]], capture_output=True, text=True); "
+        "print(time.perf_counter() - start, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024); "
+        "sys.stderr.write(p.stderr); sys.exit(p.returncode)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(tmp_path / "out"), str(wheel)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=REPO_ROOT,
+    )
     seconds, peak = done.stdout.split()
     return done, float(seconds), int(peak)
 
@@ -84,8 +95,9 @@ def test_a_metadata_bomb_is_refused_from_its_declared_size_without_inflating_it(
     wheel = inflating_wheel(tmp_path / WHEEL_NAME, 2**30)
     assert wheel.stat().st_size < 2 * 2**20
     result, seconds, peak = timed_export(tmp_path, wheel)
-    assert f"its {METADATA} declares {2**30 + len(METADATA_TEXT):,} bytes, over the {MAX_METADATA_BYTES:,}" in \
-        one_line(result)
+    assert f"its {METADATA} declares {2**30 + len(METADATA_TEXT):,} bytes, over the {MAX_METADATA_BYTES:,}" in one_line(
+        result
+    )
     assert seconds < 10 and peak < 300, (seconds, peak)  # inflated, it took 19.5 s and 2.1 GB
     assert not (tmp_path / "out").exists()
 
@@ -103,8 +115,9 @@ def test_a_wheel_over_the_size_limit_is_refused_before_it_is_read(tmp_path):
     with open(wheel, "wb") as f:
         f.truncate(2 * 2**30)  # a sparse 2 GB file: it costs no disk
     result, seconds, peak = timed_export(tmp_path, wheel)
-    assert one_line(result) == (f"swords: error: --wheel {wheel}: {2 * 2**30:,} bytes, over the {MAX_WHEEL_BYTES:,} "
-                                "a wheel may have")
+    assert one_line(result) == (
+        f"swords: error: --wheel {wheel}: {2 * 2**30:,} bytes, over the {MAX_WHEEL_BYTES:,} a wheel may have"
+    )
     assert seconds < 10 and peak < 300, (seconds, peak)
     assert not (tmp_path / "out").exists()
 
@@ -115,16 +128,21 @@ def test_a_wheel_whose_zip_directory_is_too_long_is_refused_before_zipfile_reads
     assert f"its zip directory lists {MAX_WHEEL_ENTRIES + 1:,} files" in line
 
 
-@pytest.mark.parametrize(("spoil", "reason"), [
-    (lambda wheel: patch_member(wheel, 8, 6, "<H", 1), "it is encrypted"),  # the "encrypted" flag
-    (lambda wheel: patch_member(wheel, 10, 8, "<H", 99), "it is compressed with a method zipfile cannot read"),
-])
+@pytest.mark.parametrize(
+    ("spoil", "reason"),
+    [
+        (lambda wheel: patch_member(wheel, 8, 6, "<H", 1), "it is encrypted"),  # the "encrypted" flag
+        (lambda wheel: patch_member(wheel, 10, 8, "<H", 99), "it is compressed with a method zipfile cannot read"),
+    ],
+)
 def test_an_odd_wheel_is_one_line(tmp_path, spoil, reason):
     wheel = write_wheel(tmp_path / WHEEL_NAME)
     spoil(wheel)
     line = one_line(run_swords("hub", "export", str(tmp_path / "out"), "--wheel", str(wheel)))
-    assert line == f"swords: error: --wheel {wheel}: not a wheel of swords-lexsub {__version__} ({METADATA} " \
-                   f"cannot be read: {reason})"
+    assert (
+        line == f"swords: error: --wheel {wheel}: not a wheel of swords-lexsub {__version__} ({METADATA} "
+        f"cannot be read: {reason})"
+    )
 
 
 def test_the_wheel_is_copied_once_and_linked_into_each_repository(tmp_path):
@@ -156,6 +174,7 @@ def test_a_wheel_that_is_a_folder_or_a_fifo_is_named_as_such(tmp_path):
     started = time.perf_counter()
     for wheel, kind in ((folder, "a folder"), (fifo, "a FIFO")):
         assert one_line(run_swords("hub", "export", str(tmp_path / "out"), "--wheel", str(wheel))) == (
-            f"swords: error: --wheel {wheel}: {kind}, not a wheel file")
+            f"swords: error: --wheel {wheel}: {kind}, not a wheel file"
+        )
     assert time.perf_counter() - started < 60  # the FIFO is never opened for a blocking read
     assert not (tmp_path / "out").exists()

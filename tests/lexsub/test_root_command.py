@@ -13,17 +13,21 @@ COMMANDS = ("data", "demo", "evaluate", "hub", "llm", "lm-eval", "run")
 
 def imported_by(*args: str) -> set[str]:
     """Our top-level packages a `swords` command has imported once it has run (here, printed its help)."""
-    script = "\n".join([
-        "import sys",
-        "from swords_lexsub.cli import main",
-        "try:",
-        "    main(sys.argv[1:])",
-        "except SystemExit:",
-        "    pass",
-        "print(' '.join({name.split('.')[0] for name in sys.modules if name.startswith('swords_')}), file=sys.stderr)",
-    ])
-    done = subprocess.run([sys.executable, "-c", script, *args], cwd=REPO_ROOT, capture_output=True, text=True,
-                          timeout=120)
+    script = "\n".join(
+        [
+            "import sys",
+            "from swords_lexsub.cli import main",
+            "try:",
+            "    main(sys.argv[1:])",
+            "except SystemExit:",
+            "    pass",
+            "names = {name.split('.')[0] for name in sys.modules if name.startswith('swords_')}",
+            "print(' '.join(names), file=sys.stderr)",
+        ]
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, *args], cwd=REPO_ROOT, capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     return set(done.stderr.strip().splitlines()[-1].split())
 
@@ -42,7 +46,9 @@ def test_every_command_is_listed_and_a_mistyped_one_gets_a_suggestion():
     assert mistyped.returncode == 2
     assert mistyped.stderr.strip().splitlines()[-1] == (
         "swords: error: argument command: invalid choice: 'evaluat' (choose from "
-        + ", ".join(f"'{name}'" for name in COMMANDS) + ") (did you mean 'evaluate'?) (see swords --help)")
+        + ", ".join(f"'{name}'" for name in COMMANDS)
+        + ") (did you mean 'evaluate'?) (see swords --help)"
+    )
 
 
 def test_a_command_whose_package_cannot_be_imported_is_named_among_the_others():
@@ -50,6 +56,12 @@ def test_a_command_whose_package_cannot_be_imported_is_named_among_the_others():
     script = "import sys\nsys.modules['swords_space'] = None\nfrom swords_lexsub.cli import main\nmain(['demo'])"
     done = subprocess.run([sys.executable, "-c", script], cwd=REPO_ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 2
-    assert done.stderr.strip().splitlines()[-1].startswith(
-        "swords: error: argument command: invalid choice: 'demo' (choose from "
-        + ", ".join(f"'{name}'" for name in COMMANDS if name != "demo") + ")")
+    assert (
+        done.stderr.strip()
+        .splitlines()[-1]
+        .startswith(
+            "swords: error: argument command: invalid choice: 'demo' (choose from "
+            + ", ".join(f"'{name}'" for name in COMMANDS if name != "demo")
+            + ")"
+        )
+    )

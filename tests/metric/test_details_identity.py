@@ -31,8 +31,12 @@ def details_of(scorer: Scorer, predictions, path: Path):
     else:
         prepared = scorer.prepare(predictions, details=path)
     header, *records = (json.loads(line) for line in path.read_text(encoding="utf-8").splitlines())
-    return (prepared, header, [r for r in records if r["kind"] == "substitute"],
-            [r for r in records if r["kind"] == "target"])
+    return (
+        prepared,
+        header,
+        [r for r in records if r["kind"] == "substitute"],
+        [r for r in records if r["kind"] == "target"],
+    )
 
 
 def given_lists(predictions) -> dict[str, list]:
@@ -107,8 +111,9 @@ def test_the_summary_reproduces_strict_precision(name, real_systems, scorer):
     for group, metrics in groups:
         classes = group["classes"]
         assert group["class_shares"]["acceptable"] == metrics["strict_a_p@10"]
-        assert 100.0 * (classes["acceptable"] + classes["conceivable"]) / group["substitutes"] == \
-            metrics["strict_c_p@10"]
+        assert (
+            100.0 * (classes["acceptable"] + classes["conceivable"]) / group["substitutes"] == metrics["strict_c_p@10"]
+        )
         assert group["targets"] == metrics["targets_scored"]
     sizes = analysis["by_gold_size"]
     assert sum(g["substitutes"] for g in sizes.values()) == analysis["all"]["substitutes"]

@@ -34,8 +34,13 @@ def metric():
 def ranked(rows: list[dict], seed: int = 0, extra: int = 10) -> dict[str, list[list]]:
     rng = random.Random(seed)
     words = [s["substitute"] for row in rows for s in row["substitutes"]]
-    return {row["id"]: [[w, float(rng.randrange(4))] for w in
-                        [s["substitute"] for s in row["substitutes"]] + rng.sample(words, extra)] for row in rows}
+    return {
+        row["id"]: [
+            [w, float(rng.randrange(4))]
+            for w in [s["substitute"] for s in row["substitutes"]] + rng.sample(words, extra)
+        ]
+        for row in rows
+    }
 
 
 def faults(rows: list[dict]) -> list[tuple[dict, str]]:

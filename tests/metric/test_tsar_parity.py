@@ -86,8 +86,13 @@ def test_every_metric_equals_tsar_eval(language, split, folder):
         assert {key: ours[key] for key in official} == official, (language, split, name)
         # The same system keyed by id, as JSONL (after the tab-separated file's own reading: strip, split on tabs).
         keyed = folder / f"{language}-{split}-{name.replace(' ', '-')}.jsonl"
-        keyed.write_text("".join(json.dumps({"id": row["id"], "substitutes": answers}) + "\n"
-                                 for row, (_, _, answers) in zip(rows, lines, strict=True)), encoding="utf-8")
+        keyed.write_text(
+            "".join(
+                json.dumps({"id": row["id"], "substitutes": answers}) + "\n"
+                for row, (_, _, answers) in zip(rows, lines, strict=True)
+            ),
+            encoding="utf-8",
+        )
         assert {key: value for key, value in scorer.score(scorer.read(keyed)).items() if key in official} == official
 
 
@@ -108,13 +113,19 @@ def test_a_file_for_another_split_or_order_is_one_line(folder):
     scorer = Scorer(rows)
     lines = systems("en", "test")["one word"]
     swapped = write_tsar_predictions(folder / "swapped.tsv", [lines[1], lines[0], *lines[2:]])
-    with pytest.raises(MetricInputError, match=r"swapped\.tsv:1: sentence and complex word .* not those of "
-                                               r"tsar2022_en:test:0000"):
+    with pytest.raises(
+        MetricInputError,
+        match=r"swapped\.tsv:1: sentence and complex word .* not those of "
+        r"tsar2022_en:test:0000",
+    ):
         scorer.read(swapped)
     short = write_tsar_predictions(folder / "short.tsv", lines[:-1])
     with pytest.raises(MetricInputError, match=r"short\.tsv: 372 lines for the 373 instances"):
         scorer.read(short)
     spanish = write_tsar_predictions(folder / "spanish.tsv", systems("es", "test")["one word"])
-    with pytest.raises(MetricInputError, match=r"spanish\.tsv:1: sentence and complex word 'labrarse' are not those "
-                                               r"of tsar2022_en:test:0000 \(target 'prototype'\)"):
+    with pytest.raises(
+        MetricInputError,
+        match=r"spanish\.tsv:1: sentence and complex word 'labrarse' are not those "
+        r"of tsar2022_en:test:0000 \(target 'prototype'\)",
+    ):
         scorer.read(spanish)  # read as a stream: its first line is refused before the rest is read

@@ -169,8 +169,19 @@ def test_coinco_is_scored_on_upstreams_set_unless_asked(outcomes, tmp_path):
     assert "problematic" in notes and "problematic:excluded" in default["signature"]
     for key, value in outcomes[("coinco", "gold-shuffled-ties")].upstream.items():
         assert abs(default[key] - value) <= (0.005 if key in PERL_KEYS else TOLERANCE), key
-    everything = run_swords("evaluate", "--dataset", "coinco", "--split", "test", "--predictions", str(path),
-                            "--bootstrap", "0", "--json", "--include-problematic")
+    everything = run_swords(
+        "evaluate",
+        "--dataset",
+        "coinco",
+        "--split",
+        "test",
+        "--predictions",
+        str(path),
+        "--bootstrap",
+        "0",
+        "--json",
+        "--include-problematic",
+    )
     assert everything.returncode == 0, everything.stderr
     result = json.loads(everything.stdout)
     assert result["targets_scored"] == 5450 and "problematic:included" in result["signature"]

@@ -78,11 +78,22 @@ result = {
 
 def _ours(graph: WordNetGraph, synset: int) -> dict:
     offsets = lambda synsets: sorted({graph.offset(s) for s in synsets})  # noqa: E731
-    lexical = {name: sorted({(graph.offset(graph.sense_synset(t)), graph.sense_word(t))
-                             for s in graph.senses(synset) for t in graph.sense_related(s, name)}, key=str)
-               for name in ("antonyms", "derivations")}
-    return {"words": graph.words(synset), **lexical,
-            **{name: offsets(graph.related(synset, name)) for name in ("hypernyms", "similar", "also", "verb_group")}}
+    lexical = {
+        name: sorted(
+            {
+                (graph.offset(graph.sense_synset(t)), graph.sense_word(t))
+                for s in graph.senses(synset)
+                for t in graph.sense_related(s, name)
+            },
+            key=str,
+        )
+        for name in ("antonyms", "derivations")
+    }
+    return {
+        "words": graph.words(synset),
+        **lexical,
+        **{name: offsets(graph.related(synset, name)) for name in ("hypernyms", "similar", "also", "verb_group")},
+    }
 
 
 def test_graph_equals_nltks_wordnet(debian_wordnet, tmp_path):
@@ -94,8 +105,10 @@ def test_graph_equals_nltks_wordnet(debian_wordnet, tmp_path):
     lemmas = [(lemma, pos) for pos in "nvar" for lemma in rng.sample(graph._member(f"index/{pos}/lemmas.txt"), 750)]
     given = {"synsets": [(graph.pos(s), graph.offset(s)) for s in synsets], "lemmas": lemmas}
     nltk = run_nltk(wordnet_root(debian_wordnet, tmp_path), STRUCTURE_SCRIPT, given, tmp_path)
-    theirs = [{key: [tuple(x) if isinstance(x, list) else x for x in value] for key, value in entry.items()}
-              for entry in nltk["synsets"]]
+    theirs = [
+        {key: [tuple(x) if isinstance(x, list) else x for x in value] for key, value in entry.items()}
+        for entry in nltk["synsets"]
+    ]
     wrong = [(s, _ours(graph, s), entry) for s, entry in zip(synsets, theirs, strict=True) if _ours(graph, s) != entry]
     assert not wrong, wrong[:3]
     assert sum(bool(entry["antonyms"]) for entry in theirs) > 50 and sum(bool(e["derivations"]) for e in theirs) > 500

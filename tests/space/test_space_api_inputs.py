@@ -79,9 +79,12 @@ def test_every_endpoint_answers_hostile_json_with_a_result_or_a_short_message(ap
         parameters = description["parameters"]
         base = working_arguments(client, endpoint, parameters)
         client.predict(*base, api_name=endpoint)  # the working call works: hostile values change one thing
-        cases = [(name, [*base[:i], value, *base[i + 1 :]])
-                 for i, parameter in enumerate(parameters) for name in [parameter["parameter_name"]]
-                 for value in [*HOSTILE, wrong_type(parameter)]]
+        cases = [
+            (name, [*base[:i], value, *base[i + 1 :]])
+            for i, parameter in enumerate(parameters)
+            for name in [parameter["parameter_name"]]
+            for value in [*HOSTILE, wrong_type(parameter)]
+        ]
         cases += [("every parameter", [value] * len(parameters)) for value in HOSTILE]
         for where, arguments in cases:
             try:
@@ -122,22 +125,34 @@ def test_payloads_only_plain_http_can_send_are_short_messages(app):
     stored = [*score[:1], "coinco-oracle.swords.test.jsonl", *score[2:7]]  # a file to score; then the one to compare
     cases = [
         ("score", [file("/etc/passwd.json"), *score[1:]], "was not uploaded to this app"),
-        ("score", [file("/etc/passwd"), *score[1:]],
-         "must be a .json, .jsonl, .gz, .txt, .tsv, .csv file, not 'passwd'"),
+        (
+            "score",
+            [file("/etc/passwd"), *score[1:]],
+            "must be a .json, .jsonl, .gz, .txt, .tsv, .csv file, not 'passwd'",
+        ),
         ("score", [file("http://169.254.169.254/latest.json"), *score[1:]], "must be uploaded to this app, not a URL"),
         ("score", [{"path": "/tmp/x.json"}, *score[1:]], "must be an uploaded file"),
         ("score", [*score[:4], "NaN", *score[5:]], "Bootstrap resamples (95% intervals) must be a finite number"),
         ("substitute", ["The bright answer.", "bright", "Infinity", "auto", None, 10], "Occurrence must be a finite"),
         ("score", [*stored, file("/etc/passwd.json"), None], "was not uploaded to this app"),
-        ("score", [*stored, file("/etc/shadow"), None],
-         "The file to compare with must be a .json, .jsonl, .gz, .txt, .tsv, .csv"),
+        (
+            "score",
+            [*stored, file("/etc/shadow"), None],
+            "The file to compare with must be a .json, .jsonl, .gz, .txt, .tsv, .csv",
+        ),
         ("score", [*stored, file("http://169.254.169.254/x.json"), None], "compare with must be uploaded to this app"),
         ("score", [*stored, None, "../../setup.cfg"], "to compare with: '../../setup.cfg' is not one of the choices"),
         # Lone surrogates (JSON's "\ud800", which json.dumps writes for them): not text, named where they are.
-        ("substitute", ["She gave a bright\ud800 answer.", "bright", 1, "auto", None, 10],
-         "Context holds \\ud800 at character 18, a lone surrogate, which is not text"),
-        ("substitute", ["She gave a bright answer.", "bri\udfffght", 1, "auto", None, 10],
-         "Target word holds \\udfff at character 4"),
+        (
+            "substitute",
+            ["She gave a bright\ud800 answer.", "bright", 1, "auto", None, 10],
+            "Context holds \\ud800 at character 18, a lone surrogate, which is not text",
+        ),
+        (
+            "substitute",
+            ["She gave a bright answer.", "bri\udfffght", 1, "auto", None, 10],
+            "Target word holds \\udfff at character 4",
+        ),
         ("search_examples", ["swords test", "\ud83d", "all"], "Target starts with holds \\ud83d at character 1"),
         ("show_example", ["swords test", "t:\ud800"], "Example holds \\ud800 at character 3"),
     ]

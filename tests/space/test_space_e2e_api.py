@@ -28,8 +28,7 @@ def test_api_substitute_on_a_benchmark_example(client, example_row):
     )
     assert "coinco-oracle" in status and "swords test" in status
     assert table["headers"] == ["rank", "substitute", "score", "gold score", "judgement"]
-    assert table["data"] and all(row[4] in set(CLASSES)
-                                 for row in table["data"])
+    assert table["data"] and all(row[4] in set(CLASSES) for row in table["data"])
     assert [row[0] for row in metrics["data"]][:2] == ["lenient F@10, acceptable", "lenient F@10, conceivable"]
     assert "<mark" in context_html and "swords-suggestion" in suggestions_html
 
@@ -48,8 +47,10 @@ def test_api_errors_are_messages(client):
 def test_api_concurrent_sessions_get_their_own_answers(server, example_row):
     from gradio_client import Client
 
-    targets = {"first": ("She gave a bright answer.", "bright"), "second": (example_row["context"],
-                                                                           example_row["target"])}
+    targets = {
+        "first": ("She gave a bright answer.", "bright"),
+        "second": (example_row["context"], example_row["target"]),
+    }
     answers = {}
 
     def ask(name: str) -> None:
@@ -73,9 +74,22 @@ def test_api_score_an_upload_and_bad_files(client, tmp_path):
 
     from swords_metric import Scorer, read_predictions
 
-    (summary, metrics, by_pos, curve, published, signature, classes, relations, worst, paired, difference_chart,
-     differences) = client.predict(handle_file(str(COINCO_ORACLE)), None, "swords test", "generative", 100,
-                                   "lenient", api_name="/score")
+    (
+        summary,
+        metrics,
+        by_pos,
+        curve,
+        published,
+        signature,
+        classes,
+        relations,
+        worst,
+        paired,
+        difference_chart,
+        differences,
+    ) = client.predict(
+        handle_file(str(COINCO_ORACLE)), None, "swords test", "generative", 100, "lenient", api_name="/score"
+    )
     expected = Scorer.from_dataset("swords", "test").score(read_predictions(COINCO_ORACLE)[0], by_pos=False)
     cells = {row[1]: row for row in metrics["data"]}
     assert cells["lenient_a_f@10"][2] == round(expected["lenient_a_f@10"], 2)
@@ -91,8 +105,18 @@ def test_api_score_an_upload_and_bad_files(client, tmp_path):
     assert paired["data"] == differences["data"] == difference_chart["data"] == []  # nothing to compare with
 
     # With a second file (here the same one, stored): the paired test, and no target differs.
-    paired, differences = client.predict(handle_file(str(COINCO_ORACLE)), None, "swords test", "generative", 0,
-                                         "lenient", False, None, COINCO_ORACLE.name, api_name="/score")[9::2]
+    paired, differences = client.predict(
+        handle_file(str(COINCO_ORACLE)),
+        None,
+        "swords test",
+        "generative",
+        0,
+        "lenient",
+        False,
+        None,
+        COINCO_ORACLE.name,
+        api_name="/score",
+    )[9::2]
     assert paired["data"][0][:4] == ["lenient F@10, acceptable", *[round(expected["lenient_a_f@10"], 2)] * 2, 0.0]
     assert differences["data"] == []
 
@@ -101,8 +125,9 @@ def test_api_score_an_upload_and_bad_files(client, tmp_path):
     with pytest.raises(AppError, match=":1: not UTF-8 text"):
         client.predict(handle_file(str(latin)), None, "swords test", "generative", 0, "lenient", api_name="/score")
     with pytest.raises(AppError, match="not in coinco test"):
-        client.predict(handle_file(str(COINCO_ORACLE)), None, "coinco test", "generative", 0, "lenient",
-                       api_name="/score")
+        client.predict(
+            handle_file(str(COINCO_ORACLE)), None, "coinco test", "generative", 0, "lenient", api_name="/score"
+        )
 
 
 def test_api_score_shows_lone_surrogates_and_bidi_overrides_escaped(client, tmp_path):
@@ -124,8 +149,18 @@ def test_api_score_shows_lone_surrogates_and_bidi_overrides_escaped(client, tmp_
         for i, row in enumerate(rows):
             best = max(row["substitutes"], key=lambda s: s["score"])["substitute"] if i < 20 else "zzz"
             f.write(json.dumps({"id": row["id"], "substitutes": [[best, 1.0], ["good\ud83d", 0.5]]}) + "\n")
-    outputs = client.predict(handle_file(str(strange)), None, "swords test", "generative", 0, "lenient", False,
-                             handle_file(str(other)), None, api_name="/score")
+    outputs = client.predict(
+        handle_file(str(strange)),
+        None,
+        "swords test",
+        "generative",
+        0,
+        "lenient",
+        False,
+        handle_file(str(other)),
+        None,
+        api_name="/score",
+    )
     summary, worst, paired, differences = outputs[0], outputs[8], outputs[9], outputs[11]
     assert summary.startswith("Scored **strange\\u202e.jsonl** on **swords test**") and "762 targets" in summary
     assert "Compared with **other.jsonl**" in summary
@@ -139,8 +174,9 @@ def test_api_score_shows_lone_surrogates_and_bidi_overrides_escaped(client, tmp_
 def test_api_explore_and_leaderboard(client):
     choices, message = client.predict("swords test", "bri", "all", api_name="/search_examples")
     assert "targets starting with “bri”" in message
-    header, context, substitutes = client.predict("swords test", "t:4776ee5650122a96f88bab17d64eb8f5d48addfc",
-                                                  api_name="/show_example")
+    header, context, substitutes = client.predict(
+        "swords test", "t:4776ee5650122a96f88bab17d64eb8f5d48addfc", api_name="/show_example"
+    )
     assert "bridge" in header and "<mark" in context
     board, note = client.predict(api_name="/leaderboard")
     systems = {row[0] for row in board["data"]}
@@ -156,9 +192,12 @@ def test_api_stays_responsive_during_long_scoring(server, tmp_path):
 
     rows = pq.read_table(swords_dataset.DATASET_DIR / swords_dataset.parquet_path("coinco", "dev")).to_pylist()
     predictions = tmp_path / "coinco-dev.jsonl"
-    predictions.write_text("".join(json.dumps({"id": row["id"], "substitutes": [s["substitute"] for s in
-                                                                              row["substitutes"]]}) + "\n"
-                                   for row in rows))
+    predictions.write_text(
+        "".join(
+            json.dumps({"id": row["id"], "substitutes": [s["substitute"] for s in row["substitutes"]]}) + "\n"
+            for row in rows
+        )
+    )
     long_job = Client(server["url"], verbose=False).submit(
         handle_file(str(predictions)), None, "coinco dev", "generative", 2000, "lenient", api_name="/score"
     )
@@ -179,7 +218,12 @@ def test_api_default_system_on_free_text(client):
     default = api["parameters"][4]["parameter_default"]
     status, _, html, table, metrics = client.predict(
         "The committee met on Tuesday. She gave a bright answer that surprised everyone. They went home.",
-        "bright", 1, "auto", default, 10, api_name="/substitute",
+        "bright",
+        1,
+        "auto",
+        default,
+        10,
+        api_name="/substitute",
     )
     assert f"**{default}**" in status and "free text" in status and metrics["data"] == []
     if default in ("wordnet+embedding", "wordnet"):
@@ -188,8 +232,11 @@ def test_api_default_system_on_free_text(client):
 
 def test_tables_show_their_headers_before_any_query(client):
     config = client.config
-    headers = {component["props"].get("elem_id"): (component["props"].get("value") or {}).get("headers")
-               for component in config["components"] if component.get("type") == "dataframe"}
+    headers = {
+        component["props"].get("elem_id"): (component["props"].get("value") or {}).get("headers")
+        for component in config["components"]
+        if component.get("type") == "dataframe"
+    }
     assert headers["example-metrics"] == ["metric", "value"]
     assert headers["score-metrics"] == ["metric", "key", "value", "95% interval"]
     assert all(h and "1" not in h for h in headers.values()), headers
@@ -198,13 +245,20 @@ def test_tables_show_their_headers_before_any_query(client):
 def test_the_manuals_api_snippet_runs_against_the_app(server):
     """The demo page's gradio_client snippet, as written, against the running app (its URL in place of the
     default port's)."""
-    python = [block for block in blocks(DOCS / "demo.md")
-              if block.language == "python" and "gradio_client" in block.code]
+    python = [
+        block for block in blocks(DOCS / "demo.md") if block.language == "python" and "gradio_client" in block.code
+    ]
     assert python, "the demo page lost its API example"
     for block in python:
         code = block.code.replace("http://127.0.0.1:7860/", server["url"])
-        done = subprocess.run([sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True,
-                              timeout=300, env={**os.environ, "HF_HUB_OFFLINE": "1"})
+        done = subprocess.run(
+            [sys.executable, "-c", code],
+            cwd=REPO_ROOT,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            env={**os.environ, "HF_HUB_OFFLINE": "1"},
+        )
         assert done.returncode == 0, f"{block.where}:\n{done.stderr[-3000:]}"
         assert "762 targets" in done.stdout and "swords-metric:" in done.stdout, done.stdout
 

@@ -43,8 +43,15 @@ def measured_classes(config: str, split: str, rows: list[dict]) -> dict[tuple[st
         counted = dict(zip(scores.ids, zip(*columns, strict=True), strict=True))
         for target in batch:
             acceptable, conceivable, judged = counted.get(target, (0, 0, 0))  # absent: nothing in its references
-            classes[target, i] = (ACCEPTABLE if acceptable else CONCEIVABLE if conceivable
-                                  else JUDGED_UNACCEPTABLE if judged else NOT_IN_BENCHMARK)
+            classes[target, i] = (
+                ACCEPTABLE
+                if acceptable
+                else CONCEIVABLE
+                if conceivable
+                else JUDGED_UNACCEPTABLE
+                if judged
+                else NOT_IN_BENCHMARK
+            )
     return classes
 
 
@@ -52,8 +59,9 @@ def measured_classes(config: str, split: str, rows: list[dict]) -> dict[tuple[st
 def test_every_gold_substitutes_label_is_the_metrics_class(config, split):
     rows = [row for row in data.load_rows(config, split) if row["substitutes"]]
     measured = measured_classes(config, split, rows)
-    labelled = {(row["id"], i): label for row in rows
-                for i, label in enumerate(scoring.gold_labels(row, config, split))}
+    labelled = {
+        (row["id"], i): label for row in rows for i, label in enumerate(scoring.gold_labels(row, config, split))
+    }
     assert len(labelled) == len(measured) == sum(len(row["substitutes"]) for row in rows)
     wrong = [(key, labelled[key], measured[key]) for key in measured if labelled[key] != measured[key]]
     assert not wrong, f"{len(wrong)} of {len(measured)} differ, e.g. {wrong[:5]}"

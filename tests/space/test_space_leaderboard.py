@@ -24,12 +24,19 @@ def test_leaderboard_lists_stored_results_and_published_figures(tmp_path):
     assert len(published) == len(PUBLISHED_ROWS) == len(swords_family)  # every system of every paper on these metrics
     assert published.index.min() > measured.index.max()  # the published rows apart, below the runs measured here
     for entry in PUBLISHED_ROWS:
-        row = published[(published["system"] == entry.label) & (published["benchmark"] == f"{entry.config} "
-                                                                                         f"{entry.split}")
-                        & published["source"].str.startswith(f"published: {entry.source}")]
+        row = published[
+            (published["system"] == entry.label)
+            & (published["benchmark"] == f"{entry.config} {entry.split}")
+            & published["source"].str.startswith(f"published: {entry.source}")
+        ]
         assert len(row) == 1, entry
-        for label, key in (("lenient Fc@10", "lenient_c_f@10"), ("strict F@10", "strict_a_f@10"),
-                           ("GAP-rat", "gap_rat"), ("oot", "oot_r"), ("LSG P@3", "lexsubgen_p@3")):
+        for label, key in (
+            ("lenient Fc@10", "lenient_c_f@10"),
+            ("strict F@10", "strict_a_f@10"),
+            ("GAP-rat", "gap_rat"),
+            ("oot", "oot_r"),
+            ("LSG P@3", "lexsubgen_p@3"),
+        ):
             expected = entry.metrics.get(key)
             assert (row.iloc[0][label] == expected) if expected is not None else row[label].isna().all()
     assert "published: Wada et al. 2022, Table 1" in set(published["source"])
@@ -68,11 +75,25 @@ def test_a_tsar_benchmark_shows_every_official_team_and_run_on_its_own_board():
     team and run, with its ten official figures, under TSAR-2022's columns; the SWORDS columns are not there."""
     for language, runs in (("en", 33), ("es", 17), ("pt", 16)):
         table, note = leaderboard(benchmark=f"tsar2022_{language} test")
-        assert list(table.columns) == ["system", "source", "benchmark", "targets", "ACC@1", "ACC@1@Top1",
-                                       "ACC@2@Top1", "ACC@3@Top1", "MAP@3", "MAP@5", "MAP@10", "Potential@3",
-                                       "Potential@5", "Potential@10"]
-        assert note.endswith("TSAR-2022's official metrics: fractions floored to 4 decimals, as tsar_eval.py "
-                             "prints them.")
+        assert list(table.columns) == [
+            "system",
+            "source",
+            "benchmark",
+            "targets",
+            "ACC@1",
+            "ACC@1@Top1",
+            "ACC@2@Top1",
+            "ACC@3@Top1",
+            "MAP@3",
+            "MAP@5",
+            "MAP@10",
+            "Potential@3",
+            "Potential@5",
+            "Potential@10",
+        ]
+        assert note.endswith(
+            "TSAR-2022's official metrics: fractions floored to 4 decimals, as tsar_eval.py prints them."
+        )
         assert len(table) == runs and set(table["source"]) == {"published: Saggion et al. 2022, official results"}
         assert list(table["ACC@1"]) == sorted(table["ACC@1"], reverse=True)  # best first
         path = need(TSAR_DATA / "results" / "official" / f"TSAR2022_test_results_{language}.csv")

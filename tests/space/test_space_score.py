@@ -103,8 +103,10 @@ def test_a_file_for_another_split_names_the_right_one(tmp_path):
 
 def test_partial_predictions_are_scored_and_flagged(tmp_path, coinco_predictions):
     some = dict(list(coinco_predictions.items())[:100])
-    path = write(tmp_path / "some.jsonl", "".join(json.dumps({"id": k, "substitutes": v}) + "\n"
-                                                  for k, v in some.items()).encode())
+    path = write(
+        tmp_path / "some.jsonl",
+        "".join(json.dumps({"id": k, "substitutes": v}) + "\n" for k, v in some.items()).encode(),
+    )
     result = score_predictions(path, None, "swords test", bootstrap=0)
     assert result.result["targets_without_predictions"] == 662 and "662 without predictions" in result.summary()
 
@@ -115,8 +117,10 @@ def test_the_summary_names_unicode_variants_of_gold_words(swords_test, tmp_path)
 
     row = next(r for r in swords_test if any(s["score"] > 0.5 and s["substitute"].isalpha() for s in r["substitutes"]))
     gold = next(s["substitute"] for s in row["substitutes"] if s["score"] > 0.5 and s["substitute"].isalpha())
-    variants = [gold.translate({ord(c): ord(c) + 0xFEE0 for c in gold}),  # fullwidth
-                gold[:1] + "\u200d" + gold[1:]]  # a zero-width joiner
+    variants = [
+        gold.translate({ord(c): ord(c) + 0xFEE0 for c in gold}),  # fullwidth
+        gold[:1] + "\u200d" + gold[1:],
+    ]  # a zero-width joiner
     upload = write(tmp_path / "variants.jsonl", json.dumps({"id": row["id"], "substitutes": variants}).encode())
     result = score_predictions(upload, None, "swords test", bootstrap=0)
     assert result.result["input_notes"]["unicode_variants"] == 2

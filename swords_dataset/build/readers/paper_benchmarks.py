@@ -292,8 +292,11 @@ def _read_semeval_xml(xml_path: Path) -> str:
 
 def semeval_instance_texts(xml_path: Path) -> dict[int, str]:
     """instance id -> its raw context: tokenized, the target in <head>, entities and mojibake untouched."""
-    return {int(i): context for _, body in _LEXELT.findall(_read_semeval_xml(xml_path)) for i, context in
-            _INSTANCE.findall(body)}
+    return {
+        int(i): context
+        for _, body in _LEXELT.findall(_read_semeval_xml(xml_path))
+        for i, context in _INSTANCE.findall(body)
+    }
 
 
 def read_semeval07(

@@ -56,8 +56,10 @@ def _literal_list(record: dict, column: str, where: str) -> list:
 
 def _words(record: dict, column: str, where: str) -> list[str]:
     """A column's list of substitutes: each a word (a number, None, a list or an empty string is refused)."""
-    return [checked_word(item, where, f"{column!r} item {index}")
-            for index, item in enumerate(_literal_list(record, column, where), 1)]
+    return [
+        checked_word(item, where, f"{column!r} item {index}")
+        for index, item in enumerate(_literal_list(record, column, where), 1)
+    ]
 
 
 # CEFR levels are stored as int32; the source's are -1 to 6.
@@ -169,8 +171,10 @@ def read_prolex(path: Path, split: str) -> list[dict]:
         named = checked_word(record.get("target word"), where, "the target word")
         context, target, offset = marked_target(record.get("Sentence") or "", where)
         if target != named:
-            raise BuildError(f"{where}: marked word {clipped(target, quote=True)} is not the target word "
-                             f"{clipped(named, quote=True)}")
+            raise BuildError(
+                f"{where}: marked word {clipped(target, quote=True)} is not the target word "
+                f"{clipped(named, quote=True)}"
+            )
         identifier = row_id(split, number)
         row = {
             "id": identifier,
