@@ -151,14 +151,12 @@ def rows(config: str = DEFAULT_CONFIG, split: str = "test", columns: list[str] |
     import pyarrow.parquet as pq
 
     check_config(config)
-    if split is None:  # load() gives every split for None; rows() gives one
-        raise SwordsError(f"rows() reads one split: name it (config {config!r} has {', '.join(CONFIGS[config])})")
-    check_config(config, split)
     if split is None:  # `load` gives every split for None; a list of rows is one split's
         raise SwordsError(
             f"rows() reads one split: give split= one of {', '.join(CONFIGS[config])} (load({config!r}) "
             "gives every split)"
         )
+    check_config(config, split)
     return pq.read_table(DATASET_DIR / parquet_path(config, split), columns=columns).to_pylist()
 
 

@@ -305,13 +305,3 @@ def test_unknown_config_or_split_is_a_clear_error():
         swords_dataset.load("swordz")
     with pytest.raises(swords_dataset.SwordsError, match="has no split 'validation'"):
         swords_dataset.load("swords", split="validation")
-
-
-def test_rows_without_a_split_is_one_line():
-    """`load(config)` gives every split; `rows` is one split's list, and split=None used to read 'None.parquet'."""
-    with pytest.raises(swords_dataset.SwordsError) as refused:
-        swords_dataset.rows("swords", split=None)
-    assert str(refused.value) == (
-        "rows() reads one split: give split= one of dev, test (load('swords') gives every split)"
-    )
-    assert len(swords_dataset.rows("swords", split="dev")) == 370

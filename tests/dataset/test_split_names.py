@@ -42,7 +42,9 @@ def test_rows_without_a_split_is_one_line():
     """`rows("swords", split=None)` read `data/swords/None.parquet` and raised FileNotFoundError."""
     with pytest.raises(swords_dataset.SwordsError) as raised:
         swords_dataset.rows("swords", split=None)
-    assert str(raised.value) == "rows() reads one split: name it (config 'swords' has dev, test)"
+    assert str(raised.value) == (
+        "rows() reads one split: give split= one of dev, test (load('swords') gives every split)"
+    )
 
 
 def test_a_split_that_is_not_a_string_is_named_by_its_type():
