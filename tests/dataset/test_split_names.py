@@ -45,6 +45,7 @@ def test_rows_without_a_split_is_one_line():
     assert str(raised.value) == (
         "rows() reads one split: give split= one of dev, test (load('swords') gives every split)"
     )
+    assert len(swords_dataset.rows("swords", split="dev")) == 370
 
 
 def test_a_split_that_is_not_a_string_is_named_by_its_type():
