@@ -17,6 +17,7 @@ import pytest
 from .conftest import build_site
 from .doc_blocks import CARDS, DOCS, README, REPO_ROOT, blocks, documents
 
+CONTRIBUTING = REPO_ROOT / "CONTRIBUTING.md"  # read in the clone and on the forge: it links to the manual too
 SITE_URL = "https://swords-lexsub.readthedocs.io/"
 MANUAL_URL = SITE_URL + "en/latest/"
 MAX_README_LINES = 100
@@ -110,7 +111,7 @@ def test_the_readme_is_one_screen():
     assert len(lines) <= MAX_README_LINES, f"README.md has {len(lines)} lines (at most {MAX_README_LINES})"
 
 
-@pytest.mark.parametrize("path", [README, *CARDS], ids=lambda path: str(path.relative_to(REPO_ROOT)))
+@pytest.mark.parametrize("path", [README, *CARDS, CONTRIBUTING], ids=lambda path: str(path.relative_to(REPO_ROOT)))
 def test_links_and_images_are_absolute(path):
     """The README is PyPI's page and the cards are the Hub's: a relative link or image would not resolve there."""
     relative = [
@@ -121,7 +122,7 @@ def test_links_and_images_are_absolute(path):
     assert not relative, f"{path.name}: relative links or images: {relative}"
 
 
-@pytest.mark.parametrize("path", [README, *CARDS], ids=lambda path: str(path.relative_to(REPO_ROOT)))
+@pytest.mark.parametrize("path", [README, *CARDS, CONTRIBUTING], ids=lambda path: str(path.relative_to(REPO_ROOT)))
 def test_links_into_the_manual_name_pages_and_anchors_it_has(path, built_site):
     site, build = built_site
     assert build.returncode == 0, (build.stdout + build.stderr)[-3000:]
@@ -142,7 +143,8 @@ def test_the_readme_has_no_measurements_or_history():
 
 
 def test_ci_runs_the_readme_test_command_as_written():
-    """`.ci/run` runs the README's test command verbatim, and the manual's Development page shows the same."""
+    """`.ci/run` runs the README's test command verbatim, and the manual's Development page and CONTRIBUTING.md
+    show the same."""
 
     def test_command(path: Path) -> str:
         commands = [
@@ -157,6 +159,7 @@ def test_ci_runs_the_readme_test_command_as_written():
 
     command = test_command(README)
     assert command == test_command(DOCS / "development.md")
+    assert command == test_command(CONTRIBUTING)
     ci_lines = [line.strip() for line in (REPO_ROOT / ".ci" / "run").read_text().splitlines()]
     assert command in ci_lines, f".ci/run does not run the README's test command as written: {command}"
 

@@ -36,7 +36,7 @@ def packaged_minilm_folder() -> Path:
 
 def check_minilm_weights(path: Path) -> None:
     """Refuse `path` in one line (the file, the expected and the actual sha256) unless it is the pinned weights.
-    The file is hashed once a process while its size and modification time stay the same (0.2-0.6 s for its
+    The file is hashed once a process while its size and modification time stay the same (about 0.2 s for its
     91 MB)."""
     try:
         status = path.stat()

@@ -22,6 +22,7 @@ from .processes import start, stop, wait_for_http
 
 COMMAND_TIMEOUT = 600
 PACKAGE_FOLDERS = {
+    "swords_lexsub": "swords_lexsub",
     "swords_dataset": "swords_dataset",
     "swords_metric": "swords_metric",
     "baselines": "swords_baselines",
@@ -102,7 +103,7 @@ def test_twine_check_passes_on_the_sdist_and_the_wheel(dist):
 
 
 def test_the_wheel_holds_every_file_of_the_packages_and_the_sdist_what_a_build_needs(dist):
-    """Every file of the four package folders (code and data: a file in them is read at run time or imported)
+    """Every file of the five package folders (code and data: a file in them is read at run time or imported)
     is in the wheel under its import name; the sdist holds the build's configuration and the release's papers.
     (The wheel itself was built from the sdist: the fixture's `python -m build` does that.)"""
     with zipfile.ZipFile(dist["wheel"]) as wheel:
@@ -118,6 +119,7 @@ def test_the_wheel_holds_every_file_of_the_packages_and_the_sdist_what_a_build_n
         "swords_metric/wordnet/wordnet-3.0-graph.zip",
         "swords_baselines/harness/tasks/swords_gen.yaml",
         f"{RESULTS}/{COINCO_ORACLE}",
+        *(f"{name}/py.typed" for name in PACKAGE_FOLDERS.values()),
     } <= in_wheel
     with tarfile.open(dist["sdist"]) as sdist:
         in_sdist = {Path(*Path(member).parts[1:]).as_posix() for member in sdist.getnames()}
