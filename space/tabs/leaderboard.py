@@ -65,11 +65,12 @@ WHY_MAIN = {
     "best_r": "SemEval-2007's official best, which this split's papers report (none reports F@10)",
     "lexsubgen_p@1": "LexSubGen's precision at 1, which this split's papers report (none reports F@10 or best)",
     "acc@1": "TSAR-2022's official ranking metric (its results tables are sorted by it)",
-    "acc_f@10": "F@10 against the acceptable substitutes, ProLex's evaluate.py default",
+    "acc_f@10": "F@10 against the acceptable substitutes: ProLex's evaluate.py default",
 }
-# Column widths: a column fits its longest word or figure on one line (the table's font is monospace, 8.4 px a
-# character at Gradio's default size, bold in headers; 9 leaves room), plus its padding and sort button; a
-# system's name wraps between its words past SYSTEM_PX.
+# Column widths: a column fits its header and its longest figure or text on one line (the table's font is
+# monospace, 8.4 px a character at Gradio's default size, bold ones too; 9 leaves room), plus its padding; a
+# system's name wraps between its words past SYSTEM_PX. A header is never wrapped: "proficiency-oriented" would
+# break at its hyphen.
 CHAR_PX, PAD_PX, SYSTEM_PX = 9, 28, 260
 
 # -- handlers -----------------------------------------------------------------------------------------------
@@ -159,7 +160,7 @@ def leaderboard(folder: str | Path | None = None, benchmark: str = DEFAULT_BENCH
         note += f" ({elsewhere} more on other benchmark splits: choose one above)"
     if skipped_names:
         note += f"; skipped (not a metrics file of `swords run`): {', '.join(skipped_names)}"
-    note += f". Ranked by **{main}**, {WHY_MAIN[key]}; best first"
+    note += f". Ranked by **{main}** ({WHY_MAIN[key]}), best first"
     if family != SWORDS:
         note += f". {score_family.FAMILY_NAMES[family]}'s official metrics: {score_family.HOW_SHOWN[family]}"
     return table, note + "."
@@ -178,12 +179,12 @@ def chart(table: pd.DataFrame, benchmark: str) -> str:
 
 
 def column_widths(table: pd.DataFrame) -> list[str]:
-    """Each column's width in pixels: its longest word or figure on one line (the system's name: at most
-    SYSTEM_PX, wrapping between its words past it); the table scrolls sideways past its width."""
+    """Each column's width in pixels: its header and its longest figure or text on one line (the system's name: at
+    most SYSTEM_PX, wrapping between its words past it); the table scrolls sideways past its width."""
     widths = []
     for column in table.columns:
         cells = table[column].dropna()
-        texts = [*column.split(), *(figure(value) if isinstance(value, float) else str(value) for value in cells)]
+        texts = [column, *(figure(value) if isinstance(value, float) else str(value) for value in cells)]
         longest = max(len(text) for text in texts) * CHAR_PX + PAD_PX
         widths.append(f"{min(longest, SYSTEM_PX) if column == 'system' else longest}px")
     return widths
@@ -239,10 +240,10 @@ def build(demo: gr.Blocks) -> None:
             show_row_numbers=True,
             pinned_columns=2,  # the system and its main figure stay while the table scrolls sideways
             max_height=640,
-            scale=3,
+            scale=2,
             min_width=560,
         )
-        with gr.Column(scale=2, min_width=360):  # gr.HTML takes no scale of its own
+        with gr.Column(scale=1, min_width=360):  # gr.HTML takes no scale of its own
             figure_of_main = gr.HTML(elem_id="leaderboard-chart")
     note = gr.Markdown(label="Sources")
     refresh = gr.Button("Refresh")
