@@ -238,7 +238,6 @@ def build(demo: gr.Blocks) -> None:
             interactive=False,
             wrap=True,
             show_row_numbers=True,
-            pinned_columns=2,  # the system and its main figure stay while the table scrolls sideways
             max_height=640,
             scale=2,
             min_width=560,
