@@ -178,9 +178,11 @@ def test_api_explore_and_leaderboard(client):
         "swords test", "t:4776ee5650122a96f88bab17d64eb8f5d48addfc", api_name="/show_example"
     )
     assert "bridge" in header and "<mark" in context
-    board, note = client.predict(api_name="/leaderboard")
+    board, note = client.predict(api_name="/leaderboard")  # SWORDS test's board: one split at a time
     systems = {row[0] for row in board["data"]}
-    assert {"coinco-oracle", "thesaurus-oracle", "humans", "CoInCo (oracle)"} <= systems
+    assert {"coinco-oracle", "thesaurus-oracle", "CoInCo (oracle)"} <= systems and "humans" not in systems
+    board, note = client.predict("swords_test_subset test", api_name="/leaderboard")
+    assert {row[0] for row in board["data"]} == {"humans", "Humans"}
 
 
 def test_api_stays_responsive_during_long_scoring(server, tmp_path):
