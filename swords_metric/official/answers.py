@@ -20,8 +20,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from swords_metric.core import MetricInputError, normalize_prediction_items
-from swords_metric.family import PROLEX, TSAR2022
+from swords_metric.errors import MetricInputError
 from swords_metric.official.formats import (
     MAX_CSV_ROW_CHARS,
     PROLEX_SUFFIX,
@@ -32,6 +31,8 @@ from swords_metric.official.formats import (
 from swords_metric.official.tsar2022 import tsar_answers
 from swords_metric.predictions.bounded_text import text_blocks
 from swords_metric.predictions.files import PredictionFile
+from swords_metric.predictions.items import normalize_prediction_items
+from swords_metric.references.metric_family import PROLEX, TSAR2022
 
 JSON_SUFFIXES = (".jsonl", ".json")
 # What is kept of one target, so that a file of any size holds the scorer to what the split needs: at most this many
