@@ -3,7 +3,7 @@ chooses its format, and kept per row as the family's metrics read them, so that 
 split, not by the file.
 
 Formats, by the name's ending (each may be gzipped, `.gz`): `.tsv` TSAR-2022's official format and `.csv` ProLex's
-(family_files: streamed, checked line by line against the split); `.jsonl` / `.json` JSON lines or the upstream
+(formats.py: streamed, checked line by line against the split); `.jsonl` / `.json` JSON lines or the upstream
 SWORDS result format (predictions.PredictionFile); any other name is read as JSON when it starts like JSON, and
 refused in one line saying which extension chooses which format otherwise.
 

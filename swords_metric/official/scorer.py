@@ -1,10 +1,10 @@
-"""The scorer of a benchmark with its own official metrics (TSAR-2022, ProLex): `Scorer.from_dataset`, `Scorer(rows)`,
-the `evaluate` module and `swords evaluate` give one of these for such a config or its rows.
+"""The scorer of a benchmark with its own official metrics (TSAR-2022, ProLex): `scorer_for` (swords_metric/scorer.py)
+gives one of these for such a config or its rows, to `Scorer.from_dataset`, the `evaluate` module and `swords evaluate`.
 
 Predictions come in every form the SWORDS scorer reads (a mapping from target id, or one list per row; strings
 ranked by position, [substitute, score] pairs or {"substitute", "score"} objects ranked by score, ties in the
 order given; JSONL and upstream-format files) and in the benchmark's official format (TSAR's .tsv, ProLex's
-.csv, matched to the rows by line order and checked line by line): family_answers reads them. A target missing
+.csv, matched to the rows by line order and checked line by line): answers.py reads them. A target missing
 from the predictions is an instance without answers (0 in every metric, counted in the mean), as tsar_eval.py
 scores a line without answers and evaluate.py an empty answer list; tsar_eval.py itself scores only the lines its
 file holds (restricted_to_given does that). Figures are fractions (0–1), as both official scorers print them.
@@ -82,7 +82,7 @@ class FamilyScorer:
     # -- predictions --
 
     def prepare(self, predictions, source: str = "predictions") -> Answers:
-        """Predictions in any form (see the module), kept per row as the metrics read them (family_answers)."""
+        """Predictions in any form (see the module), kept per row as the metrics read them (answers.py)."""
         if isinstance(predictions, Answers):
             if predictions.owner is not self:
                 raise MetricInputError(f"{predictions.source}: read by another scorer; read them with this one")
