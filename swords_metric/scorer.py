@@ -9,6 +9,7 @@ import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
+import swords_dataset
 from swords_dataset.judgements import ACCEPTABLE_ABOVE, CONCEIVABLE_FROM
 from swords_metric.arguments import check_flag, check_k, check_split_name
 from swords_metric.details.explain import Judgement, judgements
@@ -52,8 +53,6 @@ def scorer_for(
         config = config_or_rows
         if split is None:
             raise MetricInputError(f"scorer_for({config!r}): give the split too, e.g. scorer_for({config!r}, 'test')")
-        import swords_dataset
-
         parts = swords_dataset.split_parts(config, split)
         rows = itertools.chain.from_iterable(swords_dataset.rows(config, part) for part in parts)
         family = metric_family(config)
