@@ -1,7 +1,8 @@
 """The SWORDS paper's lexical substitution metrics, identical to the official scorers, offline and fast.
 
->>> from swords_metric import Scorer
+>>> from swords_metric import Scorer, scorer_for
 >>> scorer = Scorer.from_dataset("swords", "test")
+>>> scorer_for("tsar2022_en", "test")                 # any benchmark's scorer: here TSAR-2022's official metrics
 >>> scorer.score({"t:…": ["fascinating", "incredible"]})["lenient_a_f@10"]
 >>> scorer.score(scorer.read("predictions.jsonl"))   # a file, streamed in bounded memory
 >>> prepared = scorer.read("predictions.jsonl", details="details.parquet")   # and what the metric counted
@@ -16,10 +17,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from swords_dataset.judgements import ACCEPTABLE_ABOVE, CLASSES, CONCEIVABLE_FROM
-from swords_metric.core import MetricInputError
-from swords_metric.family import FAMILIES, metric_family
+from swords_metric.details.explain import Judgement
+from swords_metric.errors import MetricInputError
 from swords_metric.metrics.bootstrap import check_resamples
-from swords_metric.official.scorer import FamilyScorer, family_metric_keys, format_family_result
+from swords_metric.official.report import family_metric_keys, format_family_result
+from swords_metric.official.scorer import FamilyScorer
 from swords_metric.predictions.files import (
     MAX_PREDICTIONS_BYTES,
     MAX_TARGET_CHARS,
@@ -27,9 +29,11 @@ from swords_metric.predictions.files import (
     read_predictions,
     write_predictions,
 )
+from swords_metric.predictions.prepared import PreparedPredictions
+from swords_metric.references.metric_family import FAMILIES, metric_family
 from swords_metric.references.target_ids import UnknownTargetsError
 from swords_metric.report import format_analysis, format_comparison, format_differences, format_result
-from swords_metric.scorer import SETTINGS, Judgement, PreparedPredictions, Scorer, score
+from swords_metric.scorer import SETTINGS, Scorer, score, scorer_for
 from swords_metric.wordnet.lemmatizer import UD_TO_WORDNET, lemmatize
 
 METRIC_DIR = Path(__file__).resolve().parent
@@ -38,7 +42,7 @@ METRIC_DIR = Path(__file__).resolve().parent
 # plain score does not pay for them: public name -> (module, its name there).
 _LAZY = {
     "GOLD_SIZES": ("details.analysis", "GOLD_SIZES"),
-    "DETAILS_EXTENSIONS": ("details.formats", "EXTENSIONS"),
+    "DETAILS_EXTENSIONS": ("details.columns", "EXTENSIONS"),
     "check_details_path": ("details.place", "check_details_path"),
     "is_details_file": ("details.place", "is_details_file"),
     "PUBLISHED_METRICS": ("published", "PUBLISHED_METRICS"),
@@ -57,7 +61,7 @@ _LAZY = {
 
 if TYPE_CHECKING:  # the names _LAZY loads, as type checkers and the API reference (mkdocstrings) see them
     from swords_metric.details.analysis import GOLD_SIZES
-    from swords_metric.details.formats import EXTENSIONS as DETAILS_EXTENSIONS
+    from swords_metric.details.columns import EXTENSIONS as DETAILS_EXTENSIONS
     from swords_metric.details.place import check_details_path, is_details_file
     from swords_metric.published import (
         PUBLISHED_METRICS,
@@ -135,5 +139,6 @@ __all__ = [
     "published_systems",
     "read_predictions",
     "score",
+    "scorer_for",
     "write_predictions",
 ]

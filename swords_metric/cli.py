@@ -11,9 +11,9 @@ import swords_dataset
 from swords_lexsub.arguments import int_range
 from swords_lexsub.errors import SwordsError
 from swords_lexsub.terminal import shown
-from swords_metric.core import MetricInputError
-from swords_metric.family import SWORDS, metric_family
+from swords_metric.errors import MetricInputError
 from swords_metric.predictions.files import MAX_PREDICTIONS_BYTES
+from swords_metric.references.metric_family import SWORDS, metric_family
 from swords_metric.scorer import SETTINGS
 
 WORST, DIFFERENCES, BOOTSTRAP = 5, 10, 1000  # --worst, --differences, --bootstrap when not given
@@ -217,21 +217,23 @@ def _compare(scorer, args: argparse.Namespace) -> dict:
 
 
 def run(args: argparse.Namespace) -> int:
+    from swords_metric.official.cli import check_family_arguments, run_family
     from swords_metric.report import format_analysis, format_comparison, format_differences, format_result
-    from swords_metric.scorer import Scorer, check_resamples
+    from swords_metric.scorer import check_resamples, scorer_for
 
+    # The options are checked, as options, before any work: those of the benchmark's metric family.
     family = metric_family(args.dataset)
-    if family != SWORDS:  # TSAR-2022, ProLex: their own official metrics
-        from swords_metric.official.cli import run_family
-
-        return run_family(args, family, note)
-    if args.bootstrap is None:
+    if family != SWORDS:
+        check_family_arguments(args, family)
+    elif args.bootstrap is None:
         args.bootstrap = BOOTSTRAP
     try:
-        _check_options(args)
-        scorer = Scorer.from_dataset(
-            args.dataset, args.split, k=args.k, setting=args.setting, include_problematic=args.include_problematic
-        )
+        if family == SWORDS:
+            _check_options(args)
+        options = {"k": args.k, "setting": args.setting, "include_problematic": args.include_problematic}
+        scorer = scorer_for(args.dataset, args.split, **options)
+        if scorer.family != SWORDS:  # TSAR-2022, ProLex: their own official metrics
+            return run_family(args, scorer, note)
         if args.include_problematic and not any(scorer.problematic):
             raise SwordsError(
                 f"--include-problematic: {args.dataset} {args.split} has no problematic targets (only "

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field, replace
 from importlib import resources
 
 from swords_lexsub.terminal import shown
-from swords_metric.family import SWORDS, metric_family
 from swords_metric.official.tsar2022 import PRINTED_DECIMALS, TSAR_COLUMNS
+from swords_metric.references.metric_family import SWORDS, metric_family
 
 PUBLISHED_FILE = "published-results.json"
 # The metrics a published row may report, in the order tables show them, with their short labels.

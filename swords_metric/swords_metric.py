@@ -10,13 +10,14 @@ import numpy as np
 
 from swords_dataset.schema import FEATURES
 from swords_metric.arguments import check_split_name
-from swords_metric.core import MetricInputError, normalize_prediction_items, shown
-from swords_metric.family import SWORDS, row_family
+from swords_metric.errors import MetricInputError, shown
 from swords_metric.metrics.bootstrap import check_resamples, check_seed
 from swords_metric.official.scorer import check_family_options
+from swords_metric.predictions.items import normalize_prediction_items
+from swords_metric.references.metric_family import SWORDS, rows_family
 from swords_metric.references.split import PROVENANCE_FIELDS, REFERENCE_COLUMNS, SUBSTITUTE_FIELDS, reference_view
-from swords_metric.references.target_ids import TargetIndex
-from swords_metric.scorer import SETTINGS, Scorer
+from swords_metric.references.target_ids import UPSTREAM_IDS, TargetIndex
+from swords_metric.scorer import SETTINGS, scorer_for
 
 _CITATION = """\
 @inproceedings{lee-etal-2021-swords,
@@ -131,16 +132,21 @@ def _restored(items: list[dict]) -> list[dict]:
 
 
 def _prediction_view(items, target_id: str):
-    """One reference's prediction in the stored form; any form Scorer reads is accepted."""
+    """One reference's prediction in the stored form; any form Scorer reads is accepted. None (a target the input
+    leaves out) stays None, so that it is scored as one not in the predictions, as the Scorer scores it."""
+    if items is None:
+        return None
     pairs = normalize_prediction_items(items, target_id)
     return [{"substitute": _stored(substitute), "score": score} for substitute, score in pairs]
 
 
-def _aligned(predictions, references: list[dict]):
-    """The predictions in reference order, not copied: a mapping by target id is aligned to the references."""
+def _aligned(predictions, references: list[dict]) -> tuple[Sequence, str | None]:
+    """The predictions in reference order, not copied: a mapping by target id is aligned to the references; and the
+    id scheme a mapping's keys are of (None for a list in order)."""
     if isinstance(predictions, Mapping):
         index = TargetIndex([r["id"] for r in references], [r["upstream_id"] for r in references], "the references")
-        return index.align(predictions).items
+        alignment = index.align(predictions)
+        return alignment.items, alignment.scheme
     if isinstance(predictions, str | bytes) or not isinstance(predictions, Iterable):
         raise MetricInputError(
             f"predictions: expected one list of substitutes per reference, or a mapping from "
@@ -150,7 +156,7 @@ def _aligned(predictions, references: list[dict]):
         predictions = list(predictions)
     if len(predictions) != len(references):
         raise MetricInputError(f"predictions: {len(predictions)} prediction lists for {len(references)} references")
-    return predictions
+    return predictions, None
 
 
 # What add, add_batch and compute take: evaluate's own lines for anything else name its internals (features,
@@ -203,6 +209,8 @@ class SwordsMetric(evaluate.Metric):
         )
 
     _family = None  # the metric family of what add/add_batch stored (their first reference's), until compute
+    _id_schemes: tuple[str | None, ...] = ()  # how each batch stored named its targets (None: in order), until compute
+    _id_scheme: str | None = None  # of what compute scores: the one scheme every batch used, else None
 
     # A loaded split (or its rows) can be passed as references as it is: keep the columns scoring needs.
     def add_batch(self, *args, predictions=None, references=None, **kwargs):
@@ -218,7 +226,7 @@ class SwordsMetric(evaluate.Metric):
         them is made; every one is read first, so that a bad one leaves nothing of the batch stored."""
         if not references:
             raise MetricInputError("references: none given; score against a benchmark split's rows")
-        predictions = _aligned(predictions, references)
+        predictions, scheme = _aligned(predictions, references)
         for items, reference in zip(predictions, references, strict=True):
             normalize_prediction_items(items, reference["id"])
         for start in range(0, len(references), _CHUNK):
@@ -227,7 +235,8 @@ class SwordsMetric(evaluate.Metric):
                 predictions=[_prediction_view(items, reference["id"]) for items, reference in chunk],
                 references=references[start : start + _CHUNK],
             )
-        self._family = self._family or row_family(references[0])
+        self._family = self._family or rows_family(references)[1]
+        self._id_schemes += (scheme,)
 
     def add(self, *args, prediction=None, reference=None, **kwargs):
         """Add one prediction and its reference (a dataset row)."""
@@ -237,7 +246,8 @@ class SwordsMetric(evaluate.Metric):
         reference = _reference_view(reference)
         prediction = _prediction_view(prediction, reference["id"])
         super().add(prediction=prediction, reference=reference)
-        self._family = self._family or row_family(reference)
+        self._family = self._family or rows_family([reference])[1]
+        self._id_schemes += (None,)
         return None
 
     def compute(self, *args, predictions=None, references=None, **kwargs):
@@ -250,13 +260,15 @@ class SwordsMetric(evaluate.Metric):
             raise MetricInputError(f"{other}: none given; pass {other}=… along with the {name}")
         if references is not None:
             views = _references_view(references)
-            _check_options(kwargs, row_family(views[0]) if views else SWORDS)
+            _check_options(kwargs, rows_family(views)[1])
             self._store(predictions, views)
         elif self.writer is None:  # evaluate's own writer: nothing was added with add or add_batch
             raise MetricInputError("predictions and references: none given (nor added with add or add_batch)")
         else:
             _check_options(kwargs, self._family or SWORDS)
         self._family = None
+        self._id_scheme = self._id_schemes[0] if len(set(self._id_schemes)) == 1 else None
+        self._id_schemes = ()
         return super().compute(**kwargs)
 
     def _compute(
@@ -271,6 +283,13 @@ class SwordsMetric(evaluate.Metric):
         setting="generative",
     ):
         # Without a split name, references that are exactly a shipped split are signed with its name.
-        scorer = Scorer(references, k=k, split=split, include_problematic=include_problematic, setting=setting)
-        predictions = [_restored(items) for items in predictions]  # the same lists, but where one was escaped
+        options = {"k": k, "split": split, "include_problematic": include_problematic, "setting": setting}
+        scorer = scorer_for(references, **options)
+        # The same lists, but where one was escaped; None: a target not in the predictions.
+        predictions = [None if items is None else _restored(items) for items in predictions]
+        if self._id_scheme is not None:  # keyed again by the ids the input used, so that the scorer names the scheme
+            key = "upstream_id" if self._id_scheme == UPSTREAM_IDS else "id"
+            predictions = {
+                row[key]: items for row, items in zip(references, predictions, strict=True) if items is not None
+            }
         return scorer.score(predictions, bootstrap=bootstrap, seed=seed)  # prepared a target at a time, no copy

@@ -13,9 +13,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from swords_dataset.judgements import CLASSES
-from swords_metric.core import MetricInputError
 from swords_metric.details.explain import ranked_or_none, target_record
-from swords_metric.metrics.target_scores import _facts, _top_counts, lemma_class
+from swords_metric.errors import MetricInputError
+from swords_metric.metrics.gold_sets import gold_sets, lemma_class
+from swords_metric.metrics.ranking import top_counts
 
 COUNTED = (
     "the strict top-k: each target's first k substitutes as precision counts them (lemmatized, the target "
@@ -70,9 +71,9 @@ def analyze(scorer, ranked: Sequence, worst: int = 5, relations: bool = True) ->
         if not scored:
             continue
         reference, prediction = scorer.references[position], ranked_or_none(ranked[position])
-        facts = _facts(reference)
+        gold = gold_sets(reference)
         top = prediction.top[:k] if prediction is not None else ()
-        groups = (overall, by_pos.setdefault(reference.pos, _group(names)), by_size[gold_size(len(facts.acceptable))])
+        groups = (overall, by_pos.setdefault(reference.pos, _group(names)), by_size[gold_size(len(gold.acceptable))])
         related = target_relations(reference.target_lemma, reference.pos) if top and relations else None
         for group in groups:
             group["targets"] += 1
@@ -84,13 +85,13 @@ def analyze(scorer, ranked: Sequence, worst: int = 5, relations: bool = True) ->
                 group["classes"][kind] += 1
                 if relation is not None:
                     group["relations"][relation] += 1
-        if facts.acceptable:
+        if gold.acceptable:
             lenient = prediction.lenient_top if prediction is not None else ()
-            hits, predicted, reference_k, _ = _top_counts(lenient, facts.acceptable, k)
+            hits, predicted, reference_k, _ = top_counts(lenient, gold.acceptable, k)
             p = hits / predicted if predicted else 0.0
             r = hits / reference_k
             f = 2 * p * r / (p + r) if p + r else 0.0
-            candidates.append((f, hits - len(facts.acceptable), scorer.rows[position]["id"], position))
+            candidates.append((f, hits - len(gold.acceptable), scorer.rows[position]["id"], position))
     worst_targets = []
     for _, _, _, position in sorted(candidates)[:worst]:
         record = target_record(scorer.rows[position], scorer.references[position], ranked_or_none(ranked[position]), k)

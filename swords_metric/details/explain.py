@@ -1,29 +1,33 @@
 """What the metric counted, target by target and substitute by substitute: the records of a details file and
-of the report's summary, made from the very sets and orderings scoring uses (core.prepare_prediction,
-target_scores.rank_prediction and _top_counts), so that they add up to the metric's figures exactly.
+of the report's summary, made from the very sets and orderings scoring uses (prepare_prediction of
+predictions/lemmatized.py, rank_prediction and top_counts of metrics/ranking.py), so that they add up to the
+metric's figures exactly.
 
   substitute_records(row, reference, pairs, k, relations)  one record per predicted substitute, in the metric's
                                                            order (see the metric card, "Details")
   target_record(row, reference, ranked, k)                 per-target P/R/F@k (lenient and strict, against
                                                            acceptable and conceivable), GAP, top-k, missed
+  judgements(reference, pos, substitutes)                  each substitute's class, score and votes (Judgement)
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from swords_dataset.judgements import NOT_IN_BENCHMARK
-from swords_metric.core import Reference, substitute_lemma
-from swords_metric.metrics.target_scores import (
-    FAMILIES,
+from swords_metric.metrics.gold_sets import gold_sets, lemma_class
+from swords_metric.metrics.ranking import (
+    PR_FAMILIES,
+    PR_FAMILY_NAMES,
     RankedPrediction,
-    _facts,
-    _family_lists,
-    _top_counts,
-    lemma_class,
     rank_prediction,
+    top_and_gold,
+    top_counts,
 )
+from swords_metric.predictions.lemmatized import substitute_lemma
+from swords_metric.references.reference import Reference
 
 if TYPE_CHECKING:  # only a type here: relations load WordNet's graph, which a plain summary does not need
     from swords_metric.wordnet.relations import TargetRelations
@@ -31,7 +35,36 @@ if TYPE_CHECKING:  # only a type here: relations load WordNet's graph, which a p
 # Why a substitute does not count (its record's `dropped`): it lemmatizes to the target's lemma, or to the lemma
 # of a better-ranked substitute (it merges into that one, as upstream keeps the first of equal lemmas).
 TARGET, DUPLICATE = "target", "duplicate"
-FAMILY_NAMES = tuple(f"{setting}_{threshold}" for setting, threshold in FAMILIES)
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """One substitute against a target's gold, as the metric counts it: its lemma, its class (one of
+    swords_dataset.judgements.CLASSES) and, when the benchmark judged it, its score and votes."""
+
+    substitute: str
+    lemma: str
+    label: str
+    score: float | None = None
+    positive: int | None = None
+    total: int | None = None
+
+
+def judgements(reference: Reference | None, pos: str, substitutes: Iterable[str]) -> list[Judgement]:
+    """Each substitute lemmatized under the target's POS as scoring lemmatizes it, matched against the reference's
+    lemmas and classed with the benchmark's thresholds (a reference of None: no gold, nothing matches)."""
+    judged = []
+    for substitute in substitutes:
+        lemma = substitute_lemma(substitute, pos)
+        i = reference.index.get(lemma) if reference is not None else None
+        if i is None or lemma == reference.target_lemma:
+            judged.append(Judgement(substitute, lemma, NOT_IN_BENCHMARK))
+            continue
+        label = lemma_class(reference, lemma)
+        judged.append(
+            Judgement(substitute, lemma, label, reference.score(i), reference.positives[i], reference.totals[i])
+        )
+    return judged
 
 
 def ranked_or_none(slot) -> RankedPrediction | None:
@@ -103,11 +136,11 @@ def target_figures(reference: Reference, ranked: RankedPrediction | None, k: int
     |top-k|, `_reference_k` min(k, |gold|), `_reference` |gold|), with the target's own P, R (percent) and F
     (their harmonic mean); GAP and GAP-rat (None where the reference has no positive weight)."""
     ranked = ranked if ranked is not None else rank_prediction(None, reference, k)
-    facts = _facts(reference)
+    gold_set = gold_sets(reference)
     figures: dict = {}
-    for (setting, threshold), name in zip(FAMILIES, FAMILY_NAMES, strict=True):
-        top, gold = _family_lists(ranked, facts, setting == "lenient", threshold == "a")
-        hits, predicted, reference_k, size = _top_counts(top, gold, k)
+    for (setting, threshold), name in zip(PR_FAMILIES, PR_FAMILY_NAMES, strict=True):
+        top, gold = top_and_gold(ranked, gold_set, setting == "lenient", threshold == "a")
+        hits, predicted, reference_k, size = top_counts(top, gold, k)
         p, r = _percent(hits, predicted), _percent(hits, reference_k)
         figures.update(
             {
@@ -130,7 +163,7 @@ def missed_acceptable(reference: Reference, ranked: RankedPrediction | None, k: 
     """The acceptable lemmas the lenient top-k does not hold (what lenient recall against acceptable misses),
     best-judged first (ties in the reference's order)."""
     found = set(ranked.lenient_top[:k]) if ranked is not None else set()
-    acceptable = _facts(reference).acceptable
+    acceptable = gold_sets(reference).acceptable
     missed = [i for i, lemma in enumerate(reference.lemmas) if lemma in acceptable and lemma not in found]
     return [reference.lemmas[i] for i in sorted(missed, key=lambda i: -reference.score(i))]
 
@@ -138,14 +171,23 @@ def missed_acceptable(reference: Reference, ranked: RankedPrediction | None, k: 
 def target_record(row: Mapping, reference: Reference, ranked: RankedPrediction | None, k: int) -> dict:
     """The per-target record: the row's ids, target and POS, the sizes of its gold sets, its figures at k
     (target_figures), its strict top-k lemmas and the acceptable substitutes it missed."""
-    facts = _facts(reference)
+    gold = gold_sets(reference)
     return {
         **_row_fields(row, "target"),
         "in_predictions": ranked is not None,
         "reference_size": len(reference.lemmas),
-        "acceptable": len(facts.acceptable),
-        "conceivable": len(facts.conceivable),
+        "acceptable": len(gold.acceptable),
+        "conceivable": len(gold.conceivable),
         **target_figures(reference, ranked, k),
         "top": list(ranked.top[:k]) if ranked is not None else [],
         "acceptable_missed": missed_acceptable(reference, ranked, k),
     }
+
+
+def target_records(scorer, ranked: Sequence) -> list[dict]:
+    """target_record of every scored target of a Scorer, in reference order (`ranked`: PreparedPredictions.ranked)."""
+    return [
+        target_record(scorer.rows[i], scorer.references[i], ranked_or_none(ranked[i]), scorer.k)
+        for i, scored in enumerate(scorer.scored)
+        if scored
+    ]

@@ -1,193 +1,29 @@
-"""Details files: what `swords evaluate --details FILE` (Scorer.read/prepare with details=FILE, and
-Scorer.write_comparison) writes, in the format its extension names: `.jsonl`, `.csv` or `.parquet`.
-
-One file, one table: every record has `kind` and the target's ids, target and POS; a `substitute` record adds
-SUBSTITUTE_FIELDS, a `target` record TARGET_FIELDS (a comparison file has `pair` records, PAIR_FIELDS). JSONL
-writes each record's own fields after a first `header` record; CSV and Parquet have every column of the file's
-kind in every row (empty where a field is not the row's), lists as JSON text in CSV and as lists in Parquet.
+"""Writing a details (or comparison) file, a record at a time (DetailsWriter), in the format its extension names:
+`.jsonl`, `.csv` or `.parquet`; its records and columns are swords_metric/details/columns.py's, each value's text
+swords_metric/details/cells.py's. JSONL writes each record's own fields after a first `header` record; CSV and
+Parquet have every column of the file's kind in every row (empty where a field is not the row's), lists as JSON text
+in CSV and as lists in Parquet. The CSV ends lines with CRLF (RFC 4180), so that a field holding a carriage return is
+quoted like one holding a newline.
 
 A file is written as a stream (records go out as targets are scored) into a temporary file beside it, renamed when
 complete (swords_lexsub.files.atomic_writer); which existing file it may replace is swords_metric/details/place.py's
 concern, told the finished file's sha256 just before the rename.
-
-Text from a predictions file is written so that every reader sees the same rows: the CSV ends lines with CRLF
-(RFC 4180), so that a field holding a carriage return is quoted like one holding a newline; a CSV text cell that
-a spreadsheet would run as a formula (it begins with =, +, -, @, a tab or a carriage return) gets a leading `'`,
-OWASP's rule, and so does one that begins with `'`, so that the rule can be undone (spreadsheet_text). A lone
-surrogate (JSON may carry "\ud800") is kept as a JSON escape in JSONL; CSV and Parquet hold UTF-8, which cannot
-carry one, so it becomes U+FFFD there. JSON is standard: a score of ±infinity is written as the text "inf" or
-"-inf" in JSONL (float() reads it back), never as Infinity.
 """
 
 from __future__ import annotations
 
-import codecs
 import csv
 import hashlib
 import io
 import json
-import math
-import re
 from collections.abc import Callable
 from pathlib import Path
 
 from swords_lexsub.files import atomic_writer
-from swords_metric.details.explain import FAMILY_NAMES
+from swords_metric.details.cells import REPLACE_SURROGATES, csv_row, json_line, utf8_text
+from swords_metric.details.columns import COLUMNS, PARQUET_METADATA_KEY, VERSION, field_type
 
-DETAILS, COMPARISON = "swords-lexsub details", "swords-lexsub comparison"
-VERSION = 1
-EXTENSIONS = (".jsonl", ".csv", ".parquet")
-PARQUET_METADATA_KEY = b"swords_lexsub"
 ROW_BATCH = 8192  # Parquet rows buffered before a row group is written
-
-COMMON_FIELDS = ("kind", "id", "upstream_id", "target", "pos")
-SUBSTITUTE_FIELDS = (
-    "position",
-    "substitute",
-    "score",
-    "lemma",
-    "empty",
-    "dropped",
-    "merged_into_rank",
-    "rank",
-    "in_strict_top_k",
-    "in_lenient_top_k",
-    "class",
-    "gold_score",
-    "votes_positive",
-    "votes_total",
-    "relation",
-)
-_FAMILY_FIELDS = tuple(
-    f"{name}_{part}"
-    for name in FAMILY_NAMES
-    for part in ("hits", "predicted", "reference_k", "reference", "p", "r", "f")
-)
-TARGET_FIELDS = (
-    "in_predictions",
-    "substitutes_given",
-    "substitutes_counted",
-    "reference_size",
-    "acceptable",
-    "conceivable",
-    *_FAMILY_FIELDS,
-    "gap",
-    "gap_rat",
-    "top",
-    "acceptable_missed",
-)
-PAIR_FIGURES = tuple(f"{name}_{part}" for name in FAMILY_NAMES for part in ("p", "r", "f")) + ("gap", "gap_rat", "top")
-PAIR_FIELDS = ("difference", *(f"{side}_{field}" for side in ("a", "b") for field in ("in_predictions", *PAIR_FIGURES)))
-DETAILS_COLUMNS = COMMON_FIELDS + SUBSTITUTE_FIELDS + TARGET_FIELDS
-COMPARISON_COLUMNS = COMMON_FIELDS + PAIR_FIELDS
-_COLUMNS = {DETAILS: DETAILS_COLUMNS, COMPARISON: COMPARISON_COLUMNS}
-FORMATS = tuple(_COLUMNS)
-HEADER_LINES = frozenset(",".join(columns).encode() for columns in _COLUMNS.values())  # a CSV's first line
-
-_STRINGS = {"kind", "id", "upstream_id", "target", "pos", "substitute", "lemma", "dropped", "class", "relation"}
-_BOOLEANS = {"empty", "in_strict_top_k", "in_lenient_top_k", "in_predictions", "a_in_predictions", "b_in_predictions"}
-_LISTS = {"top", "acceptable_missed", "a_top", "b_top"}
-_FLOATS = {"score", "gold_score", "difference"}
-
-
-def field_type(name: str) -> str:
-    """A column's type: string, bool, list (of strings), float or int."""
-    if name in _STRINGS:
-        return "string"
-    if name in _BOOLEANS:
-        return "bool"
-    if name in _LISTS:
-        return "list"
-    if name in _FLOATS or name.endswith(("_p", "_r", "_f", "gap", "gap_rat")):
-        return "float"
-    return "int"
-
-
-# -- writing --
-
-
-# OWASP's "CSV injection": a cell beginning with one of these is run as a formula by spreadsheets; and "'", so
-# that the quote added to neutralise them can be told from one that was there.
-_FORMULA_STARTS = frozenset("=+-@\t\r'")
-SPREADSHEET_QUOTE = "'"
-
-
-def spreadsheet_safe(text: str) -> str:
-    """A CSV text cell as a spreadsheet will not run it: `'` before a cell that begins with =, +, -, @, a tab,
-    a carriage return or `'` (undone by spreadsheet_text)."""
-    return SPREADSHEET_QUOTE + text if text[:1] in _FORMULA_STARTS else text
-
-
-def spreadsheet_text(cell: str) -> str:
-    """The text of a CSV text cell as written: one leading `'` removed (the inverse of spreadsheet_safe)."""
-    return cell[1:] if cell.startswith(SPREADSHEET_QUOTE) else cell
-
-
-_SURROGATE = re.compile("[\ud800-\udfff]")
-_SURROGATES = re.compile("[\ud800-\udfff]+")
-_REPLACE_SURROGATES = "swords-lexsub.replace-surrogates"
-
-
-def _replace_surrogates(error: UnicodeError) -> tuple[bytes, int]:
-    """A codec error handler: each lone surrogate UTF-8 cannot carry becomes U+FFFD, as a decoder marks bytes it
-    cannot read (any other encoding error is raised as it is)."""
-    if not isinstance(error, UnicodeEncodeError):
-        raise error
-    piece = error.object[error.start : error.end]
-    if not _SURROGATES.fullmatch(piece):
-        raise error
-    # As bytes: CPython's UTF-8 encoder takes a handler's replacement text only if it is ASCII.
-    return "\ufffd".encode() * len(piece), error.end
-
-
-codecs.register_error(_REPLACE_SURROGATES, _replace_surrogates)
-
-
-def utf8_text(value):
-    """A string (or each string of a list) with lone surrogates replaced by U+FFFD, for Parquet's UTF-8."""
-    if isinstance(value, str):
-        return _SURROGATE.sub("\ufffd", value)
-    if isinstance(value, list):
-        return [utf8_text(item) for item in value]
-    return value
-
-
-def _json_line(record: dict) -> bytes:
-    """A record as one line of standard JSON: UTF-8 as it is, but a string holding a lone surrogate, which UTF-8
-    cannot carry, as JSON's own escape (json.loads gives it back); a non-finite score as "inf" or "-inf"."""
-    score = record.get("score")
-    if isinstance(score, float) and not math.isfinite(score):
-        record = {**record, "score": repr(score)}
-    text = json.dumps(record, ensure_ascii=False, allow_nan=False)
-    try:
-        data = text.encode("utf-8")
-    except UnicodeEncodeError:
-        data = json.dumps(record, allow_nan=False).encode("ascii")
-    return data + b"\n"
-
-
-def _csv_cell(name: str, value) -> str:
-    """A record's value as CSV text (the caller leaves None out: an empty cell)."""
-    kind = type(value)
-    if kind is str:
-        return spreadsheet_safe(value) if name in _STRINGS else value
-    if kind is bool:
-        return "true" if value else "false"
-    if kind is float:
-        return repr(value)
-    if kind is list:
-        return json.dumps(value, ensure_ascii=False, allow_nan=False)
-    return str(value)
-
-
-def _csv_row(record: dict, positions: dict[str, int], width: int) -> list[str]:
-    """A record as a CSV row of `width` cells: its own fields where `positions` puts them, empty elsewhere."""
-    row = [""] * width
-    for name, value in record.items():
-        position = positions.get(name)
-        if value is not None and position is not None:
-            row[position] = _csv_cell(name, value)
-    return row
 
 
 class _Fingerprinted:
@@ -217,7 +53,7 @@ class DetailsWriter:
     ) -> None:
         """`on_complete` is told the finished file's {"sha256", "bytes"} just before it is renamed into place; an
         exception there aborts the write."""
-        self.path, self.columns = Path(path), _COLUMNS[kind]
+        self.path, self.columns = Path(path), COLUMNS[kind]
         self.format = self.path.suffix.lower()
         self.records = 0
         self._on_complete = on_complete
@@ -232,9 +68,9 @@ class DetailsWriter:
 
     def _start(self, header: dict) -> None:
         if self.format == ".jsonl":
-            self._file.write(_json_line(header))
+            self._file.write(json_line(header))
         elif self.format == ".csv":
-            self._text = io.TextIOWrapper(self._file, encoding="utf-8", errors=_REPLACE_SURROGATES, newline="")
+            self._text = io.TextIOWrapper(self._file, encoding="utf-8", errors=REPLACE_SURROGATES, newline="")
             self._csv = csv.writer(self._text, lineterminator="\r\n")  # so a "\r" in a field is quoted
             self._csv.writerow(self.columns)
             self._positions = {name: i for i, name in enumerate(self.columns)}
@@ -259,9 +95,9 @@ class DetailsWriter:
     def write(self, record: dict) -> None:
         self.records += 1
         if self.format == ".jsonl":
-            self._file.write(_json_line(record))
+            self._file.write(json_line(record))
         elif self.format == ".csv":
-            self._csv.writerow(_csv_row(record, self._positions, len(self.columns)))
+            self._csv.writerow(csv_row(record, self._positions, len(self.columns)))
         else:
             for name, values in self._batch.items():
                 values.append(record.get(name))

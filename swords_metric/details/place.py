@@ -22,8 +22,8 @@ from pathlib import Path
 
 from swords_lexsub.errors import SwordsError
 from swords_lexsub.files import atomic_write, check_output_file
-from swords_metric.core import MetricInputError
-from swords_metric.details.formats import EXTENSIONS, FORMATS, HEADER_LINES, PARQUET_METADATA_KEY
+from swords_metric.details.columns import EXTENSIONS, FORMATS, HEADER_LINES, PARQUET_METADATA_KEY
+from swords_metric.errors import MetricInputError
 
 RECORD_FORMAT = "swords-lexsub details record"
 RECORD_VERSION = 1

@@ -6,23 +6,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from swords_metric.details.explain import (
-    FAMILY_NAMES,
-    ranked_or_none,
-    substitute_records,
-    target_figures,
-    target_record,
-)
-from swords_metric.details.formats import (
-    COMPARISON,
-    DETAILS,
-    PAIR_FIGURES,
-    SUBSTITUTE_FIELDS,
-    TARGET_FIELDS,
-    DetailsWriter,
-)
+from swords_metric.details.columns import COMPARISON, DETAILS, PAIR_FIGURES, SUBSTITUTE_FIELDS, TARGET_FIELDS
+from swords_metric.details.explain import ranked_or_none, substitute_records, target_figures, target_record
+from swords_metric.details.formats import DetailsWriter
 from swords_metric.details.place import DetailsPlace
-from swords_metric.metrics.target_scores import RankedPrediction
+from swords_metric.metrics.ranking import PR_FAMILY_NAMES, RankedPrediction
 from swords_metric.wordnet.relations import target_relations
 
 
@@ -136,7 +124,11 @@ def write_comparison(
             *(f"{side}_{name}" for side in "ab" for name in ("in_predictions", *PAIR_FIGURES)),
         ]
     }
-    header = {**_header(scorer, {"a": sources[0], "b": sources[1]}), "fields": fields, "families": list(FAMILY_NAMES)}
+    header = {
+        **_header(scorer, {"a": sources[0], "b": sources[1]}),
+        "fields": fields,
+        "families": list(PR_FAMILY_NAMES),
+    }
     with DetailsWriter(place.path, COMPARISON, header, on_complete=place.record) as writer:
         for record in pair_records(scorer, ranked_a, ranked_b):
             writer.write(record)

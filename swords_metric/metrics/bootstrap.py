@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from swords_metric.core import MetricInputError, shown
+from swords_metric.errors import MetricInputError, shown
 from swords_metric.metrics.target_scores import TargetScores, metrics_from_totals
 
 # The metrics that get bootstrap confidence intervals and paired tests.

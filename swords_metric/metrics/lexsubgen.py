@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from swords_metric.wordnet.lemmatizer import CACHED_LENGTH, wordnet_lemmatize, wordnet_pos
+from swords_metric.wordnet.lemmatizer import lemmatize_lowercased, wordnet_pos
 
 #: k of each figure: precision at 1 and 3, recall at 10 (LexSubGen's tables); how deep a ranking is kept.
 KS = {"p": (1, 3), "r": (10,)}
@@ -25,25 +25,14 @@ DEPTH = 10
 COLUMNS = [(f"lexsubgen_{kind}@{k}", kind, k) for kind, ks in KS.items() for k in ks]
 
 
-def _lemma(word: str, wn_pos: str) -> str:
-    lowered = word.lower()
-    if len(lowered) > CACHED_LENGTH:  # a hostile file's long words would fill the lemmatizer's cache
-        return wordnet_lemmatize.__wrapped__(lowered, wn_pos)
-    return wordnet_lemmatize(lowered, wn_pos)
-
-
-def target_lemma(target: str, pos: str) -> str:
-    """The target as LexSubGen compares predictions with it: lower-cased, then lemmatized under its POS."""
-    return _lemma(target, wordnet_pos(pos))
-
-
 def top_predictions(ordered: Iterable[str], target: str, pos: str) -> tuple[str, ...]:
     """A system's substitutes, best first, as LexSubGen scores them: each lower-cased and lemmatized under the
-    target's POS, the target's lemma dropped, later repeats of a lemma dropped, the first 10 kept."""
+    target's POS, the target's lemma (Reference.lexsubgen_target, made the same way) dropped, later repeats of a
+    lemma dropped, the first 10 kept."""
     wn_pos = wordnet_pos(pos)
     kept: dict[str, None] = {}
     for substitute in ordered:
-        lemma = _lemma(substitute, wn_pos)
+        lemma = lemmatize_lowercased(substitute, wn_pos)
         if lemma != target:
             kept.setdefault(lemma)
             if len(kept) == DEPTH:

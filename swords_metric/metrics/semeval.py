@@ -8,7 +8,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from swords_metric.core import Reference
+from swords_metric.references.reference import Reference
 
 # The Perl scorer's regular expressions, byte-for-byte in meaning (ASCII \w and \s, no Unicode).
 _GOLD_ENTRY = re.compile(r"(\w[\w'\-\s]+) (\d+)", re.ASCII)

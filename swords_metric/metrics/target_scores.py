@@ -1,166 +1,32 @@
 """Per-target scores and their aggregation: what every metric sums over targets.
 
-  rank_prediction(prepared, ref)    a prepared prediction -> RankedPrediction: what the metrics use of it
   score_targets(refs, preds, k)     -> TargetScores: per-target numerators and denominators
   TargetScores.aggregate(rows)      -> {metric name: percent}, micro- or macro-averaged as each metric is
   precision_recall_at(...)          P and R at many k at once (the Space's curve), with the same counts
 
 Every metric is a ratio of sums over targets, which makes bootstrap resampling and per-POS breakdowns
-cheap: they aggregate a subset (or a resample) of the same per-target rows. And what a target contributes
-depends on little of its ranking: the first k lemmas (strict), the first k lemmas the reference holds
-(lenient), and values that do not depend on k at all (GAP, best/oot, LexSubGen's figures). A
-RankedPrediction keeps just that, so a system's predictions cost memory per target, not per substitute.
+cheap: they aggregate a subset (or a resample) of the same per-target rows. What a target contributes is read
+from its RankedPrediction (swords_metric/metrics/ranking.py).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
 import numpy as np
 
-from swords_dataset.judgements import (
-    ACCEPTABLE,
-    ACCEPTABLE_ABOVE,
-    CONCEIVABLE,
-    CONCEIVABLE_FROM,
-    JUDGED_UNACCEPTABLE,
-    NOT_IN_BENCHMARK,
-)
-from swords_metric.core import MetricInputError, Reference
+from swords_metric.errors import MetricInputError
 from swords_metric.metrics import lexsubgen
-from swords_metric.metrics.semeval import SemevalGold, semeval_gold, semeval_values
+from swords_metric.metrics.gold_sets import gold_sets
+from swords_metric.metrics.ranking import PR_FAMILIES, RankedPrediction, rank_prediction, top_and_gold, top_counts
+from swords_metric.references.reference import Reference
 
 LEXSUBGEN_KS = lexsubgen.KS
-# The P/R families: lenient or strict, against acceptable or conceivable references.
-FAMILIES = tuple((setting, threshold) for setting in ("lenient", "strict") for threshold in ("a", "c"))
-
-
-@dataclass(frozen=True)
-class _Facts:
-    """What scoring derives from a reference alone, computed once per reference."""
-
-    acceptable: frozenset[str]
-    conceivable: frozenset[str]
-    positives: dict[str, int]
-    ratios: dict[str, float]
-    gap_denominator: float
-    gap_rat_denominator: float
-    semeval: SemevalGold | None
-
-
-def _gap_denominator(weights: Iterable[float]) -> float:
-    """GAP's denominator, the best average precision the reference allows (depends on the reference only)."""
-    denominator, accumulated, rank = 0.0, 0.0, 0
-    for weight in sorted(weights, reverse=True):
-        accumulated += float(weight)
-        if weight > 0:
-            rank += 1
-            denominator += accumulated / rank
-    return denominator
-
-
-def _facts(reference: Reference) -> _Facts:
-    facts = reference.cache.get("facts")
-    if facts is None:
-        lemmas, counts = reference.lemmas, reference.positives
-        scores = [p / t for p, t in zip(counts, reference.totals, strict=True)]
-        facts = reference.cache["facts"] = _Facts(
-            acceptable=frozenset([lemma for lemma, s in zip(lemmas, scores, strict=True) if s > ACCEPTABLE_ABOVE]),
-            conceivable=frozenset([lemma for lemma, s in zip(lemmas, scores, strict=True) if s >= CONCEIVABLE_FROM]),
-            positives=dict(zip(lemmas, counts, strict=True)),
-            ratios=dict(zip(lemmas, scores, strict=True)),
-            gap_denominator=_gap_denominator(counts),
-            gap_rat_denominator=_gap_denominator(scores),
-            semeval=semeval_gold(reference),
-        )
-    return facts
-
-
-def lemma_class(reference: Reference, lemma: str) -> str:
-    """The class of a (lemmatized) substitute against a reference, from the very sets scoring counts hits in:
-    acceptable, conceivable (and not acceptable), judged unacceptable, or not in the benchmark."""
-    facts = _facts(reference)
-    if lemma in facts.acceptable:
-        return ACCEPTABLE
-    if lemma in facts.conceivable:
-        return CONCEIVABLE
-    return JUDGED_UNACCEPTABLE if lemma in reference.index else NOT_IN_BENCHMARK
-
-
-def _gap_pair(facts: _Facts, ranked: Sequence[str]) -> tuple[float | None, float | None]:
-    """Generalized average precision (Kishida 2005; Thater et al. 2010), as Melamud's implementation, weighted
-    by the positive counts (GAP) and by the ratios (GAP-rat), in one pass over the ranking (a lemma's ratio is
-    positive exactly when its count is). None for both when no weight is positive (that implementation
-    returns -1 there)."""
-    if facts.gap_denominator == 0.0:
-        return None, None
-    positives, ratios = facts.positives, facts.ratios
-    numerator = numerator_rat = accumulated = accumulated_rat = 0.0
-    for i, lemma in enumerate(ranked, 1):
-        weight = positives.get(lemma)
-        if weight:  # absent or zero adds nothing to either sum
-            accumulated += weight
-            accumulated_rat += ratios[lemma]
-            numerator += accumulated / i
-            numerator_rat += accumulated_rat / i
-    return numerator / facts.gap_denominator, numerator_rat / facts.gap_rat_denominator
-
-
-@dataclass(frozen=True, slots=True)
-class RankedPrediction:
-    """What the metrics use of one target's prepared prediction (lemmas in upstream's order, deduplicated):
-    its first `depth` lemmas, the first `depth` of those the reference holds, and the sums that do not
-    depend on k (GAP, best/oot, LexSubGen, whether it is empty)."""
-
-    depth: int
-    top: tuple[str, ...]
-    lenient_top: tuple[str, ...]
-    fixed: dict[str, float]
-
-
-def rank_prediction(
-    prepared: Sequence[tuple[str, float]] | None,
-    reference: Reference,
-    depth: int,
-    given: Sequence[tuple[str, float]] | None = None,
-) -> RankedPrediction:
-    """The RankedPrediction of a prepared prediction (see core.prepare_prediction; None is an empty one).
-    `given` is the prediction as the system gave it, [(substitute, score)], which LexSubGen's figures read
-    (swords_metric/metrics/lexsubgen.py); without it they read the prepared lemmas."""
-    ranked = [lemma for lemma, _ in prepared or ()]
-    facts = _facts(reference)
-    fixed: dict[str, float] = {"no_prediction": float(not ranked)}
-    gap, gap_rat = _gap_pair(facts, ranked)
-    fixed["gap_defined"] = float(gap is not None)
-    fixed["gap"], fixed["gap_rat"] = gap or 0.0, gap_rat or 0.0
-    semeval_values(facts.semeval, ranked, fixed)
-    if given is None:
-        in_order = ranked
-    else:  # by score, ties in the given order: the order prepare_prediction ranks in
-        in_order = [substitute for substitute, _ in sorted(given, key=lambda item: item[1], reverse=True)]
-    lexsubgen.values(
-        reference.lexsubgen_gold, lexsubgen.top_predictions(in_order, reference.lexsubgen_target, reference.pos), fixed
-    )
-    index = reference.index
-    lenient = [lemma for lemma in ranked if lemma in index]
-    return RankedPrediction(depth, tuple(ranked[:depth]), tuple(lenient[:depth]), fixed)
-
-
-def _top_counts(top: Sequence[str], gold: frozenset[str], k: int) -> tuple[int, int, int, int]:
-    """A P/R/F family's sums for one target: hits in the top k, its size, min(k, |gold|) and |gold|."""
-    top = top[:k]
-    return len([lemma for lemma in top if lemma in gold]), len(top), min(k, len(gold)), len(gold)
-
-
-def _family_lists(ranked: RankedPrediction, facts: _Facts, lenient: bool, acceptable: bool):
-    """The ranking and the gold set a P/R/F family counts: lenient or strict, acceptable or conceivable."""
-    return (ranked.lenient_top if lenient else ranked.top), (facts.acceptable if acceptable else facts.conceivable)
 
 
 def _pr_columns(k: int) -> list[tuple[str, str, str, int]]:
     """(column prefix, setting, threshold, k) of every P/R/F family."""
-    families = [(f"{s}_{t}", s, t, k) for s, t in FAMILIES]
+    families = [(f"{s}_{t}", s, t, k) for s, t in PR_FAMILIES]
     families.append(("strict_c@1", "strict", "c", 1))
     return families
 
@@ -264,8 +130,8 @@ def score_targets(
     k: int = 10,
 ) -> TargetScores:
     """Score predictions against prepared references (same order): RankedPredictions of depth at least k,
-    or prepared lists (see core.prepare_prediction). Targets whose reference is None (no substitutes) are
-    skipped; a missing prediction (None) counts as an empty list."""
+    or prepared lists (see predictions.lemmatized.prepare_prediction). Targets whose reference is None (no
+    substitutes) are skipped; a missing prediction (None) counts as an empty list."""
     families = _pr_columns(k)
     names = [f"{prefix}:{part}" for prefix, *_ in families for part in ("hits", "n_pred", "n_ref_k", "n_ref")]
     names += ["gap", "gap_rat", "gap_defined", "semeval:items", "semeval:modes", "no_prediction", "lexsubgen:targets"]
@@ -286,11 +152,11 @@ def score_targets(
     rows: list[list[float]] = []
     ids, poses = [], []
     for reference, ranked in _ranked_pairs(references, predictions, k):
-        facts = _facts(reference)
+        gold_set = gold_sets(reference)
         values = dict(ranked.fixed)
         for columns, lenient, acceptable, k_ in keyed:
-            top, gold = _family_lists(ranked, facts, lenient, acceptable)
-            values.update(zip(columns, _top_counts(top, gold, k_), strict=True))
+            top, gold = top_and_gold(ranked, gold_set, lenient, acceptable)
+            values.update(zip(columns, top_counts(top, gold, k_), strict=True))
         rows.append([float(values.get(name, 0.0)) for name in names])
         ids.append(reference.id)
         poses.append(reference.pos)
@@ -307,20 +173,20 @@ def precision_recall_at(
     `lenient_a_r`, …, `strict_c_r`): the sums score_targets makes at one k, made at each k in one pass.
     RankedPredictions must be at least max(ks) deep."""
     ks = sorted(set(ks))
-    sums = {k: {(family, part): 0 for family in FAMILIES for part in range(3)} for k in ks}
+    sums = {k: {(family, part): 0 for family in PR_FAMILIES for part in range(3)} for k in ks}
     for reference, ranked in _ranked_pairs(references, predictions, ks[-1]):
-        facts = _facts(reference)
-        for family in FAMILIES:
-            top, gold = _family_lists(ranked, facts, family[0] == "lenient", family[1] == "a")
+        gold_set = gold_sets(reference)
+        for family in PR_FAMILIES:
+            top, gold = top_and_gold(ranked, gold_set, family[0] == "lenient", family[1] == "a")
             for k in ks:
                 into = sums[k]
-                for part, count in enumerate(_top_counts(top, gold, k)[:3]):
+                for part, count in enumerate(top_counts(top, gold, k)[:3]):
                     into[family, part] += count
     curve = {}
     for k in ks:
         into = sums[k]
         curve[k] = {}
-        for setting, threshold in FAMILIES:
+        for setting, threshold in PR_FAMILIES:
             hits, n_pred, n_ref_k = (into[(setting, threshold), part] for part in range(3))
             curve[k][f"{setting}_{threshold}_p"] = _ratio(hits, n_pred)
             curve[k][f"{setting}_{threshold}_r"] = _ratio(hits, n_ref_k)

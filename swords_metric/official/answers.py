@@ -3,7 +3,7 @@ chooses its format, and kept per row as the family's metrics read them, so that 
 split, not by the file.
 
 Formats, by the name's ending (each may be gzipped, `.gz`): `.tsv` TSAR-2022's official format and `.csv` ProLex's
-(family_files: streamed, checked line by line against the split); `.jsonl` / `.json` JSON lines or the upstream
+(formats.py: streamed, checked line by line against the split); `.jsonl` / `.json` JSON lines or the upstream
 SWORDS result format (predictions.PredictionFile); any other name is read as JSON when it starts like JSON, and
 refused in one line saying which extension chooses which format otherwise.
 
@@ -20,8 +20,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from swords_metric.core import MetricInputError, normalize_prediction_items
-from swords_metric.family import PROLEX, TSAR2022
+from swords_metric.errors import MetricInputError
 from swords_metric.official.formats import (
     MAX_CSV_ROW_CHARS,
     PROLEX_SUFFIX,
@@ -32,6 +31,8 @@ from swords_metric.official.formats import (
 from swords_metric.official.tsar2022 import tsar_answers
 from swords_metric.predictions.bounded_text import text_blocks
 from swords_metric.predictions.files import PredictionFile
+from swords_metric.predictions.items import normalize_prediction_items
+from swords_metric.references.metric_family import PROLEX, TSAR2022
 
 JSON_SUFFIXES = (".jsonl", ".json")
 # What is kept of one target, so that a file of any size holds the scorer to what the split needs: at most this many

@@ -7,8 +7,9 @@ import argparse
 import json
 
 from swords_lexsub.errors import SwordsError
-from swords_metric.core import MetricInputError
-from swords_metric.family import TSAR2022
+from swords_metric.errors import MetricInputError
+from swords_metric.official.scorer import FamilyScorer
+from swords_metric.references.metric_family import TSAR2022
 
 # Options of `swords evaluate` that only the SWORDS metrics use: (attribute, option, given when).
 _SWORDS_ONLY = (
@@ -23,7 +24,7 @@ _SWORDS_ONLY = (
 )
 
 
-def check_family_options(args: argparse.Namespace, family: str) -> None:
+def check_family_arguments(args: argparse.Namespace, family: str) -> None:
     """Before any work: an option this family's metrics do not use is one line naming it."""
     for attribute, option, given in _SWORDS_ONLY:
         if given(getattr(args, attribute, None)):
@@ -62,15 +63,13 @@ def missing_note(result: dict, source: str) -> str | None:
     )
 
 
-def run_family(args: argparse.Namespace, family: str, note) -> int:
-    """Score a predictions file (the benchmark's official format, JSONL or upstream JSON) and print the result."""
+def run_family(args: argparse.Namespace, scorer: FamilyScorer, note) -> int:
+    """Score a predictions file (the benchmark's official format, JSONL or upstream JSON) with the split's scorer
+    (scorer_for's, its options checked by check_family_arguments) and print the result."""
     from swords_metric.official.answers import MAX_ANSWERS_KEPT
-    from swords_metric.official.scorer import format_family_result
-    from swords_metric.scorer import Scorer
+    from swords_metric.official.report import format_family_result
 
-    check_family_options(args, family)
     try:
-        scorer = Scorer.from_dataset(args.dataset, args.split, k=args.k)
         # With --given-only a TSV may hold any of the split's lines (a partial run), matched as tsar_eval.py does.
         answers = scorer.read(args.predictions, partial=args.given_only)
         split_targets = len(scorer.rows)

@@ -20,7 +20,7 @@ import csv
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from swords_metric.core import MetricInputError, shown
+from swords_metric.errors import MetricInputError, shown
 from swords_metric.predictions.bounded_text import text_lines
 
 TSAR_SUFFIX, PROLEX_SUFFIX = ".tsv", ".csv"

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from swords_metric.core import MetricInputError
+from swords_metric.errors import MetricInputError
 
 # The two gold sets (evaluate.py's `aspect`), as labels on a ProLex row's substitutes.
 PROLEX_ASPECTS: dict[str, str] = {"acc": "acceptable", "prof": "proficiency_acceptable"}

@@ -1,10 +1,10 @@
-"""The scorer of a benchmark with its own official metrics (TSAR-2022, ProLex): `Scorer.from_dataset`, `Scorer(rows)`,
-the `evaluate` module and `swords evaluate` give one of these for such a config or its rows.
+"""The scorer of a benchmark with its own official metrics (TSAR-2022, ProLex): `scorer_for` (swords_metric/scorer.py)
+gives one of these for such a config or its rows, to `Scorer.from_dataset`, the `evaluate` module and `swords evaluate`.
 
 Predictions come in every form the SWORDS scorer reads (a mapping from target id, or one list per row; strings
 ranked by position, [substitute, score] pairs or {"substitute", "score"} objects ranked by score, ties in the
 order given; JSONL and upstream-format files) and in the benchmark's official format (TSAR's .tsv, ProLex's
-.csv, matched to the rows by line order and checked line by line): family_answers reads them. A target missing
+.csv, matched to the rows by line order and checked line by line): answers.py reads them. A target missing
 from the predictions is an instance without answers (0 in every metric, counted in the mean), as tsar_eval.py
 scores a line without answers and evaluate.py an empty answer list; tsar_eval.py itself scores only the lines its
 file holds (restricted_to_given does that). Figures are fractions (0–1), as both official scorers print them.
@@ -17,16 +17,17 @@ from pathlib import Path
 
 from swords_dataset import SPLIT_JOINER
 from swords_metric.arguments import check_flag, check_k
-from swords_metric.core import MetricInputError, shown
-from swords_metric.family import PROLEX, SWORDS, TSAR2022, metric_family, row_family
+from swords_metric.errors import MetricInputError, shown
 from swords_metric.metrics.bootstrap import check_resamples, check_seed
 from swords_metric.official.answers import MAX_ANSWERS_KEPT, Answers, prepare_answers, read_answers
 from swords_metric.official.bootstrap import mean_intervals, ratio_intervals
 from swords_metric.official.prolex import PROLEX_ASPECTS, prolex_counts, prolex_figures, prolex_gold, prolex_scores
-from swords_metric.official.tsar2022 import TSAR_METRICS, TsarGold, official_figures, tsar_instance_values, tsar_scores
+from swords_metric.official.tsar2022 import TsarGold, official_figures, tsar_instance_values, tsar_scores
 from swords_metric.predictions.files import MAX_PREDICTIONS_BYTES, MAX_TARGET_CHARS
+from swords_metric.references.metric_family import PROLEX, SWORDS, TSAR2022, metric_family, row_family
 from swords_metric.references.split import reference_substitutes, without_gold
 from swords_metric.references.target_ids import TargetIndex
+from swords_metric.signature import Signature
 
 FAMILY_METRIC_VERSION = "1.0"
 # What each family's figures reproduce: the official scorer, at the commit the shared data pins.
@@ -81,7 +82,7 @@ class FamilyScorer:
     # -- predictions --
 
     def prepare(self, predictions, source: str = "predictions") -> Answers:
-        """Predictions in any form (see the module), kept per row as the metrics read them (family_answers)."""
+        """Predictions in any form (see the module), kept per row as the metrics read them (answers.py)."""
         if isinstance(predictions, Answers):
             if predictions.owner is not self:
                 raise MetricInputError(f"{predictions.source}: read by another scorer; read them with this one")
@@ -119,19 +120,18 @@ class FamilyScorer:
 
     # -- results --
 
-    def signature(self) -> str:
-        parts = [
-            f"{self.family}-metric:{FAMILY_METRIC_VERSION}",
-            f"bench:{self.config or self.family}",
-            f"split:{self.split or 'custom'}",
-            f"family:{self.family}",
-            f"scorer:{OFFICIAL_SCORERS[self.family]}",
-            "match:exact",
-            "scale:fraction",
-        ]
+    def signature(self, bootstrap: int = 0, seed: int | None = None) -> str:
+        """Everything that decides the numbers (swords_metric/signature.py): the family, its official scorer, k
+        where the family's metrics take one (ProLex), the targets; and the resamples, with `bootstrap`."""
+        settings: list[tuple[str, object]] = [("family", self.family)]
         if self.family == PROLEX:
-            parts.insert(4, f"k:{self.k}")
-        return "|".join(parts + [f"targets:{len(self.rows)}"])
+            settings.append(("k", self.k))
+        settings += [("scorer", OFFICIAL_SCORERS[self.family]), ("match", "exact"), ("scale", "fraction")]
+        settings.append(("targets", len(self.rows)))
+        signature = Signature(
+            self.family, FAMILY_METRIC_VERSION, self.config or self.family, self.split, tuple(settings)
+        )
+        return str(signature.resampled(bootstrap, seed))
 
     def score(
         self, predictions, bootstrap: int = 0, seed: int = 0, by_pos: bool = True, source: str = "predictions"
@@ -177,21 +177,8 @@ class FamilyScorer:
         result["targets_scored"] = len(self.rows)
         result["targets_without_predictions"] = answers.without_answers
         result["targets_not_in_predictions"] = len(self.rows) - answers.given
-        result["signature"] = self.signature() + (f"|bootstrap:{bootstrap},seed:{seed}" if bootstrap else "")
+        result["signature"] = self.signature(bootstrap, seed)
         return result
-
-
-def family_scorer(
-    rows, config: str | None, split: str | None, k: int, setting: str, include_problematic: bool
-) -> FamilyScorer | None:
-    """The scorer of a config's or rows' own metric family, or None for the SWORDS metrics' benchmarks. `rows` may
-    be a function giving them (read only when the config needs them). Rows are looked at only when they can be
-    without being consumed (a list, a loaded split); SWORDS-family code refuses other rows in one line."""
-    family = metric_family(config) if config else _first_row_family(rows)
-    if family == SWORDS:
-        return None
-    check_family_options(family, k, setting, include_problematic)
-    return FamilyScorer(rows() if callable(rows) else rows, config=config, split=split, k=k)
 
 
 def check_family_options(
@@ -240,51 +227,3 @@ def _split_of(rows: list[dict]) -> str | None:
     """The split the rows' ids name; several, in the order they come, as a joined split ("trial+test")."""
     splits = list(dict.fromkeys(parts[1] for parts in map(_id_parts, rows) if parts))
     return SPLIT_JOINER.join(splits) or None
-
-
-def _first_row_family(rows) -> str:
-    if isinstance(rows, str | bytes | Mapping) or not hasattr(rows, "__getitem__") or not hasattr(rows, "__len__"):
-        return SWORDS
-    try:
-        return row_family(rows[0]) if len(rows) else SWORDS
-    except (KeyError, IndexError, TypeError):
-        return SWORDS
-
-
-def family_metric_keys(family: str, k: int = 10) -> list[str]:
-    """The metric keys a family's result holds, in the order reports show them."""
-    if family == TSAR2022:
-        return list(TSAR_METRICS)
-    return [f"{aspect}_{m}@{k}" for aspect in PROLEX_ASPECTS for m in "prf"]
-
-
-def format_family_result(result: dict, title: str, k: int = 10) -> str:
-    """A plain-text table of a family's result (TSAR-2022: also as its scorer prints them, labelled so only where
-    tsar_eval.py prints them: when every target scored is in the predictions)."""
-    missing = result.get("targets_not_in_predictions", 0)
-    lines = [title, result["signature"], ""]
-    for key in family_metric_keys(result["family"], k):
-        official = result.get("official", {}).get(TSAR_METRICS.get(key, ""), None)
-        if official is None:
-            shown_official = ""
-        elif missing:
-            shown_official = f"   (floored: {official})"
-        else:
-            shown_official = f"   (tsar_eval.py prints {TSAR_METRICS[key]} = {official})"
-        interval = result.get("confidence_intervals", {}).get(key)
-        shown_interval = f"  [{interval[0]:.4f}, {interval[1]:.4f}]" if interval else ""
-        lines.append(f"  {key:<14} {result[key]:.6f}{shown_interval}{shown_official}")
-    lines.append("")
-    if "confidence_intervals" in result:
-        lines.append("[…]: 95% bootstrap interval (instances resampled)")
-    if "official" in result and missing:
-        lines.append(
-            f"floored: what tsar_eval.py prints for a file of all {result['targets_scored']:,} lines, the "
-            f"{missing:,} not in the predictions without answers (for the lines given alone it prints what "
-            "--given-only gives)"
-        )
-    lines.append(
-        f"targets: {result['targets_scored']:,}; without answers: {result['targets_without_predictions']:,} "
-        f"(not in the predictions: {missing:,})"
-    )
-    return "\n".join(lines)

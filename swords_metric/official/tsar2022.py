@@ -23,7 +23,7 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from swords_metric.core import MetricInputError, shown
+from swords_metric.errors import MetricInputError, shown
 
 # Our metric key -> the name tsar_eval.py prints it under, in the order it prints them.
 TSAR_METRICS: dict[str, str] = {

@@ -14,7 +14,7 @@ import zlib
 from collections.abc import Iterator
 from pathlib import Path
 
-from swords_metric.core import MetricInputError
+from swords_metric.errors import MetricInputError
 
 BLOCK_BYTES = 1 << 20  # read and decompressed a mebibyte at a time
 

@@ -21,8 +21,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from swords_lexsub.files import atomic_write
-from swords_metric.core import MetricInputError, normalize_prediction_items, shown
+from swords_metric.errors import MetricInputError, shown
 from swords_metric.predictions.bounded_text import check_file, text_blocks
+from swords_metric.predictions.items import normalize_prediction_items
 from swords_metric.predictions.json_stream import ValueCursor, decode_line, json_lines
 
 Predictions = dict[str, list[tuple[str, float]]]

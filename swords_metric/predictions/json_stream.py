@@ -18,7 +18,20 @@ import re
 import sys
 from collections.abc import Callable, Iterable, Iterator
 
-from swords_metric.core import MetricInputError, OversizedInteger, shown
+from swords_metric.errors import MetricInputError, shown
+
+
+class OversizedInteger:
+    """A JSON integer with more digits than Python converts (sys.get_int_max_str_digits()): the reader leaves one
+    where the number stood, so that the message names the item it is in."""
+
+    __slots__ = ("digits",)
+
+    def __init__(self, digits: int):
+        self.digits = digits
+
+    def __repr__(self) -> str:
+        return f"an integer of {self.digits:,} digits"
 
 
 class DuplicateKey(Exception):

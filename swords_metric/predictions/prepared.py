@@ -11,15 +11,11 @@ from pathlib import Path
 
 import numpy as np
 
-from swords_metric.core import (
-    InputNotes,
-    MetricInputError,
-    Reference,
-    normalize_prediction_items,
-    prepare_prediction,
-    shown,
-)
-from swords_metric.metrics.target_scores import RankedPrediction, rank_prediction
+from swords_metric.errors import MetricInputError, shown
+from swords_metric.metrics.ranking import RankedPrediction, rank_prediction
+from swords_metric.predictions.items import normalize_prediction_items
+from swords_metric.predictions.lemmatized import InputNotes, prepare_prediction
+from swords_metric.references.reference import Reference
 from swords_metric.references.target_ids import DATASET_IDS, UPSTREAM_IDS, TargetIndex
 
 # A target given predictions that is not scored (no reference, or one of CoInCo's problematic targets).
@@ -45,6 +41,20 @@ class PreparedPredictions:
     def given_mask(self) -> list[bool]:
         """Per reference: whether the input gave it predictions (an empty list counts as given)."""
         return [slot is not None for slot in self.ranked]
+
+    def subset(self, positions: Sequence[int], owner: object) -> PreparedPredictions:
+        """The predictions of the references at `positions`, for the scorer of just those (`owner`)."""
+        return PreparedPredictions(
+            [self.ranked[i] for i in positions],
+            self.scheme,
+            self.given,
+            self.notes,
+            self.source,
+            self.depth,
+            owner,
+            self.file_format,
+            self.substitutes_lemmatized,
+        )
 
 
 # Told of each scored target as it is prepared: (reference position, its (substitute, score) pairs, its
@@ -78,6 +88,23 @@ def _ranked(
     if observe is not None:
         observe(position, pairs, ranked)
     return ranked
+
+
+def prepare_given(
+    predictions,
+    rows: Sequence[Mapping],
+    references: Sequence[Reference | None],
+    index: TargetIndex,
+    depth: int,
+    source: str,
+    owner: object,
+    observe: Observer | None = None,
+) -> PreparedPredictions:
+    """Predictions given in Python: a mapping from target id (either scheme), or one list per reference in order."""
+    if isinstance(predictions, Mapping):
+        records = ((str(key), items, "") for key, items in predictions.items())
+        return prepare_keyed(records, references, index, depth, source, owner, observe=observe)
+    return prepare_in_order(predictions, rows, references, depth, source, owner, observe)
 
 
 def prepare_in_order(

@@ -16,10 +16,11 @@ import gzip
 import hashlib
 import json
 import warnings
+from collections.abc import Sequence
 from pathlib import Path
 
 from swords_lexsub.files import atomic_write
-from swords_metric.core import Reference, prepare_reference
+from swords_metric.references.reference import Reference, prepare_reference
 from swords_metric.references.split import TARGET_FIELDS, ReferenceSplit, reference_view
 
 FORMAT = 4  # 3: each target's word kept (the details name it); 4: LexSubGen's gold and target lemma
@@ -122,6 +123,19 @@ def load_shipped(dataset_dir: Path, config: str, split: str) -> ReferenceSplit |
         )
         return None
     return prepared
+
+
+def shipped_references(config: str, parts: Sequence[str]) -> ReferenceSplit:
+    """The prepared references of a shipped split, or of splits scored together (`parts`, in order; each target as
+    in its own split): read from the shipped files, or (no such file, or a stale one) prepared from the rows."""
+    import swords_dataset
+
+    references = [
+        load_shipped(swords_dataset.DATASET_DIR, config, part)
+        or ReferenceSplit.from_rows(swords_dataset.rows(config, part))
+        for part in parts
+    ]
+    return references[0] if len(references) == 1 else ReferenceSplit.joined(references)
 
 
 def write_shipped(dataset_dir: Path) -> list[Path]:

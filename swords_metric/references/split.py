@@ -9,8 +9,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from swords_metric.core import MetricInputError, Reference, prepare_reference, shown
-from swords_metric.family import NOT_SWORDS, SWORDS, row_family
+from swords_metric.errors import MetricInputError, shown
+from swords_metric.references.metric_family import NOT_SWORDS, SWORDS, row_family
+from swords_metric.references.reference import Reference, prepare_reference
 
 # The columns of a benchmark row that scoring reads (and, of its substitutes and provenance, these fields):
 # the one statement of it, for the Scorer, the prepared file and the `evaluate` module's features.
@@ -69,7 +70,7 @@ def reference_view(row: object, position: int, family_view: bool = False) -> dic
     if family != SWORDS:
         raise MetricInputError(
             f"reference {row['id']}: a {family} row; the SWORDS metrics do not score it: "
-            f"{NOT_SWORDS} (score it with the {family} family: Scorer.from_dataset or Scorer(rows))"
+            f"{NOT_SWORDS} (swords_metric.scorer_for(rows) gives its {family} scorer)"
         )
     view = {
         "id": str(row["id"]),

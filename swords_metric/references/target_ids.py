@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from swords_metric.core import MetricInputError
+from swords_metric.errors import MetricInputError
 
 DATASET_IDS, UPSTREAM_IDS = "dataset", "upstream"
 # Unknown ids remembered (for duplicates and the message); past this many the input is refused at once.

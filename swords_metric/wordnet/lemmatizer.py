@@ -41,6 +41,7 @@ __all__ = [
     "UD_TO_WORDNET",
     "lemmatize",
     "lemmatize_bounded",
+    "lemmatize_lowercased",
     "wordnet_candidates",
     "wordnet_lemmatize",
     "wordnet_pos",
@@ -257,3 +258,12 @@ CACHED_LENGTH = 64
 def lemmatize_bounded(word: str, pos: str) -> str:
     """lemmatize, caching only words of at most CACHED_LENGTH characters."""
     return lemmatize(word, pos) if len(word) <= CACHED_LENGTH else _lemmatize(word, pos)
+
+
+def lemmatize_lowercased(word: str, wn_pos: str) -> str:
+    """``word`` lower-cased, then wordnet_lemmatize under a WordNet POS (LexSubGen's lemmatizing: its target and
+    its predictions, swords_metric/metrics/lexsubgen.py), caching only words of at most CACHED_LENGTH characters."""
+    lowered = word.lower()
+    if len(lowered) > CACHED_LENGTH:  # a hostile file's long words would fill the cache
+        return wordnet_lemmatize.__wrapped__(lowered, wn_pos)
+    return wordnet_lemmatize(lowered, wn_pos)

@@ -148,7 +148,8 @@ def test_from_python_each_fault_is_a_metric_input_error(tmp_path):
 
 
 def _typed(name: str, text: str):
-    from swords_metric.details.formats import field_type, spreadsheet_text
+    from swords_metric.details.cells import spreadsheet_text
+    from swords_metric.details.columns import field_type
 
     if text == "":
         return None

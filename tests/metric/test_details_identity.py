@@ -16,7 +16,7 @@ from swords_metric import Scorer, read_predictions
 
 from .real_systems import SYSTEMS
 
-FAMILIES = ("lenient_a", "lenient_c", "strict_a", "strict_c")
+PR_FAMILY_NAMES = ("lenient_a", "lenient_c", "strict_a", "strict_c")
 
 
 @pytest.fixture(scope="module")
@@ -72,7 +72,7 @@ def test_details_reproduce_the_metric_on_real_systems(name, real_systems, scorer
         assert 100.0 * conceivable / sum(t[f"{setting}_c_reference_k"] for t in targets) == result[f"{setting}_c_r@10"]
 
     # The per-target figures aggregated as the metric aggregates them.
-    for family in FAMILIES:
+    for family in PR_FAMILY_NAMES:
         hits = sum(t[f"{family}_hits"] for t in targets)
         p = 100.0 * hits / sum(t[f"{family}_predicted"] for t in targets)
         r = 100.0 * hits / sum(t[f"{family}_reference_k"] for t in targets)

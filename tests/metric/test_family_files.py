@@ -17,7 +17,7 @@ import sys
 import pytest
 
 import swords_dataset
-from swords_metric import MAX_PREDICTIONS_BYTES, MetricInputError, Scorer
+from swords_metric import MAX_PREDICTIONS_BYTES, MetricInputError, Scorer, scorer_for
 
 from ..baselines.run_helpers import SWORDS, one_line, swords
 from .family_sources import (
@@ -104,7 +104,7 @@ def test_each_format_is_refused_past_its_limit_before_it_is_read(tmp_path):
     long_line = write_tsar_predictions(tmp_path / "long.tsv", [(*lines[0][:2], ["word"] * 5000), *lines[1:]])
     with pytest.raises(MetricInputError, match=r"long\.tsv:1: the line holds more than 20,000 characters"):
         scorer.read(long_line, max_target_chars=20_000)
-    prolex = Scorer(prolex_rows("test"))
+    prolex = scorer_for(prolex_rows("test"))
     target = prolex.rows[0]["target"]
     cell, row = tmp_path / "cell.csv", tmp_path / "row.csv"
     cell.write_text(f'target word,Sentence,Substitutes\n{target},s,"{"a, " * 50_000}"\n', encoding="utf-8")
@@ -153,7 +153,7 @@ def test_the_extension_chooses_the_format(tmp_path):
         match=r"run\.tsv: a \.tsv file is TSAR-2022's official format, not ProLex's; "
         r"the extension chooses the format: \.csv for ProLex's",
     ):
-        Scorer(prolex_rows("test")).read(plain)
+        scorer_for(prolex_rows("test")).read(plain)
 
 
 def prolex_csv(path, header_lines: str, records: list[list[str]], between: str = "") -> None:
@@ -183,7 +183,7 @@ def test_a_prolex_csv_is_read_as_evaluate_py_reads_it(tmp_path):
     official = prolex_official(
         [{"gold": gold, "predictions": str(path), "ks": [10]} for path in (blank, twice)], tmp_path
     )
-    scorer = Scorer(prolex_rows("test"))
+    scorer = scorer_for(prolex_rows("test"))
     ours = scorer.score(scorer.read(blank))
     assert official[0] == {f"{aspect}@10": [ours[f"{aspect}_{m}@10"] for m in "prf"] for aspect in ("acc", "prof")}
     assert round(official[1]["acc@10"][2], 4) == 0.4781  # evaluate.py scores the first Substitutes column

@@ -13,7 +13,7 @@ import pytest
 
 import swords_dataset
 import swords_metric
-from swords_metric import MetricInputError, Scorer, format_published, published_results
+from swords_metric import MetricInputError, Scorer, format_published, published_results, scorer_for
 
 from ..baselines.run_helpers import one_line, swords
 from .family_sources import TSAR_DATA, need, parals_answers, prolex_rows, tsar_gold_lines, tsar_rows
@@ -31,7 +31,7 @@ def metric():
 @pytest.mark.parametrize("language", ["en", "es"])
 def test_compute_and_the_scorer_give_the_tsar_metrics_in_every_form(language, metric, tmp_path):
     rows = tsar_rows(language, "test")
-    scorer = Scorer(rows)
+    scorer = scorer_for(rows)
     assert type(scorer).__name__ == "FamilyScorer" and scorer.family == "tsar2022"
     answers = [ranked_gold(row)[::-1][:4] for row in rows]
     expected = scorer.score(answers)
@@ -53,31 +53,40 @@ def test_compute_and_the_scorer_give_the_tsar_metrics_in_every_form(language, me
 def test_compute_and_the_scorer_give_the_prolex_metrics(metric):
     rows = prolex_rows("test")
     answers = parals_answers("test", "oot")
-    expected = Scorer(rows).score(answers)
+    expected = scorer_for(rows).score(answers)
     assert metric.compute(predictions=answers, references=rows) == expected
-    assert Scorer(rows, k=5).score(answers)["acc_p@5"] > expected["acc_p@10"]  # k reaches the family
+    assert scorer_for(rows, k=5).score(answers)["acc_p@5"] > expected["acc_p@10"]  # k reaches the family
     assert set(expected) >= {"acc_p@10", "acc_r@10", "acc_f@10", "prof_p@10", "prof_r@10", "prof_f@10"}
 
 
 def test_the_swords_metrics_refuse_tsar_and_prolex_rows_in_one_line(metric):
+    """Scorer(rows) is the SWORDS metrics only, whatever the rows come as: scorer_for (named in the line) gives the
+    scorer of TSAR-2022's and ProLex's rows, an iterator's too (its first row looked at, none lost)."""
     spanish = tsar_rows("es", "test")
-    with pytest.raises(
-        MetricInputError,
-        match=r"^reference tsar2022_es:test:0000: a tsar2022 row; the SWORDS metrics "
-        r"do not score it: its rows have no POS.*English WordNet: meaningless "
-        r"for Spanish and Portuguese",
-    ):
-        Scorer(iter(spanish))  # rows that cannot be looked at first reach the SWORDS scorer, which refuses them
+    for rows in (spanish, iter(spanish)):
+        with pytest.raises(
+            MetricInputError,
+            match=r"^reference tsar2022_es:test:0000: a tsar2022 row; the SWORDS metrics "
+            r"do not score it: its rows have no POS.*English WordNet: meaningless "
+            r"for Spanish and Portuguese.*\(swords_metric.scorer_for\(rows\) gives its tsar2022 scorer\)$",
+        ):
+            Scorer(rows)
+    for rows in (prolex_rows("dev"), iter(prolex_rows("dev"))):
+        with pytest.raises(MetricInputError, match=r"^reference prolex:dev:0000: a prolex row; the SWORDS metrics"):
+            Scorer(rows)
+    from_iterator = scorer_for(iter(spanish))
+    assert type(from_iterator).__name__ == "FamilyScorer" and len(from_iterator.rows) == len(spanish)
+    assert from_iterator.signature() == scorer_for(spanish).signature()
     with pytest.raises(MetricInputError, match="setting 'ranking': the tsar2022 metrics score a system's ranked"):
-        Scorer(spanish, setting="ranking")
+        scorer_for(spanish, setting="ranking")
     with pytest.raises(MetricInputError, match="include_problematic: only CoInCo flags problematic targets"):
-        Scorer(prolex_rows("dev"), include_problematic=True)
+        scorer_for(prolex_rows("dev"), include_problematic=True)
 
 
 def test_bootstrap_intervals_leave_the_official_figures_as_they_are(metric):
     rows = tsar_rows("pt", "test")
     answers = [ranked_gold(row)[:1] if i % 2 else [] for i, row in enumerate(rows)]  # half answered, one word each
-    plain = Scorer(rows).score(answers)
+    plain = scorer_for(rows).score(answers)
     resampled = metric.compute(predictions=answers, references=rows, bootstrap=200, seed=3)
     assert {key: resampled[key] for key in plain if key != "signature"} == {
         key: value for key, value in plain.items() if key != "signature"
@@ -88,7 +97,7 @@ def test_bootstrap_intervals_leave_the_official_figures_as_they_are(metric):
     assert 0.35 < resampled["confidence_intervals"]["acc@1"][0] < 0.5 < resampled["confidence_intervals"]["acc@1"][1]
     assert resampled == metric.compute(predictions=answers, references=rows, bootstrap=200, seed=3)
     prolex = prolex_rows("test")
-    result = Scorer(prolex).score(parals_answers("test", "oot"), bootstrap=200)
+    result = scorer_for(prolex).score(parals_answers("test", "oot"), bootstrap=200)
     low, high = result["confidence_intervals"]["prof_f@10"]
     assert low < result["prof_f@10"] < high and set(result["confidence_intervals"]) == {
         f"{aspect}_{m}@10" for aspect in ("acc", "prof") for m in "prf"
@@ -114,7 +123,7 @@ def test_tsar_published_rows_are_the_official_results_files():
 
 def test_a_tsar_run_beside_the_published_rows():
     rows = tsar_rows("en", "test")
-    result = Scorer(rows).score([ranked_gold(row)[1:2] for row in rows])
+    result = scorer_for(rows).score([ranked_gold(row)[1:2] for row in rows])
     text = format_published(result, "tsar2022_en", "test", "second-most-given.tsv")
     run_line = next(line for line in text.splitlines() if line.startswith("this run"))
     assert str(result["official"]["MAP@1/Potential@1/Precision@1"]) in run_line.split()  # floored, as printed
@@ -160,7 +169,7 @@ def test_swords_evaluate_scores_prolex_from_its_official_file():
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
     # The shipped rows give evaluate.py's gold lists (test_prolex_parity checks these rows' figures against it).
-    scorer = Scorer(prolex_rows("test"))
+    scorer = scorer_for(prolex_rows("test"))
     expected = scorer.score(scorer.read(example))
     assert {key: result[key] for key in expected if key != "signature"} == {
         key: value for key, value in expected.items() if key != "signature"

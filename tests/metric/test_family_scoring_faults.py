@@ -15,7 +15,7 @@ import pytest
 
 import swords_dataset
 import swords_metric
-from swords_metric import MetricInputError, Scorer
+from swords_metric import MetricInputError, Scorer, scorer_for
 from swords_metric.official.tsar2022 import TSAR_METRICS
 
 from ..baselines.run_helpers import swords
@@ -73,7 +73,7 @@ def test_what_is_kept_of_a_target_changes_no_figure_of_the_official_scorers(tmp_
             given = [f"d{i}" for i in range(9)] + gold + [f"e{i}" for i in range(120)]
         lines.append((sentence, target, given))
     path = write_tsar_predictions(tmp_path / "long.tsv", lines)
-    scorer = Scorer(tsar_rows("en", "test"))
+    scorer = scorer_for(tsar_rows("en", "test"))
     ours = scorer.score(scorer.read(path))
     assert ours["official"] == tsar_official_printed(tsar_gold_file("en", "test"), path, tmp_path)
     official = tsar_official_unfloored(tsar_gold_file("en", "test"), path)
@@ -90,14 +90,14 @@ def test_what_is_kept_of_a_target_changes_no_figure_of_the_official_scorers(tmp_
     ]
     for k in (10, 5):
         official = prolex_official([{"lists": {**gold, "predictions": given}, "ks": [k]}], tmp_path)[0]
-        ours = Scorer(rows, k=k).score(given)
+        ours = scorer_for(rows, k=k).score(given)
         assert official == {f"{aspect}@{k}": [ours[f"{aspect}_{m}@{k}"] for m in "prf"] for aspect in ("acc", "prof")}
     with pytest.raises(
         MetricInputError,
         match=r"^k 101: ProLex's metrics read a target's first k answers, and at "
         r"most 100 are kept of a target; give k up to 100$",
     ):
-        Scorer(rows, k=101)
+        scorer_for(rows, k=101)
 
 
 @pytest.fixture(scope="module")
@@ -132,7 +132,7 @@ def test_references_without_substitutes_are_refused_naming_the_target(config, wi
         r"is nothing to score it against$"
     )
     with pytest.raises(MetricInputError, match=told):
-        Scorer(split)
+        scorer_for(split)
     with pytest.raises(MetricInputError, match=told):
         metric.compute(predictions=[["word"]] * len(split), references=split)
     rows = swords_dataset.rows(config, "test")
@@ -141,7 +141,7 @@ def test_references_without_substitutes_are_refused_naming_the_target(config, wi
         match=rf"^reference {first}: no gold substitutes, nor has any of the "
         rf"{len(rows):,} references; there is nothing to score against",
     ):
-        Scorer([{**row, "substitutes": []} for row in rows])
+        scorer_for([{**row, "substitutes": []} for row in rows])
 
 
 def test_rows_of_which_some_have_no_substitutes_score_as_upstream_scores_them():

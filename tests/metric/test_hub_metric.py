@@ -43,11 +43,9 @@ def test_evaluate_load_of_the_exported_module_gives_what_swords_evaluate_gives(h
     metric = evaluate.load(str(hub_export / "metric" / "swords_metric.py"), cache_dir=str(tmp_path))
     predictions, _ = read_predictions(ORACLE)
     result = metric.compute(predictions=predictions, references=swords_dataset.load("swords", split="test"))
-    # Every metric, count, note and the signature; `id_scheme` is the file's, which evaluate's input (aligned
-    # predictions) does not carry (None), as test_metric_files.py also leaves it out.
-    assert {name: value for name, value in result.items() if name != "id_scheme"} == {
-        name: value for name, value in cli_result.items() if name not in ("analysis", "id_scheme")
-    }
+    # Every metric, count, note, the signature and the id scheme the file's keys are of (upstream).
+    assert result == {name: value for name, value in cli_result.items() if name != "analysis"}
+    assert result["id_scheme"] == "upstream"
     assert round(result["lenient_a_f@10"], 2) == 33.88  # the CoInCo-oracle row, as swords evaluate prints it
 
 

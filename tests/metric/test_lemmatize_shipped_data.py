@@ -17,7 +17,7 @@ from swords_metric.wordnet import morphy_data as wordnet_data
 
 from ..conftest import REPO_ROOT
 
-SHIPPED_DATA = REPO_ROOT / "swords_metric" / lem.DATA_FILE
+SHIPPED_DATA = REPO_ROOT / "swords_metric" / "wordnet" / lem.DATA_FILE
 
 
 def test_works_offline_without_nltk(tmp_path: Path):

@@ -13,7 +13,7 @@ import pytest
 
 import swords_dataset
 import swords_metric
-from swords_metric import MetricInputError, Scorer
+from swords_metric import MetricInputError, Scorer, scorer_for
 
 
 @pytest.fixture(scope="module")
@@ -128,7 +128,7 @@ def test_k_is_refused_for_tsar_2022_as_the_cli_refuses_it(metric):
     rows = swords_dataset.rows("tsar2022_en", "test")
     message = r"k=5: TSAR-2022's metrics have their own cut-offs .*; leave k out"
     for make in (
-        lambda: Scorer(rows, k=5),
+        lambda: scorer_for(rows, k=5),
         lambda: Scorer.from_dataset("tsar2022_en", "test", k=5),
         lambda: swords_metric.FamilyScorer(rows, k=5),
         lambda: metric.compute(predictions=gold_first(rows), references=rows, k=5),
@@ -146,13 +146,13 @@ def test_rows_of_two_tsar_configs_are_refused_naming_the_first_of_the_second(met
         "tsar2022_es; score one benchmark at a time"
     )
     with pytest.raises(MetricInputError, match=message):
-        Scorer(mixed)
+        scorer_for(mixed)
     with pytest.raises(MetricInputError, match=message):
         metric.compute(predictions=gold_first(mixed), references=mixed)
     # Two splits of one config, one after the other: signed as the joined split, as from_dataset signs it.
     joined = swords_dataset.rows("tsar2022_en", "trial") + english
-    assert "|split:trial+test|" in Scorer(joined).signature()
-    assert Scorer(joined).signature() == Scorer.from_dataset("tsar2022_en", "trial+test").signature()
+    assert "|split:trial+test|" in scorer_for(joined).signature()
+    assert scorer_for(joined).signature() == Scorer.from_dataset("tsar2022_en", "trial+test").signature()
 
 
 def write_tsar_tsv(path, rows) -> None:

@@ -14,9 +14,10 @@ import numpy as np
 import pytest
 
 import swords_dataset
-from swords_metric import MetricInputError, Scorer, read_predictions
-from swords_metric.core import normalize_prediction_items, prepare_prediction, prepare_reference
-from swords_metric.scorer import UnknownTargetsError
+from swords_metric import MetricInputError, Scorer, UnknownTargetsError, read_predictions
+from swords_metric.predictions.items import normalize_prediction_items
+from swords_metric.predictions.lemmatized import prepare_prediction
+from swords_metric.references.reference import prepare_reference
 
 from ..conftest import run_swords
 

@@ -1,4 +1,5 @@
-"""swords_metric.core against the official scorers on real systems: the CoInCo and thesaurus oracles, recorded
+"""The metric's preprocessing (references, predictions) and arithmetic against the official scorers
+on real systems: the CoInCo and thesaurus oracles, recorded
 GPT-3 outputs and seeded random systems on SWORDS, CoInCo and SemEval, each scored side by side with
 ``semeval07_score.pl`` (best / oot) and Melamud's GAP ``calc()`` (gap / gap_rat); see reference_scorers.py
 for how the comparisons are made.
@@ -14,7 +15,9 @@ from functools import cache
 import pyarrow.parquet as pq
 import pytest
 
-from swords_metric.core import Reference, normalize_prediction_items, prepare_prediction, prepare_reference
+from swords_metric.predictions.items import normalize_prediction_items
+from swords_metric.predictions.lemmatized import prepare_prediction
+from swords_metric.references.reference import Reference, prepare_reference
 
 from ..conftest import REPO_ROOT
 from .reference_scorers import SHARED, Prepared, check_gap_parity, check_semeval_parity

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from swords_metric import Scorer
+from swords_metric import scorer_for
 
 from .family_sources import (
     PROLEX_DATA,
@@ -31,7 +31,7 @@ def figures(result: dict, k: int) -> dict[str, list[float]]:
 
 
 def ours(rows: list[dict], path, k: int) -> dict:
-    scorer = Scorer(rows, k=k)
+    scorer = scorer_for(rows, k=k)
     return scorer.score(scorer.read(path))
 
 
@@ -120,9 +120,9 @@ def test_empty_answers_through_calculate_metrics(rows, tmp_path):
         ],
         tmp_path,
     )
-    scorer = Scorer(test, k=10)
+    scorer = scorer_for(test, k=10)
     for k in (10, 3):
-        result = Scorer(test, k=k).score({row["id"]: given for row, given in zip(test, answers, strict=True)})
+        result = scorer_for(test, k=k).score({row["id"]: given for row, given in zip(test, answers, strict=True)})
         assert figures(result, k) == {key: official[key] for key in figures_keys(k)}
     assert nothing == {"acc@10": "ZeroDivisionError", "prof@10": "ZeroDivisionError"}
     result = scorer.score([[] for _ in test])

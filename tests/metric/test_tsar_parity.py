@@ -14,7 +14,7 @@ from collections import Counter
 
 import pytest
 
-from swords_metric import MetricInputError, Scorer
+from swords_metric import MetricInputError, scorer_for
 
 from .family_sources import (
     tsar_gold_file,
@@ -76,7 +76,7 @@ def folder(tmp_path_factory):
 @pytest.mark.parametrize(("language", "split"), SPLITS)
 def test_every_metric_equals_tsar_eval(language, split, folder):
     rows = tsar_rows(language, split)
-    scorer = Scorer(rows)
+    scorer = scorer_for(rows)
     gold = tsar_gold_file(language, split)
     for name, lines in systems(language, split).items():
         path = write_tsar_predictions(folder / f"{language}-{split}-{name.replace(' ', '-')}.tsv", lines)
@@ -99,7 +99,7 @@ def test_every_metric_equals_tsar_eval(language, split, folder):
 def test_the_edge_cases_move_the_figures(folder):
     """The edge cases are not a no-op: on English test they score below the gold ranked by count, and repeats, the
     complex word and case variants are dropped or kept as the scorer keeps them."""
-    scorer = Scorer(tsar_rows("en", "test"))
+    scorer = scorer_for(tsar_rows("en", "test"))
     made = systems("en", "test")
     edge = scorer.score(scorer.read(write_tsar_predictions(folder / "edge.tsv", made["edge cases"])))
     gold = scorer.score(scorer.read(write_tsar_predictions(folder / "gold.tsv", made["gold by count"])))
@@ -110,7 +110,7 @@ def test_the_edge_cases_move_the_figures(folder):
 
 def test_a_file_for_another_split_or_order_is_one_line(folder):
     rows = tsar_rows("en", "test")
-    scorer = Scorer(rows)
+    scorer = scorer_for(rows)
     lines = systems("en", "test")["one word"]
     swapped = write_tsar_predictions(folder / "swapped.tsv", [lines[1], lines[0], *lines[2:]])
     with pytest.raises(

@@ -29,8 +29,10 @@ from pathlib import Path
 
 import pytest
 
-from swords_metric.core import normalize_prediction_items, prepare_prediction, prepare_reference
 from swords_metric.metrics.semeval import semeval_answers, semeval_gold
+from swords_metric.predictions.items import normalize_prediction_items
+from swords_metric.predictions.lemmatized import prepare_prediction
+from swords_metric.references.reference import prepare_reference
 
 from ..conftest import run_swords
 from .upstream_systems import (

@@ -14,7 +14,7 @@ from swords_metric.wordnet import graph_data
 from ..conftest import REPO_ROOT
 from .nltk_wordnet import run_nltk, wordnet_root
 
-SHIPPED = REPO_ROOT / "swords_metric" / graph_data.DATA_FILE
+SHIPPED = REPO_ROOT / "swords_metric" / "wordnet" / graph_data.DATA_FILE
 
 
 def test_graph_regenerates_identically(debian_wordnet: Path, tmp_path: Path):

@@ -1,10 +1,11 @@
 """Which metric family scores a benchmark: the SWORDS paper's metrics (SWORDS, CoInCo, SemEval-2007), or a
 benchmark's own official metrics (TSAR-2022, ProLex). Decided by the config name, or a row's `benchmark` (or the
-config its `id` starts with), in one place."""
+config its `id` starts with), in one place; swords_metric.scorer_for builds the scorer the family needs."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import itertools
+from collections.abc import Iterable, Mapping
 
 SWORDS, TSAR2022, PROLEX = "swords", "tsar2022", "prolex"
 FAMILIES = (SWORDS, TSAR2022, PROLEX)
@@ -31,3 +32,20 @@ def row_family(row: object) -> str:
         return SWORDS
     named = row.get("benchmark") or str(row.get("id") or "").split(":", 1)[0]
     return metric_family(str(named))
+
+
+def rows_family(rows: Iterable[Mapping]) -> tuple[Iterable[Mapping], str]:
+    """The family of benchmark rows, by their first row (a rows' scorer refuses rows of another family), and the rows
+    to read: the same object, or, for an iterator, one that still gives the row looked at. Anything that is not
+    rows is the SWORDS family's to refuse (its Scorer names what it got)."""
+    if isinstance(rows, str | bytes | Mapping) or not isinstance(rows, Iterable):
+        return rows, SWORDS
+    if hasattr(rows, "__getitem__") and hasattr(rows, "__len__"):  # a list, a loaded split: looked at in place
+        try:
+            return rows, row_family(rows[0]) if len(rows) else SWORDS
+        except (KeyError, IndexError, TypeError):
+            return rows, SWORDS
+    iterator = iter(rows)
+    for first in iterator:
+        return itertools.chain([first], iterator), row_family(first)
+    return iterator, SWORDS  # none: the Scorer says so
