@@ -15,8 +15,9 @@ import io
 import re
 from pathlib import Path
 
-from swords_dataset.build.readers.paper_benchmarks import BuildError, check_offset
-from swords_dataset.build.source_text import checked_word, source_text
+from swords_dataset.build.errors import BuildError
+from swords_dataset.build.readers.row_fields import check_offset
+from swords_dataset.build.readers.source_text import checked_word, source_text
 from swords_dataset.schema import empty_provenance
 from swords_lexsub.terminal import clipped
 
