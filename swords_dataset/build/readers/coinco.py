@@ -9,12 +9,13 @@ from pathlib import Path
 
 from swords_dataset.build.errors import BuildError
 from swords_dataset.build.readers.row_fields import (
-    check_offset,
     normalize_whitespace,
+    pool_with_gold,
     produced_substitutes,
     read_candidate_lists,
+    schema_row,
 )
-from swords_dataset.schema import PTB_TO_UD, empty_provenance, sorted_candidates
+from swords_dataset.schema import PTB_TO_UD, empty_provenance
 
 
 def coinco_test_documents(swords_dev_documents: set[str], swords_test_documents: set[str]) -> set[str]:
@@ -67,21 +68,19 @@ def read_coinco(xml_path: Path, candidates_path: Path, test_documents: set[str])
             provenance["coinco_token_ids"] = [token_id]
             provenance["masc_sentences"] = [f"{document}:{sentence_id}"]
             provenance["coinco_problematic"] = token.get("problematic", "no").strip().lower() == "yes"
-            row = {
-                "id": f"coinco:{token_id}",
-                "benchmark": "coinco",
-                "context_id": context_id,
-                "context": context,
-                "target": wordform,
-                "offset": region_start + found,
-                "pos": pos,
-                "target_lemma": lemma,
-                "target_cefr": None,
-                "substitutes": substitutes,
-                # The lemma.POS list, plus the gold substitutes it lacks, so a ranker can rank every gold item.
-                "candidates": sorted_candidates(pool + [s["substitute"] for s in substitutes]),
-                "provenance": provenance,
-            }
-            check_offset(row)
-            rows[split].append(row)
+            rows[split].append(
+                schema_row(
+                    f"coinco:{token_id}",
+                    "coinco",
+                    context_id,
+                    context,
+                    wordform,
+                    region_start + found,
+                    substitutes,
+                    pos=pos,
+                    target_lemma=lemma,
+                    candidates=pool_with_gold(pool, substitutes),
+                    provenance=provenance,
+                )
+            )
     return rows

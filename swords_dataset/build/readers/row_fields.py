@@ -1,17 +1,55 @@
-"""What several readers share in making a row's fields: whitespace-normalised text, the check that the target
-stands at its offset, the substitutes that annotators produced (CoInCo, SemEval-2007) and the candidate pools of
-their `lemma.POS::` lists."""
+"""What the readers share in making a row: the row itself (schema_row), whitespace-normalised text, the check that
+the target stands at its offset, the substitutes that annotators produced (CoInCo, SemEval-2007), and the
+candidates: the pools of their `lemma.POS::` lists with the gold added."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from swords_dataset.build.errors import BuildError
-from swords_dataset.schema import sort_substitutes
+from swords_dataset.schema import empty_provenance, sort_substitutes, sorted_candidates
 
 
 def normalize_whitespace(text: str) -> str:
     return " ".join(text.split())
+
+
+def schema_row(
+    row_id: str,
+    benchmark: str,
+    context_id: str,
+    context: str,
+    target: str,
+    offset: int,
+    substitutes: list[dict],
+    *,
+    pos: str | None = None,
+    target_lemma: str | None = None,
+    target_cefr: int | None = None,
+    candidates: list[str] | None = None,
+    provenance: dict | None = None,
+    upstream_id: str | None = None,
+) -> dict:
+    """A row of the shared schema, its target checked to stand at its offset. Left out: what ProLex and TSAR-2022
+    do not give (a POS, a lemma, a candidate pool: no ranking setting), no provenance, and the upstream id, which
+    the build adds to the benchmarks the upstream SWORDS library had (build/rows.py)."""
+    row = {
+        "id": row_id,
+        "upstream_id": upstream_id,
+        "benchmark": benchmark,
+        "context_id": context_id,
+        "context": context,
+        "target": target,
+        "offset": offset,
+        "pos": pos,
+        "target_lemma": target_lemma,
+        "target_cefr": target_cefr,
+        "substitutes": substitutes,
+        "candidates": [] if candidates is None else candidates,
+        "provenance": empty_provenance() if provenance is None else provenance,
+    }
+    check_offset(row)
+    return row
 
 
 def check_offset(row: dict) -> None:
@@ -37,6 +75,12 @@ def produced_substitutes(answers: list[tuple[str, int]], source: str) -> list[di
             for text, count in answers
         ]
     )
+
+
+def pool_with_gold(pool: list[str], substitutes: list[dict]) -> list[str]:
+    """A row's candidates: its lemma.POS list, plus the gold substitutes it lacks, so a ranker can rank every gold
+    item."""
+    return sorted_candidates(pool + [s["substitute"] for s in substitutes])
 
 
 def read_candidate_lists(path: Path) -> dict[str, list[str]]:

@@ -11,12 +11,13 @@ from pathlib import Path
 
 from swords_dataset.build.errors import BuildError
 from swords_dataset.build.readers.row_fields import (
-    check_offset,
     normalize_whitespace,
+    pool_with_gold,
     produced_substitutes,
     read_candidate_lists,
+    schema_row,
 )
-from swords_dataset.schema import SEMEVAL_TO_UD, empty_provenance, sorted_candidates
+from swords_dataset.schema import SEMEVAL_TO_UD, empty_provenance
 
 
 def _latin1_fallback(error: UnicodeDecodeError) -> tuple[str, int]:
@@ -141,22 +142,21 @@ def read_semeval07(
             provenance = empty_provenance()
             provenance["semeval_lexelt"] = lexelt
             provenance["semeval_instance"] = instance_id
-            row = {
-                "id": f"semeval07:{instance_id}",
-                "benchmark": "semeval07",
-                "context_id": f"semeval07:{instance_id}",
-                "context": sentence,
-                "target": head,
-                "offset": offset,
-                "pos": pos,
-                "target_lemma": lemma,
-                "target_cefr": None,
-                "substitutes": substitutes,
-                "candidates": sorted_candidates(pool + [s["substitute"] for s in substitutes]),
-                "provenance": provenance,
-            }
-            check_offset(row)
-            rows[split].append(row)
+            rows[split].append(
+                schema_row(
+                    f"semeval07:{instance_id}",
+                    "semeval07",
+                    f"semeval07:{instance_id}",
+                    sentence,
+                    head,
+                    offset,
+                    substitutes,
+                    pos=pos,
+                    target_lemma=lemma,
+                    candidates=pool_with_gold(pool, substitutes),
+                    provenance=provenance,
+                )
+            )
     for split in rows:
         rows[split].sort(key=lambda row: row["provenance"]["semeval_instance"])
     return rows

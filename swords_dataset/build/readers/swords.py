@@ -8,7 +8,7 @@ import json
 from collections import defaultdict
 from pathlib import Path
 
-from swords_dataset.build.readers.row_fields import check_offset
+from swords_dataset.build.readers.row_fields import schema_row
 from swords_dataset.schema import empty_provenance, sort_substitutes, sorted_candidates
 
 
@@ -38,22 +38,21 @@ def read_swords(path: Path, benchmark: str) -> list[dict]:
         provenance = empty_provenance()
         provenance["coinco_token_ids"] = list(target["extra"]["coinco_ids"])
         provenance["masc_sentences"] = list(context["extra"]["coinco_ids"])
-        row = {
-            "id": target_id,
-            "benchmark": benchmark,
-            "context_id": target["context_id"],
-            "context": context["context"],
-            "target": target["target"],
-            "offset": target["offset"],
-            "pos": target["pos"],
-            "target_lemma": target["extra"]["coinco_lemma"],
-            "target_cefr": None,
-            "substitutes": substitutes,
-            "candidates": sorted_candidates([s["substitute"] for s in substitutes]),
-            "provenance": provenance,
-        }
-        check_offset(row)
-        rows.append(row)
+        rows.append(
+            schema_row(
+                target_id,
+                benchmark,
+                target["context_id"],
+                context["context"],
+                target["target"],
+                target["offset"],
+                substitutes,
+                pos=target["pos"],
+                target_lemma=target["extra"]["coinco_lemma"],
+                candidates=sorted_candidates([s["substitute"] for s in substitutes]),
+                provenance=provenance,
+            )
+        )
     return rows
 
 
