@@ -1,6 +1,6 @@
-"""A system's options, declared once: as fields of a settings dataclass (`setting`), from which its command-line
-options on `swords run` (`Option`, `options_from`) and the same checks on settings given from Python
-(`check_settings`) are made."""
+"""A system's options: its command-line options on `swords run` (`Option`), declared as such or as the fields of a
+settings dataclass (`setting`, read by `options_from`), and the parser's checks made on settings given from Python
+(`check_settings`)."""
 
 from __future__ import annotations
 
