@@ -177,17 +177,13 @@ def execute(
     force: bool = False,
 ) -> int:
     """Run a system (or reuse a finished run with the same settings), score it, write and print the result."""
-    from swords_baselines.run.files import (
-        OUTPUT_SUFFIXES,
-        RunLock,
-        check_location,
+    from swords_baselines.run.files import OUTPUT_SUFFIXES, RunLock, check_location, output_paths, written_files
+    from swords_baselines.run.ownership import (
         check_ownership,
         file_hashes,
         journal_header,
-        output_paths,
         prediction_file_is_ours,
         run_header,
-        written_files,
     )
     from swords_baselines.run.runner import run, same_settings, settings_difference
     from swords_lexsub.credentials import public_value

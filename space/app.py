@@ -16,9 +16,10 @@ from pathlib import Path
 import gradio as gr
 
 if __package__:  # imported as swords_space.app, or run with `python -m swords_space.app`
-    from swords_space import cli, data, memory, scoring, stored, systems
+    from swords_space import benchmarks, memory, offered_systems, options, scoring, stored, systems
     from swords_space.inputs import guard_inputs
     from swords_space.tabs import explore, leaderboard, score, substitute
+    from swords_space.tabs.score_files import MAX_UPLOAD_BYTES
 else:  # run as a script (`python space/app.py`): load this folder as the swords_space package, then import from it
     import importlib.util
 
@@ -30,9 +31,10 @@ else:  # run as a script (`python space/app.py`): load this folder as the swords
         _package = importlib.util.module_from_spec(_spec)
         sys.modules["swords_space"] = _package
         _spec.loader.exec_module(_package)
-    from swords_space import cli, data, memory, scoring, stored, systems
+    from swords_space import benchmarks, memory, offered_systems, options, scoring, stored, systems
     from swords_space.inputs import guard_inputs
     from swords_space.tabs import explore, leaderboard, score, substitute
+    from swords_space.tabs.score_files import MAX_UPLOAD_BYTES
 
 QUEUE_CONCURRENCY = 4  # events of different sessions run side by side; the model itself is shared
 INTRO = """# SWORDS lexical substitution
@@ -43,7 +45,7 @@ session's memory)."""
 
 
 def build_demo() -> gr.Blocks:
-    splits = data.split_choices()
+    splits = benchmarks.split_choices()
     with gr.Blocks(title="SWORDS lexical substitution", analytics_enabled=False) as demo:
         gr.Markdown(INTRO)
         with gr.Tabs(selected="substitute") as tabs:
@@ -61,9 +63,9 @@ def build_demo() -> gr.Blocks:
 def preload() -> None:
     """What the first requests need, loaded in the background at start: the example index, the SWORDS
     test scorer and the default system's model."""
-    data.warm()
+    benchmarks.warm()
     scoring.scorer_for("swords", "test")
-    systems.warm(systems.default_system())
+    systems.warm(offered_systems.default_system())
 
 
 def launch(
@@ -81,7 +83,7 @@ def launch(
     demo.launch(
         server_name=host,
         server_port=port,
-        max_file_size=f"{score.MAX_UPLOAD_BYTES // 2**20}mb",
+        max_file_size=f"{MAX_UPLOAD_BYTES // 2**20}mb",
         show_error=False,
         quiet=True,
         run_history=False,
@@ -94,7 +96,7 @@ def launch(
 
 
 def serve(args: argparse.Namespace) -> int:
-    """Start the app with the demo's checked options (cli.add_arguments, cli.check) and serve until Ctrl-C."""
+    """Start the app with the demo's checked options (options.add_arguments, options.check) and serve until Ctrl-C."""
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("httpx").setLevel(logging.WARNING)  # one line per request is noise, not news
     try:
@@ -102,7 +104,7 @@ def serve(args: argparse.Namespace) -> int:
     except OSError as error:  # taken between the check and the start: Gradio's "Cannot find empty port ..."
         if "port" not in str(error).lower():
             raise
-        raise cli.DemoError(cli.port_in_use(args)) from None
+        raise options.DemoError(options.port_in_use(args)) from None
     print(f"The demo is running at {demo.local_url} (Ctrl-C stops it)", flush=True)
     try:
         demo.block_thread()
@@ -114,12 +116,12 @@ def serve(args: argparse.Namespace) -> int:
 def main(argv: list[str] | None = None) -> int:
     """`python space/app.py [--port N] [--host H] [--results DIR]`, as a Hugging Face Space runs it."""
     parser = argparse.ArgumentParser(prog="app.py", description="The SWORDS lexical substitution demo.")
-    cli.add_arguments(parser)
+    options.add_arguments(parser)
     args = parser.parse_args(argv)
     try:
-        cli.check(args)
+        options.check(args)
         return serve(args)
-    except cli.DemoError as error:
+    except options.DemoError as error:
         print(f"{parser.prog}: error: {error}", file=sys.stderr)
         return 2
 

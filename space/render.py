@@ -104,7 +104,7 @@ BAR_COLOURS = {
     JUDGED_UNACCEPTABLE: "#dc2626",
     NOT_IN_BENCHMARK: "#9ca3af",
 }
-# The precision/recall curves' colours (the Score tab), by series (score.pr_curve's names).
+# The precision/recall curves' colours (the Score tab), by series (score_result.pr_curve's names).
 CURVE_COLOURS = {
     "P, acceptable": "#4c78a8",
     "R, acceptable": "#f58518",

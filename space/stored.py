@@ -18,7 +18,7 @@ from pathlib import Path
 from swords_baselines.run.files import output_paths
 from swords_lexsub.errors import SwordsError
 from swords_lexsub.terminal import shown
-from swords_space import SPACE_DIR, data
+from swords_space import SPACE_DIR, benchmarks
 from swords_space.errors import SpaceError
 
 RESULTS_ENV = "SWORDS_SPACE_RESULTS"
@@ -111,7 +111,7 @@ def parse_metrics(content: bytes) -> dict:
     dataset, split = _name(run, "dataset"), _name(run, "split")
     _name(run, "system")
     try:
-        data.parse_split_label(f"{dataset} {split}")
+        benchmarks.parse_split_label(f"{dataset} {split}")
     except SwordsError:
         raise UnusableFile(f"its run is on {dataset[:40]!r} {split[:40]!r}, not a benchmark split here") from None
     return metrics
@@ -175,4 +175,4 @@ def stored_split(name: str | None, folder: str | Path | None = None) -> str | No
     if not name:
         return None
     run = _run(stored_path(name, folder))
-    return data.split_label(run["dataset"], run["split"]) if run else None
+    return benchmarks.split_label(run["dataset"], run["split"]) if run else None

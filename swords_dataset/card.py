@@ -7,7 +7,7 @@ from pathlib import Path
 import datasets
 from huggingface_hub import DatasetCardData
 
-from swords_dataset import CONFIGS, DEFAULT_CONFIG, parquet_path
+from swords_dataset.configs import CONFIGS, DEFAULT_CONFIG, parquet_path
 from swords_dataset.schema import FEATURES
 from swords_lexsub.terminal import clipped
 

@@ -25,8 +25,8 @@ def _cmd_build(args: argparse.Namespace) -> int:
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:
+    from swords_dataset.checked_rows import rows_reader
     from swords_dataset.stats import check_published, compute_all, format_table
-    from swords_dataset.verify import rows_reader
 
     table = compute_all(rows_reader(args.dataset_dir))
     print(format_table(table))

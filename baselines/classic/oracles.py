@@ -9,7 +9,8 @@ from pathlib import Path
 
 import swords_dataset
 from swords_baselines.classic.thesaurus import THESAURUS_ENV, default_thesaurus_path, thesaurus_substitutes
-from swords_baselines.system import Option, Prediction, System
+from swords_baselines.options import Option
+from swords_baselines.system import Prediction, System
 from swords_dataset.judgements import ACCEPTABLE_ABOVE, CONCEIVABLE_FROM
 from swords_lexsub.errors import SwordsError
 

@@ -28,7 +28,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
 
-from swords_baselines.system import Option, Prediction, System
+from swords_baselines.options import Option
+from swords_baselines.system import Prediction, System
 from swords_metric import UD_TO_WORDNET, WordNetGraph, lemmatize, load_wordnet_graph
 
 RELATION_NAMES = ("similar", "also", "verb_group", "hypernyms", "hyponyms", "sisters")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 
 from swords_baselines.llm.config import LLMConfig
-from swords_baselines.system import Option, bounds_text, options_from
+from swords_baselines.options import Option, bounds_text, options_from
 from swords_lexsub.arguments import did_you_mean
 from swords_lexsub.errors import SwordsError
 

@@ -12,7 +12,7 @@ import json
 import os
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 from swords_baselines.llm.breaker import CircuitBreaker
@@ -20,6 +20,7 @@ from swords_baselines.llm.cache import ResponseCache
 from swords_baselines.llm.errors import BadOutput, FatalAPIError, ServerDown, TargetFailed
 from swords_baselines.llm.parse import extract
 from swords_baselines.llm.retry import MAX_TOTAL_WAIT, Backoff, classify, note_headers
+from swords_baselines.llm.usage import Usage
 from swords_lexsub.credentials import Redactor, public_url
 from swords_lexsub.errors import SwordsError
 
@@ -35,27 +36,6 @@ class Reply:
     response: dict
     cached: bool
     attempts: int = 1
-
-
-@dataclass
-class Usage:
-    requests: int = 0  # HTTP requests sent, retries included
-    retries: int = 0
-    cache_hits: int = 0
-    prompt_tokens: int = 0  # of fresh responses (billed); cached ones are free
-    completion_tokens: int = 0
-    cached_prompt_tokens: int = 0
-    cached_completion_tokens: int = 0
-    waits: list[float] = field(default_factory=list)  # seconds slept before each retry
-
-    def add_tokens(self, prompt: int, completion: int, cached: bool) -> None:
-        """Count one reply's tokens: billed, or served from the cache."""
-        if cached:
-            self.cached_prompt_tokens += prompt
-            self.cached_completion_tokens += completion
-        else:
-            self.prompt_tokens += prompt
-            self.completion_tokens += completion
 
 
 def check_base_url(url: str, what: str = "--base-url") -> str:
@@ -169,7 +149,7 @@ class LLMClient:
                 import httpx
                 import openai
 
-                from swords_baselines.llm.bounded_body import BoundedTransport
+                from swords_baselines.llm.bounded_transport import BoundedTransport
             except ImportError:
                 raise SwordsError("the llm system needs openai: pip install 'swords-lexsub[llm]'") from None
             key = self.api_key()

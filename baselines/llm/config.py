@@ -16,7 +16,7 @@ from swords_baselines.llm.client import check_base_url
 from swords_baselines.llm.engine import DEFAULT_MODEL as DEFAULT_LOCAL_MODEL
 from swords_baselines.llm.engine_limits import MAX_TOTAL_CONTEXT
 from swords_baselines.llm.priming import AUTO_PRIMING, named, priming_split
-from swords_baselines.system import check_settings, setting
+from swords_baselines.options import check_settings, setting
 from swords_lexsub.errors import SwordsError
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")

@@ -9,7 +9,7 @@ import errno
 import socket
 from pathlib import Path
 
-from swords_baselines.llm.gguf_file import GGUFHeader
+from swords_baselines.llm.gguf_header import GGUFHeader
 from swords_lexsub.arguments import PORT_RANGE
 from swords_lexsub.errors import SwordsError
 

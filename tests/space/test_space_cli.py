@@ -116,13 +116,13 @@ def test_swords_demo_is_a_subcommand(monkeypatch, tmp_path):
 
 
 def test_the_demos_options_are_declared_once():
-    """Only cli.add_arguments declares options; `swords demo` and app.py both call it."""
+    """Only options.add_arguments declares options; `swords demo` and app.py both call it."""
     declared = []
     for path in sorted((REPO_ROOT / "space").rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "add_argument":
                 declared += [(path.name, arg.value) for arg in node.args if isinstance(arg, ast.Constant)]
-    assert declared == [("cli.py", "--port"), ("cli.py", "--host"), ("cli.py", "--results")]
+    assert declared == [("options.py", "--port"), ("options.py", "--host"), ("options.py", "--results")]
 
 
 @pytest.mark.parametrize("start", ["script", "module"])

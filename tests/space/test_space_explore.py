@@ -16,7 +16,7 @@ from .helpers import import_space
 
 pytest.importorskip("pandas", reason="the Space's tables are pandas DataFrames (installed with gradio)")
 import_space()
-from swords_space import data, render, scoring, text  # noqa: E402  (after the import fallback)
+from swords_space import benchmarks, free_text, render, scoring  # noqa: E402  (after the import fallback)
 from swords_space.errors import SpaceError  # noqa: E402
 from swords_space.tabs.explore import example_inputs, free_text_note, search_examples, show_example  # noqa: E402
 
@@ -29,7 +29,7 @@ def test_search_and_show_examples_escape_everything(swords_test):
     assert message.startswith(f"{len(choices)} targets starting with")
     only_verbs, _ = search_examples("coinco dev", "", "VERB", limit=50)
     assert len(only_verbs) == 50
-    assert all(data.get_row("coinco", "dev", rid)["pos"] == "VERB" for _, rid in only_verbs)
+    assert all(benchmarks.get_row("coinco", "dev", rid)["pos"] == "VERB" for _, rid in only_verbs)
     header, context_html, substitutes = show_example("swords test", choices[0][1])
     assert '<mark class="swords-target"' in context_html and "width:" in substitutes
     hostile = {"context": "<script>alert(1)</script> x & y", "offset": 26, "target": "x"}
@@ -43,14 +43,14 @@ def test_search_and_show_examples_escape_everything(swords_test):
 
 def test_prolex_and_tsar2022_are_offered_and_a_pos_filter_says_they_have_none():
     assert {"prolex dev", "prolex test", "tsar2022_en trial", "tsar2022_es test", "tsar2022_pt test"} <= set(
-        data.split_choices()
+        benchmarks.split_choices()
     )
     choices, message = search_examples("tsar2022_pt test", "", "NOUN")
     assert len(choices) == 200 and message == (
         "374 examples in tsar2022_pt test, showing the first 200. tsar2022_pt "
         "gives no part of speech: every POS is shown."
     )
-    assert choices[0][0].startswith(f"{data.get_row('tsar2022_pt', 'test', choices[0][1])['target']} — …")
+    assert choices[0][0].startswith(f"{benchmarks.get_row('tsar2022_pt', 'test', choices[0][1])['target']} — …")
     with pytest.raises(SpaceError, match="^Unknown benchmark 'tsar2022_fr test'; choose one of swords dev"):
         search_examples("tsar2022_fr test")
 
@@ -81,7 +81,7 @@ def test_a_tsar_example_shows_its_annotator_counts_and_its_non_commercial_licens
     """Every Spanish trial example against the raw gold file: each substitute's count over the line's annotators,
     the most frequent starred."""
     for (_, word, given), row in zip(
-        tsar_gold_lines("es", "trial"), data.load_rows("tsar2022_es", "trial"), strict=True
+        tsar_gold_lines("es", "trial"), benchmarks.load_rows("tsar2022_es", "trial"), strict=True
     ):
         header, _, substitutes = show_example("tsar2022_es trial", row["id"])
         assert f"target <b>{html.escape(word)}</b> (no POS, no lemma" in header
@@ -97,9 +97,9 @@ def test_a_tsar_example_shows_its_annotator_counts_and_its_non_commercial_licens
 def test_a_prolex_or_tsar_example_reaches_the_substitute_tab_as_free_text_saying_why():
     context, target, occurrence, pos, key = example_inputs("tsar2022_es test", "tsar2022_es:test:0001")
     assert (target, occurrence, pos, key) == (
-        data.get_row("tsar2022_es", "test", "tsar2022_es:test:0001")["target"],
+        benchmarks.get_row("tsar2022_es", "test", "tsar2022_es:test:0001")["target"],
         1,
-        text.AUTO_POS,
+        free_text.AUTO_POS,
         None,
     )
     note = free_text_note("tsar2022_es test")

@@ -154,8 +154,8 @@ def test_a_hanging_llm_is_bounded_and_holds_up_no_one(monkeypatch):
     """A session's LLM behind a URL that never answers fails within the Space's bound, naming the host (not
     the URL's credentials), while another session's request is answered at once."""
     from swords_space import systems
-    from swords_space.tabs.llm import llm_settings
     from swords_space.tabs.substitute import substitute
+    from swords_space.tabs.substitute_llm import llm_settings
 
     monkeypatch.setitem(systems.SESSION_LLM_OPTIONS, "timeout", 3.0)
     context = "The committee met on Tuesday. She gave a bright answer that surprised everyone in the room."

@@ -16,7 +16,7 @@ from .helpers import COINCO_ORACLE, import_space
 
 pytest.importorskip("pandas", reason="the Space's tables are pandas DataFrames (installed with gradio)")
 import_space()
-from swords_space import data, text  # noqa: E402  (after the import fallback)
+from swords_space import benchmarks, free_text  # noqa: E402  (after the import fallback)
 from swords_space.errors import SpaceError  # noqa: E402
 from swords_space.tabs import score_analysis  # noqa: E402
 from swords_space.tabs.score import score_predictions  # noqa: E402
@@ -93,7 +93,7 @@ def test_a_worst_target_opens_in_the_substitute_tab(scored, swords_test):
     context, target, occurrence, pos, key = score_analysis.open_target("swords test", row)
     example = next(r for r in swords_test if r["id"] == row[-1])
     assert (target, pos, key["id"]) == (example["target"], example["pos"], example["id"])
-    assert text.locate(context, target, occurrence)[0] == example["offset"]
+    assert free_text.locate(context, target, occurrence)[0] == example["offset"]
     for bad in (None, [], [1, 2], "t:x", [None]):
         with pytest.raises(SpaceError, match="Select a row"):
             score_analysis.open_target("swords test", bad)
@@ -123,7 +123,7 @@ def test_published_rows_of_the_split_stand_beside_the_run(scored, tmp_path):
     oracle.write_text(
         "".join(
             json.dumps({"id": row["id"], "substitutes": [s["substitute"] for s in row["substitutes"]]}) + "\n"
-            for row in data.load_rows("coinco", "test")
+            for row in benchmarks.load_rows("coinco", "test")
         )
     )
     alone = score_predictions(str(oracle), None, "coinco test", bootstrap=0).published_table().data

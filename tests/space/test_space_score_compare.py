@@ -15,16 +15,17 @@ from .helpers import COINCO_ORACLE, import_space, write
 
 pytest.importorskip("pandas", reason="the Space's tables are pandas DataFrames (installed with gradio)")
 import_space()
-from swords_space import data, systems  # noqa: E402  (after the import fallback)
+from swords_space import benchmarks, offered_systems, systems  # noqa: E402  (after the import fallback)
 from swords_space.errors import SpaceError  # noqa: E402
 from swords_space.tabs import score_compare  # noqa: E402
-from swords_space.tabs.score import MAX_UNCOMPRESSED_BYTES, MAX_UPLOAD_BYTES, score_predictions  # noqa: E402
+from swords_space.tabs.score import score_predictions  # noqa: E402
+from swords_space.tabs.score_files import MAX_UNCOMPRESSED_BYTES, MAX_UPLOAD_BYTES  # noqa: E402
 
 
 @pytest.fixture(scope="module")
 def wordnet_file(tmp_path_factory, swords_test) -> str:
     """The wordnet baseline's answers for every SWORDS test target, as a predictions file."""
-    if not systems.importable("wordnet"):
+    if not offered_systems.importable("wordnet"):
         pytest.skip("the wordnet system is not installed")
     path = tmp_path_factory.mktemp("compare") / "wordnet.swords.test.jsonl"
     path.write_text(
@@ -120,7 +121,7 @@ def test_a_bad_second_file_is_refused_as_the_first_is(tmp_path):
             f.write(b" " * 2**20)
     with pytest.raises(SpaceError, match="bomb.jsonl.gz: expands past"):
         score_with(str(bomb))
-    coinco_row = data.load_rows("coinco", "test")[0]
+    coinco_row = benchmarks.load_rows("coinco", "test")[0]
     other = write(tmp_path / "coinco.jsonl", json.dumps({"id": coinco_row["id"], "substitutes": ["x"]}).encode())
     with pytest.raises(SpaceError, match="coinco.jsonl.*not in swords test.*Choose coinco test") as error:
         score_with(other)

@@ -16,7 +16,7 @@ from .helpers import import_space, write
 pytest.importorskip("pandas", reason="the Space's tables are pandas DataFrames (installed with gradio)")
 import_space()
 from swords_metric import published_systems  # noqa: E402
-from swords_space import data  # noqa: E402
+from swords_space import benchmarks  # noqa: E402
 from swords_space.errors import SpaceError  # noqa: E402
 from swords_space.tabs.score import on_score, score_predictions  # noqa: E402
 
@@ -65,7 +65,7 @@ def tsar_en_files(tmp_path_factory) -> tuple:
     """TSAR-2022 English test's gold, each line's annotations ranked by how many annotators gave them (read from the
     raw gold file, not the dataset), as our JSONL and as the official .tsv."""
     folder = tmp_path_factory.mktemp("tsar")
-    rows = data.load_rows("tsar2022_en", "test")
+    rows = benchmarks.load_rows("tsar2022_en", "test")
     lines = tsar_gold_lines("en", "test")
     ranked = [
         sorted(dict.fromkeys(annotations), key=lambda word, a=annotations: -a.count(word))
@@ -174,7 +174,7 @@ def test_a_large_tsv_upload_is_read_in_bounded_memory_and_a_partial_one_says_wha
     time, what the metrics read kept. A file leaving targets out is said to score them 0, not as tsar_eval.py."""
     import tracemalloc
 
-    rows = data.load_rows("tsar2022_en", "test")
+    rows = benchmarks.load_rows("tsar2022_en", "test")
     words = [f"w{i}x" for i in range(7_600)]
     line = "\t".join(words)
     path = write(

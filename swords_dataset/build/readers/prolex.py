@@ -15,9 +15,9 @@ import io
 import re
 from pathlib import Path
 
-from swords_dataset.build.readers.paper_benchmarks import BuildError, check_offset
-from swords_dataset.build.source_text import checked_word, source_text
-from swords_dataset.schema import empty_provenance
+from swords_dataset.build.errors import BuildError
+from swords_dataset.build.readers.row_fields import schema_row
+from swords_dataset.build.readers.source_text import checked_word, source_text
 from swords_lexsub.terminal import clipped
 
 CONFIG = "prolex"
@@ -176,23 +176,22 @@ def read_prolex(path: Path, split: str) -> list[dict]:
                 f"{clipped(named, quote=True)}"
             )
         identifier = row_id(split, number)
-        row = {
-            "id": identifier,
-            "upstream_id": identifier,
-            "benchmark": CONFIG,
-            "context_id": identifier,
-            "context": context,
-            "target": target,
-            "offset": offset,
-            "pos": None,  # ProLex gives neither a POS nor a lemma
-            "target_lemma": None,
-            "target_cefr": _cefr(record["t_words_cefr"], where) if "t_words_cefr" in record else None,
-            "substitutes": prolex_substitutes(record, where),
-            "candidates": [],  # no ranking setting
-            "provenance": empty_provenance(),
-        }
-        check_offset(row)
-        rows.append(row)
+        cefr = _cefr(record["t_words_cefr"], where) if "t_words_cefr" in record else None
+        # ProLex gives neither a POS nor a lemma, and no candidates (no ranking setting)
+        substitutes = prolex_substitutes(record, where)
+        rows.append(
+            schema_row(
+                identifier,
+                CONFIG,
+                identifier,
+                context,
+                target,
+                offset,
+                substitutes,
+                target_cefr=cefr,
+                upstream_id=identifier,
+            )
+        )
     return rows
 
 

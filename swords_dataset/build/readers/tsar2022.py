@@ -12,9 +12,9 @@ import re
 from collections import Counter
 from pathlib import Path
 
-from swords_dataset.build.readers.paper_benchmarks import BuildError, check_offset
-from swords_dataset.build.source_text import checked_word, source_text
-from swords_dataset.schema import empty_provenance
+from swords_dataset.build.errors import BuildError
+from swords_dataset.build.readers.row_fields import schema_row
+from swords_dataset.build.readers.source_text import checked_word, source_text
 from swords_lexsub.terminal import clipped
 
 LANGUAGES = ("en", "es", "pt")
@@ -95,23 +95,11 @@ def read_tsar2022(gold: Path, inputs: Path, config: str, split: str) -> list[dic
         if offset is None:
             raise BuildError(f"{gold}:{number}: the complex word {clipped(word, quote=True)} is not in its sentence")
         identifier = row_id(config, split, number)
-        row = {
-            "id": identifier,
-            "upstream_id": identifier,
-            "benchmark": config,
-            "context_id": identifier,
-            "context": sentence,
-            "target": word,
-            "offset": offset,
-            "pos": None,  # TSAR gives neither a POS nor a lemma
-            "target_lemma": None,
-            "target_cefr": None,
-            "substitutes": counted_substitutes(annotations),
-            "candidates": [],  # no ranking setting
-            "provenance": empty_provenance(),
-        }
-        check_offset(row)
-        rows.append(row)
+        # TSAR gives neither a POS nor a lemma, and no candidates (no ranking setting)
+        substitutes = counted_substitutes(annotations)
+        rows.append(
+            schema_row(identifier, config, identifier, sentence, word, offset, substitutes, upstream_id=identifier)
+        )
     return rows
 
 

@@ -1,5 +1,5 @@
-"""What `swords data verify` counts: every split's rows, as `load` gives the shipped data or read from the Parquet
-files of a dataset folder (`--dataset-dir`), each checked before its statistics are taken.
+"""Every split's rows, checked before `swords data verify` counts them (stats.py): as `load` gives the shipped data,
+or read from the Parquet files of a dataset folder (`--dataset-dir`).
 
 A dataset folder's file is checked from its metadata before its data are read: it must be a regular file (a
 folder, FIFO or device is named as such, and a FIFO is never waited on), a Parquet file of the dataset's schema

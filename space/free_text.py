@@ -1,4 +1,5 @@
-"""Free text to a benchmark-shaped row: the words of a context, a target's occurrences, a guessed POS."""
+"""Free text to a benchmark-shaped row: the words of a context, a target's occurrences, a guessed POS; and the row a
+context and target stand for (a benchmark example's own when they are one, else free text's)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import re
 
 from swords_dataset.schema import empty_provenance
 from swords_metric import UD_TO_WORDNET, lemmatize, load_wordnet_graph
-from swords_space.data import POS_TAGS
+from swords_space.benchmarks import POS_TAGS, find_example, get_row
 from swords_space.errors import SpaceError
 
 MAX_CONTEXT_CHARS = 2000  # benchmark contexts are at most 875 characters
@@ -142,3 +143,25 @@ def make_row(context: str, offset: int, target: str, pos: str) -> dict:
         "candidates": [],
         "provenance": empty_provenance(),
     }
+
+
+def resolve_row(
+    context: str, target: str | None, occurrence: float | None, pos: str | None, example: dict | None
+) -> tuple[dict, tuple[str, str] | None, str]:
+    """The row a context and target stand for: a benchmark example's own (the one picked, while context and target
+    are as it filled them in, or the one with exactly this text), else free text's, with the POS given or guessed.
+    Returns (row, (config, split) if it is a benchmark example, how the POS was chosen)."""
+    if example:  # picked from a benchmark: used as long as the user has not edited context or target
+        row = get_row(example.get("config", ""), example.get("split", ""), example.get("id", ""))
+        if row is not None and row["context"] == context and row["target"] == (target or "").strip():
+            return row, (example["config"], example["split"]), "from the benchmark"
+    offset, written = locate(context, target, occurrence)
+    found = find_example(context, offset, written)
+    if found is not None:
+        config, split, row = found
+        return row, (config, split), "from the benchmark"
+    if pos in (None, "", AUTO_POS):
+        return make_row(context, offset, written, guess_pos(context, offset, written)), None, "guessed"
+    if pos not in POS_TAGS:
+        raise SpaceError(f"Unknown part of speech {pos!r}; choose {', '.join(POS_TAGS)} or auto.")
+    return make_row(context, offset, written, pos), None, "chosen"
