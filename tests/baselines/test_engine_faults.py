@@ -161,6 +161,7 @@ def serves(port: int) -> None:
 # --- The port --------------------------------------------------------------------------------------------------
 
 
+@pytest.mark.engine
 def test_a_port_in_use_is_named_and_the_port_serves_once_it_is_free():
     with socket.socket() as holder:
         holder.bind(("127.0.0.1", 0))
@@ -231,6 +232,7 @@ def test_slots_whose_kv_cache_exceeds_the_memory_available(tmp_path):
     )
 
 
+@pytest.mark.engine
 def test_llama_cpps_own_limits_are_the_ones_checked():
     """The bounds are llama.cpp's: 256 slots start, 257 do not (LLAMA_MAX_SEQ); threads, dimensions and
     tensor names as ggml defines them."""

@@ -25,6 +25,7 @@ from swords_lexsub.errors import SwordsError
 from swords_metric import read_predictions
 
 from ..conftest import REPO_ROOT, free_port
+from .conftest import ENGINE_CONTEXT
 
 if unavailable_reason():
     pytest.skip(f"the local engine cannot run here: {unavailable_reason()}", allow_module_level=True)
@@ -67,6 +68,7 @@ def cached(folder: Path) -> list[dict]:
     return [json.loads(path.read_text()) for path in sorted(folder.rglob("*.json"))]
 
 
+@pytest.mark.engine
 def test_the_readme_command_answers_real_substitutes_offline(tmp_path, dev):
     """`swords run --system llm --local --dataset swords --split dev --limit 5 --budget 640 --max-tokens 48`:
     the prompts fit the budget by the server's own count and fill it; the paper's logit bias makes every
@@ -98,6 +100,7 @@ def test_the_readme_command_answers_real_substitutes_offline(tmp_path, dev):
     assert any(r["response"]["usage"]["prompt_tokens"] != len(r["request"]["prompt"]) // 4 for r in records)
 
 
+@pytest.mark.engine
 def test_chat_mode_against_the_real_model(dev):
     with LLM(local=True, mode="chat", budget=BUDGET, max_tokens=MAX_TOKENS, cache_dir="off") as system:
         assert "logit_bias" not in system.parameters and "stop" not in system.parameters
@@ -112,6 +115,7 @@ def test_chat_mode_against_the_real_model(dev):
     assert report["prompt tokens"] == sum(counted)
 
 
+@pytest.mark.engine
 def test_the_cache_and_resume_work_against_the_real_server(tmp_path):
     output, cache = tmp_path / "run.jsonl", tmp_path / "cache"
     command = [
@@ -158,6 +162,7 @@ def test_the_cache_and_resume_work_against_the_real_server(tmp_path):
     assert again.returncode == 0 and "requests sent: 0" in again.stdout and "cache hits: 6" in again.stdout
 
 
+@pytest.mark.engine
 def test_parallel_slots_really_overlap(dev):
     """--concurrency 2 against an engine with --parallel 2: the server decodes two requests at once (its
     /slots say so while they run)."""
@@ -185,22 +190,21 @@ def test_parallel_slots_really_overlap(dev):
     assert len(answers) == 4 and max(busy) == 2
 
 
-def test_the_same_request_gets_the_same_answer_whatever_came_before():
+def test_the_same_request_gets_the_same_answer_whatever_came_before(served_engine):
     """Temperature 0 on the engine is a function of the request: the first ten SWORDS test targets asked in
-    order, then in reverse, answer the same. (With llama.cpp's prompt cache on, its default, two of them
-    changed: a prompt restored from the cache is decoded from logits of another batch shape.)"""
+    order, then in reverse, answer the same, on the session's engine whatever the other tests asked it before.
+    (With llama.cpp's prompt cache on, its default, two of them changed: a prompt restored from the cache is
+    decoded from logits of another batch shape.)"""
     rows = swords_dataset.rows("swords", "test")[:10]
-    with (
-        LocalEngine(context=BUDGET) as engine,
-        LLM(
-            base_url=engine.base_url, model="smollm2-135m", budget=BUDGET, max_tokens=MAX_TOKENS, cache_dir="off"
-        ) as system,
-    ):
+    assert BUDGET == ENGINE_CONTEXT
+    with LLM(
+        base_url=served_engine, model="smollm2-135m", budget=BUDGET, max_tokens=MAX_TOKENS, cache_dir="off"
+    ) as system:
         bodies = [system.request_body(row)[1] for row in rows]
 
         def ask(body: dict) -> str:
             request = urllib.request.Request(
-                f"{engine.base_url}/completions",
+                f"{served_engine}/completions",
                 data=json.dumps(body).encode(),
                 headers={"Content-Type": "application/json"},
             )
@@ -211,6 +215,7 @@ def test_the_same_request_gets_the_same_answer_whatever_came_before():
     assert forward == backward
 
 
+@pytest.mark.engine
 def test_llm_serve_answers_on_loopback_and_stops_cleanly():
     port = free_port()  # serve takes 1 to 65535, no "pick one"
     process = subprocess.Popen(
@@ -240,6 +245,7 @@ def test_llm_serve_answers_on_loopback_and_stops_cleanly():
     assert process.returncode == 0 and "stopped" in stderr
 
 
+@pytest.mark.engine
 def test_the_engine_stops_when_the_run_ends():
     with LocalEngine(context=BUDGET) as engine:
         url = engine.base_url
@@ -275,6 +281,7 @@ def test_preset_paper_pins_the_papers_settings():
     assert (system.parameters["max_tokens"], system.builder.limit) == (128, 2048 - 128)
 
 
+@pytest.mark.engine
 def test_the_space_offers_the_local_llm_with_a_note_and_progress():
     from swords_space import offered_systems
     from swords_space.tabs.substitute import substitute, unavailable_note

@@ -86,6 +86,7 @@ def test_the_paper_benchmarks_keep_swords_dev_and_an_explicit_priming_split_is_k
 
 
 @pytest.mark.skipif(bool(unavailable_reason()), reason=f"the local engine cannot run here: {unavailable_reason()}")
+@pytest.mark.engine
 def test_the_issues_local_command_primes_spanish_from_trial_and_scores_three_targets(tmp_path):
     """`swords run --system llm --local --dataset tsar2022_es --split test --limit 3`, as the issue gives it (the
     output, the cache folder, no progress bar and a 600 s request timeout added: none changes an answer; at the

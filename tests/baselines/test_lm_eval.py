@@ -9,8 +9,6 @@ import json
 import os
 import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -22,6 +20,7 @@ from swords_baselines.llm.parse import parse_completion, to_prediction
 from swords_baselines.run.files import output_paths
 
 from ..conftest import REPO_ROOT, free_port, run_swords
+from .conftest import ENGINE_CONTEXT
 
 pytest.importorskip("lm_eval")
 if unavailable_reason():
@@ -43,31 +42,11 @@ PAPER_METRICS = (
 )
 
 
-@pytest.fixture(scope="module")
-def server():
-    """`swords llm serve` on a free port, one slot of BUDGET tokens, until the module's tests are done."""
-    port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "swords_lexsub.cli", "llm", "serve", "--port", str(port), "--context", str(BUDGET)],
-        cwd=REPO_ROOT,
-        env={**os.environ, **OFFLINE},
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    root = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        assert process.poll() is None, process.stderr.read()
-        try:
-            with urllib.request.urlopen(root + "/health", timeout=2) as response:
-                if json.loads(response.read()).get("status") == "ok":
-                    break
-        except OSError:
-            time.sleep(0.2)
-    yield root + "/v1"
-    process.terminate()
-    process.wait(30)
+@pytest.fixture
+def server(served_engine) -> str:
+    """`swords llm serve` on a free port, one slot of BUDGET tokens: the session's (tests/baselines/conftest.py)."""
+    assert BUDGET == ENGINE_CONTEXT
+    return served_engine
 
 
 def lm_eval(base_url: str, tasks: str, limit: int, output: Path, *extra: str) -> subprocess.CompletedProcess:

@@ -293,6 +293,8 @@ def test_the_space_repository_runs_the_browser_tests(installed, space_repo, tmp_
                 "-q",
                 "-p",
                 "no:cacheprovider",
+                "-n",
+                "0",  # in this process: one app, one browser, as a person uses them
                 "-k",
                 "test_browser",
                 str(REPO_ROOT / "tests" / "space" / "test_space_e2e_browser.py"),

@@ -206,6 +206,7 @@ def test_swords_demo_prints_its_url_and_names_the_port_option_when_taken(tmp_pat
         demo.wait(30)
 
 
+@pytest.mark.browser  # the log of the app the browser tests drove
 def test_server_log_has_no_traceback(server):
     if server["log"] is None:
         pytest.skip(f"the app at {server['url']} has no log here")
