@@ -135,7 +135,7 @@ def test_every_layout_of_a_file_scores_as_the_predictions_in_memory(swords_test,
 
 def test_a_target_split_across_read_blocks_is_read_whole(swords_test, scorer, tmp_path, monkeypatch):
     """Blocks of 7 bytes: every value, key and multi-byte character is cut somewhere."""
-    from swords_metric import bounded_text
+    from swords_metric.predictions import bounded_text
 
     predictions = {
         row["id"]: [[f"{s['substitute']} é€😀", -i] for i, s in enumerate(row["substitutes"])]
@@ -329,7 +329,7 @@ def test_compare_refuses_a_bad_second_file_in_one_line(swords_test, tmp_path):
 
 
 def test_too_many_unknown_ids_stop_the_reading(swords_test, scorer, tmp_path, monkeypatch):
-    from swords_metric import alignment
+    from swords_metric.references import target_ids as alignment
 
     monkeypatch.setattr(alignment, "MAX_UNKNOWN_IDS", 5)
     path = write(
