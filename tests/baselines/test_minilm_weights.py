@@ -55,7 +55,7 @@ def tampered_site(tmp_path_factory) -> Path:
 
 
 def test_the_installed_weights_are_the_pinned_upstream_file():
-    from swords_baselines.neural.contextual import resolve_model
+    from swords_baselines.neural.models import resolve_model
     from swords_baselines.neural.minilm import PACKAGED_MINILM
 
     folder = Path(minilm_package.get_model_path())
