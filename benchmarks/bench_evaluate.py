@@ -32,7 +32,7 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT))
 
 import swords_dataset  # noqa: E402
-from swords_dataset.build.sources import NLTK35_ENV, default_sources_dir  # noqa: E402
+from swords_dataset.builder.sources import NLTK35_ENV, default_sources_dir  # noqa: E402
 
 PERL_KEYS = {f"{task}_{part}" for task in ("best", "oot") for part in ("p", "r", "mode_p", "mode_r")}
 

@@ -101,7 +101,7 @@ OFFICIAL = (
     + """
 import importlib.util, subprocess, tempfile, os
 from swords_metric import Scorer
-from swords_dataset.build.sources import default_sources_dir
+from swords_dataset.builder.sources import default_sources_dir
 scorer = Scorer(rows)
 refs, preds = scorer.references, scorer.lemma_lists(predictions)
 scorers = default_sources_dir() / "reference-scorers"

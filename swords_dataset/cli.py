@@ -14,7 +14,7 @@ from swords_lexsub.terminal import shown
 def _cmd_build(args: argparse.Namespace) -> int:
     import time
 
-    from swords_dataset.build.pipeline import build
+    from swords_dataset.builder.pipeline import build
 
     started = time.perf_counter()
     counts = build(Path(args.sources), Path(args.output), nltk35=args.nltk35)
@@ -58,7 +58,7 @@ def _cmd_publish(args: argparse.Namespace) -> int:
 
 
 def register_data(subparsers) -> None:
-    from swords_dataset.build.sources import NLTK35_ENV, default_sources_dir
+    from swords_dataset.builder.sources import NLTK35_ENV, default_sources_dir
 
     data = subparsers.add_parser("data", help="build, verify and publish the benchmark datasets")
     commands = data.add_subparsers(dest="data_command", required=True, metavar="COMMAND")

@@ -12,7 +12,7 @@ import pytest
 from filelock import FileLock
 
 import swords_dataset
-from swords_dataset.build.sources import default_sources_dir
+from swords_dataset.builder.sources import default_sources_dir
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 

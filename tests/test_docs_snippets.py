@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from swords_dataset.build.sources import NLTK35_ENV, default_sources_dir
+from swords_dataset.builder.sources import NLTK35_ENV, default_sources_dir
 
 from .doc_blocks import REPO_ROOT, blocks, documents
 

@@ -21,7 +21,7 @@ def default_thesaurus_path() -> Path:
     its redistribution terms are unclear)."""
     if os.environ.get(THESAURUS_ENV):
         return Path(os.environ[THESAURUS_ENV])
-    from swords_dataset.build.sources import default_sources_dir
+    from swords_dataset.builder.sources import default_sources_dir
 
     return default_sources_dir() / "thesaurus" / "rogets.json.gz"
 

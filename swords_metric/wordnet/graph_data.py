@@ -3,7 +3,7 @@
 
 From a raw WordNet 3.0 database directory (Debian's ``/usr/share/wordnet``: packages ``wordnet-base`` for
 ``index.*``/``data.*`` and ``wordnet-sense-index`` for ``index.sense``), read by
-:mod:`swords_dataset.build.wordnet_files`, this keeps, and only this:
+:mod:`swords_dataset.builder.wordnet_files`, this keeps, and only this:
 
 * synsets, numbered in (POS file n, v, a, r; byte offset) order, with their database offsets;
 * word senses, numbered synset by synset in the data file's word order: the word as the data file spells it
@@ -17,7 +17,7 @@ From a raw WordNet 3.0 database directory (Debian's ``/usr/share/wordnet``: pack
 * pointers between word senses, as sense numbers: ``antonyms`` (``!``) and ``derivations`` (``+``,
   derivationally related forms), both lexical in WordNet 3.0.
 
-Layout: a zip archive (the deterministic writer of swords_dataset.build.wordnet_files: members sorted, fixed
+Layout: a zip archive (the deterministic writer of swords_dataset.builder.wordnet_files: members sorted, fixed
 dates) of flat arrays, each its own member named ``PATH.DTYPE``: ``.txt`` is ASCII words joined by spaces,
 ``.u1``/``.u2``/``.i4`` little-endian unsigned 8-bit, unsigned 16-bit and signed 32-bit integers. A ragged
 array (a list per row) is ``PATH/counts`` (per row) and ``PATH/values`` (flat). ``manifest.json`` holds the
@@ -38,7 +38,7 @@ from pathlib import Path
 
 import numpy as np
 
-from swords_dataset.build.wordnet_files import (
+from swords_dataset.builder.wordnet_files import (
     POS_FILES,
     extract_main,
     read_index,

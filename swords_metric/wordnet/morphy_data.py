@@ -18,7 +18,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from swords_dataset.build.wordnet_files import POS_FILES, extract_main, read_lines
+from swords_dataset.builder.wordnet_files import POS_FILES, extract_main, read_lines
 
 #: Format version of the JSON payload; bump it if the layout changes.
 FORMAT_VERSION = 1

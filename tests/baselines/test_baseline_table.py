@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from swords_dataset.build.sources import default_sources_dir
+from swords_dataset.builder.sources import default_sources_dir
 
 from ..conftest import REPO_ROOT
 

@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from swords_dataset.build.sources import BUILD_SOURCES
+from swords_dataset.builder.sources import BUILD_SOURCES
 
 from ..conftest import REPO_ROOT
 from .test_build_faults import BEFORE_WORK_SECONDS, contents, one_line, timed_build
@@ -105,9 +105,9 @@ WRITE = """
 import resource, sys
 from pathlib import Path
 import swords_dataset
-from swords_dataset.build.pipeline import write_into
-from swords_dataset.build.folder import BuildFolder
-from swords_dataset.build.sources import BUILD_SOURCES
+from swords_dataset.builder.pipeline import write_into
+from swords_dataset.builder.folder import BuildFolder
+from swords_dataset.builder.sources import BUILD_SOURCES
 output, sources, limit = Path(sys.argv[1]), Path(sys.argv[2]), int(sys.argv[3])
 rows = {c: {s: swords_dataset.rows(c, s) for s in splits} for c, splits in swords_dataset.CONFIGS.items()}
 paths = {relative: sources / relative for relative in BUILD_SOURCES}

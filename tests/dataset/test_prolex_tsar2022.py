@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 import swords_dataset
-from swords_dataset.build.errors import BuildError
-from swords_dataset.build.readers.tsar2022 import read_tsar2022
-from swords_dataset.build.sources import BUILD_SOURCES
+from swords_dataset.builder.errors import BuildError
+from swords_dataset.builder.readers.tsar2022 import read_tsar2022
+from swords_dataset.builder.sources import BUILD_SOURCES
 from swords_dataset.schema import FEATURES
 from swords_dataset.stats import split_statistics
 

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from swords_dataset.build.errors import BuildError
-from swords_dataset.build.readers.prolex import csv_path, read_prolex
-from swords_dataset.build.readers.tsar2022 import gold_path, inputs_path, read_tsar2022
+from swords_dataset.builder.errors import BuildError
+from swords_dataset.builder.readers.prolex import csv_path, read_prolex
+from swords_dataset.builder.readers.tsar2022 import gold_path, inputs_path, read_tsar2022
 
 
 @pytest.fixture

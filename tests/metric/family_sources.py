@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from swords_dataset.build.sources import default_sources_dir
+from swords_dataset.builder.sources import default_sources_dir
 
 SHARED = default_sources_dir()
 TSAR_DATA = SHARED / "tsar2022"

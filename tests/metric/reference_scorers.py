@@ -30,7 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
-from swords_dataset.build.sources import default_sources_dir
+from swords_dataset.builder.sources import default_sources_dir
 from swords_metric.metrics.semeval import semeval_answers
 from swords_metric.metrics.target_scores import TargetScores, score_targets
 from swords_metric.references.reference import Reference, prepare_reference

@@ -170,7 +170,7 @@ def _gpt3_pairs(path: Path) -> set[tuple[str, str]]:
 @pytest.fixture(scope="session")
 def gpt3_pairs() -> set[tuple[str, str]]:
     """Empty when the shared folder with the recorded outputs is absent."""
-    from swords_dataset.build.sources import default_sources_dir
+    from swords_dataset.builder.sources import default_sources_dir
 
     path = default_sources_dir() / GPT3_OUTPUTS
     return _gpt3_pairs(path) if path.is_file() else set()

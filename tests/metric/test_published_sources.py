@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from swords_dataset import CONFIGS
-from swords_dataset.build.sources import default_sources_dir
+from swords_dataset.builder.sources import default_sources_dir
 from swords_metric import PUBLISHED_METRICS, published_papers, published_results
 from swords_metric.official.tsar2022 import TSAR_COLUMNS
 

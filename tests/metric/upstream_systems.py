@@ -20,7 +20,7 @@ import pyarrow.parquet as pq
 import pytest
 
 import swords_dataset
-from swords_dataset.build.sources import default_sources_dir
+from swords_dataset.builder.sources import default_sources_dir
 
 from ..conftest import run_swords
 

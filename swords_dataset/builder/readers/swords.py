@@ -8,7 +8,7 @@ import json
 from collections import defaultdict
 from pathlib import Path
 
-from swords_dataset.build.readers.row_fields import schema_row
+from swords_dataset.builder.readers.row_fields import schema_row
 from swords_dataset.schema import empty_provenance, sort_substitutes, sorted_candidates
 
 

@@ -62,7 +62,7 @@ def default_sources_dir() -> Path:
     """$SWORDS_SOURCES, else ../shared/data beside the repository (or the current directory)."""
     if os.environ.get(SOURCES_ENV):
         return Path(os.environ[SOURCES_ENV])
-    repo_root = Path(__file__).resolve().parents[2]  # swords_dataset/build/sources.py
+    repo_root = Path(__file__).resolve().parents[2]  # swords_dataset/builder/sources.py
     for base in (repo_root, Path.cwd()):
         candidate = base.parent / "shared" / "data"
         if candidate.is_dir():

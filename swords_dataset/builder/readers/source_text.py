@@ -7,7 +7,7 @@ from __future__ import annotations
 import codecs
 from pathlib import Path
 
-from swords_dataset.build.errors import BuildError
+from swords_dataset.builder.errors import BuildError
 from swords_lexsub.terminal import clipped
 
 

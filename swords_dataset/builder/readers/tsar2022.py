@@ -12,9 +12,9 @@ import re
 from collections import Counter
 from pathlib import Path
 
-from swords_dataset.build.errors import BuildError
-from swords_dataset.build.readers.row_fields import schema_row
-from swords_dataset.build.readers.source_text import checked_word, source_text
+from swords_dataset.builder.errors import BuildError
+from swords_dataset.builder.readers.row_fields import schema_row
+from swords_dataset.builder.readers.source_text import checked_word, source_text
 from swords_lexsub.terminal import clipped
 
 LANGUAGES = ("en", "es", "pt")

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from json.encoder import encode_basestring_ascii as _json_string
 from pathlib import Path
 
-from swords_dataset.build.sources import NLTK35_ENV
+from swords_dataset.builder.sources import NLTK35_ENV
 from swords_lexsub.errors import SwordsError
 
 # Dataset ids pinned in upstream's swords/datasets.py (DATASETS[...]["id"]), per (config, split) of ours.

@@ -10,12 +10,12 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from swords_dataset import CONFIGS, DATASET_DIR, license_path, parquet_path
-from swords_dataset.build.folder import BuildFolder
-from swords_dataset.build.readers import prolex as readers_prolex
-from swords_dataset.build.readers import tsar2022 as readers_tsar2022
-from swords_dataset.build.rows import build_rows
-from swords_dataset.build.sources import BUILD_SOURCES, checked_sources
-from swords_dataset.build.upstream_ids import nltk35_detokenizer
+from swords_dataset.builder.folder import BuildFolder
+from swords_dataset.builder.readers import prolex as readers_prolex
+from swords_dataset.builder.readers import tsar2022 as readers_tsar2022
+from swords_dataset.builder.rows import build_rows
+from swords_dataset.builder.sources import BUILD_SOURCES, checked_sources
+from swords_dataset.builder.upstream_ids import nltk35_detokenizer
 from swords_dataset.card import write_card
 from swords_dataset.schema import ARROW_SCHEMA
 from swords_lexsub.errors import SwordsError
@@ -78,7 +78,7 @@ def write_dataset(rows: dict[str, dict[str, list[dict]]], paths: dict[str, Path]
 
 def build(sources_dir: Path, output_dir: Path = DATASET_DIR, nltk35: str | None = None) -> dict[str, dict[str, int]]:
     """Build every config into output_dir/data and output_dir/README.md (with the manifest that recognises them as the
-    build's: swords_dataset/build/folder.py); returns row counts. `nltk35`: a folder holding nltk 3.5, for upstream's
+    build's: swords_dataset/builder/folder.py); returns row counts. `nltk35`: a folder holding nltk 3.5, for upstream's
     SemEval-2007 trial ids.
 
     Everything that can stop the build is checked before any heavy work, in a few milliseconds: the output

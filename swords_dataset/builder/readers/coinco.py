@@ -7,8 +7,8 @@ import gzip
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
-from swords_dataset.build.errors import BuildError
-from swords_dataset.build.readers.row_fields import (
+from swords_dataset.builder.errors import BuildError
+from swords_dataset.builder.readers.row_fields import (
     normalize_whitespace,
     pool_with_gold,
     produced_substitutes,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from swords_dataset.build.errors import BuildError
+from swords_dataset.builder.errors import BuildError
 from swords_dataset.schema import empty_provenance, sort_substitutes, sorted_candidates
 
 

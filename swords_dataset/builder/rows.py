@@ -6,14 +6,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from swords_dataset.build.errors import BuildError
-from swords_dataset.build.readers import prolex as readers_prolex
-from swords_dataset.build.readers import tsar2022 as readers_tsar2022
-from swords_dataset.build.readers.coinco import coinco_test_documents, read_coinco
-from swords_dataset.build.readers.semeval07 import read_semeval07, semeval_instance_texts
-from swords_dataset.build.readers.swords import read_swords, swords_documents
-from swords_dataset.build.sources import SEMEVAL_UPSTREAM_ASSET
-from swords_dataset.build.upstream_ids import (
+from swords_dataset.builder.errors import BuildError
+from swords_dataset.builder.readers import prolex as readers_prolex
+from swords_dataset.builder.readers import tsar2022 as readers_tsar2022
+from swords_dataset.builder.readers.coinco import coinco_test_documents, read_coinco
+from swords_dataset.builder.readers.semeval07 import read_semeval07, semeval_instance_texts
+from swords_dataset.builder.readers.swords import read_swords, swords_documents
+from swords_dataset.builder.sources import SEMEVAL_UPSTREAM_ASSET
+from swords_dataset.builder.upstream_ids import (
     UpstreamTarget,
     check_dataset_ids,
     semeval_placements_by_recipe,
