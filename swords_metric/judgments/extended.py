@@ -40,13 +40,16 @@ AGREEMENT_KEYS = (("kappa_acceptable", "kappa_a"), ("kappa_conceivable", "kappa_
 
 
 def benchmark_rows(scorer, rows: Iterable[Mapping] | None = None) -> list[dict]:
-    """The scorer's rows with their substitutes: `rows` as given, else its shipped split's."""
-    if rows is not None:
-        return [dict(row) for row in rows]
-    if not scorer.config or not scorer.split:
-        raise MetricInputError("judgments: give the benchmark rows (references=) the Scorer was made from")
-    parts = swords_dataset.split_parts(scorer.config, scorer.split)
-    return [row for part in parts for row in swords_dataset.rows(scorer.config, part, columns=list(REFERENCE_COLUMNS))]
+    """The rows of the scorer's targets, in its order, with their substitutes: from `rows`, else from its shipped
+    split (a Scorer restricted to some targets gets just theirs)."""
+    if rows is None:
+        if not scorer.config or not scorer.split:
+            raise MetricInputError("judgments: give the benchmark rows (references=) the Scorer was made from")
+        parts = swords_dataset.split_parts(scorer.config, scorer.split)
+        columns = list(REFERENCE_COLUMNS)
+        rows = (row for part in parts for row in swords_dataset.rows(scorer.config, part, columns=columns))
+    by_id = {row["id"]: row for row in rows}
+    return [dict(by_id[row["id"]]) for row in scorer.rows]
 
 
 def judged_substitute(substitute: str, labels: list[str]) -> dict:
@@ -125,20 +128,20 @@ def _prepare(scorer: Scorer, predictions, source: str):
     return scorer.prepare(predictions, source)
 
 
-def extended_scores(
+def extend_result(
+    result: dict,
     scorer: Scorer,
+    prepared,
     predictions,
-    judgments: Iterable[str | Path],
+    merged: MergedJudgments,
     rows: Iterable[Mapping] | None = None,
     bootstrap: int = 0,
     seed: int = 0,
     by_pos: bool = True,
     source: str = "predictions",
 ) -> dict:
-    """The official result of `predictions` (a predictions file, or what Scorer.prepare takes) with its figures
-    on the gold the judgments files extend (see the module's docstring). `rows`: the benchmark rows the Scorer
-    was made from, when it is no shipped split's."""
-    merged = merge_judgments(scorer, judgments)
+    """`result` (Scorer.score's of `prepared`, `predictions` prepared by `scorer`) with "extended" and "judgments"
+    added: `predictions` (a predictions file, or what Scorer.prepare takes) scored on the gold `merged` extends."""
     ext = Scorer(
         extended_rows(benchmark_rows(scorer, rows), merged),
         k=scorer.k,
@@ -147,12 +150,11 @@ def extended_scores(
         include_problematic=scorer.include_problematic,
         config=scorer.config,
     )
-    official_prepared, ext_prepared = _prepare(scorer, predictions, source), _prepare(ext, predictions, source)
-    result = scorer.score(official_prepared, bootstrap, seed, by_pos, source)
+    ext_prepared = _prepare(ext, predictions, source)
     extended = ext.score(ext_prepared, bootstrap, seed, by_pos, source)
     extended["signature"] = ext.signature(bootstrap, seed, signature_settings(merged))
     result["extended"] = extended
-    top, before = _unjudged(scorer, official_prepared, scorer.k)
+    top, before = _unjudged(scorer, prepared, scorer.k)
     _, after = _unjudged(ext, ext_prepared, scorer.k)
     result["judgments"] = {
         **merged.counts(),
@@ -166,3 +168,22 @@ def extended_scores(
         "judgements_per_substitute": _per_substitute(scorer, ext),
     }
     return result
+
+
+def extended_scores(
+    scorer: Scorer,
+    predictions,
+    judgments: Iterable[str | Path],
+    rows: Iterable[Mapping] | None = None,
+    bootstrap: int = 0,
+    seed: int = 0,
+    by_pos: bool = True,
+    source: str = "predictions",
+) -> dict:
+    """The official result of `predictions` (a predictions file, or what Scorer.prepare takes) with its figures
+    on the gold the judgments files extend (see the module's docstring). `rows`: the benchmark rows the Scorer
+    was made from, when it is no shipped split's. The judgments are read and checked before the predictions."""
+    merged = merge_judgments(scorer, judgments)
+    prepared = _prepare(scorer, predictions, source)
+    result = scorer.score(prepared, bootstrap, seed, by_pos, source)
+    return extend_result(result, scorer, prepared, predictions, merged, rows, bootstrap, seed, by_pos, source)
