@@ -28,9 +28,10 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 import swords_dataset
-from swords_metric.errors import MetricInputError
+from swords_metric.errors import MetricInputError, shown
 from swords_metric.judgments.merge import LLM_PREFIX, MergedJudgments, merge_judgments
 from swords_metric.judgments.protocol import ABSTAIN, ACCEPT
+from swords_metric.judgments.tasks import refusal
 from swords_metric.references.split import REFERENCE_COLUMNS
 from swords_metric.scorer import Scorer
 
@@ -122,6 +123,19 @@ def _per_substitute(official: Scorer, extended: Scorer) -> dict[str, dict[str, i
     }
 
 
+def check_judgments_option(judgments, family: str) -> None:
+    """compute()'s `judgments`: None, or judgments files (paths) for a benchmark whose gold can take them."""
+    if judgments is None:
+        return
+    if isinstance(judgments, str | Path):
+        judgments = [judgments]  # one path is taken as a list of one
+    if not isinstance(judgments, Iterable) or not all(isinstance(path, str | Path) for path in judgments):
+        raise MetricInputError(f"judgments: expected judgments files (paths), got {shown(judgments)}")
+    reason = refusal(family, family)
+    if reason:
+        raise MetricInputError(reason)
+
+
 def _prepare(scorer: Scorer, predictions, source: str):
     if isinstance(predictions, str | Path):
         return scorer.read(predictions, source=source)
@@ -183,7 +197,7 @@ def extended_scores(
     """The official result of `predictions` (a predictions file, or what Scorer.prepare takes) with its figures
     on the gold the judgments files extend (see the module's docstring). `rows`: the benchmark rows the Scorer
     was made from, when it is no shipped split's. The judgments are read and checked before the predictions."""
-    merged = merge_judgments(scorer, judgments)
+    merged = merge_judgments(scorer, [judgments] if isinstance(judgments, str | Path) else judgments)
     prepared = _prepare(scorer, predictions, source)
     result = scorer.score(prepared, bootstrap, seed, by_pos, source)
     return extend_result(result, scorer, prepared, predictions, merged, rows, bootstrap, seed, by_pos, source)
