@@ -24,7 +24,7 @@ import stat
 from datetime import UTC, datetime
 from pathlib import Path
 
-from swords_lexsub.files import atomic_writer
+from swords_lexsub.files import atomic_writer, no_space, no_space_reason
 from swords_metric.errors import MetricInputError, shown
 from swords_metric.judgments.protocol import CONTROLS, LABELS
 from swords_metric.judgments.tasks import TASKS_FORMAT, TASKS_VERSION, Candidate, Task, TaskSet
@@ -272,10 +272,19 @@ class JudgmentsWriter:
 
     def write(self, record: dict) -> None:
         line = json.dumps({k: v for k, v in record.items() if k != "_where"}, ensure_ascii=False) + "\n"
-        self._file.write(line.encode("utf-8"))
-        self._file.flush()
+        try:
+            self._file.write(line.encode("utf-8"))
+            self._file.flush()
+        except OSError as error:
+            if no_space(error):  # what reached the disk is whole lines and at most one cut one, dropped on reading
+                raise MetricInputError(f"{self.path}: {no_space_reason(error)}") from None
+            raise
 
     def __exit__(self, *exc) -> None:
         if self._file is not None:
-            self._file.close()
-            self._file = None
+            file, self._file = self._file, None
+            try:
+                file.close()
+            except OSError as error:
+                if exc[0] is None and no_space(error):
+                    raise MetricInputError(f"{self.path}: {no_space_reason(error)}") from None
