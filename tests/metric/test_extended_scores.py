@@ -164,3 +164,29 @@ def test_benchmarks_that_cannot_take_judgments_refuse_in_one_line(case, config):
 def test_python_refuses_coinco(case):
     with pytest.raises(MetricInputError, match="coinco's gold was recalled"):
         extended_scores(Scorer.from_dataset("coinco", "test"), {}, case.files)
+
+
+@pytest.mark.parametrize(
+    ("agreement", "shown"),
+    [
+        (None, "agreement:unmeasured"),
+        (
+            {"kappa_acceptable": 0.312, "kappa_conceivable": 0.1, "spearman": 0.25},
+            "agreement:kappa_a=0.31,kappa_c=0.10,rho=0.25",
+        ),
+    ],
+)
+def test_an_llm_judges_agreement_is_in_the_signature(case, tmp_path, agreement, shown):
+    """An LLM judge (id llm:<model>:<prompt hash>) merged: the extended signature carries its measured agreement, or
+    says it was never measured; the report's judgments say so too."""
+    records = [json.loads(line) for line in case.files[0].read_text().splitlines()]
+    llm = [
+        {**r, "judge": "llm:smollm2:0123abcd"} | ({"agreement": agreement} if agreement else {})
+        for r in records
+        if r["judge"] == "ann"
+    ]
+    path = tmp_path / "llm.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in llm))
+    result = extended_scores(Scorer.from_dataset("swords", "test"), case.run, [path])
+    assert result["extended"]["signature"].endswith("|judges:1|" + shown)
+    assert result["judgments"]["agreement"] == {"llm:smollm2:0123abcd": agreement}
