@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import os
 import stat
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -212,18 +213,23 @@ def check_record(value, where: str) -> dict:
     return value
 
 
+def iter_judgments(path: str | Path, notes: list[str], max_bytes: int = MAX_JUDGMENTS_BYTES) -> Iterator[dict]:
+    """read_judgments's records one at a time (a merge holds only what it keeps of each); notes go to `notes`."""
+    path = Path(path)
+    for where, value, cut in _lines(path, max_bytes, "judgments file"):
+        if cut:
+            notes.append(f"{where}: the last line is cut short (a writer stopped mid-line); left out")
+            continue
+        check_record(value, where)["_where"] = where
+        yield value
+
+
 def read_judgments(path: str | Path, max_bytes: int = MAX_JUDGMENTS_BYTES) -> Judgments:
     """A judgments file's records, each with its `where` ("FILE:LINE") under the key "_where"; a cut last line (a
     killed writer's) is dropped with a note in `.notes`; anything else wrong is one MetricInputError naming the
     file and line."""
-    path = Path(path)
-    records = Judgments(path=path)
-    for where, value, cut in _lines(path, max_bytes, "judgments file"):
-        if cut:
-            records.notes.append(f"{where}: the last line is cut short (a writer stopped mid-line); left out")
-            continue
-        check_record(value, where)["_where"] = where
-        records.append(value)
+    records = Judgments(path=Path(path))
+    records.extend(iter_judgments(path, records.notes, max_bytes))
     return records
 
 
