@@ -190,3 +190,11 @@ def test_an_llm_judges_agreement_is_in_the_signature(case, tmp_path, agreement, 
     result = extended_scores(Scorer.from_dataset("swords", "test"), case.run, [path])
     assert result["extended"]["signature"].endswith("|judges:1|" + shown)
     assert result["judgments"]["agreement"] == {"llm:smollm2:0123abcd": agreement}
+
+
+def test_judgments_with_compare_is_refused_before_any_work(case):
+    done = run_swords("evaluate", "--compare", "a.json", "b.json", "--judgments", str(case.files[0]))
+    assert (
+        done.returncode == 2
+        and done.stderr == "swords: error: --judgments goes with --predictions (one system), not --compare\n"
+    )
