@@ -171,8 +171,8 @@ def test_python_refuses_coinco(case):
     [
         (None, "agreement:unmeasured"),
         (
-            {"kappa_acceptable": 0.312, "kappa_conceivable": 0.1, "spearman": 0.25},
-            "agreement:kappa_a=0.31,kappa_c=0.10,rho=0.25",
+            {"kappa_acceptable": 0.312, "kappa_conceivable": 0.1, "spearman": 0.25, "candidates": 200},
+            "agreement:kappa_a=0.31,kappa_c=0.10,rho=0.25,n=200",
         ),
     ],
 )
