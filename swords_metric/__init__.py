@@ -19,6 +19,27 @@ from typing import TYPE_CHECKING
 from swords_dataset.judgements import ACCEPTABLE_ABOVE, CLASSES, CONCEIVABLE_FROM
 from swords_metric.details.explain import Judgement
 from swords_metric.errors import MetricInputError
+from swords_metric.judgments.agreement import accuracy, cohen_kappa, spearman
+from swords_metric.judgments.extended import extended_scores
+from swords_metric.judgments.files import (
+    MAX_JUDGMENTS_BYTES,
+    MAX_TASKS_BYTES,
+    Judgments,
+    JudgmentsWriter,
+    judgment_record,
+    read_judgments,
+    read_tasks,
+    write_tasks,
+)
+from swords_metric.judgments.merge import MergedJudgments, merge_judgments
+from swords_metric.judgments.protocol import (
+    CONTROL_ACCURACY,
+    INSTRUCTIONS,
+    INSTRUCTIONS_VERSION,
+    LABELS,
+    MAX_CANDIDATES,
+)
+from swords_metric.judgments.tasks import Candidate, Task, TaskSet, make_tasks, tasks_for
 from swords_metric.metrics.bootstrap import check_resamples
 from swords_metric.official.report import family_metric_keys, format_family_result
 from swords_metric.official.scorer import FamilyScorer
@@ -96,6 +117,30 @@ def load(**kwargs):
 
 # The public surface: nothing outside swords_metric imports its modules (import-linter checks it).
 __all__ = [
+    "CONTROL_ACCURACY",
+    "INSTRUCTIONS",
+    "INSTRUCTIONS_VERSION",
+    "LABELS",
+    "MAX_CANDIDATES",
+    "MAX_JUDGMENTS_BYTES",
+    "MAX_TASKS_BYTES",
+    "Candidate",
+    "Judgments",
+    "JudgmentsWriter",
+    "Task",
+    "TaskSet",
+    "MergedJudgments",
+    "accuracy",
+    "cohen_kappa",
+    "extended_scores",
+    "judgment_record",
+    "merge_judgments",
+    "spearman",
+    "make_tasks",
+    "read_judgments",
+    "read_tasks",
+    "tasks_for",
+    "write_tasks",
     "ACCEPTABLE_ABOVE",
     "CLASSES",
     "CONCEIVABLE_FROM",
