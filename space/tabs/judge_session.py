@@ -1,0 +1,154 @@
+"""The Judge tab's handlers: a judging session started from a tasks file (or from a run and a benchmark split,
+whose tasks the tab writes for download), continued from a partial judgments file, and each finished task appended
+to the session's judgments file through the metric's own writer (the file's contract is the metric's:
+swords_metric.judgment_record). A session is plain data kept in the browser session's gr.State."""
+
+from __future__ import annotations
+
+import re
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from swords_metric import LABELS, JudgmentsWriter, Task, TaskSet, judgment_record, write_tasks
+from swords_space import benchmarks, render, scoring
+from swords_space.errors import SpaceError
+from swords_space.tabs.judge_files import judged_by, judgments_from, tasks_from
+from swords_space.tabs.score_files import chosen_file, read_predictions
+
+MAX_JUDGE_CHARS = 80
+MAX_TARGETS = 100_000  # "targets to sample": more than any split has, so every target
+LLM_PREFIX = "llm:"  # an LLM judge's id (swords judge llm): a person's name never passes for a model's
+SESSION_PREFIX = "swords-judge-"
+
+
+@dataclass
+class JudgeSession:
+    header: dict  # the tasks file's header: dataset, split, instructions version, ...
+    tasks: list[Task]
+    judge: str
+    judgments: Path  # the session's judgments file: the uploaded partial file's records, then this session's
+    todo: list[int] = field(default_factory=list)  # the tasks not yet judged by this judge, in the file's order
+    done: int = 0  # of todo
+    resumed: int = 0  # tasks this judge had finished in the uploaded judgments file
+    tasks_file: Path | None = None  # the tasks the tab made from a run, for download
+
+    @property
+    def current(self) -> Task | None:
+        return self.tasks[self.todo[self.done]] if self.done < len(self.todo) else None
+
+    @property
+    def finished(self) -> int:
+        return self.resumed + self.done
+
+    def candidates_judged(self) -> tuple[int, int]:
+        """(candidates judged by this judge, candidates in all tasks), controls included."""
+        left = sum(len(self.tasks[i].candidates) for i in self.todo[self.done :])
+        total = sum(len(task.candidates) for task in self.tasks)
+        return total - left, total
+
+
+def judge_name(name: str | None) -> str:
+    """The judge's name as the judgments file records it: trimmed, one line, at most MAX_JUDGE_CHARS."""
+    name = (name or "").strip()
+    if not name:
+        raise SpaceError("Enter your name (or a pseudonym) as the judge: each judgment records who made it.")
+    if len(name) > MAX_JUDGE_CHARS:
+        raise SpaceError(f"The judge's name has {len(name):,} characters; at most {MAX_JUDGE_CHARS}.")
+    if render.visible(name) != name:
+        raise SpaceError(f"The judge's name {render.visible(name)} holds control characters; type a plain name.")
+    if name.lower().startswith(LLM_PREFIX):
+        raise SpaceError(f'A name starting "{LLM_PREFIX}" is an LLM judge\'s (swords judge llm); choose another.')
+    return name
+
+
+def judgeable_splits() -> list[str]:
+    """The benchmark splits a run's substitutes can be judged for: SWORDS's (judged, not recalled, gold)."""
+    return [benchmarks.split_label(c, s) for c, s in benchmarks.splits() if c.startswith("swords")]
+
+
+def _session_file(folder: Path, judge: str) -> Path:
+    slug = re.sub(r"[^A-Za-z0-9._-]+", "-", judge).strip("-.") or "judge"
+    return folder / f"judgments-{slug[:40]}.jsonl"
+
+
+def tasks_from_run(
+    run: str | Path, split_label: str | None, targets: float | None, seed: float | None, folder: Path
+) -> tuple[TaskSet, Path]:
+    """A run's unjudged substitutes on a SWORDS split as tasks (the metric's make_tasks), written for download."""
+    label = split_label or "swords test"
+    if label not in judgeable_splits():
+        raise SpaceError(f"Only SWORDS's splits can be judged ({', '.join(judgeable_splits())}), not {label}.")
+    config, split = benchmarks.choose_split(label)
+    scorer = scoring.scorer_for(config, split)
+    path = chosen_file(run, None, None)
+    predictions = read_predictions(scorer, path, render.visible(path.name))
+    sample = int(targets) if targets else None
+    taskset = scoring.judge_tasks(scorer, predictions, targets=sample, seed=int(seed or 0))
+    if not taskset.tasks:
+        raise SpaceError(f"Every substitute of {render.visible(path.name)} is judged in {label} already: nothing to judge.")
+    tasks_file = folder / f"tasks-{config}-{split}.jsonl"
+    write_tasks(tasks_file, taskset)
+    return taskset, tasks_file
+
+
+def start(
+    tasks_upload: str | Path | None,
+    run_upload: str | Path | None,
+    split_label: str | None,
+    judge: str | None,
+    partial: str | Path | None = None,
+    targets: float | None = None,
+    seed: float | None = 0,
+) -> JudgeSession:
+    """A session from a tasks file (or, without one, a run and a SWORDS split), for this judge; with a partial
+    judgments file, its records are kept and the tasks this judge finished in it are skipped."""
+    name = judge_name(judge)
+    folder = Path(tempfile.mkdtemp(prefix=SESSION_PREFIX))
+    tasks_file = None
+    if tasks_upload:
+        taskset = tasks_from(tasks_upload)
+    elif run_upload:
+        taskset, tasks_file = tasks_from_run(run_upload, split_label, targets, seed, folder)
+    else:
+        raise SpaceError("Upload a tasks file, or a run (predictions file) to make tasks from.")
+    records = judgments_from(partial, taskset) if partial else []
+    finished = judged_by(records, taskset, name)
+    session = JudgeSession(
+        header=taskset.header,
+        tasks=taskset.tasks,
+        judge=name,
+        judgments=_session_file(folder, name),
+        todo=[i for i, task in enumerate(taskset.tasks) if task.task not in finished],
+        resumed=len(finished),
+        tasks_file=tasks_file,
+    )
+    with JudgmentsWriter(session.judgments) as writer:  # created even when empty: there is always a file to download
+        for record in records:
+            if record["judge"] != name or record["task"] in finished:  # a task cut short is judged again
+                writer.write(record)
+    return session
+
+
+def save(session: JudgeSession | None, labels: list[str | None]) -> JudgeSession:
+    """The current task's labels (one per candidate, in the task's order) appended to the judgments file, and the
+    session moved to the next task."""
+    if session is None:
+        raise SpaceError("Start first: upload a tasks file (or a run), enter your name, press Start.")
+    task = session.current
+    if task is None:
+        raise SpaceError("Every task is judged: download the judgments file.")
+    given = list(labels)[: len(task.candidates)]
+    missing = [render.visible(c.substitute) for c, label in zip(task.candidates, given, strict=False) if not label]
+    missing += [render.visible(c.substitute) for c in task.candidates[len(given) :]]
+    if missing:
+        raise SpaceError(f"Judge every substitute before saving; not yet: {', '.join(missing)}.")
+    wrong = [label for label in given if label not in LABELS]
+    if wrong:
+        raise SpaceError(f"A judgment is one of {', '.join(LABELS)}, not {render.visible(str(wrong[0]))}.")
+    extra = {key: session.header[key] for key in ("dataset", "split") if session.header.get(key)}
+    with JudgmentsWriter(session.judgments) as writer:
+        for candidate, label in zip(task.candidates, given, strict=True):
+            writer.write(judgment_record(task, candidate, session.judge, label, **extra))
+    session.done += 1
+    return session
