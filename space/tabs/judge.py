@@ -89,7 +89,9 @@ def view(session: JudgeSession | None) -> tuple:
 # -- events -------------------------------------------------------------------------------------------------
 
 
-def on_start(tasks_upload=None, run_upload=None, split_label="swords test", targets=None, seed=0, partial=None, judge=""):
+def on_start(
+    tasks_upload=None, run_upload=None, split_label="swords test", targets=None, seed=0, partial=None, judge=""
+):
     with messages():
         session = start(tasks_upload, run_upload, split_label, judge, partial, targets, seed)
     return view(session)
@@ -128,12 +130,13 @@ def build() -> None:
                     "never judged",
                     "judge-run",
                 )
-                split = Dropdown(
-                    judgeable_splits(), value="swords test", label="Benchmark", elem_id="judge-split"
-                )
+                split = Dropdown(judgeable_splits(), value="swords test", label="Benchmark", elem_id="judge-split")
                 with gr.Row():
                     targets = Number(
-                        None, label="Targets to sample (empty: every target)", minimum=1, precision=0,
+                        None,
+                        label="Targets to sample (empty: every target)",
+                        minimum=1,
+                        precision=0,
                         elem_id="judge-targets",
                     )
                     seed = Number(0, label="Seed", minimum=0, maximum=2**31 - 1, precision=0, elem_id="judge-seed")

@@ -20,8 +20,10 @@ MAX_JUDGMENTS_BYTES = 20 * 1024 * 1024
 def _checked(upload: str | Path, limit: int, what: str) -> tuple[Path, str]:
     path = Path(upload)
     shown = render.visible(path.name)  # an upload's name is the sender's
-    if not path.is_file():
+    if not path.exists():
         raise SpaceError(f"The {what} did not arrive; upload it again.")
+    if not path.is_file():  # a pipe would block the reader, a device never end
+        raise SpaceError(f"{shown} is not a regular file (a folder, a pipe, a socket or a device).")
     size = path.stat().st_size
     if size > limit:
         raise SpaceError(f"{shown} is {size / 2**20:.1f} MB; a {what} may have at most {limit // 2**20} MB.")

@@ -5,6 +5,7 @@ swords_metric.judgment_record). A session is plain data kept in the browser sess
 
 from __future__ import annotations
 
+import contextlib
 import re
 import tempfile
 from dataclasses import dataclass, field
@@ -86,9 +87,14 @@ def tasks_from_run(
     sample = int(targets) if targets else None
     taskset = scoring.judge_tasks(scorer, predictions, targets=sample, seed=int(seed or 0))
     if not taskset.tasks:
-        raise SpaceError(f"Every substitute of {render.visible(path.name)} is judged in {label} already: nothing to judge.")
+        raise SpaceError(
+            f"Every substitute of {render.visible(path.name)} is judged in {label} already: nothing to judge."
+        )
     tasks_file = folder / f"tasks-{config}-{split}.jsonl"
-    write_tasks(tasks_file, taskset)
+    try:
+        write_tasks(tasks_file, taskset)
+    except OSError as error:
+        raise SpaceError(f"The tasks file could not be written ({error.strerror or error}); try again later.") from None
     return taskset, tasks_file
 
 
@@ -100,11 +106,13 @@ def start(
     partial: str | Path | None = None,
     targets: float | None = None,
     seed: float | None = 0,
+    folder: str | Path | None = None,
 ) -> JudgeSession:
     """A session from a tasks file (or, without one, a run and a SWORDS split), for this judge; with a partial
-    judgments file, its records are kept and the tasks this judge finished in it are skipped."""
+    judgments file, its records are kept and the tasks this judge finished in it are skipped. The session's files
+    go to a new folder in `folder` (default: the system's temporary folder)."""
     name = judge_name(judge)
-    folder = Path(tempfile.mkdtemp(prefix=SESSION_PREFIX))
+    folder = Path(tempfile.mkdtemp(prefix=SESSION_PREFIX, dir=folder))
     tasks_file = None
     if tasks_upload:
         taskset = tasks_from(tasks_upload)
@@ -123,11 +131,26 @@ def start(
         resumed=len(finished),
         tasks_file=tasks_file,
     )
-    with JudgmentsWriter(session.judgments) as writer:  # created even when empty: there is always a file to download
-        for record in records:
-            if record["judge"] != name or record["task"] in finished:  # a task cut short is judged again
-                writer.write(record)
+    kept = [r for r in records if r["judge"] != name or r["task"] in finished]  # a task cut short is judged again
+    _append(session.judgments, kept)  # the file made even when empty: there is always a file to download
     return session
+
+
+def _append(path: Path, records: list[dict]) -> None:
+    """Records appended to the session's judgments file, all or none: on a failure (a full disk) the file is cut
+    back to what it held, so it never holds part of a task."""
+    size = path.stat().st_size if path.exists() else 0
+    try:
+        with JudgmentsWriter(path) as writer:
+            for record in records:
+                writer.write(record)
+    except OSError as error:
+        with contextlib.suppress(OSError), open(path, "r+b") as file:  # the tab's own file, never the user's
+            file.truncate(size)
+        raise SpaceError(
+            f"The judgments file could not be written ({error.strerror or error}): this task is not saved. "
+            "Download the file (every task saved before is in it) and continue later."
+        ) from None
 
 
 def save(session: JudgeSession | None, labels: list[str | None]) -> JudgeSession:
@@ -147,8 +170,12 @@ def save(session: JudgeSession | None, labels: list[str | None]) -> JudgeSession
     if wrong:
         raise SpaceError(f"A judgment is one of {', '.join(LABELS)}, not {render.visible(str(wrong[0]))}.")
     extra = {key: session.header[key] for key in ("dataset", "split") if session.header.get(key)}
-    with JudgmentsWriter(session.judgments) as writer:
-        for candidate, label in zip(task.candidates, given, strict=True):
-            writer.write(judgment_record(task, candidate, session.judge, label, **extra))
+    _append(
+        session.judgments,
+        [
+            judgment_record(task, c, session.judge, label, **extra)
+            for c, label in zip(task.candidates, given, strict=True)
+        ],
+    )
     session.done += 1
     return session
