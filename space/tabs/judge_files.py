@@ -40,7 +40,7 @@ def tasks_from(upload: str | Path) -> TaskSet:
     """An uploaded tasks file, checked and read (its faults name the file and line)."""
     path, shown = _checked(upload, MAX_TASKS_BYTES, "tasks file")
     try:
-        taskset = read_tasks(path)
+        taskset = read_tasks(path, max_bytes=MAX_TASKS_BYTES)
     except MetricInputError as error:
         raise SpaceError(_message(error, path, shown)) from None
     if not taskset.tasks:
@@ -53,21 +53,22 @@ def judgments_from(upload: str | Path, taskset: TaskSet) -> list[dict]:
     task the tasks file has with another target, is a message naming the file and its line."""
     path, shown = _checked(upload, MAX_JUDGMENTS_BYTES, "judgments file")
     try:
-        records = read_judgments(path)
+        records = read_judgments(path, max_bytes=MAX_JUDGMENTS_BYTES)
     except MetricInputError as error:
         raise SpaceError(_message(error, path, shown)) from None
     targets = {task.task: task.id for task in taskset.tasks}
     dataset, split = taskset.header.get("dataset"), taskset.header.get("split")
-    for line, record in enumerate(records, 1):  # the reader keeps every line but a cut last one, in order
+    for record in records:
+        where = record["_where"].replace(str(path), shown)  # the reader's "FILE:LINE"
         for key, expected in (("dataset", dataset), ("split", split)):
             if key in record and expected is not None and record[key] != expected:
                 raise SpaceError(
-                    f"{shown}, line {line}: a judgment for {render.visible(str(record[key]))} ({key}), but the tasks "
+                    f"{where}: a judgment for {key} {render.visible(str(record[key]))}, but the tasks "
                     f"are for {dataset} {split}: upload the judgments made with these tasks."
                 )
         if record["task"] in targets and record["id"] != targets[record["task"]]:
             raise SpaceError(
-                f"{shown}, line {line}: task {render.visible(record['task'])} is target "
+                f"{where}: task {render.visible(record['task'])} is target "
                 f"{render.visible(targets[record['task']])} in the tasks file, not {render.visible(record['id'])}: "
                 "upload the judgments made with these tasks."
             )

@@ -11,11 +11,11 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from swords_metric import LABELS, JudgmentsWriter, Task, TaskSet, judgment_record, write_tasks
+from swords_metric import LABELS, JudgmentsWriter, MetricInputError, Task, TaskSet, judgment_record, write_tasks
 from swords_space import benchmarks, render, scoring
 from swords_space.errors import SpaceError
 from swords_space.tabs.judge_files import judged_by, judgments_from, tasks_from
-from swords_space.tabs.score_files import chosen_file, read_predictions
+from swords_space.tabs.score_files import chosen_file
 
 MAX_JUDGE_CHARS = 80
 MAX_TARGETS = 100_000  # "targets to sample": more than any split has, so every target
@@ -82,14 +82,14 @@ def tasks_from_run(
         raise SpaceError(f"Only SWORDS's splits can be judged ({', '.join(judgeable_splits())}), not {label}.")
     config, split = benchmarks.choose_split(label)
     scorer = scoring.scorer_for(config, split)
-    path = chosen_file(run, None, None)
-    predictions = read_predictions(scorer, path, render.visible(path.name))
-    sample = int(targets) if targets else None
-    taskset = scoring.judge_tasks(scorer, predictions, targets=sample, seed=int(seed or 0))
+    path = chosen_file(run, None, None)  # checked before reading: it arrived, not empty, at most 20 MB
+    shown = render.visible(path.name)
+    try:
+        taskset = scoring.judge_tasks(scorer, path, targets=int(targets) if targets else None, seed=int(seed or 0))
+    except MetricInputError as error:
+        raise SpaceError(str(error).replace(str(path), shown)) from None
     if not taskset.tasks:
-        raise SpaceError(
-            f"Every substitute of {render.visible(path.name)} is judged in {label} already: nothing to judge."
-        )
+        raise SpaceError(f"Every top-10 substitute of {shown} is judged in {label} already: nothing to judge.")
     tasks_file = folder / f"tasks-{config}-{split}.jsonl"
     try:
         write_tasks(tasks_file, taskset)
