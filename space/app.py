@@ -59,7 +59,7 @@ def build_demo() -> gr.Blocks:
             with gr.Tab("Leaderboard", id="leaderboard"):
                 leaderboard.build(demo)
             with gr.Tab("Judge", id="judge"):
-                judge.build()
+                judge.build(demo)
     return demo
 
 

@@ -29,6 +29,42 @@ CHOICE_WORDS = {
 }
 CHOICES = [(CHOICE_WORDS[label], label) for label in LABELS]
 JUDGMENTS_FILE_TYPES = [".jsonl"]
+KEYS_HELP = (
+    "Keyboard: **a** (or 1) accept, **r** (2) reject, **d** (3) abstain — each key answers the candidate that has "
+    "the focus (Tab moves it), else the first one without an answer; **Enter** saves the task."
+)
+# The keys above, in the page: installed once when it loads; they act only while the Judge tab is shown and the
+# focus is not in a text field. A key clicks the radio button, so Gradio sees the same change as from a mouse.
+KEYS_JS = """() => {
+  if (window.swordsJudgeKeys) return;
+  window.swordsJudgeKeys = true;
+  const LABELS = {a: 'accept', r: 'reject', d: 'abstain', '1': 'accept', '2': 'reject', '3': 'abstain'};
+  const shown = () => [...document.querySelectorAll('[id^="judge-candidate-"]')].filter(g => g.offsetParent);
+  const answered = group => [...group.querySelectorAll('input[type=radio]')].some(input => input.checked);
+  document.addEventListener('keydown', event => {
+    const save = document.querySelector('#judge-save');
+    if (!save || !save.offsetParent || event.ctrlKey || event.metaKey || event.altKey) return;
+    const active = document.activeElement;
+    if (active && (active.tagName === 'TEXTAREA' || (active.tagName === 'INPUT' && active.type !== 'radio'))) return;
+    const groups = shown();
+    if (!groups.length) return;
+    if (event.key === 'Enter') {
+      if (active && active.tagName === 'BUTTON') return;
+      event.preventDefault();
+      save.click();
+      return;
+    }
+    const label = LABELS[event.key.toLowerCase()];
+    if (!label) return;
+    const focused = active && active.closest('[id^="judge-candidate-"]');
+    const group = groups.includes(focused) ? focused : groups.find(g => !answered(g));
+    if (!group) return;
+    event.preventDefault();
+    group.querySelector(`input[value="${label}"]`).click();
+    const next = groups.slice(groups.indexOf(group) + 1).find(g => !answered(g)) || groups.find(g => !answered(g));
+    (next ? next.querySelector('input') : save).focus();  // all answered: Enter saves
+  });
+}"""
 
 # -- what the page shows of a session ---------------------------------------------------------------------------
 
@@ -89,9 +125,7 @@ def view(session: JudgeSession | None) -> tuple:
 # -- events -------------------------------------------------------------------------------------------------
 
 
-def on_start(
-    tasks_upload=None, run_upload=None, split_label="swords test", targets=None, seed=0, partial=None, judge=""
-):
+def on_start(tasks_upload=None, run_upload=None, split_label="swords test", targets=0, seed=0, partial=None, judge=""):
     with messages():
         session = start(tasks_upload, run_upload, split_label, judge, partial, targets, seed)
     return view(session)
@@ -110,8 +144,8 @@ def instructions_markdown() -> str:
     return INSTRUCTIONS
 
 
-def build() -> None:
-    """The tab's components (inside its gr.Tab) and events."""
+def build(demo: gr.Blocks) -> None:
+    """The tab's components (inside its gr.Tab) and events; the keyboard's keys installed when `demo` loads."""
     state = gr.State(None)  # this browser session's JudgeSession
     tasks_mb, judgments_mb = MAX_TASKS_BYTES // 2**20, MAX_JUDGMENTS_BYTES // 2**20
     with gr.Row():
@@ -133,9 +167,10 @@ def build() -> None:
                 split = Dropdown(judgeable_splits(), value="swords test", label="Benchmark", elem_id="judge-split")
                 with gr.Row():
                     targets = Number(
-                        None,
-                        label="Targets to sample (empty: every target)",
-                        minimum=1,
+                        0,
+                        label="Targets to sample (0: every target)",
+                        minimum=0,
+                        maximum=100_000,
                         precision=0,
                         elem_id="judge-targets",
                     )
@@ -160,9 +195,11 @@ def build() -> None:
                 Radio(CHOICES, value=None, label=f"{i + 1}.", visible=False, elem_id=f"judge-candidate-{i + 1}")
                 for i in range(SLOTS)
             ]
+            gr.Markdown(KEYS_HELP, elem_id="judge-keys")
             save_task = gr.Button("Save this task and show the next", interactive=False, elem_id="judge-save")
     outputs = [state, progress, task, *radios, save_task, download, tasks_download]
     begin.click(
         on_start, [tasks_upload, run_upload, split, targets, seed, partial, judge], outputs, api_name="judge_start"
     )
     save_task.click(on_save, [state, *radios], outputs, api_name="judge_save")
+    demo.load(None, None, None, js=KEYS_JS, api_visibility="private")

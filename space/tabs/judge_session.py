@@ -18,7 +18,6 @@ from swords_space.tabs.judge_files import judged_by, judgments_from, tasks_from
 from swords_space.tabs.score_files import chosen_file
 
 MAX_JUDGE_CHARS = 80
-MAX_TARGETS = 100_000  # "targets to sample": more than any split has, so every target
 LLM_PREFIX = "llm:"  # an LLM judge's id (swords judge llm): a person's name never passes for a model's
 SESSION_PREFIX = "swords-judge-"
 
