@@ -17,7 +17,9 @@ MAX_TASKS_BYTES = 20 * 1024 * 1024
 MAX_JUDGMENTS_BYTES = 20 * 1024 * 1024
 
 
-def _checked(upload: str | Path, limit: int, what: str) -> tuple[Path, str]:
+def checked_upload(upload: str | Path, limit: int, what: str) -> tuple[Path, str]:
+    """An upload's path and its name as the user knows it, checked before any reading: it arrived, is a regular
+    file, is not empty and has at most `limit` bytes."""
     path = Path(upload)
     shown = render.visible(path.name)  # an upload's name is the sender's
     if not path.exists():
@@ -38,7 +40,7 @@ def _message(error: Exception, path: Path, shown: str) -> str:
 
 def tasks_from(upload: str | Path) -> TaskSet:
     """An uploaded tasks file, checked and read (its faults name the file and line)."""
-    path, shown = _checked(upload, MAX_TASKS_BYTES, "tasks file")
+    path, shown = checked_upload(upload, MAX_TASKS_BYTES, "tasks file")
     try:
         taskset = read_tasks(path, max_bytes=MAX_TASKS_BYTES)
     except MetricInputError as error:
@@ -51,7 +53,7 @@ def tasks_from(upload: str | Path) -> TaskSet:
 def judgments_from(upload: str | Path, taskset: TaskSet) -> list[dict]:
     """An uploaded judgments file, checked and read; a record for another benchmark split than the tasks', or for a
     task the tasks file has with another target, is a message naming the file and its line."""
-    path, shown = _checked(upload, MAX_JUDGMENTS_BYTES, "judgments file")
+    path, shown = checked_upload(upload, MAX_JUDGMENTS_BYTES, "judgments file")
     try:
         records = read_judgments(path, max_bytes=MAX_JUDGMENTS_BYTES)
     except MetricInputError as error:
