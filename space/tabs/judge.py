@@ -9,6 +9,7 @@ stopped. The handlers are in judge_session.py, the files' checks in judge_files.
 from __future__ import annotations
 
 from html import escape
+from pathlib import Path
 
 import gradio as gr
 
@@ -17,7 +18,7 @@ from swords_space import render
 from swords_space.events import messages
 from swords_space.inputs import Dropdown, File, Number, PredictionsFile, Radio, Textbox
 from swords_space.tabs.judge_files import MAX_JUDGMENTS_BYTES, MAX_TASKS_BYTES
-from swords_space.tabs.judge_session import JudgeSession, judgeable_splits, save, start
+from swords_space.tabs.judge_session import JudgeSession, discard, judgeable_splits, save, start
 from swords_space.tabs.score_files import MAX_UPLOAD_BYTES
 
 SLOTS = MAX_CANDIDATES + 2  # a task's candidates and its two controls
@@ -125,9 +126,14 @@ def view(session: JudgeSession | None) -> tuple:
 # -- events -------------------------------------------------------------------------------------------------
 
 
-def on_start(tasks_upload=None, run_upload=None, split_label="swords test", targets=0, seed=0, partial=None, judge=""):
+def on_start(
+    old=None, tasks_upload=None, run_upload=None, split_label="swords test", targets=0, seed=0, partial=None, judge=""
+):
+    folder = Path(gr.utils.get_upload_folder())  # Gradio serves files there as they are: no copy per download
+    folder.mkdir(parents=True, exist_ok=True)
     with messages():
-        session = start(tasks_upload, run_upload, split_label, judge, partial, targets, seed)
+        session = start(tasks_upload, run_upload, split_label, judge, partial, targets, seed, folder)
+    discard(old)  # the browser session's earlier judging session, if any: its files are in its download
     return view(session)
 
 
@@ -146,7 +152,7 @@ def instructions_markdown() -> str:
 
 def build(demo: gr.Blocks) -> None:
     """The tab's components (inside its gr.Tab) and events; the keyboard's keys installed when `demo` loads."""
-    state = gr.State(None)  # this browser session's JudgeSession
+    state = gr.State(None, delete_callback=discard)  # this browser session's JudgeSession; its files go with it
     tasks_mb, judgments_mb = MAX_TASKS_BYTES // 2**20, MAX_JUDGMENTS_BYTES // 2**20
     with gr.Row():
         with gr.Column(scale=1):
@@ -199,7 +205,10 @@ def build(demo: gr.Blocks) -> None:
             save_task = gr.Button("Save this task and show the next", interactive=False, elem_id="judge-save")
     outputs = [state, progress, task, *radios, save_task, download, tasks_download]
     begin.click(
-        on_start, [tasks_upload, run_upload, split, targets, seed, partial, judge], outputs, api_name="judge_start"
+        on_start,
+        [state, tasks_upload, run_upload, split, targets, seed, partial, judge],
+        outputs,
+        api_name="judge_start",
     )
     save_task.click(on_save, [state, *radios], outputs, api_name="judge_save")
     demo.load(None, None, None, js=KEYS_JS, api_visibility="private")

@@ -6,7 +6,9 @@ swords_metric.judgment_record). A session is plain data kept in the browser sess
 from __future__ import annotations
 
 import contextlib
+import os
 import re
+import shutil
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,11 +29,18 @@ class JudgeSession:
     header: dict  # the tasks file's header: dataset, split, instructions version, ...
     tasks: list[Task]
     judge: str
-    judgments: Path  # the session's judgments file: the uploaded partial file's records, then this session's
+    folder: Path  # the session's own folder: its tasks file and, under a folder per version, its judgments file
+    file_name: str  # the judgments file's name, as it downloads
     todo: list[int] = field(default_factory=list)  # the tasks not yet judged by this judge, in the file's order
     done: int = 0  # of todo
     resumed: int = 0  # tasks this judge had finished in the uploaded judgments file
     tasks_file: Path | None = None  # the tasks the tab made from a run, for download
+    version: int = 0  # tasks saved in this session: each has the judgments file at a new address (next_version)
+
+    @property
+    def judgments(self) -> Path:
+        """The session's judgments file: the uploaded partial file's records, then this session's."""
+        return self.folder / str(self.version) / self.file_name
 
     @property
     def current(self) -> Task | None:
@@ -67,9 +76,29 @@ def judgeable_splits() -> list[str]:
     return [benchmarks.split_label(c, s) for c, s in benchmarks.splits() if c.startswith("swords")]
 
 
-def _session_file(folder: Path, judge: str) -> Path:
+def _file_name(judge: str) -> str:
     slug = re.sub(r"[^A-Za-z0-9._-]+", "-", judge).strip("-.") or "judge"
-    return folder / f"judgments-{slug[:40]}.jsonl"
+    return f"judgments-{slug[:40]}.jsonl"
+
+
+def discard(session: JudgeSession | None) -> None:
+    """A session's files deleted (its gr.State's delete_callback: the browser session ended; or a new start)."""
+    if session is not None and session.folder.name.startswith(SESSION_PREFIX):
+        shutil.rmtree(session.folder, ignore_errors=True)
+
+
+def next_version(session: JudgeSession) -> None:
+    """The judgments file moved to a new address (one file, never copied): the page's download link changes with
+    every saved task, so no browser or server cache ever hands out an older copy."""
+    old = session.judgments
+    try:
+        (session.folder / str(session.version + 1)).mkdir()
+        os.replace(old, session.folder / str(session.version + 1) / session.file_name)
+    except OSError as error:
+        raise SpaceError(f"The judgments file could not be moved ({error.strerror or error}); try again.") from None
+    session.version += 1
+    with contextlib.suppress(OSError):
+        old.parent.rmdir()
 
 
 def tasks_from_run(
@@ -125,12 +154,14 @@ def start(
         header=taskset.header,
         tasks=taskset.tasks,
         judge=name,
-        judgments=_session_file(folder, name),
+        folder=folder,
+        file_name=_file_name(name),
         todo=[i for i, task in enumerate(taskset.tasks) if task.task not in finished],
         resumed=len(finished),
         tasks_file=tasks_file,
     )
     kept = [r for r in records if r["judge"] != name or r["task"] in finished]  # a task cut short is judged again
+    session.judgments.parent.mkdir()
     _append(session.judgments, kept)  # the file made even when empty: there is always a file to download
     return session
 
@@ -169,6 +200,7 @@ def save(session: JudgeSession | None, labels: list[str | None]) -> JudgeSession
     if wrong:
         raise SpaceError(f"A judgment is one of {', '.join(LABELS)}, not {render.visible(str(wrong[0]))}.")
     extra = {key: session.header[key] for key in ("dataset", "split") if session.header.get(key)}
+    next_version(session)
     _append(
         session.judgments,
         [

@@ -21,7 +21,7 @@ pytest.importorskip("gradio", reason="the Space needs gradio: pip install 'sword
 import_space()
 from swords_space.errors import SpaceError  # noqa: E402  (after the import fallback)
 from swords_space.tabs import judge  # noqa: E402
-from swords_space.tabs.judge_session import save, start  # noqa: E402
+from swords_space.tabs.judge_session import discard, save, start  # noqa: E402
 
 CONTRACT = {"task", "id", "substitute", "judge", "label", "control", "time"}
 
@@ -234,3 +234,16 @@ def test_the_view_shows_the_task_its_candidates_and_the_marked_target(tasks_file
     shown = [r for r in radios if r.visible]
     assert [r.label for r in shown] == [f"{n}. {c.substitute}" for n, c in enumerate(task.candidates, 1)]
     assert all(r.value is None for r in radios)  # a new task starts unjudged
+
+
+def test_the_file_moves_to_a_new_address_with_every_task_and_goes_with_the_session(tasks_file, tmp_path):
+    session = start(str(tasks_file), None, None, "Ann", folder=tmp_path)
+    addresses = [session.judgments]
+    for task in session.tasks[:2]:
+        save(session, right_labels(task))
+        addresses.append(session.judgments)
+    assert len(set(addresses)) == 3 and not addresses[0].exists() and not addresses[1].exists()
+    files = [p for p in session.folder.rglob("*") if p.is_file()]
+    assert files == [session.judgments]  # one file, never copied
+    discard(session)
+    assert not session.folder.exists() and tasks_file.exists()  # the user's upload stays

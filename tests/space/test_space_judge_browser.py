@@ -95,6 +95,8 @@ def test_judge_two_tasks_download_reload_continue_and_score_the_file(page, tmp_p
 
     judge_with_keys(page, tasks[0])
     wait_for_task(page, 2)
+    first = read_judgments(download(page, "#judge-download", tmp_path / "after-one.jsonl"))
+    assert {r["task"] for r in first} == {tasks[0].task} and len(first) == len(tasks[0].candidates)
     assert checked(page) == [None] * len(tasks[1].candidates)  # the next task starts unjudged
     judge_with_mouse(page, tasks[1])
     wait_for_task(page, 3)
