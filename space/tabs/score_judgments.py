@@ -118,7 +118,7 @@ def inputs() -> gr.File:
 
 def outputs() -> tuple:
     with gr.Column(visible=False, elem_id="score-extended-block") as block:
-        summary = gr.Markdown(elem_id="score-extended-summary")
+        summary = gr.Markdown(label="Extended gold", elem_id="score-extended-summary")
         table = gr.Dataframe(
             label="Official and extended (percent)",
             headers=EXTENDED_COLUMNS,
