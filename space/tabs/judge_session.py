@@ -174,11 +174,12 @@ def _append(path: Path, records: list[dict]) -> None:
         with JudgmentsWriter(path) as writer:
             for record in records:
                 writer.write(record)
-    except OSError as error:
+    except (OSError, MetricInputError) as error:  # the writer names a full disk as bad output
         with contextlib.suppress(OSError), open(path, "r+b") as file:  # the tab's own file, never the user's
             file.truncate(size)
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
         raise SpaceError(
-            f"The judgments file could not be written ({error.strerror or error}): this task is not saved. "
+            f"The judgments file could not be written ({reason.replace(f'{path}: ', '')}): this task is not saved. "
             "Download the file (every task saved before is in it) and continue later."
         ) from None
 
