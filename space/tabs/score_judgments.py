@@ -76,7 +76,8 @@ def extended_summary(result: dict) -> str:
     top = judged["unjudged_top_k"]
     lines = [
         f"**Extended gold**: {judged['judgements']:,} judgements of {judged['substitutes']:,} new substitutes by "
-        f"{judged['judges']:,} judges, from {len(judged['files'])} file(s) ({judged['records']:,} records).",
+        f"{judged['judges']:,} judge{'' if judged['judges'] == 1 else 's'}, from {len(judged['files'])} file(s) "
+        f"({judged['records']:,} records).",
         f"The system's top {top['k']}: **{top['before']:,}** of {top['substitutes']:,} substitutes had no judgement "
         f"in the benchmark; **{top['after']:,}** have none in the extended gold.",
         f"Left out (SWORDS's filter): {judged['tasks_dropped_control']:,} tasks with a wrong control answer, "

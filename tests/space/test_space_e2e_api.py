@@ -199,7 +199,7 @@ def test_api_judge_a_task_then_score_with_the_judgments_file(client):
         api_name="/score",
     )  # fmt: skip
     summary, table, signature = outputs[12:15]
-    assert "by 1 judges" in summary and "|judgments:" in signature and "|judges:1" in signature
+    assert "by 1 judge," in summary and "|judgments:" in signature and "|judges:1" in signature
     assert [row[1] for row in table["data"]][:2] == ["lenient_a_f@10", "lenient_c_f@10"]
 
 

@@ -14,7 +14,7 @@ import pytest
 
 from swords_metric import read_judgments, read_tasks
 
-from .browser import ARTIFACTS, wait_for_upload
+from .browser import ARTIFACTS, table_rows, wait_for_upload
 from .helpers import COINCO_ORACLE, REPO_ROOT
 from .test_space_judge import right_labels
 
@@ -141,3 +141,18 @@ def test_judge_two_tasks_download_reload_continue_and_score_the_file(page, tmp_p
     assert found and int(found.group(1)) - int(found.group(2)) == new, scored.stdout
     assert re.search(rf"judgements kept: {new}, of {new} new substitutes, by 1 judges", scored.stdout)
     assert "|judges:1" in scored.stdout.split("extended signature: ")[1].splitlines()[0]
+
+    # The same file in the Score tab, beside the run: the official and extended figures side by side.
+    page.get_by_role("tab", name="Score").click()
+    page.set_input_files("#score-file input[type=file]", str(COINCO_ORACLE))
+    wait_for_upload(page, COINCO_ORACLE)
+    page.set_input_files("#score-judgments input[type=file]", str(merged))
+    wait_for_upload(page, merged, "#score-judgments")
+    page.click("#score")
+    page.wait_for_selector("#score-extended-block", state="visible", timeout=90_000)
+    page.wait_for_function(
+        "() => document.querySelector('#score-extended-signature textarea').value.includes('|judges:1')"
+    )
+    assert f"{new} judgements of {new} new substitutes by 1 judge," in page.inner_text("#score-extended-summary")
+    assert table_rows(page, "#score-extended")[0][:2] == ["lenient F@10, acceptable", "lenient_a_f@10"]
+    page.locator("#score-extended-block").screenshot(path=str(ARTIFACTS / "space-score-extended.png"))

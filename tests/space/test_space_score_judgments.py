@@ -78,7 +78,7 @@ def test_the_extended_figures_equal_a_scorer_over_rows_extended_by_hand(judged, 
     assert table.loc["strict_a_p@10", "extended"] > table.loc["strict_a_p@10", "official"]  # new hits now count
     new = sum(c.control is None for task in tasks for c in task.candidates)
     summary = score_judgments.extended_summary(result.result)
-    assert f"{2 * new:,} judgements of {new:,} new substitutes by 2 judges" in summary
+    assert f"{2 * new:,} judgements of {new:,} new substitutes by 2 judges," in summary
     assert f"**{new:,}** of" in summary and "**0** have none in the extended gold" in summary
     assert "1 judge(s) under 90% control accuracy" in summary and f"2 judgements: {new:,}" in summary
     signature = result.result["extended"]["signature"]
