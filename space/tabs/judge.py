@@ -2,7 +2,7 @@
 (the paper's Appendix B; the words and labels are the metric's: swords_metric.INSTRUCTIONS, LABELS). Start from a
 tasks file (`swords judge tasks`) or from a run and a SWORDS split, enter a name, and judge one task at a time: the
 benchmark's context with the target marked, at most 10 candidates and two controls, each accepted, rejected or
-abstained on (radio buttons: Tab moves between candidates, the arrow keys choose). Every finished task is appended
+abstained on (radio buttons, or the keys a, r, d and Enter: KEYS_JS). Every finished task is appended
 to the session's judgments file, offered for download; uploading it again with the tasks continues where it
 stopped. The handlers are in judge_session.py, the files' checks in judge_files.py."""
 
@@ -29,7 +29,7 @@ CHOICE_WORDS = {
     "abstain": "abstain (I do not know this word)",
 }
 CHOICES = [(CHOICE_WORDS[label], label) for label in LABELS]
-JUDGMENTS_FILE_TYPES = [".jsonl"]
+JSONL = [".jsonl"]
 KEYS_HELP = (
     "Keyboard: **a** (or 1) accept, **r** (2) reject, **d** (3) abstain — each key answers the candidate that has "
     "the focus (Tab moves it), else the first one without an answer; **Enter** saves the task."
@@ -146,10 +146,6 @@ def on_save(session, *labels):
 # -- layout -------------------------------------------------------------------------------------------------
 
 
-def instructions_markdown() -> str:
-    return INSTRUCTIONS
-
-
 def build(demo: gr.Blocks) -> None:
     """The tab's components (inside its gr.Tab) and events; the keyboard's keys installed when `demo` loads."""
     state = gr.State(None, delete_callback=discard)  # this browser session's JudgeSession; its files go with it
@@ -159,7 +155,7 @@ def build(demo: gr.Blocks) -> None:
             tasks_upload = File(
                 what="The tasks file",
                 label=f"Tasks file (swords judge tasks, or downloaded here; JSONL, at most {tasks_mb} MB)",
-                file_types=JUDGMENTS_FILE_TYPES,
+                file_types=JSONL,
                 type="filepath",
                 elem_id="judge-tasks",
             )
@@ -184,7 +180,7 @@ def build(demo: gr.Blocks) -> None:
             partial = File(
                 what="The judgments file",
                 label=f"To continue: your judgments file so far (JSONL, at most {judgments_mb} MB)",
-                file_types=JUDGMENTS_FILE_TYPES,
+                file_types=JSONL,
                 type="filepath",
                 elem_id="judge-partial",
             )
@@ -194,7 +190,7 @@ def build(demo: gr.Blocks) -> None:
             tasks_download = gr.DownloadButton("Download the tasks file", visible=False, elem_id="judge-tasks-download")
         with gr.Column(scale=2):
             with gr.Accordion("Instructions (SWORDS's, Appendix B of the paper)", open=True):
-                gr.Markdown(instructions_markdown(), elem_id="judge-instructions")
+                gr.Markdown(INSTRUCTIONS, elem_id="judge-instructions")
             progress = gr.Markdown(progress_text(None), elem_id="judge-progress")
             task = gr.HTML(elem_id="judge-task")
             radios = [

@@ -17,7 +17,7 @@ from swords_metric import LABELS, JudgmentsWriter, MetricInputError, Task, TaskS
 from swords_space import benchmarks, render, scoring
 from swords_space.errors import SpaceError
 from swords_space.tabs.judge_files import judged_by, judgments_from, tasks_from
-from swords_space.tabs.score_files import chosen_file
+from swords_space.tabs.score_files import chosen_file, read_predictions
 
 MAX_JUDGE_CHARS = 80
 LLM_PREFIX = "llm:"  # an LLM judge's id (swords judge llm): a person's name never passes for a model's
@@ -112,6 +112,7 @@ def tasks_from_run(
     scorer = scoring.scorer_for(config, split)
     path = chosen_file(run, None, None)  # checked before reading: it arrived, not empty, at most 20 MB
     shown = render.visible(path.name)
+    read_predictions(scorer, path, shown)  # read once within the tab's limits (a .gz expands to 32 MB at most)
     try:
         taskset = scoring.judge_tasks(scorer, path, targets=int(targets) if targets else None, seed=int(seed or 0))
     except MetricInputError as error:
@@ -121,8 +122,8 @@ def tasks_from_run(
     tasks_file = folder / f"tasks-{config}-{split}.jsonl"
     try:
         write_tasks(tasks_file, taskset)
-    except OSError as error:
-        raise SpaceError(f"The tasks file could not be written ({error.strerror or error}); try again later.") from None
+    except (OSError, MetricInputError):  # a full disk, as the metric's writer names it
+        raise SpaceError("The tasks file could not be written (the server's disk is full?); try again later.") from None
     return taskset, tasks_file
 
 

@@ -5,6 +5,7 @@ and line."""
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import json
 import os
@@ -205,6 +206,17 @@ def test_bad_judgments_files_are_one_message_naming_the_file_and_line(tasks_file
     moved = refused("moved.jsonl", [records[0], {**records[1], "id": "t:0"}])
     assert moved.startswith("moved.jsonl:2: task") and "upload the judgments made with these tasks" in moved
     assert refused("text.jsonl", ["not json at all"]).startswith("text.jsonl:1:")
+
+
+def test_a_run_that_expands_past_the_limit_is_refused(tmp_path):
+    bomb = tmp_path / "bomb.jsonl.gz"
+    with gzip.open(bomb, "wb", compresslevel=9) as file:  # 40 MB of blank lines in about 40 kB
+        for _ in range(40):
+            file.write(b"\n" * 2**20)
+    assert bomb.stat().st_size < 100_000
+    with pytest.raises(SpaceError, match=r"^bomb.jsonl.gz.*32") as found:
+        start(None, str(bomb), "swords test", "Ann", folder=tmp_path)
+    assert str(tmp_path) not in str(found.value)
 
 
 def test_only_swords_splits_are_judged(tmp_path):
