@@ -141,14 +141,25 @@ def start(
     judgments file, its records are kept and the tasks this judge finished in it are skipped. The session's files
     go to a new folder in `folder` (default: the system's temporary folder)."""
     name = judge_name(judge)
-    folder = Path(tempfile.mkdtemp(prefix=SESSION_PREFIX, dir=folder))
+    if not tasks_upload and not run_upload:
+        raise SpaceError("Upload a tasks file, or a run (predictions file) to make tasks from.")
+    try:
+        folder = Path(tempfile.mkdtemp(prefix=SESSION_PREFIX, dir=folder))
+    except OSError as error:
+        raise SpaceError(f"No room for a judging session ({error.strerror or error}); try again later.") from None
+    try:
+        return _begin(name, folder, tasks_upload, run_upload, split_label, partial, targets, seed)
+    except BaseException:
+        shutil.rmtree(folder, ignore_errors=True)  # a start that failed leaves nothing behind
+        raise
+
+
+def _begin(name, folder, tasks_upload, run_upload, split_label, partial, targets, seed) -> JudgeSession:
     tasks_file = None
     if tasks_upload:
         taskset = tasks_from(tasks_upload)
-    elif run_upload:
-        taskset, tasks_file = tasks_from_run(run_upload, split_label, targets, seed, folder)
     else:
-        raise SpaceError("Upload a tasks file, or a run (predictions file) to make tasks from.")
+        taskset, tasks_file = tasks_from_run(run_upload, split_label, targets, seed, folder)
     records = judgments_from(partial, taskset) if partial else []
     finished = judged_by(records, taskset, name)
     session = JudgeSession(
@@ -162,7 +173,10 @@ def start(
         tasks_file=tasks_file,
     )
     kept = [r for r in records if r["judge"] != name or r["task"] in finished]  # a task cut short is judged again
-    session.judgments.parent.mkdir()
+    try:
+        session.judgments.parent.mkdir()
+    except OSError as error:
+        raise SpaceError(f"No room for a judging session ({error.strerror or error}); try again later.") from None
     _append(session.judgments, kept)  # the file made even when empty: there is always a file to download
     return session
 

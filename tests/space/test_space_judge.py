@@ -186,6 +186,7 @@ def test_bad_tasks_files_are_one_message_naming_the_file_and_line(tasks_file, tm
         start(str(huge), None, None, "Ann", folder=tmp_path)
     with pytest.raises(SpaceError, match="Upload a tasks file, or a run"):
         start(None, None, "swords test", "Ann", folder=tmp_path)
+    assert not list(tmp_path.glob("swords-judge-*"))  # a start that failed leaves no folder behind
 
 
 def test_bad_judgments_files_are_one_message_naming_the_file_and_line(tasks_file, tmp_path):
