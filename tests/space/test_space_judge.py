@@ -237,6 +237,20 @@ def test_a_full_disk_keeps_whole_tasks_in_the_judgments_file(tasks_file, small_d
     assert saved and session.done == len(saved)  # the failed task is still the current one
     records = records_of(session.judgments)  # every line whole
     assert len(records) == sum(len(task.candidates) for task in saved)
+    # Continuing there from a file larger than the disk's room: refused, and the new session leaves nothing behind.
+    partial = tasks_file.parent / "all.jsonl"
+    with open(partial, "w", encoding="utf-8") as file:
+        for task in session.tasks:
+            file.writelines(
+                json.dumps({"task": task.task, "id": task.id, "substitute": c.substitute, "judge": "Bob",
+                            "label": "reject", "control": c.control is not None, "time": "2026-11-26T10:00:00+00:00"})
+                + "\n"
+                for c in task.candidates
+            )  # fmt: skip
+    assert partial.stat().st_size > 16 * 1024
+    with pytest.raises(SpaceError, match="could not be written"):
+        start(str(tasks_file), None, None, "Ann", partial=str(partial), folder=small_disk)
+    assert [p.name for p in small_disk.glob("swords-judge-*")] == [session.folder.name]
 
 
 def test_the_view_shows_the_task_its_candidates_and_the_marked_target(tasks_file, tmp_path):
