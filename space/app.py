@@ -1,4 +1,4 @@
-"""The Gradio app: the four tabs side by side, each laid out and wired by its own module (tabs/*.py, where its
+"""The Gradio app: the five tabs side by side, each laid out and wired by its own module (tabs/*.py, where its
 handlers are too), and the server's start.
 
 Run: `swords demo [--port N]`, or `python space/app.py [--port N]` (as a Hugging Face Space runs it).
@@ -18,7 +18,7 @@ import gradio as gr
 if __package__:  # imported as swords_space.app, or run with `python -m swords_space.app`
     from swords_space import benchmarks, memory, offered_systems, options, scoring, stored, systems
     from swords_space.inputs import guard_inputs
-    from swords_space.tabs import explore, leaderboard, score, substitute
+    from swords_space.tabs import explore, judge, leaderboard, score, substitute
     from swords_space.tabs.score_files import MAX_UPLOAD_BYTES
 else:  # run as a script (`python space/app.py`): load this folder as the swords_space package, then import from it
     import importlib.util
@@ -33,13 +33,14 @@ else:  # run as a script (`python space/app.py`): load this folder as the swords
         _spec.loader.exec_module(_package)
     from swords_space import benchmarks, memory, offered_systems, options, scoring, stored, systems
     from swords_space.inputs import guard_inputs
-    from swords_space.tabs import explore, leaderboard, score, substitute
+    from swords_space.tabs import explore, judge, leaderboard, score, substitute
     from swords_space.tabs.score_files import MAX_UPLOAD_BYTES
 
 QUEUE_CONCURRENCY = 4  # events of different sessions run side by side; the model itself is shared
 INTRO = """# SWORDS lexical substitution
 Type a context, choose a word in it, and get substitutes that fit **in that context**; browse the SWORDS, CoInCo
-and SemEval-2007 benchmarks, ProLex and TSAR-2022; score a system's predictions with each benchmark's metrics.
+and SemEval-2007 benchmarks, ProLex and TSAR-2022; score a system's predictions with each benchmark's metrics;
+judge the substitutes a benchmark never judged, by SWORDS's own protocol.
 Everything runs offline on the bundled data, except the optional LLM (your own API key, kept only in this
 session's memory)."""
 
@@ -57,6 +58,8 @@ def build_demo() -> gr.Blocks:
                 score.build(splits, fill, tabs)
             with gr.Tab("Leaderboard", id="leaderboard"):
                 leaderboard.build(demo)
+            with gr.Tab("Judge", id="judge"):
+                judge.build(demo)
     return demo
 
 

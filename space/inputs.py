@@ -114,10 +114,18 @@ def _file(component, what: str):
     from gradio_client.utils import is_valid_file
 
     types = list(component.file_types or [])
+    several = component.file_count == "multiple"
 
     def check(payload):
         if payload is None:
             return None
+        if several:  # a list of files, each checked as one
+            if not isinstance(payload, list):
+                raise refuse(f"{what} must be a list of uploaded files, not {shown(payload)}.")
+            return [one(item) for item in payload]
+        return one(payload)
+
+    def one(payload):
         meta = payload.get("meta") if isinstance(payload, dict) else None
         path = payload.get("path") if isinstance(payload, dict) else None
         if not isinstance(meta, dict) or meta.get("_type") != "gradio.FileData" or not isinstance(path, str):

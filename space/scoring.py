@@ -11,8 +11,9 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterable
 from functools import lru_cache
+from pathlib import Path
 
-from swords_metric import PUBLISHED_METRICS, Scorer
+from swords_metric import PUBLISHED_METRICS, Scorer, TaskSet, make_tasks
 
 # (label, metric key) of the metrics the UI shows, in the paper's order: Table 4, then 7 and 8.
 METRIC_ROWS: tuple[tuple[str, str], ...] = (
@@ -102,3 +103,9 @@ def example_metrics(row: dict, prediction: list[tuple[str, float]], config: str,
     shared = _examples_scorer(config, split)
     scorer, prepared = shared.restricted_to_given(shared.prepare({row["id"]: prediction}))
     return scorer.score(prepared, by_pos=False)
+
+
+def judge_tasks(scorer: Scorer, predictions: str | Path, targets: int | None = None, seed: int = 0) -> TaskSet:
+    """A run's top-10 substitutes the benchmark never judged, as judging tasks (the metric's make_tasks: its
+    preparation, its controls, its seeded shuffle), for the Judge tab: `predictions` a checked upload's path."""
+    return make_tasks(scorer, predictions, k=10, targets=targets, seed=seed)

@@ -18,7 +18,7 @@ from swords_space.events import Progress, messages, no_progress, tracker
 from swords_space.inputs import Checkbox, Dropdown, PredictionsFile, Radio, Slider
 from swords_space.published import BESIDE_PUBLISHED_COLUMNS, BESIDE_PUBLISHED_WIDTHS, citations
 from swords_space.stored import stored_predictions, stored_split
-from swords_space.tabs import explore, score_analysis, score_compare, score_family
+from swords_space.tabs import explore, score_analysis, score_compare, score_family, score_judgments
 from swords_space.tabs.score_files import MAX_UPLOAD_BYTES, chosen_file, read_predictions
 from swords_space.tabs.score_result import BY_POS_COLUMNS, SCORE_METRIC_COLUMNS, ScoreResult, pr_curve
 
@@ -42,12 +42,13 @@ def score_predictions(
     include_problematic: bool = False,
     compare_upload: str | Path | None = None,
     compare_stored: str | None = None,
+    judgments: list | None = None,
 ) -> ScoreResult:
     """Score an uploaded predictions file (or a stored baseline's) on a benchmark split: every metric,
     bootstrap intervals, per POS, the P/R curve at k = 1…20 and the metric's summary of what it proposed (classes,
     WordNet relations, worst targets); with a second file (uploaded or stored), the paired test between the two
-    and the targets where they differ most. Files may be keyed by the dataset's ids or by the upstream SWORDS
-    library's."""
+    and the targets where they differ most; with judgments files, the figures on the gold they extend too
+    (score_judgments.py). Files may be keyed by the dataset's ids or by the upstream SWORDS library's."""
     config, split = benchmarks.choose_split(split_label)
     setting = setting or "generative"
     if setting not in ("generative", "ranking"):
@@ -83,7 +84,7 @@ def score_predictions(
     comparison = differences = None
     try:
         progress(0.4, f"scoring, {resamples} bootstrap resamples")
-        result = scorer.score(predictions, bootstrap=resamples)
+        result = score_judgments.scored(scorer, predictions, path, shown, judgments, resamples)
         if not swords_family:  # the family's official metrics only: no curve, summary or comparison of its own
             progress(1.0, "done")
             return ScoreResult(result, config, split, setting, shown, file_format=predictions.file_format or "")
@@ -128,6 +129,7 @@ def on_score(
     include_problematic=False,
     compare_upload=None,
     compare_stored=None,
+    judgments=None,
     progress=gr.Progress(),  # noqa: B008 (Gradio's way to ask for a progress bar)
 ):
     try:
@@ -142,6 +144,7 @@ def on_score(
                 include_problematic=bool(include_problematic),
                 compare_upload=compare_upload,
                 compare_stored=compare_stored,
+                judgments=judgments,
             )
     finally:  # a large file's parsed predictions are garbage now: give their memory back
         memory.release()
@@ -161,6 +164,7 @@ def on_score(
         result.curve,
         benchmarks.split_label(result.config, result.split),  # where the tables' targets open
         gr.Column(visible=result.comparison is not None),
+        *score_judgments.shown(result.result),
     )
 
 
@@ -202,6 +206,7 @@ def build(splits: list[str], fill: explore.ExampleTarget, tabs: gr.Tabs) -> None
                 stored_predictions(), value=None, label="…or a stored baseline's predictions", elem_id="score-stored"
             )
             compare_upload, compare_stored = score_compare.inputs(stored_predictions(), upload_mb)
+            judgments = score_judgments.inputs()
             split = Dropdown(splits, value=DEFAULT_SPLIT, label="Benchmark", elem_id="score-split")
             with gr.Row():
                 setting = Radio(["generative", "ranking"], value="generative", label="Setting")
@@ -218,6 +223,7 @@ def build(splits: list[str], fill: explore.ExampleTarget, tabs: gr.Tabs) -> None
                 label="Metrics (percent)", elem_id="score-metrics", headers=SCORE_METRIC_COLUMNS, interactive=False
             )
             signature = gr.Textbox(label="Signature", elem_id="score-signature", interactive=False)
+            extended = score_judgments.outputs()
     gr.Markdown(score_family.SWORDS_ONLY.replace("apply", "below apply", 1), elem_id="score-swords-only")
     with gr.Row(elem_id="score-charts"):
         with gr.Column():
@@ -262,6 +268,7 @@ def build(splits: list[str], fill: explore.ExampleTarget, tabs: gr.Tabs) -> None
         include_problematic,
         compare_upload,
         compare_stored,
+        judgments,
     ]
     outputs = [
         summary,
@@ -279,6 +286,7 @@ def build(splits: list[str], fill: explore.ExampleTarget, tabs: gr.Tabs) -> None
         curve_state,
         scored_split,
         compare_block,
+        *extended,
     ]
     score.click(on_score, inputs, outputs, api_name="score", concurrency_limit=SCORE_CONCURRENCY)
     curve_setting.change(on_curve_setting, [curve_state, curve_setting], curve, api_visibility="private")

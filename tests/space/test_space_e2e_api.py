@@ -87,6 +87,9 @@ def test_api_score_an_upload_and_bad_files(client, tmp_path):
         paired,
         difference_chart,
         differences,
+        extended_summary,
+        extended,
+        extended_signature,
     ) = client.predict(
         handle_file(str(COINCO_ORACLE)), None, "swords test", "generative", 100, "lenient", api_name="/score"
     )
@@ -103,6 +106,7 @@ def test_api_score_an_upload_and_bad_files(client, tmp_path):
     assert {kind for _, kind, _, _ in relations["data"]} == set(RELATIONS)
     assert len(worst["data"]) == 10 and worst["data"][0][-1].startswith("t:")
     assert paired["data"] == differences["data"] == difference_chart["data"] == []  # nothing to compare with
+    assert extended_summary == extended_signature == "" and extended["data"] == []  # no judgments
 
     # With a second file (here the same one, stored): the paired test, and no target differs.
     paired, differences = client.predict(
@@ -116,7 +120,7 @@ def test_api_score_an_upload_and_bad_files(client, tmp_path):
         None,
         COINCO_ORACLE.name,
         api_name="/score",
-    )[9::2]
+    )[9:12:2]
     assert paired["data"][0][:4] == ["lenient F@10, acceptable", *[round(expected["lenient_a_f@10"], 2)] * 2, 0.0]
     assert differences["data"] == []
 
@@ -169,6 +173,34 @@ def test_api_score_shows_lone_surrogates_and_bidi_overrides_escaped(client, tmp_
     assert len(differences["data"]) == 10
     for row in differences["data"]:
         assert row[5] == "x\\ud800y · a\\udfffb\\u202eevil" and row[6].endswith(" · good\\ud83d"), row
+
+
+def test_api_judge_a_task_then_score_with_the_judgments_file(client):
+    """The Judge tab's endpoints in one client session (its gr.State): tasks from a run, the first task judged (the
+    target control accepted, every other candidate rejected), and the judgments file it answers scored by /score
+    beside the run: the extended block and signature."""
+    from gradio_client import handle_file
+
+    from swords_metric import read_judgments
+
+    run = handle_file(str(COINCO_ORACLE))
+    shown = client.predict(None, run, "swords test", 0, 0, None, "Ann", api_name="/judge_start")
+    assert shown[0].startswith("Task **1 of ")
+    words = [update["label"].split(". ", 1)[1] for update in shown[2:14] if update["visible"]]
+    target = shown[1].split("· target <b>")[1].split("</b>")[0]  # the task's header names the target word
+    labels = ["accept" if word == target else "reject" for word in words]
+    shown = client.predict(*labels, *[None] * (12 - len(labels)), api_name="/judge_save")
+    assert shown[0].startswith("Task **2 of ")
+    judged = shown[14]["value"]
+    records = read_judgments(judged)
+    assert [r["substitute"] for r in records] == words and [r["label"] for r in records] == labels
+    outputs = client.predict(
+        run, None, "swords test", "generative", 0, "lenient", False, None, None, [handle_file(judged)],
+        api_name="/score",
+    )  # fmt: skip
+    summary, table, signature = outputs[12:15]
+    assert "by 1 judge," in summary and "|judgments:" in signature and "|judges:1" in signature
+    assert [row[1] for row in table["data"]][:2] == ["lenient_a_f@10", "lenient_c_f@10"]
 
 
 def test_api_explore_and_leaderboard(client):
