@@ -55,8 +55,8 @@ def tampered_site(tmp_path_factory) -> Path:
 
 
 def test_the_installed_weights_are_the_pinned_upstream_file():
-    from swords_baselines.neural.models import resolve_model
     from swords_baselines.neural.minilm import PACKAGED_MINILM
+    from swords_baselines.neural.models import resolve_model
 
     folder = Path(minilm_package.get_model_path())
     assert file_sha256(folder / "model.safetensors") == UPSTREAM_SHA256
