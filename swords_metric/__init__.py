@@ -19,6 +19,24 @@ from typing import TYPE_CHECKING
 from swords_dataset.judgements import ACCEPTABLE_ABOVE, CLASSES, CONCEIVABLE_FROM
 from swords_metric.details.explain import Judgement
 from swords_metric.errors import MetricInputError
+from swords_metric.judgments.files import (
+    MAX_JUDGMENTS_BYTES,
+    MAX_TASKS_BYTES,
+    Judgments,
+    JudgmentsWriter,
+    judgment_record,
+    read_judgments,
+    read_tasks,
+    write_tasks,
+)
+from swords_metric.judgments.protocol import (
+    CONTROL_ACCURACY,
+    INSTRUCTIONS,
+    INSTRUCTIONS_VERSION,
+    LABELS,
+    MAX_CANDIDATES,
+)
+from swords_metric.judgments.tasks import Candidate, Task, TaskSet, make_tasks, tasks_for
 from swords_metric.metrics.bootstrap import check_resamples
 from swords_metric.official.report import family_metric_keys, format_family_result
 from swords_metric.official.scorer import FamilyScorer
@@ -96,6 +114,24 @@ def load(**kwargs):
 
 # The public surface: nothing outside swords_metric imports its modules (import-linter checks it).
 __all__ = [
+    "CONTROL_ACCURACY",
+    "INSTRUCTIONS",
+    "INSTRUCTIONS_VERSION",
+    "LABELS",
+    "MAX_CANDIDATES",
+    "MAX_JUDGMENTS_BYTES",
+    "MAX_TASKS_BYTES",
+    "Candidate",
+    "Judgments",
+    "JudgmentsWriter",
+    "Task",
+    "TaskSet",
+    "judgment_record",
+    "make_tasks",
+    "read_judgments",
+    "read_tasks",
+    "tasks_for",
+    "write_tasks",
     "ACCEPTABLE_ABOVE",
     "CLASSES",
     "CONCEIVABLE_FROM",

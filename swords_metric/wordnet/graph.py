@@ -106,6 +106,10 @@ class WordNetGraph:
         i = bisect.bisect_left(lemmas, lemma)
         return i if i < len(lemmas) and lemmas[i] == lemma else None
 
+    def lemmas(self, pos: str) -> list[str]:
+        """Every lemma WordNet's index lists under a POS letter (n, v, a, r), sorted (lower case, ``_`` for spaces)."""
+        return list(self._member(f"index/{pos}/lemmas.txt")) if pos in POS_LETTERS else []
+
     def lemma_senses(self, lemma: str, pos: str) -> list[int]:
         """The word senses of a lemma under a POS letter: the senses of its synsets whose word is the lemma
         (lower-cased; nltk: ``[l for s in wn.synsets(lemma, pos) for l in s.lemmas() if l.name().lower() ==
