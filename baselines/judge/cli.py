@@ -116,15 +116,18 @@ def tasks_command(args: argparse.Namespace) -> int:
     refuse_foreign(output, tasks_file_is_ours(output), args.force, "swords judge tasks")
     try:
         scorer = Scorer.from_dataset(args.dataset, args.split)
-        taskset = make_tasks(scorer, scorer.read(args.predictions), k=args.k, targets=args.targets, seed=args.seed)
+        taskset = make_tasks(scorer, args.predictions, k=args.k, targets=args.targets, seed=args.seed)
+        if output.exists() and not tasks_file_is_ours(output):  # --force: the user's say-so, still replaced at once
+            staged = output.with_name(f".{output.name}.swords-tasks")
+            try:
+                write_tasks(staged, taskset)
+                atomic_write(output, staged.read_bytes())
+            finally:
+                staged.unlink(missing_ok=True)
+        else:
+            write_tasks(output, taskset)  # atomically
     except MetricInputError as error:
         raise SwordsError(str(error)) from None
-    staged = output.with_name(f".{output.name}.swords-tasks")  # written whole, then moved over the output at once
-    try:
-        write_tasks(staged, taskset)
-        atomic_write(output, staged.read_bytes())
-    finally:
-        staged.unlink(missing_ok=True)
     targets = len({task.id for task in taskset.tasks})
     candidates = sum(c.control is None for task in taskset.tasks for c in task.candidates)
     print(shown(f"wrote {output}"), file=sys.stderr)
