@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING
 from swords_dataset.judgements import ACCEPTABLE_ABOVE, CLASSES, CONCEIVABLE_FROM
 from swords_metric.details.explain import Judgement
 from swords_metric.errors import MetricInputError
+from swords_metric.judgments.agreement import accuracy, cohen_kappa, spearman
+from swords_metric.judgments.extended import extended_scores
 from swords_metric.judgments.files import (
     MAX_JUDGMENTS_BYTES,
     MAX_TASKS_BYTES,
@@ -29,6 +31,7 @@ from swords_metric.judgments.files import (
     read_tasks,
     write_tasks,
 )
+from swords_metric.judgments.merge import MergedJudgments, merge_judgments
 from swords_metric.judgments.protocol import (
     CONTROL_ACCURACY,
     INSTRUCTIONS,
@@ -126,7 +129,13 @@ __all__ = [
     "JudgmentsWriter",
     "Task",
     "TaskSet",
+    "MergedJudgments",
+    "accuracy",
+    "cohen_kappa",
+    "extended_scores",
     "judgment_record",
+    "merge_judgments",
+    "spearman",
     "make_tasks",
     "read_judgments",
     "read_tasks",

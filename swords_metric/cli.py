@@ -12,6 +12,7 @@ from swords_lexsub.arguments import int_range
 from swords_lexsub.errors import SwordsError
 from swords_lexsub.terminal import shown
 from swords_metric.errors import MetricInputError
+from swords_metric.judgments.command import add_judgments_argument, check_judgments_arguments
 from swords_metric.predictions.files import MAX_PREDICTIONS_BYTES
 from swords_metric.references.metric_family import SWORDS, metric_family
 from swords_metric.scorer import SETTINGS
@@ -111,6 +112,7 @@ def register(subparsers) -> None:
         help="score only the targets the file answers, as `swords run` scores a run over part of a split (e.g. "
         "--limit, or lm-eval's); by default a target missing from the file is an empty answer, as upstream scores it",
     )
+    add_judgments_argument(command)
     command.add_argument("--json", action="store_true", help="print the result as JSON")
     command.set_defaults(func=run)
 
@@ -217,12 +219,16 @@ def _compare(scorer, args: argparse.Namespace) -> dict:
 
 
 def run(args: argparse.Namespace) -> int:
+    from swords_metric.judgments.extended import extend_result
+    from swords_metric.judgments.merge import merge_judgments
+    from swords_metric.judgments.report import format_extended
     from swords_metric.official.cli import check_family_arguments, run_family
     from swords_metric.report import format_analysis, format_comparison, format_differences, format_result
     from swords_metric.scorer import check_resamples, scorer_for
 
     # The options are checked, as options, before any work: those of the benchmark's metric family.
     family = metric_family(args.dataset)
+    check_judgments_arguments(args)
     if family != SWORDS:
         check_family_arguments(args, family)
     elif args.bootstrap is None:
@@ -247,6 +253,7 @@ def run(args: argparse.Namespace) -> int:
                 print(format_comparison(result) + "\n\n" + format_differences(result["differences"], scorer.k))
             return 0
         check_resamples(args.bootstrap, what="--bootstrap")  # before reading the file
+        merged = merge_judgments(scorer, args.judgments) if args.judgments else None  # checked before the run
         prepared = scorer.read(args.predictions, details=args.details_place)
         if prepared.details_file is not None:
             _said_where(*prepared.details_file)
@@ -259,6 +266,8 @@ def run(args: argparse.Namespace) -> int:
         if args.given_only:
             scorer, prepared = scorer.restricted_to_given(prepared)
         result = scorer.score(prepared, bootstrap=args.bootstrap, seed=args.seed)
+        if merged is not None:
+            extend_result(result, scorer, prepared, args.predictions, merged, None, args.bootstrap, args.seed)
         if args.given_only:
             result["targets_in_split"] = split_targets  # so that a comparison with the whole split says so
         if not args.no_analysis:
@@ -279,6 +288,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     title = f"{args.predictions} on {args.dataset} {args.split}"
     blocks = [format_result(result, title=title, setting=args.setting, k=args.k)]
+    blocks += [format_extended(result, args.k, args.setting)] if "extended" in result else []
     if "analysis" in result:
         blocks.append(format_analysis(result["analysis"]))
     if args.published:

@@ -12,7 +12,8 @@ def _cell(result: dict, name: str) -> str:
     return value + (f" [{interval[0]:.1f}, {interval[1]:.1f}]" if interval else "")
 
 
-def _rows(lines: list[list[str]]) -> str:
+def table_text(lines: list[list[str]]) -> str:
+    """Rows of cells as aligned text: the first column to the left, the others to the right."""
     widths = [max(len(line[i]) for line in lines) for i in range(len(lines[0]))]
     return "\n".join(
         "  ".join(
@@ -36,7 +37,9 @@ def format_result(result: dict, title: str = "", setting: str = "generative", k:
     out.append("")
     if setting == "ranking":
         out.append("Ranking setting (Table 7)")
-        out.append(_rows([["", "GAP", "GAP (ratio weights)"], ["", _cell(result, "gap"), _cell(result, "gap_rat")]]))
+        out.append(
+            table_text([["", "GAP", "GAP (ratio weights)"], ["", _cell(result, "gap"), _cell(result, "gap_rat")]])
+        )
         out.append("")
     out.append(
         f"Generative setting (Table 4): F@{k} against acceptable (A, score > 50%) and conceivable (C) references"
@@ -50,7 +53,7 @@ def format_result(result: dict, title: str = "", setting: str = "generative", k:
                 for t, m in (("a", "f"), ("c", "f"), ("a", "p"), ("a", "r"), ("c", "p"), ("c", "r"))
             ]
         )
-    out.append(_rows(table))
+    out.append(table_text(table))
     out.append("")
     out.append("Traditional metrics (Table 8) and LexSubGen's P/R")
     names = [
@@ -69,9 +72,11 @@ def format_result(result: dict, title: str = "", setting: str = "generative", k:
         "lexsubgen_r@10",
     ]
     out.append(
-        _rows([[""] + [n.replace("strict_c_", "") for n in names[:9]], [""] + [f"{result[n]:.2f}" for n in names[:9]]])
+        table_text(
+            [[""] + [n.replace("strict_c_", "") for n in names[:9]], [""] + [f"{result[n]:.2f}" for n in names[:9]]]
+        )
     )
-    out.append(_rows([[""] + names[9:], [""] + [f"{result[n]:.2f}" for n in names[9:]]]))
+    out.append(table_text([[""] + names[9:], [""] + [f"{result[n]:.2f}" for n in names[9:]]]))
     if result.get("by_pos"):
         out.append("")
         out.append("By part of speech")
@@ -84,7 +89,7 @@ def format_result(result: dict, title: str = "", setting: str = "generative", k:
                     for n in (f"lenient_a_f@{k}", f"lenient_c_f@{k}", f"strict_c_f@{k}", "gap", "oot_r")
                 ]
             )
-        out.append(_rows(table))
+        out.append(table_text(table))
     out.append("")
     out.append(f"signature: {result['signature']}")
     return "\n".join(out)
@@ -103,7 +108,7 @@ def format_comparison(comparison: dict) -> str:
                 f"{c['p_value']:.4f}",
             ]
         )
-    return _rows(table) + f"\n\nsignature: {comparison['signature']}"
+    return table_text(table) + f"\n\nsignature: {comparison['signature']}"
 
 
 def _shortened(words: list[str], most: int) -> str:
@@ -140,7 +145,7 @@ def format_analysis(analysis: dict) -> str:
         f"What the system proposed: shares (%) of its top-{k} substitutes a target, as precision counts them "
         f"({overall['substitutes']:,} over {overall['targets']:,} targets); gold N: targets with N acceptable "
         "substitutes",
-        _rows(table),
+        table_text(table),
     ]
     if analysis["worst_targets"]:
         out += ["", f"Worst targets ({analysis['worst_rule'].replace('@k', f'@{k}')})"]

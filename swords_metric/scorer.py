@@ -196,8 +196,9 @@ class Scorer:
 
     # -- results --
 
-    def signature(self, bootstrap: int = 0, seed: int | None = None) -> str:
-        """Everything that decides the numbers (swords_metric/signature.py), so a reported figure is unambiguous."""
+    def signature(self, bootstrap: int = 0, seed: int | None = None, extra: tuple = ()) -> str:
+        """Everything that decides the numbers (swords_metric/signature.py), so a reported figure is unambiguous;
+        `extra` (key, value) settings go last (an extended gold's judgments: swords_metric/judgments/extended.py)."""
         settings = [
             ("setting", self.setting),
             ("k", self.k),
@@ -208,7 +209,7 @@ class Scorer:
         ]
         if any(self.problematic):
             settings.append(("problematic", "included" if self.include_problematic else "excluded"))
-        signature = Signature(SWORDS, METRIC_VERSION, self.benchmark, self.split, tuple(settings))
+        signature = Signature(SWORDS, METRIC_VERSION, self.benchmark, self.split, (*settings, *extra))
         return str(signature.resampled(bootstrap, seed))
 
     def target_scores(self, predictions, source: str = "predictions") -> TargetScores:

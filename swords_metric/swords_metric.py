@@ -11,6 +11,7 @@ import numpy as np
 from swords_dataset.schema import FEATURES
 from swords_metric.arguments import check_split_name
 from swords_metric.errors import MetricInputError, shown
+from swords_metric.judgments.extended import check_judgments_option, extended_scores
 from swords_metric.metrics.bootstrap import check_resamples, check_seed
 from swords_metric.official.scorer import check_family_options
 from swords_metric.predictions.items import normalize_prediction_items
@@ -40,8 +41,7 @@ _DESCRIPTION = """\
 Lexical substitution metrics exactly as the official SWORDS scorer computes them: precision, recall and
 F at k against acceptable (score > 50%) and conceivable (score >= 10%) references, lenient and strict;
 GAP for the ranking setting; SemEval-2007's best and oot (as its Perl scorer); LexSubGen's P@1, P@3, R@10.
-Substitutes and targets are lemmatized with WordNet 3.0 exactly as NLTK 3.5's WordNetLemmatizer does,
-offline.
+Substitutes and targets are lemmatized with WordNet 3.0 exactly as NLTK 3.5's WordNetLemmatizer does, offline.
 """
 
 _KWARGS_DESCRIPTION = """
@@ -61,6 +61,7 @@ Args:
     metrics instead, as fractions: acc@1, acc@{1,2,3}@top1, map@{3,5,10}, potential@{3,5,10} (TSAR-2022, with
     `official`: the figures as tsar_eval.py prints them) or {acc,prof}_{p,r,f}@k (ProLex); the signature names
     the family.
+    judgments: SWORDS: judgments files (paths); adds `extended` (figures on the gold they extend) and `judgments`.
 Returns:
     Metrics in percent (`lenient_a_f@10`, `strict_c_p@1`, `gap`, `best_p`, `oot_mode_r`, ...), counts
     (`targets_scored`, `targets_without_predictions`, `targets_skipped`), `by_pos`, `signature`, and with
@@ -166,7 +167,7 @@ _ADD_BATCH = (
     "add_batch(predictions=…, references=…): one list of substitutes per reference (or a mapping from "
     "target id to one) and the benchmark rows"
 )
-_OPTIONS = ("k", "bootstrap", "seed", "split", "include_problematic", "setting")
+_OPTIONS = ("k", "bootstrap", "seed", "split", "include_problematic", "setting", "judgments")
 
 
 def _check_call(method: str, usage: str, args: tuple, kwargs: dict, pair: tuple[str, str]) -> None:
@@ -195,6 +196,7 @@ def _check_options(options: dict, family: str) -> None:
     check_resamples(options.get("bootstrap", 0))
     check_seed(options.get("seed", 0))
     check_split_name(options.get("split"))
+    check_judgments_option(options.get("judgments"), family)
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
@@ -281,6 +283,7 @@ class SwordsMetric(evaluate.Metric):
         split=None,
         include_problematic=False,
         setting="generative",
+        judgments=None,
     ):
         # Without a split name, references that are exactly a shipped split are signed with its name.
         options = {"k": k, "split": split, "include_problematic": include_problematic, "setting": setting}
@@ -292,4 +295,6 @@ class SwordsMetric(evaluate.Metric):
             predictions = {
                 row[key]: items for row, items in zip(references, predictions, strict=True) if items is not None
             }
-        return scorer.score(predictions, bootstrap=bootstrap, seed=seed)  # prepared a target at a time, no copy
+        if not judgments:
+            return scorer.score(predictions, bootstrap=bootstrap, seed=seed)  # prepared a target at a time, no copy
+        return extended_scores(scorer, predictions, judgments, references, bootstrap, seed)  # official + "extended"

@@ -71,21 +71,37 @@ class TaskSet:
     tasks: list[Task] = field(default_factory=list)
 
 
-def check_judged(scorer) -> None:
-    """Refuse, in one line, a scorer whose gold judgements cannot take new ones: TSAR-2022's and ProLex's official
-    scorers have no score per substitute to extend; CoInCo's and SemEval-2007's gold was recalled, not judged."""
-    family = getattr(scorer, "family", None)
+# Why a benchmark's gold cannot take judgements, by metric family (SWORDS's: by benchmark, RECALLED).
+NOT_JUDGED = {
+    "tsar2022": "TSAR-2022's official scorer counts matches against the annotators' suggestions and has no "
+    "acceptability score per substitute for judgements to extend",
+    "prolex": "ProLex's gold is experts' accept/reject lists and its official scorer has no score per substitute "
+    "for judgements to extend",
+}
+
+
+def refusal(benchmark: str, family: str) -> str | None:
+    """Why judgements cannot extend this benchmark's gold (one line), or None: they extend SWORDS's. TSAR-2022's and
+    ProLex's official scorers have no per-substitute score; CoInCo's and SemEval-2007's gold was recalled by
+    annotators (who wrote substitutes), not judged."""
     if family != SWORDS:
-        raise MetricInputError(
-            f"judgments: {scorer.benchmark} is scored by its own official scorer, which has no per-substitute score "
-            "for judgements to extend; judgments apply to SWORDS"
-        )
-    recalled = [name for name in scorer.benchmark.split("+") if name in RECALLED]
+        reason = NOT_JUDGED.get(family, f"{benchmark} is scored by its own official scorer")
+        return f"judgments: {reason}; judgments extend SWORDS's gold"
+    recalled = [name for name in benchmark.split("+") if name in RECALLED]
     if recalled:
-        raise MetricInputError(
-            f"judgments: {recalled[0]}'s gold was recalled by annotators, not judged, so judgements cannot join "
-            "it; judgments apply to SWORDS"
+        return (
+            f"judgments: {recalled[0]}'s gold was recalled by annotators (who wrote substitutes), not judged, so "
+            "no judgement can join it; judgments extend SWORDS's gold"
         )
+    return None
+
+
+def check_judged(scorer) -> None:
+    """Refuse, in one MetricInputError, a scorer whose gold cannot take judgements (refusal)."""
+    benchmark = getattr(scorer, "benchmark", None) or scorer.config or scorer.family
+    reason = refusal(benchmark, scorer.family)
+    if reason:
+        raise MetricInputError(reason)
 
 
 @functools.cache
