@@ -1,7 +1,7 @@
 """`swords judge validate`: how far an LLM judge agrees with SWORDS's annotators, and how far two pools of them agree.
 
-The judge sees N candidates SWORDS already judged (a seeded sample of the split's substitutes), in tasks of the same
-form and with the same controls as a run's (swords_metric's tasks_for). Its accept rate per candidate (accepts /
+The judge sees N candidates SWORDS already judged (10 substitutes of each of N/10 seeded random targets, as a SWORDS
+task holds them), in tasks of the same form and with the same controls as a run's (swords_metric's tasks_for). Its accept rate per candidate (accepts /
 judgements, abstain counting as reject, as SWORDS counts it) is compared with SWORDS's score: accuracy and Cohen's
 kappa at acceptable (both > 50%) and at conceivable (both > 0%), Spearman's rho between rate and score. The human
 ceiling is the same three figures for SWORDS's second, independent annotator pool (config `swords_reannotated`)
@@ -25,24 +25,25 @@ from swords_baselines.judge.outputs import VALIDATE_WRITER, refuse_foreign, vali
 from swords_lexsub.errors import SwordsError
 from swords_lexsub.files import atomic_write, check_output_file
 from swords_lexsub.terminal import shown
-from swords_metric import MetricInputError, Scorer, accuracy, cohen_kappa, spearman, tasks_for
+from swords_metric import MAX_CANDIDATES, MetricInputError, Scorer, accuracy, cohen_kappa, spearman, tasks_for
 
 MAIN_POOL, SECOND_POOL = "swords_test_subset", "swords_reannotated"  # both: test, the same 89 targets
 
 
-def _finite(value: float) -> float | None:
-    value = float(value)
-    return round(value, 4) if math.isfinite(value) else None
+def _finite(value: float | None) -> float | None:
+    return round(float(value), 4) if value is not None and math.isfinite(value) else None
 
 
 def agreement_figures(rates: list[float], scores: list[float]) -> dict:
     """A judge's accept rates against the human scores of the same candidates: accuracy and kappa at acceptable
-    (> 0.5) and conceivable (> 0), and Spearman's rho (None where a figure is undefined, e.g. one class only)."""
+    (> 0.5) and conceivable (> 0), and Spearman's rho (None where a figure is undefined: no items, one side
+    constant). Flat keys, as a judgments record's `agreement` carries them (swords_metric's signature reads them)."""
     figures: dict = {"candidates": len(rates)}
     for name, above in (("acceptable", 0.5), ("conceivable", 0.0)):
         judged, human = [rate > above for rate in rates], [score > above for score in scores]
-        figures[name] = {"accuracy": _finite(accuracy(judged, human)), "kappa": _finite(cohen_kappa(judged, human))}
-    figures["spearman"] = _finite(spearman(rates, scores))
+        figures[f"accuracy_{name}"] = _finite(accuracy(judged, human)) if rates else None
+        figures[f"kappa_{name}"] = _finite(cohen_kappa(judged, human)) if rates else None
+    figures["spearman"] = _finite(spearman(rates, scores)) if rates else None
     return figures
 
 
@@ -62,13 +63,20 @@ def human_ceiling() -> dict:
 
 
 def sample_candidates(rows: list[dict], n: int, seed: int) -> dict[str, list[str]]:
-    """N of the split's (target, substitute) pairs, drawn uniformly (seeded), grouped by target id."""
-    pool = [(row["id"], s["substitute"]) for row in rows for s in row["substitutes"]]
-    if n > len(pool):
-        raise SwordsError(f"--sample {n}: the split has {len(pool):,} judged candidates")
-    chosen: dict[str, list[str]] = {}
-    for target_id, substitute in random.Random(seed).sample(pool, n):
-        chosen.setdefault(target_id, []).append(substitute)
+    """N of the split's judged candidates, as SWORDS's own tasks hold them: targets drawn at random (seeded), from
+    each MAX_CANDIDATES of its substitutes drawn at random (all if it has fewer), until N are drawn."""
+    total = sum(len(row["substitutes"]) for row in rows)
+    if n > total:
+        raise SwordsError(f"--sample {n}: the split has {total:,} judged candidates")
+    rng, chosen = random.Random(seed), {}
+    for row in rng.sample(rows, len(rows)):
+        if n <= 0:
+            break
+        substitutes = [s["substitute"] for s in row["substitutes"]]
+        drawn = rng.sample(substitutes, min(MAX_CANDIDATES, n, len(substitutes)))
+        if drawn:
+            chosen[row["id"]] = drawn
+            n -= len(drawn)
     return chosen
 
 
@@ -143,8 +151,12 @@ def table(judge: str, entry: dict) -> str:
         f"{'':24}{'acc. >50%':>10}{'kappa >50%':>11}{'acc. >0%':>10}{'kappa >0%':>10}{'Spearman':>10}",
     ]
     for name, figures in (("LLM judge", entry), (f"humans ({ceiling['candidates']:,})", ceiling)):
-        cells = [figures["acceptable"]["accuracy"], figures["acceptable"]["kappa"]]
-        cells += [figures["conceivable"]["accuracy"], figures["conceivable"]["kappa"], figures["spearman"]]
+        cells = [
+            figures[f"{measure}_{level}"]
+            for level in ("acceptable", "conceivable")
+            for measure in ("accuracy", "kappa")
+        ]
+        cells.append(figures["spearman"])
         widths = (10, 11, 10, 10, 10)
         lines.append(f"{name:24}" + "".join(f"{_cell(v):>{w}}" for v, w in zip(cells, widths, strict=True)))
     lines.append(f"humans: {ceiling['pools']}, the same figures (the ceiling)")
