@@ -18,7 +18,7 @@ from swords_lexsub.cli import main as swords_main
 
 from ..llm_server import Canned, LLMServer
 from .judge_helpers import dev_tasks_file, items, records, user_message
-from .run_helpers import SWORDS, one_line, swords
+from .run_helpers import SWORDS, swords
 
 CONTRACT = {"task", "id", "substitute", "judge", "label", "control", "time"}
 
@@ -93,55 +93,61 @@ def test_kill_9_mid_run_then_the_rerun_asks_only_for_what_no_run_received(tasks,
     assert len(records(output)) == 10 and not journal.exists()
 
 
-def test_a_file_the_toolkit_did_not_write_is_never_replaced(tasks, tmp_path):
+def refusal(capsys, args: list[str]) -> str:
+    """The one line a refused command prints (in this process: exit status 2, no traceback)."""
+    capsys.readouterr()
+    assert swords_main(args) == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in lines[0], lines
+    return lines[0]
+
+
+def test_a_file_the_toolkit_did_not_write_is_never_replaced(tasks, tmp_path, capsys):
     output = tmp_path / "mine.jsonl"
     output.write_text('{"my": "own notes"}\n')
     with LLMServer(generic="accept") as server:
-        line = one_line(swords(*judge_args(server, tasks, output)))
+        line = refusal(capsys, judge_args(server, tasks, output))
         assert str(output) in line and "--force" in line and not server.requests
         assert output.read_text() == '{"my": "own notes"}\n'
-        assert swords(*judge_args(server, tasks, output, "--force")).returncode == 0
+        assert swords_main(judge_args(server, tasks, output, "--force")) == 0
     assert len(records(output)) == 10
 
 
 def test_an_existing_output_of_the_same_run_is_not_asked_again(tasks, tmp_path):
     output = tmp_path / "j.jsonl"
     with LLMServer(generic="abstain") as server:
-        assert swords(*judge_args(server, tasks, output)).returncode == 0
-        first = len(server.requests)
-        again = swords(*judge_args(server, tasks, output))
-        assert again.returncode == 0 and len(server.requests) == first == 10
+        assert swords_main(judge_args(server, tasks, output)) == 0
+        assert swords_main(judge_args(server, tasks, output)) == 0
+        assert len(server.requests) == 10
     assert len(records(output)) == 10
 
 
-def test_agreement_is_copied_into_every_record(tasks, tmp_path):
+def test_agreement_is_copied_into_every_record(tasks, tmp_path, capsys):
     with LLMServer(generic="accept") as server:
+        assert swords_main(judge_args(server, tasks, tmp_path / "first.jsonl")) == 0
+        judge = records(tmp_path / "first.jsonl")[0]["judge"]
         validation = tmp_path / "validation.json"
         figures = {"candidates": 200, "kappa_acceptable": 0.25, "kappa_conceivable": 0.1, "spearman": 0.3}
-        judge = "llm:judge-model:" + records_judge(server, tasks, tmp_path)
         validation.write_text(json.dumps({judge: {"written_by": "swords judge validate", **figures}}))
         output = tmp_path / "with-agreement.jsonl"
-        assert swords(*judge_args(server, tasks, output, "--agreement", str(validation))).returncode == 0
+        assert swords_main(judge_args(server, tasks, output, "--agreement", str(validation))) == 0
         assert all(r["agreement"] == figures for r in records(output))
         other = tmp_path / "other.json"
         other.write_text(json.dumps({"llm:another:00000000": {"written_by": "swords judge validate"}}))
-        line = one_line(swords(*judge_args(server, tasks, tmp_path / "x.jsonl", "--agreement", str(other))))
+        line = refusal(capsys, judge_args(server, tasks, tmp_path / "x.jsonl", "--agreement", str(other)))
         assert str(other) in line and judge in line
 
 
-def records_judge(server: LLMServer, tasks: Path, tmp_path: Path) -> str:
-    """The prompt hash of the judge id, as a first run writes it."""
-    swords(*judge_args(server, tasks, tmp_path / "first.jsonl"))
-    return records(tmp_path / "first.jsonl")[0]["judge"].rsplit(":", 1)[1]
-
-
-def test_a_server_that_is_not_there_is_one_line(tasks, tmp_path):
+def test_a_server_that_is_not_there_is_one_line(tasks, tmp_path, capsys):
     from ..conftest import free_port
 
     base_url = f"http://127.0.0.1:{free_port()}/v1"  # nothing listens
     args = ["judge", "llm", "--tasks", str(tasks), "--output", str(tmp_path / "j.jsonl"), "--base-url", base_url]
-    done = swords(*args, "--model", "m", "--cache-dir", "off", "--max-retries", "0", "--timeout", "2", timeout=120)
-    if done.returncode == 0:  # every candidate failed alone: each counted, none guessed
-        assert "failed items: 10 (0 not a label, 10 no answer)" in done.stdout
+    args += ["--model", "m", "--cache-dir", "off", "--max-retries", "0", "--timeout", "2"]
+    capsys.readouterr()
+    status = swords_main(args)
+    out, err = capsys.readouterr()
+    if status == 0:  # every candidate failed alone: each counted, none guessed
+        assert "failed items: 10 (0 not a label, 10 no answer)" in out
     else:
-        assert "127.0.0.1" in one_line(done)
+        assert status == 2 and "127.0.0.1" in err and "Traceback" not in err
