@@ -47,6 +47,8 @@ NOT_RUN = {
     "the wheel (test_installed_wheel.py)",
     r"^twine check --strict dist/": "checks the built release: tests/release/ runs it on the sdist and the wheel",
     r"^twine upload ": "uploads to PyPI",
+    r"--judgments judgments\.jsonl$": "reads the judgments file the Python block on the same page writes (blocks run "
+    "after commands): tests/metric/test_extended_scores.py runs `swords evaluate --judgments` on hand-made files",
 }
 
 # Python blocks that need what a test cannot give them here, and where else they run.

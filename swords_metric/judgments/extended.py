@@ -37,6 +37,7 @@ from swords_metric.scorer import Scorer
 
 JUDGED_SOURCE = "judged"
 LABEL_OF = {ACCEPT: "TRUE", ABSTAIN: "UNSURE"}  # reject: "FALSE"
+# An LLM judge's `agreement` (swords judge validate's figures) as its signature shows it: these, and `candidates` (n).
 AGREEMENT_KEYS = (("kappa_acceptable", "kappa_a"), ("kappa_conceivable", "kappa_c"), ("spearman", "rho"))
 
 
@@ -81,6 +82,8 @@ def _agreement_text(agreement: object) -> str:
     if not isinstance(agreement, Mapping):
         return "unmeasured" if agreement is None else "measured"
     parts = [f"{short}={agreement[key]:.2f}" for key, short in AGREEMENT_KEYS if isinstance(agreement.get(key), float)]
+    count = agreement.get("candidates")
+    parts += [f"n={count}"] if isinstance(count, int) and not isinstance(count, bool) else []
     return ",".join(parts) or "measured"
 
 

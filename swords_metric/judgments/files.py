@@ -21,10 +21,11 @@ from __future__ import annotations
 import json
 import os
 import stat
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
-from swords_lexsub.files import atomic_writer
+from swords_lexsub.files import atomic_writer, no_space, no_space_reason
 from swords_metric.errors import MetricInputError, shown
 from swords_metric.judgments.protocol import CONTROLS, LABELS
 from swords_metric.judgments.tasks import TASKS_FORMAT, TASKS_VERSION, Candidate, Task, TaskSet
@@ -212,18 +213,23 @@ def check_record(value, where: str) -> dict:
     return value
 
 
+def iter_judgments(path: str | Path, notes: list[str], max_bytes: int = MAX_JUDGMENTS_BYTES) -> Iterator[dict]:
+    """read_judgments's records one at a time (a merge holds only what it keeps of each); notes go to `notes`."""
+    path = Path(path)
+    for where, value, cut in _lines(path, max_bytes, "judgments file"):
+        if cut:
+            notes.append(f"{where}: the last line is cut short (a writer stopped mid-line); left out")
+            continue
+        check_record(value, where)["_where"] = where
+        yield value
+
+
 def read_judgments(path: str | Path, max_bytes: int = MAX_JUDGMENTS_BYTES) -> Judgments:
     """A judgments file's records, each with its `where` ("FILE:LINE") under the key "_where"; a cut last line (a
     killed writer's) is dropped with a note in `.notes`; anything else wrong is one MetricInputError naming the
     file and line."""
-    path = Path(path)
-    records = Judgments(path=path)
-    for where, value, cut in _lines(path, max_bytes, "judgments file"):
-        if cut:
-            records.notes.append(f"{where}: the last line is cut short (a writer stopped mid-line); left out")
-            continue
-        check_record(value, where)["_where"] = where
-        records.append(value)
+    records = Judgments(path=Path(path))
+    records.extend(iter_judgments(path, records.notes, max_bytes))
     return records
 
 
@@ -272,10 +278,19 @@ class JudgmentsWriter:
 
     def write(self, record: dict) -> None:
         line = json.dumps({k: v for k, v in record.items() if k != "_where"}, ensure_ascii=False) + "\n"
-        self._file.write(line.encode("utf-8"))
-        self._file.flush()
+        try:
+            self._file.write(line.encode("utf-8"))
+            self._file.flush()
+        except OSError as error:
+            if no_space(error):  # what reached the disk is whole lines and at most one cut one, dropped on reading
+                raise MetricInputError(f"{self.path}: {no_space_reason(error)}") from None
+            raise
 
     def __exit__(self, *exc) -> None:
         if self._file is not None:
-            self._file.close()
-            self._file = None
+            file, self._file = self._file, None
+            try:
+                file.close()
+            except OSError as error:
+                if exc[0] is None and no_space(error):
+                    raise MetricInputError(f"{self.path}: {no_space_reason(error)}") from None

@@ -27,7 +27,7 @@ from pathlib import Path
 
 from swords_dataset.judgements import NOT_IN_BENCHMARK
 from swords_metric.errors import MetricInputError, shown
-from swords_metric.judgments.files import MAX_JUDGMENTS_BYTES, read_judgments
+from swords_metric.judgments.files import MAX_JUDGMENTS_BYTES, iter_judgments
 from swords_metric.judgments.protocol import CONTROL_ACCURACY, RANDOM_CONTROL, TARGET_CONTROL, control_correct
 from swords_metric.judgments.tasks import check_judged
 
@@ -98,14 +98,12 @@ def _read(scorer, paths: list[Path], merged: MergedJudgments) -> dict:
     """(judge, task, substitute, control) -> (target id, label, control kind or None, agreement), the last answer
     of each, duplicates counted."""
     answers: dict = {}
-    seen: set[str] = set()
+    seen: set[bytes] = set()
     for path in paths:
-        records = read_judgments(path, MAX_JUDGMENTS_BYTES)
-        merged.notes += records.notes
-        for record in records:
+        for record in iter_judgments(path, merged.notes, MAX_JUDGMENTS_BYTES):
             where = record.pop("_where")
             merged.records += 1
-            fingerprint = hashlib.sha256(json.dumps(record, sort_keys=True, default=str).encode()).hexdigest()
+            fingerprint = hashlib.sha256(json.dumps(record, sort_keys=True, default=str).encode()).digest()
             if fingerprint in seen:
                 merged.duplicates += 1
                 continue
