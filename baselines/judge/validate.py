@@ -1,12 +1,12 @@
 """`swords judge validate`: how far an LLM judge agrees with SWORDS's annotators, and how far two pools of them agree.
 
 The judge sees N candidates SWORDS already judged (10 substitutes of each of N/10 seeded random targets, as a SWORDS
-task holds them), in tasks of the same form and with the same controls as a run's (swords_metric's tasks_for). Its accept rate per candidate (accepts /
-judgements, abstain counting as reject, as SWORDS counts it) is compared with SWORDS's score: accuracy and Cohen's
-kappa at acceptable (both > 50%) and at conceivable (both > 0%), Spearman's rho between rate and score. The human
-ceiling is the same three figures for SWORDS's second, independent annotator pool (config `swords_reannotated`)
-against the main annotation of the same 89 test targets (`swords_test_subset`), on the substitutes both hold
-(the SWORDS paper, section 4.4). Failed items (no label) are counted and left out of the figures.
+task holds them), in tasks of the same form and with the same controls as a run's (swords_metric's tasks_for). Its
+accept rate per candidate (accepts / judgements, abstain counting as reject, as SWORDS counts it) is compared with
+SWORDS's score: accuracy and Cohen's kappa at acceptable (both > 50%) and at conceivable (both > 0%), Spearman's rho
+between rate and score. The human ceiling is the same figures for SWORDS's second, independent annotator pool
+(config `swords_reannotated`) against the main annotation of the same 89 test targets (`swords_test_subset`), on
+the substitutes both hold (the SWORDS paper, section 4.4). Failed items (no label) are counted and left out.
 """
 
 from __future__ import annotations
