@@ -151,3 +151,37 @@ def test_a_server_that_is_not_there_is_one_line(tasks, tmp_path, capsys):
         assert "failed items: 10 (0 not a label, 10 no answer)" in out
     else:
         assert status == 2 and "127.0.0.1" in err and "Traceback" not in err
+
+
+def test_another_judge_s_output_and_a_busy_output_are_refused(tasks, tmp_path, capsys):
+    output = tmp_path / "j.jsonl"
+    with LLMServer(generic="reject") as server:
+        assert swords_main(judge_args(server, tasks, output)) == 0
+        args = judge_args(server, tasks, output)
+        args[args.index("judge-model")] = "another-model"
+        line = refusal(capsys, args)
+        assert str(output) in line and "another judge" in line
+    with LLMServer(mode="stall") as server:  # the first run waits for its answers, holding the output's lock
+        busy = tmp_path / "busy.jsonl"
+        first = subprocess.Popen([*SWORDS, *judge_args(server, tasks, busy)], stderr=subprocess.DEVNULL)
+        try:
+            deadline = time.monotonic() + 60
+            while not server.requests and time.monotonic() < deadline:
+                time.sleep(0.05)
+            line = refusal(capsys, judge_args(server, tasks, busy))
+            assert f"process {first.pid}" in line and "swords judge llm" in line
+        finally:
+            first.kill()
+            first.wait(10)
+
+
+@pytest.mark.parametrize(
+    ("extra", "named"),
+    [
+        (["--local", "--base-url", "http://127.0.0.1:9/v1"], "--base-url"),
+        (["--base-url", "http://127.0.0.1:9/v1"], "--model"),
+    ],
+)
+def test_settings_that_cannot_work_are_one_line(tasks, tmp_path, capsys, extra, named):
+    line = refusal(capsys, ["judge", "llm", "--tasks", str(tasks), "--output", str(tmp_path / "j.jsonl"), *extra])
+    assert named in line and not (tmp_path / "j.jsonl").exists()

@@ -113,3 +113,9 @@ def test_a_benchmark_without_human_scores_is_refused_in_one_line(tmp_path, capsy
     )
     err = capsys.readouterr().err
     assert status == 2 and "--dataset coinco" in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_sample_larger_than_the_split_is_one_line(tmp_path, capsys):
+    with LLMServer(generic="reject") as server:
+        status, _, err = validate(capsys, server, tmp_path / "v.json", "--sample", "22979")  # dev holds 22,978
+        assert status == 2 and "--sample 22979" in err and "22,978" in err and not server.requests
