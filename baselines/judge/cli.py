@@ -140,7 +140,7 @@ def tasks_command(args: argparse.Namespace) -> int:
 
 def read_agreement(path: str, judge: str) -> dict:
     """This judge's entry of a validation file, or one line saying why there is none."""
-    from swords_baselines.judge.outputs import validation_entries
+    from swords_baselines.judge.outputs import entries_of
     from swords_lexsub.files import open_regular
 
     with open_regular(path, "--agreement") as f:  # a FIFO or a folder: one line, never a hang
@@ -151,7 +151,7 @@ def read_agreement(path: str, judge: str) -> dict:
         entries = json.loads(data)
     except (ValueError, RecursionError):
         entries = None
-    if not isinstance(entries, dict) or validation_entries(Path(path)) is None:
+    if entries_of(entries) is None:
         raise SwordsError(f"--agreement {path}: not a file `swords judge validate --output` wrote")
     if judge not in entries:
         known = ", ".join(sorted(entries)) or "none"

@@ -17,6 +17,7 @@ from swords_baselines.llm.client import LLMClient, api_key, effective_base_url
 from swords_baselines.llm.config import default_cache_dir
 from swords_baselines.llm.errors import ServerDown, TargetFailed
 from swords_baselines.llm.retry import Backoff
+from swords_lexsub.credentials import public_url
 from swords_lexsub.errors import SwordsError
 from swords_metric import Candidate, Task
 
@@ -83,7 +84,7 @@ class LLMJudge:
         """What answers: the server's public URL, or the embedded engine's model file."""
         if self.engine is not None:
             return f"local:{self.engine.path.name}"
-        return LLMClient(base_url=self.settings.base_url).public_base_url
+        return public_url(effective_base_url(self.settings.base_url))
 
     def __enter__(self) -> LLMJudge:
         settings, base_url, identity = self.settings, self.settings.base_url, None

@@ -60,19 +60,23 @@ def llm_judgments(path: Path) -> list[dict] | None:
     return records
 
 
-def validation_entries(path: Path) -> dict | None:
-    """The judges' entries of a validation file `swords judge validate` wrote, or None if it is not one."""
-    try:
-        if path.stat().st_size > MAX_OWNED_BYTES:
-            return None
-        data = json.loads(path.read_bytes())
-    except (OSError, ValueError, RecursionError):
-        return None
+def entries_of(data: object) -> dict | None:
+    """A validation file's JSON as its judges' entries, or None if `swords judge validate` did not write it."""
     if not isinstance(data, dict) or not all(
         isinstance(entry, dict) and entry.get("written_by") == VALIDATE_WRITER for entry in data.values()
     ):
         return None
     return data
+
+
+def validation_entries(path: Path) -> dict | None:
+    """The judges' entries of a validation file `swords judge validate` wrote, or None if it is not one."""
+    try:
+        if path.stat().st_size > MAX_OWNED_BYTES:
+            return None
+        return entries_of(json.loads(path.read_bytes()))
+    except (OSError, ValueError, RecursionError):
+        return None
 
 
 def refuse_foreign(path: Path, ours: bool, force: bool, command: str) -> None:

@@ -175,6 +175,9 @@ def judge_tasks(taskset: TaskSet, judge: LLMJudge, output: Path, header: dict, f
                 "and rerun the same command"
             ) from None
         ordered = [done[key] for t in taskset.tasks for c in t.candidates if (key := (t.task, c.substitute)) in done]
+        for record in ordered:  # the agreement of this run, also on the records an earlier run of it wrote
+            record.pop("agreement", None)
+            record.update(extra)
         text = "".join(json.dumps(record, ensure_ascii=False) + "\n" for record in ordered)
         atomic_write(output, text.encode("utf-8"))
         paths["journal"].unlink()

@@ -103,8 +103,11 @@ def run_validation(args: argparse.Namespace, judge) -> int:
         raise SwordsError(str(error)) from None
     items = [(task, candidate) for task in tasks for candidate in task.candidates]
     rates, human, failed, controls = [], [], 0, [0, 0]
-    with judge:
+    from tqdm import tqdm
+
+    with judge, tqdm(total=len(items), unit="candidate", desc="validate", file=sys.stderr, disable=None) as bar:
         for verdict in judge.verdicts(items):
+            bar.update(1)
             if verdict.label is None:
                 failed += 1
                 continue

@@ -132,6 +132,11 @@ def test_agreement_is_copied_into_every_record(tasks, tmp_path, capsys):
         output = tmp_path / "with-agreement.jsonl"
         assert swords_main(judge_args(server, tasks, output, "--agreement", str(validation))) == 0
         assert all(r["agreement"] == figures for r in records(output))
+        asked = len(server.requests)  # a finished output given its agreement afterwards: nothing asked again
+        assert swords_main(judge_args(server, tasks, tmp_path / "first.jsonl", "--agreement", str(validation))) == 0
+        assert len(server.requests) == asked and all(
+            r["agreement"] == figures for r in records(tmp_path / "first.jsonl")
+        )
         other = tmp_path / "other.json"
         other.write_text(json.dumps({"llm:another:00000000": {"written_by": "swords judge validate"}}))
         line = refusal(capsys, judge_args(server, tasks, tmp_path / "x.jsonl", "--agreement", str(other)))
