@@ -132,6 +132,7 @@ def test_compute_and_evaluate_agree(case):
     assert result["lenient_a_f@10"] == scorer.score(case.run)["lenient_a_f@10"]
 
 
+@pytest.mark.slow  # evaluate's own start (it imports transformers and torch)
 def test_compute_takes_judgments(case):
     """The `evaluate` module's compute(..., judgments=[...]) adds the extended figures, equal to extended_scores'."""
     import swords_dataset
@@ -140,12 +141,15 @@ def test_compute_takes_judgments(case):
     rows = swords_dataset.rows("swords", "test")
     by_id = {row["upstream_id"]: row["id"] for row in rows}
     predictions = {by_id[tid]: [pair[0] for pair in items] for tid, items in case.run.items()}
-    result = swords_metric.load().compute(
-        predictions=predictions, references=rows, judgments=[str(p) for p in case.files]
-    )
+    metric = swords_metric.load()
+    result = metric.compute(predictions=predictions, references=rows, judgments=[str(p) for p in case.files])
     direct = extended_scores(Scorer.from_dataset("swords", "test"), predictions, case.files)
     assert result["extended"]["lenient_a_f@10"] == pytest.approx(direct["extended"]["lenient_a_f@10"], abs=1e-9)
     assert result["extended"]["signature"] == direct["extended"]["signature"]
+    for config, reason in (("coinco", "coinco's gold was recalled"), ("prolex", "ProLex's gold is experts'")):
+        other = swords_dataset.rows(config, "test")[:3]
+        with pytest.raises(MetricInputError, match=f"^judgments: {reason}"):
+            metric.compute(predictions=[["a"]] * 3, references=other, judgments=[str(case.files[0])])
 
 
 @pytest.mark.parametrize("config", ["coinco", "semeval07", "prolex", "tsar2022_en"])
