@@ -141,7 +141,9 @@ def judge_tasks(taskset: TaskSet, judge: LLMJudge, output: Path, header: dict, f
         }
         fresh = not paths["journal"].exists()
         try:
-            with open(open_in_place(paths["journal"], os.O_WRONLY | os.O_APPEND | os.O_CREAT), "a") as journal:
+            with open(
+                open_in_place(paths["journal"], os.O_WRONLY | os.O_APPEND | os.O_CREAT), "a", encoding="utf-8"
+            ) as journal:
                 if fresh:
                     journal.write(json.dumps(header, ensure_ascii=False) + "\n")
                     journal.flush()
