@@ -9,16 +9,14 @@ import evaluate
 import numpy as np
 
 from swords_dataset.schema import FEATURES
-from swords_metric.arguments import check_split_name
+from swords_metric.compute_options import COMPUTE_OPTIONS, benchmark_of, check_compute_options
 from swords_metric.errors import MetricInputError, shown
-from swords_metric.judgments.extended import check_judgments_option, extended_scores
-from swords_metric.metrics.bootstrap import check_resamples, check_seed
-from swords_metric.official.scorer import check_family_options
+from swords_metric.judgments.extended import extended_scores
 from swords_metric.predictions.items import normalize_prediction_items
 from swords_metric.references.metric_family import SWORDS, rows_family
 from swords_metric.references.split import PROVENANCE_FIELDS, REFERENCE_COLUMNS, SUBSTITUTE_FIELDS, reference_view
 from swords_metric.references.target_ids import UPSTREAM_IDS, TargetIndex
-from swords_metric.scorer import SETTINGS, scorer_for
+from swords_metric.scorer import scorer_for
 
 _CITATION = """\
 @inproceedings{lee-etal-2021-swords,
@@ -167,7 +165,6 @@ _ADD_BATCH = (
     "add_batch(predictions=…, references=…): one list of substitutes per reference (or a mapping from "
     "target id to one) and the benchmark rows"
 )
-_OPTIONS = ("k", "bootstrap", "seed", "split", "include_problematic", "setting", "judgments")
 
 
 def _check_call(method: str, usage: str, args: tuple, kwargs: dict, pair: tuple[str, str]) -> None:
@@ -175,28 +172,13 @@ def _check_call(method: str, usage: str, args: tuple, kwargs: dict, pair: tuple[
     if args:
         raise MetricInputError(f"{method}: give the arguments by name: {usage}")
     for name in kwargs:
-        where = "; options such as k go to compute()" if name in _OPTIONS else ""
+        where = "; options such as k go to compute()" if name in COMPUTE_OPTIONS else ""
         raise MetricInputError(f"{method}: no argument {shown(name)}; {usage}{where}")
     if (pair[0] is None) != (pair[1] is None):
         given, missing = ("prediction", "reference") if pair[1] is None else ("reference", "prediction")
         if method != "add":
             given, missing = given + "s", missing + "s"
         raise MetricInputError(f"{method}: {given}=… without {missing}=…; {usage}")
-
-
-def _check_options(options: dict, family: str) -> None:
-    """compute()'s options, checked before anything is stored or computed (as `swords evaluate` checks its own)."""
-    for name in options:
-        if name not in _OPTIONS:
-            raise MetricInputError(f"compute: no option {shown(name)}; its options are {', '.join(_OPTIONS)}")
-    setting = options.get("setting", "generative")
-    if setting not in SETTINGS:
-        raise MetricInputError(f"setting must be one of {', '.join(SETTINGS)}, got {shown(setting)}")
-    check_family_options(family, options.get("k", 10), setting, options.get("include_problematic", False))
-    check_resamples(options.get("bootstrap", 0))
-    check_seed(options.get("seed", 0))
-    check_split_name(options.get("split"))
-    check_judgments_option(options.get("judgments"), family)
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
@@ -210,6 +192,7 @@ class SwordsMetric(evaluate.Metric):
             reference_urls=["https://arxiv.org/abs/2106.04102"],
         )
 
+    _benchmark = None  # the benchmark of what add/add_batch stored (its first reference's), until compute
     _family = None  # the metric family of what add/add_batch stored (their first reference's), until compute
     _id_schemes: tuple[str | None, ...] = ()  # how each batch stored named its targets (None: in order), until compute
     _id_scheme: str | None = None  # of what compute scores: the one scheme every batch used, else None
@@ -238,6 +221,7 @@ class SwordsMetric(evaluate.Metric):
                 references=references[start : start + _CHUNK],
             )
         self._family = self._family or rows_family(references)[1]
+        self._benchmark = self._benchmark or benchmark_of(references)
         self._id_schemes += (scheme,)
 
     def add(self, *args, prediction=None, reference=None, **kwargs):
@@ -249,6 +233,7 @@ class SwordsMetric(evaluate.Metric):
         prediction = _prediction_view(prediction, reference["id"])
         super().add(prediction=prediction, reference=reference)
         self._family = self._family or rows_family([reference])[1]
+        self._benchmark = self._benchmark or benchmark_of([reference])
         self._id_schemes += (None,)
         return None
 
@@ -262,13 +247,13 @@ class SwordsMetric(evaluate.Metric):
             raise MetricInputError(f"{other}: none given; pass {other}=… along with the {name}")
         if references is not None:
             views = _references_view(references)
-            _check_options(kwargs, rows_family(views)[1])
+            check_compute_options(kwargs, rows_family(views)[1], benchmark_of(views))
             self._store(predictions, views)
         elif self.writer is None:  # evaluate's own writer: nothing was added with add or add_batch
             raise MetricInputError("predictions and references: none given (nor added with add or add_batch)")
         else:
-            _check_options(kwargs, self._family or SWORDS)
-        self._family = None
+            check_compute_options(kwargs, self._family or SWORDS, self._benchmark)
+        self._family = self._benchmark = None
         self._id_scheme = self._id_schemes[0] if len(set(self._id_schemes)) == 1 else None
         self._id_schemes = ()
         return super().compute(**kwargs)

@@ -126,7 +126,7 @@ def _per_substitute(official: Scorer, extended: Scorer) -> dict[str, dict[str, i
     }
 
 
-def check_judgments_option(judgments, family: str) -> None:
+def check_judgments_option(judgments, family: str, benchmark: str | None = None) -> None:
     """compute()'s `judgments`: None, or judgments files (paths) for a benchmark whose gold can take them."""
     if judgments is None:
         return
@@ -134,7 +134,7 @@ def check_judgments_option(judgments, family: str) -> None:
         judgments = [judgments]  # one path is taken as a list of one
     if not isinstance(judgments, Iterable) or not all(isinstance(path, str | Path) for path in judgments):
         raise MetricInputError(f"judgments: expected judgments files (paths), got {shown(judgments)}")
-    reason = refusal(family, family)
+    reason = refusal(benchmark or family, family)
     if reason:
         raise MetricInputError(reason)
 

@@ -245,11 +245,14 @@ class JudgmentsWriter:
 
     def __enter__(self) -> JudgmentsWriter:
         path = self.path
-        if path.exists() or path.is_symlink():
+        if path.is_symlink():  # appending through a link would write into a file the link's maker chose
+            raise MetricInputError(f"{path}: is a symbolic link; name the judgments file itself")
+        if path.exists():
             if not path.is_file():
                 raise MetricInputError(f"{path}: exists and is not a regular file; name a judgments file")
             self._prepare_existing()
-        self._file = open(path, "ab")  # noqa: SIM115 - closed in __exit__
+        flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW  # a link made since the check: refused
+        self._file = os.fdopen(os.open(path, flags, 0o644), "ab")
         return self
 
     def _prepare_existing(self) -> None:

@@ -150,6 +150,12 @@ def test_compute_takes_judgments(case):
         other = swords_dataset.rows(config, "test")[:3]
         with pytest.raises(MetricInputError, match=f"^judgments: {reason}"):
             metric.compute(predictions=[["a"]] * 3, references=other, judgments=[str(case.files[0])])
+    # refused before anything was stored: the next compute scores SWORDS test alone, as the first did
+    assert metric.compute(predictions=predictions, references=rows)["lenient_a_f@10"] == result["lenient_a_f@10"]
+    coinco = swords_dataset.rows("coinco", "test")[:3]
+    metric.add_batch(predictions=[["a"]] * 3, references=coinco)  # stored first: refused at compute all the same
+    with pytest.raises(MetricInputError, match="^judgments: coinco's gold was recalled"):
+        metric.compute(judgments=[str(case.files[0])])
 
 
 @pytest.mark.parametrize("config", ["coinco", "semeval07", "prolex", "tsar2022_en"])

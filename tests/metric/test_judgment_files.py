@@ -176,6 +176,16 @@ def test_a_fifo_is_named_not_waited_on(tmp_path):
         JudgmentsWriter(fifo).__enter__()
 
 
+def test_a_symbolic_link_in_the_way_is_refused_and_its_target_untouched(tmp_path):
+    target = tmp_path / "elsewhere.jsonl"
+    target.write_text(_lines(GOOD))
+    link = tmp_path / "j.jsonl"
+    link.symlink_to(target)
+    with pytest.raises(MetricInputError, match=r"j\.jsonl: is a symbolic link; name the judgments file itself$"):
+        JudgmentsWriter(link).__enter__()
+    assert target.read_text() == _lines(GOOD)
+
+
 def test_the_writer_appends_and_refuses_a_file_that_is_not_judgments(tmp_path):
     path = tmp_path / "j.jsonl"
     path.write_text(_lines(GOOD))
