@@ -126,6 +126,7 @@ def run_validation(args: argparse.Namespace, judge) -> int:
         "sample": args.sample,
         "seed": args.seed,
         "server": judge.server,
+        "tasks": len(tasks),
         "failed": failed,
         "controls": {"right": controls[0], "judged": controls[1]},
         **agreement_figures(rates, human),
