@@ -39,6 +39,8 @@ NOT_RUN = {
     r"^python space/app\.py": "serves until stopped: test_space_cli.py and the Space tests start it",
     r"^swords llm serve": "serves until stopped: test_llm_local.py starts it and calls /v1/completions",
     r"^vllm serve": "needs vLLM and a GPU",
+    r"^swords judge validate .*--local": "judges 242 items with the embedded engine (52 min on two busy shared "
+    "cores): test_judge_engine.py runs this command",
     r"^lm_eval ": "needs the server the line before starts: test_lm_eval.py runs this command against `swords llm "
     "serve` on a free port",
     r"ruff check \. && lint-imports && pytest$": "the test command itself",
@@ -66,6 +68,7 @@ SLOW = (
     r"^swords run --system wordnet\+embedding --dataset swords --split test$",
     r"^swords run --system wordnet --dataset coinco --split test",
     r"^swords run --system llm --local",
+    r"^swords judge llm .*--local",
     r"^swords data build ",
 )
 

@@ -85,8 +85,8 @@ def open_in_place(path: Path, flags: int) -> int:
 class RunLock:
     """An exclusive lock on an output, held for the whole run; a second run on it is refused at once."""
 
-    def __init__(self, paths: dict[str, Path]) -> None:
-        self.path, self.output = paths["lock"], paths["jsonl"]
+    def __init__(self, paths: dict[str, Path], command: str = "swords run") -> None:
+        self.path, self.output, self.command = paths["lock"], paths["jsonl"], command
         self.handle = None
 
     def __enter__(self) -> RunLock:
@@ -98,7 +98,7 @@ class RunLock:
             owner = self.handle.read(32).strip() or "another process"
             self.handle.close()
             raise SwordsError(
-                f"another `swords run` (process {owner}) is writing {self.output}; wait for it to finish or choose "
+                f"another `{self.command}` (process {owner}) is writing {self.output}; wait for it to finish or choose "
                 "another --output"
             ) from None
         self.handle.seek(0)
