@@ -1,5 +1,6 @@
 """The LLM judge on the real embedded engine (llama.cpp serving SmolLM2-135M, `--local`): a small tasks file judged,
-killed with -9 mid-run and rerun without asking twice; and `swords judge validate --local` (on 20 candidates; the manual's 200 were measured by hand)."""
+killed with -9 mid-run and rerun without asking twice; and `swords judge validate --local` (on 20 candidates; the
+manual's 200 were measured by hand)."""
 
 from __future__ import annotations
 
