@@ -26,6 +26,8 @@ from swords_lexsub.errors import SwordsError
 from ..conftest import run_swords
 from ..llm_server import LLMServer
 
+pytestmark = pytest.mark.slow  # most tests start lm-eval itself (20-45 s each on two cores)
+
 pytest.importorskip("lm_eval")
 pytest.importorskip("tiktoken")  # davinci-002's tokenizer, offline: the tasks ask no server for one
 

@@ -22,6 +22,8 @@ from swords_metric.references.reference import Reference, prepare_reference
 from ..conftest import REPO_ROOT
 from .reference_scorers import SHARED, Prepared, check_gap_parity, check_semeval_parity
 
+pytestmark = pytest.mark.parity  # the official scorers on real systems' whole outputs
+
 DATA_DIR = REPO_ROOT / "swords_dataset" / "data"
 GPT3_OUTPUTS = SHARED / "recorded-outputs" / "gpt3-davinci_swords-v0.8_dev-valid.json.gz"
 

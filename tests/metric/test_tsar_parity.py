@@ -25,6 +25,8 @@ from .family_sources import (
     write_tsar_predictions,
 )
 
+pytestmark = pytest.mark.parity  # tsar_eval.py on every language's gold
+
 SPLITS = [(language, split) for language in ("en", "es", "pt") for split in ("trial", "test")]
 DISTRACTORS = ["zzz", "qqq", "www", "xxx", "yyy", "vvv", "uuu", "ttt", "sss", "rrr", "ppp", "ooo"]
 

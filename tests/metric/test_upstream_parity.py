@@ -52,6 +52,8 @@ from .upstream_systems import (
     synthesized_predictions,
 )
 
+pytestmark = pytest.mark.parity  # the upstream library's evaluation on whole result files
+
 
 @pytest.fixture(scope="session")
 def outcomes(tmp_path_factory, nltk35_path) -> dict[tuple[str, str], Outcome]:
