@@ -162,6 +162,8 @@ SLOW_KINDS = ("browser", "engine", "release", "hub_server", "parity")
 # worker (xdist_group).
 FIXTURE_KINDS = {"browser": "browser", "dist": "release", "hub_server": "hub_server", "served_engine": "engine"}
 GROUPS = {"release": "release", "engine": "engine"}
+# A test that uses one of these is slow without saying so: the dataset built from the raw sources (about 30 s).
+SLOW_FIXTURES = ("rebuilt",)
 
 
 @pytest.hookimpl(tryfirst=True)  # before `-m` deselects and before pytest-xdist reads the groups
@@ -171,7 +173,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             if fixture in item.fixturenames and not item.get_closest_marker(kind):
                 item.add_marker(kind)
         kinds = [kind for kind in SLOW_KINDS if item.get_closest_marker(kind)]
-        if kinds:
+        if kinds or any(fixture in item.fixturenames for fixture in SLOW_FIXTURES):
             item.add_marker(pytest.mark.slow)
         groups = {GROUPS[kind] for kind in kinds if kind in GROUPS}
         if groups and not item.get_closest_marker("xdist_group"):

@@ -25,6 +25,7 @@ from .run_helpers import SWORDS, llm_args, one_line, swords
 # --- The run journal --------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # a run killed at random points and resumed, again and again: 30 s
 def test_kill_9_at_random_points_then_resume(tmp_path, key):
     """Killed with SIGKILL at random moments, again and again (mid-request, mid-line, mid-output): each
     rerun continues, and the final predictions are exactly an uninterrupted run's."""
@@ -117,6 +118,7 @@ def start_and_wait(command: list[str], key: dict, journal, lines: int) -> subpro
     return process
 
 
+@pytest.mark.slow  # interrupted runs, twice: 20 s each
 @pytest.mark.parametrize("stop, status", [(signal.SIGKILL, -signal.SIGKILL), (signal.SIGINT, 130)])
 def test_the_users_files_written_after_an_interrupted_run_are_never_replaced(tmp_path, key, stop, status):
     """The issue: start an llm run with --output v.jsonl, kill -9 it mid-run (or Ctrl-C), write your own

@@ -177,6 +177,7 @@ def test_the_three_formats_hold_the_same_records(tmp_path):
     assert metadata["signature"] == header["signature"] and metadata["format"] == "swords-lexsub details"
 
 
+@pytest.mark.slow  # two real systems compared target by target: about a minute
 def test_compare_writes_one_record_per_target_with_both_systems(tmp_path, real_systems):
     if "wordnet+embedding" not in real_systems:
         pytest.skip("the default system did not run here")

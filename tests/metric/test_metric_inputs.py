@@ -66,6 +66,7 @@ def evaluate_file(path, *options) -> dict:
     return json.loads(done.stdout)
 
 
+@pytest.mark.slow  # every input form through every interface: about a minute
 def test_every_form_gives_the_cli_numbers(coinco_test, system, tmp_path):
     import swords_metric
 
