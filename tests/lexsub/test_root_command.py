@@ -8,7 +8,7 @@ import sys
 
 from ..conftest import REPO_ROOT, run_swords
 
-COMMANDS = ("data", "demo", "evaluate", "hub", "llm", "lm-eval", "run")
+COMMANDS = ("data", "demo", "evaluate", "hub", "judge", "llm", "lm-eval", "run")
 
 
 def imported_by(*args: str) -> set[str]:
