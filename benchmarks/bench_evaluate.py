@@ -32,7 +32,7 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT))
 
 import swords_dataset  # noqa: E402
-from swords_dataset.sources import NLTK35_ENV, default_sources_dir  # noqa: E402
+from swords_dataset.builder.sources import NLTK35_ENV, default_sources_dir  # noqa: E402
 
 PERL_KEYS = {f"{task}_{part}" for task in ("best", "oot") for part in ("p", "r", "mode_p", "mode_r")}
 
@@ -71,13 +71,16 @@ def main() -> None:
         raise SystemExit(f"needs {upstream_eval} and nltk 3.5 in ${NLTK35_ENV}")
     with tempfile.TemporaryDirectory() as folder:
         path = system_file(Path(folder))
-        ours_default = [sys.executable, "-m", "swords_dataset.cli", "evaluate", "--predictions", str(path), "--json"]
+        ours_default = [sys.executable, "-m", "swords_lexsub.cli", "evaluate", "--predictions", str(path), "--json"]
         ours_plain = [*ours_default, "--bootstrap", "0"]
         upstream = [sys.executable, str(upstream_eval), str(shared / "swords" / "swords-v1.1_test.json.gz"), str(path)]
         cached = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
         cached["PYTHONPYCACHEPREFIX"] = str(Path(folder) / "bytecode")
-        runs = (("default", ours_default, cached), ("plain", ours_plain, cached),
-                ("upstream", upstream, {**cached, "PYTHONPATH": nltk35}))
+        runs = (
+            ("default", ours_default, cached),
+            ("plain", ours_plain, cached),
+            ("upstream", upstream, {**cached, "PYTHONPATH": nltk35}),
+        )
         for _name, command, env in runs:
             timed(command, env)  # writes the bytecode
         times: dict[str, list[float]] = {"default": [], "plain": [], "upstream": []}
@@ -86,18 +89,24 @@ def main() -> None:
             for name, command, env in runs:
                 seconds, outputs[name] = timed(command, env)
                 times[name].append(seconds)
-    ours, theirs = json.loads(outputs["plain"]), json.loads(outputs["upstream"][outputs["upstream"].index("{"):])
+    ours, theirs = json.loads(outputs["plain"]), json.loads(outputs["upstream"][outputs["upstream"].index("{") :])
     worst = max(abs(ours[key] - value) for key, value in theirs.items() if key not in PERL_KEYS)
     perl = max(abs(ours[key] - value) for key, value in theirs.items() if key in PERL_KEYS)
     median = {name: statistics.median(values) for name, values in times.items()}
     print(f"SWORDS test, 762 targets x 50 substitutes, {args.repeat} cold runs each, medians ({os.cpu_count()} cores):")
     print(f"  upstream_eval.py (upstream's evaluate, nltk 3.5, Perl): {median['upstream']:.2f} s")
-    print(f"  swords evaluate --bootstrap 0:                         {median['plain']:.2f} s  "
-          f"({median['upstream'] / median['plain']:.1f}x faster)")
-    print(f"  swords evaluate (1,000 resamples, per-POS breakdown):   {median['default']:.2f} s  "
-          f"({median['upstream'] / median['default']:.1f}x faster)")
-    print(f"  same numbers: {len(theirs)} keys, largest difference {worst:.1e} (floats), {perl:.3f} (the Perl "
-          "scorer's two-decimal keys)")
+    print(
+        f"  swords evaluate --bootstrap 0:                         {median['plain']:.2f} s  "
+        f"({median['upstream'] / median['plain']:.1f}x faster)"
+    )
+    print(
+        f"  swords evaluate (1,000 resamples, per-POS breakdown):   {median['default']:.2f} s  "
+        f"({median['upstream'] / median['default']:.1f}x faster)"
+    )
+    print(
+        f"  same numbers: {len(theirs)} keys, largest difference {worst:.1e} (floats), {perl:.3f} (the Perl "
+        "scorer's two-decimal keys)"
+    )
 
 
 if __name__ == "__main__":

@@ -36,12 +36,33 @@ def stop_against(mode: str) -> tuple[int, float, str]:
     """(requests sent, seconds until the command exited, its message) of `swords run --system llm`."""
     key = {"SWORDS_BENCH_KEY": "sk-bench-" + secrets.token_hex(12)}
     with LLMServer(mode=mode) as server, tempfile.TemporaryDirectory() as folder:
-        command = [sys.executable, "-m", "swords_dataset.cli", "run", "--system", "llm", "--dataset", "swords",
-                   "--split", "dev", "--base-url", server.base_url, "--model", "davinci-002", "--api-key-env",
-                   "SWORDS_BENCH_KEY", "--cache-dir", "off", "--output", f"{folder}/out.jsonl", "--no-progress"]
+        command = [
+            sys.executable,
+            "-m",
+            "swords_lexsub.cli",
+            "run",
+            "--system",
+            "llm",
+            "--dataset",
+            "swords",
+            "--split",
+            "dev",
+            "--base-url",
+            server.base_url,
+            "--model",
+            "davinci-002",
+            "--api-key-env",
+            "SWORDS_BENCH_KEY",
+            "--cache-dir",
+            "off",
+            "--output",
+            f"{folder}/out.jsonl",
+            "--no-progress",
+        ]
         started = time.monotonic()
-        done = subprocess.run(command, cwd=REPO_ROOT, capture_output=True, text=True, env={**os.environ, **key},
-                              timeout=1800)
+        done = subprocess.run(
+            command, cwd=REPO_ROOT, capture_output=True, text=True, env={**os.environ, **key}, timeout=1800
+        )
         return len(server.requests), time.monotonic() - started, done.stderr.strip().splitlines()[-1]
 
 
@@ -63,8 +84,9 @@ def space_memory() -> None:
             def score(name: str, path: Path, split: str) -> None:
                 started = time.monotonic()
                 try:
-                    Client(app["url"], verbose=False).predict(handle_file(str(path)), None, split, "generative",
-                                                              1000, "lenient", False, api_name="/score")
+                    Client(app["url"], verbose=False).predict(
+                        handle_file(str(path)), None, split, "generative", 1000, "lenient", False, api_name="/score"
+                    )
                 except AppError:
                     pass
                 seconds[name] = time.monotonic() - started
@@ -82,12 +104,16 @@ def space_memory() -> None:
                 thread.join()
             peak = peak_memory_mb(app["pid"])
     bomb_mb = bombs[0].stat().st_size / 1e3 if bombs[0].exists() else 0
-    print(f"Space peak memory: idle {idle:.0f} MB; under 3 bombs (~{bomb_mb or 200:.0f} kB .gz -> 190 MB) and a "
-          f"{legit.stat().st_size / 2**20 if legit.exists() else 10:.0f} MB upload at once: {peak:.0f} MB "
-          "(target < 1800 MB)")
-    print(f"  bombs refused in {max(seconds[p.name] for p in bombs):.1f} s at most (target < 30 s); the large "
-          f"upload scored in {seconds['legit']:.1f} s; slowest answer to another user meanwhile "
-          f"{max(waits):.2f} s over {len(waits)} requests")
+    print(
+        f"Space peak memory: idle {idle:.0f} MB; under 3 bombs (~{bomb_mb or 200:.0f} kB .gz -> 190 MB) and a "
+        f"{legit.stat().st_size / 2**20 if legit.exists() else 10:.0f} MB upload at once: {peak:.0f} MB "
+        "(target < 1800 MB)"
+    )
+    print(
+        f"  bombs refused in {max(seconds[p.name] for p in bombs):.1f} s at most (target < 30 s); the large "
+        f"upload scored in {seconds['legit']:.1f} s; slowest answer to another user meanwhile "
+        f"{max(waits):.2f} s over {len(waits)} requests"
+    )
 
 
 def main() -> None:
@@ -96,8 +122,10 @@ def main() -> None:
     args = parser.parse_args()
     if not args.skip_stall:
         sent, seconds, message = stop_against("stall")
-        print(f"stalled server, default settings: stopped after {seconds:.1f} s having sent {sent} requests "
-              "(first timeouts at 60 s)")
+        print(
+            f"stalled server, default settings: stopped after {seconds:.1f} s having sent {sent} requests "
+            "(first timeouts at 60 s)"
+        )
         print(f"  {message}")
     sent, seconds, message = stop_against("500")
     print(f"server answering HTTP 500, default settings: stopped after {seconds:.1f} s having sent {sent} requests")

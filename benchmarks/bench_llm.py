@@ -30,8 +30,9 @@ KEY_ENV = "SWORDS_BENCH_LLM_KEY"
 
 
 def make(server: LLMServer, cache_dir: str, concurrency: int) -> LLM:
-    system = LLM(model="davinci", base_url=server.base_url, api_key_env=KEY_ENV, cache_dir=cache_dir,
-                 concurrency=concurrency)
+    system = LLM(
+        model="davinci", base_url=server.base_url, api_key_env=KEY_ENV, cache_dir=cache_dir, concurrency=concurrency
+    )
     system.start()
     return system
 
@@ -81,7 +82,7 @@ def main() -> None:
             f"predict alone {rerun_predict:.2f} s), {system.report()['cache hits']} cache hits, 0 requests"
         )
 
-        command = [sys.executable, "-m", "swords_dataset.cli", "run", "--system", "llm", "--dataset", "swords"]
+        command = [sys.executable, "-m", "swords_lexsub.cli", "run", "--system", "llm", "--dataset", "swords"]
         command += ["--split", "test", "--output", str(Path(work) / "run.jsonl"), "--no-progress", "--bootstrap", "0"]
         command += ["--model", "davinci", "--base-url", server.base_url, "--api-key-env", KEY_ENV]
         command += ["--cache-dir", cache, "--concurrency", "32"]

@@ -37,14 +37,18 @@ def main() -> None:
     parser.add_argument("--targets", type=int, default=8, help="SWORDS dev targets per configuration")
     args = parser.parse_args()
     rows = swords_dataset.rows("swords", "dev")[: args.targets]
-    print(f"SmolLM2-135M-Instruct Q4_1 on {os.cpu_count()} CPU cores ({default_threads()} threads), "
-          f"{len(rows)} SWORDS dev targets per line")
+    print(
+        f"SmolLM2-135M-Instruct Q4_1 on {os.cpu_count()} CPU cores ({default_threads()} threads), "
+        f"{len(rows)} SWORDS dev targets per line"
+    )
     for budget, max_tokens in ((640, 48), (2048, 128)):
         for parallel in (1, 2):
             seconds, prompt, completion = measure(rows, budget, max_tokens, parallel)
-            print(f"budget {budget:>5} ({max_tokens:>3} generated), {parallel} slot{'s' if parallel > 1 else ' '}: "
-                  f"{len(rows) / seconds:5.2f} targets/s, {seconds / len(rows):5.1f} s/target "
-                  f"({prompt / len(rows):.0f} prompt + {completion / len(rows):.0f} completion tokens a target)")
+            print(
+                f"budget {budget:>5} ({max_tokens:>3} generated), {parallel} slot{'s' if parallel > 1 else ' '}: "
+                f"{len(rows) / seconds:5.2f} targets/s, {seconds / len(rows):5.1f} s/target "
+                f"({prompt / len(rows):.0f} prompt + {completion / len(rows):.0f} completion tokens a target)"
+            )
 
 
 if __name__ == "__main__":

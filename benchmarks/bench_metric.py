@@ -38,7 +38,9 @@ for row in rows:
     predictions[row["id"]] = [[w, -i] for i, w in enumerate((own + rng.sample(words, 50))[:50])]
 """
 
-CORE = SETUP + """
+CORE = (
+    SETUP
+    + """
 from swords_metric import Scorer  # importing the package is a one-off, not part of scoring
 t0 = time.perf_counter()
 scorer = Scorer(rows, split="test")
@@ -49,10 +51,13 @@ rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 f10 = result["lenient_a_f@10"]
 print(json.dumps({"prepare": t1 - t0, "score": t2 - t1, "total": t2 - t0, "rss_mb": rss, "f": f10}))
 """
+)
 
 # The shipped prepared references (what `swords evaluate` and Scorer.from_dataset read): no lemmatizing of the
 # references at all, so "prepare" is reading one gzipped JSON file.
-PREPARED = SETUP + """
+PREPARED = (
+    SETUP
+    + """
 t_import = time.perf_counter()
 from swords_metric import Scorer
 import sys as _sys
@@ -68,8 +73,11 @@ rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 print(json.dumps({"prepare": t1 - t0, "score": t2 - t1, "total": t2 - t0, "import": t0 - t_import,
                   "again": t3 - t2, "rss_mb": rss, "f": result["lenient_a_f@10"], "heavy": heavy}))
 """
+)
 
-EVALUATE = SETUP + """
+EVALUATE = (
+    SETUP
+    + """
 preds = [[w for w, _ in predictions[row["id"]]] for row in rows]
 # `import evaluate` is timed apart: with transformers installed it imports transformers and torch itself
 # (its evaluator module), seconds that no metric module can avoid.
@@ -83,14 +91,17 @@ t1 = time.perf_counter()
 rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 print(json.dumps({"total": t1 - t0, "import": t0 - ti, "rss_mb": rss, "f": result["lenient_a_f@10"]}))
 """
+)
 
 # The official scorers on the same system: Melamud's GAP and the Perl best/oot scorer, fed the files the
 # upstream SWORDS scorer writes. They get our preprocessed references and predictions (their own
 # preprocessing, NLTK lemmatization, is not counted), so the ratio understates our advantage.
-OFFICIAL = SETUP + """
+OFFICIAL = (
+    SETUP
+    + """
 import importlib.util, subprocess, tempfile, os
 from swords_metric import Scorer
-from swords_dataset.sources import default_sources_dir
+from swords_dataset.builder.sources import default_sources_dir
 scorer = Scorer(rows)
 refs, preds = scorer.references, scorer.lemma_lists(predictions)
 scorers = default_sources_dir() / "reference-scorers"
@@ -114,14 +125,16 @@ with tempfile.TemporaryDirectory() as d:
 t1 = time.perf_counter()
 print(json.dumps({"total": t1 - t0}))
 """
+)
 
 
 def run(code: str, n: int) -> dict:
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1"}
     with tempfile.TemporaryDirectory() as modules:
         env["HF_MODULES_CACHE"] = modules
-        out = subprocess.run([sys.executable, "-c", code, str(n)], cwd=REPO_ROOT, env=env, capture_output=True,
-                             text=True, check=True).stdout
+        out = subprocess.run(
+            [sys.executable, "-c", code, str(n)], cwd=REPO_ROOT, env=env, capture_output=True, text=True, check=True
+        ).stdout
     return json.loads(out.strip().splitlines()[-1])
 
 
@@ -136,28 +149,38 @@ def main() -> None:
     args = parser.parse_args()
 
     prepared, last = median_of(PREPARED, 762, args.repeat)
-    print(f"core from the shipped prepared references (Scorer.from_dataset + score), SWORDS test, 762 targets x "
-          f"50 substitutes, cold: {prepared:.3f} s (read {last['prepare']:.3f} + score {last['score']:.3f}; "
-          f"scoring again in the same process {last['again']:.3f} s); "
-          f"peak RSS {last['rss_mb']:.0f} MB; target < 0.3 s. `import swords_metric` {last['import']:.2f} s, "
-          f"imported none of datasets/torch/transformers/evaluate: {not last['heavy']} {last['heavy'] or ''}")
+    print(
+        f"core from the shipped prepared references (Scorer.from_dataset + score), SWORDS test, 762 targets x "
+        f"50 substitutes, cold: {prepared:.3f} s (read {last['prepare']:.3f} + score {last['score']:.3f}; "
+        f"scoring again in the same process {last['again']:.3f} s); "
+        f"peak RSS {last['rss_mb']:.0f} MB; target < 0.3 s. `import swords_metric` {last['import']:.2f} s, "
+        f"imported none of datasets/torch/transformers/evaluate: {not last['heavy']} {last['heavy'] or ''}"
+    )
     core, last = median_of(CORE, 762, args.repeat)
-    print(f"core from dataset rows (references lemmatized on the spot), cold: {core:.3f} s "
-          f"(prepare {last['prepare']:.3f} + score {last['score']:.3f}); peak RSS {last['rss_mb']:.0f} MB")
+    print(
+        f"core from dataset rows (references lemmatized on the spot), cold: {core:.3f} s "
+        f"(prepare {last['prepare']:.3f} + score {last['score']:.3f}); peak RSS {last['rss_mb']:.0f} MB"
+    )
     via_evaluate, last = median_of(EVALUATE, 762, args.repeat)
-    print(f"evaluate.load + compute, cold:                            {via_evaluate:.3f} s; "
-          f"peak RSS {last['rss_mb']:.0f} MB; target < 1.5 s (import evaluate before it: {last['import']:.2f} s)")
+    print(
+        f"evaluate.load + compute, cold:                            {via_evaluate:.3f} s; "
+        f"peak RSS {last['rss_mb']:.0f} MB; target < 1.5 s (import evaluate before it: {last['import']:.2f} s)"
+    )
     try:
         official, _ = median_of(OFFICIAL, 762, args.repeat)
-        print(f"official GAP (Python) + Perl best and oot, same system:    {official:.3f} s on already "
-              f"lemmatized input (ours, lemmatizing everything and computing every metric: {core:.3f} s)")
+        print(
+            f"official GAP (Python) + Perl best and oot, same system:    {official:.3f} s on already "
+            f"lemmatized input (ours, lemmatizing everything and computing every metric: {core:.3f} s)"
+        )
     except (subprocess.CalledProcessError, FileNotFoundError) as error:
         print(f"official scorers not run: {error}")
     print("growth (core, cold, one run each):")
     for n in (100, 1000, 762 * 4, 10000):
         result = run(CORE, n)
-        print(f"  {n:>6} targets: {result['total']:.3f} s, {result['total'] / n * 1e3:.3f} ms/target, "
-              f"peak RSS {result['rss_mb']:.0f} MB")
+        print(
+            f"  {n:>6} targets: {result['total']:.3f} s, {result['total'] / n * 1e3:.3f} ms/target, "
+            f"peak RSS {result['rss_mb']:.0f} MB"
+        )
 
 
 if __name__ == "__main__":

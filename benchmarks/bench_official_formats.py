@@ -53,8 +53,16 @@ def build_inputs(folder: Path, largest: bool) -> dict[str, Path]:
     rng = random.Random(0)
     tsar = swords_dataset.rows("tsar2022_en", "test")
     prolex = swords_dataset.rows("prolex", "test")
-    paths = {name: folder / name for name in ("tsar-63mb.tsv", "prolex-60mb.csv", "tsar-largest.tsv",
-                                             "tsar-one-target-100k.jsonl", "tsar-small.tsv")}
+    paths = {
+        name: folder / name
+        for name in (
+            "tsar-63mb.tsv",
+            "prolex-60mb.csv",
+            "tsar-largest.tsv",
+            "tsar-one-target-100k.jsonl",
+            "tsar-small.tsv",
+        )
+    }
     if not paths["tsar-small.tsv"].exists():
         with open(paths["tsar-small.tsv"], "w", encoding="utf-8") as f:
             for row in tsar:
@@ -91,11 +99,23 @@ def build_inputs(folder: Path, largest: bool) -> dict[str, Path]:
 
 def measure(python: str, cwd: Path, dataset: str, path: Path) -> tuple[float, float, int, str]:
     """(seconds, peak RSS in MB, exit code, last stderr line) of one `swords evaluate` process."""
-    command = [python, "-m", "swords_dataset.cli", "evaluate", "--dataset", dataset, "--split", "test",
-               "--predictions", str(path), "--json"]
+    command = [
+        python,
+        "-m",
+        "swords_lexsub.cli",
+        "evaluate",
+        "--dataset",
+        dataset,
+        "--split",
+        "test",
+        "--predictions",
+        str(path),
+        "--json",
+    ]
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1"}
-    done = subprocess.run([sys.executable, "-S", "-c", LAUNCHER, *command], cwd=cwd, env=env, capture_output=True,
-                          text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-S", "-c", LAUNCHER, *command], cwd=cwd, env=env, capture_output=True, text=True, check=True
+    )
     seconds, peak, code, message = json.loads(done.stdout)
     return seconds, peak, code, message
 
@@ -113,10 +133,13 @@ def main() -> None:
         started = time.perf_counter()
         paths = build_inputs(folder, not args.skip_largest)
         print(f"inputs ready in {time.perf_counter() - started:.0f} s, in {folder}")
-        cases = [("small TSV (the gold)", "tsar2022_en", "tsar-small.tsv"),
-                 ("63 MB TSV", "tsar2022_en", "tsar-63mb.tsv"), ("60 MB CSV", "prolex", "prolex-60mb.csv"),
-                 ("largest TSV accepted", "tsar2022_en", "tsar-largest.tsv"),
-                 ("1 target, 100,000 answers", "tsar2022_en", "tsar-one-target-100k.jsonl")]
+        cases = [
+            ("small TSV (the gold)", "tsar2022_en", "tsar-small.tsv"),
+            ("63 MB TSV", "tsar2022_en", "tsar-63mb.tsv"),
+            ("60 MB CSV", "prolex", "prolex-60mb.csv"),
+            ("largest TSV accepted", "tsar2022_en", "tsar-largest.tsv"),
+            ("1 target, 100,000 answers", "tsar2022_en", "tsar-one-target-100k.jsonl"),
+        ]
         if args.skip_largest:
             cases = [case for case in cases if case[2] != "tsar-largest.tsv"]
         runs = [("after", sys.executable, REPO_ROOT)]
@@ -127,8 +150,11 @@ def main() -> None:
             size = paths[name].stat().st_size
             for run_name, python, cwd in runs:
                 seconds, peak, code, message = measure(python, cwd, dataset, paths[name])
-                print(f"{label:28} {size / 2**20:8.1f}MB  {run_name:6} {seconds:8.1f} {peak:8.0f}  {code:4}  "
-                      f"{(message if code else 'scored')[:110]}", flush=True)
+                print(
+                    f"{label:28} {size / 2**20:8.1f}MB  {run_name:6} {seconds:8.1f} {peak:8.0f}  {code:4}  "
+                    f"{(message if code else 'scored')[:110]}",
+                    flush=True,
+                )
         if args.folder is None:
             print("(generated inputs removed)")
 

@@ -30,7 +30,7 @@ def main(argv: list[str] | None = None) -> int:
     import swords_dataset
     from swords_baselines.cli import system_parser
     from swords_baselines.system import SYSTEMS
-    from swords_metric import Scorer
+    from swords_metric import scorer_for
 
     rows = swords_dataset.rows(args.dataset, args.split)
     rows = rows[: args.limit] if args.limit else rows
@@ -50,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
     finished = time.perf_counter()
     system.close()
 
-    result = Scorer(rows, split=args.split, setting=system.setting).score(predictions, by_pos=False)
+    result = scorer_for(rows, split=args.split, setting=system.setting).score(predictions, by_pos=False)
     report = {
         "system": args.system,
         "options": options,

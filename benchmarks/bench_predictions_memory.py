@@ -69,8 +69,17 @@ def build_inputs(folder: Path) -> dict[str, Path]:
         pools.setdefault(row["pos"], set()).update(row["candidates"])
         pools[row["pos"]].update(s["substitute"] for s in row["substitutes"])
     ordered = {pos: sorted(words) for pos, words in pools.items()}
-    paths = {name: folder / name for name in ("coinco-dev.jsonl", "coinco-dev.upstream.json", "largest.jsonl",
-                                             "bomb-string.json.gz", "bomb-whitespace.json.gz", "oversize.jsonl")}
+    paths = {
+        name: folder / name
+        for name in (
+            "coinco-dev.jsonl",
+            "coinco-dev.upstream.json",
+            "largest.jsonl",
+            "bomb-string.json.gz",
+            "bomb-whitespace.json.gz",
+            "oversize.jsonl",
+        )
+    }
     if not paths["coinco-dev.jsonl"].exists():
         with open(paths["coinco-dev.jsonl"], "w", encoding="utf-8") as f:
             for target_id, pairs in _lines(rows, ordered, WORDS_PER_TARGET, 0, "id"):
@@ -92,11 +101,17 @@ def build_inputs(folder: Path) -> dict[str, Path]:
             raise SystemExit("the largest file came out over the limit; lower its scale")
     expansion = MAX_PREDICTIONS_BYTES + 64 * 2**20
     if not paths["bomb-string.json.gz"].exists():
-        _gzip_bomb(paths["bomb-string.json.gz"], f'{{"substitutes": {{"{rows[0]["upstream_id"]}": ["', b"a",
-                   expansion, '"]}}')
+        _gzip_bomb(
+            paths["bomb-string.json.gz"], f'{{"substitutes": {{"{rows[0]["upstream_id"]}": ["', b"a", expansion, '"]}}'
+        )
     if not paths["bomb-whitespace.json.gz"].exists():
-        _gzip_bomb(paths["bomb-whitespace.json.gz"],
-                   f'{{"substitutes": {{"{rows[0]["upstream_id"]}": ["word"],', b" ", expansion, "}}")
+        _gzip_bomb(
+            paths["bomb-whitespace.json.gz"],
+            f'{{"substitutes": {{"{rows[0]["upstream_id"]}": ["word"],',
+            b" ",
+            expansion,
+            "}}",
+        )
     if not paths["oversize.jsonl"].exists():
         with open(paths["oversize.jsonl"], "wb") as f:
             f.write(json.dumps({"id": rows[0]["id"], "substitutes": ["word"]}).encode() + b"\n")
@@ -132,11 +147,24 @@ print(json.dumps([time.perf_counter() - started, usage.ru_maxrss / 1024, os.wait
 
 def measure(python: str, cwd: Path, path: Path, extra: tuple[str, ...] = ()) -> tuple[float, float, int, str]:
     """(seconds, peak RSS in MB, exit code, last stderr line) of one `swords evaluate` process."""
-    command = [python, "-m", "swords_dataset.cli", "evaluate", "--dataset", "coinco", "--split", "dev",
-               "--predictions", str(path), "--json", *extra]
+    command = [
+        python,
+        "-m",
+        "swords_lexsub.cli",
+        "evaluate",
+        "--dataset",
+        "coinco",
+        "--split",
+        "dev",
+        "--predictions",
+        str(path),
+        "--json",
+        *extra,
+    ]
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1"}
-    done = subprocess.run([sys.executable, "-S", "-c", LAUNCHER, *command], cwd=cwd, env=env, capture_output=True,
-                          text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-S", "-c", LAUNCHER, *command], cwd=cwd, env=env, capture_output=True, text=True, check=True
+    )
     seconds, peak, code, message = json.loads(done.stdout)
     return seconds, peak, code, message
 
@@ -155,16 +183,21 @@ def main() -> None:
         folder.mkdir(parents=True, exist_ok=True)
         started = time.perf_counter()
         paths = build_inputs(folder)
-        print(f"inputs ready in {time.perf_counter() - started:.0f} s, in {folder} "
-              f"(size limit {MAX_PREDICTIONS_BYTES / 2**20:,.0f} MB)")
+        print(
+            f"inputs ready in {time.perf_counter() - started:.0f} s, in {folder} "
+            f"(size limit {MAX_PREDICTIONS_BYTES / 2**20:,.0f} MB)"
+        )
         details = {suffix: ("--details", str(folder / f"details{suffix}")) for suffix in (".jsonl", ".parquet")}
-        cases = [("239 MB JSONL", "coinco-dev.jsonl", ()), ("same, upstream format", "coinco-dev.upstream.json", ()),
-                 ("239 MB JSONL, --details .jsonl", "coinco-dev.jsonl", details[".jsonl"]),
-                 ("239 MB JSONL, --details .parquet", "coinco-dev.jsonl", details[".parquet"]),
-                 ("largest accepted (JSONL)", "largest.jsonl", ()),
-                 ("gzip bomb, one huge string", "bomb-string.json.gz", ()),
-                 ("gzip bomb, valid whitespace", "bomb-whitespace.json.gz", ()),
-                 ("over the limit", "oversize.jsonl", ())]
+        cases = [
+            ("239 MB JSONL", "coinco-dev.jsonl", ()),
+            ("same, upstream format", "coinco-dev.upstream.json", ()),
+            ("239 MB JSONL, --details .jsonl", "coinco-dev.jsonl", details[".jsonl"]),
+            ("239 MB JSONL, --details .parquet", "coinco-dev.jsonl", details[".parquet"]),
+            ("largest accepted (JSONL)", "largest.jsonl", ()),
+            ("gzip bomb, one huge string", "bomb-string.json.gz", ()),
+            ("gzip bomb, valid whitespace", "bomb-whitespace.json.gz", ()),
+            ("over the limit", "oversize.jsonl", ()),
+        ]
         if args.skip_largest:
             cases = [case for case in cases if case[1] != "largest.jsonl"]
         if args.skip_details:
@@ -188,8 +221,11 @@ def main() -> None:
                     message = f"{written.name}: {written.stat().st_size / 2**20:,.0f} MB"
                     written.unlink()
                 shown = message if code or extra else "scored"
-                print(f"{label:28} {size / 2**20:8.1f}MB  {run_name:6} {seconds:8.1f} {peak:8.0f}  {code:4}  "
-                      f"{shown[:110]}", flush=True)
+                print(
+                    f"{label:28} {size / 2**20:8.1f}MB  {run_name:6} {seconds:8.1f} {peak:8.0f}  {code:4}  "
+                    f"{shown[:110]}",
+                    flush=True,
+                )
         if args.folder is None:
             print("(generated inputs removed)")
 

@@ -47,8 +47,12 @@ def free_port() -> int:
 def start_app(port: int, log) -> tuple[subprocess.Popen, float]:
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "GRADIO_ANALYTICS_ENABLED": "False"}
     started = time.perf_counter()
-    process = subprocess.Popen([sys.executable, str(APP), "--port", str(port), "--host", "127.0.0.1"],
-                               stdout=log, stderr=subprocess.STDOUT, env=env)
+    process = subprocess.Popen(
+        [sys.executable, str(APP), "--port", str(port), "--host", "127.0.0.1"],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        env=env,
+    )
     while True:
         if process.poll() is not None:
             raise RuntimeError(f"the app exited with {process.returncode}")
@@ -75,8 +79,9 @@ def timed(call, repeat: int) -> tuple[float, list[float]]:
 def import_space():
     if importlib.util.find_spec("swords_space") is None:  # before setup.cfg maps it: the folder itself
         here = REPO_ROOT / "space"
-        spec = importlib.util.spec_from_file_location("swords_space", here / "__init__.py",
-                                                      submodule_search_locations=[str(here)])
+        spec = importlib.util.spec_from_file_location(
+            "swords_space", here / "__init__.py", submodule_search_locations=[str(here)]
+        )
         module = importlib.util.module_from_spec(spec)
         sys.modules["swords_space"] = module
         spec.loader.exec_module(module)
@@ -136,8 +141,9 @@ def memory(uploads: int = 3, compare: bool = False) -> None:
             client.predict(CONTEXT, TARGET, 1, "auto", None, 10, api_name="/substitute")  # warm-up done
             time.sleep(2)
             idle = memory_mb(pid)
-            client.predict(handle_file(str(PREDICTIONS)), None, "swords test", "generative", 1000, "lenient",
-                           api_name="/score")
+            client.predict(
+                handle_file(str(PREDICTIONS)), None, "swords test", "generative", 1000, "lenient", api_name="/score"
+            )
             first = settled_rss(pid)
             outcomes: dict[str, tuple[float, str]] = {}
 
@@ -145,15 +151,24 @@ def memory(uploads: int = 3, compare: bool = False) -> None:
                 started = time.monotonic()
                 try:
                     message = Client(app["url"], verbose=False).predict(
-                        handle_file(str(path)), None, split, "generative", 1000, "lenient", False,
-                        *([handle_file(str(other)), None] if other else []), api_name="/score")[0]
+                        handle_file(str(path)),
+                        None,
+                        split,
+                        "generative",
+                        1000,
+                        "lenient",
+                        False,
+                        *([handle_file(str(other)), None] if other else []),
+                        api_name="/score",
+                    )[0]
                 except AppError as error:
                     message = str(error)
                 outcomes[name] = (time.monotonic() - started, message)
 
             pairs = [(files[i], files[uploads + i] if compare else None) for i in range(uploads)]
-            threads = [threading.Thread(target=score, args=(path.name, path, "coinco test", other))
-                       for path, other in pairs]
+            threads = [
+                threading.Thread(target=score, args=(path.name, path, "coinco test", other)) for path, other in pairs
+            ]
             threads.append(threading.Thread(target=score, args=("bomb", gzip_bomb, "swords test")))
             started = time.monotonic()
             for thread in threads:
@@ -165,12 +180,16 @@ def memory(uploads: int = 3, compare: bool = False) -> None:
             after = settled_rss(pid)
     scored = sum("Scored **" in message for _, message in outcomes.values())
     what = "each compared with another" if compare else "each alone"
-    print(f"memory: {uploads} x {statistics.mean(sizes) / 2**20:.1f} MB CoInCo test uploads ({what}) + a gzip bomb "
-          f"at once ({scored} scored, bomb: {outcomes['bomb'][1][:60]!r} after {outcomes['bomb'][0]:.1f} s; "
-          f"all done in {elapsed:.1f} s)")
+    print(
+        f"memory: {uploads} x {statistics.mean(sizes) / 2**20:.1f} MB CoInCo test uploads ({what}) + a gzip bomb "
+        f"at once ({scored} scored, bomb: {outcomes['bomb'][1][:60]!r} after {outcomes['bomb'][0]:.1f} s; "
+        f"all done in {elapsed:.1f} s)"
+    )
     print(f"  idle {idle['VmRSS']:6.0f} MB RSS (peak so far {idle['VmHWM']:.0f} MB)")
-    print(f"  after one SWORDS test score {first:6.0f} MB RSS (+{first - idle['VmRSS']:.0f} MB: its scorer, the "
-          "WordNet graph of the relations)")
+    print(
+        f"  after one SWORDS test score {first:6.0f} MB RSS (+{first - idle['VmRSS']:.0f} MB: its scorer, the "
+        "WordNet graph of the relations)"
+    )
     print(f"  peak {peak:6.0f} MB VmHWM  (target < 1500 MB: {'met' if peak < 1500 else 'MISSED'})")
     print(f"  after {after:5.0f} MB RSS once settled (target < 1000 MB: {'met' if after < 1000 else 'MISSED'})")
 
@@ -180,8 +199,9 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--system", default=None, help="system for the suggestions (default: the app's default)")
     parser.add_argument("--only", choices=["speed", "memory"], default=None, help="run one part (default: both)")
-    parser.add_argument("--compare", action="store_true",
-                        help="also the memory scenario where each user compares two ~19 MB files")
+    parser.add_argument(
+        "--compare", action="store_true", help="also the memory scenario where each user compares two ~19 MB files"
+    )
     args = parser.parse_args()
     print(f"{os.cpu_count()} cores, Python {sys.version.split()[0]}")
     if args.only != "memory":
@@ -201,8 +221,12 @@ def speed(args: argparse.Namespace) -> None:
         try:
             print(f"app start (process launch to first HTTP 200):            {start:6.2f} s  ({verdict(start, 15)})")
             client = Client(f"http://127.0.0.1:{port}/", verbose=False)
-            system = args.system or client.view_api(print_info=False, return_format="dict")[
-                "named_endpoints"]["/substitute"]["parameters"][4]["parameter_default"]
+            system = (
+                args.system
+                or client.view_api(print_info=False, return_format="dict")["named_endpoints"]["/substitute"][
+                    "parameters"
+                ][4]["parameter_default"]
+            )
 
             def suggest() -> tuple:
                 return client.predict(CONTEXT, TARGET, 1, "auto", system, 10, api_name="/substitute")
@@ -210,21 +234,27 @@ def speed(args: argparse.Namespace) -> None:
             started = time.perf_counter()
             first = suggest()  # waits for the background warm-up (data, scorer, model) if still running
             ready = time.perf_counter() - started
-            print(f"first suggestions ({system}, model loading in the background): {ready:6.2f} s "
-                  f"after the page was up")
+            print(
+                f"first suggestions ({system}, model loading in the background): {ready:6.2f} s after the page was up"
+            )
             warm, times = timed(suggest, args.repeat)
-            print(f"suggestions, 3-sentence context, model warm, via the API: {warm:6.2f} s median of "
-                  f"{args.repeat} ({min(times):.2f}-{max(times):.2f}; {verdict(warm, 1)})")
+            print(
+                f"suggestions, 3-sentence context, model warm, via the API: {warm:6.2f} s median of "
+                f"{args.repeat} ({min(times):.2f}-{max(times):.2f}; {verdict(warm, 1)})"
+            )
             print(f"  -> {', '.join(row[1] for row in first[3]['data'][:8])}")
 
             def score() -> tuple:
-                return client.predict(handle_file(str(PREDICTIONS)), None, "swords test", "generative", 1000,
-                                      "lenient", api_name="/score")
+                return client.predict(
+                    handle_file(str(PREDICTIONS)), None, "swords test", "generative", 1000, "lenient", api_name="/score"
+                )
 
             score()  # the first call of the session prepares nothing more (the scorer is warmed at start)
             scoring, times = timed(score, args.repeat)
-            print(f"upload + score SWORDS test predictions, 1000 bootstrap:  {scoring:6.2f} s median of "
-                  f"{args.repeat} ({min(times):.2f}-{max(times):.2f}; {verdict(scoring, 2)})")
+            print(
+                f"upload + score SWORDS test predictions, 1000 bootstrap:  {scoring:6.2f} s median of "
+                f"{args.repeat} ({min(times):.2f}-{max(times):.2f}; {verdict(scoring, 2)})"
+            )
         finally:
             process.terminate()
             process.wait(15)
@@ -233,8 +263,9 @@ def speed(args: argparse.Namespace) -> None:
     # suggestions are timed through the app only).
     scoring, score = import_space()
     scoring.scorer_for("swords", "test")
-    in_process, _ = timed(lambda: score.score_predictions(str(PREDICTIONS), None, "swords test", bootstrap=1000),
-                          args.repeat)
+    in_process, _ = timed(
+        lambda: score.score_predictions(str(PREDICTIONS), None, "swords test", bootstrap=1000), args.repeat
+    )
     print(f"the scoring handler alone, 1000 bootstrap resamples:       {in_process:6.2f} s median")
 
 

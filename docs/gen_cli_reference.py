@@ -81,11 +81,15 @@ def page() -> str:
             run_parser = parser
     if run_parser is None:
         raise RuntimeError("`swords run` is not registered: install the baselines (pip install -e .)")
-    lines += ["## The systems' own options", "",
-              "Options after `--system NAME` are the system's: `swords run --system NAME --help` shows them.", ""]
+    lines += [
+        "## The systems' own options",
+        "",
+        "Options after `--system NAME` are the system's: `swords run --system NAME --help` shows them.",
+        "",
+    ]
     for name in system_names(run_parser):
         text = run_output(main, ["run", "--system", name, "--help"])
-        own = text[text.index(f"usage: swords run --system {name}"):]
+        own = text[text.index(f"usage: swords run --system {name}") :]
         lines += [f"### `swords run --system {name}`", "", "```text", shown(own).rstrip(), "```", ""]
     return "\n".join(lines)
 

@@ -1,4 +1,4 @@
-"""The Gradio app: the four tabs side by side, each laid out and wired by its own module (tabs/*.py, where its
+"""The Gradio app: the five tabs side by side, each laid out and wired by its own module (tabs/*.py, where its
 handlers are too), and the server's start.
 
 Run: `swords demo [--port N]`, or `python space/app.py [--port N]` (as a Hugging Face Space runs it).
@@ -16,9 +16,10 @@ from pathlib import Path
 import gradio as gr
 
 if __package__:  # imported as swords_space.app, or run with `python -m swords_space.app`
-    from . import cli, data, memory, scoring, stored, systems
-    from .inputs import guard_inputs
-    from .tabs import explore, leaderboard, score, substitute
+    from swords_space import benchmarks, memory, offered_systems, options, scoring, stored, systems
+    from swords_space.inputs import guard_inputs
+    from swords_space.tabs import explore, judge, leaderboard, score, substitute
+    from swords_space.tabs.score_files import MAX_UPLOAD_BYTES
 else:  # run as a script (`python space/app.py`): load this folder as the swords_space package, then import from it
     import importlib.util
 
@@ -30,20 +31,22 @@ else:  # run as a script (`python space/app.py`): load this folder as the swords
         _package = importlib.util.module_from_spec(_spec)
         sys.modules["swords_space"] = _package
         _spec.loader.exec_module(_package)
-    from swords_space import cli, data, memory, scoring, stored, systems
+    from swords_space import benchmarks, memory, offered_systems, options, scoring, stored, systems
     from swords_space.inputs import guard_inputs
-    from swords_space.tabs import explore, leaderboard, score, substitute
+    from swords_space.tabs import explore, judge, leaderboard, score, substitute
+    from swords_space.tabs.score_files import MAX_UPLOAD_BYTES
 
 QUEUE_CONCURRENCY = 4  # events of different sessions run side by side; the model itself is shared
 INTRO = """# SWORDS lexical substitution
 Type a context, choose a word in it, and get substitutes that fit **in that context**; browse the SWORDS, CoInCo
-and SemEval-2007 benchmarks, ProLex and TSAR-2022; score a system's predictions with each benchmark's metrics.
+and SemEval-2007 benchmarks, ProLex and TSAR-2022; score a system's predictions with each benchmark's metrics;
+judge the substitutes a benchmark never judged, by SWORDS's own protocol.
 Everything runs offline on the bundled data, except the optional LLM (your own API key, kept only in this
 session's memory)."""
 
 
 def build_demo() -> gr.Blocks:
-    splits = data.split_choices()
+    splits = benchmarks.split_choices()
     with gr.Blocks(title="SWORDS lexical substitution", analytics_enabled=False) as demo:
         gr.Markdown(INTRO)
         with gr.Tabs(selected="substitute") as tabs:
@@ -55,19 +58,22 @@ def build_demo() -> gr.Blocks:
                 score.build(splits, fill, tabs)
             with gr.Tab("Leaderboard", id="leaderboard"):
                 leaderboard.build(demo)
+            with gr.Tab("Judge", id="judge"):
+                judge.build(demo)
     return demo
 
 
 def preload() -> None:
     """What the first requests need, loaded in the background at start: the example index, the SWORDS
     test scorer and the default system's model."""
-    data.warm()
+    benchmarks.warm()
     scoring.scorer_for("swords", "test")
-    systems.warm(systems.default_system())
+    systems.warm(offered_systems.default_system())
 
 
-def launch(port: int | None = None, host: str | None = None, results: str | None = None, warm: bool = True,
-           block: bool = True) -> gr.Blocks:
+def launch(
+    port: int | None = None, host: str | None = None, results: str | None = None, warm: bool = True, block: bool = True
+) -> gr.Blocks:
     """Build and start the app (queue with concurrency, 20 MB uploads, no run history: inputs may hold a
     key); `block=False` returns once the server answers."""
     memory.configure()  # before the worker threads start
@@ -80,7 +86,7 @@ def launch(port: int | None = None, host: str | None = None, results: str | None
     demo.launch(
         server_name=host,
         server_port=port,
-        max_file_size=f"{score.MAX_UPLOAD_BYTES // 2**20}mb",
+        max_file_size=f"{MAX_UPLOAD_BYTES // 2**20}mb",
         show_error=False,
         quiet=True,
         run_history=False,
@@ -93,7 +99,7 @@ def launch(port: int | None = None, host: str | None = None, results: str | None
 
 
 def serve(args: argparse.Namespace) -> int:
-    """Start the app with the demo's checked options (cli.add_arguments, cli.check) and serve until Ctrl-C."""
+    """Start the app with the demo's checked options (options.add_arguments, options.check) and serve until Ctrl-C."""
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("httpx").setLevel(logging.WARNING)  # one line per request is noise, not news
     try:
@@ -101,7 +107,7 @@ def serve(args: argparse.Namespace) -> int:
     except OSError as error:  # taken between the check and the start: Gradio's "Cannot find empty port ..."
         if "port" not in str(error).lower():
             raise
-        raise cli.DemoError(cli.port_in_use(args)) from None
+        raise options.DemoError(options.port_in_use(args)) from None
     print(f"The demo is running at {demo.local_url} (Ctrl-C stops it)", flush=True)
     try:
         demo.block_thread()
@@ -113,12 +119,12 @@ def serve(args: argparse.Namespace) -> int:
 def main(argv: list[str] | None = None) -> int:
     """`python space/app.py [--port N] [--host H] [--results DIR]`, as a Hugging Face Space runs it."""
     parser = argparse.ArgumentParser(prog="app.py", description="The SWORDS lexical substitution demo.")
-    cli.add_arguments(parser)
+    options.add_arguments(parser)
     args = parser.parse_args(argv)
     try:
-        cli.check(args)
+        options.check(args)
         return serve(args)
-    except cli.DemoError as error:
+    except options.DemoError as error:
         print(f"{parser.prog}: error: {error}", file=sys.stderr)
         return 2
 

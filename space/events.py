@@ -11,8 +11,8 @@ from contextlib import contextmanager
 
 import gradio as gr
 
-from .errors import SpaceError
-from .inputs import refuse
+from swords_space.errors import SpaceError
+from swords_space.inputs import refuse
 
 Progress = Callable[[float, str], None]  # what a handler reports its progress to
 

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from swords_dataset.errors import SwordsError
-from swords_dataset.files import atomic_write
-from swords_dataset.hub import HubRepo, Release
-from swords_dataset.hub_wheel import check_wheel, ship_wheel
-
-from . import SPACE_DIR
+from swords_lexsub.errors import SwordsError
+from swords_lexsub.files import atomic_write
+from swords_lexsub.hub.repos import HubRepo, Release
+from swords_lexsub.hub.wheel import check_wheel, ship_wheel
+from swords_space import SPACE_DIR
 
 DISTRIBUTION = "swords-lexsub"
 EXTRAS = "space,baselines"
@@ -75,8 +74,11 @@ def write(folder: Path, release: Release) -> None:
     folder = Path(folder)
     check_wheel(release)  # one of this distribution and release, by its name and its metadata
     wheel = Path(release.wheel) if release.wheel is not None else None
-    files = {"app.py": APP.encode(), "README.md": card_text().encode(), "requirements.txt":
-             requirements(release).encode()}
+    files = {
+        "app.py": APP.encode(),
+        "README.md": card_text().encode(),
+        "requirements.txt": requirements(release).encode(),
+    }
     names = [*files, *([wheel.name] if wheel else [])]
     for name in names:
         if (folder / name).exists() or (folder / name).is_symlink():

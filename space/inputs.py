@@ -20,7 +20,7 @@ from pathlib import Path
 
 import gradio as gr
 
-from .errors import shown
+from swords_space.errors import shown
 
 log = logging.getLogger("swords_space")
 
@@ -41,8 +41,10 @@ def _not_text(label: str, payload: str) -> None:
     """Text from the API may hold a lone surrogate (JSON's "\\ud800"), which is not a character: refused."""
     found = _SURROGATE.search(payload)
     if found:
-        raise refuse(f"{label} holds \\u{ord(found.group()):04x} at character {found.start() + 1:,}, a lone "
-                     "surrogate, which is not text.")
+        raise refuse(
+            f"{label} holds \\u{ord(found.group()):04x} at character {found.start() + 1:,}, a lone "
+            "surrogate, which is not text."
+        )
 
 
 def _numeric(component):
@@ -112,10 +114,18 @@ def _file(component, what: str):
     from gradio_client.utils import is_valid_file
 
     types = list(component.file_types or [])
+    several = component.file_count == "multiple"
 
     def check(payload):
         if payload is None:
             return None
+        if several:  # a list of files, each checked as one
+            if not isinstance(payload, list):
+                raise refuse(f"{what} must be a list of uploaded files, not {shown(payload)}.")
+            return [one(item) for item in payload]
+        return one(payload)
+
+    def one(payload):
         meta = payload.get("meta") if isinstance(payload, dict) else None
         path = payload.get("path") if isinstance(payload, dict) else None
         if not isinstance(meta, dict) or meta.get("_type") != "gradio.FileData" or not isinstance(path, str):
@@ -197,8 +207,11 @@ def guard_inputs(demo: gr.Blocks) -> gr.Blocks:
         except gr.Error:
             raise
         except Exception as error:  # noqa: BLE001 (a failure to read input is the sender's)
-            log.warning("%s: unreadable input: %s", block_fn.api_name or block_fn.name,
-                        shown(f"{type(error).__name__}: {error}", 300))
+            log.warning(
+                "%s: unreadable input: %s",
+                block_fn.api_name or block_fn.name,
+                shown(f"{type(error).__name__}: {error}", 300),
+            )
             if isinstance(error, gr.exceptions.InvalidPathError):
                 raise refuse("That file was not uploaded to this app: upload it, then score it.") from None
             raise refuse("An input could not be read: send the values the API page lists.") from None

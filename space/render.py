@@ -14,7 +14,7 @@ from swords_dataset.judgements import (
     JUDGED_UNACCEPTABLE,
     NOT_IN_BENCHMARK,
 )
-from swords_dataset.terminal import shown
+from swords_lexsub.terminal import shown
 from swords_metric import RELATIONS
 
 # Judgement of a suggestion against an example's gold, with its colours (text and background) and a
@@ -104,14 +104,21 @@ BAR_COLOURS = {
     JUDGED_UNACCEPTABLE: "#dc2626",
     NOT_IN_BENCHMARK: "#9ca3af",
 }
-# The precision/recall curves' colours (the Score tab), by series (score.pr_curve's names).
-CURVE_COLOURS = {"P, acceptable": "#4c78a8", "R, acceptable": "#f58518", "P, conceivable": "#e45756",
-                 "R, conceivable": "#72b7b2"}
+# The precision/recall curves' colours (the Score tab), by series (score_result.pr_curve's names).
+CURVE_COLOURS = {
+    "P, acceptable": "#4c78a8",
+    "R, acceptable": "#f58518",
+    "P, conceivable": "#e45756",
+    "R, conceivable": "#72b7b2",
+}
 # The colour of each WordNet relation of a substitute to its target (the Score tab's chart), in the metric's order:
 # synonym, hypernym, hyponym, co-hyponym, antonym, derivationally related, other, not in WordNet. Closer relations
 # are stronger colours; "other" and "not in WordNet" are greys, as "not in the benchmark" is.
-RELATION_COLOURS = dict(zip(RELATIONS, ("#16a34a", "#2563eb", "#60a5fa", "#9333ea", "#dc2626", "#d97706", "#6b7280",
-                                        "#d1d5db"), strict=True))
+RELATION_COLOURS = dict(
+    zip(
+        RELATIONS, ("#16a34a", "#2563eb", "#60a5fa", "#9333ea", "#dc2626", "#d97706", "#6b7280", "#d1d5db"), strict=True
+    )
+)
 
 
 def substitutes_html(row: dict, labels: list[str]) -> str:
@@ -130,7 +137,7 @@ def substitutes_html(row: dict, labels: list[str]) -> str:
             f'<div data-judgement="{escape(label)}" title="{escape(label)}" '
             'style="display:flex;align-items:center;gap:8px;margin:2px 0">'
             f'<span style="width:12em;flex-shrink:0;text-align:right;overflow-wrap:anywhere">'
-            f'{escape(s["substitute"])}</span>'
+            f"{escape(s['substitute'])}</span>"
             f'<span style="flex:1;min-width:4em;background:#f3f4f6;height:12px;border-radius:3px">'
             f'<span style="display:block;width:{width:.1f}%;height:12px;background:{BAR_COLOURS[label]};'
             'border-radius:3px"></span></span>'

@@ -12,10 +12,14 @@ from swords_metric import metric_family
 
 # The lines saying what these benchmarks lack, where a SWORDS row shows its POS, lemma and graded score.
 NO_POS_OR_LEMMA = "no POS, no lemma: the benchmark gives none"
-PROLEX_SCORE = ("Judgement: the experts' binary acceptable / unacceptable (no graded score); proficiency-oriented: "
-                "an acceptable substitute at or above the target's CEFR level (ProLex's own subset).")
-TSAR_SCORE = ("Score: how many annotators gave the substitute (no graded judgement of each one); ★ the most frequent, "
-              "the gold of ACC@k@Top1.")
+PROLEX_SCORE = (
+    "Judgement: the experts' binary acceptable / unacceptable (no graded score); proficiency-oriented: "
+    "an acceptable substitute at or above the target's CEFR level (ProLex's own subset)."
+)
+TSAR_SCORE = (
+    "Score: how many annotators gave the substitute (no graded judgement of each one); ★ the most frequent, "
+    "the gold of ACC@k@Top1."
+)
 # ProLex's CEFR levels as its source gives them: 0-5 = A1-C2; 6 and -1 occur, undocumented (see the dataset card).
 CEFR_NAMES = ("A1", "A2", "B1", "B2", "C1", "C2")
 # Colours (text, background) of a ProLex judgement; colour is never the only cue: each chip says its word.
@@ -25,9 +29,12 @@ PROLEX_CHIPS = {
     "proficiency_acceptable": ("#1e3a8a", "#bfdbfe"),
     "proficiency_unacceptable": ("#374151", "#e5e7eb"),
 }
-PROLEX_WORDS = {"acceptable": "acceptable", "unacceptable": "unacceptable",
-                "proficiency_acceptable": "proficiency-oriented",
-                "proficiency_unacceptable": "not proficiency-oriented"}
+PROLEX_WORDS = {
+    "acceptable": "acceptable",
+    "unacceptable": "unacceptable",
+    "proficiency_acceptable": "proficiency-oriented",
+    "proficiency_unacceptable": "not proficiency-oriented",
+}
 _BOX = "font-family: system-ui, sans-serif; line-height: 1.5; color: #111827; background: #ffffff; padding: 8px;"
 _BAR = "#2563eb"
 
@@ -57,8 +64,10 @@ def example_header(config: str, split: str, row: dict) -> str:
 
 def _chip(label: str) -> str:
     fg, bg = PROLEX_CHIPS[label]
-    return (f'<span style="color:{fg};background:{bg};padding:1px 6px;border-radius:4px;margin-right:4px">'
-            f"{escape(PROLEX_WORDS[label])}</span>")
+    return (
+        f'<span style="color:{fg};background:{bg};padding:1px 6px;border-radius:4px;margin-right:4px">'
+        f"{escape(PROLEX_WORDS[label])}</span>"
+    )
 
 
 def _prolex_html(row: dict) -> str:
@@ -69,8 +78,9 @@ def _prolex_html(row: dict) -> str:
         lines.append(
             f'<div data-labels="{escape(" ".join(s["labels"]))}" style="display:flex;gap:8px;margin:2px 0">'
             f'<span style="width:12em;flex-shrink:0;text-align:right;overflow-wrap:anywhere">'
-            f'{escape(s["substitute"])}</span><span>{chips}</span>'
-            f'<span style="font-variant-numeric:tabular-nums">{escape(level)}</span></div>')
+            f"{escape(s['substitute'])}</span><span>{chips}</span>"
+            f'<span style="font-variant-numeric:tabular-nums">{escape(level)}</span></div>'
+        )
     acceptable = sum("acceptable" in s["labels"] for s in row["substitutes"])
     counts = f"{acceptable} acceptable, {len(row['substitutes']) - acceptable} not (of {len(row['substitutes'])})"
     return f'<div style="{_BOX}"><div style="font-size:0.85em">{PROLEX_SCORE} {counts}.</div>{"".join(lines)}</div>'
@@ -85,12 +95,13 @@ def _tsar_html(row: dict) -> str:
         lines.append(
             f'<div data-count="{given}" style="display:flex;align-items:center;gap:8px;margin:2px 0">'
             f'<span style="width:12em;flex-shrink:0;text-align:right;overflow-wrap:anywhere">'
-            f'{"★ " if s["score"] == top else ""}{escape(s["substitute"])}</span>'
+            f"{'★ ' if s['score'] == top else ''}{escape(s['substitute'])}</span>"
             f'<span style="flex:1;min-width:4em;background:#f3f4f6;height:12px;border-radius:3px">'
             f'<span style="display:block;width:{max(1.0, 100.0 * given / (annotators or 1)):.1f}%;height:12px;'
             f'background:{_BAR};border-radius:3px"></span></span>'
             f'<span style="width:10em;font-variant-numeric:tabular-nums">{given} of {annotators} annotators</span>'
-            "</div>")
+            "</div>"
+        )
     return f'<div style="{_BOX}"><div style="font-size:0.85em">{TSAR_SCORE}</div>{"".join(lines)}</div>'
 
 

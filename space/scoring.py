@@ -11,8 +11,9 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterable
 from functools import lru_cache
+from pathlib import Path
 
-from swords_metric import PUBLISHED_METRICS, Scorer
+from swords_metric import PUBLISHED_METRICS, Scorer, TaskSet, make_tasks
 
 # (label, metric key) of the metrics the UI shows, in the paper's order: Table 4, then 7 and 8.
 METRIC_ROWS: tuple[tuple[str, str], ...] = (
@@ -43,11 +44,26 @@ METRIC_LABELS = {key: label for label, key in METRIC_ROWS}
 PROLEX, TSAR2022 = "prolex", "tsar2022"  # swords_metric.metric_family's names
 # (label, metric key) of the figures of the benchmarks with their own official metrics, in their scorers' order.
 FAMILY_METRIC_ROWS: dict[str, tuple[tuple[str, str], ...]] = {
-    TSAR2022: tuple((PUBLISHED_METRICS[key], key) for key in (
-        "acc@1", "acc@1@top1", "acc@2@top1", "acc@3@top1", "map@3", "map@5", "map@10", "potential@3", "potential@5",
-        "potential@10")),
-    PROLEX: tuple((f"{m.upper()}@10, {name}", f"{aspect}_{m}@10") for aspect, name in
-                  (("acc", "acceptable"), ("prof", "proficiency-oriented")) for m in "prf"),
+    TSAR2022: tuple(
+        (PUBLISHED_METRICS[key], key)
+        for key in (
+            "acc@1",
+            "acc@1@top1",
+            "acc@2@top1",
+            "acc@3@top1",
+            "map@3",
+            "map@5",
+            "map@10",
+            "potential@3",
+            "potential@5",
+            "potential@10",
+        )
+    ),
+    PROLEX: tuple(
+        (f"{m.upper()}@10, {name}", f"{aspect}_{m}@10")
+        for aspect, name in (("acc", "acceptable"), ("prof", "proficiency-oriented"))
+        for m in "prf"
+    ),
 }
 
 _scorer_lock = threading.Lock()
@@ -87,3 +103,9 @@ def example_metrics(row: dict, prediction: list[tuple[str, float]], config: str,
     shared = _examples_scorer(config, split)
     scorer, prepared = shared.restricted_to_given(shared.prepare({row["id"]: prediction}))
     return scorer.score(prepared, by_pos=False)
+
+
+def judge_tasks(scorer: Scorer, predictions: str | Path, targets: int | None = None, seed: int = 0) -> TaskSet:
+    """A run's top-10 substitutes the benchmark never judged, as judging tasks (the metric's make_tasks: its
+    preparation, its controls, its seeded shuffle), for the Judge tab: `predictions` a checked upload's path."""
+    return make_tasks(scorer, predictions, k=10, targets=targets, seed=seed)

@@ -1,5 +1,5 @@
 """The stored runs the Score and Leaderboard tabs offer: the files `swords run` wrote in the results folder,
-found by the runner's own file naming (swords_baselines.run_files.output_paths).
+found by the runner's own file naming (swords_baselines.run.files.output_paths).
 
 The folder is the host's, and anything may be in it: a metrics file is read only if it is a regular file of at
 most MAX_METRICS_BYTES (a pipe, a device, /dev/zero behind a symlink or a huge file is never read), parsed as
@@ -15,12 +15,11 @@ import os
 import stat
 from pathlib import Path
 
-from swords_baselines.run_files import output_paths
-from swords_dataset.errors import SwordsError
-from swords_dataset.terminal import shown
-
-from . import SPACE_DIR, data
-from .errors import SpaceError
+from swords_baselines.run.files import output_paths
+from swords_lexsub.errors import SwordsError
+from swords_lexsub.terminal import shown
+from swords_space import SPACE_DIR, benchmarks
+from swords_space.errors import SpaceError
 
 RESULTS_ENV = "SWORDS_SPACE_RESULTS"
 MAX_METRICS_BYTES = 2**20  # a metrics file of `swords run` is about 8 kB
@@ -112,7 +111,7 @@ def parse_metrics(content: bytes) -> dict:
     dataset, split = _name(run, "dataset"), _name(run, "split")
     _name(run, "system")
     try:
-        data.parse_split_label(f"{dataset} {split}")
+        benchmarks.parse_split_label(f"{dataset} {split}")
     except SwordsError:
         raise UnusableFile(f"its run is on {dataset[:40]!r} {split[:40]!r}, not a benchmark split here") from None
     return metrics
@@ -176,4 +175,4 @@ def stored_split(name: str | None, folder: str | Path | None = None) -> str | No
     if not name:
         return None
     run = _run(stored_path(name, folder))
-    return data.split_label(run["dataset"], run["split"]) if run else None
+    return benchmarks.split_label(run["dataset"], run["split"]) if run else None

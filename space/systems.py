@@ -1,5 +1,5 @@
-"""The baselines as the Space runs them: which are available, one warm instance of each offline system
-shared by every session, and the LLM built per request around the session's own API key."""
+"""The baselines as the Space runs them (which it offers: offered_systems.py): one warm instance of each offline
+system shared by every session, and the LLM built per request around the session's own API key."""
 
 from __future__ import annotations
 
@@ -9,27 +9,27 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from swords_dataset.credentials import Redactor, public_url
-from swords_dataset.errors import SwordsError
-
-from .errors import SpaceError
+from swords_lexsub.credentials import Redactor, public_url
+from swords_lexsub.errors import SwordsError
+from swords_space.errors import SpaceError
+from swords_space.offered_systems import LLM_SYSTEM, LOCAL_LLM, registry, unavailable_reason
 
 log = logging.getLogger(__name__)
 
-DEFAULT_SYSTEM = "wordnet+embedding"
-# When the default is not installed: the next best offline systems that answer free text.
-PREFERRED = (DEFAULT_SYSTEM, "wordnet", "bert-k", "thesaurus-oracle")
-LLM_SYSTEM = "llm"
-# The prompted LLM on this machine (the embedded engine, the local-llm extra): one shared, warm instance.
-LOCAL_LLM = "local-llm"
-LOCAL_LLM_NOTE = "SmolLM2-135M on this machine's CPU, with the paper's prompt: small, and a few seconds an answer"
+# The prompted LLM on this machine (offered_systems.LOCAL_LLM): one shared, warm instance.
 LOCAL_LLM_OPTIONS = {"local": True, "budget": 640, "max_tokens": 48, "cache_dir": "off", "timeout": 60.0}
 # A session's LLM: one try, no retries (a hanging base URL costs a session at most LLM_TIMEOUT), no shared
 # response cache (it would hand one session's answers to another), and an environment variable nobody sets,
 # so that the system never falls back to a key from the server's environment (the Space owner's).
 LLM_TIMEOUT = 20.0
-SESSION_LLM_OPTIONS = {"api_key_env": "SWORDS_SPACE_SESSION_KEY_ONLY", "cache_dir": "off", "timeout": LLM_TIMEOUT,
-                       "max_retries": 0, "abort_after": 1, "concurrency": 1}
+SESSION_LLM_OPTIONS = {
+    "api_key_env": "SWORDS_SPACE_SESSION_KEY_ONLY",
+    "cache_dir": "off",
+    "timeout": LLM_TIMEOUT,
+    "max_retries": 0,
+    "abort_after": 1,
+    "concurrency": 1,
+}
 FALLBACK_TOKENIZER = "cl100k_base"  # any other model: its tokenizer only sizes the few-shot prompt, a common one does
 
 
@@ -53,87 +53,6 @@ class LLMSettings:
 
     def redact(self, text: str) -> str:
         return Redactor([self.api_key], urls=[self.base_url]).redact(text)
-
-
-def _registry():
-    from swords_baselines.system import SYSTEMS
-
-    return SYSTEMS
-
-
-def importable(name: str) -> bool:
-    try:
-        _registry().get(name)
-        return True
-    except (SwordsError, ImportError):  # not registered, or its extra dependencies are missing
-        return False
-
-
-_availability: dict[str, str | None] = {}
-_availability_lock = threading.Lock()
-
-
-def unavailable_reason(name: str) -> str | None:
-    """Why a system cannot run here with its default options (None: it can), decided once: its extra is
-    not installed, or its model or data file is not on this machine. Cheap: nothing is loaded."""
-    with _availability_lock:
-        if name not in _availability:
-            if name == LOCAL_LLM:
-                from swords_baselines.llm.engine import unavailable_reason as engine_unavailable
-
-                _availability[name] = engine_unavailable()
-                return _availability[name]
-            try:
-                cls = _registry().get(name)
-                _availability[name] = cls.unavailable_reason()
-            except SwordsError as error:
-                _availability[name] = str(error)
-            except ImportError as error:
-                _availability[name] = f"needs {error.name}"
-        return _availability[name]
-
-
-def _names() -> list[str]:
-    return [*_registry().entries, LOCAL_LLM]
-
-
-def available_systems() -> list[str]:
-    """Registered systems that can run here, the preferred offline ones first."""
-    try:
-        names = _names()
-    except ImportError:
-        return []
-    ordered = [name for name in PREFERRED if name in names] + [name for name in names if name not in PREFERRED]
-    return [name for name in ordered if unavailable_reason(name) is None]
-
-
-def unavailable_systems() -> dict[str, str]:
-    """Registered systems that cannot run here, and why."""
-    try:
-        names = _names()
-    except ImportError:
-        return {}
-    return {name: reason for name in names if (reason := unavailable_reason(name)) is not None}
-
-
-def default_system() -> str | None:
-    """wordnet+embedding; if it is not registered or importable, the first available of PREFERRED, else
-    the first available at all."""
-    available = available_systems()
-    for name in PREFERRED:
-        if name in available:
-            return name
-    return available[0] if available else None
-
-
-def describe(name: str) -> str:
-    if name == LOCAL_LLM:
-        return LOCAL_LLM_NOTE
-    try:
-        cls = _registry().get(name)
-    except (SwordsError, ImportError) as error:
-        return f"unavailable: {error}"
-    return cls.description
 
 
 class _Gate:
@@ -181,7 +100,7 @@ _registry_lock = threading.Lock()
 @contextmanager
 def _building(name: str) -> Iterator[None]:
     """Exclusive for a system's first build (imports), shared afterwards."""
-    with (_gate.shared() if name in _built else _gate.exclusive()):
+    with _gate.shared() if name in _built else _gate.exclusive():
         yield
     _built.add(name)
 
@@ -201,9 +120,9 @@ def get_system(name: str):
             try:
                 with _building(name):
                     if name == LOCAL_LLM:
-                        system = _registry().get(LLM_SYSTEM)(**LOCAL_LLM_OPTIONS)
+                        system = registry().get(LLM_SYSTEM)(**LOCAL_LLM_OPTIONS)
                     else:
-                        cls = _registry().get(name)
+                        cls = registry().get(name)
                         system = cls(**{option.name: option.default for option in cls.options})
                     system.start()  # shared and warm: started once, for every session
             except SwordsError as error:
@@ -256,7 +175,7 @@ def _session_llm(settings: LLMSettings):
     os.environ, which every session of the process shares)."""
     from swords_baselines.llm import UnknownTokenizer
 
-    cls = _registry().get(LLM_SYSTEM)
+    cls = registry().get(LLM_SYSTEM)
     options = {"model": settings.model, "base_url": settings.base_url, "mode": settings.mode, **SESSION_LLM_OPTIONS}
     for tokenizer in (None, FALLBACK_TOKENIZER):
         system = cls(**options, tokenizer=tokenizer)
@@ -293,6 +212,7 @@ def predict_llm(row: dict, settings: LLMSettings | None) -> list[tuple[str, floa
         except Exception:  # closing a half-open connection must not hide the answer or the real error
             pass
     if answer.failure is not None:  # the request's own failure, typed, reads better than a summary
-        raise SystemFailure(settings.redact(f"The LLM at {public_url(settings.base_url)} did not answer: "
-                                            f"{answer.failure}"))
+        raise SystemFailure(
+            settings.redact(f"The LLM at {public_url(settings.base_url)} did not answer: {answer.failure}")
+        )
     return [(str(word), float(score)) for word, score in answer.prediction]

@@ -7,9 +7,9 @@ from pathlib import Path
 import datasets
 from huggingface_hub import DatasetCardData
 
-from . import CONFIGS, DEFAULT_CONFIG, parquet_path
-from .schema import FEATURES
-from .terminal import clipped
+from swords_dataset.configs import CONFIGS, DEFAULT_CONFIG, parquet_path
+from swords_dataset.schema import FEATURES
+from swords_lexsub.terminal import clipped
 
 CITATIONS = {
     "swords": """@inproceedings{lee-etal-2021-swords,
@@ -194,7 +194,15 @@ def card_text(split_sizes: dict[str, dict[str, int]]) -> str:
         license=["cc-by-3.0", "apache-2.0", "cc-by-nc-sa-4.0", "other"],
         language=["en", "es", "pt"],
         task_categories=["text-generation", "text-ranking"],
-        tags=["lexical-substitution", "lexical-simplification", "swords", "coinco", "semeval-2007", "prolex", "tsar-2022"],
+        tags=[
+            "lexical-substitution",
+            "lexical-simplification",
+            "swords",
+            "coinco",
+            "semeval-2007",
+            "prolex",
+            "tsar-2022",
+        ],
         size_categories=["10K<n<100K"],
         configs=[
             {
@@ -226,7 +234,9 @@ def card_problem(folder: Path) -> str | None:
     try:
         header = metadata_load(card)
     except (OSError, ValueError, yaml.YAMLError) as error:  # no card, not UTF-8, broken YAML
-        return f"{card}: cannot be read as a dataset card ({clipped(str(error).splitlines()[0] if str(error) else error)})"
+        return (
+            f"{card}: cannot be read as a dataset card ({clipped(str(error).splitlines()[0] if str(error) else error)})"
+        )
     entries = header.get("configs") if isinstance(header, dict) else None
     listed: dict[str, dict[str, str]] = {}
     for entry in entries if isinstance(entries, list) else []:

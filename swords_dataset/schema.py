@@ -55,8 +55,18 @@ ARROW_SCHEMA: pa.Schema = FEATURES.arrow_schema
 
 # What is never null in a row, and in each of its substitutes (the others are null where a source has no such
 # thing: a POS, a lemma, vote counts, a CEFR level, a provenance field).
-REQUIRED_COLUMNS = ("id", "upstream_id", "benchmark", "context_id", "context", "target", "offset", "substitutes",
-                    "candidates", "provenance")
+REQUIRED_COLUMNS = (
+    "id",
+    "upstream_id",
+    "benchmark",
+    "context_id",
+    "context",
+    "target",
+    "offset",
+    "substitutes",
+    "candidates",
+    "provenance",
+)
 REQUIRED_SUBSTITUTE_FIELDS = ("substitute", "score", "labels", "sources")
 
 UD_POS = ("NOUN", "VERB", "ADJ", "ADV")

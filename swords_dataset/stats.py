@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from . import CONFIGS
-from .judgements import ACCEPTABLE, JUDGED_UNACCEPTABLE, score_class
+from swords_dataset import CONFIGS
+from swords_dataset.judgements import ACCEPTABLE, JUDGED_UNACCEPTABLE, score_class
 
 # The figures as published: SWORDS, CoInCo and SemEval-2007 from Table 2 of the SWORDS paper (Lee et al. 2021,
 # arXiv version); ProLex's and TSAR-2022's instance counts as their releases state them.

@@ -7,7 +7,7 @@ import numbers
 
 import numpy as np
 
-from .core import MetricInputError, shown
+from swords_metric.errors import MetricInputError, shown
 
 
 def check_k(k: object) -> int:

@@ -8,37 +8,51 @@ import os
 import sys
 
 import swords_dataset
-from swords_dataset.arguments import int_range
-from swords_dataset.errors import SwordsError
-from swords_dataset.terminal import shown
-
-from .core import MetricInputError
-from .family import SWORDS, metric_family
-from .predictions import MAX_PREDICTIONS_BYTES
-from .scorer import SETTINGS
+from swords_lexsub.arguments import int_range
+from swords_lexsub.errors import SwordsError
+from swords_lexsub.terminal import shown
+from swords_metric.errors import MetricInputError
+from swords_metric.judgments.command import add_judgments_argument, check_judgments_arguments
+from swords_metric.predictions.files import MAX_PREDICTIONS_BYTES
+from swords_metric.references.metric_family import SWORDS, metric_family
+from swords_metric.scorer import SETTINGS
 
 WORST, DIFFERENCES, BOOTSTRAP = 5, 10, 1000  # --worst, --differences, --bootstrap when not given
 
 
 def register(subparsers) -> None:
-    command = subparsers.add_parser("evaluate", help="score a predictions file with the benchmark's metrics (SWORDS, "
-                                    "TSAR-2022, ProLex)")
+    command = subparsers.add_parser(
+        "evaluate", help="score a predictions file with the benchmark's metrics (SWORDS, TSAR-2022, ProLex)"
+    )
     command.add_argument("--dataset", default="swords", choices=list(swords_dataset.CONFIGS), help="benchmark config")
-    command.add_argument("--split", default="test", help=f"split of the config ({swords_dataset.splits_text()}; "
-                         "default: %(default)s), or two joined by '+' to score them together (dev+test, trial+test, as "
-                         "LexSubGen's tables)")
+    command.add_argument(
+        "--split",
+        default="test",
+        help=f"split of the config ({swords_dataset.splits_text()}; "
+        "default: %(default)s), or two joined by '+' to score them together (dev+test, trial+test, as "
+        "LexSubGen's tables)",
+    )
     files = command.add_mutually_exclusive_group(required=True)
     files.add_argument(
-        "--predictions", metavar="FILE",
+        "--predictions",
+        metavar="FILE",
         help="the system's predictions: the upstream SWORDS result JSON or JSONL ({'id', 'substitutes'} a line), "
         f"gzipped or not (.gz), keyed by dataset or upstream ids; at most {MAX_PREDICTIONS_BYTES // 2**20:,} MB "
         "uncompressed; for TSAR-2022 also its official .tsv, for ProLex its .csv, in the split's order (this or "
         "--compare is required: no default)",
     )
-    files.add_argument("--compare", nargs=2, metavar=("A", "B"),
-                       help="two such files: a paired bootstrap test between them (this or --predictions: no default)")
-    command.add_argument("--setting", choices=SETTINGS, default="generative",
-                         help="generative (a system proposes) or ranking (it orders the candidate pool; adds GAP)")
+    files.add_argument(
+        "--compare",
+        nargs=2,
+        metavar=("A", "B"),
+        help="two such files: a paired bootstrap test between them (this or --predictions: no default)",
+    )
+    command.add_argument(
+        "--setting",
+        choices=SETTINGS,
+        default="generative",
+        help="generative (a system proposes) or ranking (it orders the candidate pool; adds GAP)",
+    )
     command.add_argument("--k", type=int_range(1), default=10, help="cut-off for P/R/F (default: %(default)s)")
     command.add_argument(
         "--bootstrap",
@@ -53,33 +67,52 @@ def register(subparsers) -> None:
         help="CoInCo: also score the targets CoInCo flags as problematic (left out by default, as upstream does)",
     )
     command.add_argument(
-        "--details", metavar="FILE",
+        "--details",
+        metavar="FILE",
         help="also write what the metric counted, per substitute and per target (with --compare: per target, both "
         "systems), to FILE: .jsonl, .csv or .parquet by its extension (the metric card says every field); an "
         "existing FILE is replaced only as swords evaluate wrote it: not one you edited since (see --force) and "
-        "never a file of your own; not a symbolic link")
-    command.add_argument("--force", action="store_true",
-                         help="with --details: replace a details file even if it changed since swords evaluate wrote "
-                         "it, or has no record of what was written (an earlier release's)")
-    command.add_argument("--published", action="store_true",
-                         help="show this run beside the published results on the same benchmark split")
+        "never a file of your own; not a symbolic link",
+    )
+    command.add_argument(
+        "--force",
+        action="store_true",
+        help="with --details: replace a details file even if it changed since swords evaluate wrote "
+        "it, or has no record of what was written (an earlier release's)",
+    )
+    command.add_argument(
+        "--published",
+        action="store_true",
+        help="show this run beside the published results on the same benchmark split",
+    )
     # None: not given (so that an option that would be ignored is refused); the defaults are WORST, DIFFERENCES.
-    command.add_argument("--worst", type=int_range(0), default=None,
-                         help=f"how many worst targets the summary names (default: {WORST})")
-    command.add_argument("--differences", type=int_range(0), default=None,
-                         help=f"with --compare: how many targets where the systems differ most to name "
-                         f"(default: {DIFFERENCES})")
-    command.add_argument("--relations", action="store_true",
-                         help="add to the summary the WordNet 3.0 relation of each substitute to its target (synonym, "
-                         "hypernym, ...; loads WordNet's graph, about 0.3 s; on with --details, which has them)")
-    command.add_argument("--no-analysis", action="store_true",
-                         help="leave out the summary of what the system proposed (classes, worst targets)")
+    command.add_argument(
+        "--worst", type=int_range(0), default=None, help=f"how many worst targets the summary names (default: {WORST})"
+    )
+    command.add_argument(
+        "--differences",
+        type=int_range(0),
+        default=None,
+        help=f"with --compare: how many targets where the systems differ most to name (default: {DIFFERENCES})",
+    )
+    command.add_argument(
+        "--relations",
+        action="store_true",
+        help="add to the summary the WordNet 3.0 relation of each substitute to its target (synonym, "
+        "hypernym, ...; loads WordNet's graph, about 0.3 s; on with --details, which has them)",
+    )
+    command.add_argument(
+        "--no-analysis",
+        action="store_true",
+        help="leave out the summary of what the system proposed (classes, worst targets)",
+    )
     command.add_argument(
         "--given-only",
         action="store_true",
         help="score only the targets the file answers, as `swords run` scores a run over part of a split (e.g. "
         "--limit, or lm-eval's); by default a target missing from the file is an empty answer, as upstream scores it",
     )
+    add_judgments_argument(command)
     command.add_argument("--json", action="store_true", help="print the result as JSON")
     command.set_defaults(func=run)
 
@@ -107,9 +140,11 @@ def input_notes(result: dict, source: str) -> list[str]:
         notes.append(f"{source}: " + ", ".join(parts) + "; scored as upstream scores them")
     variants = unusual.get("unicode_variants")
     if variants:
-        notes.append(f"{source}: {variants:,} substitutes match a gold word only as plain text (invisible format "
-                     "characters removed, NFKC: composed accents, fullwidth letters, no-break spaces); not matched, "
-                     "as upstream does not match them (see the metric card, \"Unicode\")")
+        notes.append(
+            f"{source}: {variants:,} substitutes match a gold word only as plain text (invisible format "
+            "characters removed, NFKC: composed accents, fullwidth letters, no-break spaces); not matched, "
+            'as upstream does not match them (see the metric card, "Unicode")'
+        )
     skipped = result.get("predictions_for_skipped_targets", 0)
     if skipped:
         notes.append(
@@ -140,8 +175,9 @@ def _check_options(args: argparse.Namespace) -> None:
         raise SwordsError(f"--published shows F@10 as the papers report it; it goes with --k 10, not --k {args.k}")
     if args.differences is not None and not args.compare:
         raise SwordsError("--differences goes with --compare (the targets where two systems differ most)")
-    summary = [option for option, given in (("--worst", args.worst is not None), ("--relations", args.relations))
-               if given]
+    summary = [
+        option for option, given in (("--worst", args.worst is not None), ("--relations", args.relations)) if given
+    ]
     if summary and (args.compare or args.no_analysis):
         other = "--compare (which prints no summary)" if args.compare else "--no-analysis"
         raise SwordsError(f"{summary[0]} sets the summary of what the system proposed; it does not go with {other}")
@@ -151,7 +187,7 @@ def _check_options(args: argparse.Namespace) -> None:
         raise SwordsError("--force goes with --details (it replaces a details file that changed since it was written)")
     args.details_place = None
     if args.details:
-        from .details_place import details_place
+        from swords_metric.details.place import details_place
 
         args.details_place = details_place(args.details, "--details", args.force, "--force")
 
@@ -162,16 +198,18 @@ def _said_where(path, records: int) -> None:
 
 
 def _compare(scorer, args: argparse.Namespace) -> dict:
-    from .scorer import MIN_PAIRED_RESAMPLES, check_resamples
+    from swords_metric.scorer import MIN_PAIRED_RESAMPLES, check_resamples
 
     check_resamples(args.bootstrap, MIN_PAIRED_RESAMPLES, "the paired test's --bootstrap")  # before reading
     a, b = (scorer.read(path) for path in args.compare)
     result = scorer.compare(a, b, bootstrap=args.bootstrap, seed=args.seed, sources=tuple(args.compare))
     coverage = result["coverage"]
     if not coverage["a"] == coverage["b"] == coverage["both"]:
-        note(f"the files cover different targets ({args.compare[0]}: {coverage['a']:,}, {args.compare[1]}: "
-             f"{coverage['b']:,}, both: {coverage['both']:,} of {coverage['targets_scored']:,}); a missing target is "
-             "an empty answer")
+        note(
+            f"the files cover different targets ({args.compare[0]}: {coverage['a']:,}, {args.compare[1]}: "
+            f"{coverage['b']:,}, both: {coverage['both']:,} of {coverage['targets_scored']:,}); a missing target is "
+            "an empty answer"
+        )
     differences = DIFFERENCES if args.differences is None else args.differences
     result["differences"] = scorer.differences(a, b, n=differences)
     if args.details:
@@ -181,24 +219,32 @@ def _compare(scorer, args: argparse.Namespace) -> dict:
 
 
 def run(args: argparse.Namespace) -> int:
-    from .report import format_analysis, format_comparison, format_differences, format_result
-    from .scorer import Scorer, check_resamples
+    from swords_metric.judgments.extended import extend_result
+    from swords_metric.judgments.merge import merge_judgments
+    from swords_metric.judgments.report import format_extended
+    from swords_metric.official.cli import check_family_arguments, run_family
+    from swords_metric.report import format_analysis, format_comparison, format_differences, format_result
+    from swords_metric.scorer import check_resamples, scorer_for
 
+    # The options are checked, as options, before any work: those of the benchmark's metric family.
     family = metric_family(args.dataset)
-    if family != SWORDS:  # TSAR-2022, ProLex: their own official metrics
-        from .family_cli import run_family
-
-        return run_family(args, family, note)
-    if args.bootstrap is None:
+    check_judgments_arguments(args)
+    if family != SWORDS:
+        check_family_arguments(args, family)
+    elif args.bootstrap is None:
         args.bootstrap = BOOTSTRAP
     try:
-        _check_options(args)
-        scorer = Scorer.from_dataset(
-            args.dataset, args.split, k=args.k, setting=args.setting, include_problematic=args.include_problematic
-        )
+        if family == SWORDS:
+            _check_options(args)
+        options = {"k": args.k, "setting": args.setting, "include_problematic": args.include_problematic}
+        scorer = scorer_for(args.dataset, args.split, **options)
+        if scorer.family != SWORDS:  # TSAR-2022, ProLex: their own official metrics
+            return run_family(args, scorer, note)
         if args.include_problematic and not any(scorer.problematic):
-            raise SwordsError(f"--include-problematic: {args.dataset} {args.split} has no problematic targets (only "
-                              "CoInCo flags any); leave the option out")
+            raise SwordsError(
+                f"--include-problematic: {args.dataset} {args.split} has no problematic targets (only "
+                "CoInCo flags any); leave the option out"
+            )
         if args.compare:
             result = _compare(scorer, args)
             if args.json:
@@ -207,16 +253,21 @@ def run(args: argparse.Namespace) -> int:
                 print(format_comparison(result) + "\n\n" + format_differences(result["differences"], scorer.k))
             return 0
         check_resamples(args.bootstrap, what="--bootstrap")  # before reading the file
+        merged = merge_judgments(scorer, args.judgments) if args.judgments else None  # checked before the run
         prepared = scorer.read(args.predictions, details=args.details_place)
         if prepared.details_file is not None:
             _said_where(*prepared.details_file)
         split_targets = sum(scorer.scored)
         if args.given_only and not any(prepared.given_mask()):
-            raise SwordsError(f"{args.predictions} answers no target of {args.dataset} {args.split} "
-                              f"({len(prepared.ranked):,} targets), so --given-only has nothing to score")
+            raise SwordsError(
+                f"{args.predictions} answers no target of {args.dataset} {args.split} "
+                f"({len(prepared.ranked):,} targets), so --given-only has nothing to score"
+            )
         if args.given_only:
             scorer, prepared = scorer.restricted_to_given(prepared)
         result = scorer.score(prepared, bootstrap=args.bootstrap, seed=args.seed)
+        if merged is not None:
+            extend_result(result, scorer, prepared, args.predictions, merged, None, args.bootstrap, args.seed)
         if args.given_only:
             result["targets_in_split"] = split_targets  # so that a comparison with the whole split says so
         if not args.no_analysis:
@@ -229,7 +280,7 @@ def run(args: argparse.Namespace) -> int:
     for line in input_notes(result, args.predictions):
         note(line)
     if args.published:
-        from .published import format_published, published_json
+        from swords_metric.published import format_published, published_json
     if args.json:
         if args.published:
             result["published"] = published_json(result, args.dataset, args.split)
@@ -237,6 +288,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     title = f"{args.predictions} on {args.dataset} {args.split}"
     blocks = [format_result(result, title=title, setting=args.setting, k=args.k)]
+    blocks += [format_extended(result, args.k, args.setting)] if "extended" in result else []
     if "analysis" in result:
         blocks.append(format_analysis(result["analysis"]))
     if args.published:

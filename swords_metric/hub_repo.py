@@ -10,8 +10,8 @@ import re
 import shutil
 from pathlib import Path
 
-from swords_dataset.hub import HubRepo, Release
-from swords_dataset.hub_wheel import ship_wheel
+from swords_lexsub.hub.repos import HubRepo, Release
+from swords_lexsub.hub.wheel import ship_wheel
 
 HUB_FILES = Path(__file__).resolve().parent / "hub"
 CARD = Path(__file__).resolve().parent / "README.md"
@@ -31,13 +31,16 @@ def module_text(version: str) -> str:
 def card_text(version: str) -> str:
     """The package's card with the Space's gradio version in its YAML header, and the release it pins."""
     card = CARD.read_text(encoding="utf-8")
-    card, count = re.subn(r"^sdk: gradio$", f"sdk: gradio\nsdk_version: {GRADIO_SDK_VERSION}", card, count=1,
-                          flags=re.MULTILINE)
+    card, count = re.subn(
+        r"^sdk: gradio$", f"sdk: gradio\nsdk_version: {GRADIO_SDK_VERSION}", card, count=1, flags=re.MULTILINE
+    )
     if count != 1:
         raise RuntimeError(f"{CARD} lost its `sdk: gradio` line")
-    note = (f"\nThis repository is swords-lexsub {version}'s metric: its module file imports the metric from the "
-            f"`swords-lexsub=={version}` package (`pip install swords-lexsub=={version}`), and the numbers are that "
-            "release's.\n")
+    note = (
+        f"\nThis repository is swords-lexsub {version}'s metric: its module file imports the metric from the "
+        f"`swords-lexsub=={version}` package (`pip install swords-lexsub=={version}`), and the numbers are that "
+        "release's.\n"
+    )
     header_end = card.index("\n---\n", 4) + len("\n---\n")
     return card[:header_end] + note + card[header_end:]
 

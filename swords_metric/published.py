@@ -12,37 +12,56 @@ import math
 from dataclasses import dataclass, field, replace
 from importlib import resources
 
-from swords_dataset.terminal import shown
-
-from .family import SWORDS, metric_family
-from .tsar import PRINTED_DECIMALS, TSAR_COLUMNS
+from swords_lexsub.terminal import shown
+from swords_metric.official.tsar2022 import PRINTED_DECIMALS, TSAR_COLUMNS
+from swords_metric.references.metric_family import SWORDS, metric_family
 
 PUBLISHED_FILE = "published-results.json"
 # The metrics a published row may report, in the order tables show them, with their short labels.
 PUBLISHED_METRICS: dict[str, str] = {
-    "lenient_a_f@10": "F@10 A", "lenient_a_p@10": "P@10 A", "lenient_a_r@10": "R@10 A",
-    "lenient_c_f@10": "F@10 C", "lenient_c_p@10": "P@10 C", "lenient_c_r@10": "R@10 C",
-    "strict_a_f@10": "strict F@10 A", "strict_a_p@10": "strict P@10 A", "strict_a_r@10": "strict R@10 A",
-    "strict_c_f@10": "strict F@10 C", "strict_c_p@10": "strict P@10 C", "strict_c_r@10": "strict R@10 C",
-    "gap": "GAP", "gap_rat": "GAP-rat", "best_r": "best", "best_mode_r": "best-m", "oot_r": "oot",
-    "oot_mode_r": "oot-m", "strict_c_p@1": "P@1", "lexsubgen_p@1": "LSG P@1", "lexsubgen_p@3": "LSG P@3",
+    "lenient_a_f@10": "F@10 A",
+    "lenient_a_p@10": "P@10 A",
+    "lenient_a_r@10": "R@10 A",
+    "lenient_c_f@10": "F@10 C",
+    "lenient_c_p@10": "P@10 C",
+    "lenient_c_r@10": "R@10 C",
+    "strict_a_f@10": "strict F@10 A",
+    "strict_a_p@10": "strict P@10 A",
+    "strict_a_r@10": "strict R@10 A",
+    "strict_c_f@10": "strict F@10 C",
+    "strict_c_p@10": "strict P@10 C",
+    "strict_c_r@10": "strict R@10 C",
+    "gap": "GAP",
+    "gap_rat": "GAP-rat",
+    "best_r": "best",
+    "best_mode_r": "best-m",
+    "oot_r": "oot",
+    "oot_mode_r": "oot-m",
+    "strict_c_p@1": "P@1",
+    "lexsubgen_p@1": "LSG P@1",
+    "lexsubgen_p@3": "LSG P@3",
     "lexsubgen_r@10": "LSG R@10",
     **TSAR_COLUMNS,  # TSAR-2022's official metrics, as fractions (its scorer and findings paper print them so)
 }
 # The columns of the printed tables (the CLI, the manual, the Space): all but the precision and recall behind the
 # SWORDS paper's F@10 (its Table 7), which --json and published_results() give.
-SHOWN_METRICS: tuple[str, ...] = tuple(key for key in PUBLISHED_METRICS if "_p@10" not in key and "_r@10" not in key
-                                       or key.startswith("lexsubgen_"))
+SHOWN_METRICS: tuple[str, ...] = tuple(
+    key for key in PUBLISHED_METRICS if "_p@10" not in key and "_r@10" not in key or key.startswith("lexsubgen_")
+)
 # Metrics published as fractions floored to 4 decimals (TSAR-2022's): this run's figure is shown the same way.
 FRACTION_METRICS = frozenset(TSAR_COLUMNS)
-TSAR_LEGEND = ("TSAR-2022's official metrics, fractions floored to 4 decimals as tsar_eval.py prints them: ACC@1, the "
-               "first answer is a gold substitute; ACC@k@Top1, one of the first k is a most frequent one; MAP@k, mean "
-               "average precision at k (divided by k); Potential@k, one of the first k is gold")
-LEGEND = ("F@10 A / C: lenient F@10 against acceptable / conceivable substitutes; strict: the same without the "
-          "lenient filter; GAP-rat: GAP weighted by score (the ranking setting's figure in the SWORDS paper); best, "
-          "oot (and -m, mode): SemEval-2007 recall; P@1: strict precision at 1 against conceivable; LSG: LexSubGen's "
-          "P@1, P@3, R@10; †: reranked by BERT (SWORDS paper); duplicates: oot answers with duplicates (McCarthy & "
-          "Navigli)")
+TSAR_LEGEND = (
+    "TSAR-2022's official metrics, fractions floored to 4 decimals as tsar_eval.py prints them: ACC@1, the "
+    "first answer is a gold substitute; ACC@k@Top1, one of the first k is a most frequent one; MAP@k, mean "
+    "average precision at k (divided by k); Potential@k, one of the first k is gold"
+)
+LEGEND = (
+    "F@10 A / C: lenient F@10 against acceptable / conceivable substitutes; strict: the same without the "
+    "lenient filter; GAP-rat: GAP weighted by score (the ranking setting's figure in the SWORDS paper); best, "
+    "oot (and -m, mode): SemEval-2007 recall; P@1: strict precision at 1 against conceivable; LSG: LexSubGen's "
+    "P@1, P@3, R@10; †: reranked by BERT (SWORDS paper); duplicates: oot answers with duplicates (McCarthy & "
+    "Navigli)"
+)
 
 
 @dataclass(frozen=True)
@@ -85,7 +104,7 @@ class PublishedResult:
 
     @property
     def source(self) -> str:
-        """"Lee et al. 2021, Table 4" ("Tables 4, 7" when merged; "unverified" when it is); "…, official results" for
+        """ "Lee et al. 2021, Table 4" ("Tables 4, 7" when merged; "unverified" when it is); "…, official results" for
         a TSAR-2022 row (the shared task's results files have no table)."""
         tables = (self.table or "").split(", ") if self.table else []
         if tables:
@@ -108,8 +127,10 @@ def published_papers() -> dict[str, dict]:
 def published_results(config: str | None = None, split: str | None = None) -> list[PublishedResult]:
     """The published rows, one per paper table, in the file's order; those of one config (and split) when given."""
     papers = published_papers()
-    rows = [PublishedResult(cite=papers[row["paper"]]["cite"], decimals=papers[row["paper"]].get("decimals"), **row)
-            for row in _payload()["rows"]]
+    rows = [
+        PublishedResult(cite=papers[row["paper"]]["cite"], decimals=papers[row["paper"]].get("decimals"), **row)
+        for row in _payload()["rows"]
+    ]
     return [row for row in rows if config in (None, row.config) and split in (None, row.split)]
 
 
@@ -125,8 +146,15 @@ def _merged(rows: list[PublishedResult]) -> PublishedResult:
 
     tables = ", ".join(dict.fromkeys(row.table for row in rows if row.table)) or None
     duplicates = max(row.items_with_duplicates or 0 for row in rows) or None
-    return replace(rows[0], metrics=metrics, table=tables, variant=joined("variant"), where=joined("where"),
-                   reproduced_by=joined("reproduced_by") or None, items_with_duplicates=duplicates)
+    return replace(
+        rows[0],
+        metrics=metrics,
+        table=tables,
+        variant=joined("variant"),
+        where=joined("where"),
+        reproduced_by=joined("reproduced_by") or None,
+        items_with_duplicates=duplicates,
+    )
 
 
 def published_systems(config: str | None = None, split: str | None = None) -> list[PublishedResult]:
@@ -161,8 +189,12 @@ def _run_cell(result: dict, key: str) -> str:
 
 def _table(lines: list[list[str]]) -> str:
     widths = [max(len(line[i]) for line in lines) for i in range(len(lines[0]))]
-    return "\n".join("  ".join(cell.ljust(w) if i < 2 else cell.rjust(w) for i, (cell, w) in
-                               enumerate(zip(line, widths, strict=True))).rstrip() for line in lines)
+    return "\n".join(
+        "  ".join(
+            cell.ljust(w) if i < 2 else cell.rjust(w) for i, (cell, w) in enumerate(zip(line, widths, strict=True))
+        ).rstrip()
+        for line in lines
+    )
 
 
 def coverage(result: dict) -> tuple[int, int] | None:
@@ -183,21 +215,32 @@ def format_published(result: dict, config: str, split: str, source: str) -> str:
     columns = _columns(rows)
     part = coverage(result)
     label = f"this run: {part[0]:,} of {part[1]:,} targets" if part else "this run"
-    table = [["", "source", *(PUBLISHED_METRICS[key] for key in columns)],
-             [label, shown(source), *(_run_cell(result, key) for key in columns)],
-             [""] * (2 + len(columns))]
-    table += [[f"published: {row.label}", row.source, *(row.figure(key) for key in columns)]
-              for row in rows]
+    table = [
+        ["", "source", *(PUBLISHED_METRICS[key] for key in columns)],
+        [label, shown(source), *(_run_cell(result, key) for key in columns)],
+        [""] * (2 + len(columns)),
+    ]
+    table += [[f"published: {row.label}", row.source, *(row.figure(key) for key in columns)] for row in rows]
     papers = published_papers()
     cited = sorted({row.paper for row in rows}, key=list(papers).index)
     scale = "fractions" if set(columns) <= FRACTION_METRICS else "percent"
-    lines = [f"Published results on {config} {split}, beside this run (figures in {scale}, as each paper reports them; "
-             "blank: not reported)", _table(table), "", LEGEND if metric_family(config) == SWORDS else TSAR_LEGEND]
+    lines = [
+        f"Published results on {config} {split}, beside this run (figures in {scale}, as each paper reports them; "
+        "blank: not reported)",
+        _table(table),
+        "",
+        LEGEND if metric_family(config) == SWORDS else TSAR_LEGEND,
+    ]
     if part:
-        lines.insert(1, f"Not comparable: this run scores only the {part[0]:,} targets its file answers "
-                        f"(--given-only), the published rows all {part[1]:,} targets of {config} {split}.")
-    lines += [f"{papers[key]['cite']}: {papers[key]['authors']}, \"{papers[key]['title']}\", {papers[key]['venue']}"
-              for key in cited]
+        lines.insert(
+            1,
+            f"Not comparable: this run scores only the {part[0]:,} targets its file answers "
+            f"(--given-only), the published rows all {part[1]:,} targets of {config} {split}.",
+        )
+    lines += [
+        f'{papers[key]["cite"]}: {papers[key]["authors"]}, "{papers[key]["title"]}", {papers[key]["venue"]}'
+        for key in cited
+    ]
     if any(not row.verified for row in rows):
         lines.append("unverified: quoted, not yet checked against the paper's table")
     return "\n".join(lines)
@@ -209,11 +252,15 @@ def published_json(result: dict, config: str, split: str) -> dict:
     rows = published_results(config, split)
     columns = _columns(rows, tuple(PUBLISHED_METRICS))
     part = coverage(result)
-    return {"this_run": {key: result[key] for key in columns if key in result},
-            "this_run_targets": result["targets_scored"], "comparable": part is None,
-            "split_targets": part[1] if part else result["targets_scored"],
-            "published": [{"status": "published", **row.__dict__, "label": row.label, "source": row.source}
-                          for row in rows]}
+    return {
+        "this_run": {key: result[key] for key in columns if key in result},
+        "this_run_targets": result["targets_scored"],
+        "comparable": part is None,
+        "split_targets": part[1] if part else result["targets_scored"],
+        "published": [
+            {"status": "published", **row.__dict__, "label": row.label, "source": row.source} for row in rows
+        ],
+    }
 
 
 def published_markdown(family: str = SWORDS) -> str:
@@ -221,10 +268,11 @@ def published_markdown(family: str = SWORDS) -> str:
     "tsar2022"): every system of every paper, with its citation."""
     rows = [row for row in published_systems() if metric_family(row.config) == family]
     columns = _columns(rows)
-    lines = ["| system | benchmark | source | setting | " + " | ".join(PUBLISHED_METRICS[k] for k in columns) + " |",
-             "| --- " * (4 + len(columns)) + "|"]
+    lines = [
+        "| system | benchmark | source | setting | " + " | ".join(PUBLISHED_METRICS[k] for k in columns) + " |",
+        "| --- " * (4 + len(columns)) + "|",
+    ]
     for row in rows:
-        cells = [row.label, f"{row.config} {row.split}", row.source, row.setting,
-                 *(row.figure(key) for key in columns)]
+        cells = [row.label, f"{row.config} {row.split}", row.source, row.setting, *(row.figure(key) for key in columns)]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)

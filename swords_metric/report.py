@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from swords_dataset.terminal import shown
+from swords_lexsub.terminal import shown
 
 
 def _cell(result: dict, name: str) -> str:
@@ -12,7 +12,8 @@ def _cell(result: dict, name: str) -> str:
     return value + (f" [{interval[0]:.1f}, {interval[1]:.1f}]" if interval else "")
 
 
-def _rows(lines: list[list[str]]) -> str:
+def table_text(lines: list[list[str]]) -> str:
+    """Rows of cells as aligned text: the first column to the left, the others to the right."""
     widths = [max(len(line[i]) for line in lines) for i in range(len(lines[0]))]
     return "\n".join(
         "  ".join(
@@ -36,7 +37,9 @@ def format_result(result: dict, title: str = "", setting: str = "generative", k:
     out.append("")
     if setting == "ranking":
         out.append("Ranking setting (Table 7)")
-        out.append(_rows([["", "GAP", "GAP (ratio weights)"], ["", _cell(result, "gap"), _cell(result, "gap_rat")]]))
+        out.append(
+            table_text([["", "GAP", "GAP (ratio weights)"], ["", _cell(result, "gap"), _cell(result, "gap_rat")]])
+        )
         out.append("")
     out.append(
         f"Generative setting (Table 4): F@{k} against acceptable (A, score > 50%) and conceivable (C) references"
@@ -50,7 +53,7 @@ def format_result(result: dict, title: str = "", setting: str = "generative", k:
                 for t, m in (("a", "f"), ("c", "f"), ("a", "p"), ("a", "r"), ("c", "p"), ("c", "r"))
             ]
         )
-    out.append(_rows(table))
+    out.append(table_text(table))
     out.append("")
     out.append("Traditional metrics (Table 8) and LexSubGen's P/R")
     names = [
@@ -69,9 +72,11 @@ def format_result(result: dict, title: str = "", setting: str = "generative", k:
         "lexsubgen_r@10",
     ]
     out.append(
-        _rows([[""] + [n.replace("strict_c_", "") for n in names[:9]], [""] + [f"{result[n]:.2f}" for n in names[:9]]])
+        table_text(
+            [[""] + [n.replace("strict_c_", "") for n in names[:9]], [""] + [f"{result[n]:.2f}" for n in names[:9]]]
+        )
     )
-    out.append(_rows([[""] + names[9:], [""] + [f"{result[n]:.2f}" for n in names[9:]]]))
+    out.append(table_text([[""] + names[9:], [""] + [f"{result[n]:.2f}" for n in names[9:]]]))
     if result.get("by_pos"):
         out.append("")
         out.append("By part of speech")
@@ -84,7 +89,7 @@ def format_result(result: dict, title: str = "", setting: str = "generative", k:
                     for n in (f"lenient_a_f@{k}", f"lenient_c_f@{k}", f"strict_c_f@{k}", "gap", "oot_r")
                 ]
             )
-        out.append(_rows(table))
+        out.append(table_text(table))
     out.append("")
     out.append(f"signature: {result['signature']}")
     return "\n".join(out)
@@ -103,7 +108,7 @@ def format_comparison(comparison: dict) -> str:
                 f"{c['p_value']:.4f}",
             ]
         )
-    return _rows(table) + f"\n\nsignature: {comparison['signature']}"
+    return table_text(table) + f"\n\nsignature: {comparison['signature']}"
 
 
 def _shortened(words: list[str], most: int) -> str:
@@ -122,23 +127,32 @@ def format_analysis(analysis: dict) -> str:
     """The summary (Scorer.analyze) as a compact text section: shares of the strict top-k per class and per
     WordNet relation, over all targets, per POS and per size of the acceptable gold set; the worst targets."""
     k, overall = analysis["k"], analysis["all"]
-    groups = [("all", overall), *analysis["by_pos"].items(),
-              *((f"gold {label}", group) for label, group in analysis["by_gold_size"].items())]
-    table = [["", *(name for name, _ in groups)],
-             ["targets", *(f"{group['targets']:,}" for _, group in groups)],
-             [f"top-{k} substitutes", *(f"{group['substitutes']:,}" for _, group in groups)]]
+    groups = [
+        ("all", overall),
+        *analysis["by_pos"].items(),
+        *((f"gold {label}", group) for label, group in analysis["by_gold_size"].items()),
+    ]
+    table = [
+        ["", *(name for name, _ in groups)],
+        ["targets", *(f"{group['targets']:,}" for _, group in groups)],
+        [f"top-{k} substitutes", *(f"{group['substitutes']:,}" for _, group in groups)],
+    ]
     for kind, shares in (("class:  ", "class_shares"), ("WordNet:", "relation_shares")):
         for i, name in enumerate(overall.get(shares, ())):
             label = f"{kind if i == 0 else ' ' * len(kind)} {name}"
             table.append([label, *(f"{group[shares][name]:.1f}" for _, group in groups)])
-    out = [f"What the system proposed: shares (%) of its top-{k} substitutes a target, as precision counts them "
-           f"({overall['substitutes']:,} over {overall['targets']:,} targets); gold N: targets with N acceptable "
-           "substitutes", _rows(table)]
+    out = [
+        f"What the system proposed: shares (%) of its top-{k} substitutes a target, as precision counts them "
+        f"({overall['substitutes']:,} over {overall['targets']:,} targets); gold N: targets with N acceptable "
+        "substitutes",
+        table_text(table),
+    ]
     if analysis["worst_targets"]:
         out += ["", f"Worst targets ({analysis['worst_rule'].replace('@k', f'@{k}')})"]
         for target in analysis["worst_targets"]:
-            out.append(f"  {_target(target)}  lenient F@{k} A "
-                       f"{target['lenient_a_f']:.1f}, {target['acceptable']} acceptable")
+            out.append(
+                f"  {_target(target)}  lenient F@{k} A {target['lenient_a_f']:.1f}, {target['acceptable']} acceptable"
+            )
             out.append(f"      top: {_shortened(target['top'], 6)}")
             out.append(f"      missed: {_shortened(target['acceptable_missed'], 6)}")
     return "\n".join(out)
@@ -150,8 +164,10 @@ def format_differences(differences: list[dict], k: int = 10) -> str:
         return f"No target's lenient F@{k} against acceptable differs between the two systems."
     out = [f"Targets where the systems differ most (per-target lenient F@{k} against acceptable, A - B)"]
     for pair in differences:
-        out.append(f"  {pair['difference']:+7.1f}  {_target(pair)}  "
-                   f"A {pair['a_lenient_a_f']:.1f}, B {pair['b_lenient_a_f']:.1f}")
+        out.append(
+            f"  {pair['difference']:+7.1f}  {_target(pair)}  "
+            f"A {pair['a_lenient_a_f']:.1f}, B {pair['b_lenient_a_f']:.1f}"
+        )
         out.append(f"           A: {_shortened(pair['a_top'], 6)}")
         out.append(f"           B: {_shortened(pair['b_top'], 6)}")
     return "\n".join(out)

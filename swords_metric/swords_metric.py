@@ -9,14 +9,14 @@ import evaluate
 import numpy as np
 
 from swords_dataset.schema import FEATURES
-from swords_metric.alignment import TargetIndex
-from swords_metric.arguments import check_split_name
-from swords_metric.bootstrap import check_resamples, check_seed
-from swords_metric.core import MetricInputError, normalize_prediction_items, shown
-from swords_metric.family import SWORDS, row_family
-from swords_metric.family_scorer import check_family_options
-from swords_metric.references import PROVENANCE_FIELDS, REFERENCE_COLUMNS, SUBSTITUTE_FIELDS, reference_view
-from swords_metric.scorer import SETTINGS, Scorer
+from swords_metric.compute_options import COMPUTE_OPTIONS, benchmark_of, check_compute_options
+from swords_metric.errors import MetricInputError, shown
+from swords_metric.judgments.extended import extended_scores
+from swords_metric.predictions.items import normalize_prediction_items
+from swords_metric.references.metric_family import SWORDS, rows_family
+from swords_metric.references.split import PROVENANCE_FIELDS, REFERENCE_COLUMNS, SUBSTITUTE_FIELDS, reference_view
+from swords_metric.references.target_ids import UPSTREAM_IDS, TargetIndex
+from swords_metric.scorer import scorer_for
 
 _CITATION = """\
 @inproceedings{lee-etal-2021-swords,
@@ -39,8 +39,7 @@ _DESCRIPTION = """\
 Lexical substitution metrics exactly as the official SWORDS scorer computes them: precision, recall and
 F at k against acceptable (score > 50%) and conceivable (score >= 10%) references, lenient and strict;
 GAP for the ranking setting; SemEval-2007's best and oot (as its Perl scorer); LexSubGen's P@1, P@3, R@10.
-Substitutes and targets are lemmatized with WordNet 3.0 exactly as NLTK 3.5's WordNetLemmatizer does,
-offline.
+Substitutes and targets are lemmatized with WordNet 3.0 exactly as NLTK 3.5's WordNetLemmatizer does, offline.
 """
 
 _KWARGS_DESCRIPTION = """
@@ -60,6 +59,7 @@ Args:
     metrics instead, as fractions: acc@1, acc@{1,2,3}@top1, map@{3,5,10}, potential@{3,5,10} (TSAR-2022, with
     `official`: the figures as tsar_eval.py prints them) or {acc,prof}_{p,r,f}@k (ProLex); the signature names
     the family.
+    judgments: SWORDS: judgments files (paths); adds `extended` (figures on the gold they extend) and `judgments`.
 Returns:
     Metrics in percent (`lenient_a_f@10`, `strict_c_p@1`, `gap`, `best_p`, `oot_mode_r`, ...), counts
     (`targets_scored`, `targets_without_predictions`, `targets_skipped`), `by_pos`, `signature`, and with
@@ -71,7 +71,8 @@ Examples:
     >>> results = metric.compute(predictions=[["word"]] * len(test), references=test)
 """
 
-# The columns of a benchmark row that scoring reads (references.py), typed as swords_dataset's schema types them.
+# The columns of a benchmark row that scoring reads (swords_metric/references/split.py), typed as swords_dataset's
+# schema types them.
 _REFERENCE = {
     **{name: FEATURES[name] for name in REFERENCE_COLUMNS if name not in ("substitutes", "provenance")},
     "substitutes": datasets.List({name: FEATURES["substitutes"].feature[name] for name in SUBSTITUTE_FIELDS}),
@@ -95,8 +96,10 @@ def _references_view(references):
     if isinstance(references, datasets.Dataset):
         references = references.select_columns([c for c in REFERENCE_COLUMNS if c in references.column_names])
     elif isinstance(references, str | bytes | Mapping) or not isinstance(references, Iterable):
-        raise MetricInputError(f"references: expected benchmark rows (a loaded split or a list of its rows), got a "
-                               f"{type(references).__name__}")
+        raise MetricInputError(
+            f"references: expected benchmark rows (a loaded split or a list of its rows), got a "
+            f"{type(references).__name__}"
+        )
     return [_reference_view(row, position) for position, row in enumerate(references)]
 
 
@@ -119,37 +122,49 @@ def _restored(items: list[dict]) -> list[dict]:
     """A stored prediction with its substitutes as given (_stored undone)."""
     if not any(item["substitute"].startswith(_ESCAPED) for item in items):
         return items
-    return [{**item, "substitute": json.loads(item["substitute"][len(_ESCAPED):])}
-            if item["substitute"].startswith(_ESCAPED) else item for item in items]
+    return [
+        {**item, "substitute": json.loads(item["substitute"][len(_ESCAPED) :])}
+        if item["substitute"].startswith(_ESCAPED)
+        else item
+        for item in items
+    ]
 
 
 def _prediction_view(items, target_id: str):
-    """One reference's prediction in the stored form; any form Scorer reads is accepted."""
+    """One reference's prediction in the stored form; any form Scorer reads is accepted. None (a target the input
+    leaves out) stays None, so that it is scored as one not in the predictions, as the Scorer scores it."""
+    if items is None:
+        return None
     pairs = normalize_prediction_items(items, target_id)
     return [{"substitute": _stored(substitute), "score": score} for substitute, score in pairs]
 
 
-def _aligned(predictions, references: list[dict]):
-    """The predictions in reference order, not copied: a mapping by target id is aligned to the references."""
+def _aligned(predictions, references: list[dict]) -> tuple[Sequence, str | None]:
+    """The predictions in reference order, not copied: a mapping by target id is aligned to the references; and the
+    id scheme a mapping's keys are of (None for a list in order)."""
     if isinstance(predictions, Mapping):
         index = TargetIndex([r["id"] for r in references], [r["upstream_id"] for r in references], "the references")
-        return index.align(predictions).items
+        alignment = index.align(predictions)
+        return alignment.items, alignment.scheme
     if isinstance(predictions, str | bytes) or not isinstance(predictions, Iterable):
-        raise MetricInputError(f"predictions: expected one list of substitutes per reference, or a mapping from "
-                               f"target id to one, got a {type(predictions).__name__}")
+        raise MetricInputError(
+            f"predictions: expected one list of substitutes per reference, or a mapping from "
+            f"target id to one, got a {type(predictions).__name__}"
+        )
     if not isinstance(predictions, Sequence | np.ndarray):
         predictions = list(predictions)
     if len(predictions) != len(references):
         raise MetricInputError(f"predictions: {len(predictions)} prediction lists for {len(references)} references")
-    return predictions
+    return predictions, None
 
 
 # What add, add_batch and compute take: evaluate's own lines for anything else name its internals (features,
 # "Bad inputs"), so each misuse gets one line of ours saying what is expected.
 _ADD = "add(prediction=…, reference=…): one target's substitutes and its benchmark row"
-_ADD_BATCH = ("add_batch(predictions=…, references=…): one list of substitutes per reference (or a mapping from "
-              "target id to one) and the benchmark rows")
-_OPTIONS = ("k", "bootstrap", "seed", "split", "include_problematic", "setting")
+_ADD_BATCH = (
+    "add_batch(predictions=…, references=…): one list of substitutes per reference (or a mapping from "
+    "target id to one) and the benchmark rows"
+)
 
 
 def _check_call(method: str, usage: str, args: tuple, kwargs: dict, pair: tuple[str, str]) -> None:
@@ -157,27 +172,13 @@ def _check_call(method: str, usage: str, args: tuple, kwargs: dict, pair: tuple[
     if args:
         raise MetricInputError(f"{method}: give the arguments by name: {usage}")
     for name in kwargs:
-        where = "; options such as k go to compute()" if name in _OPTIONS else ""
+        where = "; options such as k go to compute()" if name in COMPUTE_OPTIONS else ""
         raise MetricInputError(f"{method}: no argument {shown(name)}; {usage}{where}")
     if (pair[0] is None) != (pair[1] is None):
         given, missing = ("prediction", "reference") if pair[1] is None else ("reference", "prediction")
         if method != "add":
             given, missing = given + "s", missing + "s"
         raise MetricInputError(f"{method}: {given}=… without {missing}=…; {usage}")
-
-
-def _check_options(options: dict, family: str) -> None:
-    """compute()'s options, checked before anything is stored or computed (as `swords evaluate` checks its own)."""
-    for name in options:
-        if name not in _OPTIONS:
-            raise MetricInputError(f"compute: no option {shown(name)}; its options are {', '.join(_OPTIONS)}")
-    setting = options.get("setting", "generative")
-    if setting not in SETTINGS:
-        raise MetricInputError(f"setting must be one of {', '.join(SETTINGS)}, got {shown(setting)}")
-    check_family_options(family, options.get("k", 10), setting, options.get("include_problematic", False))
-    check_resamples(options.get("bootstrap", 0))
-    check_seed(options.get("seed", 0))
-    check_split_name(options.get("split"))
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
@@ -191,7 +192,10 @@ class SwordsMetric(evaluate.Metric):
             reference_urls=["https://arxiv.org/abs/2106.04102"],
         )
 
+    _benchmark = None  # the benchmark of what add/add_batch stored (its first reference's), until compute
     _family = None  # the metric family of what add/add_batch stored (their first reference's), until compute
+    _id_schemes: tuple[str | None, ...] = ()  # how each batch stored named its targets (None: in order), until compute
+    _id_scheme: str | None = None  # of what compute scores: the one scheme every batch used, else None
 
     # A loaded split (or its rows) can be passed as references as it is: keep the columns scoring needs.
     def add_batch(self, *args, predictions=None, references=None, **kwargs):
@@ -207,14 +211,18 @@ class SwordsMetric(evaluate.Metric):
         them is made; every one is read first, so that a bad one leaves nothing of the batch stored."""
         if not references:
             raise MetricInputError("references: none given; score against a benchmark split's rows")
-        predictions = _aligned(predictions, references)
+        predictions, scheme = _aligned(predictions, references)
         for items, reference in zip(predictions, references, strict=True):
             normalize_prediction_items(items, reference["id"])
         for start in range(0, len(references), _CHUNK):
             chunk = zip(predictions[start : start + _CHUNK], references[start : start + _CHUNK], strict=True)
-            super().add_batch(predictions=[_prediction_view(items, reference["id"]) for items, reference in chunk],
-                              references=references[start : start + _CHUNK])
-        self._family = self._family or row_family(references[0])
+            super().add_batch(
+                predictions=[_prediction_view(items, reference["id"]) for items, reference in chunk],
+                references=references[start : start + _CHUNK],
+            )
+        self._family = self._family or rows_family(references)[1]
+        self._benchmark = self._benchmark or benchmark_of(references)
+        self._id_schemes += (scheme,)
 
     def add(self, *args, prediction=None, reference=None, **kwargs):
         """Add one prediction and its reference (a dataset row)."""
@@ -224,7 +232,9 @@ class SwordsMetric(evaluate.Metric):
         reference = _reference_view(reference)
         prediction = _prediction_view(prediction, reference["id"])
         super().add(prediction=prediction, reference=reference)
-        self._family = self._family or row_family(reference)
+        self._family = self._family or rows_family([reference])[1]
+        self._benchmark = self._benchmark or benchmark_of([reference])
+        self._id_schemes += (None,)
         return None
 
     def compute(self, *args, predictions=None, references=None, **kwargs):
@@ -237,18 +247,39 @@ class SwordsMetric(evaluate.Metric):
             raise MetricInputError(f"{other}: none given; pass {other}=… along with the {name}")
         if references is not None:
             views = _references_view(references)
-            _check_options(kwargs, row_family(views[0]) if views else SWORDS)
+            check_compute_options(kwargs, rows_family(views)[1], benchmark_of(views))
             self._store(predictions, views)
         elif self.writer is None:  # evaluate's own writer: nothing was added with add or add_batch
             raise MetricInputError("predictions and references: none given (nor added with add or add_batch)")
         else:
-            _check_options(kwargs, self._family or SWORDS)
-        self._family = None
+            check_compute_options(kwargs, self._family or SWORDS, self._benchmark)
+        self._family = self._benchmark = None
+        self._id_scheme = self._id_schemes[0] if len(set(self._id_schemes)) == 1 else None
+        self._id_schemes = ()
         return super().compute(**kwargs)
 
-    def _compute(self, predictions, references, k=10, bootstrap=0, seed=0, split=None, include_problematic=False,
-                 setting="generative"):
+    def _compute(
+        self,
+        predictions,
+        references,
+        k=10,
+        bootstrap=0,
+        seed=0,
+        split=None,
+        include_problematic=False,
+        setting="generative",
+        judgments=None,
+    ):
         # Without a split name, references that are exactly a shipped split are signed with its name.
-        scorer = Scorer(references, k=k, split=split, include_problematic=include_problematic, setting=setting)
-        predictions = [_restored(items) for items in predictions]  # the same lists, but where one was escaped
-        return scorer.score(predictions, bootstrap=bootstrap, seed=seed)  # prepared a target at a time, no copy
+        options = {"k": k, "split": split, "include_problematic": include_problematic, "setting": setting}
+        scorer = scorer_for(references, **options)
+        # The same lists, but where one was escaped; None: a target not in the predictions.
+        predictions = [None if items is None else _restored(items) for items in predictions]
+        if self._id_scheme is not None:  # keyed again by the ids the input used, so that the scorer names the scheme
+            key = "upstream_id" if self._id_scheme == UPSTREAM_IDS else "id"
+            predictions = {
+                row[key]: items for row, items in zip(references, predictions, strict=True) if items is not None
+            }
+        if not judgments:
+            return scorer.score(predictions, bootstrap=bootstrap, seed=seed)  # prepared a target at a time, no copy
+        return extended_scores(scorer, predictions, judgments, references, bootstrap, seed)  # official + "extended"

@@ -5,12 +5,14 @@ import shutil
 import socket
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from filelock import FileLock
 
 import swords_dataset
-from swords_dataset.sources import default_sources_dir
+from swords_dataset.builder.sources import default_sources_dir
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -50,7 +52,7 @@ def dataset_rows(tmp_path_factory) -> dict[tuple[str, str], list[dict]]:
 def run_swords(*args: str, cwd: Path = REPO_ROOT, env: dict | None = None) -> subprocess.CompletedProcess:
     """The `swords` command as a user runs it, in a fresh interpreter."""
     return subprocess.run(
-        [sys.executable, "-m", "swords_dataset.cli", *args],
+        [sys.executable, "-m", "swords_lexsub.cli", *args],
         cwd=cwd,
         capture_output=True,
         text=True,
@@ -65,7 +67,7 @@ UNPRIVILEGED = ["capsh", "--drop=cap_dac_override,cap_dac_read_search,cap_fowner
 def run_swords_unprivileged(*args: str, cwd: Path = REPO_ROOT) -> subprocess.CompletedProcess:
     """The `swords` command as a user without root's power to ignore permissions runs it: as root, under capsh with
     the capabilities that override them dropped, so a read-only folder really is (skipped where capsh is absent)."""
-    command = [sys.executable, "-m", "swords_dataset.cli", *args]
+    command = [sys.executable, "-m", "swords_lexsub.cli", *args]
     if os.geteuid() == 0:
         if shutil.which("capsh") is None:
             pytest.skip("capsh is absent: as root, permissions cannot be tested without it")
@@ -94,13 +96,33 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
+def made_once(tmp_path_factory: pytest.TempPathFactory, name: str, make: Callable[[Path], None]) -> Path:
+    """The folder `name`, made by `make(folder)` once for the whole test run: under pytest-xdist the first worker
+    to ask makes it in the run's common temporary folder while the others wait on a file lock, then all read it.
+    Read-only to tests. If `make` fails or skips, the next worker to ask tries again (and reports the same)."""
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent  # pytest-N/popen-gwK: pytest-N is the run's, shared by its workers
+    folder, done = root / name, root / f"{name}.done"
+    with FileLock(str(root / f"{name}.lock")):
+        if not done.exists():
+            shutil.rmtree(folder, ignore_errors=True)  # what a failed attempt left
+            folder.mkdir()
+            make(folder)
+            done.touch()
+    return folder
+
+
 @pytest.fixture(scope="session")
 def hub_export(tmp_path_factory) -> Path:
-    """The release's Hub repositories as `swords hub export DIR` writes them, once per session. Read-only to tests."""
-    folder = tmp_path_factory.mktemp("hub") / "export"
-    result = run_swords("hub", "export", str(folder))
-    assert result.returncode == 0, result.stderr
-    return folder
+    """The release's Hub repositories as `swords hub export DIR` writes them, once per test run. Read-only to
+    tests."""
+
+    def export(folder: Path) -> None:
+        result = run_swords("hub", "export", str(folder / "export"))
+        assert result.returncode == 0, result.stderr
+
+    return made_once(tmp_path_factory, "hub", export) / "export"
 
 
 # The environment `mkdocs build` runs in: no notices from MkDocs' plugins about MkDocs 2 (they are not warnings
@@ -112,7 +134,11 @@ def build_site(config_dir: Path, site: Path) -> subprocess.CompletedProcess:
     """`mkdocs build --strict` of the manual whose mkdocs.yml is in config_dir, into site."""
     return subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)],
-        cwd=config_dir, capture_output=True, text=True, timeout=600, env={**os.environ, **MKDOCS_ENV},
+        cwd=config_dir,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**os.environ, **MKDOCS_ENV},
     )
 
 
@@ -122,3 +148,51 @@ def built_site(tmp_path_factory) -> tuple[Path, subprocess.CompletedProcess]:
     pytest.importorskip("mkdocs", reason="the manual needs the docs extra: pip install -e '.[docs]'")
     site = tmp_path_factory.mktemp("site")
     return site, build_site(REPO_ROOT, site)
+
+
+# -- The lanes and the workers ---------------------------------------------------------------------------------
+
+# What makes a test slow (pyproject's markers): each of these marks implies `slow`, so `pytest -m "not slow"`
+# (the quick lane) leaves them out, and `pytest -m engine` (say) runs only that kind.
+SLOW_KINDS = ("browser", "engine", "release", "hub_server", "parity")
+
+
+# A test that uses one of these fixtures is of that kind without saying so; the release's build and fresh
+# environment, and the engine the baselines' tests share, start once in a worker's session: those tests run on one
+# worker (xdist_group).
+FIXTURE_KINDS = {"browser": "browser", "dist": "release", "hub_server": "hub_server", "served_engine": "engine"}
+GROUPS = {"release": "release", "engine": "engine"}
+# A test that uses one of these is slow without saying so: the dataset built from the raw sources (about 30 s).
+SLOW_FIXTURES = ("rebuilt",)
+
+
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects and before pytest-xdist reads the groups
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        for fixture, kind in FIXTURE_KINDS.items():
+            if fixture in item.fixturenames and not item.get_closest_marker(kind):
+                item.add_marker(kind)
+        kinds = [kind for kind in SLOW_KINDS if item.get_closest_marker(kind)]
+        if kinds or any(fixture in item.fixturenames for fixture in SLOW_FIXTURES):
+            item.add_marker(pytest.mark.slow)
+        groups = {GROUPS[kind] for kind in kinds if kind in GROUPS}
+        if groups and not item.get_closest_marker("xdist_group"):
+            item.add_marker(pytest.mark.xdist_group(min(groups)))
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log):
+    """`--dist loadgroup` (pyproject's addopts) with the test file as the group of every test not marked
+    `xdist_group`: a file's tests run on one worker, in order, so its module-scoped fixtures (a server, a scorer)
+    start once; tests marked `xdist_group(NAME)` run on one worker with every other test of NAME, whatever file
+    they are in (the engine's tests share one engine, the docs' commands one folder)."""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadGroupScheduling
+
+    class FileGroupScheduling(LoadGroupScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            group = super()._split_scope(nodeid)
+            return nodeid.split("::", 1)[0] if group == nodeid else group
+
+    return FileGroupScheduling(config, log)

@@ -33,9 +33,13 @@ from pathlib import Path
 
 from .conftest import REPO_ROOT
 
-STEPS = {"agent-harnesses": r"/api/agent-harnesses", "create": r"/api/repos/create",
-         "validate-yaml": r"/api/validate-yaml", "preupload": r"/api/\w+/[^/]+/[^/]+/preupload/",
-         "commit": r"/api/\w+/[^/]+/[^/]+/commit/"}
+STEPS = {
+    "agent-harnesses": r"/api/agent-harnesses",
+    "create": r"/api/repos/create",
+    "validate-yaml": r"/api/validate-yaml",
+    "preupload": r"/api/\w+/[^/]+/[^/]+/preupload/",
+    "commit": r"/api/\w+/[^/]+/[^/]+/commit/",
+}
 TRICKLE_SECONDS = 1.0
 
 
@@ -90,8 +94,10 @@ class HubServer:
 
     def steps(self) -> list[str]:
         """The steps asked for, in order ("create", "preupload", ...)."""
-        return [next((name for name, pattern in STEPS.items() if re.match(pattern, path)), path)
-                for _, path, _ in self.requests]
+        return [
+            next((name for name, pattern in STEPS.items() if re.match(pattern, path)), path)
+            for _, path, _ in self.requests
+        ]
 
     def times(self, step: str) -> list[float]:
         """When each request for `step` arrived (time.monotonic)."""
@@ -129,13 +135,18 @@ class HubServer:
         if step == "validate-yaml":
             return Reply(200, "{}")
         if step == "preupload":
-            files = [{"path": f["path"], "uploadMode": "regular", "shouldIgnore": False}
-                     for f in json.loads(body)["files"]]
+            files = [
+                {"path": f["path"], "uploadMode": "regular", "shouldIgnore": False} for f in json.loads(body)["files"]
+            ]
             return Reply(200, json.dumps({"files": files}))
         if step == "commit":
             repo = path.split("/api/", 1)[1].rsplit("/commit/", 1)[0]
-            return Reply(200, json.dumps({"commitUrl": f"{self.url}/{repo}/commit/{'c' * 40}{self.commit_url_suffix}",
-                                          "commitOid": "c" * 40}))
+            return Reply(
+                200,
+                json.dumps(
+                    {"commitUrl": f"{self.url}/{repo}/commit/{'c' * 40}{self.commit_url_suffix}", "commitOid": "c" * 40}
+                ),
+            )
         return Reply(404, json.dumps({"error": f"no such endpoint: {path}"}))
 
     @staticmethod
@@ -188,10 +199,12 @@ def gzip_bomb() -> bytes:
 
 # Runs `swords` and writes its exit status and peak memory (wait4's ru_maxrss, kB) to a file. A small process in
 # between: Linux counts a child's memory before its exec in its peak, and pytest is hundreds of MB.
-LAUNCHER = ("import os, subprocess, sys; child = subprocess.Popen(sys.argv[2:]); "
-            "_, status, usage = os.wait4(child.pid, 0); child.returncode = 0; "
-            "open(sys.argv[1], 'w').write(str(usage.ru_maxrss)); "
-            "sys.exit(os.waitstatus_to_exitcode(status))")
+LAUNCHER = (
+    "import os, subprocess, sys; child = subprocess.Popen(sys.argv[2:]); "
+    "_, status, usage = os.wait4(child.pid, 0); child.returncode = 0; "
+    "open(sys.argv[1], 'w').write(str(usage.ru_maxrss)); "
+    "sys.exit(os.waitstatus_to_exitcode(status))"
+)
 
 
 @dataclass
@@ -211,15 +224,24 @@ def publish(*args: str, env: dict[str, str], tmp: Path, timeout: float = 300) ->
         (tmp / name).mkdir(exist_ok=True)
     started = time.monotonic()
     process = subprocess.Popen(
-        [sys.executable, "-c", LAUNCHER, str(peak), sys.executable, "-m", "swords_dataset.cli", *args],
-        cwd=REPO_ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
-        env={**os.environ, "HF_HUB_OFFLINE": "0", "HF_HOME": str(tmp / "hf-home"), "TMPDIR": str(tmp / "tmp"),
-             **env})
+        [sys.executable, "-c", LAUNCHER, str(peak), sys.executable, "-m", "swords_lexsub.cli", *args],
+        cwd=REPO_ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        env={**os.environ, "HF_HUB_OFFLINE": "0", "HF_HOME": str(tmp / "hf-home"), "TMPDIR": str(tmp / "tmp"), **env},
+    )
     try:
         stdout, stderr = process.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
         os.killpg(process.pid, signal.SIGKILL)
         process.communicate()
         raise AssertionError(f"swords {' '.join(args)[:200]} still running after {timeout} s") from None
-    return Published(process.returncode, stdout, stderr, time.monotonic() - started,
-                     int(peak.read_text()) / 1024 if peak.is_file() else 0.0)
+    return Published(
+        process.returncode,
+        stdout,
+        stderr,
+        time.monotonic() - started,
+        int(peak.read_text()) / 1024 if peak.is_file() else 0.0,
+    )

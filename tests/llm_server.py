@@ -67,7 +67,6 @@ class LLMServer:
     retry_after: str = "1"  # the Retry-After header of mode "429"
     body_bytes_sent: int = 0  # by the modes that misbehave mid-body, until the client hung up
 
-
     def __post_init__(self) -> None:
         self._lock = threading.Lock()
         self._release = threading.Event()  # set at shutdown: stalled handlers give up
@@ -194,8 +193,10 @@ class LLMServer:
 
     @staticmethod
     def _varied(query: str) -> str:
-        words = ("alternative option choice pick selection answer idea thing matter point item piece part "
-                 "element aspect feature factor detail").split()
+        words = (
+            "alternative option choice pick selection answer idea thing matter point item piece part "
+            "element aspect feature factor detail"
+        ).split()
         seed = int(hashlib.sha1(query.encode()).hexdigest(), 16)
         return " " + ", ".join(words[(seed >> (5 * i)) % len(words)] for i in range(5))
 

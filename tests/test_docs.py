@@ -17,6 +17,7 @@ import pytest
 from .conftest import build_site
 from .doc_blocks import CARDS, DOCS, README, REPO_ROOT, blocks, documents
 
+CONTRIBUTING = REPO_ROOT / "CONTRIBUTING.md"  # read in the clone and on the forge: it links to the manual too
 SITE_URL = "https://swords-lexsub.readthedocs.io/"
 MANUAL_URL = SITE_URL + "en/latest/"
 MAX_README_LINES = 100
@@ -54,7 +55,7 @@ def built_page(site: Path, url: str) -> tuple[Path, str]:
     parts = urlsplit(url)
     path = parts.path
     prefix = urlsplit(MANUAL_URL).path if parts.path.startswith(urlsplit(MANUAL_URL).path) else urlsplit(SITE_URL).path
-    relative = path[len(prefix):]
+    relative = path[len(prefix) :]
     target = site / relative / "index.html" if not relative or relative.endswith("/") else site / relative
     return target, parts.fragment
 
@@ -67,14 +68,27 @@ def test_the_manual_builds_strict_without_a_warning(built_site):
     assert (site / "index.html").is_file() and (site / "score-tab.png").is_file()
     # The CLI reference is written from the parsers: every subcommand and every system is there.
     cli = (site / "reference" / "cli" / "index.html").read_text(encoding="utf-8")
-    for command in ("swords evaluate", "swords run", "swords data build", "swords hub export", "swords llm serve",
-                    "swords lm-eval path", "swords demo", "swords run --system wordnet+embedding"):
+    for command in (
+        "swords evaluate",
+        "swords run",
+        "swords data build",
+        "swords hub export",
+        "swords llm serve",
+        "swords lm-eval path",
+        "swords demo",
+        "swords run --system wordnet+embedding",
+    ):
         assert f"usage: {command}" in cli, command
     assert "--include-problematic" in cli and "--max-tokens" in cli
     # The Python API is rendered from the docstrings of the public names.
     api = page_ids(site / "reference" / "api" / "index.html")
-    assert {"swords_metric.Scorer", "swords_metric.Scorer.from_dataset", "swords_dataset.load",
-            "swords_dataset.rows", "swords_metric.published_results"} <= api
+    assert {
+        "swords_metric.Scorer",
+        "swords_metric.Scorer.from_dataset",
+        "swords_dataset.load",
+        "swords_dataset.rows",
+        "swords_metric.published_results",
+    } <= api
 
 
 def test_a_broken_link_or_anchor_fails_the_build(tmp_path):
@@ -97,15 +111,18 @@ def test_the_readme_is_one_screen():
     assert len(lines) <= MAX_README_LINES, f"README.md has {len(lines)} lines (at most {MAX_README_LINES})"
 
 
-@pytest.mark.parametrize("path", [README, *CARDS], ids=lambda path: str(path.relative_to(REPO_ROOT)))
+@pytest.mark.parametrize("path", [README, *CARDS, CONTRIBUTING], ids=lambda path: str(path.relative_to(REPO_ROOT)))
 def test_links_and_images_are_absolute(path):
     """The README is PyPI's page and the cards are the Hub's: a relative link or image would not resolve there."""
-    relative = [link for link in links(path.read_text(encoding="utf-8"))
-                if not urlsplit(link).scheme and not link.startswith("mailto:")]
+    relative = [
+        link
+        for link in links(path.read_text(encoding="utf-8"))
+        if not urlsplit(link).scheme and not link.startswith("mailto:")
+    ]
     assert not relative, f"{path.name}: relative links or images: {relative}"
 
 
-@pytest.mark.parametrize("path", [README, *CARDS], ids=lambda path: str(path.relative_to(REPO_ROOT)))
+@pytest.mark.parametrize("path", [README, *CARDS, CONTRIBUTING], ids=lambda path: str(path.relative_to(REPO_ROOT)))
 def test_links_into_the_manual_name_pages_and_anchors_it_has(path, built_site):
     site, build = built_site
     assert build.returncode == 0, (build.stdout + build.stderr)[-3000:]
@@ -121,21 +138,28 @@ def test_links_into_the_manual_name_pages_and_anchors_it_has(path, built_site):
 
 def test_the_readme_has_no_measurements_or_history():
     text = README.read_text(encoding="utf-8")
-    found = re.findall(r"\b\d[\d,.]*\s?(?:s|ms|MB|GB|kB|minutes|targets/s)\b|\bwas \d|\bpreviously\b|\bused to\b",
-                       text)
+    found = re.findall(r"\b\d[\d,.]*\s?(?:s|ms|MB|GB|kB|minutes|targets/s)\b|\bwas \d|\bpreviously\b|\bused to\b", text)
     assert not found, found
 
 
 def test_ci_runs_the_readme_test_command_as_written():
-    """`.ci/run` runs the README's test command verbatim, and the manual's Development page shows the same."""
+    """`.ci/run` runs the README's test command verbatim, and the manual's Development page and CONTRIBUTING.md
+    show the same."""
+
     def test_command(path: Path) -> str:
-        commands = [command for block in blocks(path) if block.language == "bash" for _, command in block.commands()
-                    if re.search(r"ruff check \. && lint-imports && pytest", command)]
+        commands = [
+            command
+            for block in blocks(path)
+            if block.language == "bash"
+            for _, command in block.commands()
+            if re.search(r"ruff check \. && lint-imports && pytest", command)
+        ]
         assert len(commands) == 1, (path, commands)
         return commands[0]
 
     command = test_command(README)
     assert command == test_command(DOCS / "development.md")
+    assert command == test_command(CONTRIBUTING)
     ci_lines = [line.strip() for line in (REPO_ROOT / ".ci" / "run").read_text().splitlines()]
     assert command in ci_lines, f".ci/run does not run the README's test command as written: {command}"
 

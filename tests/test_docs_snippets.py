@@ -4,7 +4,8 @@ laid out like the repository root (its `runs/` is the session's own), so a page 
 wrote. A command or block that appears in several places runs once. Commands that install packages, start
 servers that run until stopped, upload, or call a remote API are listed in NOT_RUN with the reason and where else
 they are tested; a command that is neither run nor listed fails, so a new snippet cannot go untested by accident.
-Commands that take long (SLOW), and those that read what one of them wrote, are marked slow."""
+Commands that take long (SLOW), and those that read what one of them wrote, are marked slow. The tests run on one
+pytest-xdist worker, in reading order (xdist_group): later commands read what earlier ones wrote."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from swords_dataset.sources import NLTK35_ENV, default_sources_dir
+from swords_dataset.builder.sources import NLTK35_ENV, default_sources_dir
 
 from .doc_blocks import REPO_ROOT, blocks, documents
 
@@ -38,6 +39,8 @@ NOT_RUN = {
     r"^python space/app\.py": "serves until stopped: test_space_cli.py and the Space tests start it",
     r"^swords llm serve": "serves until stopped: test_llm_local.py starts it and calls /v1/completions",
     r"^vllm serve": "needs vLLM and a GPU",
+    r"^swords judge validate .*--local": "judges 242 items with the embedded engine (52 min on two busy shared "
+    "cores): test_judge_engine.py runs this command",
     r"^lm_eval ": "needs the server the line before starts: test_lm_eval.py runs this command against `swords llm "
     "serve` on a free port",
     r"ruff check \. && lint-imports && pytest$": "the test command itself",
@@ -46,6 +49,8 @@ NOT_RUN = {
     "the wheel (test_installed_wheel.py)",
     r"^twine check --strict dist/": "checks the built release: tests/release/ runs it on the sdist and the wheel",
     r"^twine upload ": "uploads to PyPI",
+    r"--judgments judgments\.jsonl$": "reads the judgments file the Python block on the same page writes (blocks run "
+    "after commands): tests/metric/test_extended_scores.py runs `swords evaluate --judgments` on hand-made files",
 }
 
 # Python blocks that need what a test cannot give them here, and where else they run.
@@ -56,11 +61,14 @@ NOT_RUN_PYTHON = {
     "against one",
 }
 
+pytestmark = pytest.mark.xdist_group("docs-snippets")
+
 # Commands that take more than ~20 s on two cores (a full run of a neural system or of a big split, a build).
 SLOW = (
     r"^swords run --system wordnet\+embedding --dataset swords --split test$",
     r"^swords run --system wordnet --dataset coinco --split test",
     r"^swords run --system llm --local",
+    r"^swords judge llm .*--local",
     r"^swords data build ",
 )
 
@@ -98,8 +106,10 @@ def run_outputs(command: str) -> set[str]:
     if words[:2] != ["swords", "run"] or "--system" not in words:
         return set()
     option = {words[i]: words[i + 1] for i in range(len(words) - 1) if words[i].startswith("--")}
-    output = option.get("--output") or f"runs/{option['--system']}.{option.get('--dataset', 'swords')}." \
-                                      f"{option.get('--split', 'test')}.jsonl"
+    output = (
+        option.get("--output")
+        or f"runs/{option['--system']}.{option.get('--dataset', 'swords')}.{option.get('--split', 'test')}.jsonl"
+    )
     stem = output.removesuffix(".jsonl").removesuffix(".json")
     return {f"{stem}.jsonl", f"{stem}.json"}
 
@@ -120,8 +130,9 @@ def shell_commands() -> list:
                 elif any(output in command.split() for output in slow_outputs):
                     slow = True  # it reads what a slow command wrote
                 where = f"{path.relative_to(REPO_ROOT)}:{line}"
-                params.append(pytest.param(where, command, id=f"{where} {command[:60]}",
-                                           marks=[pytest.mark.slow] if slow else []))
+                params.append(
+                    pytest.param(where, command, id=f"{where} {command[:60]}", marks=[pytest.mark.slow] if slow else [])
+                )
     return params
 
 
@@ -171,8 +182,9 @@ def test_command_runs(where, command, sandbox):
     missing = missing_requirement(command)
     if missing:
         pytest.skip(f"{where}: {missing}")
-    done = subprocess.run(["bash", "-c", command], cwd=sandbox, env=_environment(), capture_output=True,
-                          text=True, timeout=TIMEOUT)
+    done = subprocess.run(
+        ["bash", "-c", command], cwd=sandbox, env=_environment(), capture_output=True, text=True, timeout=TIMEOUT
+    )
     assert done.returncode == 0, f"{where}: {command}\n{done.stdout[-1500:]}\n{done.stderr[-3000:]}"
     assert "Traceback" not in done.stderr
 
@@ -182,7 +194,13 @@ def test_python_block_runs(block, sandbox):
     reason = next((reason for pattern, reason in NOT_RUN_PYTHON.items() if re.search(pattern, block.code)), None)
     if reason:
         pytest.skip(f"{block.where}, not run here: {reason}")
-    done = subprocess.run([sys.executable, "-c", block.code], cwd=sandbox, env=_environment(), capture_output=True,
-                          text=True, timeout=TIMEOUT)
+    done = subprocess.run(
+        [sys.executable, "-c", block.code],
+        cwd=sandbox,
+        env=_environment(),
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+    )
     assert done.returncode == 0, f"{block.where}:\n{done.stderr[-3000:]}"
     assert done.stdout.strip(), "every Python snippet prints what it shows"

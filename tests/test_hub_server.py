@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 import swords_dataset
-from swords_dataset.hub import hub_repos
+from swords_lexsub.hub.repos import hub_repos
 
 from .conftest import REPO_ROOT, free_port, run_swords
 from .space_server import stop_process
@@ -36,8 +36,13 @@ START_TIMEOUT = 60  # seconds; olah answers in about 3
 def git_repository(source: Path, destination: Path) -> None:
     """`destination` as a git repository whose one commit on `main` holds the files of `source`."""
     subprocess.run(["cp", "-r", str(source), str(destination)], check=True)
-    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@127.0.0.1", "GIT_COMMITTER_NAME": "t",
-           "GIT_COMMITTER_EMAIL": "t@127.0.0.1"}
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@127.0.0.1",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@127.0.0.1",
+    }
     for command in (["init", "-q", "-b", "main"], ["add", "-A"], ["commit", "-q", "-m", "swords hub export"]):
         subprocess.run(["git", *command], cwd=destination, env=env, check=True, timeout=60)
 
@@ -52,18 +57,20 @@ def hub_server(hub_export, tmp_path_factory):
         (root / "mirrors" / f"{repo.repo_type}s" / ORG).mkdir(parents=True, exist_ok=True)
         git_repository(hub_export / repo.folder, root / "mirrors" / f"{repo.repo_type}s" / ORG / repo.name)
     port = free_port()
-    (root / "olah.toml").write_text(textwrap.dedent(f"""
+    (root / "olah.toml").write_text(
+        textwrap.dedent(f"""
         [basic]
         host = "127.0.0.1"
         port = {port}
-        repos-path = "{root / 'repos'}"
-        mirrors-path = ["{root / 'mirrors'}"]
+        repos-path = "{root / "repos"}"
+        mirrors-path = ["{root / "mirrors"}"]
         hf-scheme = "http"
         hf-netloc = "127.0.0.1:{free_port()}"
         hf-lfs-netloc = "127.0.0.1:{free_port()}"
         [accessibility]
         offline = true
-        """))
+        """)
+    )
     log_path = root / "olah.log"
     with open(log_path, "wb") as log:
         server = subprocess.Popen([str(OLAH), "-c", "olah.toml"], cwd=root, stdout=log, stderr=subprocess.STDOUT)
@@ -103,24 +110,38 @@ USER_CALLS = textwrap.dedent(
 )
 
 
-def test_load_dataset_and_evaluate_load_from_the_server_give_the_shipped_rows_and_swords_evaluate(hub_server,
-                                                                                               tmp_path):
+def test_load_dataset_and_evaluate_load_from_the_server_give_the_shipped_rows_and_swords_evaluate(hub_server, tmp_path):
     out = tmp_path / "out.json"
-    env = {**os.environ, "HF_ENDPOINT": hub_server["url"], "HF_HOME": str(tmp_path / "hf"), "HF_HUB_OFFLINE": "0",
-           "HF_DATASETS_OFFLINE": "0", "HF_SCRIPTS_VERSION": "main", "HF_HUB_DISABLE_TELEMETRY": "1"}
+    env = {
+        **os.environ,
+        "HF_ENDPOINT": hub_server["url"],
+        "HF_HOME": str(tmp_path / "hf"),
+        "HF_HUB_OFFLINE": "0",
+        "HF_DATASETS_OFFLINE": "0",
+        "HF_SCRIPTS_VERSION": "main",
+        "HF_HUB_DISABLE_TELEMETRY": "1",
+    }
     for variable in ("HF_DATASETS_CACHE", "HF_MODULES_CACHE", "HF_HUB_CACHE", "HF_EVALUATE_CACHE"):
         env.pop(variable, None)
-    done = subprocess.run([sys.executable, "-c", USER_CALLS, ORG, str(ORACLE), str(out)], cwd=tmp_path, env=env,
-                          capture_output=True, text=True, timeout=600)
+    done = subprocess.run(
+        [sys.executable, "-c", USER_CALLS, ORG, str(ORACLE), str(out)],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     loaded = json.loads(out.read_text())
     assert loaded["rows"] == json.loads(json.dumps(swords_dataset.load("swords", split="test").to_list()))
 
-    cli = run_swords("evaluate", "--dataset", "swords", "--split", "test", "--predictions", str(ORACLE), "--json",
-                     "--bootstrap", "0")
+    cli = run_swords(
+        "evaluate", "--dataset", "swords", "--split", "test", "--predictions", str(ORACLE), "--json", "--bootstrap", "0"
+    )
     assert cli.returncode == 0, cli.stderr
-    expected = {name: value for name, value in json.loads(cli.stdout).items()
-                if name not in ("analysis", "id_scheme")}  # id_scheme: see tests/metric/test_hub_metric.py
+    expected = {
+        name: value for name, value in json.loads(cli.stdout).items() if name not in ("analysis", "id_scheme")
+    }  # id_scheme: see tests/metric/test_hub_metric.py
     assert {name: value for name, value in loaded["result"].items() if name != "id_scheme"} == expected
     assert loaded["module"] == "swords_metric.swords_metric"  # the installed package's, as the module file pins
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from swords_dataset.errors import SwordsError
+from swords_lexsub.errors import SwordsError
 
 TASKS_DIR = Path(__file__).resolve().parent / "tasks"
 INSTALL = "pip install 'swords-lexsub[lm-eval]'"
@@ -47,7 +47,7 @@ def register(subparsers) -> None:
 
 
 def path_command(args: argparse.Namespace) -> int:
-    from ..system import installed
+    from swords_baselines.system import installed
 
     if not installed("lm_eval"):
         raise SwordsError(f"the lm-eval tasks need lm-eval: {INSTALL}")

@@ -9,16 +9,31 @@ from __future__ import annotations
 
 import math
 
-from swords_dataset.arguments import did_you_mean
-from swords_dataset.errors import SwordsError
-
-from ..llm.config import LLMConfig
-from ..system import Option, bounds_text, options_from
+from swords_baselines.llm.config import LLMConfig
+from swords_baselines.options import Option, bounds_text, options_from
+from swords_lexsub.arguments import did_you_mean
+from swords_lexsub.errors import SwordsError
 
 # Options of the prompted LLM that lm-eval decides with its own (`--model_args`, `--limit`, its retries).
-LM_EVAL_DECIDES = ("model", "base_url", "local", "parallel", "mode", "system_prompt", "api_key_env", "concurrency",
-                   "cache_dir", "timeout", "max_retries", "backoff", "abort_after", "on_failure", "price_prompt",
-                   "price_completion", "limit")
+LM_EVAL_DECIDES = (
+    "model",
+    "base_url",
+    "local",
+    "parallel",
+    "mode",
+    "system_prompt",
+    "api_key_env",
+    "concurrency",
+    "cache_dir",
+    "timeout",
+    "max_retries",
+    "backoff",
+    "abort_after",
+    "on_failure",
+    "price_prompt",
+    "price_completion",
+    "limit",
+)
 OPTIONS = {option.name: option for option in options_from(LLMConfig) if option.name not in LM_EVAL_DECIDES}
 EXACT_WHOLE = 2**53  # the largest whole number a JSON number read as a double (1e15, 2048.0) holds exactly
 _KINDS = {int: "a whole number", float: "a finite number", bool: "true or false", str: "text"}
@@ -67,15 +82,18 @@ def check_option(option: Option, value: object) -> object:
     if value is None:
         if option.default is None:  # none: the option's own default
             return value
-        raise SwordsError(f"{where}: null; give {_KINDS[option.type]} or leave it out for its default "
-                          f"({option.default!r})")
+        raise SwordsError(
+            f"{where}: null; give {_KINDS[option.type]} or leave it out for its default ({option.default!r})"
+        )
     wanted = _KINDS[option.type]
     written = _json(value)
     if option.type is int and isinstance(value, float) and math.isfinite(value) and value.is_integer():
         written = f"{value:g}"
         if abs(value) > EXACT_WHOLE and (option.minimum is None or option.maximum is None):
-            raise SwordsError(f"{where}: {written} is too large to be read exactly (written with an exponent or a "
-                              f"fraction, a whole number is exact up to 2**53); give its digits")
+            raise SwordsError(
+                f"{where}: {written} is too large to be read exactly (written with an exponent or a "
+                f"fraction, a whole number is exact up to 2**53); give its digits"
+            )
         value = int(value)
     fits = {
         int: isinstance(value, int) and not isinstance(value, bool),
@@ -88,12 +106,16 @@ def check_option(option: Option, value: object) -> object:
         quoted = " (without quotes)" if isinstance(value, str) and option.type in (int, float) else ""
         raise SwordsError(f"{where}: {what}; give {wanted}{quoted}")
     if option.choices is not None and value not in option.choices:
-        raise SwordsError(f"{where}: {_json(value)}{did_you_mean(value, option.choices)}; choose "
-                          f"{', '.join(map(str, option.choices))}")
+        raise SwordsError(
+            f"{where}: {_json(value)}{did_you_mean(value, option.choices)}; choose "
+            f"{', '.join(map(str, option.choices))}"
+        )
     too_low = option.minimum is not None and value < option.minimum
     if too_low or (option.maximum is not None and value > option.maximum):
-        raise SwordsError(f"{where}: {written} is {'too small' if too_low else 'too large'} "
-                          f"({bounds_text(option.minimum, option.maximum)})")
+        raise SwordsError(
+            f"{where}: {written} is {'too small' if too_low else 'too large'} "
+            f"({bounds_text(option.minimum, option.maximum)})"
+        )
     return value
 
 
@@ -102,20 +124,27 @@ def settings_of(metadata: dict) -> LLMConfig:
     from `--metadata '{"swords": {...}}'`, each checked (check_option) before the settings are made."""
     ours = metadata.get("swords") or {}
     if not isinstance(ours, dict):
-        raise SwordsError("--metadata's \"swords\" must be an object of `swords run --system llm` options")
+        raise SwordsError('--metadata\'s "swords" must be an object of `swords run --system llm` options')
     ours = dict(ours)  # checked values replace the given ones here, not in lm-eval's own metadata
     for name, value in ours.items():
         if name in LM_EVAL_DECIDES:
-            raise SwordsError(f"--metadata swords.{name}: lm-eval decides that (its --model_args, --limit); the "
-                              "tasks send completions, as the paper did")
+            raise SwordsError(
+                f"--metadata swords.{name}: lm-eval decides that (its --model_args, --limit); the "
+                "tasks send completions, as the paper did"
+            )
         if name not in OPTIONS:
-            raise SwordsError(f"--metadata swords.{str(name)[:40]}: not an option of `swords run --system llm`"
-                              f"{did_you_mean(name, OPTIONS)}; they are {', '.join(OPTIONS)}")
+            raise SwordsError(
+                f"--metadata swords.{str(name)[:40]}: not an option of `swords run --system llm`"
+                f"{did_you_mean(name, OPTIONS)}; they are {', '.join(OPTIONS)}"
+            )
         ours[name] = check_option(OPTIONS[name], value)
     model, base_url = metadata.get("model") or metadata.get("pretrained"), metadata.get("base_url")
     try:  # what is left to check is between options (the budget and max_tokens) or in the data (priming)
-        return LLMConfig.of(model=None if model is None else str(model),
-                            base_url=api_root(None if base_url is None else str(base_url)), **ours)
+        return LLMConfig.of(
+            model=None if model is None else str(model),
+            base_url=api_root(None if base_url is None else str(base_url)),
+            **ours,
+        )
     except SwordsError as error:
         raise SwordsError(f"--metadata swords: {str(error).removeprefix('llm: ')}") from None
 
@@ -125,5 +154,7 @@ def check_limit(limit: int | None, targets: int) -> None:
     rounded up): it must leave a target to ask. 0 and negative numbers (which lm-eval takes to no target, or to an
     index it cannot use) are one line instead of lm-eval's traceback."""
     if limit is not None and limit < 1:
-        raise SwordsError(f"--limit 0 or below leaves no target to ask; give a count of targets from 1 to {targets:,}, "
-                          "or a fraction of the split above 0 and below 1")
+        raise SwordsError(
+            f"--limit 0 or below leaves no target to ask; give a count of targets from 1 to {targets:,}, "
+            "or a fraction of the split above 0 and below 1"
+        )

@@ -40,21 +40,34 @@ from swords_baselines.harness.settings import check_limit, settings_of
 from swords_baselines.llm.config import PAPER_STOPS
 from swords_baselines.llm.parse import bounded, parse_completion, to_prediction
 from swords_baselines.llm.prompting import prompting
-from swords_dataset.credentials import public_url
-from swords_dataset.errors import SwordsError
-from swords_dataset.terminal import shown
+from swords_lexsub.credentials import public_url
+from swords_lexsub.errors import SwordsError
+from swords_lexsub.terminal import shown
 from swords_metric import MetricInputError, Scorer, family_metric_keys, metric_family
 
 # The figures of the SWORDS paper's Tables 4 and 8 (percent), and the Scorer's signature. TSAR-2022 and ProLex
 # tasks print their family's official metrics instead (fractions, as their scorers print them; metrics_of).
-METRICS = ("lenient_a_f@10", "lenient_c_f@10", "strict_a_f@10", "strict_c_f@10", "strict_c_p@1", "best_r",
-           "best_mode_r", "oot_r", "oot_mode_r")
+METRICS = (
+    "lenient_a_f@10",
+    "lenient_c_f@10",
+    "strict_a_f@10",
+    "strict_c_f@10",
+    "strict_c_p@1",
+    "best_r",
+    "best_mode_r",
+    "oot_r",
+    "oot_mode_r",
+)
 SIGNATURE = "signature"
 VERSION = 2  # 2: priming never from the split being scored (swords_dev_gen primes from SWORDS test)
 SERVER_ANSWER_SECONDS = 10.0  # the task's own question to the server, before lm-eval's requests
 # lm-eval's options that would change the prompt the runner sends, as lm-eval passes them to build_all_requests.
-PROMPT_OPTIONS = (("num_fewshot", "--num_fewshot"), ("apply_chat_template", "--apply_chat_template"),
-                  ("fewshot_as_multiturn", "--fewshot_as_multiturn"), ("system_instruction", "--system_instruction"))
+PROMPT_OPTIONS = (
+    ("num_fewshot", "--num_fewshot"),
+    ("apply_chat_template", "--apply_chat_template"),
+    ("fewshot_as_multiturn", "--fewshot_as_multiturn"),
+    ("system_instruction", "--system_instruction"),
+)
 
 
 def metrics_of(benchmark: str) -> tuple[str, ...]:
@@ -89,10 +102,15 @@ def check_server_answers(base_url: str, seconds: float = SERVER_ANSWER_SECONDS) 
         return  # an answer: the server is there (a key, if it needs one, is lm-eval's)
     except (OSError, ValueError) as error:  # refused, timed out, reset; a URL urllib cannot use
         reason = getattr(error, "reason", error)  # a URLError wraps the socket's error
-        why = f"no answer within {seconds:g} s" if isinstance(reason, TimeoutError) else (
-            getattr(reason, "strerror", None) or str(reason))
-        raise SwordsError(f"the server at {where} does not answer (GET /models: {why}); lm-eval itself waits up to "
-                          "--model_args timeout (300 s) × max_retries (3) for each request") from None
+        why = (
+            f"no answer within {seconds:g} s"
+            if isinstance(reason, TimeoutError)
+            else (getattr(reason, "strerror", None) or str(reason))
+        )
+        raise SwordsError(
+            f"the server at {where} does not answer (GET /models: {why}); lm-eval itself waits up to "
+            "--model_args timeout (300 s) × max_retries (3) for each request"
+        ) from None
 
 
 class SwordsGeneration(ConfigurableTask):
@@ -112,19 +130,26 @@ class SwordsGeneration(ConfigurableTask):
         self._scored: dict = {}
         self.metrics = metrics_of(self.benchmark)
         aggregations = {metric: self._aggregation(metric) for metric in (*self.metrics, SIGNATURE)}
-        super().__init__(config={
-            **{key: value for key, value in config.items() if key != "class"},  # the YAML's pointer to this class
-            "output_type": "generate_until",
-            "test_split": self.split,
-            "doc_to_text": self._prompt,
-            "doc_to_target": lambda doc: "",  # zero-shot: the priming examples are in the prompt itself
-            "process_results": self._answer,
-            "generation_kwargs": self._generation(None),
-            "metric_list": [{"metric": metric, "aggregation": aggregate,
-                             "higher_is_better": None if metric == SIGNATURE else True}
-                            for metric, aggregate in aggregations.items()],
-            "metadata": {**(config.get("metadata") or {}), "version": VERSION, "priming": ":".join(priming)},
-        })
+        super().__init__(
+            config={
+                **{key: value for key, value in config.items() if key != "class"},  # the YAML's pointer to this class
+                "output_type": "generate_until",
+                "test_split": self.split,
+                "doc_to_text": self._prompt,
+                "doc_to_target": lambda doc: "",  # zero-shot: the priming examples are in the prompt itself
+                "process_results": self._answer,
+                "generation_kwargs": self._generation(None),
+                "metric_list": [
+                    {
+                        "metric": metric,
+                        "aggregation": aggregate,
+                        "higher_is_better": None if metric == SIGNATURE else True,
+                    }
+                    for metric, aggregate in aggregations.items()
+                ],
+                "metadata": {**(config.get("metadata") or {}), "version": VERSION, "priming": ":".join(priming)},
+            }
+        )
 
     def build_all_requests(self, *args, **kwargs) -> None:
         """lm-eval's requests for the task, once no option of lm-eval's would change the prompt (PROMPT_OPTIONS;
@@ -132,9 +157,13 @@ class SwordsGeneration(ConfigurableTask):
         given = {**kwargs, "num_fewshot": self.config.num_fewshot}
         changed = [flag for name, flag in PROMPT_OPTIONS if given.get(name)]
         if changed:
-            fail(self.config.task, SwordsError(
-                f"{changed[0]} would change the prompt: the priming examples are in the prompt itself, which the "
-                "task sends as a completion, as the paper did (`swords run --mode chat` is the way for chat models)"))
+            fail(
+                self.config.task,
+                SwordsError(
+                    f"{changed[0]} would change the prompt: the priming examples are in the prompt itself, which the "
+                    "task sends as a completion, as the paper did (`swords run --mode chat` is the way for chat models)"
+                ),
+            )
         try:
             check_limit(kwargs.get("limit"), len(self.eval_docs))
         except SwordsError as error:
@@ -151,9 +180,14 @@ class SwordsGeneration(ConfigurableTask):
         """lm-eval's generation arguments for the request the runner would send (`parameters`: the runner's,
         once the served model's tokenizer is known; None: before, without the logit bias)."""
         settings = self.settings
-        arguments = {"until": settings.stops or [], "max_gen_toks": settings.max_tokens,
-                     "temperature": settings.temperature, "do_sample": False,
-                     "presence_penalty": settings.presence_penalty, "frequency_penalty": settings.frequency_penalty}
+        arguments = {
+            "until": settings.stops or [],
+            "max_gen_toks": settings.max_tokens,
+            "temperature": settings.temperature,
+            "do_sample": False,
+            "presence_penalty": settings.presence_penalty,
+            "frequency_penalty": settings.frequency_penalty,
+        }
         if parameters and "logit_bias" in parameters:
             arguments["logit_bias"] = parameters["logit_bias"]
         return arguments
@@ -163,13 +197,18 @@ class SwordsGeneration(ConfigurableTask):
         if self._builder is None:
             try:
                 if not self.settings.base_url and not self.settings.tokenizer:
-                    raise SwordsError("give the server as lm-eval's --model_args base_url (its tokenizer counts the "
-                                      "prompt's budget)")
+                    raise SwordsError(
+                        "give the server as lm-eval's --model_args base_url (its tokenizer counts the prompt's budget)"
+                    )
                 if self.settings.base_url:
                     check_server_answers(self.settings.base_url)
-                self._tokenizer, self._builder, parameters = prompting(self.settings, self.settings.base_url or "",
-                                                                       self.settings.model_name,
-                                                                       benchmark=self.benchmark, split=self.split)
+                self._tokenizer, self._builder, parameters = prompting(
+                    self.settings,
+                    self.settings.base_url or "",
+                    self.settings.model_name,
+                    benchmark=self.benchmark,
+                    split=self.split,
+                )
             except SwordsError as error:
                 fail(self.config.task, error)
             self.config.generation_kwargs = self._generation(parameters)
@@ -192,8 +231,11 @@ class SwordsGeneration(ConfigurableTask):
         # As the runner keeps it: a server that ignores max_tokens cannot make an answer no reader takes back.
         text, finish_reason = bounded(text, None, max_tokens)
         if finish_reason is None:
-            finish_reason = "length" if text and (self._only_the_limit_stops() or
-                                                  self._tokenizer.count(text) >= max_tokens) else "stop"
+            finish_reason = (
+                "length"
+                if text and (self._only_the_limit_stops() or self._tokenizer.count(text) >= max_tokens)
+                else "stop"
+            )
         prediction = to_prediction(parse_completion(text, doc["target"], finish_reason, most=max_tokens))
         return {metric: (doc["id"], prediction) for metric in (*self.metrics, SIGNATURE)}
 

@@ -1,7 +1,8 @@
 """The prompted-LLM baseline: its settings (config), the SWORDS paper's few-shot prompt (prompt), exact token
-budgets (tokens, served_tokens), requests (client) with retries (retry), a circuit breaker (breaker) and a cache
-(cache), completion parsing (parse), the system (prompted), the embedded engine (engine, engine_limits,
-gguf_file) and the paper's recorded GPT-3 completions (recorded).
+budgets (tokens, served_tokens), requests (client) with retries (retry), a circuit breaker (breaker), a cache
+(cache) and a bounded reading of each answer (bounded_transport), completion parsing (parse), the system
+(prompted) and what it used (usage), the embedded engine (engine, engine_limits, gguf_file, gguf_header) and the
+paper's recorded GPT-3 completions (recorded).
 
 Nothing is imported until it is used: the `swords` command reads the engine's limits from here at start-up,
 and the system itself imports asyncio, the OpenAI client and tokenizers."""
@@ -10,8 +11,14 @@ from __future__ import annotations
 
 from importlib import import_module
 
-_EXPORTS = {"LLM": ".prompted", "TargetAnswer": ".prompted", "LLMConfig": ".config", "UnknownTokenizer": ".errors",
-            "GPT3Recorded": ".recorded", "load_recorded": ".recorded"}
+_EXPORTS = {
+    "LLM": ".prompted",
+    "TargetAnswer": ".prompted",
+    "LLMConfig": ".config",
+    "UnknownTokenizer": ".errors",
+    "GPT3Recorded": ".recorded",
+    "load_recorded": ".recorded",
+}
 __all__ = list(_EXPORTS)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from .errors import ServerDown
+from swords_baselines.llm.errors import ServerDown
 
 DOWN_AFTER_FAILURES = 8  # server-side failures in a row (no answer in between) that mean the server is down
 DOWN_AFTER_SECONDS = 120.0  # or: failures in a row for this long (low concurrency, long timeouts)
@@ -16,8 +16,12 @@ class CircuitBreaker:
     row for DOWN_AFTER_SECONDS. Only requests sent after the last answer count, so that requests that
     waited in a busy server's queue and timed out while others were answered do not."""
 
-    def __init__(self, failures: int = DOWN_AFTER_FAILURES, seconds: float = DOWN_AFTER_SECONDS,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        failures: int = DOWN_AFTER_FAILURES,
+        seconds: float = DOWN_AFTER_SECONDS,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.failures, self.seconds, self.clock = failures, seconds, clock
         self.last_answer = float("-inf")
         self.streak, self.first_failure = 0, None

@@ -8,11 +8,11 @@ import hashlib
 import json
 from pathlib import Path
 
-from swords_dataset.credentials import public_url
-from swords_dataset.files import atomic_write
+from swords_lexsub.credentials import public_url
+from swords_lexsub.files import atomic_write
 
 CACHE_VERSION = 1
-MAX_ENTRY_BYTES = 32 * 2**20  # a response as read (bounded_body.MAX_BODY_BYTES), with the request beside it
+MAX_ENTRY_BYTES = 32 * 2**20  # a response as read (MAX_BODY_BYTES of swords_lexsub.bounded_body) and its request
 
 
 class ResponseCache:

@@ -12,17 +12,17 @@ import json
 import os
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
-from swords_dataset.credentials import Redactor, public_url
-from swords_dataset.errors import SwordsError
-
-from .breaker import CircuitBreaker
-from .cache import ResponseCache
-from .errors import BadOutput, FatalAPIError, ServerDown, TargetFailed
-from .parse import extract
-from .retry import MAX_TOTAL_WAIT, Backoff, classify, note_headers
+from swords_baselines.llm.breaker import CircuitBreaker
+from swords_baselines.llm.cache import ResponseCache
+from swords_baselines.llm.errors import BadOutput, FatalAPIError, ServerDown, TargetFailed
+from swords_baselines.llm.parse import extract
+from swords_baselines.llm.retry import MAX_TOTAL_WAIT, Backoff, classify, note_headers
+from swords_baselines.llm.usage import Usage
+from swords_lexsub.credentials import Redactor, public_url
+from swords_lexsub.errors import SwordsError
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 CONNECT_TIMEOUT = 10.0  # seconds to open a connection: a host that does not accept one is not slow, it is down
@@ -36,27 +36,6 @@ class Reply:
     response: dict
     cached: bool
     attempts: int = 1
-
-
-@dataclass
-class Usage:
-    requests: int = 0  # HTTP requests sent, retries included
-    retries: int = 0
-    cache_hits: int = 0
-    prompt_tokens: int = 0  # of fresh responses (billed); cached ones are free
-    completion_tokens: int = 0
-    cached_prompt_tokens: int = 0
-    cached_completion_tokens: int = 0
-    waits: list[float] = field(default_factory=list)  # seconds slept before each retry
-
-    def add_tokens(self, prompt: int, completion: int, cached: bool) -> None:
-        """Count one reply's tokens: billed, or served from the cache."""
-        if cached:
-            self.cached_prompt_tokens += prompt
-            self.cached_completion_tokens += completion
-        else:
-            self.prompt_tokens += prompt
-            self.completion_tokens += completion
 
 
 def check_base_url(url: str, what: str = "--base-url") -> str:
@@ -170,7 +149,7 @@ class LLMClient:
                 import httpx
                 import openai
 
-                from .bounded_body import BoundedTransport
+                from swords_baselines.llm.bounded_transport import BoundedTransport
             except ImportError:
                 raise SwordsError("the llm system needs openai: pip install 'swords-lexsub[llm]'") from None
             key = self.api_key()
@@ -184,8 +163,13 @@ class LLMClient:
             # A query string in the base URL (some gateways take a token there) goes on every request.
             parts = urlsplit(self.base_url)
             base_url = urlunsplit((parts.scheme, parts.netloc, parts.path, "", ""))
-            self._client = openai.AsyncOpenAI(base_url=base_url, api_key=key, max_retries=0, http_client=http,
-                                              default_query=dict(parse_qsl(parts.query)) or None)
+            self._client = openai.AsyncOpenAI(
+                base_url=base_url,
+                api_key=key,
+                max_retries=0,
+                http_client=http,
+                default_query=dict(parse_qsl(parts.query)) or None,
+            )
         return self._client
 
     async def aclose(self) -> None:
@@ -266,8 +250,10 @@ class LLMClient:
             async with asyncio.timeout(2 * self.timeout):
                 raw = await api.with_raw_response.create(**body)
         except TimeoutError:
-            raise BadOutput(f"the response had not arrived after {2 * self.timeout:g} s (twice the timeout: "
-                            "the server sends it too slowly)") from None
+            raise BadOutput(
+                f"the response had not arrived after {2 * self.timeout:g} s (twice the timeout: "
+                "the server sends it too slowly)"
+            ) from None
         try:  # NaN or Infinity (no JSON, but some servers write them) are read, for the usage check to name them
             return json.loads(raw.http_response.content)
         except (ValueError, RecursionError):

@@ -12,13 +12,12 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from swords_dataset.errors import SwordsError
-
-from ..system import check_settings, setting
-from .client import check_base_url
-from .engine import DEFAULT_MODEL as DEFAULT_LOCAL_MODEL
-from .engine_limits import MAX_TOTAL_CONTEXT
-from .priming import AUTO_PRIMING, named, priming_split
+from swords_baselines.llm.client import check_base_url
+from swords_baselines.llm.engine import DEFAULT_MODEL as DEFAULT_LOCAL_MODEL
+from swords_baselines.llm.engine_limits import MAX_TOTAL_CONTEXT
+from swords_baselines.llm.priming import AUTO_PRIMING, named, priming_split
+from swords_baselines.options import check_settings, setting
+from swords_lexsub.errors import SwordsError
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 DEFAULT_API_MODEL = "davinci-002"
@@ -37,8 +36,14 @@ DEFAULT_SYSTEM_PROMPT = (
 # continuations") and the same three as stops, priming examples drawn from SWORDS dev when scoring test (`auto`'s
 # choice for the SWORDS paper's benchmarks; ProLex and TSAR-2022 take their own: priming.py). They are the
 # completions mode's defaults; --preset paper also refuses any option that departs from them.
-PAPER_PRESET = {"mode": "completions", "temperature": 0.0, "presence_penalty": 0.5, "max_tokens": 128,
-                "budget": 2048, "force_longer": True}
+PAPER_PRESET = {
+    "mode": "completions",
+    "temperature": 0.0,
+    "presence_penalty": 0.5,
+    "max_tokens": 128,
+    "budget": 2048,
+    "force_longer": True,
+}
 PAPER_STOPS = ("\n", "\r", "\n\n")
 
 # USD per million tokens (prompt, completion), as OpenAI listed them; pass --price-prompt and
@@ -76,49 +81,67 @@ def default_cache_dir() -> Path:
 class LLMConfig:
     """The prompted LLM's settings. `LLMConfig.of(**options)` checks them and applies --preset paper."""
 
-    model: str | None = setting(f"model name (none: {DEFAULT_API_MODEL}; with --local: {DEFAULT_LOCAL_MODEL} or a "
-                                ".gguf file)", label="Model")
+    model: str | None = setting(
+        f"model name (none: {DEFAULT_API_MODEL}; with --local: {DEFAULT_LOCAL_MODEL} or a .gguf file)", label="Model"
+    )
     base_url: str | None = setting("API base URL (none: $OPENAI_BASE_URL, else OpenAI's)", label="Base URL")
     local: bool = setting("serve the model on this machine (embedded llama.cpp; the local-llm extra)", False)
-    parallel: int = setting("with --local: requests the engine decodes at once (its slots)", 1, minimum=1,
-                            affects_output=False)
+    parallel: int = setting(
+        "with --local: requests the engine decodes at once (its slots)", 1, minimum=1, affects_output=False
+    )
     preset: str = setting("paper: upstream's GPT-3 settings (the manual's LLM page)", "none", choices=("none", "paper"))
-    mode: str = setting("completions (base models) or chat", "completions", choices=("completions", "chat"),
-                        label="Mode")
+    mode: str = setting(
+        "completions (base models) or chat", "completions", choices=("completions", "chat"), label="Mode"
+    )
     api_key_env: str = setting("environment variable holding the API key (never logged or cached)", "OPENAI_API_KEY")
-    concurrency: int | None = setting(f"requests in flight at most (none: {DEFAULT_CONCURRENCY}; with --local, "
-                                      "--parallel)", minimum=1, affects_output=False)
+    concurrency: int | None = setting(
+        f"requests in flight at most (none: {DEFAULT_CONCURRENCY}; with --local, --parallel)",
+        minimum=1,
+        affects_output=False,
+    )
     max_tokens: int = setting("tokens to generate at most", 128, minimum=1)
     temperature: float = setting("sampling temperature", 0.0, minimum=0)
     presence_penalty: float = setting("presence penalty", 0.5, minimum=-2, maximum=2)
     frequency_penalty: float = setting("frequency penalty", 0.0, minimum=-2, maximum=2)
-    stop: str = setting("stop sequence ('auto': newline, carriage return and blank line for completions, none "
-                        "for chat; 'none')", "auto")
-    budget: int = setting("context tokens: prompt plus --max-tokens (priming examples fill it)", 2048, minimum=2,
-                          maximum=MAX_BUDGET)
+    stop: str = setting(
+        "stop sequence ('auto': newline, carriage return and blank line for completions, none for chat; 'none')", "auto"
+    )
+    budget: int = setting(
+        "context tokens: prompt plus --max-tokens (priming examples fill it)", 2048, minimum=2, maximum=MAX_BUDGET
+    )
     seed: int = setting("seed of the priming examples' random order", 0)
-    priming: str = setting("CONFIG:SPLIT the priming examples come from, never the scored split's ('auto': SWORDS dev "
-                           "for SWORDS, CoInCo and SemEval-2007, as the paper; ProLex's dev, TSAR-2022's trial of the "
-                           "same language; the other split where that one is scored)", AUTO_PRIMING)
+    priming: str = setting(
+        "CONFIG:SPLIT the priming examples come from, never the scored split's ('auto': SWORDS dev "
+        "for SWORDS, CoInCo and SemEval-2007, as the paper; ProLex's dev, TSAR-2022's trial of the "
+        "same language; the other split where that one is scored)",
+        AUTO_PRIMING,
+    )
     system_prompt: str = setting("chat mode's system message ('none' for none)", "default")
-    force_longer: bool | None = setting("ban newline and end-of-text tokens via logit_bias, as upstream did (none: "
-                                        "on for completions, off for chat)")
-    tokenizer: str | None = setting("tokenizer for the budget: encoding name or tokenizer file (none: the server's "
-                                    "/tokenize if it has one, else from --model)")
-    cache_dir: str | None = setting("response cache folder ('off' disables; none: ~/.cache/swords-lexsub/llm)",
-                                    affects_output=False)
+    force_longer: bool | None = setting(
+        "ban newline and end-of-text tokens via logit_bias, as upstream did (none: on for completions, off for chat)"
+    )
+    tokenizer: str | None = setting(
+        "tokenizer for the budget: encoding name or tokenizer file (none: the server's "
+        "/tokenize if it has one, else from --model)"
+    )
+    cache_dir: str | None = setting(
+        "response cache folder ('off' disables; none: ~/.cache/swords-lexsub/llm)", affects_output=False
+    )
     timeout: float = setting("seconds before a request times out", 60.0, minimum=0.001, affects_output=False)
     max_retries: int = setting("retries of a failing request", 6, minimum=0, affects_output=False)
-    backoff: float = setting("first retry's wait in seconds (doubling, with jitter)", 1.0, minimum=0,
-                             affects_output=False)
-    abort_after: int = setting("stop the run after this many targets fail in a row", 5, minimum=1,
-                               affects_output=False)
-    on_failure: str = setting("a target that keeps failing: abort (rerun to retry it) or empty", "abort",
-                              choices=("abort", "empty"))
-    price_prompt: float | None = setting("USD per million prompt tokens (none: known price or 0)", minimum=0,
-                                         affects_output=False)
-    price_completion: float | None = setting("USD per million completion tokens (none: known price or 0)",
-                                             minimum=0, affects_output=False)
+    backoff: float = setting(
+        "first retry's wait in seconds (doubling, with jitter)", 1.0, minimum=0, affects_output=False
+    )
+    abort_after: int = setting("stop the run after this many targets fail in a row", 5, minimum=1, affects_output=False)
+    on_failure: str = setting(
+        "a target that keeps failing: abort (rerun to retry it) or empty", "abort", choices=("abort", "empty")
+    )
+    price_prompt: float | None = setting(
+        "USD per million prompt tokens (none: known price or 0)", minimum=0, affects_output=False
+    )
+    price_completion: float | None = setting(
+        "USD per million completion tokens (none: known price or 0)", minimum=0, affects_output=False
+    )
     limit: int = setting("answer only the first N targets (0: all)", 0, minimum=0)
 
     @classmethod
@@ -134,8 +157,10 @@ class LLMConfig:
         for item in dataclasses.fields(config):  # bytes a command line had that are not UTF-8 reach no request
             value = getattr(config, item.name)
             if isinstance(value, str) and _LONE_SURROGATE.search(value):
-                raise SwordsError(f"llm: --{item.name.replace('_', '-')} {value!r} is not valid text (bytes that are "
-                                  "not UTF-8, or a lone surrogate)")
+                raise SwordsError(
+                    f"llm: --{item.name.replace('_', '-')} {value!r} is not valid text (bytes that are "
+                    "not UTF-8, or a lone surrogate)"
+                )
         if config.base_url:
             check_base_url(config.base_url)
         if config.preset == "paper":
@@ -143,8 +168,9 @@ class LLMConfig:
         if config.local and config.base_url:
             raise SwordsError("llm: --local serves its own model; drop --base-url (or drop --local)")
         if config.budget <= config.max_tokens:
-            raise SwordsError(f"llm: --budget {config.budget} leaves no room for a prompt beside --max-tokens "
-                              f"{config.max_tokens}")
+            raise SwordsError(
+                f"llm: --budget {config.budget} leaves no room for a prompt beside --max-tokens {config.max_tokens}"
+            )
         if config.priming != AUTO_PRIMING:
             named(config.priming)
         config.stops  # noqa: B018 (a --stop with a broken escape is refused now, not at the first request)
@@ -172,8 +198,9 @@ class LLMConfig:
     def requests_in_flight(self) -> int:
         return self.concurrency or (self.parallel if self.local else DEFAULT_CONCURRENCY)
 
-    def priming_split(self, benchmark: str | None, split: str | None = None,
-                      flag: str = "--priming") -> tuple[str, str]:
+    def priming_split(
+        self, benchmark: str | None, split: str | None = None, flag: str = "--priming"
+    ) -> tuple[str, str]:
         """(config, split) of the priming examples for a run scoring `split` of `benchmark` (None: not known),
         never the scored split (priming.priming_split; a SwordsError naming `flag` where there is none)."""
         return priming_split(self.priming, benchmark, split, flag)
@@ -203,14 +230,21 @@ class LLMConfig:
     @property
     def prices(self) -> tuple[float, float]:
         known = PRICES.get(self.model_name, (0.0, 0.0))
-        return (known[0] if self.price_prompt is None else self.price_prompt,
-                known[1] if self.price_completion is None else self.price_completion)
+        return (
+            known[0] if self.price_prompt is None else self.price_prompt,
+            known[1] if self.price_completion is None else self.price_completion,
+        )
 
     def sampling(self, served_model: str) -> dict:
         """The request's sampling parameters (the model as the server knows it; no logit bias, which needs
         the served model's token ids)."""
-        parameters: dict = {"model": served_model, "max_tokens": self.max_tokens, "temperature": self.temperature,
-                            "presence_penalty": self.presence_penalty, "frequency_penalty": self.frequency_penalty}
+        parameters: dict = {
+            "model": served_model,
+            "max_tokens": self.max_tokens,
+            "temperature": self.temperature,
+            "presence_penalty": self.presence_penalty,
+            "frequency_penalty": self.frequency_penalty,
+        }
         if self.stops:
             parameters["stop"] = self.stops
         return parameters
@@ -219,5 +253,9 @@ class LLMConfig:
     def describe(cls, name: str) -> dict:
         """A field's declaration, for a form: its label, help, default and choices."""
         item = next(item for item in dataclasses.fields(cls) if item.name == name)
-        return {"label": item.metadata["label"] or name, "help": item.metadata["help"], "default": item.default,
-                "choices": item.metadata["choices"]}
+        return {
+            "label": item.metadata["label"] or name,
+            "help": item.metadata["help"],
+            "default": item.default,
+            "choices": item.metadata["choices"],
+        }

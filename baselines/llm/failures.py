@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from swords_dataset.errors import SwordsError
+from swords_lexsub.errors import SwordsError
 
 RECORD_EMPTY = "pass --on-failure empty to record them as answered with no substitutes"
 
@@ -43,12 +43,16 @@ class FailurePolicy:
             return
         last = self.in_a_row[-1]
         if all(f.empty for f in self.in_a_row):
-            raise SwordsError(f"llm: {len(self.in_a_row)} targets in a row got an empty completion (last "
-                              f"{last.target_id}: {last.why}); a rerun asks the same: {RECORD_EMPTY} (finished "
-                              "targets are checkpointed)")
-        raise SwordsError(f"llm: {len(self.in_a_row)} targets failed in a row (last {last.target_id}: {last.why}); "
-                          "finished targets are checkpointed, rerun the same command to resume"
-                          f"{_empty_note(self.in_a_row)}")
+            raise SwordsError(
+                f"llm: {len(self.in_a_row)} targets in a row got an empty completion (last "
+                f"{last.target_id}: {last.why}); a rerun asks the same: {RECORD_EMPTY} (finished "
+                "targets are checkpointed)"
+            )
+        raise SwordsError(
+            f"llm: {len(self.in_a_row)} targets failed in a row (last {last.target_id}: {last.why}); "
+            "finished targets are checkpointed, rerun the same command to resume"
+            f"{_empty_note(self.in_a_row)}"
+        )
 
     def end_of_batch(self, finished: int) -> None:
         """With --on-failure abort, a SwordsError if any target of the batch failed."""
@@ -56,12 +60,16 @@ class FailurePolicy:
             return
         first = self.batch[0]
         if all(f.empty for f in self.batch):
-            raise SwordsError(f"llm: {len(self.batch)} targets got an empty completion (first {first.target_id}: "
-                              f"{first.why}); a rerun asks the same: {RECORD_EMPTY} ({finished} finished targets "
-                              "are checkpointed)")
-        raise SwordsError(f"llm: {len(self.batch)} targets failed (first {first.target_id}: {first.why}); {finished} "
-                          f"finished targets are checkpointed, rerun the same command to retry the others"
-                          f"{_empty_note(self.batch)}")
+            raise SwordsError(
+                f"llm: {len(self.batch)} targets got an empty completion (first {first.target_id}: "
+                f"{first.why}); a rerun asks the same: {RECORD_EMPTY} ({finished} finished targets "
+                "are checkpointed)"
+            )
+        raise SwordsError(
+            f"llm: {len(self.batch)} targets failed (first {first.target_id}: {first.why}); {finished} "
+            f"finished targets are checkpointed, rerun the same command to retry the others"
+            f"{_empty_note(self.batch)}"
+        )
 
 
 def _empty_note(failures: list[Failure]) -> str:

@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from ..system import Prediction
-from .errors import BadOutput
+from swords_baselines.llm.errors import BadOutput
+from swords_baselines.system import Prediction
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -89,8 +89,9 @@ def _is_heading(piece: str) -> bool:
     return piece.rstrip().endswith(":")
 
 
-def parse_completion(text: str, target: str | None = None, finish_reason: str | None = None,
-                     most: int | None = None) -> list[str]:
+def parse_completion(
+    text: str, target: str | None = None, finish_reason: str | None = None, most: int | None = None
+) -> list[str]:
     """Distinct substitutes in the order they first appear: no target, no empty or non-word items; the first
     `most` of them if given."""
     seen: set[str] = set()

@@ -11,7 +11,7 @@ under another config count as the scored split too (SAME_TARGETS). Nothing here 
 from __future__ import annotations
 
 import swords_dataset
-from swords_dataset.errors import SwordsError
+from swords_lexsub.errors import SwordsError
 
 AUTO_PRIMING = "auto"
 # Benchmarks whose priming examples are their own (`auto`): another task (simplification, proficiency) or another
@@ -24,8 +24,7 @@ OWN_PRIMING = swords_dataset.UNTAGGED_CONFIGS
 # Priming from one while scoring another would show the model answers to the targets it is asked.
 SAME_TARGETS = (
     frozenset({("swords", "dev"), ("coinco", "dev")}),
-    frozenset({("swords", "test"), ("coinco", "test"), ("swords_test_subset", "test"),
-               ("swords_reannotated", "test")}),
+    frozenset({("swords", "test"), ("coinco", "test"), ("swords_test_subset", "test"), ("swords_reannotated", "test")}),
 )
 
 
@@ -48,8 +47,7 @@ def named(priming: str, flag: str = "--priming") -> tuple[str, str]:
     return config, split
 
 
-def priming_split(priming: str, benchmark: str | None, split: str | None,
-                  flag: str = "--priming") -> tuple[str, str]:
+def priming_split(priming: str, benchmark: str | None, split: str | None, flag: str = "--priming") -> tuple[str, str]:
     """(config, split) of the priming examples for a run scoring `split` of `benchmark` (None: not known, as for a
     sentence of one's own: `auto` is SWORDS dev). Never a split holding scored targets: `auto` takes the other split
     of the same config, and refuses when none is left; an explicit one is refused. SwordsErrors name `flag`."""
@@ -57,18 +55,27 @@ def priming_split(priming: str, benchmark: str | None, split: str | None,
     if priming != AUTO_PRIMING:
         source = named(priming, flag)
         if source in scored:
-            relation = ("is the split being scored" if source == (benchmark, split) else "is part of the split being "
-                        "scored" if source[0] == benchmark else "holds the targets of the split being scored")
-            raise SwordsError(f"{flag} {priming} {relation} ({benchmark} {split}): every prompt would carry the other "
-                              f"targets' gold answers; choose another{_other(scored, source)}")
+            relation = (
+                "is the split being scored"
+                if source == (benchmark, split)
+                else "is part of the split being scored"
+                if source[0] == benchmark
+                else "holds the targets of the split being scored"
+            )
+            raise SwordsError(
+                f"{flag} {priming} {relation} ({benchmark} {split}): every prompt would carry the other "
+                f"targets' gold answers; choose another{_other(scored, source)}"
+            )
         return source
     default = swords_dataset.example_split(benchmark) if benchmark in OWN_PRIMING else ("swords", "dev")
     for candidate in (default, *_same_config(default)):
         if candidate not in scored:
             return candidate
-    raise SwordsError(f"{flag} auto: every split of {default[0]} holds targets being scored ({benchmark} {split}) and "
-                      f"priming never comes from them; choose another benchmark's split as {flag} CONFIG:SPLIT"
-                      f"{_other(scored, default)}")
+    raise SwordsError(
+        f"{flag} auto: every split of {default[0]} holds targets being scored ({benchmark} {split}) and "
+        f"priming never comes from them; choose another benchmark's split as {flag} CONFIG:SPLIT"
+        f"{_other(scored, default)}"
+    )
 
 
 def _same_config(source: tuple[str, str]) -> list[tuple[str, str]]:

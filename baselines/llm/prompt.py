@@ -19,7 +19,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from .tokens import Tokenizer
+from swords_baselines.llm.tokens import Tokenizer
 
 QUESTION = "Q: What are appropriate substitutes for **{target}** in the above text?"
 SEPARATOR = "\n\n"

@@ -10,46 +10,31 @@ Answers are yielded as they complete so the runner checkpoints each one.
 from __future__ import annotations
 
 import asyncio
-import math
 import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from swords_dataset.errors import SwordsError
-from swords_dataset.terminal import shown
-
-from ..system import Prediction, System, options_from
-from .cache import ResponseCache
-from .client import LLMClient, api_key, effective_base_url
-from .config import LLMConfig
-from .errors import ServerDown, TargetFailed
-from .failures import Failure, FailurePolicy
-from .parse import bounded, kept_length, parse_completion, to_prediction
-from .priming import priming_split
-from .prompt import chat_token_count
-from .prompting import prompting
-from .retry import Backoff
-
-# A token count a server reports is believed up to this (a trillion tokens: more than any request could hold).
-MAX_REPORTED_TOKENS = 10**12
+from swords_baselines.llm.cache import ResponseCache
+from swords_baselines.llm.client import LLMClient, api_key, effective_base_url
+from swords_baselines.llm.config import LLMConfig
+from swords_baselines.llm.errors import ServerDown, TargetFailed
+from swords_baselines.llm.failures import Failure, FailurePolicy
+from swords_baselines.llm.parse import bounded, kept_length, parse_completion, to_prediction
+from swords_baselines.llm.priming import priming_split
+from swords_baselines.llm.prompt import chat_token_count
+from swords_baselines.llm.prompting import prompting
+from swords_baselines.llm.retry import Backoff
+from swords_baselines.llm.usage import reported_tokens, usage_figures
+from swords_baselines.options import options_from
+from swords_baselines.system import Prediction, System
+from swords_lexsub.errors import SwordsError
+from swords_lexsub.terminal import shown
 
 
 def _log(message: str) -> None:
     from tqdm import tqdm
 
     tqdm.write(shown(message), file=sys.stderr)  # above the runner's progress bar, not through it
-
-
-def reported_tokens(usage: dict, field: str) -> int | None:
-    """A server's `usage` count if it is one: a whole number from 0 to MAX_REPORTED_TOKENS. None if absent
-    (or null); ValueError if present but not a count (negative, 1e308, a string, a fraction)."""
-    value = usage.get(field)
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not (0 <= value <= MAX_REPORTED_TOKENS) \
-            or value != int(value):
-        raise ValueError(f"{value!r}"[:40])
-    return int(value)
 
 
 @dataclass(frozen=True)
@@ -72,8 +57,10 @@ class LLM(System):
     batch_size = 256  # the runner's unit; within it requests run concurrently and answers stream back
     requires = ("openai", "tiktoken")
     extra = "llm"
-    needs = ("an OpenAI-compatible server: OpenAI's (a key in $OPENAI_API_KEY), any --base-url (vLLM, llama.cpp), "
-             "or --local (the local-llm extra)")
+    needs = (
+        "an OpenAI-compatible server: OpenAI's (a key in $OPENAI_API_KEY), any --base-url (vLLM, llama.cpp), "
+        "or --local (the local-llm extra)"
+    )
     options = options_from(LLMConfig)
 
     def __init__(self, **options) -> None:
@@ -121,10 +108,11 @@ class LLM(System):
             return
         settings, base_url, identity = self.settings, self.settings.base_url, None
         if settings.local:
-            from .engine import LocalEngine
+            from swords_baselines.llm.engine import LocalEngine
 
-            self.engine = LocalEngine(self.model, parallel=settings.parallel, context=settings.budget,
-                                      flags={"context": "--budget"})
+            self.engine = LocalEngine(
+                self.model, parallel=settings.parallel, context=settings.budget, flags={"context": "--budget"}
+            )
             base_url = self.engine.start()
             # A local engine listens on a new port each time: its answers are cached under the model file instead.
             identity = f"local:{self.engine.path.name}:{self.engine.path.stat().st_size}"
@@ -142,15 +130,21 @@ class LLM(System):
             keep=lambda body, text: len(text) <= kept_length(body["max_tokens"]),  # no oversized answer on disk
         )
         served = self.model if not self.engine else self.engine.path.stem
-        self.tokenizer, self.builder, self.parameters = prompting(settings, self.client.base_url, served,
-                                                                  local=self.engine is not None,
-                                                                  benchmark=self.benchmark, split=self.split)
+        self.tokenizer, self.builder, self.parameters = prompting(
+            settings,
+            self.client.base_url,
+            served,
+            local=self.engine is not None,
+            benchmark=self.benchmark,
+            split=self.split,
+        )
         self._ready = True
 
     def _retrying(self, usage, reason: str, wait: float) -> None:
         short = reason if len(reason) <= 40 else reason[:37] + "..."
-        self.show_status(shown(f"{usage.retries} retr{'y' if usage.retries == 1 else 'ies'} (last: {short}), "
-                               f"waiting {wait:.3g} s"))
+        self.show_status(
+            shown(f"{usage.retries} retr{'y' if usage.retries == 1 else 'ies'} (last: {short}), waiting {wait:.3g} s")
+        )
 
     def covers(self, rows: Sequence[dict]) -> list[dict]:
         return list(rows[: self.limit] if self.limit > 0 else rows)
@@ -182,8 +176,10 @@ class LLM(System):
                 counts[field] = None  # our own count below; the cost is unknown from here on
                 if field not in self.bad_usage:
                     self.bad_usage.add(field)
-                    _log(f"llm: the server at {self.client.public_base_url} reported usage.{field} = {error}, not a "
-                         "token count; counting tokens here, and the cost is unknown")
+                    _log(
+                        f"llm: the server at {self.client.public_base_url} reported usage.{field} = {error}, not a "
+                        "token count; counting tokens here, and the cost is unknown"
+                    )
         prompt_tokens, completion_tokens = counts["prompt_tokens"], counts["completion_tokens"]
         if prompt_tokens is None:  # a server without usage: our own count
             messages = body.get("messages")
@@ -199,12 +195,15 @@ class LLM(System):
             return TargetAnswer(row["id"], None, f"empty completion ({reason})", empty=True)
         if len(text) < len(reply.text):
             self.bounded_targets += 1
-            _log(f"llm: {row['id']}: the server at {self.client.public_base_url} sent a completion of "
-                 f"{len(reply.text):,} characters for --max-tokens {self.settings.max_tokens}; kept the first "
-                 f"{len(text):,} ({kept_length(1)} a token), and at most {self.settings.max_tokens} substitutes")
+            _log(
+                f"llm: {row['id']}: the server at {self.client.public_base_url} sent a completion of "
+                f"{len(reply.text):,} characters for --max-tokens {self.settings.max_tokens}; kept the first "
+                f"{len(text):,} ({kept_length(1)} a token), and at most {self.settings.max_tokens} substitutes"
+            )
         # A completion that echoes a credential (some servers repeat the request) must not reach a file.
-        substitutes = parse_completion(self.client.redact(text), row["target"], finish_reason,
-                                       most=self.settings.max_tokens)
+        substitutes = parse_completion(
+            self.client.redact(text), row["target"], finish_reason, most=self.settings.max_tokens
+        )
         return TargetAnswer(row["id"], to_prediction(substitutes))
 
     def _event_loop(self) -> asyncio.AbstractEventLoop:
@@ -268,19 +267,7 @@ class LLM(System):
     def report(self) -> dict:
         if self.client is None:
             return {}
-        usage, prices = self.client.usage, self.settings.prices
-        cost = (usage.prompt_tokens * prices[0] + usage.completion_tokens * prices[1]) / 1e6
-        figures = {
-            "requests sent": usage.requests,
-            "retries": usage.retries,
-            "cache hits": usage.cache_hits,
-            "prompt tokens": usage.prompt_tokens,
-            "completion tokens": usage.completion_tokens,
-            "estimated cost (USD)": round(cost, 4) if not self.bad_usage and math.isfinite(cost) else
-            f"unknown (the server reported {', '.join(f'usage.{f}' for f in sorted(self.bad_usage))} as no count)",
-        }
-        if usage.cache_hits:
-            figures["tokens served from cache"] = usage.cached_prompt_tokens + usage.cached_completion_tokens
+        figures = usage_figures(self.client.usage, self.settings.prices, self.bad_usage)
         if self.failed:
             figures["failed targets"] = len(self.failed)
         if self.empty_answers:

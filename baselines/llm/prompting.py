@@ -5,11 +5,10 @@ builder over the priming split (never the scored split: priming.py) and the requ
 from __future__ import annotations
 
 import swords_dataset
-
-from .config import LLMConfig
-from .prompt import PromptBuilder
-from .served_tokens import choose_tokenizer
-from .tokens import Tokenizer
+from swords_baselines.llm.config import LLMConfig
+from swords_baselines.llm.prompt import PromptBuilder
+from swords_baselines.llm.served_tokens import choose_tokenizer
+from swords_baselines.llm.tokens import Tokenizer
 
 
 def longer_bias(tokenizer: Tokenizer) -> dict[str, int]:
@@ -26,8 +25,14 @@ def longer_bias(tokenizer: Tokenizer) -> dict[str, int]:
     return {str(i): -100 for i in sorted(ids)}
 
 
-def prompting(settings: LLMConfig, base_url: str, served_model: str, local: bool = False,
-              benchmark: str | None = None, split: str | None = None) -> tuple[Tokenizer, PromptBuilder, dict]:
+def prompting(
+    settings: LLMConfig,
+    base_url: str,
+    served_model: str,
+    local: bool = False,
+    benchmark: str | None = None,
+    split: str | None = None,
+) -> tuple[Tokenizer, PromptBuilder, dict]:
     """What every runner of the prompted LLM sends (`swords run --system llm` and the lm-eval tasks alike):
     the tokenizer that counts the budget (probing the server's /tokenize where needed), the prompt builder
     over the priming split (for `split` of `benchmark`, the targets asked: never that split, see
@@ -35,9 +40,15 @@ def prompting(settings: LLMConfig, base_url: str, served_model: str, local: bool
     token ids."""
     source = settings.priming_split(benchmark, split)  # a split that cannot be used: said before any probe
     tokenizer = choose_tokenizer(settings.model_name, settings.tokenizer, base_url, local=local)
-    builder = PromptBuilder(swords_dataset.rows(*source), tokenizer, mode=settings.mode,
-                            budget=settings.budget, max_tokens=settings.max_tokens, seed=settings.seed,
-                            system_prompt=settings.system_text)
+    builder = PromptBuilder(
+        swords_dataset.rows(*source),
+        tokenizer,
+        mode=settings.mode,
+        budget=settings.budget,
+        max_tokens=settings.max_tokens,
+        seed=settings.seed,
+        system_prompt=settings.system_text,
+    )
     parameters = settings.sampling(served_model)
     if settings.bans_newlines:
         parameters["logit_bias"] = longer_bias(tokenizer)

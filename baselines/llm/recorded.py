@@ -15,10 +15,10 @@ from collections.abc import Iterator, Sequence
 from importlib import resources
 from pathlib import Path
 
-from swords_dataset.errors import SwordsError
-
-from ..system import Option, Prediction, System
-from .parse import parse_completion, to_prediction
+from swords_baselines.llm.parse import parse_completion, to_prediction
+from swords_baselines.options import Option
+from swords_baselines.system import Prediction, System
+from swords_lexsub.errors import SwordsError
 
 BUNDLED = "gpt3-davinci_swords-v0.8_dev.json.gz"
 
@@ -37,6 +37,7 @@ def load_recorded(path: str | Path | None = None) -> dict[str, dict]:
         tid: {"text": c["choices"][0]["text"], "finish_reason": c["choices"][0].get("finish_reason")}
         for tid, c in data.items()
     }
+
 
 class GPT3Recorded(System):
     name = "gpt3-recorded"
@@ -72,7 +73,8 @@ class GPT3Recorded(System):
         if not covered:
             raise SwordsError(
                 f"gpt3-recorded: none of these targets has a recorded completion ({len(self.outputs)} recorded, "
-                "for SWORDS dev, which has them)", hint="use --dataset swords --split dev"
+                "for SWORDS dev, which has them)",
+                hint="use --dataset swords --split dev",
             )
         self.covered = len(covered)
         return covered

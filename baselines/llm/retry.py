@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from .errors import FatalAPIError, TargetFailed
+from swords_baselines.llm.errors import FatalAPIError, TargetFailed
 
 MAX_BACKOFF = 60.0  # seconds: the longest exponential wait between two attempts
 # Seconds one request may spend waiting between its attempts, in all: the circuit breaker's bound on failures
@@ -80,15 +80,19 @@ def classify(error: Exception, timeout: float, where: str, redact: Callable[[str
     succeed) or TargetFailed (this request never will). `where` is the server's public URL."""
     import openai
 
-    from .bounded_body import BodyTooLarge
+    from swords_baselines.llm.bounded_transport import BodyTooLarge
 
     if isinstance(error, openai.APITimeoutError):
         headers = _headers_seen(error)
         if headers is not None:
             status, length = headers
             announced = f"{length} bytes" if length is not None else "a body"
-            return Retryable(f"the response stalled: HTTP {status} announced {announced}, then nothing came for "
-                             f"{timeout:g} s (timed out)", None, True)
+            return Retryable(
+                f"the response stalled: HTTP {status} announced {announced}, then nothing came for "
+                f"{timeout:g} s (timed out)",
+                None,
+                True,
+            )
         return Retryable(f"timed out after {timeout:g} s with no response from {where}", None, True)
     if isinstance(error, openai.APIConnectionError):
         cause = error.__cause__
@@ -115,8 +119,10 @@ async def note_headers(response) -> None:
     """httpx response hook, run when a response's headers arrive: remembered on the request, so that a
     timeout while reading the body can be told from a server that never answered."""
     length = response.headers.get("content-length")
-    response.request.extensions[_HEADERS_SEEN] = (response.status_code, int(length) if length and
-                                                  length.isdigit() else None)
+    response.request.extensions[_HEADERS_SEEN] = (
+        response.status_code,
+        int(length) if length and length.isdigit() else None,
+    )
 
 
 def _headers_seen(error: Exception) -> tuple[int, int | None] | None:

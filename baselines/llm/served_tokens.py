@@ -6,11 +6,10 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from swords_dataset.credentials import public_url
-from swords_dataset.errors import SwordsError
-
-from .errors import ServerUnreachable, UnknownTokenizer
-from .tokens import ENCODINGS, Tokenizer, encoding_for_model, get_tokenizer
+from swords_baselines.llm.errors import ServerUnreachable, UnknownTokenizer
+from swords_baselines.llm.tokens import ENCODINGS, Tokenizer, encoding_for_model, get_tokenizer
+from swords_lexsub.credentials import public_url
+from swords_lexsub.errors import SwordsError
 
 MAX_ANSWER_BYTES = 16 * 2**20  # a prompt's token ids are a few hundred kB at most; read no more than this
 
@@ -81,8 +80,9 @@ class ServerTokenizer(Tokenizer):
             if not isinstance(prompt, str):
                 raise SwordsError("the server's /apply-template answered without a prompt")
             return len(self._tokenize(prompt, special=True, parse_special=True))
-        answer = self._post("/tokenize", {"model": self.model, "messages": list(messages),
-                                          "add_generation_prompt": True})
+        answer = self._post(
+            "/tokenize", {"model": self.model, "messages": list(messages), "add_generation_prompt": True}
+        )
         if isinstance(answer.get("count"), int):
             return answer["count"]
         return len(answer.get("tokens") or [])

@@ -26,9 +26,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from swords_dataset.errors import SwordsError
-
-from .errors import UnknownTokenizer
+from swords_baselines.llm.errors import UnknownTokenizer
+from swords_lexsub.errors import SwordsError
 
 if TYPE_CHECKING:
     import tiktoken

@@ -11,11 +11,10 @@ from html import escape
 import gradio as gr
 
 from swords_dataset import UNTAGGED_CONFIGS
-
-from .. import data, render, render_family, scoring, text
-from ..errors import SpaceError, shown
-from ..events import messages
-from ..inputs import Dropdown, Textbox, refuse
+from swords_space import benchmarks, free_text, render, render_family, scoring
+from swords_space.errors import SpaceError, shown
+from swords_space.events import messages
+from swords_space.inputs import Dropdown, Textbox, refuse
 
 # The benchmarks without POS whose text is English (ProLex, TSAR-2022's English part).
 ENGLISH_UNTAGGED = ("prolex", "tsar2022_en")
@@ -23,29 +22,30 @@ ENGLISH_UNTAGGED = ("prolex", "tsar2022_en")
 # -- handlers -----------------------------------------------------------------------------------------------
 
 
-def search_examples(split_label: str | None, query: str | None = "", pos: str | None = data.ALL_POS,
-                    limit: int = 200) -> tuple[list[tuple[str, str]], str]:
+def search_examples(
+    split_label: str | None, query: str | None = "", pos: str | None = benchmarks.ALL_POS, limit: int = 200
+) -> tuple[list[tuple[str, str]], str]:
     """Dropdown choices (label, id) of the matching examples, and a line saying how many matched."""
-    config, split = data.choose_split(split_label)
-    query = (query or "")[: text.MAX_TARGET_CHARS]
-    untagged = config in UNTAGGED_CONFIGS and pos not in (None, "", data.ALL_POS)
+    config, split = benchmarks.choose_split(split_label)
+    query = (query or "")[: free_text.MAX_TARGET_CHARS]
+    untagged = config in UNTAGGED_CONFIGS and pos not in (None, "", benchmarks.ALL_POS)
     if untagged:  # ProLex and TSAR-2022 give no POS: filtering by one would find nothing, and say nothing why
-        pos = data.ALL_POS
-    rows, total = data.search(config, split, query, pos or data.ALL_POS, limit)
-    choices = [(data.example_label(row), row["id"]) for row in rows]
+        pos = benchmarks.ALL_POS
+    rows, total = benchmarks.search(config, split, query, pos or benchmarks.ALL_POS, limit)
+    choices = [(benchmarks.example_label(row), row["id"]) for row in rows]
     more = f", showing the first {len(rows)}." if total > len(rows) else (", all shown." if total else ".")
     if query.strip():
         what = f"{'target' if total == 1 else 'targets'} starting with “{escape(query.strip())}”"
     else:
         what = "example" if total == 1 else "examples"
-    where = f"{config} {split}" + (f" ({pos})" if pos not in (None, "", data.ALL_POS) else "")
+    where = f"{config} {split}" + (f" ({pos})" if pos not in (None, "", benchmarks.ALL_POS) else "")
     note = f" {config} gives no part of speech: every POS is shown." if untagged else ""
     return choices, f"{total:,} {what} in {where}{more}{note}"
 
 
 def _example(split_label: str | None, row_id: str | None) -> tuple[str, str, dict]:
-    config, split = data.choose_split(split_label)
-    row = data.get_row(config, split, row_id) if isinstance(row_id, str) and len(row_id) <= 100 else None
+    config, split = benchmarks.choose_split(split_label)
+    row = benchmarks.get_row(config, split, row_id) if isinstance(row_id, str) and len(row_id) <= 100 else None
     if row is None:
         raise SpaceError(f"No example {shown(row_id)} in {config} {split}.")
     return config, split, row
@@ -54,10 +54,12 @@ def _example(split_label: str | None, row_id: str | None) -> tuple[str, str, dic
 def show_example(split_label: str | None, row_id: str | None) -> tuple[str, str, str]:
     """(header, context with the target marked, substitutes with score bars) as HTML."""
     config, split, row = _example(split_label, row_id)
-    if not data.is_swords_family(config):  # its own judgements, shown as it gives them: no SWORDS classes
-        return (render_family.example_header(config, split, row),
-                render.context_html(row["context"], row["offset"], len(row["target"])),
-                render_family.substitutes_html(row))
+    if not benchmarks.is_swords_family(config):  # its own judgements, shown as it gives them: no SWORDS classes
+        return (
+            render_family.example_header(config, split, row),
+            render.context_html(row["context"], row["offset"], len(row["target"])),
+            render_family.substitutes_html(row),
+        )
     return (
         render.example_header(config, split, row),
         render.context_html(row["context"], row["offset"], len(row["target"])),
@@ -70,21 +72,23 @@ def example_inputs(split_label: str | None, row_id: str | None) -> tuple[str, st
     or TSAR-2022 example comes as free text (no key, POS guessed): the tab judges suggestions with the SWORDS
     metrics, which do not score these benchmarks (free_text_note says so)."""
     config, split, row = _example(split_label, row_id)
-    offsets = text.occurrences(row["context"], row["target"])
+    offsets = free_text.occurrences(row["context"], row["target"])
     occurrence = offsets.index(row["offset"]) + 1 if row["offset"] in offsets else 1
-    if not data.is_swords_family(config):
-        return row["context"], row["target"], occurrence, text.AUTO_POS, None
+    if not benchmarks.is_swords_family(config):
+        return row["context"], row["target"], occurrence, free_text.AUTO_POS, None
     return row["context"], row["target"], occurrence, row["pos"], {"config": config, "split": split, "id": row["id"]}
 
 
 def free_text_note(split_label: str | None) -> str | None:
     """Why an example of this benchmark reaches the Substitute tab as free text (None: it does not)."""
-    config, _ = data.choose_split(split_label)
-    if data.is_swords_family(config):
+    config, _ = benchmarks.choose_split(split_label)
+    if benchmarks.is_swords_family(config):
         return None
     english = "" if config in ENGLISH_UNTAGGED else " The systems here are English; an LLM may answer in its language."
-    return (f"{config} is scored with its own official metrics (the Score tab), not the SWORDS classes the Substitute "
-            f"tab judges by: the example is filled in as free text, its suggestions not judged.{english}")
+    return (
+        f"{config} is scored with its own official metrics (the Score tab), not the SWORDS classes the Substitute "
+        f"tab judges by: the example is filled in as free text, its suggestions not judged.{english}"
+    )
 
 
 # -- events -------------------------------------------------------------------------------------------------
@@ -136,7 +140,7 @@ def build(demo: gr.Blocks, splits: list[str], fill: ExampleTarget, tabs: gr.Tabs
     with gr.Row():
         split = Dropdown(splits, value="swords test", label="Benchmark", elem_id="explore-split")
         query = Textbox(label="Target starts with", elem_id="explore-query")
-        pos = Dropdown([data.ALL_POS, *data.POS_TAGS], value=data.ALL_POS, label="Part of speech")
+        pos = Dropdown([benchmarks.ALL_POS, *benchmarks.POS_TAGS], value=benchmarks.ALL_POS, label="Part of speech")
         search = gr.Button("Search")
     count = gr.Markdown(label="Matches")
     with gr.Row(equal_height=True):

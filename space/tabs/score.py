@@ -2,173 +2,33 @@
 metric with bootstrap intervals, per POS, precision and recall at k = 1…20, what the system proposed (classes and
 WordNet relations, worst targets: score_analysis.py), the published results on the split beside it, and, given a
 second file, the paired test and the targets where the two differ most (score_compare.py). Each file is read once,
-as a stream; every figure comes from those prepared predictions."""
+as a stream (score_files.py); every figure comes from those prepared predictions, shown as score_result.py lays
+them out."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import gradio as gr
-import pandas as pd
-from pandas.io.formats.style import Styler
 
-from swords_metric import MetricInputError, Scorer, UnknownTargetsError
-
-from .. import data, memory, render, scoring
-from ..errors import SpaceError
-from ..events import Progress, messages, no_progress, tracker
-from ..inputs import Checkbox, Dropdown, PredictionsFile, Radio, Slider
-from ..published import BESIDE_PUBLISHED_COLUMNS, BESIDE_PUBLISHED_WIDTHS, beside_published, citations
-from ..stored import stored_path, stored_predictions, stored_split
-from . import explore, score_analysis, score_compare, score_family
+from swords_metric import MetricInputError
+from swords_space import benchmarks, memory, render, scoring
+from swords_space.errors import SpaceError
+from swords_space.events import Progress, messages, no_progress, tracker
+from swords_space.inputs import Checkbox, Dropdown, PredictionsFile, Radio, Slider
+from swords_space.published import BESIDE_PUBLISHED_COLUMNS, BESIDE_PUBLISHED_WIDTHS, citations
+from swords_space.stored import stored_predictions, stored_split
+from swords_space.tabs import explore, score_analysis, score_compare, score_family, score_judgments
+from swords_space.tabs.score_files import MAX_UPLOAD_BYTES, chosen_file, read_predictions
+from swords_space.tabs.score_result import BY_POS_COLUMNS, SCORE_METRIC_COLUMNS, ScoreResult, pr_curve
 
 # Two scores at once: files are read as streams (memory grows with the targets, not the file), so three ~19 MB
 # CoInCo files and a bomb at once peak under 1 GB (benchmarks/bench_space.py); a bomb never waits behind one.
 SCORE_CONCURRENCY = 2
-MAX_UPLOAD_BYTES = 20 * 1024 * 1024
-# What a predictions file may expand to: 100 substitutes for each CoInCo test target is about 10-20 MB, for
-# each CoInCo dev target about 20-30 MB. A .gz that expands past it (a gzip bomb) is refused as soon as it
-# gets there. Files are read as streams, a target at a time: memory grows with the targets, not the file.
-MAX_UNCOMPRESSED_BYTES = 32 * 1024 * 1024
 MAX_BOOTSTRAP = 2000
 DEFAULT_SPLIT = "swords test"
-CURVE_KS = tuple(range(1, 21))
-# The columns of each table the tab shows (also its headers before the first answer).
-SCORE_METRIC_COLUMNS = ["metric", "key", "value", "95% interval"]
-BY_POS_COLUMNS = ["POS", "targets", "lenient F@10", "lenient Fc@10", "strict F@10", "strict Fc@10", "GAP"]
-BY_POS_METRICS = ("lenient_a_f@10", "lenient_c_f@10", "strict_a_f@10", "strict_c_f@10", "gap")
-UNUSUAL_INPUT = (
-    ("empty_substitutes", "empty substitutes (wrong answers)"),
-    ("target_copies", "copies of the target (dropped)"),
-    ("duplicates", "duplicates after lemmatization (merged)"),
-    ("unicode_variants", "Unicode variants of a gold word (not matched; see the metric card)"),
-)
 
 # -- handlers -----------------------------------------------------------------------------------------------
-
-
-def pr_curve(scorer: Scorer, predictions, ks: Iterable[int] = CURVE_KS) -> pd.DataFrame:
-    """Precision and recall at every k, as the metric computes them (Scorer.precision_recall: one pass over
-    predictions prepared once). Long format: k, setting, series, value."""
-    curve = scorer.precision_recall(predictions, ks)
-    records = []
-    for setting in ("lenient", "strict"):
-        for threshold, name in (("a", "acceptable"), ("c", "conceivable")):
-            for k, values in curve.items():
-                records.append({"k": k, "setting": setting, "series": f"P, {name}",
-                                "value": values[f"{setting}_{threshold}_p"]})
-                records.append({"k": k, "setting": setting, "series": f"R, {name}",
-                                "value": values[f"{setting}_{threshold}_r"]})
-    return pd.DataFrame(records, columns=["k", "setting", "series", "value"])
-
-
-@dataclass
-class ScoreResult:
-    result: dict
-    config: str
-    split: str
-    setting: str
-    source: str  # the file's name, for messages
-    curve: pd.DataFrame = field(default_factory=pd.DataFrame)
-    file_format: str = ""
-    analysis: dict = field(default_factory=dict)  # Scorer.analyze's summary, WordNet relations included
-    compared: str = ""  # the second file's name, when one was given
-    comparison: dict | None = None  # Scorer.compare's paired test of the two files
-    differences: list[dict] | None = None  # Scorer.differences' targets where they differ most
-
-    @property
-    def family(self) -> str:
-        """The benchmark's metric family: "swords" (every part of the tab), "tsar2022" or "prolex" (their own)."""
-        return self.result.get("family", "swords")
-
-    def metrics_table(self) -> pd.DataFrame:
-        if self.family != "swords":
-            return score_family.metrics_table(self.result, SCORE_METRIC_COLUMNS)
-        intervals = self.result.get("confidence_intervals") or {}
-        rows = []
-        for label, key in scoring.METRIC_ROWS:
-            interval = intervals.get(key)
-            rows.append([label, key, round(self.result[key], 2),
-                         f"[{interval[0]:.1f}, {interval[1]:.1f}]" if interval else ""])
-        return pd.DataFrame(rows, columns=SCORE_METRIC_COLUMNS)
-
-    def by_pos_table(self) -> pd.DataFrame:
-        rows = [[pos, int(m["targets_scored"])] + [round(m[key], 2) for key in BY_POS_METRICS]
-                for pos, m in (self.result.get("by_pos") or {}).items()]
-        return pd.DataFrame(rows, columns=BY_POS_COLUMNS)
-
-    def published_table(self) -> Styler:
-        """This run, marked "this run" and highlighted, above every published row on its benchmark split."""
-        return beside_published(self.result, self.config, self.split, self.source, self.setting)
-
-    def summary(self) -> str:
-        if self.family != "swords":
-            return score_family.summary(self.result, self.config, self.split, self.source)
-        r = self.result
-        missing = r["targets_without_predictions"]
-        line = (
-            f"Scored **{self.source}** on **{self.config} {self.split}** ({self.setting}): "
-            f"{r['targets_scored']:,} targets"
-        )
-        if missing:
-            line += f", **{missing:,} without predictions** (they count as empty answers)"
-        line += f". lenient F@10 **{r['lenient_a_f@10']:.1f}**, Fc@10 **{r['lenient_c_f@10']:.1f}**."
-        if r.get("targets_skipped"):
-            line += (f" CoInCo's {r['targets_skipped']} problematic targets are left out, as the upstream scorer "
-                     "leaves them out (tick the box to include them).")
-        if r.get("id_scheme") == "upstream" and self.config != "swords":
-            line += " The file uses the upstream SWORDS library's target ids."
-        unusual = r.get("input_notes") or {}
-        parts = [f"{unusual[key]:,} {label}" for key, label in UNUSUAL_INPUT if unusual.get(key)]
-        if parts:
-            line += " Scored as the upstream scorer scores them: " + ", ".join(parts) + "."
-        if self.comparison:
-            coverage = self.comparison["coverage"]
-            line += f" Compared with **{self.compared}** (below)"
-            if not coverage["a"] == coverage["b"] == coverage["both"]:
-                line += (f": the files answer different targets ({self.source}: {coverage['a']:,}, {self.compared}: "
-                         f"{coverage['b']:,}, both: {coverage['both']:,} of {coverage['targets_scored']:,})")
-            line += "."
-        return line
-
-    def curve_for(self, setting: str) -> pd.DataFrame:
-        if self.curve.empty:  # no curve: a benchmark with its own metrics
-            return pd.DataFrame(columns=["k", "setting", "series", "value"])
-        return self.curve[self.curve["setting"] == setting].reset_index(drop=True)
-
-
-def _check_upload(path: Path, shown: str) -> None:
-    if not path.is_file():
-        raise SpaceError("The upload did not arrive; try again.")
-    size = path.stat().st_size
-    if size > MAX_UPLOAD_BYTES:
-        raise SpaceError(f"{shown} is {size / 2**20:.1f} MB; the limit is {MAX_UPLOAD_BYTES // 2**20} MB.")
-    if size == 0:
-        raise SpaceError(f"{shown} is empty.")
-
-
-def _chosen(upload: str | Path | None, stored: str | None, folder: str | Path | None) -> Path | None:
-    """The file an upload or a stored baseline's choice names (an upload first), checked before any reading."""
-    if upload:
-        path = Path(upload)
-        _check_upload(path, render.visible(path.name))
-        return path
-    return stored_path(stored, folder) if stored else None
-
-
-def _read(scorer: Scorer, path: Path, shown: str):
-    """A predictions file read once, as a stream, prepared for every figure (what is held is per target, not
-    per substitute); its faults are messages naming the file as the user knows it."""
-    try:
-        return scorer.read(path, max_bytes=MAX_UNCOMPRESSED_BYTES, max_target_chars=MAX_UNCOMPRESSED_BYTES,
-                           source=shown)
-    except UnknownTargetsError as error:
-        hint = f". Choose {data.split_label(*error.belongs_to)} as the benchmark." if error.belongs_to else "."
-        raise SpaceError(str(error).replace(str(path), shown) + hint) from None
-    except MetricInputError as error:
-        raise SpaceError(str(error).replace(str(path), shown)) from None
 
 
 def score_predictions(
@@ -182,43 +42,49 @@ def score_predictions(
     include_problematic: bool = False,
     compare_upload: str | Path | None = None,
     compare_stored: str | None = None,
+    judgments: list | None = None,
 ) -> ScoreResult:
     """Score an uploaded predictions file (or a stored baseline's) on a benchmark split: every metric,
     bootstrap intervals, per POS, the P/R curve at k = 1…20 and the metric's summary of what it proposed (classes,
     WordNet relations, worst targets); with a second file (uploaded or stored), the paired test between the two
-    and the targets where they differ most. Files may be keyed by the dataset's ids or by the upstream SWORDS
-    library's."""
-    config, split = data.choose_split(split_label)
+    and the targets where they differ most; with judgments files, the figures on the gold they extend too
+    (score_judgments.py). Files may be keyed by the dataset's ids or by the upstream SWORDS library's."""
+    config, split = benchmarks.choose_split(split_label)
     setting = setting or "generative"
     if setting not in ("generative", "ranking"):
         raise SpaceError("The setting is generative or ranking.")
-    swords_family = data.is_swords_family(config)
+    swords_family = benchmarks.is_swords_family(config)
     if not swords_family and setting != "generative":
-        raise SpaceError(f"{config} is scored with its official metrics, on a system's ranked answers: choose the "
-                         "generative setting (the ranking setting is the SWORDS metrics').")
+        raise SpaceError(
+            f"{config} is scored with its official metrics, on a system's ranked answers: choose the "
+            "generative setting (the ranking setting is the SWORDS metrics')."
+        )
     if not swords_family and (compare_upload or compare_stored):
-        raise SpaceError(f"Comparing with a second file applies to SWORDS, CoInCo and SemEval-2007 only; remove it "
-                         f"to score on {config} {split}.")
+        raise SpaceError(
+            f"Comparing with a second file applies to SWORDS, CoInCo and SemEval-2007 only; remove it "
+            f"to score on {config} {split}."
+        )
     resamples = int(min(max(bootstrap or 0, 0), MAX_BOOTSTRAP))
-    path = _chosen(upload, stored, folder)
+    path = chosen_file(upload, stored, folder)
     if path is None:
         raise SpaceError("Upload a predictions file or choose a stored baseline first.")
-    other = _chosen(compare_upload, compare_stored, folder)
+    other = chosen_file(compare_upload, compare_stored, folder)
     shown = render.visible(path.name)  # an upload's name is the sender's
-    other_shown = "" if other is None else render.visible(other.name if other.name != path.name
-                                                          else f"{other.name} (compared)")
+    other_shown = (
+        "" if other is None else render.visible(other.name if other.name != path.name else f"{other.name} (compared)")
+    )
     progress(0.05, f"preparing {config} {split}")
     # CoInCo's problematic targets: the box means nothing to the other families' benchmarks.
     scorer = scoring.scorer_for(config, split, setting, bool(include_problematic) and swords_family)
     progress(0.15, "reading the predictions")
-    predictions = _read(scorer, path, shown)
+    predictions = read_predictions(scorer, path, shown)
     if other is not None:
         progress(0.3, "reading the file to compare with")
-        other_predictions = _read(scorer, other, other_shown)
+        other_predictions = read_predictions(scorer, other, other_shown)
     comparison = differences = None
     try:
         progress(0.4, f"scoring, {resamples} bootstrap resamples")
-        result = scorer.score(predictions, bootstrap=resamples)
+        result = score_judgments.scored(scorer, predictions, path, shown, judgments, resamples)
         if not swords_family:  # the family's official metrics only: no curve, summary or comparison of its own
             progress(1.0, "done")
             return ScoreResult(result, config, split, setting, shown, file_format=predictions.file_format or "")
@@ -228,27 +94,58 @@ def score_predictions(
         analysis = scorer.analyze(predictions, worst=score_analysis.WORST_TARGETS, relations=True)
         if other is not None:
             progress(0.8, f"comparing, {score_compare.PAIRED_RESAMPLES} paired resamples")
-            comparison = scorer.compare(predictions, other_predictions, bootstrap=score_compare.PAIRED_RESAMPLES,
-                                        sources=(shown, other_shown))
+            comparison = scorer.compare(
+                predictions, other_predictions, bootstrap=score_compare.PAIRED_RESAMPLES, sources=(shown, other_shown)
+            )
             differences = scorer.differences(predictions, other_predictions, score_compare.DIFFERENCES_SHOWN)
     except MetricInputError as error:
         raise SpaceError(str(error)) from None
     progress(1.0, "done")
-    return ScoreResult(result, config, split, setting, shown, curve, predictions.file_format or "", analysis,
-                       other_shown, comparison, differences)
+    return ScoreResult(
+        result,
+        config,
+        split,
+        setting,
+        shown,
+        curve,
+        predictions.file_format or "",
+        analysis,
+        other_shown,
+        comparison,
+        differences,
+    )
 
 
 # -- events -------------------------------------------------------------------------------------------------
 
 
-def on_score(upload=None, stored=None, split_label=DEFAULT_SPLIT, setting="generative", bootstrap=1000,
-             curve_setting="lenient", include_problematic=False, compare_upload=None, compare_stored=None,
-             progress=gr.Progress()):  # noqa: B008
+def on_score(
+    upload=None,
+    stored=None,
+    split_label=DEFAULT_SPLIT,
+    setting="generative",
+    bootstrap=1000,
+    curve_setting="lenient",
+    include_problematic=False,
+    compare_upload=None,
+    compare_stored=None,
+    judgments=None,
+    progress=gr.Progress(),  # noqa: B008 (Gradio's way to ask for a progress bar)
+):
     try:
         with messages():
-            result = score_predictions(upload, stored, split_label, setting, bootstrap, progress=tracker(progress),
-                                       include_problematic=bool(include_problematic),
-                                       compare_upload=compare_upload, compare_stored=compare_stored)
+            result = score_predictions(
+                upload,
+                stored,
+                split_label,
+                setting,
+                bootstrap,
+                progress=tracker(progress),
+                include_problematic=bool(include_problematic),
+                compare_upload=compare_upload,
+                compare_stored=compare_stored,
+                judgments=judgments,
+            )
     finally:  # a large file's parsed predictions are garbage now: give their memory back
         memory.release()
     return (
@@ -265,8 +162,9 @@ def on_score(upload=None, stored=None, split_label=DEFAULT_SPLIT, setting="gener
         score_compare.differences_chart(result.differences),
         score_compare.differences_table(result.differences),
         result.curve,
-        data.split_label(result.config, result.split),  # where the tables' targets open
+        benchmarks.split_label(result.config, result.split),  # where the tables' targets open
         gr.Column(visible=result.comparison is not None),
+        *score_judgments.shown(result.result),
     )
 
 
@@ -298,50 +196,98 @@ def build(splits: list[str], fill: explore.ExampleTarget, tabs: gr.Tabs) -> None
     upload_mb = MAX_UPLOAD_BYTES // 2**20
     with gr.Row():
         with gr.Column(scale=1):
-            upload = PredictionsFile("The predictions file", f"Predictions file (upstream JSON or JSONL, .gz "
-                                     f"allowed; TSAR-2022's .tsv, ProLex's .csv; at most {upload_mb} MB)",
-                                     "score-file")
-            stored = Dropdown(stored_predictions(), value=None, label="…or a stored baseline's predictions",
-                              elem_id="score-stored")
+            upload = PredictionsFile(
+                "The predictions file",
+                f"Predictions file (upstream JSON or JSONL, .gz "
+                f"allowed; TSAR-2022's .tsv, ProLex's .csv; at most {upload_mb} MB)",
+                "score-file",
+            )
+            stored = Dropdown(
+                stored_predictions(), value=None, label="…or a stored baseline's predictions", elem_id="score-stored"
+            )
             compare_upload, compare_stored = score_compare.inputs(stored_predictions(), upload_mb)
+            judgments = score_judgments.inputs()
             split = Dropdown(splits, value=DEFAULT_SPLIT, label="Benchmark", elem_id="score-split")
             with gr.Row():
                 setting = Radio(["generative", "ranking"], value="generative", label="Setting")
                 bootstrap = Slider(0, MAX_BOOTSTRAP, value=1000, step=100, label="Bootstrap resamples (95% intervals)")
             include_problematic = Checkbox(
-                False, label="CoInCo: also score its 'problematic' targets (the upstream scorer leaves them out)",
-                elem_id="score-problematic")
+                False,
+                label="CoInCo: also score its 'problematic' targets (the upstream scorer leaves them out)",
+                elem_id="score-problematic",
+            )
             score = gr.Button("Score", variant="primary", elem_id="score")
         with gr.Column(scale=2):
             summary = gr.Markdown(label="Summary", elem_id="score-summary")
-            metrics = gr.Dataframe(label="Metrics (percent)", elem_id="score-metrics", headers=SCORE_METRIC_COLUMNS,
-                                   interactive=False)
+            metrics = gr.Dataframe(
+                label="Metrics (percent)", elem_id="score-metrics", headers=SCORE_METRIC_COLUMNS, interactive=False
+            )
             signature = gr.Textbox(label="Signature", elem_id="score-signature", interactive=False)
+            extended = score_judgments.outputs()
     gr.Markdown(score_family.SWORDS_ONLY.replace("apply", "below apply", 1), elem_id="score-swords-only")
     with gr.Row(elem_id="score-charts"):
         with gr.Column():
             curve_setting = Radio(["lenient", "strict"], value="lenient", label="Curve")
-            curve = gr.LinePlot(x="k", y="value", color="series", label="Precision and recall at k", x_title="k",
-                                y_title="percent", y_lim=[0, 100], elem_id="score-curve",
-                                color_map=render.CURVE_COLOURS, colors_in_legend=[])
+            curve = gr.LinePlot(
+                x="k",
+                y="value",
+                color="series",
+                label="Precision and recall at k",
+                x_title="k",
+                y_title="percent",
+                y_lim=[0, 100],
+                elem_id="score-curve",
+                color_map=render.CURVE_COLOURS,
+                colors_in_legend=[],
+            )
             gr.HTML(render.swatches_html(render.CURVE_COLOURS))  # wraps, where the chart's own legend is cut
         with gr.Column():
             classes = score_analysis.class_plot()
         with gr.Column():
             relations = score_analysis.relation_plot()
-    published = gr.Dataframe(label="Beside the published results on this benchmark split", elem_id="score-published",
-                             headers=BESIDE_PUBLISHED_COLUMNS, column_widths=BESIDE_PUBLISHED_WIDTHS,
-                             interactive=False, wrap=True)
+    published = gr.Dataframe(
+        label="Beside the published results on this benchmark split",
+        elem_id="score-published",
+        headers=BESIDE_PUBLISHED_COLUMNS,
+        column_widths=BESIDE_PUBLISHED_WIDTHS,
+        interactive=False,
+        wrap=True,
+    )
     gr.Markdown(f"Published rows: {citations()}. Blank: not reported.")
     worst = score_analysis.worst_targets()
     compare_block, comparison, difference_chart, differences = score_compare.outputs()
-    by_pos = gr.Dataframe(label="By part of speech", elem_id="score-by-pos", headers=BY_POS_COLUMNS,
-                          interactive=False)
+    by_pos = gr.Dataframe(label="By part of speech", elem_id="score-by-pos", headers=BY_POS_COLUMNS, interactive=False)
 
-    inputs = [upload, stored, split, setting, bootstrap, curve_setting, include_problematic, compare_upload,
-              compare_stored]
-    outputs = [summary, metrics, by_pos, curve, published, signature, classes, relations, worst, comparison,
-               difference_chart, differences, curve_state, scored_split, compare_block]
+    inputs = [
+        upload,
+        stored,
+        split,
+        setting,
+        bootstrap,
+        curve_setting,
+        include_problematic,
+        compare_upload,
+        compare_stored,
+        judgments,
+    ]
+    outputs = [
+        summary,
+        metrics,
+        by_pos,
+        curve,
+        published,
+        signature,
+        classes,
+        relations,
+        worst,
+        comparison,
+        difference_chart,
+        differences,
+        curve_state,
+        scored_split,
+        compare_block,
+        *extended,
+    ]
     score.click(on_score, inputs, outputs, api_name="score", concurrency_limit=SCORE_CONCURRENCY)
     curve_setting.change(on_curve_setting, [curve_state, curve_setting], curve, api_visibility="private")
     stored.change(on_stored, stored, [upload, split], api_visibility="private")

@@ -12,18 +12,17 @@ import gradio as gr
 import pandas as pd
 
 from swords_metric import CLASSES, RELATIONS
-
-from .. import data, render
-from ..errors import SpaceError
-from ..events import messages
-from . import explore
+from swords_space import benchmarks, render
+from swords_space.errors import SpaceError
+from swords_space.events import messages
+from swords_space.tabs import explore
 
 WORST_TARGETS = 10  # rows of the worst-targets table
 LISTED = 8  # substitutes listed in a table cell; the rest are counted
 SEPARATOR = " · "  # between the substitutes of a cell (a gold substitute may hold a comma: "send away, remove")
 ALL_TARGETS = "all"
 # The charts' bars, left to right: every target, then each part of speech (a split's POS are among these).
-GROUPS = (ALL_TARGETS, *data.POS_TAGS)
+GROUPS = (ALL_TARGETS, *benchmarks.POS_TAGS)
 CHART_COLUMNS = ["targets", "kind", "share", "substitutes"]  # kind: a class, or a relation
 WORST_COLUMNS = ["target", "POS", "lenient F@10", "proposed (its top 10)", "acceptable, missed", "id"]
 OPEN_HINT = "Select a row to open that target in the Substitute tab."
@@ -48,8 +47,12 @@ def share_chart(analysis: dict, kinds: Sequence[str], counts: str, shares: str) 
     groups = [(ALL_TARGETS, analysis["all"]), *analysis["by_pos"].items()]
     # Last kind first: the chart stacks the kinds in the order it first meets them, top down, so the metric's
     # first kind (acceptable, synonym) sits on the axis, where its share reads off directly.
-    records = [{"targets": name, "kind": kind, "share": group[shares][kind], "substitutes": group[counts][kind]}
-               for name, group in groups if group.get(counts) for kind in reversed(kinds)]
+    records = [
+        {"targets": name, "kind": kind, "share": group[shares][kind], "substitutes": group[counts][kind]}
+        for name, group in groups
+        if group.get(counts)
+        for kind in reversed(kinds)
+    ]
     return pd.DataFrame(records, columns=CHART_COLUMNS)
 
 
@@ -67,8 +70,17 @@ def relation_chart(analysis: dict) -> pd.DataFrame:
 def worst_table(analysis: dict) -> pd.DataFrame:
     """The worst targets (the metric's rule: lowest per-target lenient F@k against acceptable), what the system
     proposed for each and the acceptable substitutes it missed; the id last (selecting a row opens it)."""
-    rows = [[record["target"], record["pos"], round(record["lenient_a_f"], 1), listed(record["top"]),
-             listed(record["acceptable_missed"]), record["id"]] for record in analysis.get("worst_targets", [])]
+    rows = [
+        [
+            record["target"],
+            record["pos"],
+            round(record["lenient_a_f"], 1),
+            listed(record["top"]),
+            listed(record["acceptable_missed"]),
+            record["id"],
+        ]
+        for record in analysis.get("worst_targets", [])
+    ]
     return pd.DataFrame(rows, columns=WORST_COLUMNS)
 
 
@@ -98,9 +110,20 @@ def on_open_target(split_label, event: gr.SelectData):
 def _chart(title: str, colours: dict[str, str], elem_id: str) -> gr.BarPlot:
     """A stacked bar chart of shares, and its legend below it in the metric's order (`colours`' keys): as HTML,
     which wraps (the chart's own legend keeps to one line, and eight relations do not fit beside each other)."""
-    plot = gr.BarPlot(x="targets", y="share", color="kind", label=title, x_title="targets",
-                      y_title="percent of the top-10 substitutes", color_map=colours, colors_in_legend=[],
-                      y_lim=[0, 100], sort=list(GROUPS), tooltip="all", elem_id=elem_id)
+    plot = gr.BarPlot(
+        x="targets",
+        y="share",
+        color="kind",
+        label=title,
+        x_title="targets",
+        y_title="percent of the top-10 substitutes",
+        color_map=colours,
+        colors_in_legend=[],
+        y_lim=[0, 100],
+        sort=list(GROUPS),
+        tooltip="all",
+        elem_id=elem_id,
+    )
     gr.HTML(render.swatches_html(colours), elem_id=f"{elem_id}-legend")
     return plot
 
@@ -115,6 +138,11 @@ def relation_plot() -> gr.BarPlot:
 
 
 def worst_targets() -> gr.Dataframe:
-    return gr.Dataframe(label=f"Worst targets. {OPEN_HINT}", elem_id="score-worst", headers=WORST_COLUMNS,
-                        interactive=False, wrap=True,
-                        column_widths=["10%", "7%", "9%", "32%", "32%", "10%"])
+    return gr.Dataframe(
+        label=f"Worst targets. {OPEN_HINT}",
+        elem_id="score-worst",
+        headers=WORST_COLUMNS,
+        interactive=False,
+        wrap=True,
+        column_widths=["10%", "7%", "9%", "32%", "32%", "10%"],
+    )

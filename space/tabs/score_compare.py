@@ -8,16 +8,24 @@ from __future__ import annotations
 import gradio as gr
 import pandas as pd
 
-from .. import render, scoring
-from ..inputs import Dropdown, PredictionsFile
-from .score_analysis import OPEN_HINT, listed
+from swords_space import render, scoring
+from swords_space.inputs import Dropdown, PredictionsFile
+from swords_space.tabs.score_analysis import OPEN_HINT, listed
 
 DIFFERENCES_SHOWN = 10  # targets where the two systems differ most
 PAIRED_RESAMPLES = 1000  # the paired test's, whatever the intervals' slider says (the metric's default)
 THIS_FILE, COMPARED = "this file", "compared file"
 COMPARISON_COLUMNS = ["metric", THIS_FILE, COMPARED, "difference", "95% interval", "p-value"]
-DIFFERENCE_COLUMNS = ["target", "POS", f"F@10, {THIS_FILE}", f"F@10, {COMPARED}", "difference",
-                      f"top 10, {THIS_FILE}", f"top 10, {COMPARED}", "id"]
+DIFFERENCE_COLUMNS = [
+    "target",
+    "POS",
+    f"F@10, {THIS_FILE}",
+    f"F@10, {COMPARED}",
+    "difference",
+    f"top 10, {THIS_FILE}",
+    f"top 10, {COMPARED}",
+    "id",
+]
 DIFFERENCE_CHART_COLUMNS = ["target", "difference", "better"]
 # Which file a target favours, coloured as the classes are: better for this file green, for the other red-brown.
 BETTER_COLOURS = {THIS_FILE: render.BAR_COLOURS["acceptable"], COMPARED: "#b45309"}
@@ -31,26 +39,48 @@ def comparison_table(comparison: dict | None) -> pd.DataFrame:
     if not comparison:
         return pd.DataFrame(columns=COMPARISON_COLUMNS)
     figures = comparison["metrics"]
-    rows = [[label, round(f["a"], 2), round(f["b"], 2), round(f["difference"], 2),
-             f"[{f['interval'][0]:.1f}, {f['interval'][1]:.1f}]", f"{f['p_value']:.4f}"]  # as swords evaluate
-            for label, key in scoring.METRIC_ROWS for f in [figures.get(key)] if f is not None]
+    rows = [
+        [
+            label,
+            round(f["a"], 2),
+            round(f["b"], 2),
+            round(f["difference"], 2),
+            f"[{f['interval'][0]:.1f}, {f['interval'][1]:.1f}]",
+            f"{f['p_value']:.4f}",
+        ]  # as swords evaluate
+        for label, key in scoring.METRIC_ROWS
+        for f in [figures.get(key)]
+        if f is not None
+    ]
     return pd.DataFrame(rows, columns=COMPARISON_COLUMNS)
 
 
 def differences_table(differences: list[dict] | None) -> pd.DataFrame:
     """The targets where the two files differ most (Scorer.differences' records, in its order), with both files'
     per-target lenient F@10 against acceptable and top 10; the id last (selecting a row opens it)."""
-    rows = [[r["target"], r["pos"], round(r["a_lenient_a_f"], 1), round(r["b_lenient_a_f"], 1),
-             round(r["difference"], 1), listed(r["a_top"]), listed(r["b_top"]), r["id"]]
-            for r in differences or []]
+    rows = [
+        [
+            r["target"],
+            r["pos"],
+            round(r["a_lenient_a_f"], 1),
+            round(r["b_lenient_a_f"], 1),
+            round(r["difference"], 1),
+            listed(r["a_top"]),
+            listed(r["b_top"]),
+            r["id"],
+        ]
+        for r in differences or []
+    ]
     return pd.DataFrame(rows, columns=DIFFERENCE_COLUMNS)
 
 
 def differences_chart(differences: list[dict] | None) -> pd.DataFrame:
     """The same targets as bars of their difference (this file minus the compared one), numbered as in the
     table (a word may be the target of several rows)."""
-    rows = [[f"{i}. {r['target']}", round(r["difference"], 1), THIS_FILE if r["difference"] > 0 else COMPARED]
-            for i, r in enumerate(differences or [], 1)]
+    rows = [
+        [f"{i}. {r['target']}", round(r["difference"], 1), THIS_FILE if r["difference"] > 0 else COMPARED]
+        for i, r in enumerate(differences or [], 1)
+    ]
     return pd.DataFrame(rows, columns=DIFFERENCE_CHART_COLUMNS)
 
 
@@ -60,10 +90,14 @@ def differences_chart(differences: list[dict] | None) -> pd.DataFrame:
 def inputs(stored_choices: list[tuple[str, str]], max_mb: int) -> tuple[gr.File, gr.Dropdown]:
     """The second file's inputs: an upload, or a stored baseline's predictions."""
     with gr.Accordion("Compare with a second file (optional)", open=False, elem_id="score-compare-inputs"):
-        upload = PredictionsFile("The file to compare with", f"Predictions to compare with (same formats, at most "
-                                 f"{max_mb} MB)", "compare-file")
-        stored = Dropdown(stored_choices, value=None, label="…or a stored baseline's, to compare with",
-                                elem_id="compare-stored")
+        upload = PredictionsFile(
+            "The file to compare with",
+            f"Predictions to compare with (same formats, at most {max_mb} MB)",
+            "compare-file",
+        )
+        stored = Dropdown(
+            stored_choices, value=None, label="…or a stored baseline's, to compare with", elem_id="compare-stored"
+        )
     return upload, stored
 
 
@@ -71,21 +105,49 @@ def outputs() -> tuple[gr.Column, gr.Dataframe, gr.BarPlot, gr.Dataframe]:
     """The comparison's block (shown when a second file was given): the paired test, the chart and the table of
     the targets where the files differ most."""
     with gr.Column(visible=False, elem_id="score-compare") as block:
-        gr.Markdown("### Compared with the second file\nThe paired bootstrap test (targets resampled jointly, "
-                    "1,000 resamples; difference: this file minus the compared one), and the targets where the two "
-                    "differ most in per-target lenient F@10 against acceptable substitutes.")
+        gr.Markdown(
+            "### Compared with the second file\nThe paired bootstrap test (targets resampled jointly, "
+            "1,000 resamples; difference: this file minus the compared one), and the targets where the two "
+            "differ most in per-target lenient F@10 against acceptable substitutes."
+        )
         with gr.Row():
             with gr.Column(scale=3):
-                table = gr.Dataframe(label="Paired test", elem_id="score-comparison", headers=COMPARISON_COLUMNS,
-                                     interactive=False, column_widths=["30%", "13%", "15%", "13%", "17%", "12%"])
+                table = gr.Dataframe(
+                    label="Paired test",
+                    elem_id="score-comparison",
+                    headers=COMPARISON_COLUMNS,
+                    interactive=False,
+                    column_widths=["30%", "13%", "15%", "13%", "17%", "12%"],
+                )
             with gr.Column(scale=2):
-                chart = gr.BarPlot(x="target", y="difference", color="better", color_map=BETTER_COLOURS,
-                                   colors_in_legend=[], label="Where they differ most (F@10, this file minus the "
-                                   "compared one)", x_title="target", y_title="F@10 difference", y_lim=[-100, 100],
-                                   sort="-y", x_label_angle=-40, elem_id="score-difference-chart")
-                gr.HTML(render.swatches_html({"better for this file": BETTER_COLOURS[THIS_FILE],
-                                              "better for the compared file": BETTER_COLOURS[COMPARED]}))
-        differences = gr.Dataframe(label=f"Where they differ most. {OPEN_HINT}", elem_id="score-differences",
-                                   headers=DIFFERENCE_COLUMNS, interactive=False, wrap=True,
-                                   column_widths=["9%", "6%", "8%", "8%", "8%", "25%", "25%", "11%"])
+                chart = gr.BarPlot(
+                    x="target",
+                    y="difference",
+                    color="better",
+                    color_map=BETTER_COLOURS,
+                    colors_in_legend=[],
+                    label="Where they differ most (F@10, this file minus the compared one)",
+                    x_title="target",
+                    y_title="F@10 difference",
+                    y_lim=[-100, 100],
+                    sort="-y",
+                    x_label_angle=-40,
+                    elem_id="score-difference-chart",
+                )
+                gr.HTML(
+                    render.swatches_html(
+                        {
+                            "better for this file": BETTER_COLOURS[THIS_FILE],
+                            "better for the compared file": BETTER_COLOURS[COMPARED],
+                        }
+                    )
+                )
+        differences = gr.Dataframe(
+            label=f"Where they differ most. {OPEN_HINT}",
+            elem_id="score-differences",
+            headers=DIFFERENCE_COLUMNS,
+            interactive=False,
+            wrap=True,
+            column_widths=["9%", "6%", "8%", "8%", "8%", "25%", "25%", "11%"],
+        )
     return block, table, chart, differences

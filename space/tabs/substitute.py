@@ -11,13 +11,12 @@ import gradio as gr
 import pandas as pd
 
 from swords_dataset.judgements import NOT_IN_BENCHMARK
-
-from .. import data, render, scoring, systems, text
-from ..errors import SpaceError
-from ..events import Progress, messages, no_progress, tracker
-from ..inputs import Dropdown, Number, Slider, Textbox
-from ..systems import LLMSettings
-from . import explore, llm
+from swords_space import benchmarks, free_text, offered_systems, render, scoring, systems
+from swords_space.errors import SpaceError
+from swords_space.events import Progress, messages, no_progress, tracker
+from swords_space.inputs import Dropdown, Number, Slider, Textbox
+from swords_space.systems import LLMSettings
+from swords_space.tabs import explore, substitute_llm
 
 SUBSTITUTE_CONCURRENCY = 16  # mostly waiting (on a system's lock, or on an LLM's answer)
 EXAMPLE_CONTEXT = (
@@ -34,36 +33,26 @@ EXAMPLE_METRIC_COLUMNS = ["metric", "value"]
 
 def system_choices() -> tuple[list[str], str | None]:
     """(available systems, the default one)."""
-    return systems.available_systems(), systems.default_system()
-
-
-def system_notes() -> list[str]:
-    """What to know about the systems: the local LLM's nature when it is offered, and each system that is not
-    offered here, and why."""
-    notes = []
-    if systems.LOCAL_LLM in systems.available_systems():
-        notes.append(f"{systems.LOCAL_LLM}: {systems.LOCAL_LLM_NOTE}.")
-    notes += [f"Not available here: {name} ({reason})." for name, reason in systems.unavailable_systems().items()]
-    return notes
+    return offered_systems.available_systems(), offered_systems.default_system()
 
 
 def unavailable_note() -> str | None:
     """The system notes as one line (None: nothing to say)."""
-    return " ".join(system_notes()) or None
+    return " ".join(offered_systems.system_notes()) or None
 
 
 def systems_accordion_title() -> str:
-    missing = len(systems.unavailable_systems())
+    missing = len(offered_systems.unavailable_systems())
     return f"About the systems ({missing} not available here)" if missing else "About the systems"
 
 
 def word_choices(context: str | None) -> list[tuple[str, str]]:
-    return text.context_words(context)
+    return free_text.context_words(context)
 
 
 def pick_word(value: str | None) -> tuple[str, int]:
     """A word picked from the context's list -> (target, occurrence)."""
-    parsed = text.parse_word_choice(value)
+    parsed = free_text.parse_word_choice(value)
     if parsed is None:
         raise SpaceError("Pick a word of the context from the list.")
     return parsed
@@ -94,28 +83,10 @@ class SubstituteResult:
     def metrics_table(self) -> pd.DataFrame:
         if not self.metrics:
             return pd.DataFrame(columns=EXAMPLE_METRIC_COLUMNS)
-        return pd.DataFrame([[scoring.METRIC_LABELS[key], round(self.metrics[key], 2)] for key in EXAMPLE_METRICS],
-                            columns=EXAMPLE_METRIC_COLUMNS)
-
-
-def _resolve_row(
-    context: str, target: str | None, occurrence: float | None, pos: str | None, example: dict | None
-) -> tuple[dict, tuple[str, str] | None, str]:
-    """(row, (config, split) if it is a benchmark example, how the POS was chosen)."""
-    if example:  # picked from a benchmark: used as long as the user has not edited context or target
-        row = data.get_row(example.get("config", ""), example.get("split", ""), example.get("id", ""))
-        if row is not None and row["context"] == context and row["target"] == (target or "").strip():
-            return row, (example["config"], example["split"]), "from the benchmark"
-    offset, written = text.locate(context, target, occurrence)
-    found = data.find_example(context, offset, written)
-    if found is not None:
-        config, split, row = found
-        return row, (config, split), "from the benchmark"
-    if pos in (None, "", text.AUTO_POS):
-        return text.make_row(context, offset, written, text.guess_pos(context, offset, written)), None, "guessed"
-    if pos not in data.POS_TAGS:
-        raise SpaceError(f"Unknown part of speech {pos!r}; choose {', '.join(data.POS_TAGS)} or auto.")
-    return text.make_row(context, offset, written, pos), None, "chosen"
+        return pd.DataFrame(
+            [[scoring.METRIC_LABELS[key], round(self.metrics[key], 2)] for key in EXAMPLE_METRICS],
+            columns=EXAMPLE_METRIC_COLUMNS,
+        )
 
 
 def _status(name: str, row: dict, shown: int, total: int, example: tuple[str, str] | None, pos_how: str) -> str:
@@ -139,7 +110,7 @@ def substitute(
     context: str | None,
     target: str | None,
     occurrence: float | None = 1,
-    pos: str | None = text.AUTO_POS,
+    pos: str | None = free_text.AUTO_POS,
     system: str | None = None,
     top_k: float | None = 10,
     example: dict | None = None,
@@ -148,21 +119,26 @@ def substitute(
 ) -> SubstituteResult:
     """Ranked substitutes of one system for the chosen target; for a benchmark example, with each
     suggestion's gold judgement and the example's metrics."""
-    context = text.check_context(context)
-    name = system or systems.default_system()
+    context = free_text.check_context(context)
+    name = system or offered_systems.default_system()
     if name is None:
         raise SpaceError("No substitution system is installed (pip install 'swords-lexsub[baselines]').")
-    if name not in systems.available_systems():
+    if name not in offered_systems.available_systems():
         raise SpaceError(f"Unknown or unavailable system {name!r}; choose one of the list.")
     top = int(min(max(top_k or 10, 1), 50))
     progress(0.1, "reading the target")
-    row, example_split, pos_how = _resolve_row(context, target, occurrence, pos, example)
-    progress(0.3, f"asking {name}" + (f" ({systems.LOCAL_LLM_NOTE})" if name == systems.LOCAL_LLM else ""))
+    row, example_split, pos_how = free_text.resolve_row(context, target, occurrence, pos, example)
+    progress(
+        0.3, f"asking {name}" + (f" ({offered_systems.LOCAL_LLM_NOTE})" if name == offered_systems.LOCAL_LLM else "")
+    )
     prediction = systems.predict(name, row, llm)
     progress(0.9, "comparing with the gold")
     shown = prediction[:top]
-    gold = (scoring.judge(row, [s for s, _ in shown], *example_split) if example_split
-            else [("—", NOT_IN_BENCHMARK)] * len(shown))
+    gold = (
+        scoring.judge(row, [s for s, _ in shown], *example_split)
+        if example_split
+        else [("—", NOT_IN_BENCHMARK)] * len(shown)
+    )
     suggestions = [
         {"rank": i + 1, "substitute": render.visible(s), "score": score, "gold": g, "judgement": j}
         for i, ((s, score), (g, j)) in enumerate(zip(shown, gold, strict=True))
@@ -180,11 +156,18 @@ def substitute(
 # gr.Progress() as a default argument is how Gradio hands a handler its progress tracker.
 def on_substitute(context, target, occurrence, pos, system, top_k, example, llm, progress=gr.Progress()):  # noqa: B008
     with messages():
-        result = substitute(context, target, occurrence, pos, system, top_k, example=example, llm=llm,
-                            progress=tracker(progress))
-    return (result.status, result.context_html(), result.html(), result.table(), result.metrics_table(),
-            gr.Column(visible=result.metrics is not None),  # a benchmark example's metrics; free text has none
-            gr.Column(visible=bool(result.suggestions)))  # the table, when there is something in it
+        result = substitute(
+            context, target, occurrence, pos, system, top_k, example=example, llm=llm, progress=tracker(progress)
+        )
+    return (
+        result.status,
+        result.context_html(),
+        result.html(),
+        result.table(),
+        result.metrics_table(),
+        gr.Column(visible=result.metrics is not None),  # a benchmark example's metrics; free text has none
+        gr.Column(visible=bool(result.suggestions)),
+    )  # the table, when there is something in it
 
 
 def on_context(context):
@@ -200,7 +183,7 @@ def on_word(value):
 
 def on_pick_search(split_label, query):
     with messages():
-        choices, message = explore.search_examples(split_label, query, data.ALL_POS)
+        choices, message = explore.search_examples(split_label, query, benchmarks.ALL_POS)
     return gr.Dropdown(choices=choices, value=None), message  # nothing chosen: the user's context stays
 
 
@@ -215,7 +198,7 @@ def on_pick_example(split_label, row_id):
 
 
 def _pick_example(demo: gr.Blocks, splits: list[str], fill: explore.ExampleTarget) -> None:
-    """"Start from a benchmark example": search a split, pick an example, and it fills the inputs."""
+    """ "Start from a benchmark example": search a split, pick an example, and it fills the inputs."""
     with gr.Accordion("Start from a benchmark example", open=False):
         with gr.Row():
             split = Dropdown(splits, value="swords test", label="Benchmark")
@@ -238,49 +221,68 @@ def build(demo: gr.Blocks, splits: list[str]) -> explore.ExampleTarget:
                 value=EXAMPLE_CONTEXT,
                 label="Context",
                 lines=5,
-                max_length=text.MAX_CONTEXT_CHARS,
+                max_length=free_text.MAX_CONTEXT_CHARS,
                 placeholder="Type or paste a sentence or a few; then choose the word to substitute.",
-                info=f"At most {text.MAX_CONTEXT_CHARS:,} characters; a longer paste is cut there.",
+                info=f"At most {free_text.MAX_CONTEXT_CHARS:,} characters; a longer paste is cut there.",
                 elem_id="context",
             )
             with gr.Row():
-                target = Textbox(value="bright", label="Target word", elem_id="target",
-                                 max_length=text.MAX_TARGET_CHARS)
+                target = Textbox(
+                    value="bright", label="Target word", elem_id="target", max_length=free_text.MAX_TARGET_CHARS
+                )
                 occurrence = Number(value=1, label="Occurrence", minimum=1, precision=0, elem_id="occurrence")
-                word_pick = Dropdown(choices=word_choices(EXAMPLE_CONTEXT), value=None, elem_id="word-pick",
-                                     label="…or pick a word of the context", allow_custom_value=True)
+                word_pick = Dropdown(
+                    choices=word_choices(EXAMPLE_CONTEXT),
+                    value=None,
+                    elem_id="word-pick",
+                    label="…or pick a word of the context",
+                    allow_custom_value=True,
+                )
             with gr.Row():
-                pos = Dropdown([text.AUTO_POS, *data.POS_TAGS], value=text.AUTO_POS, label="Part of speech",
-                               elem_id="pos")
+                pos = Dropdown(
+                    [free_text.AUTO_POS, *benchmarks.POS_TAGS],
+                    value=free_text.AUTO_POS,
+                    label="Part of speech",
+                    elem_id="pos",
+                )
                 system = Dropdown(system_names, value=default_system, label="System", elem_id="system")
                 top_k = Slider(5, 50, value=10, step=1, label="Substitutes shown")
             run = gr.Button("Suggest substitutes", variant="primary", elem_id="run")
-            notes = system_notes()
+            notes = offered_systems.system_notes()
             if notes:  # out of the form's way: the System column is narrow
                 with gr.Accordion(systems_accordion_title(), open=False, elem_id="systems-note"):
                     gr.HTML("<ul>" + "".join(f"<li>{escape(note)}</li>" for note in notes) + "</ul>")
             fill = explore.ExampleTarget(context, target, occurrence, pos, example)
             # Only the SWORDS metrics' benchmarks: the tab judges suggestions by their classes (ProLex and TSAR-2022
             # examples come from the Explore tab as free text, saying why).
-            _pick_example(demo, [label for label in splits if data.is_swords_family(label.split(" ")[0])], fill)
-            llm_state = llm.build()
+            _pick_example(demo, [label for label in splits if benchmarks.is_swords_family(label.split(" ")[0])], fill)
+            llm_state = substitute_llm.build()
         with gr.Column(scale=1):
             status = gr.Markdown(label="Status", elem_id="substitute-status")
             context_view = gr.HTML(label="Context", elem_id="context-view")
             suggestions = gr.HTML(label="Suggestions", elem_id="suggestions")
             with gr.Column(visible=False, elem_id="example-metrics-block") as metrics_block:
-                metrics = gr.Dataframe(label="Example metrics (Scorer on this one target)",
-                                       headers=EXAMPLE_METRIC_COLUMNS, elem_id="example-metrics", interactive=False)
+                metrics = gr.Dataframe(
+                    label="Example metrics (Scorer on this one target)",
+                    headers=EXAMPLE_METRIC_COLUMNS,
+                    elem_id="example-metrics",
+                    interactive=False,
+                )
             with gr.Column(visible=False) as table_block, gr.Accordion("As a table", open=False):
-                table = gr.Dataframe(label="Suggestions table", elem_id="suggestions-table",
-                                     headers=SUGGESTION_COLUMNS, interactive=False)
+                table = gr.Dataframe(
+                    label="Suggestions table",
+                    elem_id="suggestions-table",
+                    headers=SUGGESTION_COLUMNS,
+                    interactive=False,
+                )
 
     inputs = [context, target, occurrence, pos, system, top_k, example, llm_state]
     outputs = [status, context_view, suggestions, table, metrics, metrics_block, table_block]
     # A slow system (an LLM behind a slow URL) holds one of many slots, never everyone's.
     run.click(on_substitute, inputs, outputs, api_name="substitute", concurrency_limit=SUBSTITUTE_CONCURRENCY)
     target.submit(on_substitute, inputs, outputs, api_visibility="private")
-    context.change(on_context, context, word_pick, api_visibility="private", show_progress="hidden",
-                   trigger_mode="always_last")  # while typing, only the latest text matters
+    context.change(
+        on_context, context, word_pick, api_visibility="private", show_progress="hidden", trigger_mode="always_last"
+    )  # while typing, only the latest text matters
     word_pick.change(on_word, word_pick, [target, occurrence], api_visibility="private", show_progress="hidden")
     return fill

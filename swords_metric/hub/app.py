@@ -29,7 +29,7 @@ for _slot in range(CONCURRENCY):
     _metrics.put(evaluate.load(str(HERE / "swords_metric.py"), experiment_id=f"swords-widget-{_slot}"))
 swords_dataset = importlib.import_module("swords_dataset")
 read_predictions = importlib.import_module("swords_metric").read_predictions
-size_text = importlib.import_module("swords_metric.bounded_text").size_text
+size_text = importlib.import_module("swords_metric.predictions.bounded_text").size_text
 CHOICES = [f"{config} / {split}" for config, splits in swords_dataset.CONFIGS.items() for split in splits]
 # A request's body, refused unread above this: a CoInCo dev run with 50 scored substitutes a target (11 MB of JSONL,
 # 12 MB as the request's JSON) fits; the largest paste accepted takes 12 s and about 800 MB to score.
@@ -38,8 +38,18 @@ LARGE_CHARS = 2**20  # a paste this long takes a second or more to score
 LARGE_AT_ONCE = 2  # large pastes scored at once; a third is refused at once, leaving two slots to small ones
 _large = threading.BoundedSemaphore(LARGE_AT_ONCE)
 _SURROGATE = re.compile("[\ud800-\udfff]")
-HEADLINE = ("lenient_a_f@10", "lenient_c_f@10", "strict_a_f@10", "strict_c_f@10", "gap", "best_p", "oot_p",
-            "targets_scored", "targets_without_predictions", "signature")
+HEADLINE = (
+    "lenient_a_f@10",
+    "lenient_c_f@10",
+    "strict_a_f@10",
+    "strict_c_f@10",
+    "gap",
+    "best_p",
+    "oot_p",
+    "targets_scored",
+    "targets_without_predictions",
+    "signature",
+)
 
 
 class RequestLimit:
@@ -58,8 +68,9 @@ class RequestLimit:
         length = headers.get(b"content-length")
         if length is not None:
             if not length.isdigit():
-                return await self._refuse(send, 400, f"Content-Length {length[:40].decode('latin-1')!r} is not a "
-                                                     "number of bytes")
+                return await self._refuse(
+                    send, 400, f"Content-Length {length[:40].decode('latin-1')!r} is not a number of bytes"
+                )
             if int(length) > self.max_bytes:
                 return await self._refuse(send, 413, self._too_large(f"of {size_text(int(length))}"))
             return await self.app(scope, receive, send)  # the server reads no more than Content-Length says
@@ -83,15 +94,25 @@ class RequestLimit:
         return await self.app(scope, replay, send)
 
     def _too_large(self, what: str) -> str:
-        return (f"request {what}: more than the {size_text(self.max_bytes)} this widget accepts; score larger "
-                "predictions with `swords evaluate` (pip install swords-lexsub)")
+        return (
+            f"request {what}: more than the {size_text(self.max_bytes)} this widget accepts; score larger "
+            "predictions with `swords evaluate` (pip install swords-lexsub)"
+        )
 
     @staticmethod
     async def _refuse(send, status: int, message: str) -> None:
         body = json.dumps({"detail": message, "error": message}).encode()
-        await send({"type": "http.response.start", "status": status,
-                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-                                (b"connection", b"close")]})
+        await send(
+            {
+                "type": "http.response.start",
+                "status": status,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode()),
+                    (b"connection", b"close"),
+                ],
+            }
+        )
         await send({"type": "http.response.body", "body": body})
 
 
@@ -108,8 +129,10 @@ def _checked(predictions_text: object, benchmark: object) -> tuple[str, str, str
     found = _SURROGATE.search(text)
     if found:
         line, column = text.count("\n", 0, found.start()) + 1, found.start() - text.rfind("\n", 0, found.start())
-        raise gr.Error(f"predictions:{line}: \\u{ord(found.group()):04x} at column {column:,} is a lone surrogate, "
-                       "which is not text")
+        raise gr.Error(
+            f"predictions:{line}: \\u{ord(found.group()):04x} at column {column:,} is a lone surrogate, "
+            "which is not text"
+        )
     config, _, split = benchmark.partition(" / ")
     return text, config, split
 
@@ -119,8 +142,10 @@ def score(predictions_text: str, benchmark: str) -> tuple[dict, dict]:
     text, config, split = _checked(predictions_text, benchmark)
     large = len(text) > LARGE_CHARS
     if large and not _large.acquire(blocking=False):
-        raise gr.Error(f"{LARGE_AT_ONCE} other large pastes are being scored; try again in a minute (or score it "
-                       "with `swords evaluate`)")
+        raise gr.Error(
+            f"{LARGE_AT_ONCE} other large pastes are being scored; try again in a minute (or score it "
+            "with `swords evaluate`)"
+        )
     try:
         return _score(text, config, split)
     finally:
@@ -162,9 +187,11 @@ def _computed(metric, text: str, config: str, split: str) -> tuple[dict, dict]:
 
 
 with gr.Blocks(title="SWORDS lexical substitution metrics") as demo:
-    gr.Markdown("# SWORDS lexical substitution metrics\nPaste a system's predictions and choose the benchmark split "
-                "they are for. The numbers are `evaluate.load(...).compute(...)`'s, identical to the official "
-                f"scorers'. Up to {MAX_REQUEST_BYTES // 2**20} MB; score larger files with `swords evaluate`.")
+    gr.Markdown(
+        "# SWORDS lexical substitution metrics\nPaste a system's predictions and choose the benchmark split "
+        "they are for. The numbers are `evaluate.load(...).compute(...)`'s, identical to the official "
+        f"scorers'. Up to {MAX_REQUEST_BYTES // 2**20} MB; score larger files with `swords evaluate`."
+    )
     benchmark = gr.Dropdown(CHOICES, value=CHOICES[1], label="benchmark / split")
     text = gr.Textbox(lines=12, label="predictions (JSONL or the upstream SWORDS JSON)")
     button = gr.Button("Score", variant="primary")
@@ -179,8 +206,11 @@ def launch() -> None:
     from starlette.middleware import Middleware
 
     demo.queue(default_concurrency_limit=CONCURRENCY, max_size=32)
-    demo.launch(app_kwargs={"middleware": [Middleware(RequestLimit, max_bytes=MAX_REQUEST_BYTES)]},
-                max_file_size=MAX_REQUEST_BYTES, ssr_mode=False)
+    demo.launch(
+        app_kwargs={"middleware": [Middleware(RequestLimit, max_bytes=MAX_REQUEST_BYTES)]},
+        max_file_size=MAX_REQUEST_BYTES,
+        ssr_mode=False,
+    )
 
 
 if __name__ == "__main__":

@@ -37,8 +37,9 @@ def _installed_metric_class():
     except ImportError as error:
         raise ImportError(f"the SWORDS metric needs its package: {INSTALL} ({error})") from None
     if installed != SWORDS_LEXSUB_VERSION:
-        raise ImportError(f"this SWORDS metric is swords-lexsub {SWORDS_LEXSUB_VERSION}'s, and {installed} is "
-                          f"installed: {INSTALL}")
+        raise ImportError(
+            f"this SWORDS metric is swords-lexsub {SWORDS_LEXSUB_VERSION}'s, and {installed} is installed: {INSTALL}"
+        )
     return metric_module.SwordsMetric
 
 

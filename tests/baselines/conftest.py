@@ -1,10 +1,22 @@
-"""Fixtures shared by the baselines' tests: the fault tests' key, SWORDS dev."""
+"""Fixtures shared by the baselines' tests: the fault tests' key, SWORDS dev, the embedded engine served once."""
 
 from __future__ import annotations
 
+import json
+import os
 import secrets
+import subprocess
+import sys
+import time
+import urllib.request
 
 import pytest
+
+from ..conftest import REPO_ROOT, free_port
+from ..space_server import stop_process
+
+SWORDS = [sys.executable, "-m", "swords_lexsub.cli"]
+ENGINE_CONTEXT = 640  # tokens a slot: the small budget the engine's tests prompt with
 
 
 @pytest.fixture
@@ -23,3 +35,38 @@ def dev() -> list[dict]:
 @pytest.fixture(scope="session")
 def dev_by_id(dev) -> dict[str, dict]:
     return {row["id"]: row for row in dev}
+
+
+@pytest.fixture(scope="session")
+def served_engine(tmp_path_factory) -> str:
+    """`swords llm serve --port PORT --context 640` (llama.cpp serving SmolLM2-135M, one slot), started once for
+    the tests that need an engine to answer them; its OpenAI base URL. Tests of the engine's own start and stop
+    start their own. (Any test using it is marked `engine`, and those run on one worker: tests/conftest.py.)"""
+    from swords_baselines.llm.engine import unavailable_reason
+
+    if unavailable_reason():
+        pytest.skip(f"the local engine cannot run here: {unavailable_reason()}")
+    port, log = free_port(), tmp_path_factory.mktemp("engine") / "serve.log"
+    with open(log, "wb") as output:  # a file, not a pipe: a session's worth of lines never blocks the server
+        process = subprocess.Popen(
+            [*SWORDS, "llm", "serve", "--port", str(port), "--context", str(ENGINE_CONTEXT)],
+            cwd=REPO_ROOT,
+            env={**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "OPENAI_API_KEY": ""},
+            stdout=output,
+            stderr=subprocess.STDOUT,
+        )
+    root = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 120
+    try:
+        while True:
+            assert process.poll() is None, log.read_text(errors="replace")[-3000:]
+            assert time.monotonic() < deadline, f"swords llm serve did not answer at {root} within 120 s"
+            try:
+                with urllib.request.urlopen(root + "/health", timeout=2) as response:
+                    if json.loads(response.read()).get("status") == "ok":
+                        break
+            except OSError:
+                time.sleep(0.2)
+        yield root + "/v1"
+    finally:
+        stop_process(process, 30)

@@ -14,14 +14,19 @@ from swords_baselines.cli import execute
 
 from ..conftest import REPO_ROOT
 
-SWORDS = [sys.executable, "-m", "swords_dataset.cli"]
+SWORDS = [sys.executable, "-m", "swords_lexsub.cli"]
 
 
 def swords(*args: str, env: dict | None = None, timeout: float = 600, cwd: Path = REPO_ROOT, user: str | None = None):
     started = time.monotonic()
     done = subprocess.run(
-        [*SWORDS, *args], cwd=cwd, capture_output=True, text=True, timeout=timeout,
-        env={**os.environ, **(env or {})}, user=user,
+        [*SWORDS, *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env={**os.environ, **(env or {})},
+        user=user,
     )
     done.seconds = time.monotonic() - started
     return done
@@ -35,9 +40,31 @@ def one_line(done) -> str:
 
 
 def llm_args(base_url: str, output: Path, *extra: str, limit: int = 40) -> list[str]:
-    return ["run", "--system", "llm", "--dataset", "swords", "--split", "dev", "--output", str(output),
-            "--base-url", base_url, "--model", "davinci-002", "--api-key-env", "SWORDS_FAULT_KEY",
-            "--cache-dir", "off", "--limit", str(limit), "--bootstrap", "0", "--no-progress", *extra]
+    return [
+        "run",
+        "--system",
+        "llm",
+        "--dataset",
+        "swords",
+        "--split",
+        "dev",
+        "--output",
+        str(output),
+        "--base-url",
+        base_url,
+        "--model",
+        "davinci-002",
+        "--api-key-env",
+        "SWORDS_FAULT_KEY",
+        "--cache-dir",
+        "off",
+        "--limit",
+        str(limit),
+        "--bootstrap",
+        "0",
+        "--no-progress",
+        *extra,
+    ]
 
 
 def run_system(name: str, options: dict, tmp_path: Path, dataset: str = "swords", split: str = "test") -> dict:

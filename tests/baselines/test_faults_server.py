@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from swords_baselines.llm import LLM
-from swords_baselines.run_files import output_paths
-from swords_dataset.errors import SwordsError
+from swords_baselines.run.files import output_paths
+from swords_lexsub.errors import SwordsError
 from swords_metric import read_predictions
 
 from ..llm_server import LLMServer
@@ -25,6 +25,7 @@ from .run_helpers import llm_args, one_line, swords
 
 def strict_json(path: Path) -> object:
     """The file as a strict JSON reader takes it: NaN and Infinity refused."""
+
     def refuse(constant: str) -> None:
         raise ValueError(f"{path}: {constant} is not JSON")
 
@@ -34,9 +35,15 @@ def strict_json(path: Path) -> object:
 # --- usage counts ------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("field, value", [
-    ("prompt_tokens", -5), ("prompt_tokens", 1e308), ("completion_tokens", "12"), ("completion_tokens", float("nan")),
-])
+@pytest.mark.parametrize(
+    "field, value",
+    [
+        ("prompt_tokens", -5),
+        ("prompt_tokens", 1e308),
+        ("completion_tokens", "12"),
+        ("completion_tokens", float("nan")),
+    ],
+)
 def test_usage_counts_that_are_no_counts_give_an_unknown_cost_and_strict_json(tmp_path, key, field, value):
     with LLMServer(usage={field: value}) as server:
         output = tmp_path / "out.jsonl"
@@ -61,8 +68,7 @@ def test_a_million_words_under_max_tokens_48_are_kept_to_a_bounded_run_that_read
     words = " " + ", ".join(f"w{i}" for i in range(1_200_000))
     with LLMServer(generic=words) as server:
         output = tmp_path / "huge.jsonl"
-        args = llm_args(server.base_url, output, "--max-tokens", "48", "--cache-dir", str(tmp_path / "cache"),
-                        limit=4)
+        args = llm_args(server.base_url, output, "--max-tokens", "48", "--cache-dir", str(tmp_path / "cache"), limit=4)
         done = swords(*args, env=key)
         assert done.returncode == 0, done.stderr
         assert len(server.requests) == 4
@@ -75,8 +81,18 @@ def test_a_million_words_under_max_tokens_48_are_kept_to_a_bounded_run_that_read
         assert output.stat().st_size < 20_000 and output_paths(output)["upstream"].stat().st_size < 20_000
         assert "completions cut to what is kept: 4" in done.stdout
         # What was written reads back: by `swords evaluate`, and by the same `swords run` (its finished run).
-        evaluated = swords("evaluate", "--dataset", "swords", "--split", "dev", "--predictions", str(output),
-                           "--given-only", "--bootstrap", "0")
+        evaluated = swords(
+            "evaluate",
+            "--dataset",
+            "swords",
+            "--split",
+            "dev",
+            "--predictions",
+            str(output),
+            "--given-only",
+            "--bootstrap",
+            "0",
+        )
         assert evaluated.returncode == 0, evaluated.stderr
         again = swords(*args, env=key)
         assert again.returncode == 0 and "finished run with these settings" in again.stderr, again.stderr
@@ -92,15 +108,19 @@ def failed_target(done) -> str:
     return lines[1]
 
 
-@pytest.mark.parametrize("mode, message, most", [
-    ("endless", "the response body passed 16 MB (read no further)", 24 * 2**20),
-    ("endless-announced", "the response body announces 1,073,741,824 bytes, past 16 MB", 8 * 2**20),  # buffers
-    ("gzip-bomb", "the response body passed 16 MB (read no further)", 2**20),  # 64 kB sent, 64 MB once expanded
-])
+@pytest.mark.parametrize(
+    "mode, message, most",
+    [
+        ("endless", "the response body passed 16 MB (read no further)", 24 * 2**20),
+        ("endless-announced", "the response body announces 1,073,741,824 bytes, past 16 MB", 8 * 2**20),  # buffers
+        ("gzip-bomb", "the response body passed 16 MB (read no further)", 2**20),  # 64 kB sent, 64 MB once expanded
+    ],
+)
 def test_no_more_than_16_mb_of_a_body_is_read(tmp_path, key, mode, message, most):
     with LLMServer(mode=mode) as server:
-        done = swords(*llm_args(server.base_url, tmp_path / "out.jsonl", "--max-retries", "0", limit=1), env=key,
-                      timeout=120)
+        done = swords(
+            *llm_args(server.base_url, tmp_path / "out.jsonl", "--max-retries", "0", limit=1), env=key, timeout=120
+        )
         sent = server.body_bytes_sent
     assert message in failed_target(done), done.stderr
     assert sent < most, sent  # what the client read, plus what the sockets' buffers held when it hung up
@@ -110,8 +130,11 @@ def test_no_more_than_16_mb_of_a_body_is_read(tmp_path, key, mode, message, most
 
 def test_a_body_trickled_a_byte_at_a_time_is_given_up_after_twice_the_timeout(tmp_path, key):
     with LLMServer(mode="trickle") as server:
-        done = swords(*llm_args(server.base_url, tmp_path / "out.jsonl", "--max-retries", "0", "--timeout", "1",
-                                limit=1), env=key, timeout=120)
+        done = swords(
+            *llm_args(server.base_url, tmp_path / "out.jsonl", "--max-retries", "0", "--timeout", "1", limit=1),
+            env=key,
+            timeout=120,
+        )
         sent = server.body_bytes_sent
     assert "the response had not arrived after 2 s" in failed_target(done), done.stderr
     assert done.seconds < 20 and sent < 20, (done.seconds, sent)
@@ -145,14 +168,17 @@ def test_lone_surrogates_from_the_server_and_from_the_cache_reach_no_file_as_suc
 # --- base URLs ---------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("url, problem", [
-    ("http://127.0.0.1:99999/v1", "port 99999 is out of range (1 to 65535)"),
-    ("http://[::1/v1", "not a valid URL (Invalid IPv6 URL)"),
-    ("ftp://127.0.0.1:{port}/v1", "the scheme must be http or https (it is 'ftp')"),
-    ("127.0.0.1:{port}/v1", "no scheme (write http://… or https://…)"),
-    ("http://:{port}/v1", "no host"),
-    ("http://127.0.0.1:port/v1", "its port is not a number"),
-])
+@pytest.mark.parametrize(
+    "url, problem",
+    [
+        ("http://127.0.0.1:99999/v1", "port 99999 is out of range (1 to 65535)"),
+        ("http://[::1/v1", "not a valid URL (Invalid IPv6 URL)"),
+        ("ftp://127.0.0.1:{port}/v1", "the scheme must be http or https (it is 'ftp')"),
+        ("127.0.0.1:{port}/v1", "no scheme (write http://… or https://…)"),
+        ("http://:{port}/v1", "no host"),
+        ("http://127.0.0.1:port/v1", "its port is not a number"),
+    ],
+)
 def test_a_base_url_that_cannot_work_is_one_line_before_any_request(tmp_path, key, url, problem):
     with LLMServer() as server:
         url = url.format(port=server.port)

@@ -10,14 +10,14 @@ import time
 import pytest
 
 from swords_baselines.llm.engine import model_path, unavailable_reason
-from swords_baselines.llm.gguf_file import MAX_NAME, read_header
-from swords_dataset.errors import SwordsError
+from swords_baselines.llm.gguf_file import read_header
+from swords_baselines.llm.gguf_header import MAX_NAME
+from swords_lexsub.errors import SwordsError
 
 if unavailable_reason():
     pytest.skip(f"the local engine cannot run here: {unavailable_reason()}", allow_module_level=True)
 
 MODEL = model_path()
-
 
 
 def _string(text: str) -> bytes:
@@ -43,12 +43,18 @@ MALFORMED = {  # what the message says: (tensor count, metadata entries, tensor 
     "general.alignment is not a uint32": (0, [_entry(ALIGNMENT, UINT64, struct.pack("<Q", 32))], []),
     "general.alignment is 48, not a power of two": (0, [_entry(ALIGNMENT, UINT32, struct.pack("<I", 48))], []),
     "the value of 'a' would take 4,611,686,018,427,387,904 bytes": (
-        0, [_entry("a", STRING, struct.pack("<Q", 1 << 62))], []),
+        0,
+        [_entry("a", STRING, struct.pack("<Q", 1 << 62))],
+        [],
+    ),
     f"is {MAX_NAME} bytes or longer": (1, [], [_tensor("x" * MAX_NAME, (32,), F32, 0)]),
     "tensor 't' has 5 dimensions (at most 4)": (1, [], [_tensor("t", (1, 1, 1, 1, 1), F32, 0)]),
     "tensor 't' has unknown ggml type 999": (1, [], [_tensor("t", (32,), 999, 0)]),
     "tensor 't' (Q4_1) has rows of 33 values, not a multiple of its block size 32": (
-        1, [], [_tensor("t", (33,), Q4_1, 0)]),
+        1,
+        [],
+        [_tensor("t", (33,), Q4_1, 0)],
+    ),
     "tensor 'u' has offset 7, expected 128": (2, [], [_tensor("t", (32,), F32, 0), _tensor("u", (32,), F32, 7)]),
 }
 
@@ -57,8 +63,9 @@ MALFORMED = {  # what the message says: (tensor count, metadata entries, tensor 
 def test_a_malformed_header_is_named_with_what_is_wrong(tmp_path, expected):
     tensors, entries, infos = MALFORMED[expected]
     model = tmp_path / "bad.gguf"
-    model.write_bytes(b"GGUF" + struct.pack("<Iqq", 3, tensors, len(entries)) + b"".join(entries) + b"".join(infos)
-                      + b"\0" * 4096)
+    model.write_bytes(
+        b"GGUF" + struct.pack("<Iqq", 3, tensors, len(entries)) + b"".join(entries) + b"".join(infos) + b"\0" * 4096
+    )
     with pytest.raises(SwordsError) as refusal:
         read_header(model)
     assert str(refusal.value).startswith(f"{model} has a malformed GGUF header: ") and expected in str(refusal.value)
@@ -76,6 +83,7 @@ def test_the_header_walk_is_quick_and_agrees_with_the_gguf_package(tmp_path):
     assert header.data_offset + header.data_size == MODEL.stat().st_size
     assert (header.architecture, header.context_length, header.kv_bytes_per_token()) == ("llama", 8192, 23040)
     reference = gguf.GGUFReader(MODEL)
-    assert [(t.name, t.offset) for t in header.tensors] == [(t.name, t.data_offset - header.data_offset)
-                                                            for t in reference.tensors]
+    assert [(t.name, t.offset) for t in header.tensors] == [
+        (t.name, t.data_offset - header.data_offset) for t in reference.tensors
+    ]
     assert [t.size for t in header.tensors] == [int(t.n_bytes) for t in reference.tensors]

@@ -11,9 +11,9 @@ import json
 import pytest
 
 import swords_dataset
-from swords_baselines.oracles import Humans, HumansAcceptable, HumansAll, HumansConceivable
+from swords_baselines.classic.oracles import Humans, HumansAcceptable, HumansAll, HumansConceivable
 from swords_baselines.system import SYSTEMS, Prediction
-from swords_dataset.errors import SwordsError
+from swords_lexsub.errors import SwordsError
 from swords_metric import Scorer
 
 from ..conftest import run_swords
@@ -36,8 +36,10 @@ def predictions(system, rows: list[dict]) -> dict[str, Prediction]:
 def tie_order(scorer: Scorer, target_id: str, prediction: Prediction, best: bool) -> Prediction:
     """The prediction with each run of equal scores ordered by the reference's score of its substitutes
     (not in the reference: below every judged one), highest first if `best`, else lowest first."""
-    gold = {j.substitute: (-1.0 if j.score is None else j.score)
-            for j in scorer.judge(target_id, [s for s, _ in prediction])}
+    gold = {
+        j.substitute: (-1.0 if j.score is None else j.score)
+        for j in scorer.judge(target_id, [s for s, _ in prediction])
+    }
     sign = -1.0 if best else 1.0
     return sorted(prediction, key=lambda item: (-item[1], sign * gold[item[0]]))
 
@@ -128,8 +130,21 @@ def test_swords_run_offers_the_three_systems(tmp_path):
     assert listing.returncode == 0
     for name in ("humans-acceptable", "humans-conceivable", "humans-all"):
         assert name in listing.stdout and name in SYSTEMS.entries
-    result = run_swords("run", "--system", "humans-acceptable", "--dataset", "swords_test_subset", "--split", "test",
-                        "--output", str(tmp_path / "h.jsonl"), "--json", "--bootstrap", "0", "--no-progress")
+    result = run_swords(
+        "run",
+        "--system",
+        "humans-acceptable",
+        "--dataset",
+        "swords_test_subset",
+        "--split",
+        "test",
+        "--output",
+        str(tmp_path / "h.jsonl"),
+        "--json",
+        "--bootstrap",
+        "0",
+        "--no-progress",
+    )
     assert result.returncode == 0, result.stderr
     metrics = json.loads(result.stdout)
     assert metrics["targets_scored"] == 89

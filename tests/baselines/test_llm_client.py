@@ -19,9 +19,9 @@ from swords_baselines.llm.cache import ResponseCache
 from swords_baselines.llm.parse import parse_completion, to_prediction
 from swords_baselines.llm.prompt import question
 from swords_baselines.llm.retry import Backoff, retry_after_seconds
-from swords_baselines.run_files import output_paths
-from swords_dataset.cli import main as swords_main
-from swords_dataset.errors import SwordsError
+from swords_baselines.run.files import output_paths
+from swords_lexsub.cli import main as swords_main
+from swords_lexsub.errors import SwordsError
 
 from ..llm_server import Canned, Fault, LLMServer
 
@@ -150,8 +150,14 @@ def test_a_target_that_keeps_failing_is_reported_not_a_crash(server, tmp_path, k
     server.inject(*[Fault("html", key=bad)] * 3)
     system = make_llm(server, tmp_path, max_retries=2, cache_dir="off")
     answered = []
-    with system, pytest.raises(SwordsError, match=r"llm: 1 targets failed \(first t:.*\); 3 finished targets are "
-                               "checkpointed"):
+    with (
+        system,
+        pytest.raises(
+            SwordsError,
+            match=r"llm: 1 targets failed \(first t:.*\); 3 finished targets are "
+            "checkpointed",
+        ),
+    ):
         for target_id, _ in system.predict(rows):
             answered.append(target_id)
     assert sorted(answered) == sorted(r["id"] for r in rows if r is not rows[1])

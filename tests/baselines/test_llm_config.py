@@ -11,7 +11,7 @@ import pytest
 
 from swords_baselines.cli import list_systems, system_parser
 from swords_baselines.llm import LLM, LLMConfig, UnknownTokenizer
-from swords_dataset.errors import SwordsError
+from swords_lexsub.errors import SwordsError
 
 from ..llm_server import LLMServer
 
@@ -85,12 +85,14 @@ def test_building_the_system_does_no_io_and_start_does(tmp_path, monkeypatch):
 def test_a_session_key_is_used_in_memory_and_only_before_the_start(monkeypatch):
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     with LLMServer() as server:
-        system = LLM(model="davinci", base_url=server.base_url, api_key_env="SWORDS_NOBODY_SETS_THIS",
-                     cache_dir="off")
+        system = LLM(model="davinci", base_url=server.base_url, api_key_env="SWORDS_NOBODY_SETS_THIS", cache_dir="off")
         system.use_api_key("sk-session-" + "k" * 24)
         with system:
-            answers = list(system.answers([{"id": "t:x", "context": "A bright idea.", "target": "bright",
-                                            "offset": 2, "substitutes": []}]))
+            answers = list(
+                system.answers(
+                    [{"id": "t:x", "context": "A bright idea.", "target": "bright", "offset": 2, "substitutes": []}]
+                )
+            )
             with pytest.raises(SwordsError, match="set before the system starts"):
                 system.use_api_key("sk-other")
         assert answers[0].failure is None and answers[0].prediction
@@ -106,7 +108,7 @@ def test_a_session_key_is_used_in_memory_and_only_before_the_start(monkeypatch):
 def test_the_spaces_form_is_the_configs():
     pytest.importorskip("gradio")
     from swords_space.errors import SpaceError
-    from swords_space.tabs import llm as form
+    from swords_space.tabs import substitute_llm as form
 
     assert form.MODE["choices"] == LLMConfig.describe("mode")["choices"] == ("completions", "chat")
     assert (form.BASE_URL["label"], form.MODEL["label"]) == ("Base URL", "Model")

@@ -14,8 +14,8 @@ import pytest
 import swords_dataset
 from swords_baselines.llm import LLM
 from swords_baselines.llm.prompt import question
-from swords_baselines.run_files import output_paths
-from swords_dataset.errors import SwordsError
+from swords_baselines.run.files import output_paths
+from swords_lexsub.errors import SwordsError
 
 from ..conftest import run_swords
 from ..llm_server import Canned, Fault, LLMServer
@@ -24,8 +24,15 @@ LIMIT = 12
 
 
 def make_llm(server: LLMServer, **options) -> LLM:
-    return LLM(model="davinci", base_url=server.base_url, api_key_env="SWORDS_TEST_LLM_KEY", cache_dir="off",
-               backoff=0.01, timeout=5.0, **options)
+    return LLM(
+        model="davinci",
+        base_url=server.base_url,
+        api_key_env="SWORDS_TEST_LLM_KEY",
+        cache_dir="off",
+        backoff=0.01,
+        timeout=5.0,
+        **options,
+    )
 
 
 def completions(server: LLMServer) -> list[dict]:
@@ -34,10 +41,30 @@ def completions(server: LLMServer) -> list[dict]:
 
 def swords_run(server: LLMServer, tmp_path, *options: str):
     output = tmp_path / "llm.jsonl"
-    done = run_swords("run", "--system", "llm", "--base-url", server.base_url, "--model", "davinci-002",
-                      "--dataset", "swords", "--split", "test", "--limit", str(LIMIT), "--output", str(output),
-                      "--cache-dir", str(tmp_path / "cache"), "--no-progress", "--bootstrap", "0", *options,
-                      env={"OPENAI_API_KEY": ""})
+    done = run_swords(
+        "run",
+        "--system",
+        "llm",
+        "--base-url",
+        server.base_url,
+        "--model",
+        "davinci-002",
+        "--dataset",
+        "swords",
+        "--split",
+        "test",
+        "--limit",
+        str(LIMIT),
+        "--output",
+        str(output),
+        "--cache-dir",
+        str(tmp_path / "cache"),
+        "--no-progress",
+        "--bootstrap",
+        "0",
+        *options,
+        env={"OPENAI_API_KEY": ""},
+    )
     return done, output
 
 
@@ -51,8 +78,10 @@ def test_a_model_that_answers_nothing_stops_the_run_naming_on_failure_empty(tmp_
     assert done.returncode == 2 and "Traceback" not in done.stderr
     last = done.stderr.strip().splitlines()[-1]
     assert last.startswith("swords: error: llm: 5 targets in a row got an empty completion (last t:")
-    assert last.endswith(": empty completion (finish reason 'stop')); a rerun asks the same: pass --on-failure empty "
-                         "to record them as answered with no substitutes (finished targets are checkpointed)")
+    assert last.endswith(
+        ": empty completion (finish reason 'stop')); a rerun asks the same: pass --on-failure empty "
+        "to record them as answered with no substitutes (finished targets are checkpointed)"
+    )
     assert "keeps failing" not in done.stderr and "retr" not in done.stderr
     # Each target asked once: no prompt twice (it was 7 attempts each, with backoff waits between them).
     assert len(prompts) == len(set(prompts)) and 5 <= len(prompts) <= 6  # the sixth may be under way at the stop
@@ -94,7 +123,8 @@ def test_one_empty_completion_among_answers_is_not_retried_and_is_named(dev, mon
         assert str(error.value) == (
             f"llm: 1 targets got an empty completion (first {rows[2]['id']}: empty completion (finish reason "
             "'stop')); a rerun asks the same: pass --on-failure empty to record them as answered with no substitutes "
-            "(3 finished targets are checkpointed)")
+            "(3 finished targets are checkpointed)"
+        )
 
         server.inject(Fault("empty", key=question(rows[2])))
         system = make_llm(server, on_failure="empty")

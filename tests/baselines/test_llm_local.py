@@ -20,32 +20,55 @@ import pytest
 import swords_dataset
 from swords_baselines.llm import LLM
 from swords_baselines.llm.engine import LocalEngine, unavailable_reason
-from swords_baselines.run_files import output_paths
-from swords_dataset.errors import SwordsError
+from swords_baselines.run.files import output_paths
+from swords_lexsub.errors import SwordsError
 from swords_metric import read_predictions
 
 from ..conftest import REPO_ROOT, free_port
+from .conftest import ENGINE_CONTEXT
 
 if unavailable_reason():
     pytest.skip(f"the local engine cannot run here: {unavailable_reason()}", allow_module_level=True)
 
-SWORDS = [sys.executable, "-m", "swords_dataset.cli"]
+SWORDS = [sys.executable, "-m", "swords_lexsub.cli"]
 OFFLINE = {"HF_HUB_OFFLINE": "1", "OPENAI_API_KEY": ""}
 BUDGET, MAX_TOKENS = 640, 48
 
 
 def local_run(output: Path, *extra: str, limit: int = 5, timeout: float = 600):
-    command = [*SWORDS, "run", "--system", "llm", "--local", "--dataset", "swords", "--split", "dev",
-               "--limit", str(limit), "--budget", str(BUDGET), "--max-tokens", str(MAX_TOKENS), "--output",
-               str(output), "--bootstrap", "0", "--no-progress", *extra]
-    return subprocess.run(command, cwd=REPO_ROOT, capture_output=True, text=True, timeout=timeout,
-                          env={**os.environ, **OFFLINE})
+    command = [
+        *SWORDS,
+        "run",
+        "--system",
+        "llm",
+        "--local",
+        "--dataset",
+        "swords",
+        "--split",
+        "dev",
+        "--limit",
+        str(limit),
+        "--budget",
+        str(BUDGET),
+        "--max-tokens",
+        str(MAX_TOKENS),
+        "--output",
+        str(output),
+        "--bootstrap",
+        "0",
+        "--no-progress",
+        *extra,
+    ]
+    return subprocess.run(
+        command, cwd=REPO_ROOT, capture_output=True, text=True, timeout=timeout, env={**os.environ, **OFFLINE}
+    )
 
 
 def cached(folder: Path) -> list[dict]:
     return [json.loads(path.read_text()) for path in sorted(folder.rglob("*.json"))]
 
 
+@pytest.mark.engine
 def test_the_readme_command_answers_real_substitutes_offline(tmp_path, dev):
     """`swords run --system llm --local --dataset swords --split dev --limit 5 --budget 640 --max-tokens 48`:
     the prompts fit the budget by the server's own count and fill it; the paper's logit bias makes every
@@ -77,6 +100,7 @@ def test_the_readme_command_answers_real_substitutes_offline(tmp_path, dev):
     assert any(r["response"]["usage"]["prompt_tokens"] != len(r["request"]["prompt"]) // 4 for r in records)
 
 
+@pytest.mark.engine
 def test_chat_mode_against_the_real_model(dev):
     with LLM(local=True, mode="chat", budget=BUDGET, max_tokens=MAX_TOKENS, cache_dir="off") as system:
         assert "logit_bias" not in system.parameters and "stop" not in system.parameters
@@ -91,13 +115,36 @@ def test_chat_mode_against_the_real_model(dev):
     assert report["prompt tokens"] == sum(counted)
 
 
+@pytest.mark.engine
 def test_the_cache_and_resume_work_against_the_real_server(tmp_path):
     output, cache = tmp_path / "run.jsonl", tmp_path / "cache"
-    command = [*SWORDS, "run", "--system", "llm", "--local", "--dataset", "swords", "--split", "dev", "--limit",
-               "6", "--budget", str(BUDGET), "--max-tokens", str(MAX_TOKENS), "--output", str(output),
-               "--bootstrap", "0", "--no-progress", "--cache-dir", str(cache)]
-    process = subprocess.Popen(command, cwd=REPO_ROOT, env={**os.environ, **OFFLINE}, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL)
+    command = [
+        *SWORDS,
+        "run",
+        "--system",
+        "llm",
+        "--local",
+        "--dataset",
+        "swords",
+        "--split",
+        "dev",
+        "--limit",
+        "6",
+        "--budget",
+        str(BUDGET),
+        "--max-tokens",
+        str(MAX_TOKENS),
+        "--output",
+        str(output),
+        "--bootstrap",
+        "0",
+        "--no-progress",
+        "--cache-dir",
+        str(cache),
+    ]
+    process = subprocess.Popen(
+        command, cwd=REPO_ROOT, env={**os.environ, **OFFLINE}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     journal = output_paths(output)["journal"]
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline and (not journal.exists() or journal.read_text().count("\n") < 3):
@@ -115,6 +162,7 @@ def test_the_cache_and_resume_work_against_the_real_server(tmp_path):
     assert again.returncode == 0 and "requests sent: 0" in again.stdout and "cache hits: 6" in again.stdout
 
 
+@pytest.mark.engine
 def test_parallel_slots_really_overlap(dev):
     """--concurrency 2 against an engine with --parallel 2: the server decodes two requests at once (its
     /slots say so while they run)."""
@@ -142,18 +190,24 @@ def test_parallel_slots_really_overlap(dev):
     assert len(answers) == 4 and max(busy) == 2
 
 
-def test_the_same_request_gets_the_same_answer_whatever_came_before():
+def test_the_same_request_gets_the_same_answer_whatever_came_before(served_engine):
     """Temperature 0 on the engine is a function of the request: the first ten SWORDS test targets asked in
-    order, then in reverse, answer the same. (With llama.cpp's prompt cache on, its default, two of them
-    changed: a prompt restored from the cache is decoded from logits of another batch shape.)"""
+    order, then in reverse, answer the same, on the session's engine whatever the other tests asked it before.
+    (With llama.cpp's prompt cache on, its default, two of them changed: a prompt restored from the cache is
+    decoded from logits of another batch shape.)"""
     rows = swords_dataset.rows("swords", "test")[:10]
-    with LocalEngine(context=BUDGET) as engine, LLM(base_url=engine.base_url, model="smollm2-135m", budget=BUDGET,
-                                                     max_tokens=MAX_TOKENS, cache_dir="off") as system:
+    assert BUDGET == ENGINE_CONTEXT
+    with LLM(
+        base_url=served_engine, model="smollm2-135m", budget=BUDGET, max_tokens=MAX_TOKENS, cache_dir="off"
+    ) as system:
         bodies = [system.request_body(row)[1] for row in rows]
 
         def ask(body: dict) -> str:
-            request = urllib.request.Request(f"{engine.base_url}/completions", data=json.dumps(body).encode(),
-                                             headers={"Content-Type": "application/json"})
+            request = urllib.request.Request(
+                f"{served_engine}/completions",
+                data=json.dumps(body).encode(),
+                headers={"Content-Type": "application/json"},
+            )
             return json.loads(urllib.request.urlopen(request, timeout=300).read())["choices"][0]["text"]
 
         forward = [ask(body) for body in bodies]
@@ -161,17 +215,26 @@ def test_the_same_request_gets_the_same_answer_whatever_came_before():
     assert forward == backward
 
 
+@pytest.mark.engine
 def test_llm_serve_answers_on_loopback_and_stops_cleanly():
     port = free_port()  # serve takes 1 to 65535, no "pick one"
-    process = subprocess.Popen([*SWORDS, "llm", "serve", "--port", str(port)], cwd=REPO_ROOT, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True, env={**os.environ, **OFFLINE})
+    process = subprocess.Popen(
+        [*SWORDS, "llm", "serve", "--port", str(port)],
+        cwd=REPO_ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, **OFFLINE},
+    )
     try:
         line = process.stdout.readline()
         url = f"http://127.0.0.1:{port}/v1"
         assert url in line, line
-        request = urllib.request.Request(f"{url}/completions", data=json.dumps(
-            {"model": "smollm2", "prompt": "A word like bright:", "max_tokens": 8}).encode(),
-            headers={"Content-Type": "application/json"})
+        request = urllib.request.Request(
+            f"{url}/completions",
+            data=json.dumps({"model": "smollm2", "prompt": "A word like bright:", "max_tokens": 8}).encode(),
+            headers={"Content-Type": "application/json"},
+        )
         answer = json.loads(urllib.request.urlopen(request, timeout=60).read())
         assert answer["choices"][0]["text"] and answer["usage"]["completion_tokens"] > 0
         models = json.loads(urllib.request.urlopen(f"{url}/models", timeout=10).read())
@@ -182,6 +245,7 @@ def test_llm_serve_answers_on_loopback_and_stops_cleanly():
     assert process.returncode == 0 and "stopped" in stderr
 
 
+@pytest.mark.engine
 def test_the_engine_stops_when_the_run_ends():
     with LocalEngine(context=BUDGET) as engine:
         url = engine.base_url
@@ -217,15 +281,23 @@ def test_preset_paper_pins_the_papers_settings():
     assert (system.parameters["max_tokens"], system.builder.limit) == (128, 2048 - 128)
 
 
+@pytest.mark.engine
 def test_the_space_offers_the_local_llm_with_a_note_and_progress():
-    from swords_space import systems
+    from swords_space import offered_systems
     from swords_space.tabs.substitute import substitute, unavailable_note
 
-    assert systems.LOCAL_LLM in systems.available_systems()
+    assert offered_systems.LOCAL_LLM in offered_systems.available_systems()
     assert "SmolLM2-135M on this machine's CPU" in unavailable_note()
     steps = []
-    result = substitute("He ran quickly to the station to catch the train.", "quickly", 1, "auto",
-                        systems.LOCAL_LLM, 10, progress=lambda fraction, message: steps.append(message))
-    assert result.suggestions and result.system == systems.LOCAL_LLM
+    result = substitute(
+        "He ran quickly to the station to catch the train.",
+        "quickly",
+        1,
+        "auto",
+        offered_systems.LOCAL_LLM,
+        10,
+        progress=lambda fraction, message: steps.append(message),
+    )
+    assert result.suggestions and result.system == offered_systems.LOCAL_LLM
     assert any("SmolLM2-135M" in step for step in steps)
     assert "quickly" not in {s["substitute"].lower() for s in result.suggestions}

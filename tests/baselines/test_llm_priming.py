@@ -18,7 +18,7 @@ from swords_baselines.llm.config import LLMConfig
 from swords_baselines.llm.engine import unavailable_reason
 from swords_baselines.llm.prompt import mark_target
 from swords_baselines.llm.prompting import prompting
-from swords_baselines.run_files import output_paths
+from swords_baselines.run.files import output_paths
 
 from ..conftest import REPO_ROOT, run_swords
 
@@ -38,16 +38,23 @@ def assert_primed_from(prompt: str, query: dict, examples: list[dict], scored: l
     assert all(marked(example) in prompt for example in examples)
     others = [row for row in scored if row["id"] != query["id"] and marked(row) in prompt]
     assert others == []
-    assert prompt.endswith(marked(query) + f"\nQ: What are appropriate substitutes for **{query['target']}** in the "
-                                          "above text?\nA:")
+    assert prompt.endswith(
+        marked(query) + f"\nQ: What are appropriate substitutes for **{query['target']}** in the above text?\nA:"
+    )
 
 
-@pytest.mark.parametrize(("benchmark", "language", "examples_split"), [
-    ("tsar2022_es", "es", "trial"), ("tsar2022_pt", "pt", "trial"), ("tsar2022_en", "en", "trial"),
-    ("prolex", "en", "dev"),
-])
-def test_a_benchmarks_prompt_is_primed_from_its_own_examples_never_the_scored_split(benchmark, language,
-                                                                                    examples_split):
+@pytest.mark.parametrize(
+    ("benchmark", "language", "examples_split"),
+    [
+        ("tsar2022_es", "es", "trial"),
+        ("tsar2022_pt", "pt", "trial"),
+        ("tsar2022_en", "en", "trial"),
+        ("prolex", "en", "dev"),
+    ],
+)
+def test_a_benchmarks_prompt_is_primed_from_its_own_examples_never_the_scored_split(
+    benchmark, language, examples_split
+):
     builder = builder_for(benchmark)
     examples = {row["id"]: row for row in swords_dataset.rows(benchmark, examples_split)}
     test = swords_dataset.rows(benchmark, "test")
@@ -79,6 +86,7 @@ def test_the_paper_benchmarks_keep_swords_dev_and_an_explicit_priming_split_is_k
 
 
 @pytest.mark.skipif(bool(unavailable_reason()), reason=f"the local engine cannot run here: {unavailable_reason()}")
+@pytest.mark.engine
 def test_the_issues_local_command_primes_spanish_from_trial_and_scores_three_targets(tmp_path):
     """`swords run --system llm --local --dataset tsar2022_es --split test --limit 3`, as the issue gives it (the
     output, the cache folder, no progress bar and a 600 s request timeout added: none changes an answer; at the
@@ -86,27 +94,66 @@ def test_the_issues_local_command_primes_spanish_from_trial_and_scores_three_tar
     (kept by the cache) are Spanish prompts from the trial set; it says it is a partial run, and its figures are
     `swords evaluate --given-only`'s on its file."""
     output, cache = tmp_path / "llm.jsonl", tmp_path / "cache"
-    done = subprocess.run([sys.executable, "-m", "swords_dataset.cli", "run", "--system", "llm", "--local",
-                           "--dataset", "tsar2022_es", "--split", "test", "--limit", "3", "--output", str(output),
-                           "--cache-dir", str(cache), "--no-progress", "--timeout", "600"], cwd=REPO_ROOT,
-                          capture_output=True, text=True, timeout=900,
-                          env={**os.environ, "HF_HUB_OFFLINE": "1", "OPENAI_API_KEY": ""})
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "swords_lexsub.cli",
+            "run",
+            "--system",
+            "llm",
+            "--local",
+            "--dataset",
+            "tsar2022_es",
+            "--split",
+            "test",
+            "--limit",
+            "3",
+            "--output",
+            str(output),
+            "--cache-dir",
+            str(cache),
+            "--no-progress",
+            "--timeout",
+            "600",
+        ],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env={**os.environ, "HF_HUB_OFFLINE": "1", "OPENAI_API_KEY": ""},
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     assert "(3 of the split's 368 targets: a partial run, scored on those only)" in done.stdout
     assert "family:tsar2022" in done.stdout and "requests sent: 3" in done.stdout
     metrics = json.loads(output_paths(output)["metrics"].read_text())
     assert (metrics["run"]["targets"], metrics["run"]["split_targets"], metrics["run"]["options"]["priming"]) == (
-        3, 368, "tsar2022_es:trial")  # `auto` recorded as the split it primed from
+        3,
+        368,
+        "tsar2022_es:trial",
+    )  # `auto` recorded as the split it primed from
     test = swords_dataset.rows("tsar2022_es", "test")
     trial = swords_dataset.rows("tsar2022_es", "trial")
     prompts = [json.loads(path.read_text())["request"]["prompt"] for path in cache.rglob("*.json")]
     assert len(prompts) == 3
     for query in test[:3]:
-        prompt = next(text for text in prompts if text.endswith(f"**{query['target']}** in the above text?\nA:")
-                      and marked(query) in text)
+        prompt = next(
+            text
+            for text in prompts
+            if text.endswith(f"**{query['target']}** in the above text?\nA:") and marked(query) in text
+        )
         assert_primed_from(prompt, query, trial, test)
-    evaluated = run_swords("evaluate", "--dataset", "tsar2022_es", "--split", "test", "--predictions", str(output),
-                           "--given-only", "--json")
+    evaluated = run_swords(
+        "evaluate",
+        "--dataset",
+        "tsar2022_es",
+        "--split",
+        "test",
+        "--predictions",
+        str(output),
+        "--given-only",
+        "--json",
+    )
     assert evaluated.returncode == 0, evaluated.stderr
     evaluated = json.loads(evaluated.stdout)
     assert evaluated["signature"] == metrics["signature"].split("|bootstrap:")[0]

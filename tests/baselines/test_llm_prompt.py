@@ -23,8 +23,8 @@ from swords_baselines.llm.prompt import (
     question,
 )
 from swords_baselines.llm.tokens import get_tokenizer, tiktoken_encoding
-from swords_dataset.errors import SwordsError
-from swords_dataset.sources import default_sources_dir
+from swords_dataset.builder.sources import default_sources_dir
+from swords_lexsub.errors import SwordsError
 
 GPT3_DAVINCI_SWORDS_V08_DEV = load_recorded()  # the bundled completions
 

@@ -21,10 +21,12 @@ import pytest
 
 import swords_dataset
 from swords_baselines.llm.prompt import question
-from swords_dataset.errors import SwordsError
+from swords_lexsub.errors import SwordsError
 
 from ..conftest import run_swords
 from ..llm_server import LLMServer
+
+pytestmark = pytest.mark.slow  # most tests start lm-eval itself (20-45 s each on two cores)
 
 pytest.importorskip("lm_eval")
 pytest.importorskip("tiktoken")  # davinci-002's tokenizer, offline: the tasks ask no server for one
@@ -35,18 +37,34 @@ STARTUP_SECONDS = 60  # lm_eval's own start (imports, task loading): 15-25 s on 
 TASK_WAITS = 10  # the task's question to the server (task.SERVER_ANSWER_SECONDS)
 
 
-def lm_eval(base_url: str, tmp_path: Path, *extra: str, metadata: str | None = None, model_args: str = "",
-            limit: int = 1) -> tuple[subprocess.CompletedProcess, float]:
+def lm_eval(
+    base_url: str, tmp_path: Path, *extra: str, metadata: str | None = None, model_args: str = "", limit: int = 1
+) -> tuple[subprocess.CompletedProcess, float]:
     """(result, seconds) of `lm_eval` on one SWORDS dev target, as the manual gives the command."""
     path = run_swords("lm-eval", "path").stdout.strip()
-    arguments = (f"model=davinci-002,base_url={base_url}/completions,tokenizer_backend=none,tokenized_requests=False"
-                 + (f",{model_args}" if model_args else ""))
-    command = [str(Path(sys.executable).with_name("lm_eval")), "--model", "local-completions", "--model_args",
-               arguments, "--include_path", path, "--tasks", "swords_dev_gen", "--limit", str(limit), "--metadata",
-               metadata or json.dumps(METADATA), *extra]
+    arguments = f"model=davinci-002,base_url={base_url}/completions,tokenizer_backend=none,tokenized_requests=False" + (
+        f",{model_args}" if model_args else ""
+    )
+    command = [
+        str(Path(sys.executable).with_name("lm_eval")),
+        "--model",
+        "local-completions",
+        "--model_args",
+        arguments,
+        "--include_path",
+        path,
+        "--tasks",
+        "swords_dev_gen",
+        "--limit",
+        str(limit),
+        "--metadata",
+        metadata or json.dumps(METADATA),
+        *extra,
+    ]
     started = time.monotonic()
-    done = subprocess.run(command, cwd=tmp_path, env={**os.environ, **OFFLINE}, capture_output=True, text=True,
-                          timeout=900)
+    done = subprocess.run(
+        command, cwd=tmp_path, env={**os.environ, **OFFLINE}, capture_output=True, text=True, timeout=900
+    )
     return done, time.monotonic() - started
 
 
@@ -75,12 +93,23 @@ def test_the_command_runs_against_the_test_server(tmp_path):
     assert json.loads(results.read_text())["configs"]["swords_dev_gen"]["metadata"]["priming"] == "swords:test"
 
 
-@pytest.mark.parametrize(("metadata", "expected"), [
-    ('{"swords": {"budget": "640"}}', '--metadata swords.budget: "640" is text; give a whole number (without quotes)'),
-    ('{"swords": {"temperature": NaN}}',
-     "--metadata swords.temperature: NaN is not a number JSON allows; give a finite number"),
-    ('{"swords": {"seed": "zero"}}', '--metadata swords.seed: "zero" is text; give a whole number (without quotes)'),
-])
+@pytest.mark.parametrize(
+    ("metadata", "expected"),
+    [
+        (
+            '{"swords": {"budget": "640"}}',
+            '--metadata swords.budget: "640" is text; give a whole number (without quotes)',
+        ),
+        (
+            '{"swords": {"temperature": NaN}}',
+            "--metadata swords.temperature: NaN is not a number JSON allows; give a finite number",
+        ),
+        (
+            '{"swords": {"seed": "zero"}}',
+            '--metadata swords.seed: "zero" is text; give a whole number (without quotes)',
+        ),
+    ],
+)
 def test_metadata_of_the_wrong_type_is_one_line_before_any_request(tmp_path, metadata, expected):
     with LLMServer() as server:
         done, _ = lm_eval(server.base_url, tmp_path, metadata=metadata)
@@ -88,26 +117,41 @@ def test_metadata_of_the_wrong_type_is_one_line_before_any_request(tmp_path, met
     assert server.requests == []
 
 
-@pytest.mark.parametrize(("options", "expected"), [
-    ({"budget": 640.5}, "--metadata swords.budget: 640.5 is a number with a fraction; give a whole number"),
-    ({"temperature": -math.inf}, "--metadata swords.temperature: -Infinity is not a number JSON allows"),
-    ({"force_longer": "yes"}, '--metadata swords.force_longer: "yes" is text; give true or false'),
-    ({"presence_penalty": 3}, "--metadata swords.presence_penalty: 3 is too large (at least -2, at most 2)"),
-    # JSON's numbers as lm-eval's --metadata reads them (json.loads): 1e12 is a whole number, too large a budget.
-    (json.loads('{"budget": 1e12}'), "--metadata swords.budget: 1e+12 is too large (at least 2, at most 2147483647)"),
-    (json.loads('{"budget": 1e400}'), "--metadata swords.budget: Infinity is not a number JSON allows"),
-    (json.loads('{"seed": 1e300}'), "--metadata swords.seed: 1e+300 is too large to be read exactly (written with an "
-                                    "exponent or a fraction, a whole number is exact up to 2**53); give its digits"),
-    ({"max_tokens": 0.0}, "--metadata swords.max_tokens: 0 is too small (at least 1)"),
-    ({"preset": "papr"}, "--metadata swords.preset: \"papr\" (did you mean 'paper'?); choose none, paper"),
-    ({"budgte": 640}, "--metadata swords.budgte: not an option of `swords run --system llm` (did you mean 'budget'?)"),
-    ({"budget": None}, "--metadata swords.budget: null; give a whole number or leave it out for its default (2048)"),
-    ({"max_tokens": [48]}, "--metadata swords.max_tokens: a list; give a whole number"),
-    ({"stop": 5}, "--metadata swords.stop: 5 is a whole number; give text"),
-    ({"budget": 40}, "--metadata swords: --budget 40 leaves no room for a prompt beside --max-tokens 128"),
-    ({"priming": "wikipedia:dev"}, "--metadata swords: unknown config 'wikipedia'"),
-    ({"timeout": 5}, "--metadata swords.timeout: lm-eval decides that"),
-])
+@pytest.mark.parametrize(
+    ("options", "expected"),
+    [
+        ({"budget": 640.5}, "--metadata swords.budget: 640.5 is a number with a fraction; give a whole number"),
+        ({"temperature": -math.inf}, "--metadata swords.temperature: -Infinity is not a number JSON allows"),
+        ({"force_longer": "yes"}, '--metadata swords.force_longer: "yes" is text; give true or false'),
+        ({"presence_penalty": 3}, "--metadata swords.presence_penalty: 3 is too large (at least -2, at most 2)"),
+        # JSON's numbers as lm-eval's --metadata reads them (json.loads): 1e12 is a whole number, too large a budget.
+        (
+            json.loads('{"budget": 1e12}'),
+            "--metadata swords.budget: 1e+12 is too large (at least 2, at most 2147483647)",
+        ),
+        (json.loads('{"budget": 1e400}'), "--metadata swords.budget: Infinity is not a number JSON allows"),
+        (
+            json.loads('{"seed": 1e300}'),
+            "--metadata swords.seed: 1e+300 is too large to be read exactly (written with an "
+            "exponent or a fraction, a whole number is exact up to 2**53); give its digits",
+        ),
+        ({"max_tokens": 0.0}, "--metadata swords.max_tokens: 0 is too small (at least 1)"),
+        ({"preset": "papr"}, "--metadata swords.preset: \"papr\" (did you mean 'paper'?); choose none, paper"),
+        (
+            {"budgte": 640},
+            "--metadata swords.budgte: not an option of `swords run --system llm` (did you mean 'budget'?)",
+        ),
+        (
+            {"budget": None},
+            "--metadata swords.budget: null; give a whole number or leave it out for its default (2048)",
+        ),
+        ({"max_tokens": [48]}, "--metadata swords.max_tokens: a list; give a whole number"),
+        ({"stop": 5}, "--metadata swords.stop: 5 is a whole number; give text"),
+        ({"budget": 40}, "--metadata swords: --budget 40 leaves no room for a prompt beside --max-tokens 128"),
+        ({"priming": "wikipedia:dev"}, "--metadata swords: unknown config 'wikipedia'"),
+        ({"timeout": 5}, "--metadata swords.timeout: lm-eval decides that"),
+    ],
+)
 def test_every_metadata_mistake_is_named(options, expected):
     """What the task checks (baselines/harness/settings.py), one case at a time, as lm-eval hands it over."""
     from swords_baselines.harness.settings import settings_of
@@ -150,8 +194,10 @@ def test_a_limit_that_leaves_no_target_is_one_line(limit):
     built = task("swords_dev_gen")
     with pytest.raises(TaskError) as error:
         built.build_all_requests(limit=get_sample_size(built, limit))
-    assert str(error.value) == ("swords_dev_gen: --limit 0 or below leaves no target to ask; give a count of targets "
-                                "from 1 to 370, or a fraction of the split above 0 and below 1")
+    assert str(error.value) == (
+        "swords_dev_gen: --limit 0 or below leaves no target to ask; give a count of targets "
+        "from 1 to 370, or a fraction of the split above 0 and below 1"
+    )
     built.build_all_requests(limit=get_sample_size(built, 0.001))  # a fraction: ceil(0.37), one target
     assert len(built.instances) == 1
 
@@ -168,20 +214,27 @@ def test_a_task_never_primes_from_the_split_it_scores():
         task("swords_dev_gen", {"priming": "swords:dev"})
     assert str(error.value) == (
         "swords_dev_gen: --metadata swords.priming swords:dev is the split being scored (swords dev): every prompt "
-        "would carry the other targets' gold answers; choose another (e.g. swords:test)")
-    with pytest.raises(TaskError, match=r"^coinco_test_gen: --metadata swords.priming swords:test holds the targets "
-                       r"of the split being scored \(coinco test\)"):
+        "would carry the other targets' gold answers; choose another (e.g. swords:test)"
+    )
+    with pytest.raises(
+        TaskError,
+        match=r"^coinco_test_gen: --metadata swords.priming swords:test holds the targets "
+        r"of the split being scored \(coinco test\)",
+    ):
         task("coinco_test_gen", {"priming": "swords:test"})
 
 
-@pytest.mark.parametrize("options", [("--num_fewshot", "3"), ("--apply_chat_template",),
-                                     ("--system_instruction", "Answer briefly.")])
+@pytest.mark.parametrize(
+    "options", [("--num_fewshot", "3"), ("--apply_chat_template",), ("--system_instruction", "Answer briefly.")]
+)
 def test_options_that_would_change_the_prompt_are_refused(tmp_path, options):
     with LLMServer() as server:
         done, _ = lm_eval(server.base_url, tmp_path, *options)
-    assert one_line(done) == (f"lm_eval: error: swords_dev_gen: {options[0]} would change the prompt: the priming "
-                              "examples are in the prompt itself, which the task sends as a completion, as the paper "
-                              "did (`swords run --mode chat` is the way for chat models)")
+    assert one_line(done) == (
+        f"lm_eval: error: swords_dev_gen: {options[0]} would change the prompt: the priming "
+        "examples are in the prompt itself, which the task sends as a completion, as the paper "
+        "did (`swords run --mode chat` is the way for chat models)"
+    )
     assert server.requests == []
 
 
@@ -196,7 +249,8 @@ def test_a_server_that_accepts_connections_and_never_answers_is_one_line(tmp_pat
     assert one_line(done) == (
         f"lm_eval: error: swords_dev_gen: the server at http://127.0.0.1:{port}/v1 does not answer (GET /models: no "
         f"answer within {TASK_WAITS} s); lm-eval itself waits up to --model_args timeout (300 s) × max_retries (3) "
-        "for each request")
+        "for each request"
+    )
     assert seconds < TASK_WAITS + STARTUP_SECONDS, seconds
     print(f"lm_eval against a silent socket: stopped after {seconds:.1f} s")
 
@@ -212,8 +266,10 @@ def test_lm_evals_own_timeout_and_retries_bound_a_completion_that_never_comes(tm
     waited = sent[-1]["time"] - sent[0]["time"] + 3
     assert 5 < waited < 3 * 2 + 5, waited  # two attempts of 3 s, lm-eval's backoff of about 1 s between them
     assert seconds < 3 * 2 + 5 + STARTUP_SECONDS, seconds
-    print(f"lm_eval against a stalling server, timeout=3,max_retries=2: gave up after {seconds:.1f} s, "
-          f"{waited:.1f} s after its first request")
+    print(
+        f"lm_eval against a stalling server, timeout=3,max_retries=2: gave up after {seconds:.1f} s, "
+        f"{waited:.1f} s after its first request"
+    )
 
 
 def test_a_completion_past_max_tokens_is_kept_as_the_runner_keeps_it(tmp_path):

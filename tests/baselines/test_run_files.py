@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from swords_baselines.run_files import output_paths
+from swords_baselines.run.files import output_paths
 
 from ..conftest import REPO_ROOT
 from ..llm_server import Fault, LLMServer
@@ -117,7 +117,8 @@ def test_a_symlink_at_a_run_files_name_is_refused_and_nothing_is_written_through
     line = one_line(swords(*WORDNET, "--output", str(tmp_path / "y.jsonl"), "--force"))
     assert f"{paths[name]} is a symbolic link (to counter.txt); a run never writes through a link" in line, line
     assert counter.read_text() == "12\n" and sorted(p.name for p in tmp_path.iterdir()) == sorted(
-        ["counter.txt", paths[name].name])
+        ["counter.txt", paths[name].name]
+    )
     paths[name].unlink()
     paths[name].symlink_to("nowhere.txt")  # dangling: the journal used to be created through it
     assert "is a symbolic link (to nowhere.txt)" in one_line(swords(*WORDNET, "--output", str(tmp_path / "y.jsonl")))
@@ -153,14 +154,18 @@ def test_every_run_says_what_it_wrote_and_an_odd_output_name_is_said_up_front(tm
     done = swords(*WORDNET, "--output", str(tmp_path / "x.csv"))
     assert done.returncode == 0, done.stderr
     lines = done.stderr.splitlines()
-    named = f"{tmp_path}/x.csv.jsonl (predictions), {tmp_path}/x.csv.json (upstream format), " \
-            f"{tmp_path}/x.csv.metrics.json (metrics)"
+    named = (
+        f"{tmp_path}/x.csv.jsonl (predictions), {tmp_path}/x.csv.json (upstream format), "
+        f"{tmp_path}/x.csv.metrics.json (metrics)"
+    )
     assert lines[0] == f"--output {tmp_path}/x.csv: a run writes {named}"
     assert lines[-1] == f"wrote {named}"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["x.csv.json", "x.csv.jsonl", "x.csv.metrics.json"]
     plain = swords(*WORDNET, "--output", str(tmp_path / "y.jsonl"), "--json")
-    assert plain.stderr.splitlines() == [f"wrote {tmp_path}/y.jsonl (predictions), {tmp_path}/y.json (upstream "
-                                         f"format), {tmp_path}/y.metrics.json (metrics)"]
+    assert plain.stderr.splitlines() == [
+        f"wrote {tmp_path}/y.jsonl (predictions), {tmp_path}/y.json (upstream "
+        f"format), {tmp_path}/y.metrics.json (metrics)"
+    ]
     json.loads(plain.stdout)  # --json's output stays JSON
     again = swords(*WORDNET, "--output", str(tmp_path / "y.jsonl"))
     assert again.stderr.splitlines()[-1] == f"wrote {tmp_path}/y.metrics.json (metrics; the predictions were there)"
@@ -172,19 +177,40 @@ def test_another_system_on_a_finished_output_leads_with_the_system_in_a_short_li
     with LLMServer() as server:
         assert swords(*llm_args(server.base_url, output, limit=3), env=key).returncode == 0
         line = one_line(swords(*WORDNET, "--output", str(output)))
-        assert line == (f"swords: error: {output} holds a finished run with other settings (system: 'llm' then, "
-                        "'wordnet' now); pass --force to replace it, or choose another --output")
-        many = one_line(swords(*llm_args(server.base_url, output, "--temperature", "0.5", "--seed", "3",
-                                         "--system-prompt", "x" * 300, "--mode", "chat", limit=3), env=key))
+        assert line == (
+            f"swords: error: {output} holds a finished run with other settings (system: 'llm' then, "
+            "'wordnet' now); pass --force to replace it, or choose another --output"
+        )
+        many = one_line(
+            swords(
+                *llm_args(
+                    server.base_url,
+                    output,
+                    "--temperature",
+                    "0.5",
+                    "--seed",
+                    "3",
+                    "--system-prompt",
+                    "x" * 300,
+                    "--mode",
+                    "chat",
+                    limit=3,
+                ),
+                env=key,
+            )
+        )
     assert "(mode: 'completions' then, 'chat' now; seed: 0 then, 3 now; system_prompt: 'default' then, 'xxxxx" in many
     assert "... now; and temperature); pass --force" in many and len(many) < len(str(output)) + 300, many
 
 
-@pytest.mark.parametrize("where, message", [
-    ("/dev/null", "run files cannot go under /dev"),
-    ("/proc/x.jsonl", "run files cannot go under /proc"),
-    ("/sys/x.jsonl", "run files cannot go under /sys"),
-])
+@pytest.mark.parametrize(
+    "where, message",
+    [
+        ("/dev/null", "run files cannot go under /dev"),
+        ("/proc/x.jsonl", "run files cannot go under /proc"),
+        ("/sys/x.jsonl", "run files cannot go under /sys"),
+    ],
+)
 def test_outputs_under_kernel_folders_are_one_line(where, message):
     line = one_line(swords(*WORDNET, "--output", where))
     assert message in line and f"--output {where}" in line
@@ -215,10 +241,25 @@ def test_a_foreign_lock_file_is_not_truncated(tmp_path):
 
 
 def test_a_negative_limit_and_other_out_of_range_numbers_are_refused_by_the_parser(tmp_path):
-    for option, value in (("--limit", "-1"), ("--timeout", "0"), ("--concurrency", "0"), ("--max-tokens", "-5"),
-                          ("--max-retries", "-1"), ("--presence-penalty", "9")):
-        done = swords("run", "--system", "llm", "--base-url", "http://127.0.0.1:9/v1", "--output",
-                      str(tmp_path / "x.jsonl"), option, value)
+    for option, value in (
+        ("--limit", "-1"),
+        ("--timeout", "0"),
+        ("--concurrency", "0"),
+        ("--max-tokens", "-5"),
+        ("--max-retries", "-1"),
+        ("--presence-penalty", "9"),
+    ):
+        done = swords(
+            "run",
+            "--system",
+            "llm",
+            "--base-url",
+            "http://127.0.0.1:9/v1",
+            "--output",
+            str(tmp_path / "x.jsonl"),
+            option,
+            value,
+        )
         assert done.returncode == 2 and f"argument {option}: {value}" in done.stderr and "out of range" in done.stderr
         assert "Traceback" not in done.stderr and not list(tmp_path.iterdir())
 
@@ -247,9 +288,10 @@ def test_data_build_never_defaults_to_the_installed_package():
 
 def test_a_closed_pipe_ends_any_command_quietly():
     for command in (["data", "verify"], ["run", "--list"], ["evaluate", "--help"]):
-        shell = f"{sys.executable} -m swords_dataset.cli {' '.join(command)} | head -1"
-        done = subprocess.run(["bash", "-o", "pipefail", "-c", shell], cwd=REPO_ROOT, capture_output=True,
-                              text=True, timeout=300)
+        shell = f"{sys.executable} -m swords_lexsub.cli {' '.join(command)} | head -1"
+        done = subprocess.run(
+            ["bash", "-o", "pipefail", "-c", shell], cwd=REPO_ROOT, capture_output=True, text=True, timeout=300
+        )
         assert "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr, done.stderr
         assert len(done.stdout.splitlines()) == 1
 
@@ -258,8 +300,11 @@ def test_retries_show_live_in_the_progress_bar(tmp_path):
     key = {"SWORDS_FAULT_KEY": "sk-live-retries-0123456789"}
     with LLMServer(varied=True) as server:
         server.inject(*[Fault("429", seconds=0.2)] * 3)
-        args = [a for a in llm_args(server.base_url, tmp_path / "out.jsonl", "--concurrency", "1", limit=4)
-                if a != "--no-progress"]
+        args = [
+            a
+            for a in llm_args(server.base_url, tmp_path / "out.jsonl", "--concurrency", "1", limit=4)
+            if a != "--no-progress"
+        ]
         done = swords(*args, env=key)
     assert done.returncode == 0, done.stderr
     progress_lines = done.stderr.replace("\r", "\n").splitlines()

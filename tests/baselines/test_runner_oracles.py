@@ -12,9 +12,9 @@ from collections.abc import Iterator, Sequence
 
 import pytest
 
-from swords_baselines.oracles import CoincoOracle, Humans, ThesaurusOracle
-from swords_baselines.run_files import output_paths
-from swords_baselines.runner import run
+from swords_baselines.classic.oracles import CoincoOracle, Humans, ThesaurusOracle
+from swords_baselines.run.files import output_paths
+from swords_baselines.run.runner import run
 from swords_baselines.system import Prediction, System
 from swords_metric import Scorer, read_predictions
 
@@ -89,7 +89,7 @@ def test_any_number_of_torn_interruptions_resume_cleanly(dataset_rows, tmp_path)
 
 
 def test_resuming_with_other_settings_is_refused(dataset_rows, tmp_path):
-    from swords_dataset.errors import SwordsError
+    from swords_lexsub.errors import SwordsError
 
     rows = dataset_rows[("swords", "dev")][:6]
     output = tmp_path / "echo.jsonl"
@@ -105,7 +105,7 @@ def test_ctrl_c_keeps_finished_targets_and_a_rerun_completes(tmp_path, sources_d
     command = [
         sys.executable,
         "-m",
-        "swords_dataset.cli",
+        "swords_lexsub.cli",
         "run",
         "--system",
         "thesaurus-oracle",
@@ -227,14 +227,14 @@ def test_humans_on_the_reannotated_subset_match_the_paper_up_to_tie_order(datase
 
 
 def test_humans_refuses_datasets_without_a_second_annotation(dataset_rows):
-    from swords_dataset.errors import SwordsError
+    from swords_lexsub.errors import SwordsError
 
     with pytest.raises(SwordsError, match="swords_test_subset"):
         Humans().covers(dataset_rows[("coinco", "test")][:5])
 
 
 def test_thesaurus_oracle_without_the_thesaurus_is_a_clear_error(tmp_path, monkeypatch, dataset_rows):
-    from swords_dataset.errors import SwordsError
+    from swords_lexsub.errors import SwordsError
 
     monkeypatch.setenv("SWORDS_THESAURUS", str(tmp_path / "missing.json.gz"))
     with pytest.raises(SwordsError, match="thesaurus not found"):

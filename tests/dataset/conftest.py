@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from swords_dataset.sources import BUILD_SOURCES
+from swords_dataset.builder.sources import BUILD_SOURCES
 
 from ..conftest import run_swords
 

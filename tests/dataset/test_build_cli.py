@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import swords_dataset
-from swords_dataset.sources import BUILD_SOURCES
+from swords_dataset.builder.sources import BUILD_SOURCES
 
 from ..conftest import REPO_ROOT, run_swords
 

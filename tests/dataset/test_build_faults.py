@@ -81,15 +81,32 @@ def test_a_users_data_folder_and_readme_are_refused_before_any_work(tmp_path, nl
 def test_the_manifest_lists_every_file_the_build_wrote_with_its_sha256(rebuilt):
     manifest = json.loads((rebuilt / "swords-build.json").read_text())
     assert manifest["written_by"] == "swords data build" and "previous" not in manifest
-    on_disk = {path.relative_to(rebuilt).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
-               for path in rebuilt.rglob("*") if path.is_file() and path.name != "swords-build.json"}
+    on_disk = {
+        path.relative_to(rebuilt).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
+        for path in rebuilt.rglob("*")
+        if path.is_file() and path.name != "swords-build.json"
+    }
     assert manifest["files"] == on_disk
-    assert "README.md" in on_disk and "data/swords/test.parquet" in on_disk and "data/swords/test.references.json.gz" \
-        in on_disk
+    assert (
+        "README.md" in on_disk
+        and "data/swords/test.parquet" in on_disk
+        and "data/swords/test.references.json.gz" in on_disk
+    )
 
 
-@pytest.mark.parametrize("change", ["added file", "added folder", "edited parquet", "edited card", "symlinked file",
-                                    "symlinked data", "foreign manifest", "manifest as a pipe"])
+@pytest.mark.parametrize(
+    "change",
+    [
+        "added file",
+        "added folder",
+        "edited parquet",
+        "edited card",
+        "symlinked file",
+        "symlinked data",
+        "foreign manifest",
+        "manifest as a pipe",
+    ],
+)
 def test_a_built_folder_the_user_changed_is_refused_naming_the_change(rebuilt, tmp_path, nltk35_path, change):
     output = tmp_path / "built"
     shutil.copytree(rebuilt, output)
@@ -142,8 +159,9 @@ def test_a_second_build_into_the_same_folder_is_refused_at_once(tmp_path, nltk35
         result, seconds = timed_build(output, "--nltk35", str(nltk35_path))
     finally:
         os.close(held)
-    assert one_line(result) == (f"swords: error: --output {output}: another `swords data build` is writing this "
-                                "folder; wait for it to finish")
+    assert one_line(result) == (
+        f"swords: error: --output {output}: another `swords data build` is writing this folder; wait for it to finish"
+    )
     assert seconds < BEFORE_WORK_SECONDS and list(output.iterdir()) == []
 
 
@@ -169,8 +187,11 @@ def test_what_would_stop_the_build_is_refused_before_any_work(tmp_path, sources_
         assert expected in one_line(result), result.stderr
         assert seconds < BEFORE_WORK_SECONDS, (options, seconds)
         assert not output.exists()
-    for where, expected in ((a_file, f"{a_file} is a file, not a folder"), (a_file / "sub", f"{a_file} is a file"),
-                            (Path("/dev/shm/swords-build"), "cannot go under /dev")):
+    for where, expected in (
+        (a_file, f"{a_file} is a file, not a folder"),
+        (a_file / "sub", f"{a_file} is a file"),
+        (Path("/dev/shm/swords-build"), "cannot go under /dev"),
+    ):
         result, seconds = timed_build(where, "--nltk35", str(nltk35_path))
         assert expected in one_line(result) and seconds < BEFORE_WORK_SECONDS
     assert a_file.read_text() == "mine\n" and not Path("/dev/shm/swords-build").exists()
@@ -178,11 +199,19 @@ def test_what_would_stop_the_build_is_refused_before_any_work(tmp_path, sources_
 
 def test_refusals_cost_little_memory(tmp_path):
     """The process that refuses a missing nltk 3.5 peaks far below the build's reading (670 MB)."""
-    code = ("import resource, subprocess, sys; p = subprocess.run([sys.executable, '-m', 'swords_dataset.cli', "
-            "'data', 'build', '--output', sys.argv[1], '--nltk35', '']); "
-            "print(p.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024)")
-    done = subprocess.run([sys.executable, "-c", code, str(tmp_path / "out")], capture_output=True, text=True,
-                          timeout=120, cwd=REPO_ROOT, env={**os.environ, "SWORDS_NLTK35_PATH": ""})
+    code = (
+        "import resource, subprocess, sys; p = subprocess.run([sys.executable, '-m', 'swords_lexsub.cli', "
+        "'data', 'build', '--output', sys.argv[1], '--nltk35', '']); "
+        "print(p.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(tmp_path / "out")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=REPO_ROOT,
+        env={**os.environ, "SWORDS_NLTK35_PATH": ""},
+    )
     status, peak = map(int, done.stdout.split())
     assert status == 2 and peak < BEFORE_WORK_MB, (status, peak)
 
@@ -194,8 +223,19 @@ def test_a_build_killed_halfway_leaves_a_folder_the_next_build_takes(rebuilt, so
     shutil.copytree(rebuilt, output)
     (output / "notes.txt").write_text("beside the dataset, not in it\n")
     before = contents(output)
-    command = [sys.executable, "-m", "swords_dataset.cli", "data", "build", "--sources", str(sources_dir),
-               "--output", str(output), "--nltk35", str(nltk35_path)]
+    command = [
+        sys.executable,
+        "-m",
+        "swords_lexsub.cli",
+        "data",
+        "build",
+        "--sources",
+        str(sources_dir),
+        "--output",
+        str(output),
+        "--nltk35",
+        str(nltk35_path),
+    ]
     process = subprocess.Popen(command, cwd=REPO_ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 300
     scratch = []
@@ -208,8 +248,9 @@ def test_a_build_killed_halfway_leaves_a_folder_the_next_build_takes(rebuilt, so
     assert any(p.name.startswith(".swords-build-") for p in output.iterdir())  # left behind by the kill
     after_kill = {k: v for k, v in contents(output).items() if not k.startswith(".swords-build-")}
     assert after_kill == before
-    result = run_swords("data", "build", "--sources", str(sources_dir), "--output", str(output), "--nltk35",
-                        str(nltk35_path))
+    result = run_swords(
+        "data", "build", "--sources", str(sources_dir), "--output", str(output), "--nltk35", str(nltk35_path)
+    )
     assert result.returncode == 0, result.stderr
     assert contents(output) == before  # byte-identical rebuild; notes.txt untouched; no scratch left
 
@@ -217,16 +258,36 @@ def test_a_build_killed_halfway_leaves_a_folder_the_next_build_takes(rebuilt, so
 @pytest.mark.slow
 def test_a_file_size_limit_too_small_for_the_build_is_one_line_and_leaves_nothing(sources_dir, nltk35_path, tmp_path):
     """ulimit -f 200 kB, below the larger Parquet files: refused before any work (SIGXFSZ ignored, as Python)."""
+
     def limited() -> None:
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
         resource.setrlimit(resource.RLIMIT_FSIZE, (200_000, 200_000))
 
     output = tmp_path / "built"
-    result = subprocess.run([sys.executable, "-m", "swords_dataset.cli", "data", "build", "--sources", str(sources_dir),
-                             "--output", str(output), "--nltk35", str(nltk35_path)], preexec_fn=limited,
-                            capture_output=True, text=True, timeout=600, cwd=REPO_ROOT)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "swords_lexsub.cli",
+            "data",
+            "build",
+            "--sources",
+            str(sources_dir),
+            "--output",
+            str(output),
+            "--nltk35",
+            str(nltk35_path),
+        ],
+        preexec_fn=limited,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=REPO_ROOT,
+    )
     # checked before any work, so the limit is named with the largest file the build writes
-    assert re.fullmatch(rf"swords: error: --output {re.escape(str(output))}: the file-size limit \(ulimit -f\) is "
-                        r"200,000 bytes, and files of up to [\d,]+ bytes are to be written; nothing was changed",
-                        one_line(result)), one_line(result)
+    assert re.fullmatch(
+        rf"swords: error: --output {re.escape(str(output))}: the file-size limit \(ulimit -f\) is "
+        r"200,000 bytes, and files of up to [\d,]+ bytes are to be written; nothing was changed",
+        one_line(result),
+    ), one_line(result)
     assert not output.exists()

@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from swords_dataset.sources import BUILD_SOURCES
+from swords_dataset.builder.sources import BUILD_SOURCES
 
 from ..conftest import REPO_ROOT
 from .test_build_faults import BEFORE_WORK_SECONDS, contents, one_line, timed_build
@@ -38,8 +38,7 @@ def timed_capsh(command: str) -> tuple[subprocess.CompletedProcess, float]:
 
 
 @pytest.mark.parametrize("read_only", ["data", "data/coinco"])
-def test_a_rebuild_into_a_read_only_data_folder_is_refused_before_any_work(rebuilt, tmp_path, nltk35_path,
-                                                                          read_only):
+def test_a_rebuild_into_a_read_only_data_folder_is_refused_before_any_work(rebuilt, tmp_path, nltk35_path, read_only):
     """It failed after 38 s of work with a traceback, when it moved the previous data/ aside."""
     if shutil.which("capsh") is None:
         pytest.skip("capsh is not installed (apt-get install libcap2-bin)")
@@ -47,14 +46,15 @@ def test_a_rebuild_into_a_read_only_data_folder_is_refused_before_any_work(rebui
     shutil.copytree(rebuilt, output)
     (output / read_only).chmod(0o555)
     before = contents(output)
-    command = (f"exec {sys.executable} -m swords_dataset.cli data build --output {output} "
-               f"--nltk35 {nltk35_path}")
+    command = f"exec {sys.executable} -m swords_lexsub.cli data build --output {output} --nltk35 {nltk35_path}"
     try:
         result, seconds = timed_capsh(command)
     finally:
         (output / read_only).chmod(0o755)
-    assert one_line(result) == (f"swords: error: --output {output}: {output / read_only} cannot be written (Permission "
-                                "denied); a rebuild replaces it: make it writable, or build into a new folder")
+    assert one_line(result) == (
+        f"swords: error: --output {output}: {output / read_only} cannot be written (Permission "
+        "denied); a rebuild replaces it: make it writable, or build into a new folder"
+    )
     assert seconds < BEFORE_WORK_SECONDS and contents(output) == before
 
 
@@ -64,9 +64,11 @@ def test_a_disk_without_room_for_the_dataset_is_refused_before_any_work(small_di
     stats = os.statvfs(small_disk)
     result, seconds = timed_build(output, "--nltk35", str(nltk35_path))
     needed, _ = shipped_dataset_bytes()
-    assert one_line(result) == (f"swords: error: --output {output}: no space left on the device for it "
-                                f"({stats.f_bavail * stats.f_frsize:,} bytes free, {needed:,} needed); nothing was "
-                                "changed")
+    assert one_line(result) == (
+        f"swords: error: --output {output}: no space left on the device for it "
+        f"({stats.f_bavail * stats.f_frsize:,} bytes free, {needed:,} needed); nothing was "
+        "changed"
+    )
     assert seconds < BEFORE_WORK_SECONDS and not output.exists()
 
 
@@ -78,11 +80,22 @@ def test_a_file_size_limit_below_the_largest_file_is_refused_before_any_work(tmp
     def limited() -> None:
         resource.setrlimit(resource.RLIMIT_FSIZE, (102_400, resource.RLIM_INFINITY))
 
-    command = [sys.executable, "-m", "swords_dataset.cli", "data", "build", "--output", str(output), "--nltk35",
-               str(nltk35_path)]
+    command = [
+        sys.executable,
+        "-m",
+        "swords_lexsub.cli",
+        "data",
+        "build",
+        "--output",
+        str(output),
+        "--nltk35",
+        str(nltk35_path),
+    ]
     done = subprocess.run(command, capture_output=True, text=True, timeout=300, cwd=REPO_ROOT, preexec_fn=limited)
-    assert one_line(done) == (f"swords: error: --output {output}: the file-size limit (ulimit -f) is 102,400 bytes, "
-                              f"and files of up to {largest:,} bytes are to be written; nothing was changed")
+    assert one_line(done) == (
+        f"swords: error: --output {output}: the file-size limit (ulimit -f) is 102,400 bytes, "
+        f"and files of up to {largest:,} bytes are to be written; nothing was changed"
+    )
     assert not output.exists()
 
 
@@ -92,9 +105,9 @@ WRITE = """
 import resource, sys
 from pathlib import Path
 import swords_dataset
-from swords_dataset.build import write_into
-from swords_dataset.build_folder import BuildFolder
-from swords_dataset.sources import BUILD_SOURCES
+from swords_dataset.builder.pipeline import write_into
+from swords_dataset.builder.folder import BuildFolder
+from swords_dataset.builder.sources import BUILD_SOURCES
 output, sources, limit = Path(sys.argv[1]), Path(sys.argv[2]), int(sys.argv[3])
 rows = {c: {s: swords_dataset.rows(c, s) for s in splits} for c, splits in swords_dataset.CONFIGS.items()}
 paths = {relative: sources / relative for relative in BUILD_SOURCES}
@@ -116,8 +129,13 @@ def test_a_disk_that_fills_while_the_build_writes_changes_nothing(small_disk, tm
     else:
         output, limit = tmp_path / "dataset", 102_400
         reason = "larger than the file-size limit allows (ulimit -f: 102,400 bytes)"
-    done = subprocess.run([sys.executable, "-c", WRITE, str(output), str(sources_dir), str(limit)],
-                          capture_output=True, text=True, timeout=300, cwd=REPO_ROOT)
+    done = subprocess.run(
+        [sys.executable, "-c", WRITE, str(output), str(sources_dir), str(limit)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=REPO_ROOT,
+    )
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr[-3000:]
     assert done.stdout == f"--output {output}: cannot write the dataset: {reason}; nothing was changed\n"
     assert not output.exists()  # the build made it; it leaves nothing, its scratch folder included
@@ -140,6 +158,7 @@ def test_a_source_that_is_not_a_regular_file_is_named_as_such(sources_copy, tmp_
         said = "a character device (a symbolic link to /dev/zero)"
     output = tmp_path / "out"
     result, seconds = timed_build(output, "--nltk35", str(nltk35_path), "--sources", str(sources_copy))
-    assert one_line(result) == (f"swords: error: source {source} is {said}, not a regular file (expected sha256 "
-                                f"{BUILD_SOURCES[relative]})")
+    assert one_line(result) == (
+        f"swords: error: source {source} is {said}, not a regular file (expected sha256 {BUILD_SOURCES[relative]})"
+    )
     assert seconds < BEFORE_WORK_SECONDS and not output.exists()

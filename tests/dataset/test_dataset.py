@@ -169,9 +169,9 @@ def test_every_target_of_upstreams_parsed_test_sets_has_its_upstream_id(dataset_
 
 
 def _upstream_targets(config, split, rows, sources_dir, nltk35_path):
-    from swords_dataset.readers import semeval_instance_texts
-    from swords_dataset.sources import SEMEVAL_UPSTREAM_ASSET
-    from swords_dataset.upstream import (
+    from swords_dataset.builder.readers.semeval07 import semeval_instance_texts
+    from swords_dataset.builder.sources import SEMEVAL_UPSTREAM_ASSET
+    from swords_dataset.builder.upstream_ids import (
         UpstreamTarget,
         nltk35_detokenizer,
         semeval_placements_by_recipe,
@@ -198,7 +198,7 @@ def test_every_split_reproduces_the_dataset_id_upstream_pins_and_ships_those_ids
     benchmark it builds: our rows, placed as upstream places them, give the same hash, and the shipped
     `upstream_id` column holds exactly those target ids. CoInCo dev and SemEval trial, which upstream
     does not ship parsed, are covered by this alone."""
-    from swords_dataset.upstream import PINNED_DATASET_IDS, UpstreamIdError, check_dataset_ids
+    from swords_dataset.builder.upstream_ids import PINNED_DATASET_IDS, UpstreamIdError, check_dataset_ids
 
     rows = dataset_rows[(config, split)]
     targets = _upstream_targets(config, split, rows, sources_dir, nltk35_path)
@@ -220,7 +220,7 @@ def test_upstream_ids_are_the_upstream_librarys(sources_dir):
     import sys
     import types
 
-    from swords_dataset import upstream as ours
+    from swords_dataset.builder import upstream_ids as ours
 
     library = sources_dir / "upstream-swords"
     stubs = {name: types.ModuleType(name) for name in ("swords.datasets", "swords.run")}
@@ -231,7 +231,7 @@ def test_upstream_ids_are_the_upstream_librarys(sources_dir):
         sys.modules.pop("swords", None)
         swords = importlib.import_module("swords")
         for context, target, offset, pos, substitute in [
-            ("Café «naïve» \"quoted\" \\ tab\t😀", "naïve", 6, "ADJ", "Ingénu"),
+            ('Café «naïve» "quoted" \\ tab\t😀', "naïve", 6, "ADJ", "Ingénu"),
             ("A plain one.", "plain", 2, "ADJ", "SIMPLE"),
             ("x\u2028y", "x", 0, "NOUN", "drawn-out"),
         ]:

@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 
 import swords_dataset
-from swords_dataset.readers import BuildError
-from swords_dataset.readers_tsar2022 import read_tsar2022
+from swords_dataset.builder.errors import BuildError
+from swords_dataset.builder.readers.tsar2022 import read_tsar2022
+from swords_dataset.builder.sources import BUILD_SOURCES
 from swords_dataset.schema import FEATURES
-from swords_dataset.sources import BUILD_SOURCES
 from swords_dataset.stats import split_statistics
 
 from ..conftest import run_swords
@@ -165,8 +165,10 @@ def test_prolex_rows_hold_the_experts_lists_and_levels_of_the_csv(dataset_rows, 
     rows = dataset_rows[("prolex", split)]
     assert len(rows) == len(records)
     for row, record in zip(rows, records, strict=True):
-        lists = {column: ast.literal_eval(record[column]) for column in
-                 ("acc_subs", "unacc_subs", "prof_acc_subs", "prof_unacc_subs")}
+        lists = {
+            column: ast.literal_eval(record[column])
+            for column in ("acc_subs", "unacc_subs", "prof_acc_subs", "prof_unacc_subs")
+        }
         subs = row["substitutes"]
 
         def labelled(label, subs=subs):
@@ -197,8 +199,9 @@ def test_prolex_rows_hold_the_experts_lists_and_levels_of_the_csv(dataset_rows, 
 
 def test_prolex_figures_the_card_states(dataset_rows):
     dev, test = dataset_rows[("prolex", "dev")], dataset_rows[("prolex", "test")]
-    proficiency_only = [(r["id"], s["substitute"]) for r in test for s in r["substitutes"]
-                        if s["labels"] == ["proficiency_acceptable"]]
+    proficiency_only = [
+        (r["id"], s["substitute"]) for r in test for s in r["substitutes"] if s["labels"] == ["proficiency_acceptable"]
+    ]
     assert len(proficiency_only) == 5 and len({row_id for row_id, _ in proficiency_only}) == 4
     assert ("prolex:test:0162", '"peoples"') in proficiency_only
     assert all(s["cefr"] is None for r in dev for s in r["substitutes"])
@@ -215,12 +218,15 @@ def test_prolex_rows_with_the_target_marked_more_than_once(sources_dir, split, e
 # --- Licenses, checksums --------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("config", "opening"), [
-    ("prolex", "Apache License"),
-    ("tsar2022_en", "Attribution-NonCommercial-ShareAlike 4.0 International"),
-    ("tsar2022_es", "Attribution-NonCommercial-ShareAlike 4.0 International"),
-    ("tsar2022_pt", "Attribution-NonCommercial-ShareAlike 4.0 International"),
-])
+@pytest.mark.parametrize(
+    ("config", "opening"),
+    [
+        ("prolex", "Apache License"),
+        ("tsar2022_en", "Attribution-NonCommercial-ShareAlike 4.0 International"),
+        ("tsar2022_es", "Attribution-NonCommercial-ShareAlike 4.0 International"),
+        ("tsar2022_pt", "Attribution-NonCommercial-ShareAlike 4.0 International"),
+    ],
+)
 def test_each_new_config_ships_its_license_and_the_card_names_it(config, opening):
     text = (swords_dataset.DATASET_DIR / swords_dataset.license_path(config)).read_text(encoding="utf-8")
     assert text.lstrip().startswith(opening)

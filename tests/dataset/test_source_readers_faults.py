@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from swords_dataset.readers import BuildError
-from swords_dataset.readers_prolex import csv_path, read_prolex
-from swords_dataset.readers_tsar2022 import gold_path, inputs_path, read_tsar2022
+from swords_dataset.builder.errors import BuildError
+from swords_dataset.builder.readers.prolex import csv_path, read_prolex
+from swords_dataset.builder.readers.tsar2022 import gold_path, inputs_path, read_tsar2022
 
 
 @pytest.fixture
@@ -64,13 +64,16 @@ def test_a_150_kb_list_of_substitutes_is_read(prolex_test):
     assert [s["substitute"] for s in rows[2]["substitutes"]][: len(acceptable) + len(words)] == acceptable + words
 
 
-@pytest.mark.parametrize(("cell", "said"), [
-    ("[['charming'], 'nice']", "'acc_subs' item 1 is ['charming'] (of type list), not a word"),
-    ("[3, 'nice']", "'acc_subs' item 1 is 3 (of type int), not a word"),
-    ("['nice', None]", "'acc_subs' item 2 is None (of type NoneType), not a word"),
-    ("['nice', '  ']", "'acc_subs' item 2 is empty ('  ')"),
-    ("['nice', {'a': 1}]", "'acc_subs' item 2 is {'a': 1} (of type dict), not a word"),
-])
+@pytest.mark.parametrize(
+    ("cell", "said"),
+    [
+        ("[['charming'], 'nice']", "'acc_subs' item 1 is ['charming'] (of type list), not a word"),
+        ("[3, 'nice']", "'acc_subs' item 1 is 3 (of type int), not a word"),
+        ("['nice', None]", "'acc_subs' item 2 is None (of type NoneType), not a word"),
+        ("['nice', '  ']", "'acc_subs' item 2 is empty ('  ')"),
+        ("['nice', {'a': 1}]", "'acc_subs' item 2 is {'a': 1} (of type dict), not a word"),
+    ],
+)
 def test_items_that_are_not_words_are_named_with_file_and_line(prolex_test, cell, said):
     """Unhashable items raised a bare TypeError; numbers and None became substitutes (or an Arrow error later)."""
     with_cell(prolex_test, 5, "acc_subs", cell)
@@ -79,11 +82,14 @@ def test_items_that_are_not_words_are_named_with_file_and_line(prolex_test, cell
     assert str(raised.value) == f"{prolex_test}:6: {said}"
 
 
-@pytest.mark.parametrize(("column", "cell", "said"), [
-    ("prof_acc_cefr", "[4.7, 3, 5, 4]", "4.7"),  # it became 4
-    ("prof_acc_cefr", "[True, 3, 5, 4]", "True"),  # it became 1
-    ("t_words_cefr", "9" * 40, f"'{'9' * 40}'"),  # past int32: an Arrow error when the Parquet was written
-])
+@pytest.mark.parametrize(
+    ("column", "cell", "said"),
+    [
+        ("prof_acc_cefr", "[4.7, 3, 5, 4]", "4.7"),  # it became 4
+        ("prof_acc_cefr", "[True, 3, 5, 4]", "True"),  # it became 1
+        ("t_words_cefr", "9" * 40, f"'{'9' * 40}'"),  # past int32: an Arrow error when the Parquet was written
+    ],
+)
 def test_a_cefr_level_that_is_not_an_integer_is_refused_not_rounded(prolex_test, column, cell, said):
     header, records = raw_records(prolex_test)
     assert ast.literal_eval(records[0][header.index("prof_acc_cefr")]) == [4, 3, 5, 4]  # row 1, as released

@@ -19,7 +19,7 @@ import pytest
 
 import swords_dataset
 from swords_dataset.card import card_problem
-from swords_dataset.verify import rows_reader
+from swords_dataset.checked_rows import rows_reader
 
 from ..conftest import REPO_ROOT
 
@@ -42,16 +42,25 @@ def first_split(folder: Path) -> Path:
     return folder / swords_dataset.parquet_path(*FIRST)
 
 
-def verify(dataset_dir: Path, timeout: float = 120, env: dict | None = None) -> tuple[subprocess.CompletedProcess,
-                                                                                       float, int]:
+def verify(
+    dataset_dir: Path, timeout: float = 120, env: dict | None = None
+) -> tuple[subprocess.CompletedProcess, float, int]:
     """(result, seconds, peak MB) of `swords data verify --dataset-dir DIR` in its own process."""
-    code = ("import resource, subprocess, sys; p = subprocess.run([sys.executable, '-m', 'swords_dataset.cli', "
-            "'data', 'verify', '--dataset-dir', sys.argv[1]], capture_output=True, text=True); "
-            "sys.stdout.write(p.stdout); sys.stderr.write(p.stderr); "
-            "print(p.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024)")
+    code = (
+        "import resource, subprocess, sys; p = subprocess.run([sys.executable, '-m', 'swords_lexsub.cli', "
+        "'data', 'verify', '--dataset-dir', sys.argv[1]], capture_output=True, text=True); "
+        "sys.stdout.write(p.stdout); sys.stderr.write(p.stderr); "
+        "print(p.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024)"
+    )
     started = time.monotonic()
-    done = subprocess.run([sys.executable, "-c", code, str(dataset_dir)], capture_output=True, text=True,
-                          timeout=timeout, cwd=REPO_ROOT, env={**os.environ, **(env or {})})
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(dataset_dir)],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=REPO_ROOT,
+        env={**os.environ, **(env or {})},
+    )
     status, peak = map(int, done.stdout.split("\n")[-2].split())
     done.returncode = status
     return done, time.monotonic() - started, peak
@@ -70,8 +79,10 @@ def test_a_small_file_that_expands_to_74000_rows_is_refused_from_its_metadata(da
     pq.write_table(pa.concat_tables([table] * 200), path, compression="zstd", row_group_size=1 << 20)
     assert path.stat().st_size < 8 * 2**20
     result, seconds, peak = verify(dataset_copy)
-    assert one_line(result) == (f"swords: error: {path}: 74,000 rows; swords/dev as shipped has {DEV_TARGETS}, and "
-                                "verify reads at most 2 times that")
+    assert one_line(result) == (
+        f"swords: error: {path}: 74,000 rows; swords/dev as shipped has {DEV_TARGETS}, and "
+        "verify reads at most 2 times that"
+    )
     assert seconds < 20 and peak < 500, (seconds, peak)
 
 
@@ -92,12 +103,12 @@ def test_a_file_whose_text_expands_past_the_splits_is_refused_before_its_rows_ar
     if bomb == "repeated text":
         prefix = f"swords: error: {path}: holds "
         assert line.startswith(prefix) and " bytes of text; swords/dev as shipped holds " in line, line
-        assert contexts < int(line[len(prefix):].split()[0].replace(",", "")) < contexts + 2**21, line
+        assert contexts < int(line[len(prefix) :].split()[0].replace(",", "")) < contexts + 2**21, line
     else:
         prefix = f"swords: error: {path}: its pages decompress to "
         assert line.startswith(prefix) and line.endswith(" for swords/dev"), line
         # without dictionaries every column takes more room: the other columns' plain pages, a length per string
-        assert contexts < int(line[len(prefix):].split()[0].replace(",", "")) < contexts + 2**23, line
+        assert contexts < int(line[len(prefix) :].split()[0].replace(",", "")) < contexts + 2**23, line
     assert seconds < 20 and peak < 500, (seconds, peak)
 
 
@@ -125,14 +136,17 @@ def tampered(table: pa.Table, fault: str) -> pa.Table:
     raise AssertionError(fault)
 
 
-@pytest.mark.parametrize(("fault", "expected"), [
-    ("null offset", "row 6 (id {id5}): 'offset' is null"),
-    ("missing column", "no column 'substitutes'; not a split of the dataset"),
-    ("null substitutes", "row 8 (id {id7}): 'substitutes' is null"),
-    ("null score", "row 8 (id {id7}): substitute 3 has a null 'score'"),
-    ("offsets as strings", "column 'offset' is string; the dataset's is int32"),
-    ("another table", "no column 'id' (its columns: a, b); not a split of the dataset"),
-])
+@pytest.mark.parametrize(
+    ("fault", "expected"),
+    [
+        ("null offset", "row 6 (id {id5}): 'offset' is null"),
+        ("missing column", "no column 'substitutes'; not a split of the dataset"),
+        ("null substitutes", "row 8 (id {id7}): 'substitutes' is null"),
+        ("null score", "row 8 (id {id7}): substitute 3 has a null 'score'"),
+        ("offsets as strings", "column 'offset' is string; the dataset's is int32"),
+        ("another table", "no column 'id' (its columns: a, b); not a split of the dataset"),
+    ],
+)
 def test_a_tampered_file_is_one_line_naming_the_file_column_and_row(dataset_copy, fault, expected):
     path = first_split(dataset_copy)
     table = pq.read_table(path)
@@ -148,8 +162,9 @@ def test_a_tampered_file_from_the_command_line(dataset_copy):
     table = pq.read_table(path)
     offsets = table.column("offset").to_pylist()
     offsets[0] = None
-    pq.write_table(table.set_column(table.schema.get_field_index("offset"), "offset", pa.array(offsets, pa.int32())),
-                   path)
+    pq.write_table(
+        table.set_column(table.schema.get_field_index("offset"), "offset", pa.array(offsets, pa.int32())), path
+    )
     result, _, _ = verify(dataset_copy)
     assert one_line(result) == f"swords: error: {path}: row 1 (id {table.column('id')[0].as_py()!r}): 'offset' is null"
     assert result.stdout.count("\n") == 1  # the figures are not printed: nothing was counted
@@ -188,8 +203,14 @@ def test_a_card_that_disagrees_with_the_configs_is_one_line(tmp_path):
     assert card_problem(package).startswith(expected)
     assert card_problem(SHIPPED) is None
     env = {**os.environ, "PYTHONPATH": str(package.parent), "HF_DATASETS_CACHE": str(tmp_path / "cache")}
-    done = subprocess.run([sys.executable, "-m", "swords_dataset.cli", "data", "verify"], capture_output=True,
-                          text=True, timeout=300, cwd=tmp_path, env=env)
+    done = subprocess.run(
+        [sys.executable, "-m", "swords_lexsub.cli", "data", "verify"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=tmp_path,
+        env=env,
+    )
     assert one_line(done).startswith(f"swords: error: {expected}; "), done.stderr
 
 
@@ -201,9 +222,16 @@ def test_an_unwritable_datasets_cache_is_one_line(tmp_path):
     home.mkdir()
     home.chmod(0o555)
     env = {key: value for key, value in os.environ.items() if key != "HF_DATASETS_CACHE"}
-    command = f"exec {sys.executable} -m swords_dataset.cli data verify"
-    done = subprocess.run(["capsh", "--drop=cap_dac_override,cap_dac_read_search,cap_fowner", "--", "-c", command],
-                          capture_output=True, text=True, timeout=300, cwd=REPO_ROOT,
-                          env={**env, "HF_HOME": str(home)})
-    assert one_line(done) == (f"swords: error: the datasets cache {home / 'datasets'}: cannot write in it (Permission "
-                              "denied); set HF_HOME or HF_DATASETS_CACHE to a folder you can write")
+    command = f"exec {sys.executable} -m swords_lexsub.cli data verify"
+    done = subprocess.run(
+        ["capsh", "--drop=cap_dac_override,cap_dac_read_search,cap_fowner", "--", "-c", command],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=REPO_ROOT,
+        env={**env, "HF_HOME": str(home)},
+    )
+    assert one_line(done) == (
+        f"swords: error: the datasets cache {home / 'datasets'}: cannot write in it (Permission "
+        "denied); set HF_HOME or HF_DATASETS_CACHE to a folder you can write"
+    )

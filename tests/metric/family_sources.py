@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from swords_dataset.sources import default_sources_dir
+from swords_dataset.builder.sources import default_sources_dir
 
 SHARED = default_sources_dir()
 TSAR_DATA = SHARED / "tsar2022"
@@ -61,28 +61,62 @@ def tsar_rows(language: str, split: str) -> list[dict]:
     for number, (sentence, target, given) in enumerate(tsar_gold_lines(language, split)):
         counts = Counter(given)
         order = sorted(counts, key=lambda word: (-counts[word], given.index(word)))
-        rows.append({
-            "id": f"{config}:{split}:{number:04d}", "upstream_id": None, "benchmark": config, "context_id": None,
-            "context": sentence, "target": target, "offset": sentence.find(target), "pos": None, "target_lemma": None,
-            "substitutes": [{"substitute": word, "score": float(counts[word]), "votes_positive": counts[word],
-                             "votes_total": len(given), "labels": [], "sources": []} for word in order],
-            "candidates": [], "provenance": {},
-        })
+        rows.append(
+            {
+                "id": f"{config}:{split}:{number:04d}",
+                "upstream_id": None,
+                "benchmark": config,
+                "context_id": None,
+                "context": sentence,
+                "target": target,
+                "offset": sentence.find(target),
+                "pos": None,
+                "target_lemma": None,
+                "substitutes": [
+                    {
+                        "substitute": word,
+                        "score": float(counts[word]),
+                        "votes_positive": counts[word],
+                        "votes_total": len(given),
+                        "labels": [],
+                        "sources": [],
+                    }
+                    for word in order
+                ],
+                "candidates": [],
+                "provenance": {},
+            }
+        )
     return rows
 
 
 def write_tsar_predictions(path: Path, lines: list[tuple[str, str, list[str]]]) -> Path:
-    path.write_text("".join("\t".join([sentence, target, *answers]) + "\n" for sentence, target, answers in lines),
-                    encoding="utf-8")
+    path.write_text(
+        "".join("\t".join([sentence, target, *answers]) + "\n" for sentence, target, answers in lines), encoding="utf-8"
+    )
     return path
 
 
 def tsar_official_printed(gold: Path, predictions: Path, tmp_path: Path) -> dict[str, float]:
     """What tsar_eval.py prints: {its metric name: figure}."""
     need(TSAR_SCORER)
-    done = subprocess.run([sys.executable, str(TSAR_SCORER), "--gold_file", str(gold), "--predictions_file",
-                           str(predictions), "--output_file", str(tmp_path / "tsar-official.txt")],
-                          capture_output=True, text=True, timeout=TIMEOUT, env=ENV, cwd=tmp_path)
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(TSAR_SCORER),
+            "--gold_file",
+            str(gold),
+            "--predictions_file",
+            str(predictions),
+            "--output_file",
+            str(tmp_path / "tsar-official.txt"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        env=ENV,
+        cwd=tmp_path,
+    )
     assert done.returncode == 0, done.stderr
     printed = {}
     for line in done.stdout.splitlines():
@@ -112,8 +146,13 @@ print(json.dumps({key: float(value) for key, value in out.items()}))
 def tsar_official_unfloored(gold: Path, predictions: Path) -> dict[str, float]:
     """The official evaluator's figures before flooring, by our metric keys (JSON floats round-trip exactly)."""
     need(TSAR_SCORER)
-    done = subprocess.run([sys.executable, "-c", _TSAR_CLASS, str(TSAR_SCORER.parent), str(gold), str(predictions)],
-                          capture_output=True, text=True, timeout=TIMEOUT, env=ENV)
+    done = subprocess.run(
+        [sys.executable, "-c", _TSAR_CLASS, str(TSAR_SCORER.parent), str(gold), str(predictions)],
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        env=ENV,
+    )
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 
@@ -133,25 +172,44 @@ def prolex_rows(split: str) -> list[dict]:
     rows = []
     with open(prolex_gold_file(split), encoding="utf-8", newline="") as f:
         for number, record in enumerate(csv.DictReader(f)):
-            lists = {name: ast.literal_eval(record[name])
-                     for name in ("acc_subs", "unacc_subs", "prof_acc_subs", "prof_unacc_subs")}
+            lists = {
+                name: ast.literal_eval(record[name])
+                for name in ("acc_subs", "unacc_subs", "prof_acc_subs", "prof_unacc_subs")
+            }
             substitutes = []
             for word in lists["acc_subs"] + lists["unacc_subs"]:
                 labels = ["acceptable" if word in lists["acc_subs"] else "unacceptable"]
-                labels += [label for name, label in (("prof_acc_subs", "proficiency_acceptable"),
-                                                     ("prof_unacc_subs", "proficiency_unacceptable"))
-                           if word in lists[name]]
-                substitutes.append({"substitute": word, "score": 1.0 if labels[0] == "acceptable" else 0.0,
-                                    "labels": labels})
+                labels += [
+                    label
+                    for name, label in (
+                        ("prof_acc_subs", "proficiency_acceptable"),
+                        ("prof_unacc_subs", "proficiency_unacceptable"),
+                    )
+                    if word in lists[name]
+                ]
+                substitutes.append(
+                    {"substitute": word, "score": 1.0 if labels[0] == "acceptable" else 0.0, "labels": labels}
+                )
             for word in lists["prof_acc_subs"]:
                 if word not in lists["acc_subs"] + lists["unacc_subs"]:
                     substitutes.append({"substitute": word, "score": 1.0, "labels": ["proficiency_acceptable"]})
             sentence = record["Sentence"]
-            rows.append({"id": f"prolex:{split}:{number:04d}", "upstream_id": None, "benchmark": "prolex",
-                         "context": sentence.replace("**", ""), "target": record["target word"], "pos": None,
-                         "target_lemma": None, "candidates": [], "provenance": {},
-                         "substitutes": [{**s, "votes_positive": None, "votes_total": None, "sources": []}
-                                         for s in substitutes]})
+            rows.append(
+                {
+                    "id": f"prolex:{split}:{number:04d}",
+                    "upstream_id": None,
+                    "benchmark": "prolex",
+                    "context": sentence.replace("**", ""),
+                    "target": record["target word"],
+                    "pos": None,
+                    "target_lemma": None,
+                    "candidates": [],
+                    "provenance": {},
+                    "substitutes": [
+                        {**s, "votes_positive": None, "votes_total": None, "sources": []} for s in substitutes
+                    ],
+                }
+            )
     return rows
 
 
@@ -206,8 +264,13 @@ def prolex_official(requests: list[dict], folder: Path) -> list[dict]:
     need(PROLEX_SCORER)
     asked = folder / "prolex-requests.json"
     asked.write_text(json.dumps(requests), encoding="utf-8")
-    done = subprocess.run([sys.executable, "-c", _PROLEX_CLASS, str(PROLEX_SCORER), str(asked)],
-                          capture_output=True, text=True, timeout=TIMEOUT, env=ENV)
+    done = subprocess.run(
+        [sys.executable, "-c", _PROLEX_CLASS, str(PROLEX_SCORER), str(asked)],
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        env=ENV,
+    )
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 

@@ -15,7 +15,8 @@ from .test_lemmatize_nltk_parity import LEXNAME_CATEGORY, LEXNAMES
 
 NLTK35_ENV = "SWORDS_NLTK35_PATH"
 FILES = tuple(f"{kind}.{pos}" for kind in ("index", "data") for pos in ("noun", "verb", "adj", "adv")) + tuple(
-    f"{pos}.exc" for pos in ("noun", "verb", "adj", "adv"))
+    f"{pos}.exc" for pos in ("noun", "verb", "adj", "adv")
+)
 
 # The reader, for a script that reads json from sys.argv[2] and writes json to sys.argv[3].
 PRELUDE = """
@@ -42,7 +43,8 @@ def wordnet_root(debian_wordnet: Path, folder: Path) -> Path:
     for name in FILES:
         shutil.copyfile(debian_wordnet / name, folder / name)
     (folder / "lexnames").write_text(
-        "".join(f"{i:02d}\t{name}\t{LEXNAME_CATEGORY[name.split('.')[0]]}\n" for i, name in enumerate(LEXNAMES)))
+        "".join(f"{i:02d}\t{name}\t{LEXNAME_CATEGORY[name.split('.')[0]]}\n" for i, name in enumerate(LEXNAMES))
+    )
     return folder
 
 
@@ -55,6 +57,11 @@ def run_nltk(root: Path, script: str, given: object, folder: Path) -> dict:
     if os.environ.get(NLTK35_ENV):
         env["PYTHONPATH"] = os.environ[NLTK35_ENV]
     code = PRELUDE + script + "\nresult['version'] = nltk.__version__\njson.dump(result, open(out_path, 'w'))\n"
-    subprocess.run([sys.executable, "-c", code, str(root), str(in_path), str(out_path)], check=True, env=env,
-                   cwd=folder, timeout=900)
+    subprocess.run(
+        [sys.executable, "-c", code, str(root), str(in_path), str(out_path)],
+        check=True,
+        env=env,
+        cwd=folder,
+        timeout=900,
+    )
     return json.loads(out_path.read_text())

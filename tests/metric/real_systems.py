@@ -22,13 +22,13 @@ def system_predictions(name: str, rows: list[dict], folder: Path):
     if name == "coinco-oracle":
         return COINCO_ORACLE
     if name == "thesaurus-oracle":
-        from swords_baselines.thesaurus import default_thesaurus_path, thesaurus_substitutes
+        from swords_baselines.classic.thesaurus import default_thesaurus_path, thesaurus_substitutes
 
         if not default_thesaurus_path().is_file():
             pytest.skip(f"Roget's thesaurus not found at {default_thesaurus_path()}")
         return {row["id"]: thesaurus_substitutes(row["target_lemma"], row["pos"]) for row in rows}
     if name == "wordnet":
-        from swords_baselines.wordnet import wordnet_substitutes
+        from swords_baselines.classic.wordnet import wordnet_substitutes
 
         return {row["id"]: wordnet_substitutes(row) for row in rows}
     from swords_baselines.cli import execute

@@ -30,10 +30,10 @@ from pathlib import Path
 
 import numpy as np
 
-from swords_dataset.sources import default_sources_dir
-from swords_metric.core import Reference, prepare_reference
-from swords_metric.semeval import semeval_answers
-from swords_metric.target_scores import TargetScores, score_targets
+from swords_dataset.builder.sources import default_sources_dir
+from swords_metric.metrics.semeval import semeval_answers
+from swords_metric.metrics.target_scores import TargetScores, score_targets
+from swords_metric.references.reference import Reference, prepare_reference
 
 SHARED = default_sources_dir()
 SCORERS = SHARED / "reference-scorers"

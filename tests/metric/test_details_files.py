@@ -40,10 +40,14 @@ def test_places_where_no_details_file_can_go(tmp_path):
     folder.mkdir()
     fifo = tmp_path / "fifo.jsonl"
     os.mkfifo(fifo)
-    for path, message in ((tmp_path / "missing" / "d.jsonl", f"the folder {tmp_path / 'missing'} does not exist"),
-                          (notes / "d.jsonl", f"{notes} is a file, not a folder"),
-                          (folder, "is a folder"), (fifo, "not a regular file (a pipe"),
-                          ("/proc/d.jsonl", "cannot go under /proc"), ("/dev/shm/d.jsonl", "cannot go under /dev")):
+    for path, message in (
+        (tmp_path / "missing" / "d.jsonl", f"the folder {tmp_path / 'missing'} does not exist"),
+        (notes / "d.jsonl", f"{notes} is a file, not a folder"),
+        (folder, "is a folder"),
+        (fifo, "not a regular file (a pipe"),
+        ("/proc/d.jsonl", "cannot go under /proc"),
+        ("/dev/shm/d.jsonl", "cannot go under /dev"),
+    ):
         line = one_line(evaluate("--details", str(path)))
         assert message in line and "--details" in line, line
     assert notes.read_text() == "mine" and not (tmp_path / "missing").exists() and not list(folder.iterdir())
@@ -60,8 +64,13 @@ def test_a_read_only_folder(tmp_path):
             if shutil.which("setpriv") is None:
                 pytest.skip("running as root without setpriv: every folder is writable")
             prefix = ["setpriv", "--bounding-set=-dac_override,-dac_read_search", "--"]
-        done = subprocess.run([*prefix, *SWORDS, "evaluate", "--predictions", str(COINCO_ORACLE), "--details",
-                               str(locked / "d.jsonl")], cwd=REPO_ROOT, capture_output=True, text=True, timeout=300)
+        done = subprocess.run(
+            [*prefix, *SWORDS, "evaluate", "--predictions", str(COINCO_ORACLE), "--details", str(locked / "d.jsonl")],
+            cwd=REPO_ROOT,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
     finally:
         locked.chmod(0o755)
     line = one_line(done)
@@ -73,12 +82,15 @@ def _users_parquet(path):
     pq.write_table(pa.table({"id": ["x"], "score": [1.0]}), path)
 
 
-@pytest.mark.parametrize(("name", "write"), [
-    ("mine.jsonl", lambda path: path.write_text('{"id": "t:1", "substitutes": ["a"]}\n')),
-    ("mine.csv", lambda path: path.write_text("id,score\nx,1\n")),
-    ("mine.parquet", _users_parquet),
-    ("looks-like-ours.jsonl", lambda path: path.write_text('{"kind": "header", "format": "something else"}\n')),
-])
+@pytest.mark.parametrize(
+    ("name", "write"),
+    [
+        ("mine.jsonl", lambda path: path.write_text('{"id": "t:1", "substitutes": ["a"]}\n')),
+        ("mine.csv", lambda path: path.write_text("id,score\nx,1\n")),
+        ("mine.parquet", _users_parquet),
+        ("looks-like-ours.jsonl", lambda path: path.write_text('{"kind": "header", "format": "something else"}\n')),
+    ],
+)
 def test_a_file_the_toolkit_did_not_write_is_never_replaced(tmp_path, name, write):
     path = tmp_path / name
     write(path)
@@ -115,14 +127,20 @@ def test_predictions_that_fail_midway_leave_the_old_details_file(tmp_path):
     broken.write_text("\n".join(lines[:300] + ['{"id": "t:nope", "substitutes": [1]}']) + "\n")
     assert "broken.jsonl:301: target t:nope" in one_line(evaluate("--details", str(details), predictions=broken))
     assert details.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == [
-        ".details.jsonl.swords-record.json", "broken.jsonl", "details.jsonl"]
+        ".details.jsonl.swords-record.json",
+        "broken.jsonl",
+        "details.jsonl",
+    ]
 
 
 def test_from_python_each_fault_is_a_metric_input_error(tmp_path):
     scorer = Scorer.from_dataset("swords", "test")
     (tmp_path / "mine.csv").write_text("a,b\n")
-    for path, message in ((tmp_path / "d.txt", "extension"), (tmp_path / "no" / "d.jsonl", "does not exist"),
-                          (tmp_path / "mine.csv", "was not written by")):
+    for path, message in (
+        (tmp_path / "d.txt", "extension"),
+        (tmp_path / "no" / "d.jsonl", "does not exist"),
+        (tmp_path / "mine.csv", "was not written by"),
+    ):
         with pytest.raises(MetricInputError, match=message):
             scorer.read(COINCO_ORACLE, details=path)
     with pytest.raises(MetricInputError, match="already prepared"):
@@ -130,13 +148,15 @@ def test_from_python_each_fault_is_a_metric_input_error(tmp_path):
 
 
 def _typed(name: str, text: str):
-    from swords_metric.details_files import field_type, spreadsheet_text
+    from swords_metric.details.cells import spreadsheet_text
+    from swords_metric.details.columns import field_type
 
     if text == "":
         return None
     kind = field_type(name)
-    return {"string": spreadsheet_text, "bool": lambda t: t == "true", "list": json.loads, "float": float,
-            "int": int}[kind](text)
+    return {"string": spreadsheet_text, "bool": lambda t: t == "true", "list": json.loads, "float": float, "int": int}[
+        kind
+    ](text)
 
 
 def test_the_three_formats_hold_the_same_records(tmp_path):
@@ -157,12 +177,14 @@ def test_the_three_formats_hold_the_same_records(tmp_path):
     assert metadata["signature"] == header["signature"] and metadata["format"] == "swords-lexsub details"
 
 
+@pytest.mark.slow  # two real systems compared target by target: about a minute
 def test_compare_writes_one_record_per_target_with_both_systems(tmp_path, real_systems):
     if "wordnet+embedding" not in real_systems:
         pytest.skip("the default system did not run here")
     a, b, details = real_systems["wordnet+embedding"], COINCO_ORACLE, tmp_path / "pairs.csv"
-    done = swords("evaluate", "--compare", str(a), str(b), "--bootstrap", "200", "--details", str(details),
-                  "--differences", "3")
+    done = swords(
+        "evaluate", "--compare", str(a), str(b), "--bootstrap", "200", "--details", str(details), "--differences", "3"
+    )
     assert done.returncode == 0, done.stderr
     assert "Targets where the systems differ most" in done.stdout and done.stdout.count("           A: ") == 3
     with open(details, newline="", encoding="utf-8") as f:

@@ -19,8 +19,15 @@ from swords_metric import DETAILS_EXTENSIONS, MetricInputError, Scorer
 from ..baselines.run_helpers import swords
 from .real_systems import COINCO_ORACLE
 
-FORMULAS = ['=HYPERLINK("http://example.com","x")', "+cmd|' /C calc'!A0", "-2+3", "@SUM(1)", "\tindented",
-            "\rreturned", "'quoted"]
+FORMULAS = [
+    '=HYPERLINK("http://example.com","x")',
+    "+cmd|' /C calc'!A0",
+    "-2+3",
+    "@SUM(1)",
+    "\tindented",
+    "\rreturned",
+    "'quoted",
+]
 CONTROLS = ["car\rriage", "new\nline", "x\x1b[31mred\x1b[0m", "a\ud800b", "bidi\u202eevil"]
 HOSTILE = CONTROLS + FORMULAS  # the controls first: the report shows a top's first six
 
@@ -41,8 +48,11 @@ def hostile_predictions(folder, name: str = "hostile.jsonl", score=None):
 def written_substitutes(path) -> list:
     """The `substitute` field of every substitute record of a details file, read with the format's own reader."""
     if path.suffix == ".jsonl":
-        return [record["substitute"] for record in map(json.loads, path.read_text(encoding="utf-8").splitlines())
-                if record["kind"] == "substitute"]
+        return [
+            record["substitute"]
+            for record in map(json.loads, path.read_text(encoding="utf-8").splitlines())
+            if record["kind"] == "substitute"
+        ]
     if path.suffix == ".parquet":
         table = pq.read_table(path)
         return [row["substitute"] for row in table.to_pylist() if row["kind"] == "substitute"]
@@ -56,8 +66,18 @@ def details(tmp_path_factory):
     predictions, _ = hostile_predictions(folder)
     outputs = {}
     for suffix in DETAILS_EXTENSIONS:
-        done = swords("evaluate", "--predictions", str(predictions), "--details", str(folder / f"d{suffix}"),
-                      "--bootstrap", "0", "--given-only", "--worst", "3")
+        done = swords(
+            "evaluate",
+            "--predictions",
+            str(predictions),
+            "--details",
+            str(folder / f"d{suffix}"),
+            "--bootstrap",
+            "0",
+            "--given-only",
+            "--worst",
+            "3",
+        )
         assert done.returncode == 0, done.stderr
         outputs[suffix] = done
     return folder, outputs
@@ -82,9 +102,13 @@ def test_a_carriage_return_in_a_csv_field_does_not_split_its_row(details):
         rows = list(csv.reader(f))
     width = len(rows[0])
     assert {len(row) for row in rows} == {width}
-    as_pyarrow = pa_csv.read_csv(path, parse_options=pa_csv.ParseOptions(newlines_in_values=True),
-                                 convert_options=pa_csv.ConvertOptions(
-                                     column_types={name: "string" for name in rows[0]}, strings_can_be_null=False))
+    as_pyarrow = pa_csv.read_csv(
+        path,
+        parse_options=pa_csv.ParseOptions(newlines_in_values=True),
+        convert_options=pa_csv.ConvertOptions(
+            column_types={name: "string" for name in rows[0]}, strings_can_be_null=False
+        ),
+    )
     as_pandas = pd.read_csv(path, dtype=str, keep_default_na=False)
     assert as_pyarrow.num_rows == as_pandas.shape[0] == len(rows) - 1
     assert [list(row.values()) for row in as_pyarrow.to_pylist()] == rows[1:]
@@ -109,8 +133,10 @@ def test_the_report_shows_every_word_escaped_one_line_each(details):
         assert "\x1b" not in done.stdout + done.stderr and "\r" not in done.stdout + done.stderr
         assert "\u202e" not in done.stdout and "\ud800" not in done.stdout
         (top,) = [line for line in done.stdout.splitlines() if line.startswith("      top: car")]
-        assert top.startswith("      top: car\\rriage, new\\nline, x\\x1b[31mred\\x1b[0m, a\\ud800b, bidi\\u202eevil, "
-                              "=hyperlink(\"http://example.com\",\"x\"), … (")
+        assert top.startswith(
+            "      top: car\\rriage, new\\nline, x\\x1b[31mred\\x1b[0m, a\\ud800b, bidi\\u202eevil, "
+            '=hyperlink("http://example.com","x"), … ('
+        )
 
 
 def test_a_file_name_with_control_characters_is_shown_escaped(tmp_path):
@@ -120,10 +146,12 @@ def test_a_file_name_with_control_characters_is_shown_escaped(tmp_path):
     shown = str(predictions).replace("\x1b", "\\x1b").replace("\r", "\\r").replace("\n", "\\n")
     assert f"{shown} on swords test" in done.stdout.splitlines()
     assert f"note: 759 of 762 scored targets are not in {shown}: scored as empty answers, as upstream scores them" in (
-        done.stderr.splitlines()), done.stderr
+        done.stderr.splitlines()
+    ), done.stderr
     assert "\x1b" not in done.stdout + done.stderr and "\r" not in done.stdout + done.stderr
-    compared = swords("evaluate", "--compare", str(predictions), str(COINCO_ORACLE), "--bootstrap", "100",
-                      "--differences", "2")
+    compared = swords(
+        "evaluate", "--compare", str(predictions), str(COINCO_ORACLE), "--bootstrap", "100", "--differences", "2"
+    )
     assert compared.returncode == 0, compared.stderr
     assert "\x1b" not in compared.stdout + compared.stderr and "\r" not in compared.stdout + compared.stderr
     assert compared.stdout.splitlines()[0].split()[:2] == ["metric", shown]
@@ -137,8 +165,12 @@ def test_a_file_name_with_control_characters_is_shown_escaped(tmp_path):
 def test_differences_show_both_systems_words_escaped(tmp_path):
     predictions, _ = hostile_predictions(tmp_path)
     nothing = tmp_path / "nothing.jsonl"
-    nothing.write_text("".join(json.dumps({"id": json.loads(line)["id"], "substitutes": ["zzz"]}) + "\n"
-                               for line in predictions.read_text().splitlines()))
+    nothing.write_text(
+        "".join(
+            json.dumps({"id": json.loads(line)["id"], "substitutes": ["zzz"]}) + "\n"
+            for line in predictions.read_text().splitlines()
+        )
+    )
     done = swords("evaluate", "--compare", str(predictions), str(nothing), "--bootstrap", "100")
     assert done.returncode == 0, done.stderr
     (line,) = [line for line in done.stdout.splitlines() if line.startswith("           A: car")]
@@ -167,8 +199,9 @@ def test_every_interface_scores_a_lone_surrogate_as_given(tmp_path):
     assert computed["strict_a_p@10"] == Scorer(rows).score(in_order)["strict_a_p@10"]
     two_surrogates = {target: [["a\ud800b", 1.0], ["a\udc00b", 0.5]]}  # distinct: each counts
     as_given = [two_surrogates.get(row["id"]) or [] for row in rows]
-    assert computed_equal(swords_metric.load().compute(predictions=as_given, references=rows),
-                          Scorer(rows).score(as_given))
+    assert computed_equal(
+        swords_metric.load().compute(predictions=as_given, references=rows), Scorer(rows).score(as_given)
+    )
 
 
 def computed_equal(a: dict, b: dict) -> bool:

@@ -16,7 +16,7 @@ from swords_metric import Scorer, read_predictions
 
 from .real_systems import SYSTEMS
 
-FAMILIES = ("lenient_a", "lenient_c", "strict_a", "strict_c")
+PR_FAMILY_NAMES = ("lenient_a", "lenient_c", "strict_a", "strict_c")
 
 
 @pytest.fixture(scope="module")
@@ -31,8 +31,12 @@ def details_of(scorer: Scorer, predictions, path: Path):
     else:
         prepared = scorer.prepare(predictions, details=path)
     header, *records = (json.loads(line) for line in path.read_text(encoding="utf-8").splitlines())
-    return (prepared, header, [r for r in records if r["kind"] == "substitute"],
-            [r for r in records if r["kind"] == "target"])
+    return (
+        prepared,
+        header,
+        [r for r in records if r["kind"] == "substitute"],
+        [r for r in records if r["kind"] == "target"],
+    )
 
 
 def given_lists(predictions) -> dict[str, list]:
@@ -68,7 +72,7 @@ def test_details_reproduce_the_metric_on_real_systems(name, real_systems, scorer
         assert 100.0 * conceivable / sum(t[f"{setting}_c_reference_k"] for t in targets) == result[f"{setting}_c_r@10"]
 
     # The per-target figures aggregated as the metric aggregates them.
-    for family in FAMILIES:
+    for family in PR_FAMILY_NAMES:
         hits = sum(t[f"{family}_hits"] for t in targets)
         p = 100.0 * hits / sum(t[f"{family}_predicted"] for t in targets)
         r = 100.0 * hits / sum(t[f"{family}_reference_k"] for t in targets)
@@ -107,8 +111,9 @@ def test_the_summary_reproduces_strict_precision(name, real_systems, scorer):
     for group, metrics in groups:
         classes = group["classes"]
         assert group["class_shares"]["acceptable"] == metrics["strict_a_p@10"]
-        assert 100.0 * (classes["acceptable"] + classes["conceivable"]) / group["substitutes"] == \
-            metrics["strict_c_p@10"]
+        assert (
+            100.0 * (classes["acceptable"] + classes["conceivable"]) / group["substitutes"] == metrics["strict_c_p@10"]
+        )
         assert group["targets"] == metrics["targets_scored"]
     sizes = analysis["by_gold_size"]
     assert sum(g["substitutes"] for g in sizes.values()) == analysis["all"]["substitutes"]

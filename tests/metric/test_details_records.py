@@ -62,8 +62,13 @@ def rewrite_parquet_with_a_column(path):
     assert b"swords_lexsub" in pq.read_schema(path).metadata
 
 
-EDITS = [("details.jsonl", append_a_line), ("details.jsonl", change_a_line), ("details.csv", append_a_line),
-         ("details.csv", cut_to_header_and_own_rows), ("details.parquet", rewrite_parquet_with_a_column)]
+EDITS = [
+    ("details.jsonl", append_a_line),
+    ("details.jsonl", change_a_line),
+    ("details.csv", append_a_line),
+    ("details.csv", cut_to_header_and_own_rows),
+    ("details.parquet", rewrite_parquet_with_a_column),
+]
 
 
 @pytest.mark.parametrize(("name", "edit"), EDITS, ids=[f"{name}-{edit.__name__}" for name, edit in EDITS])
@@ -73,8 +78,10 @@ def test_a_details_file_edited_since_is_refused_and_force_replaces_it(tmp_path, 
     edit(path)
     edited = path.read_bytes()
     line = one_line(evaluate("--details", str(path)))
-    assert line == (f"swords: error: --details {path}: changed since swords evaluate wrote it (edited, appended to "
-                    "or re-written): it is left as it is (--force replaces it)")
+    assert line == (
+        f"swords: error: --details {path}: changed since swords evaluate wrote it (edited, appended to "
+        "or re-written): it is left as it is (--force replaces it)"
+    )
     assert path.read_bytes() == edited
     written(path, "--force")
     assert path.read_bytes() != edited
@@ -162,22 +169,41 @@ def test_a_symbolic_link_at_the_details_path_is_refused(tmp_path, suffix):
     for path, points_to in ((link, target), (dangling, tmp_path / "nowhere" / f"d{suffix}")):
         for extra in ((), ("--force",)):
             line = one_line(evaluate("--details", str(path), *extra))
-            assert line == (f"swords: error: --details {path}: a symbolic link (to {points_to}); writing would "
-                            "replace the link, not the file it points to: name the file itself")
+            assert line == (
+                f"swords: error: --details {path}: a symbolic link (to {points_to}); writing would "
+                "replace the link, not the file it points to: name the file itself"
+            )
     assert link.is_symlink() and dangling.is_symlink() and target.read_bytes() == before
     with pytest.raises(MetricInputError, match="a symbolic link"):
         Scorer.from_dataset("swords", "test").read(COINCO_ORACLE, details=link)
 
 
 def test_stderr_says_which_file_the_details_went_to(tmp_path):
-    done = swords("evaluate", "--predictions", str(COINCO_ORACLE), "--bootstrap", "0", "--no-analysis", "--details",
-                  "details.csv", cwd=tmp_path)  # a relative path: the line gives the absolute one
+    done = swords(
+        "evaluate",
+        "--predictions",
+        str(COINCO_ORACLE),
+        "--bootstrap",
+        "0",
+        "--no-analysis",
+        "--details",
+        "details.csv",
+        cwd=tmp_path,
+    )  # a relative path: the line gives the absolute one
     assert done.returncode == 0, done.stderr
     with open(tmp_path / "details.csv", newline="", encoding="utf-8") as f:
         rows = sum(1 for _ in csv.reader(f)) - 1
     assert done.stderr.splitlines()[0] == f"details: {rows:,} records written to {tmp_path / 'details.csv'}"
-    done = swords("evaluate", "--compare", str(COINCO_ORACLE), str(COINCO_ORACLE), "--bootstrap", "100",
-                  "--details", str(tmp_path / "pairs.jsonl"))
+    done = swords(
+        "evaluate",
+        "--compare",
+        str(COINCO_ORACLE),
+        str(COINCO_ORACLE),
+        "--bootstrap",
+        "100",
+        "--details",
+        str(tmp_path / "pairs.jsonl"),
+    )
     assert done.returncode == 0, done.stderr
     assert f"details: 762 records written to {tmp_path / 'pairs.jsonl'}" in done.stderr.splitlines()
     records = [json.loads(line) for line in (tmp_path / "pairs.jsonl").read_text().splitlines()]

@@ -42,9 +42,23 @@ def temporaries(folder: Path) -> list[Path]:
 
 def start_writing(predictions: Path, details: Path) -> subprocess.Popen:
     """`swords evaluate --details` under way: returns once its temporary file holds 64 kB."""
-    process = subprocess.Popen([*SWORDS, "evaluate", "--predictions", str(predictions), "--details", str(details),
-                                "--bootstrap", "0", "--no-analysis"], cwd=REPO_ROOT, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        [
+            *SWORDS,
+            "evaluate",
+            "--predictions",
+            str(predictions),
+            "--details",
+            str(details),
+            "--bootstrap",
+            "0",
+            "--no-analysis",
+        ],
+        cwd=REPO_ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and process.poll() is None:
         growing = [path for path in temporaries(details.parent) if path.stat().st_size > 65536]
@@ -60,8 +74,9 @@ def test_sigterm_mid_write_is_one_line_and_leaves_the_previous_file(tmp_path, la
     details = tmp_path / f"details{suffix}"
     small = tmp_path / "small.jsonl"
     small.write_text("".join(large_predictions.read_text().splitlines(keepends=True)[:5]))
-    done = swords("evaluate", "--predictions", str(small), "--details", str(details), "--bootstrap", "0",
-                  "--no-analysis")
+    done = swords(
+        "evaluate", "--predictions", str(small), "--details", str(details), "--bootstrap", "0", "--no-analysis"
+    )
     assert done.returncode == 0, done.stderr
     before = {path.name: path.read_bytes() for path in tmp_path.iterdir()}  # the details file and its record
     process = start_writing(large_predictions, details)
@@ -83,12 +98,14 @@ def test_kill_9_mid_write_leaves_a_temporary_file_that_the_next_run_removes(tmp_
     assert left.name.startswith(f".details{suffix}.swords-") and not details.exists()
     small = tmp_path / "small.jsonl"
     small.write_text("".join(large_predictions.read_text().splitlines(keepends=True)[:5]))
-    done = swords("evaluate", "--predictions", str(small), "--details", str(details), "--bootstrap", "0",
-                  "--no-analysis")
+    done = swords(
+        "evaluate", "--predictions", str(small), "--details", str(details), "--bootstrap", "0", "--no-analysis"
+    )
     assert done.returncode == 0, done.stderr
     assert temporaries(tmp_path) == [] and details.is_file()
     assert sorted(path.name for path in tmp_path.iterdir()) == sorted(
-        [details.name, f".details{suffix}.swords-record.json", "small.jsonl"])
+        [details.name, f".details{suffix}.swords-record.json", "small.jsonl"]
+    )
 
 
 def test_a_details_file_edited_while_the_predictions_are_read_is_kept(tmp_path, large_predictions):
@@ -97,8 +114,9 @@ def test_a_details_file_edited_while_the_predictions_are_read_is_kept(tmp_path, 
     details = tmp_path / "details.jsonl"
     small = tmp_path / "small.jsonl"
     small.write_text("".join(large_predictions.read_text().splitlines(keepends=True)[:5]))
-    done = swords("evaluate", "--predictions", str(small), "--details", str(details), "--bootstrap", "0",
-                  "--no-analysis")
+    done = swords(
+        "evaluate", "--predictions", str(small), "--details", str(details), "--bootstrap", "0", "--no-analysis"
+    )
     assert done.returncode == 0, done.stderr
     process = start_writing(large_predictions, details)
     with open(details, "a", encoding="utf-8") as f:
@@ -107,5 +125,6 @@ def test_a_details_file_edited_while_the_predictions_are_read_is_kept(tmp_path, 
     _, stderr = process.communicate(timeout=120)
     assert process.returncode == 2 and stderr.strip().splitlines() == [
         f"swords: error: --details {details}: changed since swords evaluate wrote it (edited, appended to or "
-        "re-written): it is left as it is (--force replaces it)"], stderr
+        "re-written): it is left as it is (--force replaces it)"
+    ], stderr
     assert details.read_bytes() == edited and temporaries(tmp_path) == []

@@ -19,9 +19,14 @@ def evaluate(*extra: str, predictions=COINCO_ORACLE):
     return swords("evaluate", "--predictions", str(predictions), "--bootstrap", "0", *extra)
 
 
-@pytest.mark.parametrize(("seed", "message"), [("-5", "-5 is out of range (at least 0)"),
-                                               ("abc", "'abc' is not a whole number"),
-                                               ("1.5", "'1.5' is not a whole number")])
+@pytest.mark.parametrize(
+    ("seed", "message"),
+    [
+        ("-5", "-5 is out of range (at least 0)"),
+        ("abc", "'abc' is not a whole number"),
+        ("1.5", "'1.5' is not a whole number"),
+    ],
+)
 def test_a_bad_seed_on_the_command_line_is_one_line(seed, message):
     done = swords("evaluate", "--predictions", str(COINCO_ORACLE), "--seed", seed)
     assert "Traceback" not in done.stderr and done.returncode == 2
@@ -57,23 +62,31 @@ def test_a_large_seed_is_a_seed():
     assert result["signature"].endswith(f"bootstrap:20,seed:{2**70}")
 
 
-@pytest.mark.parametrize(("extra", "message"), [
-    (("--differences", "3"), "--differences goes with --compare"),
-    (("--include-problematic",), "--include-problematic: swords test has no problematic targets"),
-    (("--no-analysis", "--worst", "2"), "--worst sets the summary of what the system proposed; it does not go with "
-                                        "--no-analysis"),
-    (("--no-analysis", "--relations"), "--relations sets the summary"),
-    (("--published", "--k", "5"), "--published shows F@10 as the papers report it; it goes with --k 10, not --k 5"),
-])
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (("--differences", "3"), "--differences goes with --compare"),
+        (("--include-problematic",), "--include-problematic: swords test has no problematic targets"),
+        (
+            ("--no-analysis", "--worst", "2"),
+            "--worst sets the summary of what the system proposed; it does not go with --no-analysis",
+        ),
+        (("--no-analysis", "--relations"), "--relations sets the summary"),
+        (("--published", "--k", "5"), "--published shows F@10 as the papers report it; it goes with --k 10, not --k 5"),
+    ],
+)
 def test_an_option_that_would_be_ignored_is_one_line(extra, message):
     assert message in one_line(evaluate(*extra))
 
 
-@pytest.mark.parametrize(("extra", "message"), [
-    (("--relations",), "--relations sets the summary of what the system proposed; it does not go with --compare"),
-    (("--worst", "1"), "--worst sets the summary"),
-    (("--no-analysis",), "--no-analysis goes with --predictions"),
-])
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (("--relations",), "--relations sets the summary of what the system proposed; it does not go with --compare"),
+        (("--worst", "1"), "--worst sets the summary"),
+        (("--no-analysis",), "--no-analysis goes with --predictions"),
+    ],
+)
 def test_an_option_that_compare_would_ignore_is_one_line(extra, message):
     done = swords("evaluate", "--compare", str(COINCO_ORACLE), str(COINCO_ORACLE), *extra)
     assert message in one_line(done)
@@ -82,10 +95,20 @@ def test_an_option_that_compare_would_ignore_is_one_line(extra, message):
 def test_include_problematic_still_works_where_there_are_problematic_targets(tmp_path):
     coinco = swords_dataset.rows("coinco", "test")
     path = tmp_path / "coinco.jsonl"
-    path.write_text("".join(json.dumps({"id": row["id"], "substitutes": [row["target"] + "s"]}) + "\n"
-                            for row in coinco[:50]))
-    done = swords("evaluate", "--dataset", "coinco", "--predictions", str(path), "--bootstrap", "0", "--json",
-                  "--include-problematic")
+    path.write_text(
+        "".join(json.dumps({"id": row["id"], "substitutes": [row["target"] + "s"]}) + "\n" for row in coinco[:50])
+    )
+    done = swords(
+        "evaluate",
+        "--dataset",
+        "coinco",
+        "--predictions",
+        str(path),
+        "--bootstrap",
+        "0",
+        "--json",
+        "--include-problematic",
+    )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["targets_scored"] == 5450
 
@@ -98,10 +121,11 @@ def test_given_only_beside_published_rows_says_how_many_targets_it_covers(tmp_pa
     lines = done.stdout.splitlines()
     run_row = next(line for line in lines if line.startswith("this run"))
     assert run_row.startswith("this run: 3 of 762 targets")
-    assert ("Not comparable: this run scores only the 3 targets its file answers (--given-only), the published "
-            "rows all 762 targets of swords test.") in lines
-    as_json = json.loads(evaluate("--given-only", "--published", "--no-analysis", "--json",
-                                  predictions=three).stdout)
+    assert (
+        "Not comparable: this run scores only the 3 targets its file answers (--given-only), the published "
+        "rows all 762 targets of swords test."
+    ) in lines
+    as_json = json.loads(evaluate("--given-only", "--published", "--no-analysis", "--json", predictions=three).stdout)
     assert as_json["targets_in_split"] == 762 and as_json["targets_scored"] == 3
     assert as_json["published"]["comparable"] is False and as_json["published"]["this_run_targets"] == 3
     assert as_json["published"]["split_targets"] == 762

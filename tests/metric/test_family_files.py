@@ -17,7 +17,7 @@ import sys
 import pytest
 
 import swords_dataset
-from swords_metric import MAX_PREDICTIONS_BYTES, MetricInputError, Scorer
+from swords_metric import MAX_PREDICTIONS_BYTES, MetricInputError, Scorer, scorer_for
 
 from ..baselines.run_helpers import SWORDS, one_line, swords
 from .family_sources import (
@@ -45,8 +45,9 @@ print(json.dumps([usage.ru_maxrss / 1024, os.waitstatus_to_exitcode(status), err
 
 def peak_mb(dataset: str, path) -> float:
     command = [*SWORDS, "evaluate", "--dataset", dataset, "--split", "test", "--predictions", str(path), "--json"]
-    done = subprocess.run([sys.executable, "-S", "-c", LAUNCHER, *command], capture_output=True, text=True,
-                          timeout=600, check=True)
+    done = subprocess.run(
+        [sys.executable, "-S", "-c", LAUNCHER, *command], capture_output=True, text=True, timeout=600, check=True
+    )
     peak, code, err = json.loads(done.stdout)
     assert code == 0, err
     return peak
@@ -69,8 +70,9 @@ def test_official_files_are_read_in_bounded_memory(tmp_path):
     pool = made_up(rng, 20_000)
     rows = swords_dataset.rows("tsar2022_en", "test")
     small = write_tsar_predictions(tmp_path / "small.tsv", [(s, t, a[:3]) for s, t, a in tsar_gold_lines("en", "test")])
-    large = write_tsar_predictions(tmp_path / "large.tsv", [(row["context"], row["target"], phrases(rng, pool, 1_150))
-                                                            for row in rows])
+    large = write_tsar_predictions(
+        tmp_path / "large.tsv", [(row["context"], row["target"], phrases(rng, pool, 1_150)) for row in rows]
+    )
     assert large.stat().st_size > 45 * 2**20
     prolex = swords_dataset.rows("prolex", "test")
     table = tmp_path / "large.csv"
@@ -92,8 +94,9 @@ def test_each_format_is_refused_past_its_limit_before_it_is_read(tmp_path):
         with open(tmp_path / name, "wb") as f:  # sparse: one byte over the limit, nothing to read
             f.truncate(MAX_PREDICTIONS_BYTES + 1)
     for name, config in (("huge.tsv", "tsar2022_en"), ("huge.csv", "prolex"), ("huge.jsonl", "tsar2022_en")):
-        done = swords("evaluate", "--dataset", config, "--split", "test", "--predictions", str(tmp_path / name),
-                      timeout=120)
+        done = swords(
+            "evaluate", "--dataset", config, "--split", "test", "--predictions", str(tmp_path / name), timeout=120
+        )
         assert one_line(done).endswith(f"{name}: larger than 1,024 MB; not a predictions file") and done.seconds < 30
     written = write_tsar_predictions(tmp_path / "run.tsv", lines)
     with pytest.raises(MetricInputError, match=r"run\.tsv: larger than"):  # a smaller limit given (the Space's)
@@ -101,14 +104,17 @@ def test_each_format_is_refused_past_its_limit_before_it_is_read(tmp_path):
     long_line = write_tsar_predictions(tmp_path / "long.tsv", [(*lines[0][:2], ["word"] * 5000), *lines[1:]])
     with pytest.raises(MetricInputError, match=r"long\.tsv:1: the line holds more than 20,000 characters"):
         scorer.read(long_line, max_target_chars=20_000)
-    prolex = Scorer(prolex_rows("test"))
+    prolex = scorer_for(prolex_rows("test"))
     target = prolex.rows[0]["target"]
     cell, row = tmp_path / "cell.csv", tmp_path / "row.csv"
     cell.write_text(f'target word,Sentence,Substitutes\n{target},s,"{"a, " * 50_000}"\n', encoding="utf-8")
     quoted = ",".join(['"' + "x" * 60_000 + "\n" + "y" * 60_000 + '"'] * 10)  # ten fields within csv's limit
     row.write_text(f"target word,Sentence,Substitutes\n{target},s,a,{quoted}\n", encoding="utf-8")
-    with pytest.raises(MetricInputError, match=r"cell\.csv:2: a cell of more than 131,072 characters, the most a "
-                                               r"cell may hold"):
+    with pytest.raises(
+        MetricInputError,
+        match=r"cell\.csv:2: a cell of more than 131,072 characters, the most a "
+        r"cell may hold",
+    ):
         prolex.read(cell)
     with pytest.raises(MetricInputError, match=r"row\.csv:\d+: a row of more than 1,048,576 characters"):
         prolex.read(row)
@@ -124,19 +130,30 @@ def test_the_extension_chooses_the_format(tmp_path):
     assert scorer.score(scorer.read(zipped)) == expected
     for name in ("run.txt", "run"):
         (tmp_path / name).write_bytes(plain.read_bytes())
-        line = one_line(swords("evaluate", "--dataset", "tsar2022_en", "--split", "test", "--predictions",
-                               str(tmp_path / name)))
-        assert line.endswith(f"{name}: not JSON, and its name ends in no other format's extension; the extension "
-                             "chooses the format: .tsv for TSAR-2022's official format (sentence<TAB>complex "
-                             "word<TAB>answers…), .jsonl or .json for JSON lines or the upstream result format, each "
-                             "also gzipped (.tsv.gz)"), line
+        line = one_line(
+            swords("evaluate", "--dataset", "tsar2022_en", "--split", "test", "--predictions", str(tmp_path / name))
+        )
+        assert line.endswith(
+            f"{name}: not JSON, and its name ends in no other format's extension; the extension "
+            "chooses the format: .tsv for TSAR-2022's official format (sentence<TAB>complex "
+            "word<TAB>answers…), .jsonl or .json for JSON lines or the upstream result format, each "
+            "also gzipped (.tsv.gz)"
+        ), line
     keyed = tmp_path / "keyed.txt"  # JSON lines under another name: read as JSON
-    keyed.write_text("".join(json.dumps({"id": row["id"], "substitutes": given}) + "\n"
-                             for row, (_, _, given) in zip(scorer.rows, lines, strict=True)), encoding="utf-8")
+    keyed.write_text(
+        "".join(
+            json.dumps({"id": row["id"], "substitutes": given}) + "\n"
+            for row, (_, _, given) in zip(scorer.rows, lines, strict=True)
+        ),
+        encoding="utf-8",
+    )
     assert scorer.score(scorer.read(keyed)) == expected
-    with pytest.raises(MetricInputError, match=r"run\.tsv: a \.tsv file is TSAR-2022's official format, not ProLex's; "
-                                               r"the extension chooses the format: \.csv for ProLex's"):
-        Scorer(prolex_rows("test")).read(plain)
+    with pytest.raises(
+        MetricInputError,
+        match=r"run\.tsv: a \.tsv file is TSAR-2022's official format, not ProLex's; "
+        r"the extension chooses the format: \.csv for ProLex's",
+    ):
+        scorer_for(prolex_rows("test")).read(plain)
 
 
 def prolex_csv(path, header_lines: str, records: list[list[str]], between: str = "") -> None:
@@ -159,17 +176,22 @@ def test_a_prolex_csv_is_read_as_evaluate_py_reads_it(tmp_path):
     blank = tmp_path / "blank.csv"
     prolex_csv(blank, "\n  \n\t\n", records, between="\n \n")
     twice = tmp_path / "twice.csv"
-    prolex_csv(twice, "", [record + (["Substitutes"] if i == 0 else ["none, of, these"])
-                           for i, record in enumerate(records)])
+    prolex_csv(
+        twice, "", [record + (["Substitutes"] if i == 0 else ["none, of, these"]) for i, record in enumerate(records)]
+    )
     gold = str(prolex_gold_file("test"))
-    official = prolex_official([{"gold": gold, "predictions": str(path), "ks": [10]} for path in (blank, twice)],
-                               tmp_path)
-    scorer = Scorer(prolex_rows("test"))
+    official = prolex_official(
+        [{"gold": gold, "predictions": str(path), "ks": [10]} for path in (blank, twice)], tmp_path
+    )
+    scorer = scorer_for(prolex_rows("test"))
     ours = scorer.score(scorer.read(blank))
     assert official[0] == {f"{aspect}@10": [ours[f"{aspect}_{m}@10"] for m in "prf"] for aspect in ("acc", "prof")}
     assert round(official[1]["acc@10"][2], 4) == 0.4781  # evaluate.py scores the first Substitutes column
-    with pytest.raises(MetricInputError, match=r"^\S*twice\.csv:1: the column 'Substitutes' appears twice "
-                                               r"\(evaluate\.py would read the first, other readers the last\)"):
+    with pytest.raises(
+        MetricInputError,
+        match=r"^\S*twice\.csv:1: the column 'Substitutes' appears twice "
+        r"\(evaluate\.py would read the first, other readers the last\)",
+    ):
         scorer.read(twice)
 
 
@@ -177,13 +199,18 @@ def test_bad_items_of_a_tsar_or_prolex_jsonl_file_are_named_with_file_and_line(t
     for config in ("tsar2022_en", "prolex"):
         scorer = Scorer.from_dataset(config, "test")
         first, second = (row["id"] for row in scorer.rows[:2])
-        for item, told in (('[["a", NaN]]', "item 0 ('a'): score is NaN"), ('[["a", null]]', "score is null"),
-                           ('[["a", ' + "9" * 5000 + "]]", "score is an integer of 5,000 digits"),
-                           ('{"a": 1}', "predictions must be a list of substitutes, got dict"),
-                           ('"abc"', "predictions must be a list of substitutes, got str")):
+        for item, told in (
+            ('[["a", NaN]]', "item 0 ('a'): score is NaN"),
+            ('[["a", null]]', "score is null"),
+            ('[["a", ' + "9" * 5000 + "]]", "score is an integer of 5,000 digits"),
+            ('{"a": 1}', "predictions must be a list of substitutes, got dict"),
+            ('"abc"', "predictions must be a list of substitutes, got str"),
+        ):
             path = tmp_path / f"{config}.jsonl"
-            path.write_text(f'{{"id": "{first}", "substitutes": ["x"]}}\n{{"id": "{second}", "substitutes": {item}}}\n',
-                            encoding="utf-8")
+            path.write_text(
+                f'{{"id": "{first}", "substitutes": ["x"]}}\n{{"id": "{second}", "substitutes": {item}}}\n',
+                encoding="utf-8",
+            )
             with pytest.raises(MetricInputError) as caught:
                 scorer.read(path)
             assert str(caught.value).startswith(f"{path}:2: target {second}: ") and told in str(caught.value)
@@ -191,22 +218,39 @@ def test_bad_items_of_a_tsar_or_prolex_jsonl_file_are_named_with_file_and_line(t
     assert line.endswith(f"prolex.jsonl:2: target {second}: predictions must be a list of substitutes, got str"), line
 
 
-@pytest.mark.parametrize(("language", "number", "change", "told"), [
-    ("es", 228, lambda s: s.replace("\xa0", " ", 1), "where the line has U+0020 ' ' and the gold U+00A0 '\\xa0'"),
-    ("en", 5, lambda s: s[:10] + "\0" + s[11:], "at offset 10, where the line has U+0000 '\\x00' and the gold U+0074"),
-    ("en", 5, lambda s: s.replace("a", "\u0430", 1), "offset 4, where the line has U+0430 'а' and the gold U+0061 'a'"),
-    ("en", 5, lambda s: s + " ", "where the line has U+0020 ' ' and the gold nothing (the sentence ends)"),
-])
+@pytest.mark.parametrize(
+    ("language", "number", "change", "told"),
+    [
+        ("es", 228, lambda s: s.replace("\xa0", " ", 1), "where the line has U+0020 ' ' and the gold U+00A0 '\\xa0'"),
+        (
+            "en",
+            5,
+            lambda s: s[:10] + "\0" + s[11:],
+            "at offset 10, where the line has U+0000 '\\x00' and the gold U+0074",
+        ),
+        (
+            "en",
+            5,
+            lambda s: s.replace("a", "\u0430", 1),
+            "offset 4, where the line has U+0430 'а' and the gold U+0061 'a'",
+        ),
+        ("en", 5, lambda s: s + " ", "where the line has U+0020 ' ' and the gold nothing (the sentence ends)"),
+    ],
+)
 def test_a_sentence_that_differs_is_named_with_where_and_which_characters(language, number, change, told, tmp_path):
     lines = tsar_gold_lines(language, "test")
     sentence, target, annotations = lines[number - 1]
     lines[number - 1] = (change(sentence), target, annotations)
     path = write_tsar_predictions(tmp_path / "changed.tsv", lines)
-    line = one_line(swords("evaluate", "--dataset", f"tsar2022_{language}", "--split", "test", "--predictions",
-                           str(path)))
+    line = one_line(
+        swords("evaluate", "--dataset", f"tsar2022_{language}", "--split", "test", "--predictions", str(path))
+    )
     row = swords_dataset.rows(f"tsar2022_{language}", "test")[number - 1]
-    assert f"changed.tsv:{number}: the sentence is not that of {row['id']} (complex word {target!r}): it differs " \
-        in line and told in line and line.endswith("it must be the gold file's, character for character"), line
+    assert (
+        f"changed.tsv:{number}: the sentence is not that of {row['id']} (complex word {target!r}): it differs " in line
+        and told in line
+        and line.endswith("it must be the gold file's, character for character")
+    ), line
 
 
 def test_a_partial_tsv_is_scored_with_given_only_as_tsar_eval_scores_it(tmp_path):
@@ -215,8 +259,9 @@ def test_a_partial_tsv_is_scored_with_given_only_as_tsar_eval_scores_it(tmp_path
     lines = [(s, t, a[::-1][:4]) for s, t, a in tsar_gold_lines("en", "test")]
     chosen = random.Random(1).sample(lines, 40)
     path = write_tsar_predictions(tmp_path / "part.tsv", chosen)
-    done = swords("evaluate", "--dataset", "tsar2022_en", "--split", "test", "--predictions", str(path),
-                  "--given-only", "--json")
+    done = swords(
+        "evaluate", "--dataset", "tsar2022_en", "--split", "test", "--predictions", str(path), "--given-only", "--json"
+    )
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
     assert result["official"] == tsar_official_printed(tsar_gold_file("en", "test"), path, tmp_path)
@@ -225,13 +270,16 @@ def test_a_partial_tsv_is_scored_with_given_only_as_tsar_eval_scores_it(tmp_path
     assert "the lines must follow the split's order (a file of part of it: --given-only" in line, line
     first = write_tsar_predictions(tmp_path / "first.tsv", lines[:40])
     line = one_line(swords("evaluate", "--dataset", "tsar2022_en", "--split", "test", "--predictions", str(first)))
-    assert line.endswith("first.tsv: 40 lines for the 373 instances of the split (TSAR's format: one line per "
-                         "instance, in the gold file's order); for a run over part of the split, the lines given are "
-                         "scored alone, as tsar_eval.py scores them, with `swords evaluate --given-only` (in Python: "
-                         "read(path, partial=True)); JSONL keyed by id can carry such a run too"), line
+    assert line.endswith(
+        "first.tsv: 40 lines for the 373 instances of the split (TSAR's format: one line per "
+        "instance, in the gold file's order); for a run over part of the split, the lines given are "
+        "scored alone, as tsar_eval.py scores them, with `swords evaluate --given-only` (in Python: "
+        "read(path, partial=True)); JSONL keyed by id can carry such a run too"
+    ), line
     twice = write_tsar_predictions(tmp_path / "twice.tsv", [lines[3], lines[7], lines[3]])
-    line = one_line(swords("evaluate", "--dataset", "tsar2022_en", "--split", "test", "--predictions", str(twice),
-                           "--given-only"))
+    line = one_line(
+        swords("evaluate", "--dataset", "tsar2022_en", "--split", "test", "--predictions", str(twice), "--given-only")
+    )
     assert line.endswith("twice.tsv:3: the same instance as line 1 (tsar2022_en:test:0004); give each instance once")
 
 
@@ -239,7 +287,19 @@ def test_given_only_on_a_file_that_answers_nothing_says_so(tmp_path):
     nothing = tmp_path / "nothing.json"
     nothing.write_text('{"substitutes_lemmatized": false, "substitutes": {}}', encoding="utf-8")
     for config, targets in (("tsar2022_en", 373), ("prolex", 680), ("swords", 762)):
-        line = one_line(swords("evaluate", "--dataset", config, "--split", "test", "--predictions", str(nothing),
-                               "--given-only", "--bootstrap", "0"))
+        line = one_line(
+            swords(
+                "evaluate",
+                "--dataset",
+                config,
+                "--split",
+                "test",
+                "--predictions",
+                str(nothing),
+                "--given-only",
+                "--bootstrap",
+                "0",
+            )
+        )
         assert f"nothing.json answers no target of {config} test ({targets} targets)" in line, line
     assert os.path.exists(nothing)

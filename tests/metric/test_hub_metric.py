@@ -20,7 +20,7 @@ import evaluate
 import pytest
 
 import swords_dataset
-from swords_dataset.hub import Release
+from swords_lexsub.hub.repos import Release
 from swords_metric import read_predictions
 from swords_metric.hub_repo import METRIC_REPO
 
@@ -32,8 +32,9 @@ ORACLE = REPO_ROOT / "space" / "results" / "coinco-oracle.swords.test.jsonl"  # 
 
 @pytest.fixture(scope="module")
 def cli_result() -> dict:
-    result = run_swords("evaluate", "--dataset", "swords", "--split", "test", "--predictions", str(ORACLE),
-                        "--json", "--bootstrap", "0")
+    result = run_swords(
+        "evaluate", "--dataset", "swords", "--split", "test", "--predictions", str(ORACLE), "--json", "--bootstrap", "0"
+    )
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout)
 
@@ -42,10 +43,9 @@ def test_evaluate_load_of_the_exported_module_gives_what_swords_evaluate_gives(h
     metric = evaluate.load(str(hub_export / "metric" / "swords_metric.py"), cache_dir=str(tmp_path))
     predictions, _ = read_predictions(ORACLE)
     result = metric.compute(predictions=predictions, references=swords_dataset.load("swords", split="test"))
-    # Every metric, count, note and the signature; `id_scheme` is the file's, which evaluate's input (aligned
-    # predictions) does not carry (None), as test_metric_files.py also leaves it out.
-    assert {name: value for name, value in result.items() if name != "id_scheme"} == {
-        name: value for name, value in cli_result.items() if name not in ("analysis", "id_scheme")}
+    # Every metric, count, note, the signature and the id scheme the file's keys are of (upstream).
+    assert result == {name: value for name, value in cli_result.items() if name != "analysis"}
+    assert result["id_scheme"] == "upstream"
     assert round(result["lenient_a_f@10"], 2) == 33.88  # the CoInCo-oracle row, as swords evaluate prints it
 
 
@@ -56,8 +56,10 @@ def test_another_release_is_refused_with_the_install_line(tmp_path):
     assert (folder / "requirements.txt").read_text() == "swords-lexsub==9.9.9\n"
     with pytest.raises(ImportError) as error:
         evaluate.load(str(folder / "swords_metric.py"), cache_dir=str(tmp_path / "cache"))
-    assert str(error.value) == (f"this SWORDS metric is swords-lexsub 9.9.9's, and {swords_dataset.__version__} is "
-                                "installed: pip install swords-lexsub==9.9.9")
+    assert str(error.value) == (
+        f"this SWORDS metric is swords-lexsub 9.9.9's, and {swords_dataset.__version__} is "
+        "installed: pip install swords-lexsub==9.9.9"
+    )
 
 
 def test_without_the_package_evaluate_load_says_what_to_install(hub_export, tmp_path):
@@ -75,13 +77,19 @@ def test_without_the_package_evaluate_load_says_what_to_install(hub_export, tmp_
         "except ImportError as error:\n"
         "    print(error)\n"
     )
-    result = subprocess.run([sys.executable, "-c", script, str(hub_export / "metric" / "swords_metric.py")],
-                            cwd=tmp_path, env={**os.environ, "HF_HOME": str(tmp_path / "hf")},
-                            capture_output=True, text=True, timeout=300)
+    result = subprocess.run(
+        [sys.executable, "-c", script, str(hub_export / "metric" / "swords_metric.py")],
+        cwd=tmp_path,
+        env={**os.environ, "HF_HOME": str(tmp_path / "hf")},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert result.returncode == 0, result.stderr[-2000:]
     assert result.stdout.strip().splitlines() == [
         f"the SWORDS metric needs its package: pip install swords-lexsub=={swords_dataset.__version__} "
-        "(No module named 'swords_metric')"]
+        "(No module named 'swords_metric')"
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -89,12 +97,20 @@ def widget(hub_export, tmp_path_factory) -> dict:
     """`python app.py` in the repository's folder, as a Space runs it, on 127.0.0.1: its URL, port and pid."""
     folder = tmp_path_factory.mktemp("widget")
     port = free_port()
-    env = {**os.environ, "GRADIO_SERVER_NAME": "127.0.0.1", "GRADIO_SERVER_PORT": str(port), "HF_HOME": str(folder),
-           "GRADIO_ANALYTICS_ENABLED": "False", "HF_HUB_OFFLINE": "1", "GRADIO_TEMP_DIR": str(folder / "gradio")}
+    env = {
+        **os.environ,
+        "GRADIO_SERVER_NAME": "127.0.0.1",
+        "GRADIO_SERVER_PORT": str(port),
+        "HF_HOME": str(folder),
+        "GRADIO_ANALYTICS_ENABLED": "False",
+        "HF_HUB_OFFLINE": "1",
+        "GRADIO_TEMP_DIR": str(folder / "gradio"),
+    }
     log_path = folder / "app.log"
     with open(log_path, "wb") as log:
-        app = subprocess.Popen([sys.executable, "app.py"], cwd=hub_export / "metric", env=env, stdout=log,
-                               stderr=subprocess.STDOUT)
+        app = subprocess.Popen(
+            [sys.executable, "app.py"], cwd=hub_export / "metric", env=env, stdout=log, stderr=subprocess.STDOUT
+        )
     try:
         url = f"http://127.0.0.1:{port}/"
         try:
@@ -116,7 +132,8 @@ def test_the_widget_starts_beside_its_module_and_scores_as_swords_evaluate(widge
     assert headline["lenient_a_f@10"] == cli_result["lenient_a_f@10"]
     assert headline["signature"] == cli_result["signature"]
     assert {name: everything[name] for name in ("gap", "strict_c_f@10", "best_p", "oot_mode_r")} == {
-        name: cli_result[name] for name in ("gap", "strict_c_f@10", "best_p", "oot_mode_r")}
+        name: cli_result[name] for name in ("gap", "strict_c_f@10", "best_p", "oot_mode_r")
+    }
     with pytest.raises(Exception) as refused:
         client.predict('{"id": "t:nope", "substitutes": ["a"]}', "swords / test", api_name="/score")
     assert "t:nope" in str(refused.value)
@@ -126,25 +143,33 @@ def score_call(widget: dict, text: object, benchmark: object, timeout: float = 1
     """The widget's /score through Gradio's HTTP API, as any client can send it: ("complete", outputs) or ("error",
     the message a visitor sees)."""
     body = json.dumps({"data": [text, benchmark]}).encode()
-    request = urllib.request.Request(widget["url"] + "gradio_api/call/score", data=body,
-                                     headers={"Content-Type": "application/json"})
+    request = urllib.request.Request(
+        widget["url"] + "gradio_api/call/score", data=body, headers={"Content-Type": "application/json"}
+    )
     with urllib.request.urlopen(request, timeout=timeout) as response:
         event = json.loads(response.read())["event_id"]
     with urllib.request.urlopen(widget["url"] + f"gradio_api/call/score/{event}", timeout=timeout) as response:
         stream = response.read().decode()
-    kind = next(line.split(": ", 1)[1] for line in stream.splitlines() if line.startswith("event: ")
-                and not line.endswith("heartbeat"))
-    data = json.loads([line for line in stream.splitlines() if line.startswith("data: ")][-1][len("data: "):])
+    kind = next(
+        line.split(": ", 1)[1]
+        for line in stream.splitlines()
+        if line.startswith("event: ") and not line.endswith("heartbeat")
+    )
+    data = json.loads([line for line in stream.splitlines() if line.startswith("data: ")][-1][len("data: ") :])
     return kind, data["error"] if kind == "error" else data
 
 
 def test_a_null_benchmark_or_a_lone_surrogate_is_one_clear_error(widget):
     """Both answered {"error": null} (an AttributeError, a UnicodeEncodeError in the server's log)."""
     assert score_call(widget, ORACLE.read_text(), None) == (
-        "error", "benchmark / split: none given; choose one of the list ('swords / dev', …)")
+        "error",
+        "benchmark / split: none given; choose one of the list ('swords / dev', …)",
+    )
     line = '{"id": "t:a", "substitutes": ["ok"]}\n{"id": "t:b\ud800", "substitutes": ["a"]}'
     assert score_call(widget, line, "swords / test") == (
-        "error", "predictions:2: \\ud800 at column 12 is a lone surrogate, which is not text")
+        "error",
+        "predictions:2: \\ud800 at column 12 is a lone surrogate, which is not text",
+    )
 
 
 def raw_answer(port: int, request: bytes, timeout: float = 30) -> tuple[float, int, dict]:
@@ -164,16 +189,21 @@ def test_an_oversized_request_is_refused_before_it_is_read(widget):
     past 16 MB: each refused (413, one line) as soon as its headers or its 16 MB are in, the server's memory
     unchanged."""
     peak_before = peak_memory_mb(widget["pid"])
-    head = (b"POST /gradio_api/queue/join HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-            b"Content-Length: %d\r\n\r\n" % (400 * 2**20))
+    head = (
+        b"POST /gradio_api/queue/join HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        b"Content-Length: %d\r\n\r\n" % (400 * 2**20)
+    )
     seconds, status, body = raw_answer(widget["port"], head)  # the headers alone: the body is never needed
     assert status == 413 and seconds < 5
-    assert body["detail"] == ("request of 400 MB: more than the 16 MB this widget accepts; score larger predictions "
-                              "with `swords evaluate` (pip install swords-lexsub)")
+    assert body["detail"] == (
+        "request of 400 MB: more than the 16 MB this widget accepts; score larger predictions "
+        "with `swords evaluate` (pip install swords-lexsub)"
+    )
     block = b"x" * 2**20
-    streamed = (b"POST /gradio_api/queue/join HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                b"Transfer-Encoding: chunked\r\n\r\n" + b"".join(b"100000\r\n%s\r\n" % block for _ in range(16))
-                + b"1\r\nx\r\n")  # one byte past 16 MB, and no end: the server must not wait for one
+    streamed = (
+        b"POST /gradio_api/queue/join HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        b"Transfer-Encoding: chunked\r\n\r\n" + b"".join(b"100000\r\n%s\r\n" % block for _ in range(16)) + b"1\r\nx\r\n"
+    )  # one byte past 16 MB, and no end: the server must not wait for one
     seconds, status, body = raw_answer(widget["port"], streamed)
     assert status == 413 and seconds < 10
     assert body["detail"].startswith("request over 16 MB: more than the 16 MB this widget accepts")
@@ -185,9 +215,16 @@ def paste(config: str, split: str, substitutes: int, seed: int = 0) -> str:
     rows = swords_dataset.rows(config, split, columns=["id", "substitutes"])
     words = sorted({s["substitute"] for row in rows[:300] for s in row["substitutes"]})
     rng = random.Random(seed)
-    return "".join(json.dumps({"id": row["id"], "substitutes": [[word, round(rng.random(), 4)] for word in
-                                                                rng.sample(words, substitutes)]}) + "\n"
-                   for row in rows)
+    return "".join(
+        json.dumps(
+            {
+                "id": row["id"],
+                "substitutes": [[word, round(rng.random(), 4)] for word in rng.sample(words, substitutes)],
+            }
+        )
+        + "\n"
+        for row in rows
+    )
 
 
 @pytest.mark.slow
@@ -224,8 +261,10 @@ def test_a_third_large_paste_at_once_is_refused_at_once(widget):
     pastes = [paste("swords", "test", 120, seed) for seed in range(3)]
     assert all(len(text) > 2**20 for text in pastes)  # "large": over a million characters
     answers: list[tuple] = []
-    threads = [threading.Thread(target=lambda text=text: answers.append(score_call(widget, text, "swords / test")))
-               for text in pastes]
+    threads = [
+        threading.Thread(target=lambda text=text: answers.append(score_call(widget, text, "swords / test")))
+        for text in pastes
+    ]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -233,4 +272,5 @@ def test_a_third_large_paste_at_once_is_refused_at_once(widget):
     kinds = sorted(kind for kind, _ in answers)
     assert kinds == ["complete", "complete", "error"], answers
     assert next(data for kind, data in answers if kind == "error") == (
-        "2 other large pastes are being scored; try again in a minute (or score it with `swords evaluate`)")
+        "2 other large pastes are being scored; try again in a minute (or score it with `swords evaluate`)"
+    )

@@ -10,8 +10,8 @@ import json
 import pytest
 
 import swords_dataset
-from swords_baselines.wordnet import wordnet_substitutes
-from swords_dataset.errors import SwordsError
+from swords_baselines.classic.wordnet import wordnet_substitutes
+from swords_lexsub.errors import SwordsError
 from swords_metric import Scorer
 
 from ..conftest import run_swords
@@ -20,16 +20,21 @@ from ..conftest import run_swords
 @pytest.fixture(scope="module")
 def semeval_wordnet() -> dict[str, list[str]]:
     """The `wordnet` baseline on SemEval-2007 trial and test, keyed by the dataset's ids of both."""
-    return {row["id"]: wordnet_substitutes(row) for split in ("trial", "test")
-            for row in swords_dataset.rows("semeval07", split)}
+    return {
+        row["id"]: wordnet_substitutes(row)
+        for split in ("trial", "test")
+        for row in swords_dataset.rows("semeval07", split)
+    }
 
 
 def test_trial_plus_test_is_the_pooled_scores_of_trial_and_test(semeval_wordnet):
     joined = Scorer.from_dataset("semeval07", "trial+test")
     trial, test = Scorer.from_dataset("semeval07", "trial"), Scorer.from_dataset("semeval07", "test")
     together = joined.target_scores(semeval_wordnet)
-    apart = [scorer.target_scores({t: semeval_wordnet[t] for t in semeval_wordnet if t in scorer.position})
-             for scorer in (trial, test)]
+    apart = [
+        scorer.target_scores({t: semeval_wordnet[t] for t in semeval_wordnet if t in scorer.position})
+        for scorer in (trial, test)
+    ]
     assert together.ids == apart[0].ids + apart[1].ids  # every target, as in its own split
     for name, column in together.columns.items():
         assert column.tolist() == apart[0].columns[name].tolist() + apart[1].columns[name].tolist(), name
@@ -42,8 +47,10 @@ def test_trial_plus_test_is_the_pooled_scores_of_trial_and_test(semeval_wordnet)
     assert result["lenient_a_p@10"] == pytest.approx(100 * hits / predicted, abs=1e-9)
     # Macro-averaged: LexSubGen's figures are the mean over both splits' targets with gold, i.e. each split's
     # figure weighted by its number of such targets.
-    separate = [scorer.score({t: semeval_wordnet[t] for t in semeval_wordnet if t in scorer.position}, by_pos=False)
-                for scorer in (trial, test)]
+    separate = [
+        scorer.score({t: semeval_wordnet[t] for t in semeval_wordnet if t in scorer.position}, by_pos=False)
+        for scorer in (trial, test)
+    ]
     counts = [t.columns["lexsubgen:targets"].sum() for t in apart]
     for name in ("lexsubgen_p@1", "lexsubgen_p@3", "lexsubgen_r@10", "gap"):
         weights = counts if name.startswith("lexsubgen") else [t.columns["gap_defined"].sum() for t in apart]
@@ -60,13 +67,24 @@ def test_rows_of_two_splits_one_after_the_other_are_signed_as_the_joined_split()
 
 def test_swords_evaluate_scores_coinco_dev_plus_test_keyed_by_either_splits_ids(tmp_path):
     # 20 targets of each split, keyed by the dataset's ids, each answered with its gold reversed.
-    answered = {split: {row["id"]: [s["substitute"] for s in row["substitutes"]][::-1]
-                        for row in swords_dataset.rows("coinco", split)[:20]} for split in ("dev", "test")}
+    answered = {
+        split: {
+            row["id"]: [s["substitute"] for s in row["substitutes"]][::-1]
+            for row in swords_dataset.rows("coinco", split)[:20]
+        }
+        for split in ("dev", "test")
+    }
     path = tmp_path / "both.jsonl"
-    path.write_text("".join(json.dumps({"id": target, "substitutes": substitutes}) + "\n"
-                            for split in answered for target, substitutes in answered[split].items()))
-    result = run_swords("evaluate", "--dataset", "coinco", "--split", "dev+test", "--predictions", str(path),
-                        "--json", "--no-analysis")
+    path.write_text(
+        "".join(
+            json.dumps({"id": target, "substitutes": substitutes}) + "\n"
+            for split in answered
+            for target, substitutes in answered[split].items()
+        )
+    )
+    result = run_swords(
+        "evaluate", "--dataset", "coinco", "--split", "dev+test", "--predictions", str(path), "--json", "--no-analysis"
+    )
     assert result.returncode == 0, result.stderr
     metrics = json.loads(result.stdout)
     assert "|split:dev+test|" in metrics["signature"] and "problematic:excluded" in metrics["signature"]
@@ -79,13 +97,24 @@ def test_swords_evaluate_scores_coinco_dev_plus_test_keyed_by_either_splits_ids(
         assert metrics[name] == pytest.approx(pooled, abs=1e-9) and metrics[name] > 0, name
 
 
-@pytest.mark.parametrize("config,split,said", [
-    ("coinco", "dev+trial", "config 'coinco' has no split 'dev+trial': 'trial' is not one of its splits; combine "
-     "its splits as dev+test"),
-    ("semeval07", "test+test", "config 'semeval07' has no split 'test+test': a split is named twice"),
-    ("swords_test_subset", "test+dev", "config 'swords_test_subset' has no split 'test+dev': 'dev' is not one of "
-     "its splits; it has one split, test"),
-])
+@pytest.mark.parametrize(
+    "config,split,said",
+    [
+        (
+            "coinco",
+            "dev+trial",
+            "config 'coinco' has no split 'dev+trial': 'trial' is not one of its splits; combine "
+            "its splits as dev+test",
+        ),
+        ("semeval07", "test+test", "config 'semeval07' has no split 'test+test': a split is named twice"),
+        (
+            "swords_test_subset",
+            "test+dev",
+            "config 'swords_test_subset' has no split 'test+dev': 'dev' is not one of "
+            "its splits; it has one split, test",
+        ),
+    ],
+)
 def test_an_unknown_combination_is_one_clear_line(config, split, said, tmp_path):
     with pytest.raises(SwordsError) as error:
         Scorer.from_dataset(config, split)

@@ -1,4 +1,4 @@
-"""swords_metric.lemmatizer on hand-checked examples, each verified against nltk 3.5 and 3.10.4 on WordNet 3.0:
+"""swords_metric.wordnet.lemmatizer on hand-checked examples, each verified against nltk 3.5 and 3.10.4 on WordNet 3.0:
 exception lists, suffix rules, ties, case, spaces, POS mapping (the exhaustive parity is in
 test_lemmatize_nltk_parity.py)."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from swords_metric import lemmatizer as lem
+from swords_metric.wordnet import lemmatizer as lem
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""swords_metric.lemmatizer: exact parity with NLTK's WordNetLemmatizer on WordNet 3.0, offline.
+"""swords_metric.wordnet.lemmatizer: exact parity with NLTK's WordNetLemmatizer on WordNet 3.0, offline.
 
 The reference is NLTK itself, run in a subprocess on the raw WordNet 3.0 database from Debian's
 ``wordnet-base`` package (``/usr/share/wordnet``, or ``$SWORDS_WORDNET_DIR``):
@@ -26,7 +26,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
-from swords_metric import lemmatizer as lem
+from swords_metric.wordnet import lemmatizer as lem
 
 from ..conftest import REPO_ROOT
 
@@ -170,7 +170,7 @@ def _gpt3_pairs(path: Path) -> set[tuple[str, str]]:
 @pytest.fixture(scope="session")
 def gpt3_pairs() -> set[tuple[str, str]]:
     """Empty when the shared folder with the recorded outputs is absent."""
-    from swords_dataset.sources import default_sources_dir
+    from swords_dataset.builder.sources import default_sources_dir
 
     path = default_sources_dir() / GPT3_OUTPUTS
     return _gpt3_pairs(path) if path.is_file() else set()

@@ -1,4 +1,4 @@
-"""swords_metric.lemmatizer's shipped data file: the lemmatizer works offline from it alone (no NLTK, no
+"""swords_metric.wordnet.lemmatizer's shipped data file: the lemmatizer works offline from it alone (no NLTK, no
 nltk_data), and it is WordNet 3.0, regenerated identically from Debian's database (`debian_wordnet`, in
 conftest.py)."""
 
@@ -12,12 +12,12 @@ import sys
 import textwrap
 from pathlib import Path
 
-from swords_metric import lemmatizer as lem
-from swords_metric import wordnet_data
+from swords_metric.wordnet import lemmatizer as lem
+from swords_metric.wordnet import morphy_data as wordnet_data
 
 from ..conftest import REPO_ROOT
 
-SHIPPED_DATA = REPO_ROOT / "swords_metric" / lem.DATA_FILE
+SHIPPED_DATA = REPO_ROOT / "swords_metric" / "wordnet" / lem.DATA_FILE
 
 
 def test_works_offline_without_nltk(tmp_path: Path):
@@ -27,7 +27,7 @@ def test_works_offline_without_nltk(tmp_path: Path):
     script = textwrap.dedent(
         """
         import sys
-        from swords_metric.lemmatizer import lemmatize
+        from swords_metric.wordnet.lemmatizer import lemmatize
         assert lemmatize("ran", "VERB") == "run", lemmatize("ran", "VERB")
         assert lemmatize("Geese", "NOUN") == "geese"
         assert lemmatize("geese", "NOUN") == "goose"

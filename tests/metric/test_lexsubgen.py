@@ -1,5 +1,5 @@
-"""LexSubGen's P@1, P@3 and R@10 by its own conventions (swords_metric/lexsubgen.py), one rule a case, on targets
-built here; every expected value is worked out by hand in the comments. The rules, as issue 25 reads LexSubGen's
+"""LexSubGen's P@1, P@3 and R@10 by its own conventions (swords_metric/metrics/lexsubgen.py), one rule a case, on
+targets built here; every expected value is worked out by hand in the comments. The rules, as issue 25 reads LexSubGen's
 `compute_precision_recall_f1_topk` after its post-processing chain: P@k = hits in the first k / k; R@k = hits in
 the first k / |gold|; the gold as listed (not lemmatized, the target kept, each listed substitute counted); a
 prediction lower-cased, then lemmatized under the target's POS, then dropped if it is the target's lemma (and
@@ -16,8 +16,14 @@ NAMES = ("lexsubgen_p@1", "lexsubgen_p@3", "lexsubgen_r@10")
 
 def row(target: str, pos: str, gold: list[str], target_id: str = "t1") -> dict:
     """A CoInCo-like target: each gold substitute given by one annotator."""
-    return {"id": target_id, "benchmark": "coinco", "target": target, "pos": pos, "context": f"a {target} here",
-            "substitutes": [{"substitute": g, "votes_positive": 1, "votes_total": 1} for g in gold]}
+    return {
+        "id": target_id,
+        "benchmark": "coinco",
+        "target": target,
+        "pos": pos,
+        "context": f"a {target} here",
+        "substitutes": [{"substitute": g, "votes_positive": 1, "votes_total": 1} for g in gold],
+    }
 
 
 def lexsubgen(rows: list[dict], predictions: dict) -> list[float]:
@@ -76,9 +82,14 @@ def test_scores_order_the_list_and_targets_are_averaged():
     # Target 2 (gold hound, puppy): [puppy]: P@1 1, P@3 1/3, R@10 1/2.
     # Target 3 has no gold substitute (one given by nobody): not averaged in, as LexSubGen has no such target.
     # Means: P@1 (0 + 1) / 2 = 50; P@3 (1/3 + 1/3) / 2 = 33.33; R@10 (1/3 + 1/2) / 2 = 41.67.
-    rows = [row("bright", "ADJ", ["brilliant", "shiny", "smart"], "t1"), row("dog", "NOUN", ["hound", "puppy"], "t2"),
-            {**row("cat", "NOUN", ["feline"], "t3"),
-             "substitutes": [{"substitute": "feline", "votes_positive": 0, "votes_total": 1}]}]
+    rows = [
+        row("bright", "ADJ", ["brilliant", "shiny", "smart"], "t1"),
+        row("dog", "NOUN", ["hound", "puppy"], "t2"),
+        {
+            **row("cat", "NOUN", ["feline"], "t3"),
+            "substitutes": [{"substitute": "feline", "votes_positive": 0, "votes_total": 1}],
+        },
+    ]
     predictions = {"t1": [["shiny", 0.2], ["dull", 0.9]], "t2": ["puppy"], "t3": ["feline"]}
     assert lexsubgen(rows, predictions) == [50.0, 33.333333, 41.666667]
 

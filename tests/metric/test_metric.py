@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import swords_dataset
-from swords_baselines.thesaurus import thesaurus_substitutes
+from swords_baselines.classic.thesaurus import thesaurus_substitutes
 from swords_metric import MetricInputError, Scorer, read_predictions, write_predictions
 
 from ..conftest import REPO_ROOT, run_swords

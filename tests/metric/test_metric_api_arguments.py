@@ -13,7 +13,7 @@ import pytest
 
 import swords_dataset
 import swords_metric
-from swords_metric import MetricInputError, Scorer
+from swords_metric import MetricInputError, Scorer, scorer_for
 
 
 @pytest.fixture(scope="module")
@@ -64,20 +64,26 @@ MISUSES = [
     (lambda m, rows: m.add(reference=rows[0]), "add: reference=… without prediction=…"),
     (lambda m, rows: m.add(predictions=["a"], references=rows[0]), "add: no argument 'predictions'; add(prediction="),
     (lambda m, rows: m.add(["a"], rows[0]), "add: give the arguments by name: add(prediction=…, reference=…)"),
-    (lambda m, rows: m.add(prediction=["a"], reference=rows[0], k=5),
-     "add: no argument 'k'; add(prediction=…, reference=…): one target's substitutes and its benchmark row; options "
-     "such as k go to compute()"),
+    (
+        lambda m, rows: m.add(prediction=["a"], reference=rows[0], k=5),
+        "add: no argument 'k'; add(prediction=…, reference=…): one target's substitutes and its benchmark row; options "
+        "such as k go to compute()",
+    ),
     (lambda m, rows: m.add_batch(), "add_batch: nothing given; add_batch(predictions=…, references=…)"),
     (lambda m, rows: m.add_batch(predictions=[["a"]]), "add_batch: predictions=… without references=…"),
     (lambda m, rows: m.add_batch(prediction=["a"], reference=rows[0]), "add_batch: no argument 'prediction'"),
     (lambda m, rows: m.add_batch([["a"]], rows[:1]), "add_batch: give the arguments by name"),
     (lambda m, rows: m.add_batch(predictions=[["a"]], references=rows[:1], k=5), "add_batch: no argument 'k'"),
     (lambda m, rows: m.compute([["a"]], rows[:1]), "compute: give the arguments by name"),
-    (lambda m, rows: m.compute(predictions=[["a"]], references=rows[:1], kk=5),
-     "compute: no option 'kk'; its options are k, bootstrap, seed, split, include_problematic, setting"),
+    (
+        lambda m, rows: m.compute(predictions=[["a"]], references=rows[:1], kk=5),
+        "compute: no option 'kk'; its options are k, bootstrap, seed, split, include_problematic, setting",
+    ),
     (lambda m, rows: m.compute(predictions=[["a"]], references=rows[:1], split=5), "split must be a split's name"),
-    (lambda m, rows: m.compute(predictions=[["a"]], references=rows[:1], setting="x"),
-     "setting must be one of generative, ranking, got 'x'"),
+    (
+        lambda m, rows: m.compute(predictions=[["a"]], references=rows[:1], setting="x"),
+        "setting must be one of generative, ranking, got 'x'",
+    ),
 ]
 
 
@@ -121,9 +127,12 @@ def test_include_problematic_is_true_or_false(metric, coinco_test, value):
 def test_k_is_refused_for_tsar_2022_as_the_cli_refuses_it(metric):
     rows = swords_dataset.rows("tsar2022_en", "test")
     message = r"k=5: TSAR-2022's metrics have their own cut-offs .*; leave k out"
-    for make in (lambda: Scorer(rows, k=5), lambda: Scorer.from_dataset("tsar2022_en", "test", k=5),
-                 lambda: swords_metric.FamilyScorer(rows, k=5),
-                 lambda: metric.compute(predictions=gold_first(rows), references=rows, k=5)):
+    for make in (
+        lambda: scorer_for(rows, k=5),
+        lambda: Scorer.from_dataset("tsar2022_en", "test", k=5),
+        lambda: swords_metric.FamilyScorer(rows, k=5),
+        lambda: metric.compute(predictions=gold_first(rows), references=rows, k=5),
+    ):
         with pytest.raises(MetricInputError, match=message):
             make()
     assert "|k:5|" in Scorer.from_dataset("prolex", "test", k=5).signature()  # ProLex's metrics are at k
@@ -132,16 +141,18 @@ def test_k_is_refused_for_tsar_2022_as_the_cli_refuses_it(metric):
 def test_rows_of_two_tsar_configs_are_refused_naming_the_first_of_the_second(metric):
     spanish, english = swords_dataset.rows("tsar2022_es", "test"), swords_dataset.rows("tsar2022_en", "test")
     mixed = spanish[:5] + english[:5]
-    message = (r"reference 'tsar2022_en:test:0001' \(item 5\) is a row of tsar2022_en, the rows before it of "
-               "tsar2022_es; score one benchmark at a time")
+    message = (
+        r"reference 'tsar2022_en:test:0001' \(item 5\) is a row of tsar2022_en, the rows before it of "
+        "tsar2022_es; score one benchmark at a time"
+    )
     with pytest.raises(MetricInputError, match=message):
-        Scorer(mixed)
+        scorer_for(mixed)
     with pytest.raises(MetricInputError, match=message):
         metric.compute(predictions=gold_first(mixed), references=mixed)
     # Two splits of one config, one after the other: signed as the joined split, as from_dataset signs it.
     joined = swords_dataset.rows("tsar2022_en", "trial") + english
-    assert "|split:trial+test|" in Scorer(joined).signature()
-    assert Scorer(joined).signature() == Scorer.from_dataset("tsar2022_en", "trial+test").signature()
+    assert "|split:trial+test|" in scorer_for(joined).signature()
+    assert scorer_for(joined).signature() == Scorer.from_dataset("tsar2022_en", "trial+test").signature()
 
 
 def write_tsar_tsv(path, rows) -> None:
@@ -158,8 +169,9 @@ def write_prolex_csv(path, rows) -> None:
             writer.writerow([row["target"], row["context"], ", ".join(s["substitute"] for s in row["substitutes"])])
 
 
-@pytest.mark.parametrize("config, suffix, write", [("tsar2022_en", ".tsv", write_tsar_tsv),
-                                                   ("prolex", ".csv", write_prolex_csv)])
+@pytest.mark.parametrize(
+    "config, suffix, write", [("tsar2022_en", ".tsv", write_tsar_tsv), ("prolex", ".csv", write_prolex_csv)]
+)
 def test_read_keeps_to_max_bytes_in_the_official_formats(tmp_path, config, suffix, write):
     scorer = Scorer.from_dataset(config, "test")
     path = tmp_path / f"run{suffix}"

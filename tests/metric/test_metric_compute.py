@@ -5,6 +5,7 @@ predictions (P/R at many k for the Space, a run's subset of targets for the runn
 
 from __future__ import annotations
 
+import json
 import random
 import tracemalloc
 
@@ -13,6 +14,8 @@ import pytest
 import swords_dataset
 import swords_metric
 from swords_metric import MetricInputError, Scorer
+
+from ..baselines.run_helpers import swords
 
 
 @pytest.fixture(scope="module")
@@ -34,8 +37,13 @@ def metric():
 def ranked(rows: list[dict], seed: int = 0, extra: int = 10) -> dict[str, list[list]]:
     rng = random.Random(seed)
     words = [s["substitute"] for row in rows for s in row["substitutes"]]
-    return {row["id"]: [[w, float(rng.randrange(4))] for w in
-                        [s["substitute"] for s in row["substitutes"]] + rng.sample(words, extra)] for row in rows}
+    return {
+        row["id"]: [
+            [w, float(rng.randrange(4))]
+            for w in [s["substitute"] for s in row["substitutes"]] + rng.sample(words, extra)
+        ]
+        for row in rows
+    }
 
 
 def faults(rows: list[dict]) -> list[tuple[dict, str]]:
@@ -149,3 +157,34 @@ def test_a_run_over_part_of_a_split_is_scored_on_its_targets(coinco_test):
     expected = Scorer(part, split="test", config="coinco").score(predictions, bootstrap=100)
     assert subset_scorer.score(prepared, bootstrap=100) == expected
     assert expected["targets_scored"] == sum(not row["provenance"]["coinco_problematic"] for row in part)
+
+
+@pytest.mark.parametrize(("key", "scheme"), [("upstream_id", "upstream"), ("id", "dataset")])
+def test_compute_says_what_swords_evaluate_says_of_keyed_predictions(metric, key, scheme, tmp_path):
+    """Predictions keyed by upstream (or dataset) ids over part of a split: compute() gives what `swords evaluate`
+    gives on them in a file, `id_scheme` and the targets left out included; batches keyed alike keep the scheme,
+    and lists in reference order (with None for a target left out) have none, as the Scorer says of them."""
+    rows = swords_dataset.rows("semeval07", "trial")  # its dataset ids (semeval07:1) are not its upstream ids (t:…)
+    predictions = {row[key]: [s["substitute"] for s in row["substitutes"]][::-1] for row in rows[:200]}
+    path = tmp_path / "part.jsonl"
+    path.write_text("".join(json.dumps({"id": k, "substitutes": v}) + "\n" for k, v in predictions.items()))
+    done = swords(
+        "evaluate", "--dataset", "semeval07", "--split", "trial", "--predictions", str(path), "--json", "--no-analysis"
+    )
+    assert done.returncode == 0, done.stderr
+    told = json.loads(done.stdout)
+    assert told["id_scheme"] == scheme and told["targets_not_in_predictions"] > 90  # 100 rows left out, some unscored
+    assert metric.compute(predictions=predictions, references=rows, bootstrap=1000) == told
+    first, rest = dict(list(predictions.items())[:100]), dict(list(predictions.items())[100:])
+    metric.add_batch(predictions=first, references=rows[:100])
+    metric.add_batch(predictions=rest, references=rows[100:])
+    assert metric.compute(bootstrap=1000) == told  # two batches keyed alike: the scheme kept
+    in_order = [predictions.get(row[key]) for row in rows]  # None: not in the predictions
+    expected = Scorer(rows).score(in_order)
+    assert (
+        expected["id_scheme"] is None and expected["targets_not_in_predictions"] == told["targets_not_in_predictions"]
+    )
+    assert metric.compute(predictions=in_order, references=rows) == expected
+    metric.add_batch(predictions=first, references=rows[:100])
+    metric.add_batch(predictions=in_order[100:], references=rows[100:])
+    assert metric.compute() == expected  # one batch keyed, one in order: no one scheme names the targets

@@ -17,11 +17,11 @@ import pytest
 
 import swords_dataset
 from swords_metric import MAX_PREDICTIONS_BYTES, MetricInputError, Scorer, read_predictions
-from swords_metric.alignment import UnknownTargetsError
+from swords_metric.references.target_ids import UnknownTargetsError
 
 from ..conftest import REPO_ROOT
 
-SWORDS = [sys.executable, "-m", "swords_dataset.cli"]
+SWORDS = [sys.executable, "-m", "swords_lexsub.cli"]
 # Starts a command and prints its exit code, peak RSS (MB) and stderr as JSON. The kernel's maximum RSS of a
 # child counts the process it was forked from, so the command is started from this bare interpreter rather
 # than from pytest (hundreds of MB).
@@ -46,9 +46,14 @@ def scorer() -> Scorer:
 
 
 def evaluate(*args: str, split: tuple[str, str] = ("swords", "test")) -> subprocess.CompletedProcess:
-    return subprocess.run([*SWORDS, "evaluate", "--dataset", split[0], "--split", split[1], "--bootstrap", "0",
-                           *args], cwd=REPO_ROOT, capture_output=True, text=True, timeout=600,
-                          env={**os.environ, "HF_HUB_OFFLINE": "1"})
+    return subprocess.run(
+        [*SWORDS, "evaluate", "--dataset", split[0], "--split", split[1], "--bootstrap", "0", *args],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**os.environ, "HF_HUB_OFFLINE": "1"},
+    )
 
 
 def one_line(done: subprocess.CompletedProcess) -> str:
@@ -61,8 +66,15 @@ def one_line(done: subprocess.CompletedProcess) -> str:
 def peak_of_evaluate(*args: str, split: tuple[str, str] = ("swords", "test")) -> tuple[int, float, str]:
     """(exit code, whole-process peak RSS in MB, stderr) of `swords evaluate`."""
     command = [*SWORDS, "evaluate", "--dataset", split[0], "--split", split[1], "--json", *args]
-    done = subprocess.run([sys.executable, "-S", "-c", LAUNCHER, *command], cwd=REPO_ROOT, capture_output=True,
-                          text=True, timeout=900, check=True, env={**os.environ, "HF_HUB_OFFLINE": "1"})
+    done = subprocess.run(
+        [sys.executable, "-S", "-c", LAUNCHER, *command],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=True,
+        env={**os.environ, "HF_HUB_OFFLINE": "1"},
+    )
     code, peak, stderr = json.loads(done.stdout)
     return code, peak, stderr
 
@@ -98,10 +110,15 @@ def test_every_layout_of_a_file_scores_as_the_predictions_in_memory(swords_test,
         "lines.jsonl.gz": gzip.compress(by_line.encode()),
         "one-line.json": json.dumps(upstream).encode(),
         "pretty.json": json.dumps(upstream, indent=2).encode(),  # a target's list spans many lines
-        "flag-last.json.gz": gzip.compress(json.dumps({"substitutes": predictions, "substitutes_lemmatized": True,
-                                                       "note": {"any": ["other", "member"]}}).encode()),
-        "dicts.jsonl": "".join(json.dumps({"substitutes": [{"substitute": s, "score": x} for s, x in items],
-                                           "id": tid}) + "\n" for tid, items in predictions.items()).encode(),
+        "flag-last.json.gz": gzip.compress(
+            json.dumps(
+                {"substitutes": predictions, "substitutes_lemmatized": True, "note": {"any": ["other", "member"]}}
+            ).encode()
+        ),
+        "dicts.jsonl": "".join(
+            json.dumps({"substitutes": [{"substitute": s, "score": x} for s, x in items], "id": tid}) + "\n"
+            for tid, items in predictions.items()
+        ).encode(),
     }
     for name, content in layouts.items():
         path = tmp_path / name
@@ -118,15 +135,19 @@ def test_every_layout_of_a_file_scores_as_the_predictions_in_memory(swords_test,
 
 def test_a_target_split_across_read_blocks_is_read_whole(swords_test, scorer, tmp_path, monkeypatch):
     """Blocks of 7 bytes: every value, key and multi-byte character is cut somewhere."""
-    from swords_metric import bounded_text
+    from swords_metric.predictions import bounded_text
 
-    predictions = {row["id"]: [[f"{s['substitute']} é€😀", -i] for i, s in enumerate(row["substitutes"])]
-                   for row in swords_test[:30]}
+    predictions = {
+        row["id"]: [[f"{s['substitute']} é€😀", -i] for i, s in enumerate(row["substitutes"])]
+        for row in swords_test[:30]
+    }
     upstream = tmp_path / "small.json"
     upstream.write_text(json.dumps({"substitutes": predictions}, ensure_ascii=False, indent=1), encoding="utf-8")
     lines = tmp_path / "small.jsonl"
-    lines.write_text("".join(json.dumps({"id": t, "substitutes": i}, ensure_ascii=False) + "\n"
-                             for t, i in predictions.items()), encoding="utf-8")
+    lines.write_text(
+        "".join(json.dumps({"id": t, "substitutes": i}, ensure_ascii=False) + "\n" for t, i in predictions.items()),
+        encoding="utf-8",
+    )
     expected = {tid: [(s, float(x)) for s, x in items] for tid, items in predictions.items()}
     monkeypatch.setattr(bounded_text, "BLOCK_BYTES", 7)
     for path in (upstream, lines):
@@ -147,8 +168,12 @@ def test_a_large_file_is_scored_in_memory_that_does_not_grow_with_it(tmp_path):
     path = tmp_path / "coinco-dev.jsonl"
     with open(path, "w") as f:
         for row in rows:
-            f.write(json.dumps({"id": row["id"], "substitutes": [[w, round(rng.random(), 2)]
-                                                                 for w in rng.sample(words, 300)]}) + "\n")
+            f.write(
+                json.dumps(
+                    {"id": row["id"], "substitutes": [[w, round(rng.random(), 2)] for w in rng.sample(words, 300)]}
+                )
+                + "\n"
+            )
     assert path.stat().st_size > 55 * 2**20
     code, peak, stderr = peak_of_evaluate("--predictions", str(path), "--bootstrap", "0", split=("coinco", "dev"))
     assert code == 0, stderr[-2000:]
@@ -186,8 +211,10 @@ def test_a_file_over_the_limit_is_refused_before_it_is_read(swords_test, tmp_pat
 
 def test_one_target_over_its_limit_is_refused_when_it_passes_it(swords_test, scorer, tmp_path):
     tid = swords_test[0]["id"]
-    for name, head, tail in (("long.jsonl", f'{{"id": "{tid}", "substitutes": ["', '"]}\n'),
-                             ("long.json", f'{{"substitutes": {{"{tid}": ["', '"]}}')):
+    for name, head, tail in (
+        ("long.jsonl", f'{{"id": "{tid}", "substitutes": ["', '"]}\n'),
+        ("long.json", f'{{"substitutes": {{"{tid}": ["', '"]}}'),
+    ):
         path = tmp_path / name
         path.write_text(head + "a" * 3000 + tail)
         with pytest.raises(MetricInputError, match=":1: .*more than 1,000 characters"):
@@ -206,17 +233,26 @@ def write(path, text: str):
 def test_a_null_score_is_refused_as_nan_is(swords_test, tmp_path):
     """A null score used to become -position: ["junk", 0] ranked above ["media", null]."""
     tid = swords_test[3]["id"]
-    lines = write(tmp_path / "null.jsonl", json.dumps({"id": swords_test[0]["id"], "substitutes": ["a"]}) + "\n"
-                  + json.dumps({"id": tid, "substitutes": [["junk", 0], ["media", None]]}) + "\n")
+    lines = write(
+        tmp_path / "null.jsonl",
+        json.dumps({"id": swords_test[0]["id"], "substitutes": ["a"]})
+        + "\n"
+        + json.dumps({"id": tid, "substitutes": [["junk", 0], ["media", None]]})
+        + "\n",
+    )
     message = one_line(evaluate("--predictions", str(lines)))
     assert f"{lines}:2: target {tid}: item 1 ('media'): score is null" in message
-    upstream = write(tmp_path / "null.json", json.dumps({"substitutes": {tid: [{"substitute": "media",
-                                                                                  "score": None}]}}))
+    upstream = write(
+        tmp_path / "null.json", json.dumps({"substitutes": {tid: [{"substitute": "media", "score": None}]}})
+    )
     assert f"{upstream}:1: target {tid}: item 0 ('media'): score is null" in one_line(
-        evaluate("--predictions", str(upstream)))
+        evaluate("--predictions", str(upstream))
+    )
     # A dict item without a score still ranks by its position, as documented.
-    by_position = write(tmp_path / "no-score.jsonl", json.dumps({"id": tid, "substitutes": [
-        {"substitute": "junk"}, {"substitute": "media"}]}) + "\n")
+    by_position = write(
+        tmp_path / "no-score.jsonl",
+        json.dumps({"id": tid, "substitutes": [{"substitute": "junk"}, {"substitute": "media"}]}) + "\n",
+    )
     assert read_predictions(by_position)[0] == {tid: [("junk", -0.0), ("media", -1.0)]}
 
 
@@ -229,7 +265,8 @@ def test_an_integer_too_long_for_python_names_its_item(swords_test, tmp_path):
     assert "set_int_max_str_digits" not in message
     upstream = write(tmp_path / "digits.json", f'{{"substitutes": {{\n"{tid}": [["vast", -{score}]]}}}}')
     assert f"{upstream}:2: target {tid}: item 0 ('vast'): score is an integer of 5,000 digits" in one_line(
-        evaluate("--predictions", str(upstream)))
+        evaluate("--predictions", str(upstream))
+    )
 
 
 def test_a_file_cut_mid_string_names_line_and_column(swords_test, tmp_path):
@@ -237,10 +274,12 @@ def test_a_file_cut_mid_string_names_line_and_column(swords_test, tmp_path):
     cut = write(tmp_path / "cut.jsonl", first + "\n" + first.replace(swords_test[0]["id"], swords_test[1]["id"])[:30])
     message = one_line(evaluate("--predictions", str(cut)))
     assert f"{cut}:2: not JSON (Unterminated string starting at column 8)" in message
-    upstream = write(tmp_path / "cut.json", '{"substitutes": {\n  "' + swords_test[0]["id"] + '": [["fine", 1],\n'
-                     '    ["cu')
+    upstream = write(
+        tmp_path / "cut.json", '{"substitutes": {\n  "' + swords_test[0]["id"] + '": [["fine", 1],\n    ["cu'
+    )
     assert f"{upstream}:3: not JSON (Unterminated string starting at column 6)" in one_line(
-        evaluate("--predictions", str(upstream)))
+        evaluate("--predictions", str(upstream))
+    )
     gz = tmp_path / "cut.jsonl.gz"
     gz.write_bytes(gzip.compress((first + "\n").encode())[:-12])
     assert "the gzip data is truncated" in one_line(evaluate("--predictions", str(gz)))
@@ -250,14 +289,18 @@ def test_a_file_cut_mid_string_names_line_and_column(swords_test, tmp_path):
     ("content", "expected"),
     [
         ('{"substitutes": {"T1": ["a"], "T1": ["b"]}}', ":1: key 'T1' appears twice in one JSON object"),
-        ('{"substitutes": {"T1": [{"substitute": "a", "substitute": "b"}]}}',
-         ":1: key 'substitute' appears twice in one JSON object"),
+        (
+            '{"substitutes": {"T1": [{"substitute": "a", "substitute": "b"}]}}',
+            ":1: key 'substitute' appears twice in one JSON object",
+        ),
         ('{"substitutes": {"T1": ["a"]}, "substitutes": {}}', ":1: key 'substitutes' appears twice in one JSON"),
         ('{"substitutes": {"T1": ["a"]}}\n{"more": 1}', ":2: extra data after the JSON object at column 1"),
         ('{"substitutes": {"T1": ["a"] "x": []}}', ":1: expected ',' or '}', found '\"' at column 30"),
         ('{"substitutes": {"T1" ["a"]}}', ":1: expected ':', found '[' at column 23"),
-        ('{"substitutes_lemmatized": false, "substitutes": [["a", 1]]}',
-         ": 'substitutes' must map target ids to lists, got list"),
+        (
+            '{"substitutes_lemmatized": false, "substitutes": [["a", 1]]}',
+            ": 'substitutes' must map target ids to lists, got list",
+        ),
         ('{"id": "T1", "substitutes": ["a"]}\n{"id": "T1", "substitutes": ["b"]}', ":2: target 'T1' appears twice"),
         ('{"id": "T1", "substitutes": ["a"]}\n[1, 2]', ":2: expected a JSON object with 'id' and 'substitutes'"),
         ('{"id": "T1", "substitutes": [["a", NaN]]}', ":1: target T1: item 0 ('a'): score is NaN"),
@@ -286,11 +329,13 @@ def test_compare_refuses_a_bad_second_file_in_one_line(swords_test, tmp_path):
 
 
 def test_too_many_unknown_ids_stop_the_reading(swords_test, scorer, tmp_path, monkeypatch):
-    from swords_metric import alignment
+    from swords_metric.references import target_ids as alignment
 
     monkeypatch.setattr(alignment, "MAX_UNKNOWN_IDS", 5)
-    path = write(tmp_path / "elsewhere.jsonl", "".join(json.dumps({"id": f"x{i}", "substitutes": ["a"]}) + "\n"
-                                                      for i in range(50)))
+    path = write(
+        tmp_path / "elsewhere.jsonl",
+        "".join(json.dumps({"id": f"x{i}", "substitutes": ["a"]}) + "\n" for i in range(50)),
+    )
     with pytest.raises(UnknownTargetsError, match="6 of the first 6 target ids are not in swords test"):
         scorer.read(path)
 

@@ -14,9 +14,10 @@ import numpy as np
 import pytest
 
 import swords_dataset
-from swords_metric import MetricInputError, Scorer, read_predictions
-from swords_metric.core import normalize_prediction_items, prepare_prediction, prepare_reference
-from swords_metric.scorer import UnknownTargetsError
+from swords_metric import MetricInputError, Scorer, UnknownTargetsError, read_predictions
+from swords_metric.predictions.items import normalize_prediction_items
+from swords_metric.predictions.lemmatized import prepare_prediction
+from swords_metric.references.reference import prepare_reference
 
 from ..conftest import run_swords
 
@@ -48,12 +49,24 @@ def metrics(result: dict) -> dict[str, float]:
 
 
 def evaluate_file(path, *options) -> dict:
-    done = run_swords("evaluate", "--dataset", "coinco", "--split", "test", "--predictions", str(path),
-                      "--bootstrap", "0", "--json", *options)
+    done = run_swords(
+        "evaluate",
+        "--dataset",
+        "coinco",
+        "--split",
+        "test",
+        "--predictions",
+        str(path),
+        "--bootstrap",
+        "0",
+        "--json",
+        *options,
+    )
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 
 
+@pytest.mark.slow  # every input form through every interface: about a minute
 def test_every_form_gives_the_cli_numbers(coinco_test, system, tmp_path):
     import swords_metric
 
@@ -85,8 +98,11 @@ def test_every_form_gives_the_cli_numbers(coinco_test, system, tmp_path):
     assert metrics(metric.compute(predictions=[[np.str_(s) for s in r] for r in ranked], references=test)) == strings
     assert strings == cli
     jsonl = tmp_path / "ranked.jsonl"
-    jsonl.write_text("".join(json.dumps({"id": row["id"], "substitutes": r}) + "\n" for row, r in
-                             zip(coinco_test, ranked, strict=True)))
+    jsonl.write_text(
+        "".join(
+            json.dumps({"id": row["id"], "substitutes": r}) + "\n" for row, r in zip(coinco_test, ranked, strict=True)
+        )
+    )
     assert metrics(evaluate_file(jsonl)) == cli
 
 
@@ -124,16 +140,29 @@ def test_compare_reads_either_scheme_and_says_when_coverage_differs(coinco_test,
     upstream = tmp_path / "a.json"
     upstream.write_text(json.dumps({"substitutes": {row["upstream_id"]: system[row["id"]] for row in coinco_test}}))
     half = tmp_path / "b.jsonl"
-    half.write_text("".join(json.dumps({"id": row["id"], "substitutes": system[row["id"]][:3]}) + "\n"
-                            for row in coinco_test[::2]))
-    done = run_swords("evaluate", "--dataset", "coinco", "--split", "test", "--compare", str(upstream), str(half),
-                      "--bootstrap", "200", "--json")
+    half.write_text(
+        "".join(json.dumps({"id": row["id"], "substitutes": system[row["id"]][:3]}) + "\n" for row in coinco_test[::2])
+    )
+    done = run_swords(
+        "evaluate",
+        "--dataset",
+        "coinco",
+        "--split",
+        "test",
+        "--compare",
+        str(upstream),
+        str(half),
+        "--bootstrap",
+        "200",
+        "--json",
+    )
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
     assert result["coverage"]["a"] == 5388 and result["coverage"]["both"] == result["coverage"]["b"] < 2700
     assert "cover different targets" in done.stderr
-    refused = run_swords("evaluate", "--dataset", "coinco", "--split", "test", "--compare", str(upstream),
-                         str(half), "--bootstrap", "0")
+    refused = run_swords(
+        "evaluate", "--dataset", "coinco", "--split", "test", "--compare", str(upstream), str(half), "--bootstrap", "0"
+    )
     assert refused.returncode == 2 and "between 100 and" in refused.stderr
 
 
@@ -155,10 +184,12 @@ def test_mixed_and_misdirected_ids_are_one_clear_error(coinco_test, dataset_rows
 
 def test_a_partial_file_is_scored_with_the_rest_as_empty_answers(coinco_test, system, tmp_path):
     path = tmp_path / "partial.jsonl"
-    path.write_text("".join(json.dumps({"id": row["id"], "substitutes": system[row["id"]]}) + "\n"
-                            for row in coinco_test[:1000]))
-    done = run_swords("evaluate", "--dataset", "coinco", "--split", "test", "--predictions", str(path),
-                      "--bootstrap", "0")
+    path.write_text(
+        "".join(json.dumps({"id": row["id"], "substitutes": system[row["id"]]}) + "\n" for row in coinco_test[:1000])
+    )
+    done = run_swords(
+        "evaluate", "--dataset", "coinco", "--split", "test", "--predictions", str(path), "--bootstrap", "0"
+    )
     assert done.returncode == 0, done.stderr
     scored_in_file = sum(not row["provenance"]["coinco_problematic"] for row in coinco_test[:1000])
     assert f"{5388 - scored_in_file:,} of 5,388 scored targets are not in" in done.stderr
@@ -174,8 +205,18 @@ def test_what_generators_emit_is_scored_not_refused(dataset_rows, tmp_path):
     rows = dataset_rows[("swords", "test")]
     row = rows[0]
     lines = [
-        {"id": row["id"], "substitutes": [["", 1.0], ["  ", 0.9], [row["target"], 0.8], [row["target"].upper(), 0.7],
-                                          ["Quickly", 0.5], ["quickly", 0.5], [" padded ", 0.4]]},
+        {
+            "id": row["id"],
+            "substitutes": [
+                ["", 1.0],
+                ["  ", 0.9],
+                [row["target"], 0.8],
+                [row["target"].upper(), 0.7],
+                ["Quickly", 0.5],
+                ["quickly", 0.5],
+                [" padded ", 0.4],
+            ],
+        },
         {"id": rows[1]["id"], "substitutes": []},
     ]
     path = tmp_path / "odd.jsonl"
@@ -192,12 +233,19 @@ def test_duplicates_merge_in_upstreams_order():
     occurrence. So among equal scores the earlier *sorted* item wins its place: here "house" (2.0, given
     second) ranks above "home" (2.0 through "homes"' duplicate "home", given third), whatever the place of
     the weaker "homes" (1.0) given first."""
-    row = {"id": "t1", "target": "dwelling", "pos": "NOUN", "candidates": [],
-           "substitutes": [{"substitute": s, "labels": ["TRUE"], "votes_positive": 1, "votes_total": 1}
-                           for s in ("home", "house")]}
+    row = {
+        "id": "t1",
+        "target": "dwelling",
+        "pos": "NOUN",
+        "candidates": [],
+        "substitutes": [
+            {"substitute": s, "labels": ["TRUE"], "votes_positive": 1, "votes_total": 1} for s in ("home", "house")
+        ],
+    }
     reference = prepare_reference(row)
-    prepared = prepare_prediction(normalize_prediction_items([("homes", 1.0), ("house", 2.0), ("home", 2.0)]),
-                                  reference)
+    prepared = prepare_prediction(
+        normalize_prediction_items([("homes", 1.0), ("house", 2.0), ("home", 2.0)]), reference
+    )
     assert prepared == [("house", 2.0), ("home", 2.0)]
 
 
@@ -235,7 +283,7 @@ def test_many_resamples_are_drawn_in_bounded_memory(dataset_rows):
     earlier versions are unchanged)."""
     import tracemalloc
 
-    from swords_metric.target_scores import metrics_from_totals
+    from swords_metric.metrics.target_scores import metrics_from_totals
 
     rows = dataset_rows[("swords", "test")]
     scorer = Scorer(rows, split="test")

@@ -13,8 +13,8 @@ import time
 import pytest
 
 import swords_dataset
-from swords_metric import lemmatizer
-from swords_metric.lemmatizer import lemmatize, wordnet_candidates
+from swords_metric.wordnet import lemmatizer
+from swords_metric.wordnet.lemmatizer import lemmatize, wordnet_candidates
 
 from ..conftest import REPO_ROOT
 
@@ -32,11 +32,18 @@ def test_long_words_get_the_candidates_of_the_plain_rounds(monkeypatch):
     """Real lemmas and other stems followed by runs of suffixes, over 100 characters: the same candidates, in
     the same order, as the round-by-round rules."""
     rng = random.Random(5)
-    stems = {"n": ["dog", "church", "box", "wolf", "man", "fly", "ice cream", "xylo"],
-             "v": ["walk", "make", "fly", "go", "church", "zorb"],
-             "a": ["quick", "happy", "large", "blue", "zorb"], "r": ["quickly", "zorb"]}
-    suffixes = {"n": ["s", "es", "ses", "ies", "men", "ches", "xes"], "v": ["s", "ed", "ing", "es", "ies"],
-                "a": ["er", "est"], "r": ["ly", "s"]}
+    stems = {
+        "n": ["dog", "church", "box", "wolf", "man", "fly", "ice cream", "xylo"],
+        "v": ["walk", "make", "fly", "go", "church", "zorb"],
+        "a": ["quick", "happy", "large", "blue", "zorb"],
+        "r": ["quickly", "zorb"],
+    }
+    suffixes = {
+        "n": ["s", "es", "ses", "ies", "men", "ches", "xes"],
+        "v": ["s", "ed", "ing", "es", "ies"],
+        "a": ["er", "est"],
+        "r": ["ly", "s"],
+    }
     reached = 0
     for _ in range(600):
         pos = rng.choice("nvar")
@@ -79,8 +86,23 @@ def test_a_file_with_a_megabyte_substitute_is_scored_quickly(tmp_path):
     path = tmp_path / "long.jsonl"
     path.write_text(json.dumps({"id": row["id"], "substitutes": [["dog" + "s" * 2**20, 1.0], ["word", 0.5]]}) + "\n")
     started = time.monotonic()
-    done = subprocess.run([sys.executable, "-m", "swords_dataset.cli", "evaluate", "--predictions", str(path),
-                           "--bootstrap", "0", "--json"], cwd=REPO_ROOT, capture_output=True, text=True, timeout=600)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "swords_lexsub.cli",
+            "evaluate",
+            "--predictions",
+            str(path),
+            "--bootstrap",
+            "0",
+            "--json",
+        ],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     assert json.loads(done.stdout)["targets_scored"] == 762 and time.monotonic() - started < 60
 

@@ -1,4 +1,5 @@
-"""swords_metric.core against the official scorers on small hand-made cases, one for every quirk of the Perl
+"""The metric's preprocessing (references, predictions) and arithmetic against the official scorers
+on small hand-made cases, one for every quirk of the Perl
 scorer (empty and duplicate answers, ties, more than ten guesses, hyphens, "non-", apostrophes, spellings,
 answers with "pn", one-character answers, items it does not count, awkward strings, its hash order, its
 division by zero), each checked against ``semeval07_score.pl`` and GAP's ``calc()`` as in reference_scorers.py.
@@ -10,9 +11,11 @@ from dataclasses import dataclass
 
 import pytest
 
-from swords_metric.core import Reference, normalize_prediction_items, prepare_prediction, prepare_reference
-from swords_metric.semeval import semeval_answers, semeval_gold
-from swords_metric.target_scores import score_targets
+from swords_metric.metrics.semeval import semeval_answers, semeval_gold
+from swords_metric.metrics.target_scores import score_targets
+from swords_metric.predictions.items import normalize_prediction_items
+from swords_metric.predictions.lemmatized import prepare_prediction
+from swords_metric.references.reference import Reference, prepare_reference
 
 from .reference_scorers import (
     ANCHOR,

@@ -1,4 +1,5 @@
-"""swords_metric.core against the official scorers on real systems: the CoInCo and thesaurus oracles, recorded
+"""The metric's preprocessing (references, predictions) and arithmetic against the official scorers
+on real systems: the CoInCo and thesaurus oracles, recorded
 GPT-3 outputs and seeded random systems on SWORDS, CoInCo and SemEval, each scored side by side with
 ``semeval07_score.pl`` (best / oot) and Melamud's GAP ``calc()`` (gap / gap_rat); see reference_scorers.py
 for how the comparisons are made.
@@ -14,10 +15,14 @@ from functools import cache
 import pyarrow.parquet as pq
 import pytest
 
-from swords_metric.core import Reference, normalize_prediction_items, prepare_prediction, prepare_reference
+from swords_metric.predictions.items import normalize_prediction_items
+from swords_metric.predictions.lemmatized import prepare_prediction
+from swords_metric.references.reference import Reference, prepare_reference
 
 from ..conftest import REPO_ROOT
 from .reference_scorers import SHARED, Prepared, check_gap_parity, check_semeval_parity
+
+pytestmark = pytest.mark.parity  # the official scorers on real systems' whole outputs
 
 DATA_DIR = REPO_ROOT / "swords_dataset" / "data"
 GPT3_OUTPUTS = SHARED / "recorded-outputs" / "gpt3-davinci_swords-v0.8_dev-valid.json.gz"
@@ -60,7 +65,7 @@ def coinco_oracle(rows) -> list[list[tuple[str, float]]]:
 
 
 def thesaurus_oracle(rows) -> list[list[str]]:
-    thesaurus = pytest.importorskip("swords_baselines.thesaurus")
+    thesaurus = pytest.importorskip("swords_baselines.classic.thesaurus")
     if not thesaurus.default_thesaurus_path().is_file():
         pytest.skip(f"thesaurus not found at {thesaurus.default_thesaurus_path()}")
     return [[s for s in thesaurus.thesaurus_substitutes(row["target_lemma"], row["pos"]) if s.strip()] for row in rows]

@@ -12,8 +12,8 @@ import pytest
 
 import swords_dataset
 from swords_metric import Scorer
-from swords_metric.prepared import StalePreparedReferences, load_shipped, prepared_path, write_shipped
-from swords_metric.references import ReferenceSplit
+from swords_metric.references.shipped import StalePreparedReferences, load_shipped, prepared_path, write_shipped
+from swords_metric.references.split import ReferenceSplit
 
 # The benchmarks with a POS on every row, which the SWORDS metrics lemmatize under; ProLex and TSAR-2022 have none.
 PREPARED_CONFIGS = ("swords", "swords_test_subset", "swords_reannotated", "coinco", "semeval07")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from swords_metric import Scorer
+from swords_metric import scorer_for
 
 from .family_sources import (
     PROLEX_DATA,
@@ -31,7 +31,7 @@ def figures(result: dict, k: int) -> dict[str, list[float]]:
 
 
 def ours(rows: list[dict], path, k: int) -> dict:
-    scorer = Scorer(rows, k=k)
+    scorer = scorer_for(rows, k=k)
     return scorer.score(scorer.read(path))
 
 
@@ -63,8 +63,10 @@ def test_the_example_predictions_and_parals_outputs_equal_evaluate_py(rows, tmp_
         for kind in ("best", "oot"):
             answers = parals_answers(split, kind)
             systems.append((split, write_prolex_predictions(tmp_path / f"parals-{split}-{kind}.csv", split, answers)))
-    official = prolex_official([{"gold": str(prolex_gold_file(split)), "predictions": str(path), "ks": list(KS)}
-                                for split, path in systems], tmp_path)
+    official = prolex_official(
+        [{"gold": str(prolex_gold_file(split)), "predictions": str(path), "ks": list(KS)} for split, path in systems],
+        tmp_path,
+    )
     for (split, path), printed in zip(systems, official, strict=True):
         for k in KS:
             assert figures(ours(rows[split], path, k), k) == {key: printed[key] for key in figures_keys(k)}, (path, k)
@@ -83,11 +85,19 @@ def test_instances_without_proficiency_gold_are_left_out_as_evaluate_py_leaves_t
 
 
 def test_edge_case_systems_equal_evaluate_py(rows, tmp_path):
-    paths = {split: write_prolex_predictions(tmp_path / f"edge-{split}.csv", split,
-                                             [gold_edge_answers(row, i) for i, row in enumerate(rows[split])])
-             for split in ("dev", "test")}
-    official = prolex_official([{"gold": str(prolex_gold_file(split)), "predictions": str(path), "ks": list(KS)}
-                                for split, path in paths.items()], tmp_path)
+    paths = {
+        split: write_prolex_predictions(
+            tmp_path / f"edge-{split}.csv", split, [gold_edge_answers(row, i) for i, row in enumerate(rows[split])]
+        )
+        for split in ("dev", "test")
+    }
+    official = prolex_official(
+        [
+            {"gold": str(prolex_gold_file(split)), "predictions": str(path), "ks": list(KS)}
+            for split, path in paths.items()
+        ],
+        tmp_path,
+    )
     for (split, path), printed in zip(paths.items(), official, strict=True):
         for k in KS:
             assert figures(ours(rows[split], path, k), k) == {key: printed[key] for key in figures_keys(k)}, (split, k)
@@ -98,14 +108,21 @@ def test_empty_answers_through_calculate_metrics(rows, tmp_path):
     empty answers go to its calculate_metrics directly: equal to ours; and where it divides by zero (no answer at
     all), ours is 0.0."""
     test = rows["test"]
-    gold = {aspect: [[s["substitute"] for s in row["substitutes"] if label in s["labels"]] for row in test]
-            for aspect, label in (("acc", "acceptable"), ("prof", "proficiency_acceptable"))}
+    gold = {
+        aspect: [[s["substitute"] for s in row["substitutes"] if label in s["labels"]] for row in test]
+        for aspect, label in (("acc", "acceptable"), ("prof", "proficiency_acceptable"))
+    }
     answers = [[] if i % 3 == 0 else [s["substitute"] for s in row["substitutes"]][::-1] for i, row in enumerate(test)]
-    official, nothing = prolex_official([{"lists": {**gold, "predictions": answers}, "ks": [10, 3]},
-                                         {"lists": {**gold, "predictions": [[] for _ in test]}, "ks": [10]}], tmp_path)
-    scorer = Scorer(test, k=10)
+    official, nothing = prolex_official(
+        [
+            {"lists": {**gold, "predictions": answers}, "ks": [10, 3]},
+            {"lists": {**gold, "predictions": [[] for _ in test]}, "ks": [10]},
+        ],
+        tmp_path,
+    )
+    scorer = scorer_for(test, k=10)
     for k in (10, 3):
-        result = Scorer(test, k=k).score({row["id"]: given for row, given in zip(test, answers, strict=True)})
+        result = scorer_for(test, k=k).score({row["id"]: given for row, given in zip(test, answers, strict=True)})
         assert figures(result, k) == {key: official[key] for key in figures_keys(k)}
     assert nothing == {"acc@10": "ZeroDivisionError", "prof@10": "ZeroDivisionError"}
     result = scorer.score([[] for _ in test])

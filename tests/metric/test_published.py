@@ -14,8 +14,19 @@ from ..baselines.run_helpers import swords
 from ..conftest import REPO_ROOT
 from .real_systems import COINCO_ORACLE
 
-FIELDS = {"system", "paper", "table", "config", "split", "setting", "variant", "metrics", "verified", "where",
-          "reproduced_by"}
+FIELDS = {
+    "system",
+    "paper",
+    "table",
+    "config",
+    "split",
+    "setting",
+    "variant",
+    "metrics",
+    "verified",
+    "where",
+    "reproduced_by",
+}
 OPTIONAL_FIELDS = {"reranked_by", "items_with_duplicates"}
 
 
@@ -32,19 +43,37 @@ def test_every_row_is_complete_and_cites_a_known_paper():
         assert row.reproduced_by is None or SYSTEMS.get(row.reproduced_by) is not None, row.reproduced_by
         lenient = any(key.startswith("lenient_") for key in row.metrics)
         strict = any(key.startswith("strict_") and key != "strict_c_p@1" for key in row.metrics)
-        assert row.variant.startswith({(True, True): "lenient and strict", (True, False): "lenient",
-                                       (False, True): "strict", (False, False): "not applicable"}[lenient, strict])
+        assert row.variant.startswith(
+            {
+                (True, True): "lenient and strict",
+                (True, False): "lenient",
+                (False, True): "strict",
+                (False, False): "not applicable",
+            }[lenient, strict]
+        )
     # The figures issue 16 quoted (GPT-3: SWORDS Table 4, now read in the table: the unreranked row; Wada et al.
     # 2022: Tables 1 and 2, from its code README), and Wada's SemEval-2007 GAP that issue 25 quotes.
     gpt3 = next(row for row in published_results() if row.system == "GPT-3")
-    assert gpt3.metrics == {"lenient_a_f@10": 34.6, "lenient_c_f@10": 49.0, "strict_a_f@10": 22.7,
-                            "strict_c_f@10": 36.3} and gpt3.verified and gpt3.reranked_by is None
-    wada = {(row.table, row.config, row.split, row.verified): row.metrics for row in published_results()
-            if row.paper == "wada2022"}
-    assert wada == {("1", "swords", "test", True): {"lenient_a_f@10": 33.61, "lenient_c_f@10": 65.84,
-                                                    "strict_a_f@10": 24.52, "strict_c_f@10": 39.9},
-                    ("2", "swords", "test", True): {"gap_rat": 62.9},
-                    (None, "semeval07", "trial+test", False): {"gap": 64.97}}
+    assert (
+        gpt3.metrics == {"lenient_a_f@10": 34.6, "lenient_c_f@10": 49.0, "strict_a_f@10": 22.7, "strict_c_f@10": 36.3}
+        and gpt3.verified
+        and gpt3.reranked_by is None
+    )
+    wada = {
+        (row.table, row.config, row.split, row.verified): row.metrics
+        for row in published_results()
+        if row.paper == "wada2022"
+    }
+    assert wada == {
+        ("1", "swords", "test", True): {
+            "lenient_a_f@10": 33.61,
+            "lenient_c_f@10": 65.84,
+            "strict_a_f@10": 24.52,
+            "strict_c_f@10": 39.9,
+        },
+        ("2", "swords", "test", True): {"gap_rat": 62.9},
+        (None, "semeval07", "trial+test", False): {"gap": 64.97},
+    }
 
 
 def test_the_manual_shows_the_file():
@@ -61,23 +90,46 @@ def test_the_baseline_table_quotes_the_file():
     """The manual's baseline table gives the SWORDS paper's figures in parentheses: they are the file's, for every
     column the table shows, of the rows the system reproduces."""
     readme = (REPO_ROOT / "docs" / "baselines" / "index.md").read_text(encoding="utf-8")
-    shown = ("lenient_a_f@10", "lenient_c_f@10", "strict_a_f@10", "strict_c_f@10", "gap_rat", "best_r", "best_mode_r",
-             "oot_r", "oot_mode_r", "strict_c_p@1")
-    quoted = {"thesaurus-oracle": "Thesaurus (oracle)", "coinco-oracle": "CoInCo (oracle)",
-              "humans-acceptable": "Humans", "humans-conceivable": "Humans", "humans-all": "Humans"}
+    shown = (
+        "lenient_a_f@10",
+        "lenient_c_f@10",
+        "strict_a_f@10",
+        "strict_c_f@10",
+        "gap_rat",
+        "best_r",
+        "best_mode_r",
+        "oot_r",
+        "oot_mode_r",
+        "strict_c_p@1",
+    )
+    quoted = {
+        "thesaurus-oracle": "Thesaurus (oracle)",
+        "coinco-oracle": "CoInCo (oracle)",
+        "humans-acceptable": "Humans",
+        "humans-conceivable": "Humans",
+        "humans-all": "Humans",
+    }
     for system, label in quoted.items():
         line = next(line for line in readme.splitlines() if line.startswith(f"| {system} ") and "| swords" in line)
-        figures = [float(cell.split("(")[1].rstrip(") ")) for cell in line.split("|") if "(" in cell
-                   and not cell.strip().startswith(system)]
-        published = {key: value for row in published_results() if row.system == label and row.reproduced_by == system
-                     for key, value in row.metrics.items() if key in shown}
+        figures = [
+            float(cell.split("(")[1].rstrip(") "))
+            for cell in line.split("|")
+            if "(" in cell and not cell.strip().startswith(system)
+        ]
+        published = {
+            key: value
+            for row in published_results()
+            if row.system == label and row.reproduced_by == system
+            for key, value in row.metrics.items()
+            if key in shown
+        }
         assert figures and sorted(figures) == sorted(published.values()), (system, figures, published)
 
 
 def test_published_beside_a_run(tmp_path):
     done = swords("evaluate", "--predictions", str(COINCO_ORACLE), "--bootstrap", "0", "--published")
     assert done.returncode == 0, done.stderr
-    text = done.stdout[done.stdout.index("Published results on swords test"):]
+    text = done.stdout[done.stdout.index("Published results on swords test") :]
     run_line = next(line for line in text.splitlines() if line.startswith("this run"))
     assert "33.88" in run_line and "63.66" in run_line  # this run's lenient F@10 A and C
     assert "published: GPT-3 † (reranked by BERT)" in text and "Lee et al. 2021, Tables 4, 7, 8" in text
@@ -99,10 +151,21 @@ def test_published_beside_a_run(tmp_path):
 def test_published_where_no_paper_reports_is_one_line_not_an_error(tmp_path):
     predictions = tmp_path / "p.jsonl"
     predictions.write_text('{"id": "semeval07:1", "substitutes": ["mind"]}\n')
-    done = swords("evaluate", "--dataset", "semeval07", "--split", "trial", "--predictions", str(predictions),
-                  "--bootstrap", "0", "--published")
+    done = swords(
+        "evaluate",
+        "--dataset",
+        "semeval07",
+        "--split",
+        "trial",
+        "--predictions",
+        str(predictions),
+        "--bootstrap",
+        "0",
+        "--published",
+    )
     assert done.returncode == 0, done.stderr
-    assert done.stdout.rstrip().splitlines()[-1] == ("No published results on semeval07 trial in this toolkit's "
-                                                     "table (swords_metric/published-results.json).")
+    assert done.stdout.rstrip().splitlines()[-1] == (
+        "No published results on semeval07 trial in this toolkit's table (swords_metric/published-results.json)."
+    )
     line = swords("evaluate", "--compare", str(COINCO_ORACLE), str(COINCO_ORACLE), "--published").stderr.strip()
     assert line.endswith("--published goes with --predictions (a single system), not --compare")

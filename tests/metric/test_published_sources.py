@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from swords_dataset import CONFIGS
-from swords_dataset.sources import default_sources_dir
+from swords_dataset.builder.sources import default_sources_dir
 from swords_metric import PUBLISHED_METRICS, published_papers, published_results
-from swords_metric.tsar import TSAR_COLUMNS
+from swords_metric.official.tsar2022 import TSAR_COLUMNS
 
 from ..conftest import REPO_ROOT
 
@@ -60,7 +60,7 @@ def semeval_table(text: str, table: str) -> dict[str, dict[str, str]]:
     lines = [line.replace("\xa0", " ").strip() for line in text.splitlines()]
     start = lines.index(f"Table {table}")
     cells = []
-    for line in lines[start + 1:]:
+    for line in lines[start + 1 :]:
         if line.startswith("Table ") or len(line) > 60:
             break
         if line:
@@ -69,15 +69,16 @@ def semeval_table(text: str, table: str) -> dict[str, dict[str, str]]:
     width = cells.index("IwD") + 1 if "IwD" in cells else cells.index("Order") + 1
     header, body = cells[:width], cells[width:]
     assert header[:2] == ["Systems", "All"] and len(body) % width == 0, (table, header, len(body))
-    chunks = [dict(zip(header, body[i:i + width], strict=True)) for i in range(0, len(body), width)]
+    chunks = [dict(zip(header, body[i : i + width], strict=True)) for i in range(0, len(body), width)]
     return {re.sub(r" bl$", "", chunk["Systems"].lower()): chunk for chunk in chunks}
 
 
 def problems(rows) -> list[str]:
     """What in `rows` (PublishedResult) disagrees with the papers' text, and what the tables print that no row has."""
     papers, found = published_papers(), []
-    texts = {key: (PAPERS / paper["text"]).read_text(encoding="utf-8")
-             for key, paper in papers.items() if paper["text"]}
+    texts = {
+        key: (PAPERS / paper["text"]).read_text(encoding="utf-8") for key, paper in papers.items() if paper["text"]
+    }
     covered: dict[tuple, set[str]] = {}
     for row in rows:
         if not row.verified:
@@ -100,14 +101,19 @@ def problems(rows) -> list[str]:
             if chunk is None or set(row.metrics) != {key} or chunk["All"] != row.figure(key):
                 found.append(f"{row.system} ({row.source}): {row.metrics} in the file, {chunk} printed")
             elif "IwD" in chunk and int(chunk["IwD"]) != (row.items_with_duplicates or 0):
-                found.append(f"{row.system} ({row.source}): {row.items_with_duplicates} items with duplicates, "
-                             f"{chunk['IwD']} printed")
+                found.append(
+                    f"{row.system} ({row.source}): {row.items_with_duplicates} items with duplicates, "
+                    f"{chunk['IwD']} printed"
+                )
             covered.setdefault((row.table, row.system.removesuffix(" (baseline)").lower()), set()).add(key)
         elif row.paper == "saggion2022":  # the shared task's results files: tests/metric/test_family_metric.py
             continue
         else:  # no text at hand: the source its `where` quotes gives every figure as printed
-            found += [f"{row.system} ({row.source}) {key}: {row.figure(key)} not in its where"
-                      for key in row.metrics if row.figure(key) not in row.where]
+            found += [
+                f"{row.system} ({row.source}) {key}: {row.figure(key)} not in its where"
+                for key in row.metrics
+                if row.figure(key) not in row.where
+            ]
     for table, columns in SWORDS_COLUMNS.items():  # every figure the SWORDS tables print is in the file
         for number, (name, cells) in enumerate(swords_table(texts["lee2021"], table), 1):
             printed = {key for key, cell in zip(columns, cells, strict=True) if cell != "-"}
@@ -128,7 +134,10 @@ def test_every_verified_figure_is_printed_in_its_table_and_every_printed_figure_
     # The humans' figures issue 25 names, each in its table.
     humans = {(row.table, key): value for row in rows if row.system == "Humans" for key, value in row.metrics.items()}
     assert {humans["4", "lenient_a_f@10"], humans["7", "lenient_a_p@10"], humans["7", "lenient_a_r@10"]} == {
-        48.8, 43.9, 54.8}
+        48.8,
+        43.9,
+        54.8,
+    }
     assert (humans["7", "lenient_c_p@10"], humans["7", "lenient_c_r@10"], humans["6", "gap_rat"]) == (76.7, 79.1, 66.2)
 
 
@@ -143,10 +152,11 @@ def test_a_changed_figure_or_a_missing_row_is_caught():
     changed[irst2] = dataclasses.replace(rows[irst2], metrics={"oot_r": 68.09})
     assert len(problems(changed)) == 1 and "irst2" in problems(changed)[0]
     swag1 = next(i for i, row in enumerate(rows) if row.system == "swag1" and row.table == "8")
-    assert problems(rows[:swag1] + rows[swag1 + 1:]) == ["McCarthy & Navigli Table 8: swag1 not in the file"]
+    assert problems(rows[:swag1] + rows[swag1 + 1 :]) == ["McCarthy & Navigli Table 8: swag1 not in the file"]
     bert_m = next(i for i, row in enumerate(rows) if row.system == "BERT-M" and row.table == "8" and row.reranked_by)
-    assert problems(rows[:bert_m] + rows[bert_m + 1:]) == [
-        "SWORDS Table 8 row 14 (Bert-M): best_mode_r, best_r, oot_mode_r, oot_r, strict_c_p@1 not in the file"]
+    assert problems(rows[:bert_m] + rows[bert_m + 1 :]) == [
+        "SWORDS Table 8 row 14 (Bert-M): best_mode_r, best_r, oot_mode_r, oot_r, strict_c_p@1 not in the file"
+    ]
 
 
 def test_the_dagger_rows_are_the_better_of_each_pair_but_for_gpt3():
@@ -161,8 +171,9 @@ def test_the_dagger_rows_are_the_better_of_each_pair_but_for_gpt3():
 
 
 def test_every_row_names_a_known_paper_table_benchmark_and_metric():
-    scorer_keys = set(json.loads((REPO_ROOT / "space" / "results" / "thesaurus-oracle.swords.test.metrics.json")
-                                 .read_text()))  # what `swords run` wrote: the Scorer's keys
+    scorer_keys = set(
+        json.loads((REPO_ROOT / "space" / "results" / "thesaurus-oracle.swords.test.metrics.json").read_text())
+    )  # what `swords run` wrote: the Scorer's keys
     assert set(PUBLISHED_METRICS) - set(TSAR_COLUMNS) <= scorer_keys  # TSAR-2022's: test_family_metric.py
     papers = published_papers()
     for row in published_results():

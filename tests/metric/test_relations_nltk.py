@@ -1,4 +1,4 @@
-"""The details' WordNet relations (swords_metric/relations.py) agree with nltk's WordNet 3.0 API, the
+"""The details' WordNet relations (swords_metric/wordnet/relations.py) agree with nltk's WordNet 3.0 API, the
 definitions written in nltk's terms, on (target, substitute) pairs drawn with a fixed seed from real systems'
 predictions on SWORDS test (each system's top 10 a target, as the metric counts them)."""
 
@@ -9,15 +9,15 @@ from collections import Counter
 from pathlib import Path
 
 from swords_metric import RELATIONS, UD_TO_WORDNET, Scorer
-from swords_metric.lemmatizer import wordnet_candidates
-from swords_metric.relations import target_relations
+from swords_metric.wordnet.lemmatizer import wordnet_candidates
+from swords_metric.wordnet.relations import target_relations
 
 from .nltk_wordnet import run_nltk, wordnet_root
 
 SAMPLE = 3000
 PER_RELATION = 150  # the rarer relations (antonyms, derivations) are drawn up to this many first
 
-# The definitions of relations.py, in nltk's API (nltk's synsets() applies morphy itself).
+# The definitions of swords_metric/wordnet/relations.py, in nltk's API (nltk's synsets() applies morphy itself).
 RELATION_SCRIPT = """
 def forms(word, pos):
     return set(wn._morphy(word, "a" if pos == "s" else pos))
@@ -74,17 +74,22 @@ def test_relations_agree_with_nltks_wordnet(real_systems, debian_wordnet, tmp_pa
     rest = [pair for pair in pairs if pair not in set(sample)]
     sample += rng.sample(rest, SAMPLE - len(sample))
     letters = {pos: UD_TO_WORDNET.get(pos) or "nvar" for _, pos, _ in sample}
-    given = [(target.replace(" ", "_"), substitute.replace(" ", "_"), letters[pos]) for target, pos, substitute in
-             sample]
+    given = [
+        (target.replace(" ", "_"), substitute.replace(" ", "_"), letters[pos]) for target, pos, substitute in sample
+    ]
     nltk = run_nltk(wordnet_root(debian_wordnet, tmp_path), RELATION_SCRIPT, given, tmp_path)
     # Recent nltk's morphy stops after one round of suffix rules where nltk 3.5's (the lemmatizer's, and so this
     # module's) goes on; a pair whose words they analyse differently is left out (none with nltk 3.5).
     compared, disagreements = 0, []
-    for pair, (target, substitute, _), expected, morphy in zip(sample, given, nltk["relations"], nltk["morphy"],
-                                                                strict=True):
+    for pair, (target, substitute, _), expected, morphy in zip(
+        sample, given, nltk["relations"], nltk["morphy"], strict=True
+    ):
         words = zip((target, substitute), morphy, strict=True)
-        if any(sorted(wordnet_candidates(word, p)) != forms for word, by_pos in words
-               for p, forms in zip("nvar", by_pos, strict=True)):
+        if any(
+            sorted(wordnet_candidates(word, p)) != forms
+            for word, by_pos in words
+            for p, forms in zip("nvar", by_pos, strict=True)
+        ):
             continue
         compared += 1
         if ours[pair] != expected:
@@ -105,5 +110,12 @@ def test_relations_on_words_whose_wordnet_entries_are_well_known():
     assert target_relations("decide", "VERB").of("decision") == "derivationally related"
     dog = target_relations("dog", "NOUN")
     assert [dog.of(word) for word in ("domestic dog", "canine", "puppy", "wolf", "dogs", "xyzzy", "")] == [
-        "synonym", "hypernym", "hyponym", "co-hyponym", "synonym", "not in WordNet", "not in WordNet"]
+        "synonym",
+        "hypernym",
+        "hyponym",
+        "co-hyponym",
+        "synonym",
+        "not in WordNet",
+        "not in WordNet",
+    ]
     assert target_relations("dog", "X").of("chase") == "synonym"  # any POS: dog is also a verb (to chase)

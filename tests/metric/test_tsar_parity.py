@@ -14,7 +14,7 @@ from collections import Counter
 
 import pytest
 
-from swords_metric import MetricInputError, Scorer
+from swords_metric import MetricInputError, scorer_for
 
 from .family_sources import (
     tsar_gold_file,
@@ -24,6 +24,8 @@ from .family_sources import (
     tsar_rows,
     write_tsar_predictions,
 )
+
+pytestmark = pytest.mark.parity  # tsar_eval.py on every language's gold
 
 SPLITS = [(language, split) for language in ("en", "es", "pt") for split in ("trial", "test")]
 DISTRACTORS = ["zzz", "qqq", "www", "xxx", "yyy", "vvv", "uuu", "ttt", "sss", "rrr", "ppp", "ooo"]
@@ -76,7 +78,7 @@ def folder(tmp_path_factory):
 @pytest.mark.parametrize(("language", "split"), SPLITS)
 def test_every_metric_equals_tsar_eval(language, split, folder):
     rows = tsar_rows(language, split)
-    scorer = Scorer(rows)
+    scorer = scorer_for(rows)
     gold = tsar_gold_file(language, split)
     for name, lines in systems(language, split).items():
         path = write_tsar_predictions(folder / f"{language}-{split}-{name.replace(' ', '-')}.tsv", lines)
@@ -86,15 +88,20 @@ def test_every_metric_equals_tsar_eval(language, split, folder):
         assert {key: ours[key] for key in official} == official, (language, split, name)
         # The same system keyed by id, as JSONL (after the tab-separated file's own reading: strip, split on tabs).
         keyed = folder / f"{language}-{split}-{name.replace(' ', '-')}.jsonl"
-        keyed.write_text("".join(json.dumps({"id": row["id"], "substitutes": answers}) + "\n"
-                                 for row, (_, _, answers) in zip(rows, lines, strict=True)), encoding="utf-8")
+        keyed.write_text(
+            "".join(
+                json.dumps({"id": row["id"], "substitutes": answers}) + "\n"
+                for row, (_, _, answers) in zip(rows, lines, strict=True)
+            ),
+            encoding="utf-8",
+        )
         assert {key: value for key, value in scorer.score(scorer.read(keyed)).items() if key in official} == official
 
 
 def test_the_edge_cases_move_the_figures(folder):
     """The edge cases are not a no-op: on English test they score below the gold ranked by count, and repeats, the
     complex word and case variants are dropped or kept as the scorer keeps them."""
-    scorer = Scorer(tsar_rows("en", "test"))
+    scorer = scorer_for(tsar_rows("en", "test"))
     made = systems("en", "test")
     edge = scorer.score(scorer.read(write_tsar_predictions(folder / "edge.tsv", made["edge cases"])))
     gold = scorer.score(scorer.read(write_tsar_predictions(folder / "gold.tsv", made["gold by count"])))
@@ -105,16 +112,22 @@ def test_the_edge_cases_move_the_figures(folder):
 
 def test_a_file_for_another_split_or_order_is_one_line(folder):
     rows = tsar_rows("en", "test")
-    scorer = Scorer(rows)
+    scorer = scorer_for(rows)
     lines = systems("en", "test")["one word"]
     swapped = write_tsar_predictions(folder / "swapped.tsv", [lines[1], lines[0], *lines[2:]])
-    with pytest.raises(MetricInputError, match=r"swapped\.tsv:1: sentence and complex word .* not those of "
-                                               r"tsar2022_en:test:0000"):
+    with pytest.raises(
+        MetricInputError,
+        match=r"swapped\.tsv:1: sentence and complex word .* not those of "
+        r"tsar2022_en:test:0000",
+    ):
         scorer.read(swapped)
     short = write_tsar_predictions(folder / "short.tsv", lines[:-1])
     with pytest.raises(MetricInputError, match=r"short\.tsv: 372 lines for the 373 instances"):
         scorer.read(short)
     spanish = write_tsar_predictions(folder / "spanish.tsv", systems("es", "test")["one word"])
-    with pytest.raises(MetricInputError, match=r"spanish\.tsv:1: sentence and complex word 'labrarse' are not those "
-                                               r"of tsar2022_en:test:0000 \(target 'prototype'\)"):
+    with pytest.raises(
+        MetricInputError,
+        match=r"spanish\.tsv:1: sentence and complex word 'labrarse' are not those "
+        r"of tsar2022_en:test:0000 \(target 'prototype'\)",
+    ):
         scorer.read(spanish)  # read as a stream: its first line is refused before the rest is read

@@ -19,14 +19,20 @@ FULLWIDTH = {ord(c): ord(c) + 0xFEE0 for c in "abcdefghijklmnopqrstuvwxyz"}
 # SWORDS test targets, a gold word of each as the benchmark gives it, and a variant a reader cannot tell from it.
 VARIANTS = {
     "t:cbc4b4fffc6e20e803c6891e01b2474d343ed969": [("table dhôte", unicodedata.normalize("NFD", "table dhôte"))],
-    "t:903b731500e20dcfbdab21a501e8721e28f9b15f": [("pied-à-terre", unicodedata.normalize("NFD", "pied-à-terre")),
-                                                    ("residence", "resi\u200ddence"),  # zero-width joiner
-                                                    ("home", "home".translate(FULLWIDTH))],
-    "t:b39df6ebfde15322047f7c68e0c2defcf0cecb40": [("as of now", "as\u00a0of\u00a0now"),  # no-break spaces
-                                                    ("presently", "\u200fpresently"),  # right-to-left mark
-                                                    ("currently", "cur\u00adrently")],  # soft hyphen
-    "t:210d5a6ef83dcd853b0460aded8fbaa48ca6e4ee": [("métier", unicodedata.normalize("NFD", "métier")),
-                                                    ("work related", "work\u00a0related")],
+    "t:903b731500e20dcfbdab21a501e8721e28f9b15f": [
+        ("pied-à-terre", unicodedata.normalize("NFD", "pied-à-terre")),
+        ("residence", "resi\u200ddence"),  # zero-width joiner
+        ("home", "home".translate(FULLWIDTH)),
+    ],
+    "t:b39df6ebfde15322047f7c68e0c2defcf0cecb40": [
+        ("as of now", "as\u00a0of\u00a0now"),  # no-break spaces
+        ("presently", "\u200fpresently"),  # right-to-left mark
+        ("currently", "cur\u00adrently"),
+    ],  # soft hyphen
+    "t:210d5a6ef83dcd853b0460aded8fbaa48ca6e4ee": [
+        ("métier", unicodedata.normalize("NFD", "métier")),
+        ("work related", "work\u00a0related"),
+    ],
 }
 COUNT = sum(len(pairs) for pairs in VARIANTS.values())  # 9
 
@@ -62,9 +68,11 @@ def test_variants_are_counted_and_noted(variants_file):
     done = swords("evaluate", "--predictions", str(variants_file), "--bootstrap", "0", "--json")
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["input_notes"]["unicode_variants"] == COUNT
-    note = (f"note: {variants_file}: {COUNT} substitutes match a gold word only as plain text (invisible format "
-            "characters removed, NFKC: composed accents, fullwidth letters, no-break spaces); not matched, as "
-            "upstream does not match them (see the metric card, \"Unicode\")")
+    note = (
+        f"note: {variants_file}: {COUNT} substitutes match a gold word only as plain text (invisible format "
+        "characters removed, NFKC: composed accents, fullwidth letters, no-break spaces); not matched, as "
+        'upstream does not match them (see the metric card, "Unicode")'
+    )
     assert note in done.stderr.splitlines()
 
 
@@ -78,8 +86,10 @@ def test_the_figures_are_upstreams(variants_file, nltk35_path, tmp_path):
         upstream = _upstream_eval(UPSTREAM_DATASETS["swords"], path, nltk35_path)
         done = swords("evaluate", "--predictions", str(path), "--bootstrap", "0", "--json")
         ours = json.loads(done.stdout)
-        assert upstream and all(abs(ours[key] - value) <= (0.005 if key.startswith(("best", "oot")) else TOLERANCE)
-                                for key, value in upstream.items()), (upstream, ours)
+        assert upstream and all(
+            abs(ours[key] - value) <= (0.005 if key.startswith(("best", "oot")) else TOLERANCE)
+            for key, value in upstream.items()
+        ), (upstream, ours)
         if path == variants_file:
             with_variants = ours
     assert ours["input_notes"]["unicode_variants"] == 0
@@ -97,7 +107,6 @@ def test_no_gold_word_of_the_three_benchmarks_has_such_a_variant():
                     text = substitute["substitute"]
                     total += 1
                     non_ascii += not text.isascii()
-                    plain = unicodedata.normalize("NFKC", "".join(
-                        c for c in text if unicodedata.category(c) != "Cf"))
+                    plain = unicodedata.normalize("NFKC", "".join(c for c in text if unicodedata.category(c) != "Cf"))
                     variants += plain != text
     assert (total, non_ascii, variants) == (189_451, 48, 0)

@@ -29,8 +29,10 @@ from pathlib import Path
 
 import pytest
 
-from swords_metric.core import normalize_prediction_items, prepare_prediction, prepare_reference
-from swords_metric.semeval import semeval_answers, semeval_gold
+from swords_metric.metrics.semeval import semeval_answers, semeval_gold
+from swords_metric.predictions.items import normalize_prediction_items
+from swords_metric.predictions.lemmatized import prepare_prediction
+from swords_metric.references.reference import prepare_reference
 
 from ..conftest import run_swords
 from .upstream_systems import (
@@ -49,6 +51,8 @@ from .upstream_systems import (
     rows_of,
     synthesized_predictions,
 )
+
+pytestmark = pytest.mark.parity  # the upstream library's evaluation on whole result files
 
 
 @pytest.fixture(scope="session")
@@ -169,8 +173,19 @@ def test_coinco_is_scored_on_upstreams_set_unless_asked(outcomes, tmp_path):
     assert "problematic" in notes and "problematic:excluded" in default["signature"]
     for key, value in outcomes[("coinco", "gold-shuffled-ties")].upstream.items():
         assert abs(default[key] - value) <= (0.005 if key in PERL_KEYS else TOLERANCE), key
-    everything = run_swords("evaluate", "--dataset", "coinco", "--split", "test", "--predictions", str(path),
-                            "--bootstrap", "0", "--json", "--include-problematic")
+    everything = run_swords(
+        "evaluate",
+        "--dataset",
+        "coinco",
+        "--split",
+        "test",
+        "--predictions",
+        str(path),
+        "--bootstrap",
+        "0",
+        "--json",
+        "--include-problematic",
+    )
     assert everything.returncode == 0, everything.stderr
     result = json.loads(everything.stdout)
     assert result["targets_scored"] == 5450 and "problematic:included" in result["signature"]

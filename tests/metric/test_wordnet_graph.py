@@ -1,5 +1,5 @@
-"""The metric's WordNet 3.0 graph (swords_metric/wordnet-3.0-graph.zip, read by the details' relations and by the
-`wordnet` baseline): regenerated identically from Debian's database, WordNet 3.0's published sizes, and equal to
+"""The metric's WordNet 3.0 graph (swords_metric/wordnet/wordnet-3.0-graph.zip, read by the details' relations and
+by the `wordnet` baseline): regenerated identically from Debian's database, WordNet 3.0's published sizes, and equal to
 nltk's WordNet API on the same database for thousands of synsets and lemmas (seeded samples)."""
 
 from __future__ import annotations
@@ -9,12 +9,12 @@ import time
 from pathlib import Path
 
 from swords_metric import WordNetGraph, load_wordnet_graph
-from swords_metric import wordnet_graph_data as graph_data
+from swords_metric.wordnet import graph_data
 
 from ..conftest import REPO_ROOT
 from .nltk_wordnet import run_nltk, wordnet_root
 
-SHIPPED = REPO_ROOT / "swords_metric" / graph_data.DATA_FILE
+SHIPPED = REPO_ROOT / "swords_metric" / "wordnet" / graph_data.DATA_FILE
 
 
 def test_graph_regenerates_identically(debian_wordnet: Path, tmp_path: Path):
@@ -78,11 +78,22 @@ result = {
 
 def _ours(graph: WordNetGraph, synset: int) -> dict:
     offsets = lambda synsets: sorted({graph.offset(s) for s in synsets})  # noqa: E731
-    lexical = {name: sorted({(graph.offset(graph.sense_synset(t)), graph.sense_word(t))
-                             for s in graph.senses(synset) for t in graph.sense_related(s, name)}, key=str)
-               for name in ("antonyms", "derivations")}
-    return {"words": graph.words(synset), **lexical,
-            **{name: offsets(graph.related(synset, name)) for name in ("hypernyms", "similar", "also", "verb_group")}}
+    lexical = {
+        name: sorted(
+            {
+                (graph.offset(graph.sense_synset(t)), graph.sense_word(t))
+                for s in graph.senses(synset)
+                for t in graph.sense_related(s, name)
+            },
+            key=str,
+        )
+        for name in ("antonyms", "derivations")
+    }
+    return {
+        "words": graph.words(synset),
+        **lexical,
+        **{name: offsets(graph.related(synset, name)) for name in ("hypernyms", "similar", "also", "verb_group")},
+    }
 
 
 def test_graph_equals_nltks_wordnet(debian_wordnet, tmp_path):
@@ -94,8 +105,10 @@ def test_graph_equals_nltks_wordnet(debian_wordnet, tmp_path):
     lemmas = [(lemma, pos) for pos in "nvar" for lemma in rng.sample(graph._member(f"index/{pos}/lemmas.txt"), 750)]
     given = {"synsets": [(graph.pos(s), graph.offset(s)) for s in synsets], "lemmas": lemmas}
     nltk = run_nltk(wordnet_root(debian_wordnet, tmp_path), STRUCTURE_SCRIPT, given, tmp_path)
-    theirs = [{key: [tuple(x) if isinstance(x, list) else x for x in value] for key, value in entry.items()}
-              for entry in nltk["synsets"]]
+    theirs = [
+        {key: [tuple(x) if isinstance(x, list) else x for x in value] for key, value in entry.items()}
+        for entry in nltk["synsets"]
+    ]
     wrong = [(s, _ours(graph, s), entry) for s, entry in zip(synsets, theirs, strict=True) if _ours(graph, s) != entry]
     assert not wrong, wrong[:3]
     assert sum(bool(entry["antonyms"]) for entry in theirs) > 50 and sum(bool(e["derivations"]) for e in theirs) > 500

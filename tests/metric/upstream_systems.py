@@ -20,7 +20,7 @@ import pyarrow.parquet as pq
 import pytest
 
 import swords_dataset
-from swords_dataset.sources import default_sources_dir
+from swords_dataset.builder.sources import default_sources_dir
 
 from ..conftest import run_swords
 
@@ -84,8 +84,15 @@ def empty_strings(row, rng):
 def target_copies(row, rng):
     """The target itself, in several cases and inflections, among gold answers, often ranked first."""
     target = row["target"]
-    copies = [target, target.upper(), target.capitalize(), row["target_lemma"], row["target_lemma"] + "s",
-              target + "ed", target + "ing"]
+    copies = [
+        target,
+        target.upper(),
+        target.capitalize(),
+        row["target_lemma"],
+        row["target_lemma"] + "s",
+        target + "ed",
+        target + "ing",
+    ]
     items = [[s, rng.random()] for s in _gold(row)[:6]]
     for copy in rng.sample(copies, 3):
         items.insert(rng.randrange(len(items) + 1), [copy, rng.choice([5.0, rng.random()])])
@@ -111,8 +118,16 @@ def multiword_hyphen_apostrophe(row, rng):
         if " " in s or "-" in s:
             items += [[s, 3.0], [s.replace(" ", "-"), 2.5], [s.replace("-", " "), 2.5]]
     gold = _gold(row)
-    extras = ["non-" + row["target_lemma"], "non " + row["target_lemma"], "o'" + row["target_lemma"],
-              "rock'n'roll", "well-known", "well known", "a bit", "kind of"]
+    extras = [
+        "non-" + row["target_lemma"],
+        "non " + row["target_lemma"],
+        "o'" + row["target_lemma"],
+        "rock'n'roll",
+        "well-known",
+        "well known",
+        "a bit",
+        "kind of",
+    ]
     if len(gold) >= 2:
         extras += [f"{gold[0]};{gold[1]}", f"{gold[1]}\n{gold[0]}"]
     items += [[s, rng.random()] for s in gold[:5]] + [[s, rng.random() * 3] for s in rng.sample(extras, 4)]
@@ -155,8 +170,11 @@ SYNTHESIZED = {
     "odd-scores": odd_scores,
     "long-lists": long_lists,
 }
-BASELINES = {"swords": ("wordnet", "thesaurus-oracle", "coinco-oracle"), "coinco": ("wordnet", "thesaurus-oracle"),
-             "semeval07": ("wordnet", "thesaurus-oracle")}
+BASELINES = {
+    "swords": ("wordnet", "thesaurus-oracle", "coinco-oracle"),
+    "coinco": ("wordnet", "thesaurus-oracle"),
+    "semeval07": ("wordnet", "thesaurus-oracle"),
+}
 
 
 def baseline_file(system: str, config: str, folder: Path) -> Path:
@@ -164,8 +182,21 @@ def baseline_file(system: str, config: str, folder: Path) -> Path:
     if system == "thesaurus-oracle" and not (SHARED / "thesaurus" / "rogets.json.gz").is_file():
         pytest.skip("the thesaurus is not in the shared folder")
     output = folder / f"{config}.{system}.jsonl"
-    done = run_swords("run", "--system", system, "--dataset", config, "--split", "test", "--output", str(output),
-                      "--bootstrap", "0", "--no-progress", "--json")
+    done = run_swords(
+        "run",
+        "--system",
+        system,
+        "--dataset",
+        config,
+        "--split",
+        "test",
+        "--output",
+        str(output),
+        "--bootstrap",
+        "0",
+        "--no-progress",
+        "--json",
+    )
     assert done.returncode == 0, done.stderr
     return output.with_suffix(".json")
 
@@ -196,19 +227,29 @@ class Outcome:
 
 def _upstream_eval(dataset: Path, result: Path, nltk35: Path) -> dict:
     cache = os.environ.get(CACHE_ENV)
-    key = hashlib.sha256(
-        dataset.read_bytes() + result.read_bytes() + UPSTREAM_EVAL.read_bytes()
-    ).hexdigest() if cache else None
+    key = (
+        hashlib.sha256(dataset.read_bytes() + result.read_bytes() + UPSTREAM_EVAL.read_bytes()).hexdigest()
+        if cache
+        else None
+    )
     if key and (Path(cache) / f"{key}.json").is_file():
         return json.loads((Path(cache) / f"{key}.json").read_text())
-    env = {**os.environ, "PYTHONPATH": str(nltk35), "PYTHONHASHSEED": "0", "PERL_HASH_SEED": "0",
-           "PERL_PERTURB_KEYS": "0"}
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(nltk35),
+        "PYTHONHASHSEED": "0",
+        "PERL_HASH_SEED": "0",
+        "PERL_PERTURB_KEYS": "0",
+    }
     done = subprocess.run(
         [sys.executable, str(UPSTREAM_EVAL), str(dataset), str(result)],
-        capture_output=True, text=True, timeout=1200, env=env,
+        capture_output=True,
+        text=True,
+        timeout=1200,
+        env=env,
     )
     assert done.returncode == 0, done.stderr[-3000:]
-    output = json.loads(done.stdout[done.stdout.index("{"):])
+    output = json.loads(done.stdout[done.stdout.index("{") :])
     if key:
         Path(cache).mkdir(parents=True, exist_ok=True)
         (Path(cache) / f"{key}.json").write_text(json.dumps(output))
@@ -216,7 +257,8 @@ def _upstream_eval(dataset: Path, result: Path, nltk35: Path) -> dict:
 
 
 def _ours(config: str, result: Path) -> tuple[dict, str]:
-    done = run_swords("evaluate", "--dataset", config, "--split", "test", "--predictions", str(result),
-                      "--bootstrap", "0", "--json")
+    done = run_swords(
+        "evaluate", "--dataset", config, "--split", "test", "--predictions", str(result), "--bootstrap", "0", "--json"
+    )
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout), done.stderr

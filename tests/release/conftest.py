@@ -23,8 +23,13 @@ TORCH_PIN = "torch==2.13.0"  # the CPU build CI installs first (.ci/run); anythi
 
 def clone_files() -> list[str]:
     """The files a release is built from: the clone's tracked and new (not ignored) files, as they are on disk."""
-    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=REPO_ROOT,
-                            capture_output=True, check=True, timeout=60).stdout.decode()
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        check=True,
+        timeout=60,
+    ).stdout.decode()
     return [name for name in listed.split("\0") if name and (REPO_ROOT / name).is_file()]
 
 
@@ -40,8 +45,12 @@ def dist(tmp_path_factory) -> dict[str, Path]:
     for name in clone_files():
         (source / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(REPO_ROOT / name, source / name)
-    built = subprocess.run([sys.executable, "-m", "build", "--outdir", str(out), str(source)], capture_output=True,
-                           text=True, timeout=BUILD_TIMEOUT)
+    built = subprocess.run(
+        [sys.executable, "-m", "build", "--outdir", str(out), str(source)],
+        capture_output=True,
+        text=True,
+        timeout=BUILD_TIMEOUT,
+    )
     assert built.returncode == 0, built.stdout[-3000:] + built.stderr[-3000:]
     (sdist,), (wheel,) = out.glob("*.tar.gz"), out.glob("*.whl")
     return {"sdist": sdist, "wheel": wheel}
@@ -51,7 +60,7 @@ def dist(tmp_path_factory) -> dict[str, Path]:
 def space_repo(dist, tmp_path_factory) -> Path:
     """The Space repository as `swords hub export` writes it, with the wheel beside its requirements.txt."""
     from swords_dataset import __version__
-    from swords_dataset.hub import Release
+    from swords_lexsub.hub.repos import Release
     from swords_space.hub_repo import SPACE_REPO
 
     folder = tmp_path_factory.mktemp("space-repo")
@@ -61,10 +70,19 @@ def space_repo(dist, tmp_path_factory) -> Path:
 
 def user_env(venv: Path, **extra: str) -> dict[str, str]:
     """A user's environment with `venv` activated: nothing of this clone's (no PYTHONPATH, no $SWORDS_* paths)."""
-    env = {name: value for name, value in os.environ.items()
-           if not name.startswith("SWORDS_") and name not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME")}
-    env.update(VIRTUAL_ENV=str(venv), PATH=f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}",
-               HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1", GRADIO_ANALYTICS_ENABLED="False", PYTHONUNBUFFERED="1")
+    env = {
+        name: value
+        for name, value in os.environ.items()
+        if not name.startswith("SWORDS_") and name not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME")
+    }
+    env.update(
+        VIRTUAL_ENV=str(venv),
+        PATH=f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}",
+        HF_HUB_OFFLINE="1",
+        HF_DATASETS_OFFLINE="1",
+        GRADIO_ANALYTICS_ENABLED="False",
+        PYTHONUNBUFFERED="1",
+    )
     env.update(extra)
     return env
 
@@ -84,8 +102,23 @@ def installed(space_repo, tmp_path_factory) -> dict:
     constraints.write_text(TORCH_PIN + "\n")
     started = time.perf_counter()
     # PyTorch's CPU index (requirements.txt's --extra-index-url) is unreachable here: one try, not five per package.
-    done = subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "-r",
-                           str(space_repo / "requirements.txt"), "-c", str(constraints)], cwd=home, capture_output=True,
-                          text=True, timeout=INSTALL_TIMEOUT, env=user_env(venv, PIP_RETRIES="0"))
+    done = subprocess.run(
+        [
+            str(venv / "bin" / "python"),
+            "-m",
+            "pip",
+            "install",
+            "-q",
+            "-r",
+            str(space_repo / "requirements.txt"),
+            "-c",
+            str(constraints),
+        ],
+        cwd=home,
+        capture_output=True,
+        text=True,
+        timeout=INSTALL_TIMEOUT,
+        env=user_env(venv, PIP_RETRIES="0"),
+    )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     return {"venv": venv, "bin": venv / "bin", "home": home, "seconds": time.perf_counter() - started}

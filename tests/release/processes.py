@@ -15,8 +15,7 @@ START_TIMEOUT = 180  # the app's first start in a fresh environment compiles its
 
 def start(command: list[str], cwd: Path, env: dict, log: Path) -> subprocess.Popen:
     with open(log, "wb") as out:  # its own process group: strace and the app end together
-        return subprocess.Popen(command, cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT,
-                                start_new_session=True)
+        return subprocess.Popen(command, cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
 
 
 def stop(process: subprocess.Popen) -> None:
@@ -44,5 +43,6 @@ def wait_for_http(url: str, process: subprocess.Popen, log: Path, line: str = ""
                     return
         except OSError:
             time.sleep(0.5)
-    raise AssertionError(f"nothing answered at {url} within {START_TIMEOUT} s:\n"
-                         + log.read_text(errors="replace")[-3000:])
+    raise AssertionError(
+        f"nothing answered at {url} within {START_TIMEOUT} s:\n" + log.read_text(errors="replace")[-3000:]
+    )

@@ -21,8 +21,13 @@ from .conftest import clone_files, user_env
 from .processes import start, stop, wait_for_http
 
 COMMAND_TIMEOUT = 600
-PACKAGE_FOLDERS = {"swords_dataset": "swords_dataset", "swords_metric": "swords_metric",
-                   "baselines": "swords_baselines", "space": "swords_space"}  # folder in the clone: import name
+PACKAGE_FOLDERS = {
+    "swords_lexsub": "swords_lexsub",
+    "swords_dataset": "swords_dataset",
+    "swords_metric": "swords_metric",
+    "baselines": "swords_baselines",
+    "space": "swords_space",
+}  # folder in the clone: import name
 RESULTS = "swords_space/results"
 COINCO_ORACLE = "coinco-oracle.swords.test.jsonl"
 
@@ -42,8 +47,19 @@ def traced(command: list[str], log: Path) -> list[str]:
     if not STRACE:
         return command
     # -y: each descriptor with its path, so a relative open shows where it landed
-    return ["strace", "-f", "-qq", "-y", "-e", "trace=open,openat,openat2", "-e", "signal=none", "-o", str(log),
-            *command]
+    return [
+        "strace",
+        "-f",
+        "-qq",
+        "-y",
+        "-e",
+        "trace=open,openat,openat2",
+        "-e",
+        "signal=none",
+        "-o",
+        str(log),
+        *command,
+    ]
 
 
 def assert_nothing_opened_in_the_clone(log: Path) -> None:
@@ -56,8 +72,14 @@ def assert_nothing_opened_in_the_clone(log: Path) -> None:
 
 def run_installed(installed: dict, *args: str, log: Path) -> subprocess.CompletedProcess:
     """A command of the fresh environment, from a folder outside the clone."""
-    return subprocess.run(traced([str(installed["bin"] / args[0]), *args[1:]], log), cwd=installed["home"],
-                          capture_output=True, text=True, timeout=COMMAND_TIMEOUT, env=user_env(installed["venv"]))
+    return subprocess.run(
+        traced([str(installed["bin"] / args[0]), *args[1:]], log),
+        cwd=installed["home"],
+        capture_output=True,
+        text=True,
+        timeout=COMMAND_TIMEOUT,
+        env=user_env(installed["venv"]),
+    )
 
 
 def site_packages(installed: dict) -> Path:
@@ -70,14 +92,18 @@ def site_packages(installed: dict) -> Path:
 
 def test_twine_check_passes_on_the_sdist_and_the_wheel(dist):
     pytest.importorskip("twine", reason="pip install twine (the test extra)")
-    checked = subprocess.run([sys.executable, "-m", "twine", "check", "--strict", str(dist["sdist"]),
-                              str(dist["wheel"])], capture_output=True, text=True, timeout=120)
+    checked = subprocess.run(
+        [sys.executable, "-m", "twine", "check", "--strict", str(dist["sdist"]), str(dist["wheel"])],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert checked.stdout.count("PASSED") == 2
 
 
 def test_the_wheel_holds_every_file_of_the_packages_and_the_sdist_what_a_build_needs(dist):
-    """Every file of the four package folders (code and data: a file in them is read at run time or imported)
+    """Every file of the five package folders (code and data: a file in them is read at run time or imported)
     is in the wheel under its import name; the sdist holds the build's configuration and the release's papers.
     (The wheel itself was built from the sdist: the fixture's `python -m build` does that.)"""
     with zipfile.ZipFile(dist["wheel"]) as wheel:
@@ -88,8 +114,13 @@ def test_the_wheel_holds_every_file_of_the_packages_and_the_sdist_what_a_build_n
         if folder in PACKAGE_FOLDERS and rest and not rest.startswith("__pycache__"):
             expected.add(f"{PACKAGE_FOLDERS[folder]}/{rest}")
     assert expected and not expected - in_wheel
-    assert {"swords_dataset/data/swords/test.parquet", "swords_metric/wordnet-3.0-graph.zip",
-            "swords_baselines/harness/tasks/swords_gen.yaml", f"{RESULTS}/{COINCO_ORACLE}"} <= in_wheel
+    assert {
+        "swords_dataset/data/swords/test.parquet",
+        "swords_metric/wordnet/wordnet-3.0-graph.zip",
+        "swords_baselines/harness/tasks/swords_gen.yaml",
+        f"{RESULTS}/{COINCO_ORACLE}",
+        *(f"{name}/py.typed" for name in PACKAGE_FOLDERS.values()),
+    } <= in_wheel
     with tarfile.open(dist["sdist"]) as sdist:
         in_sdist = {Path(*Path(member).parts[1:]).as_posix() for member in sdist.getnames()}
     assert {"setup.cfg", "pyproject.toml", "README.md", "LICENSE", "CHANGELOG.md", "CITATION.cff"} <= in_sdist
@@ -101,10 +132,12 @@ def test_the_wheel_holds_every_file_of_the_packages_and_the_sdist_what_a_build_n
 
 def test_the_packages_are_imported_from_the_fresh_environment(installed, tmp_path):
     log = tmp_path / "opened.txt"
-    script = ("import json, swords_dataset, swords_metric, swords_baselines, swords_space; "
-              "from importlib.metadata import version; "
-              "print(json.dumps({m.__name__: m.__file__ for m in (swords_dataset, swords_metric, swords_baselines, "
-              "swords_space)} | {'version': version('swords-lexsub')}))")
+    script = (
+        "import json, swords_dataset, swords_metric, swords_baselines, swords_space; "
+        "from importlib.metadata import version; "
+        "print(json.dumps({m.__name__: m.__file__ for m in (swords_dataset, swords_metric, swords_baselines, "
+        "swords_space)} | {'version': version('swords-lexsub')}))"
+    )
     done = run_installed(installed, "python", "-c", script, log=log)
     assert done.returncode == 0, done.stderr[-3000:]
     found = json.loads(done.stdout)
@@ -132,15 +165,28 @@ def test_swords_evaluate_on_a_shipped_result_file_gives_the_recorded_metrics(ins
     the metrics `swords run` recorded beside them and to the development install's Scorer."""
     log = tmp_path / "opened.txt"
     predictions = site_packages(installed) / RESULTS / COINCO_ORACLE
-    done = run_installed(installed, "swords", "evaluate", "--dataset", "swords", "--split", "test",
-                         "--predictions", str(predictions), "--json", "--no-analysis", log=log)
+    done = run_installed(
+        installed,
+        "swords",
+        "evaluate",
+        "--dataset",
+        "swords",
+        "--split",
+        "test",
+        "--predictions",
+        str(predictions),
+        "--json",
+        "--no-analysis",
+        log=log,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     scored = json.loads(done.stdout)
     recorded = json.loads((REPO_ROOT / "space" / "results" / "coinco-oracle.swords.test.metrics.json").read_text())
     from swords_metric import Scorer, read_predictions
 
-    here = Scorer.from_dataset("swords", "test").score(read_predictions(REPO_ROOT / "space" / "results" /
-                                                                        COINCO_ORACLE)[0])
+    here = Scorer.from_dataset("swords", "test").score(
+        read_predictions(REPO_ROOT / "space" / "results" / COINCO_ORACLE)[0]
+    )
     numbers = [key for key, value in scored.items() if isinstance(value, (int, float))]
     assert {"lenient_a_f@10", "strict_c_f@10", "gap", "best_p", "oot_mode_r", "lexsubgen_p@1"} <= set(numbers)
     for key in numbers:
@@ -156,9 +202,13 @@ def test_swords_run_wordnet_from_the_installed_wheel_equals_the_development_inst
     command = ["run", "--system", "wordnet", "--dataset", "swords", "--split", "test", "--no-progress", "--json"]
     done = run_installed(installed, "swords", *command, "--output", str(tmp_path / "wheel" / "w.jsonl"), log=log)
     assert done.returncode == 0, done.stderr[-3000:]
-    here = subprocess.run([sys.executable, "-m", "swords_dataset.cli", *command, "--output",
-                           str(tmp_path / "dev" / "w.jsonl")], cwd=tmp_path, capture_output=True, text=True,
-                          timeout=COMMAND_TIMEOUT)
+    here = subprocess.run(
+        [sys.executable, "-m", "swords_lexsub.cli", *command, "--output", str(tmp_path / "dev" / "w.jsonl")],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=COMMAND_TIMEOUT,
+    )
     assert here.returncode == 0, here.stderr[-3000:]
     assert json.loads(done.stdout) == json.loads(here.stdout)
     assert json.loads(done.stdout)["lenient_a_f@10"] > 0
@@ -172,10 +222,12 @@ def test_swords_lm_eval_path_without_the_extra_names_it_and_the_tasks_ship(insta
     done = run_installed(installed, "swords", "lm-eval", "path", log=tmp_path / "opened.txt")
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert done.stderr.strip().splitlines() == [
-        "swords: error: the lm-eval tasks need lm-eval: pip install 'swords-lexsub[lm-eval]'"]
+        "swords: error: the lm-eval tasks need lm-eval: pip install 'swords-lexsub[lm-eval]'"
+    ]
     tasks = site_packages(installed) / "swords_baselines" / "harness" / "tasks"
     assert {path.name for path in tasks.glob("*.yaml")} == {
-        path.name for path in (REPO_ROOT / "baselines" / "harness" / "tasks").glob("*.yaml")}
+        path.name for path in (REPO_ROOT / "baselines" / "harness" / "tasks").glob("*.yaml")
+    }
 
 
 def test_the_metric_module_in_the_installed_wheel_computes_the_development_figures(installed, tmp_path):
@@ -234,10 +286,25 @@ def test_the_space_repository_runs_the_browser_tests(installed, space_repo, tmp_
     try:
         wait_for_http(url, app, log)
         browser_tests = subprocess.run(
-            [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-k", "test_browser",
-             str(REPO_ROOT / "tests" / "space" / "test_space_e2e_browser.py")],
-            cwd=REPO_ROOT, capture_output=True, text=True, timeout=COMMAND_TIMEOUT,
-            env={**os.environ, "SWORDS_SPACE_URL": url, "SWORDS_SPACE_LOG": str(log)})
+            [
+                sys.executable,
+                "-m",
+                "pytest",
+                "-q",
+                "-p",
+                "no:cacheprovider",
+                "-n",
+                "0",  # in this process: one app, one browser, as a person uses them
+                "-k",
+                "test_browser",
+                str(REPO_ROOT / "tests" / "space" / "test_space_e2e_browser.py"),
+            ],
+            cwd=REPO_ROOT,
+            capture_output=True,
+            text=True,
+            timeout=COMMAND_TIMEOUT,
+            env={**os.environ, "SWORDS_SPACE_URL": url, "SWORDS_SPACE_LOG": str(log)},
+        )
     finally:
         stop(app)
     summary = browser_tests.stdout.strip().splitlines()[-1]

@@ -23,8 +23,15 @@ def citation() -> dict:
 def bibtex_fields(entry: str) -> dict[str, str]:
     """title, author, year, pages… of a BibTeX entry, LaTeX markup undone (braces, accents, quotes)."""
     fields = dict(re.findall(r'^\s*(\w+) = "(.*)",?$', entry, flags=re.M))
-    for markup, text in (("{\\'o}", "ó"), ("{\\'e}", "é"), ("{\\v{S}}", "Š"), ("``", '"'), ("''", '"'), ("{", ""),
-                         ("}", "")):
+    for markup, text in (
+        ("{\\'o}", "ó"),
+        ("{\\'e}", "é"),
+        ("{\\v{S}}", "Š"),
+        ("``", '"'),
+        ("''", '"'),
+        ("{", ""),
+        ("}", ""),
+    ):
         fields = {name: value.replace(markup, text) for name, value in fields.items()}
     return fields
 

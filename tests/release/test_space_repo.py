@@ -12,8 +12,8 @@ import pytest
 import yaml
 
 from swords_dataset import __version__
-from swords_dataset.errors import SwordsError
-from swords_dataset.hub import Release, hub_repos
+from swords_lexsub.errors import SwordsError
+from swords_lexsub.hub.repos import Release, hub_repos
 from swords_space.hub_repo import SPACE_REPO, TORCH_CPU_INDEX
 
 from ..conftest import REPO_ROOT, free_port
@@ -28,12 +28,17 @@ def header_and_body(card: str) -> tuple[dict, str]:
 def test_the_space_repository_is_registered_for_swords_hub():
     assert SPACE_REPO in hub_repos()
     assert (SPACE_REPO.folder, SPACE_REPO.repo_type, SPACE_REPO.name, SPACE_REPO.space_sdk) == (
-        "space", "space", "swords-demo", "gradio")
+        "space",
+        "space",
+        "swords-demo",
+        "gradio",
+    )
 
 
 def test_the_space_repository_holds_the_launcher_the_card_the_requirements_and_the_wheel(space_repo, dist):
     assert sorted(path.name for path in space_repo.iterdir()) == sorted(
-        ["app.py", "README.md", "requirements.txt", dist["wheel"].name])
+        ["app.py", "README.md", "requirements.txt", dist["wheel"].name]
+    )
     assert (space_repo / dist["wheel"].name).read_bytes() == dist["wheel"].read_bytes()
     compile((space_repo / "app.py").read_text(), "app.py", "exec")
     assert "from swords_space.app import main" in (space_repo / "app.py").read_text()
@@ -52,10 +57,15 @@ def test_the_card_has_the_spaces_header_with_the_gradio_the_tests_run(space_repo
 
 
 def test_the_requirements_install_this_release_from_the_wheel_beside_them(space_repo):
-    lines = [line for line in (space_repo / "requirements.txt").read_text().splitlines()
-             if line and not line.startswith("#")]
-    assert lines == ["--find-links .", f"--extra-index-url {TORCH_CPU_INDEX}",
-                     f"swords-lexsub[space,baselines]=={__version__}", f"gradio=={version('gradio')}"]
+    lines = [
+        line for line in (space_repo / "requirements.txt").read_text().splitlines() if line and not line.startswith("#")
+    ]
+    assert lines == [
+        "--find-links .",
+        f"--extra-index-url {TORCH_CPU_INDEX}",
+        f"swords-lexsub[space,baselines]=={__version__}",
+        f"gradio=={version('gradio')}",
+    ]
 
 
 def test_without_a_wheel_the_requirements_install_from_the_indexes_only(tmp_path):
@@ -77,8 +87,9 @@ def test_a_file_already_in_the_folder_is_refused_and_left_as_it_was(tmp_path, di
 def test_a_wheel_of_another_release_is_refused_naming_it(tmp_path, dist):
     with pytest.raises(SwordsError) as refused:
         SPACE_REPO.write(tmp_path / "space", Release("9.9.9", dist["wheel"]))
-    assert str(refused.value) == (f"--wheel {dist['wheel']}: a wheel of swords-lexsub "
-                                  f"{__version__}, not of swords-lexsub 9.9.9")
+    assert str(refused.value) == (
+        f"--wheel {dist['wheel']}: a wheel of swords-lexsub {__version__}, not of swords-lexsub 9.9.9"
+    )
     assert not (tmp_path / "space").exists()
 
 
@@ -93,8 +104,14 @@ def test_app_py_under_the_spaces_runtime_serves_every_interface_on_the_given_por
     GRADIO_SERVER_NAME=0.0.0.0; the launcher does when it is missing). Here with the development install's Python;
     test_installed_wheel.py runs it from the installed wheel."""
     port = free_port()
-    env = {**os.environ, "SYSTEM": "spaces", "GRADIO_SERVER_PORT": str(port), "GRADIO_TEMP_DIR": str(tmp_path),
-           "GRADIO_ANALYTICS_ENABLED": "False", "PYTHONUNBUFFERED": "1"}
+    env = {
+        **os.environ,
+        "SYSTEM": "spaces",
+        "GRADIO_SERVER_PORT": str(port),
+        "GRADIO_TEMP_DIR": str(tmp_path),
+        "GRADIO_ANALYTICS_ENABLED": "False",
+        "PYTHONUNBUFFERED": "1",
+    }
     env.pop("GRADIO_SERVER_NAME", None)
     log = tmp_path / "app.log"
     app = start([sys.executable, "app.py"], space_repo, env, log)

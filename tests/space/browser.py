@@ -62,3 +62,37 @@ def chart_bars(page, chart: str) -> list[dict]:
             fill: (bar.getAttribute('fill') || '').toLowerCase(), height: bar.getBBox().height}))""",
         chart,
     )
+
+
+def words_not_whole(page, selector: str) -> list[str]:
+    """Every word (a run of non-space characters) of the cells, headers and chart figures under `selector` that the
+    page does not show whole on one line: laid out on two lines or more (getClientRects of the word's own range at
+    different heights), or running past its cell's box (clipped or hidden). Words in buttons (a header's menu) are
+    not the table's text."""
+    return page.evaluate(
+        """selector => {
+            const found = [];
+            const boxes = document.querySelectorAll(
+                `${selector} [role=gridcell], ${selector} [role=columnheader], ${selector} .swords-bar-value`);
+            for (const box of boxes) {
+                const edge = box.getBoundingClientRect();
+                if (!edge.width) continue;
+                const walker = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+                for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+                    if (node.parentElement.closest('button')) continue;
+                    for (const word of node.data.matchAll(/\\S+/g)) {
+                        const range = document.createRange();
+                        range.setStart(node, word.index);
+                        range.setEnd(node, word.index + word[0].length);
+                        const rects = [...range.getClientRects()].filter(rect => rect.width > 0);
+                        const lines = new Set(rects.map(rect => Math.round(rect.top)));
+                        const inside = rects.every(
+                            rect => rect.left >= edge.left - 0.5 && rect.right <= edge.right + 0.5);
+                        if (lines.size !== 1 || !inside) found.push(word[0]);
+                    }
+                }
+            }
+            return found;
+        }""",
+        selector,
+    )

@@ -32,17 +32,17 @@ CHROMIUM_ARGS = [
 @pytest.fixture(scope="module")
 def swords_test() -> list[dict]:
     import_space()
-    from swords_space import data
+    from swords_space import benchmarks
 
-    return data.load_rows("swords", "test")
+    return benchmarks.load_rows("swords", "test")
 
 
 @pytest.fixture(scope="module")
 def press(swords_test) -> dict:
     """A SWORDS test example whose target occurs once in its context."""
-    from swords_space import text
+    from swords_space import free_text
 
-    return next(row for row in swords_test if len(text.occurrences(row["context"], row["target"])) == 1)
+    return next(row for row in swords_test if len(free_text.occurrences(row["context"], row["target"])) == 1)
 
 
 @pytest.fixture(scope="module")
@@ -56,9 +56,9 @@ def coinco_predictions() -> dict:
 def llm_server():
     """An OpenAI-compatible server on 127.0.0.1 answering from fixtures (tests/llm_server.py)."""
     import_space()
-    from swords_space import systems
+    from swords_space import offered_systems
 
-    if not systems.importable(systems.LLM_SYSTEM):
+    if not offered_systems.importable(offered_systems.LLM_SYSTEM):
         pytest.skip("the llm system is not installed")
     pytest.importorskip("openai")
     from ..llm_server import LLMServer

@@ -11,6 +11,7 @@ import re
 import pytest
 
 from ..space_server import running_app
+from .helpers import COINCO_ORACLE
 from .test_space_faults import cli_flag
 
 pytest.importorskip("gradio", reason="the Space needs gradio: pip install 'swords-lexsub[space]'")
@@ -60,6 +61,15 @@ def working_arguments(client, endpoint: str, parameters: list[dict]) -> list:
     if endpoint == "/show_example":
         choices, _ = client.predict("swords test", "", "all", api_name="/search_examples")
         arguments[names.index("row_id")] = choices["choices"][0][1]
+    if endpoint in ("/judge_start", "/judge_save"):  # this client's session judges: tasks from a stored run
+        from gradio_client import handle_file
+
+        start = {"run_upload": handle_file(str(COINCO_ORACLE)), "judge": "Ann"}
+        if endpoint == "/judge_start":
+            return [start.get(name, argument) for name, argument in zip(names, arguments, strict=True)]
+        shown = client.predict(None, start["run_upload"], "swords test", 0, 0, None, "Ann", api_name="/judge_start")
+        candidates = sum(1 for update in shown[2:14] if update["visible"])  # the first task's radio buttons
+        return ["reject"] * candidates + [None] * (len(parameters) - candidates)
     if endpoint == "/score":
         stored = parameters[names.index("stored")]["type"]["enum"]
         arguments[names.index("stored")] = next(name for name in stored if ".swords.test." in name)
@@ -72,16 +82,21 @@ def test_every_endpoint_answers_hostile_json_with_a_result_or_a_short_message(ap
 
     client = Client(app["url"], verbose=False)
     endpoints = client.view_api(return_format="dict", print_info=False)["named_endpoints"]
-    assert {"/substitute", "/search_examples", "/show_example", "/score", "/leaderboard"} <= set(endpoints)
+    assert {"/substitute", "/search_examples", "/show_example", "/score", "/leaderboard", "/judge_start"} <= set(
+        endpoints
+    )
     log_start = app["log"].stat().st_size
     problems, calls = [], 0
     for endpoint, description in endpoints.items():
         parameters = description["parameters"]
         base = working_arguments(client, endpoint, parameters)
         client.predict(*base, api_name=endpoint)  # the working call works: hostile values change one thing
-        cases = [(name, [*base[:i], value, *base[i + 1 :]])
-                 for i, parameter in enumerate(parameters) for name in [parameter["parameter_name"]]
-                 for value in [*HOSTILE, wrong_type(parameter)]]
+        cases = [
+            (name, [*base[:i], value, *base[i + 1 :]])
+            for i, parameter in enumerate(parameters)
+            for name in [parameter["parameter_name"]]
+            for value in [*HOSTILE, wrong_type(parameter)]
+        ]
         cases += [("every parameter", [value] * len(parameters)) for value in HOSTILE]
         for where, arguments in cases:
             try:
@@ -118,26 +133,43 @@ def test_payloads_only_plain_http_can_send_are_short_messages(app):
     def file(path: str) -> dict:
         return {"path": path, "meta": {"_type": "gradio.FileData"}}
 
-    score = [None, None, "swords test", "generative", 0, "lenient", False, None, None]
+    score = [None, None, "swords test", "generative", 0, "lenient", False, None, None, None]
     stored = [*score[:1], "coinco-oracle.swords.test.jsonl", *score[2:7]]  # a file to score; then the one to compare
     cases = [
         ("score", [file("/etc/passwd.json"), *score[1:]], "was not uploaded to this app"),
-        ("score", [file("/etc/passwd"), *score[1:]],
-         "must be a .json, .jsonl, .gz, .txt, .tsv, .csv file, not 'passwd'"),
+        (
+            "score",
+            [file("/etc/passwd"), *score[1:]],
+            "must be a .json, .jsonl, .gz, .txt, .tsv, .csv file, not 'passwd'",
+        ),
         ("score", [file("http://169.254.169.254/latest.json"), *score[1:]], "must be uploaded to this app, not a URL"),
         ("score", [{"path": "/tmp/x.json"}, *score[1:]], "must be an uploaded file"),
         ("score", [*score[:4], "NaN", *score[5:]], "Bootstrap resamples (95% intervals) must be a finite number"),
         ("substitute", ["The bright answer.", "bright", "Infinity", "auto", None, 10], "Occurrence must be a finite"),
-        ("score", [*stored, file("/etc/passwd.json"), None], "was not uploaded to this app"),
-        ("score", [*stored, file("/etc/shadow"), None],
-         "The file to compare with must be a .json, .jsonl, .gz, .txt, .tsv, .csv"),
-        ("score", [*stored, file("http://169.254.169.254/x.json"), None], "compare with must be uploaded to this app"),
-        ("score", [*stored, None, "../../setup.cfg"], "to compare with: '../../setup.cfg' is not one of the choices"),
+        ("score", [*stored, file("/etc/passwd.json"), None, None], "was not uploaded to this app"),
+        (
+            "score",
+            [*stored, file("/etc/shadow"), None, None],
+            "The file to compare with must be a .json, .jsonl, .gz, .txt, .tsv, .csv",
+        ),
+        ("score", [*stored, file("http://169.254.169.254/x.json"), None, None], "compare with must be uploaded"),
+        ("score", [*stored, None, "../../setup.cfg", None], "to compare with: '../../setup.cfg' is not one of the"),
+        # Judgments files: a list of uploads, each checked as one.
+        ("score", [*stored, None, None, [file("/etc/passwd.jsonl")]], "was not uploaded to this app"),
+        ("score", [*stored, None, None, file("/tmp/x.jsonl")], "The judgments files must be a list of uploaded files"),
+        ("score", [*stored, None, None, [file("http://169.254.169.254/j.jsonl")]], "must be uploaded to this app"),
+        ("judge_start", [file("/etc/passwd.jsonl"), None, "swords test", 0, 0, None, "Ann"], "was not uploaded"),
         # Lone surrogates (JSON's "\ud800", which json.dumps writes for them): not text, named where they are.
-        ("substitute", ["She gave a bright\ud800 answer.", "bright", 1, "auto", None, 10],
-         "Context holds \\ud800 at character 18, a lone surrogate, which is not text"),
-        ("substitute", ["She gave a bright answer.", "bri\udfffght", 1, "auto", None, 10],
-         "Target word holds \\udfff at character 4"),
+        (
+            "substitute",
+            ["She gave a bright\ud800 answer.", "bright", 1, "auto", None, 10],
+            "Context holds \\ud800 at character 18, a lone surrogate, which is not text",
+        ),
+        (
+            "substitute",
+            ["She gave a bright answer.", "bri\udfffght", 1, "auto", None, 10],
+            "Target word holds \\udfff at character 4",
+        ),
         ("search_examples", ["swords test", "\ud83d", "all"], "Target starts with holds \\ud83d at character 1"),
         ("show_example", ["swords test", "t:\ud800"], "Example holds \\ud800 at character 3"),
     ]

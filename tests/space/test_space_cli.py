@@ -34,14 +34,15 @@ print(sorted(name for name, module in list(sys.modules.items())
 TIME_LIMIT = 30  # seconds; each is refused in about one (two for app.py, which imports gradio first)
 
 
-def demo(*options: str, command: tuple[str, ...] = ("-m", "swords_dataset.cli", "demo")) -> tuple[int, list[str]]:
+def demo(*options: str, command: tuple[str, ...] = ("-m", "swords_lexsub.cli", "demo")) -> tuple[int, list[str]]:
     """(exit code, stderr lines) of the demo started with these options; it must stop by itself."""
     env = {**os.environ, "GRADIO_ANALYTICS_ENABLED": "False", "HF_HUB_OFFLINE": "1"}
     env.pop("GRADIO_SERVER_PORT", None)
     env.pop("GRADIO_SERVER_NAME", None)
     started = time.monotonic()
-    done = subprocess.run([sys.executable, *command, *options], capture_output=True, text=True, timeout=TIME_LIMIT,
-                          cwd=REPO_ROOT, env=env)
+    done = subprocess.run(
+        [sys.executable, *command, *options], capture_output=True, text=True, timeout=TIME_LIMIT, cwd=REPO_ROOT, env=env
+    )
     assert time.monotonic() - started < TIME_LIMIT
     return done.returncode, done.stderr.strip().splitlines()
 
@@ -91,15 +92,16 @@ def test_a_missing_results_folder_or_a_file_is_refused(tmp_path):
 def test_app_py_checks_the_same_options():
     """`python space/app.py`, as a Hugging Face Space starts it, declares and checks the same options."""
     code, lines = demo("--host", "999.1.1.1", command=(str(APP),))
-    assert code == 2 and lines == ["app.py: error: --host 999.1.1.1: not an address of this machine, nor a name "
-                                   "that resolves to one"], lines
+    assert code == 2 and lines == [
+        "app.py: error: --host 999.1.1.1: not an address of this machine, nor a name that resolves to one"
+    ], lines
     code, lines = demo("--port", "70000", command=(str(APP),))
     assert code == 2 and len(lines) == 2 and "argument --port: 70000 is out of range (1 to 65535)" in lines[1]
 
 
 def test_swords_demo_is_a_subcommand(monkeypatch, tmp_path):
     pytest.importorskip("gradio")
-    from swords_dataset import cli
+    from swords_lexsub import cli
 
     app = importlib.import_module("swords_space.app")
     space_cli = importlib.import_module("swords_space.cli")
@@ -114,13 +116,13 @@ def test_swords_demo_is_a_subcommand(monkeypatch, tmp_path):
 
 
 def test_the_demos_options_are_declared_once():
-    """Only cli.add_arguments declares options; `swords demo` and app.py both call it."""
+    """Only options.add_arguments declares options; `swords demo` and app.py both call it."""
     declared = []
     for path in sorted((REPO_ROOT / "space").rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "add_argument":
                 declared += [(path.name, arg.value) for arg in node.args if isinstance(arg, ast.Constant)]
-    assert declared == [("cli.py", "--port"), ("cli.py", "--host"), ("cli.py", "--results")]
+    assert declared == [("options.py", "--port"), ("options.py", "--host"), ("options.py", "--results")]
 
 
 @pytest.mark.parametrize("start", ["script", "module"])
@@ -128,7 +130,13 @@ def test_the_app_is_loaded_under_one_name_only(start):
     """Started as a script (`python space/app.py`) or as a module, app.py runs once: no module of the package
     loads it again under another name."""
     pytest.importorskip("gradio")
-    done = subprocess.run([sys.executable, "-c", LOADED_AS, start, str(APP)], capture_output=True, text=True,
-                          timeout=120, cwd=REPO_ROOT, env={**os.environ, "GRADIO_ANALYTICS_ENABLED": "False"})
+    done = subprocess.run(
+        [sys.executable, "-c", LOADED_AS, start, str(APP)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=REPO_ROOT,
+        env={**os.environ, "GRADIO_ANALYTICS_ENABLED": "False"},
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     assert done.stdout.strip() == "[]", done.stdout

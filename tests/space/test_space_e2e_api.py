@@ -28,8 +28,7 @@ def test_api_substitute_on_a_benchmark_example(client, example_row):
     )
     assert "coinco-oracle" in status and "swords test" in status
     assert table["headers"] == ["rank", "substitute", "score", "gold score", "judgement"]
-    assert table["data"] and all(row[4] in set(CLASSES)
-                                 for row in table["data"])
+    assert table["data"] and all(row[4] in set(CLASSES) for row in table["data"])
     assert [row[0] for row in metrics["data"]][:2] == ["lenient F@10, acceptable", "lenient F@10, conceivable"]
     assert "<mark" in context_html and "swords-suggestion" in suggestions_html
 
@@ -48,8 +47,10 @@ def test_api_errors_are_messages(client):
 def test_api_concurrent_sessions_get_their_own_answers(server, example_row):
     from gradio_client import Client
 
-    targets = {"first": ("She gave a bright answer.", "bright"), "second": (example_row["context"],
-                                                                           example_row["target"])}
+    targets = {
+        "first": ("She gave a bright answer.", "bright"),
+        "second": (example_row["context"], example_row["target"]),
+    }
     answers = {}
 
     def ask(name: str) -> None:
@@ -73,9 +74,25 @@ def test_api_score_an_upload_and_bad_files(client, tmp_path):
 
     from swords_metric import Scorer, read_predictions
 
-    (summary, metrics, by_pos, curve, published, signature, classes, relations, worst, paired, difference_chart,
-     differences) = client.predict(handle_file(str(COINCO_ORACLE)), None, "swords test", "generative", 100,
-                                   "lenient", api_name="/score")
+    (
+        summary,
+        metrics,
+        by_pos,
+        curve,
+        published,
+        signature,
+        classes,
+        relations,
+        worst,
+        paired,
+        difference_chart,
+        differences,
+        extended_summary,
+        extended,
+        extended_signature,
+    ) = client.predict(
+        handle_file(str(COINCO_ORACLE)), None, "swords test", "generative", 100, "lenient", api_name="/score"
+    )
     expected = Scorer.from_dataset("swords", "test").score(read_predictions(COINCO_ORACLE)[0], by_pos=False)
     cells = {row[1]: row for row in metrics["data"]}
     assert cells["lenient_a_f@10"][2] == round(expected["lenient_a_f@10"], 2)
@@ -89,10 +106,21 @@ def test_api_score_an_upload_and_bad_files(client, tmp_path):
     assert {kind for _, kind, _, _ in relations["data"]} == set(RELATIONS)
     assert len(worst["data"]) == 10 and worst["data"][0][-1].startswith("t:")
     assert paired["data"] == differences["data"] == difference_chart["data"] == []  # nothing to compare with
+    assert extended_summary == extended_signature == "" and extended["data"] == []  # no judgments
 
     # With a second file (here the same one, stored): the paired test, and no target differs.
-    paired, differences = client.predict(handle_file(str(COINCO_ORACLE)), None, "swords test", "generative", 0,
-                                         "lenient", False, None, COINCO_ORACLE.name, api_name="/score")[9::2]
+    paired, differences = client.predict(
+        handle_file(str(COINCO_ORACLE)),
+        None,
+        "swords test",
+        "generative",
+        0,
+        "lenient",
+        False,
+        None,
+        COINCO_ORACLE.name,
+        api_name="/score",
+    )[9:12:2]
     assert paired["data"][0][:4] == ["lenient F@10, acceptable", *[round(expected["lenient_a_f@10"], 2)] * 2, 0.0]
     assert differences["data"] == []
 
@@ -101,8 +129,9 @@ def test_api_score_an_upload_and_bad_files(client, tmp_path):
     with pytest.raises(AppError, match=":1: not UTF-8 text"):
         client.predict(handle_file(str(latin)), None, "swords test", "generative", 0, "lenient", api_name="/score")
     with pytest.raises(AppError, match="not in coinco test"):
-        client.predict(handle_file(str(COINCO_ORACLE)), None, "coinco test", "generative", 0, "lenient",
-                       api_name="/score")
+        client.predict(
+            handle_file(str(COINCO_ORACLE)), None, "coinco test", "generative", 0, "lenient", api_name="/score"
+        )
 
 
 def test_api_score_shows_lone_surrogates_and_bidi_overrides_escaped(client, tmp_path):
@@ -124,8 +153,18 @@ def test_api_score_shows_lone_surrogates_and_bidi_overrides_escaped(client, tmp_
         for i, row in enumerate(rows):
             best = max(row["substitutes"], key=lambda s: s["score"])["substitute"] if i < 20 else "zzz"
             f.write(json.dumps({"id": row["id"], "substitutes": [[best, 1.0], ["good\ud83d", 0.5]]}) + "\n")
-    outputs = client.predict(handle_file(str(strange)), None, "swords test", "generative", 0, "lenient", False,
-                             handle_file(str(other)), None, api_name="/score")
+    outputs = client.predict(
+        handle_file(str(strange)),
+        None,
+        "swords test",
+        "generative",
+        0,
+        "lenient",
+        False,
+        handle_file(str(other)),
+        None,
+        api_name="/score",
+    )
     summary, worst, paired, differences = outputs[0], outputs[8], outputs[9], outputs[11]
     assert summary.startswith("Scored **strange\\u202e.jsonl** on **swords test**") and "762 targets" in summary
     assert "Compared with **other.jsonl**" in summary
@@ -136,15 +175,46 @@ def test_api_score_shows_lone_surrogates_and_bidi_overrides_escaped(client, tmp_
         assert row[5] == "x\\ud800y · a\\udfffb\\u202eevil" and row[6].endswith(" · good\\ud83d"), row
 
 
+def test_api_judge_a_task_then_score_with_the_judgments_file(client):
+    """The Judge tab's endpoints in one client session (its gr.State): tasks from a run, the first task judged (the
+    target control accepted, every other candidate rejected), and the judgments file it answers scored by /score
+    beside the run: the extended block and signature."""
+    from gradio_client import handle_file
+
+    from swords_metric import read_judgments
+
+    run = handle_file(str(COINCO_ORACLE))
+    shown = client.predict(None, run, "swords test", 0, 0, None, "Ann", api_name="/judge_start")
+    assert shown[0].startswith("Task **1 of ")
+    words = [update["label"].split(". ", 1)[1] for update in shown[2:14] if update["visible"]]
+    target = shown[1].split("· target <b>")[1].split("</b>")[0]  # the task's header names the target word
+    labels = ["accept" if word == target else "reject" for word in words]
+    shown = client.predict(*labels, *[None] * (12 - len(labels)), api_name="/judge_save")
+    assert shown[0].startswith("Task **2 of ")
+    judged = shown[14]["value"]
+    records = read_judgments(judged)
+    assert [r["substitute"] for r in records] == words and [r["label"] for r in records] == labels
+    outputs = client.predict(
+        run, None, "swords test", "generative", 0, "lenient", False, None, None, [handle_file(judged)],
+        api_name="/score",
+    )  # fmt: skip
+    summary, table, signature = outputs[12:15]
+    assert "by 1 judge," in summary and "|judgments:" in signature and "|judges:1" in signature
+    assert [row[1] for row in table["data"]][:2] == ["lenient_a_f@10", "lenient_c_f@10"]
+
+
 def test_api_explore_and_leaderboard(client):
     choices, message = client.predict("swords test", "bri", "all", api_name="/search_examples")
     assert "targets starting with “bri”" in message
-    header, context, substitutes = client.predict("swords test", "t:4776ee5650122a96f88bab17d64eb8f5d48addfc",
-                                                  api_name="/show_example")
+    header, context, substitutes = client.predict(
+        "swords test", "t:4776ee5650122a96f88bab17d64eb8f5d48addfc", api_name="/show_example"
+    )
     assert "bridge" in header and "<mark" in context
-    board, note = client.predict(api_name="/leaderboard")
+    board, note = client.predict(api_name="/leaderboard")  # SWORDS test's board: one split at a time
     systems = {row[0] for row in board["data"]}
-    assert {"coinco-oracle", "thesaurus-oracle", "humans", "CoInCo (oracle)"} <= systems
+    assert {"coinco-oracle", "thesaurus-oracle", "CoInCo (oracle)"} <= systems and "humans" not in systems
+    board, note = client.predict("swords_test_subset test", api_name="/leaderboard")
+    assert {row[0] for row in board["data"]} == {"humans", "Humans"}
 
 
 def test_api_stays_responsive_during_long_scoring(server, tmp_path):
@@ -156,9 +226,12 @@ def test_api_stays_responsive_during_long_scoring(server, tmp_path):
 
     rows = pq.read_table(swords_dataset.DATASET_DIR / swords_dataset.parquet_path("coinco", "dev")).to_pylist()
     predictions = tmp_path / "coinco-dev.jsonl"
-    predictions.write_text("".join(json.dumps({"id": row["id"], "substitutes": [s["substitute"] for s in
-                                                                              row["substitutes"]]}) + "\n"
-                                   for row in rows))
+    predictions.write_text(
+        "".join(
+            json.dumps({"id": row["id"], "substitutes": [s["substitute"] for s in row["substitutes"]]}) + "\n"
+            for row in rows
+        )
+    )
     long_job = Client(server["url"], verbose=False).submit(
         handle_file(str(predictions)), None, "coinco dev", "generative", 2000, "lenient", api_name="/score"
     )
@@ -179,7 +252,12 @@ def test_api_default_system_on_free_text(client):
     default = api["parameters"][4]["parameter_default"]
     status, _, html, table, metrics = client.predict(
         "The committee met on Tuesday. She gave a bright answer that surprised everyone. They went home.",
-        "bright", 1, "auto", default, 10, api_name="/substitute",
+        "bright",
+        1,
+        "auto",
+        default,
+        10,
+        api_name="/substitute",
     )
     assert f"**{default}**" in status and "free text" in status and metrics["data"] == []
     if default in ("wordnet+embedding", "wordnet"):
@@ -188,8 +266,11 @@ def test_api_default_system_on_free_text(client):
 
 def test_tables_show_their_headers_before_any_query(client):
     config = client.config
-    headers = {component["props"].get("elem_id"): (component["props"].get("value") or {}).get("headers")
-               for component in config["components"] if component.get("type") == "dataframe"}
+    headers = {
+        component["props"].get("elem_id"): (component["props"].get("value") or {}).get("headers")
+        for component in config["components"]
+        if component.get("type") == "dataframe"
+    }
     assert headers["example-metrics"] == ["metric", "value"]
     assert headers["score-metrics"] == ["metric", "key", "value", "95% interval"]
     assert all(h and "1" not in h for h in headers.values()), headers
@@ -198,13 +279,20 @@ def test_tables_show_their_headers_before_any_query(client):
 def test_the_manuals_api_snippet_runs_against_the_app(server):
     """The demo page's gradio_client snippet, as written, against the running app (its URL in place of the
     default port's)."""
-    python = [block for block in blocks(DOCS / "demo.md")
-              if block.language == "python" and "gradio_client" in block.code]
+    python = [
+        block for block in blocks(DOCS / "demo.md") if block.language == "python" and "gradio_client" in block.code
+    ]
     assert python, "the demo page lost its API example"
     for block in python:
         code = block.code.replace("http://127.0.0.1:7860/", server["url"])
-        done = subprocess.run([sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True,
-                              timeout=300, env={**os.environ, "HF_HUB_OFFLINE": "1"})
+        done = subprocess.run(
+            [sys.executable, "-c", code],
+            cwd=REPO_ROOT,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            env={**os.environ, "HF_HUB_OFFLINE": "1"},
+        )
         assert done.returncode == 0, f"{block.where}:\n{done.stderr[-3000:]}"
         assert "762 targets" in done.stdout and "swords-metric:" in done.stdout, done.stdout
 

@@ -99,15 +99,17 @@ def test_browser_leaderboard_and_explore(page):
     page.get_by_role("tab", name="Explore").click()
     page.fill("#explore-query textarea, #explore-query input", "")  # every example, not "brilliant"s
     choose(page, "#explore-split", "tsar2022_es test")
-    page.wait_for_function("() => document.querySelector('#explore-substitutes').innerText.includes('annotators')"
-                           " && document.querySelector('#explore-header').innerText.includes('tsar2022_es test')")
+    page.wait_for_function(
+        "() => document.querySelector('#explore-substitutes').innerText.includes('annotators')"
+        " && document.querySelector('#explore-header').innerText.includes('tsar2022_es test')"
+    )
     assert "CC-BY-NC-SA-4.0 (non-commercial" in page.inner_text("#explore-header")
     assert "no POS, no lemma" in page.inner_text("#explore-header")
     page.screenshot(path=str(ARTIFACTS / "space-explore-tsar.png"), full_page=True)
     page.get_by_role("tab", name="Leaderboard").click()
     choose(page, "#leaderboard-benchmark", "tsar2022_es test")
     page.wait_for_function("() => document.querySelector('#leaderboard').innerText.includes('Potential@10')")
-    assert table_cell(page, "#leaderboard", "PresiUniv run 1", 4) == "0.3695"  # results/official, Spanish ACC@1
+    assert table_cell(page, "#leaderboard", "PresiUniv run 1", 1) == "0.3695"  # results/official, Spanish ACC@1
 
 
 def test_browser_llm_with_a_session_key(page, llm_server):
@@ -158,8 +160,7 @@ def test_browser_shows_an_llms_lone_surrogate_and_override_escaped(page, llm_ser
     choose(page, "#system", "llm")
     page.click("#run")
     page.wait_for_function("() => document.querySelectorAll('#suggestions .swords-suggestion').length > 0")
-    assert page.locator("#suggestions .swords-suggestion").all_inner_texts() == ["x\ufffdy", "a\\u202eb",
-                                                                                 "brilliant"]
+    assert page.locator("#suggestions .swords-suggestion").all_inner_texts() == ["x\ufffdy", "a\\u202eb", "brilliant"]
     page.get_by_text("As a table").click()
     table = page.locator("#suggestions-table").inner_text()
     assert "x\ufffdy" in table and "a\\u202eb" in table and "\u202e" not in table
@@ -167,26 +168,45 @@ def test_browser_shows_an_llms_lone_surrogate_and_override_escaped(page, llm_ser
 
 def test_swords_demo_prints_its_url_and_names_the_port_option_when_taken(tmp_path):
     port = free_port()
-    env = {**os.environ, "GRADIO_TEMP_DIR": str(tmp_path / "uploads"), "GRADIO_ANALYTICS_ENABLED": "False",
-           "HF_HUB_OFFLINE": "1", "PYTHONUNBUFFERED": "1"}
-    demo = subprocess.Popen([sys.executable, "-m", "swords_dataset.cli", "demo", "--port", str(port)], cwd=tmp_path,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+    env = {
+        **os.environ,
+        "GRADIO_TEMP_DIR": str(tmp_path / "uploads"),
+        "GRADIO_ANALYTICS_ENABLED": "False",
+        "HF_HUB_OFFLINE": "1",
+        "PYTHONUNBUFFERED": "1",
+    }
+    demo = subprocess.Popen(
+        [sys.executable, "-m", "swords_lexsub.cli", "demo", "--port", str(port)],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=env,
+    )
     try:
         deadline = time.monotonic() + 90
         line = ""
         while time.monotonic() < deadline and "running at" not in line:
             line = demo.stdout.readline()
         assert f"The demo is running at http://127.0.0.1:{port}/" in line
-        taken = subprocess.run([sys.executable, "-m", "swords_dataset.cli", "demo", "--port", str(port)],
-                               cwd=tmp_path, capture_output=True, text=True, env=env, timeout=120)
+        taken = subprocess.run(
+            [sys.executable, "-m", "swords_lexsub.cli", "demo", "--port", str(port)],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=120,
+        )
         assert taken.returncode == 2 and "Traceback" not in taken.stderr
         assert taken.stderr.strip().splitlines()[-1] == (
-            f"swords: error: port {port} is in use; choose another with --port N")
+            f"swords: error: port {port} is in use; choose another with --port N"
+        )
     finally:
         demo.terminate()
         demo.wait(30)
 
 
+@pytest.mark.browser  # the log of the app the browser tests drove
 def test_server_log_has_no_traceback(server):
     if server["log"] is None:
         pytest.skip(f"the app at {server['url']} has no log here")

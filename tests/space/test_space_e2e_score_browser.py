@@ -30,8 +30,9 @@ def score_upload(page, path=COINCO_ORACLE, compare=None) -> None:
         page.set_input_files("#compare-file input[type=file]", str(compare))
         wait_for_upload(page, compare, "#compare-file")
     page.click("#score")
-    page.wait_for_function("() => document.querySelector('#score-summary').innerText.includes('lenient F@10')",
-                           timeout=90_000)
+    page.wait_for_function(
+        "() => document.querySelector('#score-summary').innerText.includes('lenient F@10')", timeout=90_000
+    )
 
 
 def distinct_colours(png: bytes) -> dict[tuple, int]:
@@ -51,10 +52,13 @@ def rgb(hex_colour: str) -> tuple[int, int, int]:
 def test_the_class_and_relation_charts_draw_the_systems_top_10(page):
     ARTIFACTS.mkdir(exist_ok=True)
     score_upload(page)
-    for chart, colours, kinds in (("#score-classes", render.BAR_COLOURS, CLASSES),
-                                  ("#score-relations", render.RELATION_COLOURS, RELATIONS)):
-        page.wait_for_function("chart => document.querySelectorAll(`${chart} svg g.mark-rect path`).length > 0",
-                               arg=chart)
+    for chart, colours, kinds in (
+        ("#score-classes", render.BAR_COLOURS, CLASSES),
+        ("#score-relations", render.RELATION_COLOURS, RELATIONS),
+    ):
+        page.wait_for_function(
+            "chart => document.querySelectorAll(`${chart} svg g.mark-rect path`).length > 0", arg=chart
+        )
         bars = chart_bars(page, chart)
         # A bar per kind for every target and each POS (zero shares are flat bars), in the metric's colours.
         assert len(bars) == len(kinds) * 5 and {bar["fill"] for bar in bars} <= set(colours.values())
@@ -81,8 +85,9 @@ def test_a_worst_target_opens_in_the_substitute_tab(page, swords_test):
     example = next(row for row in swords_test if row["id"] == row_id)
     assert target == example["target"]
     page.locator("#score-worst [role=gridcell]").first.click()
-    page.wait_for_function("target => document.querySelector('#target textarea, #target input').value === target",
-                           arg=target)
+    page.wait_for_function(
+        "target => document.querySelector('#target textarea, #target input').value === target", arg=target
+    )
     assert page.get_by_role("tab", name="Substitute").get_attribute("aria-selected") == "true"
     assert page.input_value("#context textarea") == example["context"]
     choose(page, "#system", "coinco-oracle")
@@ -95,8 +100,12 @@ def test_a_worst_target_opens_in_the_substitute_tab(page, swords_test):
 def test_two_files_give_the_targets_where_they_differ(page, tmp_path, coinco_predictions):
     # The CoInCo oracle against itself with its first 200 targets unanswered: those are where they differ.
     other = tmp_path / "oracle-part.jsonl"
-    other.write_text("".join(json.dumps({"id": key, "substitutes": items}) + "\n"
-                             for key, items in list(coinco_predictions.items())[200:]))
+    other.write_text(
+        "".join(
+            json.dumps({"id": key, "substitutes": items}) + "\n"
+            for key, items in list(coinco_predictions.items())[200:]
+        )
+    )
     score_upload(page, compare=other)
     page.wait_for_selector("#score-compare", state="visible")
     assert "Compared with oracle-part.jsonl" in page.inner_text("#score-summary")
@@ -134,6 +143,7 @@ def test_the_substitute_tab_shows_only_blocks_with_something_in_them(page, examp
     judged = page.locator("#suggestions tr[data-judgement]").evaluate_all("rows => rows.map(r => r.dataset.judgement)")
     assert judged and set(judged) <= set(CLASSES)
     colours = page.locator("#suggestions .swords-suggestion").evaluate_all(
-        "spans => spans.map(s => getComputedStyle(s).backgroundColor)")
+        "spans => spans.map(s => getComputedStyle(s).backgroundColor)"
+    )
     expected = {f"rgb({', '.join(map(str, rgb(render.JUDGEMENTS[label][1])))})" for label in judged}
     assert set(colours) == expected

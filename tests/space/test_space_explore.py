@@ -16,7 +16,7 @@ from .helpers import import_space
 
 pytest.importorskip("pandas", reason="the Space's tables are pandas DataFrames (installed with gradio)")
 import_space()
-from swords_space import data, render, scoring, text  # noqa: E402  (after the import fallback)
+from swords_space import benchmarks, free_text, render, scoring  # noqa: E402  (after the import fallback)
 from swords_space.errors import SpaceError  # noqa: E402
 from swords_space.tabs.explore import example_inputs, free_text_note, search_examples, show_example  # noqa: E402
 
@@ -29,7 +29,7 @@ def test_search_and_show_examples_escape_everything(swords_test):
     assert message.startswith(f"{len(choices)} targets starting with")
     only_verbs, _ = search_examples("coinco dev", "", "VERB", limit=50)
     assert len(only_verbs) == 50
-    assert all(data.get_row("coinco", "dev", rid)["pos"] == "VERB" for _, rid in only_verbs)
+    assert all(benchmarks.get_row("coinco", "dev", rid)["pos"] == "VERB" for _, rid in only_verbs)
     header, context_html, substitutes = show_example("swords test", choices[0][1])
     assert '<mark class="swords-target"' in context_html and "width:" in substitutes
     hostile = {"context": "<script>alert(1)</script> x & y", "offset": 26, "target": "x"}
@@ -43,11 +43,14 @@ def test_search_and_show_examples_escape_everything(swords_test):
 
 def test_prolex_and_tsar2022_are_offered_and_a_pos_filter_says_they_have_none():
     assert {"prolex dev", "prolex test", "tsar2022_en trial", "tsar2022_es test", "tsar2022_pt test"} <= set(
-        data.split_choices())
+        benchmarks.split_choices()
+    )
     choices, message = search_examples("tsar2022_pt test", "", "NOUN")
-    assert len(choices) == 200 and message == ("374 examples in tsar2022_pt test, showing the first 200. tsar2022_pt "
-                                               "gives no part of speech: every POS is shown.")
-    assert choices[0][0].startswith(f"{data.get_row('tsar2022_pt', 'test', choices[0][1])['target']} — …")
+    assert len(choices) == 200 and message == (
+        "374 examples in tsar2022_pt test, showing the first 200. tsar2022_pt "
+        "gives no part of speech: every POS is shown."
+    )
+    assert choices[0][0].startswith(f"{benchmarks.get_row('tsar2022_pt', 'test', choices[0][1])['target']} — …")
     with pytest.raises(SpaceError, match="^Unknown benchmark 'tsar2022_fr test'; choose one of swords dev"):
         search_examples("tsar2022_fr test")
 
@@ -65,8 +68,9 @@ def test_a_prolex_example_shows_the_experts_judgements_cefr_levels_and_what_it_l
     acceptable, levels = ast.literal_eval(raw["prof_acc_subs"]), ast.literal_eval(raw["prof_acc_cefr"])
     names = dict(zip(acceptable, levels, strict=True))
     assert len(shown) == 5 and shown[-1] == ("unacceptable", "")  # enticing: judged unacceptable, no level
-    for word, (labels, level) in zip(re.findall(r'overflow-wrap:anywhere">([^<]+)</span>', substitutes), shown,
-                                     strict=True):
+    for word, (labels, level) in zip(
+        re.findall(r'overflow-wrap:anywhere">([^<]+)</span>', substitutes), shown, strict=True
+    ):
         if word in names:
             assert labels == "acceptable proficiency_acceptable"
             assert level == f"CEFR {['A1', 'A2', 'B1', 'B2', 'C1', 'C2'][names[word]]}"
@@ -76,13 +80,13 @@ def test_a_prolex_example_shows_the_experts_judgements_cefr_levels_and_what_it_l
 def test_a_tsar_example_shows_its_annotator_counts_and_its_non_commercial_license():
     """Every Spanish trial example against the raw gold file: each substitute's count over the line's annotators,
     the most frequent starred."""
-    for (_, word, given), row in zip(tsar_gold_lines("es", "trial"),
-                                     data.load_rows("tsar2022_es", "trial"), strict=True):
+    for (_, word, given), row in zip(
+        tsar_gold_lines("es", "trial"), benchmarks.load_rows("tsar2022_es", "trial"), strict=True
+    ):
         header, _, substitutes = show_example("tsar2022_es trial", row["id"])
         assert f"target <b>{html.escape(word)}</b> (no POS, no lemma" in header
         assert "CC-BY-NC-SA-4.0 (non-commercial" in header
-        shown = re.findall(r'overflow-wrap:anywhere">(★ )?([^<]+)</span>.*?>(\d+) of (\d+) annotators<',
-                           substitutes)
+        shown = re.findall(r'overflow-wrap:anywhere">(★ )?([^<]+)</span>.*?>(\d+) of (\d+) annotators<', substitutes)
         counts = Counter(given)
         assert sorted((html.unescape(text), int(n)) for _, text, n, _ in shown) == sorted(counts.items())
         assert {int(total) for *_, total in shown} == {len(given)}
@@ -92,8 +96,12 @@ def test_a_tsar_example_shows_its_annotator_counts_and_its_non_commercial_licens
 
 def test_a_prolex_or_tsar_example_reaches_the_substitute_tab_as_free_text_saying_why():
     context, target, occurrence, pos, key = example_inputs("tsar2022_es test", "tsar2022_es:test:0001")
-    assert (target, occurrence, pos, key) == (data.get_row("tsar2022_es", "test", "tsar2022_es:test:0001")["target"],
-                                              1, text.AUTO_POS, None)
+    assert (target, occurrence, pos, key) == (
+        benchmarks.get_row("tsar2022_es", "test", "tsar2022_es:test:0001")["target"],
+        1,
+        free_text.AUTO_POS,
+        None,
+    )
     note = free_text_note("tsar2022_es test")
     assert note.startswith("tsar2022_es is scored with its own official metrics") and "systems here are English" in note
     assert "English" not in free_text_note("prolex test") and free_text_note("swords test") is None
@@ -106,8 +114,10 @@ def test_gold_bars_are_coloured_by_the_metrics_classes(swords_test):
         _, _, html = show_example("swords test", row["id"])
         shown = re.findall(r'<div data-judgement="([^"]+)"', html)
         labels = scoring.gold_labels(row, "swords", "test")
-        by_score = [label for _, label in sorted(zip(row["substitutes"], labels, strict=True),
-                                                 key=lambda pair: -pair[0]["score"])]
+        by_score = [
+            label
+            for _, label in sorted(zip(row["substitutes"], labels, strict=True), key=lambda pair: -pair[0]["score"])
+        ]
         assert shown == by_score and set(shown) <= set(CLASSES)
         for label in set(shown):
             assert f"background:{render.BAR_COLOURS[label]}" in html

@@ -81,7 +81,8 @@ def test_three_bombs_at_once_are_refused_quickly_within_bounded_memory(app, tmp_
         started = time.monotonic()
         try:
             result = Client(app["url"], verbose=False).predict(
-                handle_file(str(path)), None, split, "generative", 1000, "lenient", False, api_name="/score")
+                handle_file(str(path)), None, split, "generative", 1000, "lenient", False, api_name="/score"
+            )
             message = result[0]
         except AppError as error:
             message = str(error)
@@ -109,9 +110,11 @@ def test_three_bombs_at_once_are_refused_quickly_within_bounded_memory(app, tmp_
     assert "Scored **coinco-test-100.jsonl** on **coinco test**" in message and seconds < 60, (seconds, message)
     assert waits and max(waits) < 5, waits
     assert peak < PEAK_LIMIT_MB, (idle, peak)
-    print(f"space: idle peak {idle:.0f} MB, peak under 3 bombs + a {legit.stat().st_size / 2**20:.0f} MB upload "
-          f"{peak:.0f} MB; bombs refused in {max(outcomes[f'bomb{i}'][0] for i in range(3)):.1f} s; "
-          f"slowest search meanwhile {max(waits):.2f} s")
+    print(
+        f"space: idle peak {idle:.0f} MB, peak under 3 bombs + a {legit.stat().st_size / 2**20:.0f} MB upload "
+        f"{peak:.0f} MB; bombs refused in {max(outcomes[f'bomb{i}'][0] for i in range(3)):.1f} s; "
+        f"slowest search meanwhile {max(waits):.2f} s"
+    )
 
 
 def test_api_only_input_gets_a_clear_short_message(app):
@@ -151,8 +154,8 @@ def test_a_hanging_llm_is_bounded_and_holds_up_no_one(monkeypatch):
     """A session's LLM behind a URL that never answers fails within the Space's bound, naming the host (not
     the URL's credentials), while another session's request is answered at once."""
     from swords_space import systems
-    from swords_space.tabs.llm import llm_settings
     from swords_space.tabs.substitute import substitute
+    from swords_space.tabs.substitute_llm import llm_settings
 
     monkeypatch.setitem(systems.SESSION_LLM_OPTIONS, "timeout", 3.0)
     context = "The committee met on Tuesday. She gave a bright answer that surprised everyone in the room."
@@ -191,8 +194,15 @@ def test_messages_speak_the_uis_language(tmp_path):
     row = swords_dataset.rows("swords", "test")[0]
     for system in ("gpt3-recorded", "humans"):  # both answer only some benchmark targets
         try:
-            result = substitute(row["context"], row["target"], 1, "auto", system, 10,
-                                         example={"config": "swords", "split": "test", "id": row["id"]})
+            result = substitute(
+                row["context"],
+                row["target"],
+                1,
+                "auto",
+                system,
+                10,
+                example={"config": "swords", "split": "test", "id": row["id"]},
+            )
             message = result.status
         except SpaceError as error:
             message = str(error)

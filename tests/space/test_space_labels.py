@@ -22,7 +22,7 @@ from .helpers import import_space
 
 pytest.importorskip("pandas", reason="the Space's tables are pandas DataFrames (installed with gradio)")
 import_space()
-from swords_space import data, scoring  # noqa: E402  (after the import fallback)
+from swords_space import benchmarks, scoring  # noqa: E402  (after the import fallback)
 
 ACCEPTABLE, CONCEIVABLE, JUDGED_UNACCEPTABLE, NOT_IN_BENCHMARK = CLASSES
 SPLITS = [("swords", "dev"), ("swords", "test"), ("coinco", "dev"), ("coinco", "test")]
@@ -43,17 +43,25 @@ def measured_classes(config: str, split: str, rows: list[dict]) -> dict[tuple[st
         counted = dict(zip(scores.ids, zip(*columns, strict=True), strict=True))
         for target in batch:
             acceptable, conceivable, judged = counted.get(target, (0, 0, 0))  # absent: nothing in its references
-            classes[target, i] = (ACCEPTABLE if acceptable else CONCEIVABLE if conceivable
-                                  else JUDGED_UNACCEPTABLE if judged else NOT_IN_BENCHMARK)
+            classes[target, i] = (
+                ACCEPTABLE
+                if acceptable
+                else CONCEIVABLE
+                if conceivable
+                else JUDGED_UNACCEPTABLE
+                if judged
+                else NOT_IN_BENCHMARK
+            )
     return classes
 
 
 @pytest.mark.parametrize(("config", "split"), SPLITS)
 def test_every_gold_substitutes_label_is_the_metrics_class(config, split):
-    rows = [row for row in data.load_rows(config, split) if row["substitutes"]]
+    rows = [row for row in benchmarks.load_rows(config, split) if row["substitutes"]]
     measured = measured_classes(config, split, rows)
-    labelled = {(row["id"], i): label for row in rows
-                for i, label in enumerate(scoring.gold_labels(row, config, split))}
+    labelled = {
+        (row["id"], i): label for row in rows for i, label in enumerate(scoring.gold_labels(row, config, split))
+    }
     assert len(labelled) == len(measured) == sum(len(row["substitutes"]) for row in rows)
     wrong = [(key, labelled[key], measured[key]) for key in measured if labelled[key] != measured[key]]
     assert not wrong, f"{len(wrong)} of {len(measured)} differ, e.g. {wrong[:5]}"
@@ -62,7 +70,7 @@ def test_every_gold_substitutes_label_is_the_metrics_class(config, split):
 
 @pytest.mark.parametrize(("config", "split"), list(BELOW_CONCEIVABLE))
 def test_lemmas_merged_below_the_conceivable_threshold_are_judged_unacceptable(config, split):
-    rows = data.load_rows(config, split)
+    rows = benchmarks.load_rows(config, split)
     merged: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
     forms: dict[tuple[str, str], list[int]] = defaultdict(list)
     for row in rows:

@@ -1,56 +1,132 @@
-"""The Leaderboard tab's handler: stored results beside the published figures, a broken file skipped and named."""
+"""The Leaderboard tab's handlers: one benchmark split at a time (SWORDS test first), the stored results and the
+published figures in one ranking by the split's main metric, a broken file skipped and named, and the bar chart of
+the main metric beside the table."""
 
 from __future__ import annotations
 
 import csv
+import json
+import re
 
 import pytest
 
 from ..metric.family_sources import TSAR_DATA, need
-from .helpers import import_space
+from .helpers import RESULTS, import_space
 
 pytest.importorskip("pandas", reason="the Space's tables are pandas DataFrames (installed with gradio)")
 import_space()
 from swords_metric import metric_family, published_benchmarks, published_systems  # noqa: E402
-from swords_space.tabs.leaderboard import ALL_BENCHMARKS, PUBLISHED_ROWS, benchmark_choices, leaderboard  # noqa: E402
+from swords_space.tabs.leaderboard import (  # noqa: E402
+    DEFAULT_BENCHMARK,
+    MEASURED,
+    PUBLISHED_ROWS,
+    benchmark_choices,
+    leaderboard,
+    main_metric,
+    on_board,
+    on_leaderboard,
+)
+
+PUBLISHED_FILE = RESULTS.parents[1] / "swords_metric" / "published-results.json"
 
 
-def test_leaderboard_lists_stored_results_and_published_figures(tmp_path):
+def ranked(column) -> bool:
+    """Best first, the rows that do not report the figure last."""
+    figures = list(column)
+    reported = [value for value in figures if value == value and value is not None]  # NaN != NaN
+    return reported == sorted(reported, reverse=True) and figures[: len(reported)] == reported
+
+
+def test_the_default_board_is_swords_test_ranked_by_lenient_f10_measured_and_published_together(tmp_path):
+    assert benchmark_choices()[0] == DEFAULT_BENCHMARK == "swords test"
     table, note = leaderboard()
-    measured = table[table["source"] == "measured (swords run)"]
-    assert {"coinco-oracle", "thesaurus-oracle", "humans"} <= set(measured["system"])
-    published = table[table["source"].str.startswith("published: ")]
-    swords_family = [row for row in published_systems() if metric_family(row.config) == "swords"]
-    assert len(published) == len(PUBLISHED_ROWS) == len(swords_family)  # every system of every paper on these metrics
-    assert published.index.min() > measured.index.max()  # the published rows apart, below the runs measured here
-    for entry in PUBLISHED_ROWS:
-        row = published[(published["system"] == entry.label) & (published["benchmark"] == f"{entry.config} "
-                                                                                         f"{entry.split}")
-                        & published["source"].str.startswith(f"published: {entry.source}")]
-        assert len(row) == 1, entry
-        for label, key in (("lenient Fc@10", "lenient_c_f@10"), ("strict F@10", "strict_a_f@10"),
-                           ("GAP-rat", "gap_rat"), ("oot", "oot_r"), ("LSG P@3", "lexsubgen_p@3")):
-            expected = entry.metrics.get(key)
-            assert (row.iloc[0][label] == expected) if expected is not None else row[label].isna().all()
-    assert "published: Wada et al. 2022, Table 1" in set(published["source"])
-    assert "published: Lee et al. 2021, Tables 4, 7, 8 (reproduced by coinco-oracle)" in set(published["source"])
+    assert list(table.columns[:2]) == ["system", "lenient F@10"] and list(table.columns[-2:]) == ["targets", "source"]
+    assert ranked(table["lenient F@10"])
+    # The paper's best lenient F@10 on SWORDS test, read from the published results file itself: 34.6 (GPT-3, and
+    # Wordtune reranked by BERT), above the CoInCo oracle measured here (33.88… in its metrics file, shown 33.9).
+    rows = json.loads(PUBLISHED_FILE.read_text())["rows"]
+    best = max(
+        row["metrics"]["lenient_a_f@10"]
+        for row in rows
+        if (row["config"], row["split"]) == ("swords", "test") and "lenient_a_f@10" in row["metrics"]
+    )
+    assert best == 34.6 and table["lenient F@10"].iloc[0] == best
+    oracle = json.loads((RESULTS / "coinco-oracle.swords.test.metrics.json").read_text())
+    measured = table[table["source"] == MEASURED]
+    assert set(measured["system"]) == {"coinco-oracle", "thesaurus-oracle"}  # humans are on swords_test_subset
+    coinco = measured[measured["system"] == "coinco-oracle"].iloc[0]
+    assert coinco["lenient F@10"] == round(oracle["lenient_a_f@10"], 1) == 33.9
+    assert 0 < coinco.name < len(table) - 1  # among the published rows, where its figure ranks it
     thesaurus = measured[measured["system"] == "thesaurus-oracle"].iloc[0]
     assert (thesaurus["lenient F@10"], thesaurus["lenient Fc@10"]) == (12.0, 44.9)  # reproduces Table 4
+    published = table[table["source"].str.startswith("published: ")]
+    assert len(published) == len(published_systems("swords", "test")) == len(table) - 2
+    assert "published: Wada et al. 2022, Table 1" in set(published["source"])
+    assert "published: Lee et al. 2021, Tables 4, 7, 8 (reproduced by coinco-oracle)" in set(published["source"])
+    assert note.startswith("2 stored results on swords test from ") and "(1 more on other benchmark splits" in note
+    assert "Ranked by **lenient F@10** (F@10 against the acceptable substitutes, lenient: the SWORDS paper's" in note
     (tmp_path / "broken.metrics.json").write_text("{not json")
     table, note = leaderboard(tmp_path)
-    assert "broken.metrics.json" in note and len(table) == len(PUBLISHED_ROWS)
+    assert "broken.metrics.json" in note and len(table) == len(published)
 
 
-def test_the_benchmark_filter_keeps_one_split_measured_and_published_apart():
-    """The dropdown's choice: only that benchmark split's rows, the runs measured here still above the published."""
-    assert benchmark_choices()[0] == ALL_BENCHMARKS and set(published_benchmarks()) < set(benchmark_choices())
+def test_every_published_row_is_on_its_splits_board_with_its_figures():
+    """Every system of every paper on the SWORDS metrics, each on the board of its benchmark split, once."""
+    seen = 0
+    for benchmark in published_benchmarks():
+        if metric_family(benchmark.split(" ")[0]) != "swords":
+            continue
+        table, _ = leaderboard(benchmark=benchmark)
+        published = table[table["source"].str.startswith("published: ")]
+        config, split = benchmark.split(" ")
+        for entry in (row for row in PUBLISHED_ROWS if (row.config, row.split) == (config, split)):
+            row = published[
+                (published["system"] == entry.label) & published["source"].str.startswith(f"published: {entry.source}")
+            ]
+            assert len(row) == 1, entry
+            for label, key in (
+                ("lenient Fc@10", "lenient_c_f@10"),
+                ("strict F@10", "strict_a_f@10"),
+                ("GAP-rat", "gap_rat"),
+                ("oot", "oot_r"),
+                ("LSG P@3", "lexsubgen_p@3"),
+            ):
+                expected = entry.metrics.get(key)
+                assert (row.iloc[0][label] == expected) if expected is not None else row[label].isna().all()
+            seen += 1
+    assert seen == len(PUBLISHED_ROWS)
+
+
+def test_each_split_is_ranked_by_its_main_metric():
+    """SWORDS splits by the paper's lenient F@10; SemEval-2007 test and CoInCo test, whose papers report no F@10,
+    by best; the LexSubGen-only splits by its P@1; TSAR-2022 by ACC@1 (its official tables' order); ProLex by
+    F@10 against acceptable (evaluate.py's default)."""
+    assert main_metric("swords test") == main_metric("swords dev") == ("lenient F@10", "lenient_a_f@10")
+    assert main_metric("swords_test_subset test") == ("lenient F@10", "lenient_a_f@10")
+    assert main_metric("semeval07 test") == main_metric("coinco test") == ("best", "best_r")
+    assert main_metric("semeval07 trial+test") == main_metric("coinco dev+test") == ("LSG P@1", "lexsubgen_p@1")
+    assert main_metric("tsar2022_pt test") == ("ACC@1", "acc@1")
+    assert main_metric("prolex test") == ("F@10, acceptable", "acc_f@10")
+    for benchmark in benchmark_choices():
+        table, note = leaderboard(benchmark=benchmark)
+        main, _ = main_metric(benchmark)
+        assert table.columns[1] == main and ranked(table[main]), benchmark
+        assert f"Ranked by **{main}**" in note
+    table, _ = leaderboard(benchmark="semeval07 test")
+    assert list(table["best"].iloc[:3]) == [23.31, 21.1, 12.9]  # CILex3, LexSubCon, then the task's best, ku
+
+
+def test_the_split_selector_keeps_one_split_measured_and_published_apart_by_source():
+    """The selector's choice: only that benchmark split's rows, each measured or published."""
+    assert set(published_benchmarks()) < set(benchmark_choices())
     table, note = leaderboard(benchmark="swords_test_subset test")
-    assert set(table["benchmark"]) == {"swords_test_subset test"} and note.startswith("1 stored results on ")
-    assert list(table["system"]) == ["humans", "Humans", "Humans"]  # measured; published generative, ranking
-    assert table["lenient F@10"].iloc[1] == 48.8 and table["lenient F@10"].isna().iloc[2]
+    assert note.startswith("1 stored results on ")
+    assert list(table["system"]) == ["Humans", "humans", "Humans"]  # published 48.8, measured 36.7, not reported
+    assert list(table["source"].str.startswith("published: ")) == [True, False, True]
+    assert table["lenient F@10"].iloc[0] == 48.8 and table["lenient F@10"].isna().iloc[2]
     assert table["GAP-rat"].iloc[2] == 66.2
     table, note = leaderboard(benchmark="semeval07 test")
-    assert (table["source"] == "measured (swords run)").sum() == 0 and note.startswith("0 stored results on ")
+    assert (table["source"] == MEASURED).sum() == 0 and note.startswith("0 stored results on ")
     irst2 = table[table["system"] == "irst2 (oot duplicates in 1,232 items)"].iloc[0]
     assert (irst2["best"], irst2["best-m"], irst2["oot"], irst2["oot-m"]) == (6.94, 20.33, 68.9, 58.54)
     assert len(table) == len(published_systems("semeval07", "test")) == 10 + 7 + 3  # systems, baselines, CILex
@@ -59,26 +135,42 @@ def test_the_benchmark_filter_keeps_one_split_measured_and_published_apart():
     assert set(table["source"]) == {"published: Arefyev et al. 2020, unverified"}
     table, _ = leaderboard(benchmark="coinco dev")  # a split no paper reports on and no stored run
     assert table.empty
-    with pytest.raises(Exception, match="Benchmark 'imagenet test' is not one of: all benchmarks, swords dev"):
+    with pytest.raises(Exception, match="Benchmark 'imagenet test' is not one of: swords test, swords dev"):
         leaderboard(benchmark="imagenet test")
+    with pytest.raises(Exception, match="Benchmark 'all benchmarks' is not one of"):  # one split at a time
+        leaderboard(benchmark="all benchmarks")
 
 
 def test_a_tsar_benchmark_shows_every_official_team_and_run_on_its_own_board():
     """Against the shared task's own results files (results/official/TSAR2022_test_results_{en,es,pt}.csv): every
-    team and run, with its ten official figures, under TSAR-2022's columns; the SWORDS columns are not there."""
+    team and run, with its ten official figures, under TSAR-2022's columns, in the files' order (by ACC@1); the
+    SWORDS columns are not there."""
     for language, runs in (("en", 33), ("es", 17), ("pt", 16)):
         table, note = leaderboard(benchmark=f"tsar2022_{language} test")
-        assert list(table.columns) == ["system", "source", "benchmark", "targets", "ACC@1", "ACC@1@Top1",
-                                       "ACC@2@Top1", "ACC@3@Top1", "MAP@3", "MAP@5", "MAP@10", "Potential@3",
-                                       "Potential@5", "Potential@10"]
-        assert note.endswith("TSAR-2022's official metrics: fractions floored to 4 decimals, as tsar_eval.py "
-                             "prints them.")
+        assert list(table.columns) == [
+            "system",
+            "ACC@1",
+            "ACC@1@Top1",
+            "ACC@2@Top1",
+            "ACC@3@Top1",
+            "MAP@3",
+            "MAP@5",
+            "MAP@10",
+            "Potential@3",
+            "Potential@5",
+            "Potential@10",
+            "targets",
+            "source",
+        ]
+        assert note.endswith(
+            "TSAR-2022's official metrics: fractions floored to 4 decimals, as tsar_eval.py prints them."
+        )
         assert len(table) == runs and set(table["source"]) == {"published: Saggion et al. 2022, official results"}
-        assert list(table["ACC@1"]) == sorted(table["ACC@1"], reverse=True)  # best first
         path = need(TSAR_DATA / "results" / "official" / f"TSAR2022_test_results_{language}.csv")
         with path.open(encoding="utf-8") as f:
             official = list(csv.DictReader(f))
         assert len(official) == runs
+        assert list(table["ACC@1"]) == [float(line["ACC@1"]) for line in official]  # the official tables' ranking
         for line in official:
             # a team's run is "UniHD run 2"; the organisers' baselines (one run each) are their names
             shown = table[table["system"].isin([f"{line['Team']} run {line['Run']}", line["Team"]])]
@@ -86,4 +178,42 @@ def test_a_tsar_benchmark_shows_every_official_team_and_run_on_its_own_board():
             for column in ("ACC@1", "ACC@3@Top1", "MAP@10", "Potential@5"):
                 assert shown.iloc[0][column] == float(line[column]), (line, column)
     table, _ = leaderboard(benchmark="prolex test")  # no published rows of ProLex here, and no stored run
-    assert table.empty and "F@10, acceptable" in table.columns
+    assert table.empty and list(table.columns[:2]) == ["system", "F@10, acceptable"]
+
+
+def test_the_chart_has_a_bar_for_each_row_reporting_the_main_metric_in_the_tables_order(tmp_path, monkeypatch):
+    """The page's handler: the board, fitted, its note and the chart; a measured run's bar apart from the published
+    ones (colour, weight, data-source) and its name escaped."""
+    for path in RESULTS.glob("*.metrics.json"):
+        (tmp_path / path.name).write_bytes(path.read_bytes())
+    hostile = json.loads((RESULTS / "thesaurus-oracle.swords.test.metrics.json").read_text())
+    hostile["run"]["system"] = "<b>bold</b>\u202e"
+    (tmp_path / "hostile.swords.test.metrics.json").write_text(json.dumps(hostile))
+    monkeypatch.setenv("SWORDS_SPACE_RESULTS", str(tmp_path))
+    board, note, chart = on_board("swords test")
+    table = board.value
+    bars = re.findall(r'data-source="(\w+)" data-value="([\d.]+)"', chart)
+    reporting = [row for row in published_systems("swords", "test") if "lenient_a_f@10" in row.metrics]
+    assert len(bars) == len(reporting) + 3 == 16  # the ranking setting's rows (GAP-rat only) have no bar
+    assert [float(value) for _, value in bars] == [row[1] for row in table["data"][: len(bars)]]
+    assert [source for source, _ in bars].count("measured") == 3
+    assert f"{len(table['data']) - len(bars)} rows do not report lenient F@10" in chart
+    assert "lenient F@10 on swords test, best first" in chart and "Bars from 0 to 100;" in chart
+    assert "&lt;b&gt;bold&lt;/b&gt;\\u202e" in chart and "<b>bold" not in chart and "\u202e" not in chart
+    assert ">33.9</span>" in chart  # the coinco oracle's figure, as the table prints it
+    widths = [int(width.removesuffix("px")) for width in board.column_widths]
+    headers = table["headers"]
+    assert len(widths) == len(headers) and widths[0] == 260  # a long system name wraps between its words
+    for header, width in zip(headers[1:], widths[1:], strict=True):
+        assert width >= 8.4 * len(header) + 16, header  # 8.4 px a character of the monospace font, 8 px padding
+    _, _, empty = on_board("prolex test")
+    assert "No run or published result on this split reports F@10, acceptable." in empty
+    _, _, tsar = on_board("tsar2022_en test")
+    assert "Bars from 0 to 1." in tsar and tsar.count('data-source="published"') == 33
+
+
+def test_the_api_answers_the_board_and_its_note():
+    """/leaderboard's answer is the board (a Styler Gradio sends as its table) and the note, as it always was."""
+    styled, note = on_leaderboard("swords_test_subset test")
+    assert list(styled.data["system"]) == ["Humans", "humans", "Humans"] and note.startswith("1 stored results")
+    assert "background-color: #eff6ff" in styled.to_html()  # the measured run tinted, as on the chart

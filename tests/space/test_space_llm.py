@@ -14,10 +14,10 @@ from .helpers import import_space
 
 pytest.importorskip("pandas", reason="the Space's tables are pandas DataFrames (installed with gradio)")
 import_space()
-from swords_space import systems  # noqa: E402  (after the import fallback)
+from swords_space import offered_systems  # noqa: E402  (after the import fallback)
 from swords_space.errors import SpaceError  # noqa: E402
-from swords_space.tabs.llm import llm_settings  # noqa: E402
 from swords_space.tabs.substitute import substitute  # noqa: E402
+from swords_space.tabs.substitute_llm import llm_settings  # noqa: E402
 
 
 def test_llm_settings_are_validated():
@@ -53,7 +53,7 @@ def test_llm_uses_each_sessions_key_and_never_the_environment(llm_server, monkey
 
 
 def test_an_unreachable_llm_endpoint_is_a_message_without_the_key():
-    if not systems.importable(systems.LLM_SYSTEM):
+    if not offered_systems.importable(offered_systems.LLM_SYSTEM):
         pytest.skip("the llm system is not installed")
     with socket.socket() as probe:  # a port with nothing listening
         probe.bind(("127.0.0.1", 0))

@@ -14,9 +14,11 @@ from .helpers import COINCO_ORACLE, import_space, write
 
 pytest.importorskip("pandas", reason="the Space's tables are pandas DataFrames (installed with gradio)")
 import_space()
-from swords_space import data, scoring, stored  # noqa: E402  (after the import fallback)
+from swords_space import benchmarks, scoring, stored  # noqa: E402  (after the import fallback)
 from swords_space.errors import SpaceError  # noqa: E402
-from swords_space.tabs.score import MAX_UNCOMPRESSED_BYTES, MAX_UPLOAD_BYTES, pr_curve, score_predictions  # noqa: E402
+from swords_space.tabs.score import score_predictions  # noqa: E402
+from swords_space.tabs.score_files import MAX_UNCOMPRESSED_BYTES, MAX_UPLOAD_BYTES  # noqa: E402
+from swords_space.tabs.score_result import pr_curve  # noqa: E402
 
 
 def test_scoring_an_upload_matches_the_scorer(swords_test, coinco_predictions):
@@ -93,7 +95,7 @@ def test_uploads_over_the_limit_are_refused_before_reading(tmp_path):
 
 
 def test_a_file_for_another_split_names_the_right_one(tmp_path):
-    coinco_row = data.load_rows("coinco", "test")[0]
+    coinco_row = benchmarks.load_rows("coinco", "test")[0]
     path = write(tmp_path / "coinco.jsonl", json.dumps({"id": coinco_row["id"], "substitutes": ["x"]}).encode())
     with pytest.raises(SpaceError, match="not in swords test.*are dataset ids of coinco test. Choose coinco test as"):
         score_predictions(path, None, "swords test")
@@ -103,8 +105,10 @@ def test_a_file_for_another_split_names_the_right_one(tmp_path):
 
 def test_partial_predictions_are_scored_and_flagged(tmp_path, coinco_predictions):
     some = dict(list(coinco_predictions.items())[:100])
-    path = write(tmp_path / "some.jsonl", "".join(json.dumps({"id": k, "substitutes": v}) + "\n"
-                                                  for k, v in some.items()).encode())
+    path = write(
+        tmp_path / "some.jsonl",
+        "".join(json.dumps({"id": k, "substitutes": v}) + "\n" for k, v in some.items()).encode(),
+    )
     result = score_predictions(path, None, "swords test", bootstrap=0)
     assert result.result["targets_without_predictions"] == 662 and "662 without predictions" in result.summary()
 
@@ -115,8 +119,10 @@ def test_the_summary_names_unicode_variants_of_gold_words(swords_test, tmp_path)
 
     row = next(r for r in swords_test if any(s["score"] > 0.5 and s["substitute"].isalpha() for s in r["substitutes"]))
     gold = next(s["substitute"] for s in row["substitutes"] if s["score"] > 0.5 and s["substitute"].isalpha())
-    variants = [gold.translate({ord(c): ord(c) + 0xFEE0 for c in gold}),  # fullwidth
-                gold[:1] + "\u200d" + gold[1:]]  # a zero-width joiner
+    variants = [
+        gold.translate({ord(c): ord(c) + 0xFEE0 for c in gold}),  # fullwidth
+        gold[:1] + "\u200d" + gold[1:],
+    ]  # a zero-width joiner
     upload = write(tmp_path / "variants.jsonl", json.dumps({"id": row["id"], "substitutes": variants}).encode())
     result = score_predictions(upload, None, "swords test", bootstrap=0)
     assert result.result["input_notes"]["unicode_variants"] == 2

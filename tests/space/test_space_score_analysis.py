@@ -16,7 +16,7 @@ from .helpers import COINCO_ORACLE, import_space
 
 pytest.importorskip("pandas", reason="the Space's tables are pandas DataFrames (installed with gradio)")
 import_space()
-from swords_space import data, text  # noqa: E402  (after the import fallback)
+from swords_space import benchmarks, free_text  # noqa: E402  (after the import fallback)
 from swords_space.errors import SpaceError  # noqa: E402
 from swords_space.tabs import score_analysis  # noqa: E402
 from swords_space.tabs.score import score_predictions  # noqa: E402
@@ -44,8 +44,9 @@ def test_the_class_chart_is_strict_precision_overall_and_per_pos(scored, swords_
         assert sorted(bars.index) == sorted(CLASSES) and bars["share"].sum() == pytest.approx(100)
         # The acceptable share is strict P@10 against acceptable; with conceivable, against conceivable.
         assert bars.loc["acceptable", "share"] == pytest.approx(figures["strict_a_p@10"], abs=1e-9)
-        assert bars.loc[["acceptable", "conceivable"], "share"].sum() == pytest.approx(figures["strict_c_p@10"],
-                                                                                        abs=1e-9)
+        assert bars.loc[["acceptable", "conceivable"], "share"].sum() == pytest.approx(
+            figures["strict_c_p@10"], abs=1e-9
+        )
     # Stacked with the metric's first class on the axis: the chart meets the classes last one first.
     assert list(chart["kind"][: len(CLASSES)]) == list(reversed(CLASSES))
 
@@ -59,8 +60,9 @@ def test_the_relation_chart_counts_what_the_details_file_records(scored, details
     assert overall["share"].sum() == pytest.approx(100)
     by_class = Counter(r["class"] for r in details if r["kind"] == "substitute" and r["in_strict_top_k"])
     classes = score_analysis.class_chart(scored.analysis)
-    assert {k: int(n) for k, n in classes[classes["targets"] == "all"].set_index("kind")["substitutes"].items()
-            if n} == dict(by_class)
+    assert {
+        k: int(n) for k, n in classes[classes["targets"] == "all"].set_index("kind")["substitutes"].items() if n
+    } == dict(by_class)
 
 
 def test_the_worst_targets_are_the_lowest_per_target_f(scored, details, swords_test):
@@ -91,7 +93,7 @@ def test_a_worst_target_opens_in_the_substitute_tab(scored, swords_test):
     context, target, occurrence, pos, key = score_analysis.open_target("swords test", row)
     example = next(r for r in swords_test if r["id"] == row[-1])
     assert (target, pos, key["id"]) == (example["target"], example["pos"], example["id"])
-    assert text.locate(context, target, occurrence)[0] == example["offset"]
+    assert free_text.locate(context, target, occurrence)[0] == example["offset"]
     for bad in (None, [], [1, 2], "t:x", [None]):
         with pytest.raises(SpaceError, match="Select a row"):
             score_analysis.open_target("swords test", bad)
@@ -118,11 +120,19 @@ def test_published_rows_of_the_split_stand_beside_the_run(scored, tmp_path):
     assert "GPT-3 † (reranked by BERT)" in set(table["system"])
     # CoInCo test, answered by its own gold (an oracle): Seneviratne et al.'s quoted rows stand beside it.
     oracle = tmp_path / "coinco-gold.jsonl"
-    oracle.write_text("".join(json.dumps({"id": row["id"], "substitutes": [s["substitute"] for s in
-                                                                          row["substitutes"]]}) + "\n"
-                              for row in data.load_rows("coinco", "test")))
+    oracle.write_text(
+        "".join(
+            json.dumps({"id": row["id"], "substitutes": [s["substitute"] for s in row["substitutes"]]}) + "\n"
+            for row in benchmarks.load_rows("coinco", "test")
+        )
+    )
     alone = score_predictions(str(oracle), None, "coinco test", bootstrap=0).published_table().data
-    assert list(alone["row"]) == ["this run"] + ["published"] * 3 == ["this run"] + ["published"] * len(
-        published_systems("coinco", "test"))
-    assert set(alone["source"][1:]) == {"Seneviratne et al. 2022, Table 2, unverified",
-                                        "Seneviratne et al. 2022, Table 3, unverified"}
+    assert (
+        list(alone["row"])
+        == ["this run"] + ["published"] * 3
+        == ["this run"] + ["published"] * len(published_systems("coinco", "test"))
+    )
+    assert set(alone["source"][1:]) == {
+        "Seneviratne et al. 2022, Table 2, unverified",
+        "Seneviratne et al. 2022, Table 3, unverified",
+    }

@@ -15,20 +15,25 @@ from .helpers import COINCO_ORACLE, import_space, write
 
 pytest.importorskip("pandas", reason="the Space's tables are pandas DataFrames (installed with gradio)")
 import_space()
-from swords_space import data, systems  # noqa: E402  (after the import fallback)
+from swords_space import benchmarks, offered_systems, systems  # noqa: E402  (after the import fallback)
 from swords_space.errors import SpaceError  # noqa: E402
 from swords_space.tabs import score_compare  # noqa: E402
-from swords_space.tabs.score import MAX_UNCOMPRESSED_BYTES, MAX_UPLOAD_BYTES, score_predictions  # noqa: E402
+from swords_space.tabs.score import score_predictions  # noqa: E402
+from swords_space.tabs.score_files import MAX_UNCOMPRESSED_BYTES, MAX_UPLOAD_BYTES  # noqa: E402
 
 
 @pytest.fixture(scope="module")
 def wordnet_file(tmp_path_factory, swords_test) -> str:
     """The wordnet baseline's answers for every SWORDS test target, as a predictions file."""
-    if not systems.importable("wordnet"):
+    if not offered_systems.importable("wordnet"):
         pytest.skip("the wordnet system is not installed")
     path = tmp_path_factory.mktemp("compare") / "wordnet.swords.test.jsonl"
-    path.write_text("".join(json.dumps({"id": row["id"], "substitutes": systems.predict("wordnet", row, None)}) + "\n"
-                            for row in swords_test))
+    path.write_text(
+        "".join(
+            json.dumps({"id": row["id"], "substitutes": systems.predict("wordnet", row, None)}) + "\n"
+            for row in swords_test
+        )
+    )
     return str(path)
 
 
@@ -58,8 +63,10 @@ def test_differences_are_each_files_own_per_target_figures(compared, wordnet_fil
     assert list(chart["difference"]) == list(table["difference"])
     assert all(chart["target"][i].endswith(f". {target}") for i, target in enumerate(table["target"]))
     assert set(chart["better"]) <= {score_compare.THIS_FILE, score_compare.COMPARED}
-    assert all((better == score_compare.THIS_FILE) == (d > 0) for better, d in zip(chart["better"],
-                                                                                   chart["difference"], strict=True))
+    assert all(
+        (better == score_compare.THIS_FILE) == (d > 0)
+        for better, d in zip(chart["better"], chart["difference"], strict=True)
+    )
 
 
 def test_the_paired_test_shows_each_files_own_scores(compared, wordnet_file, swords_test):
@@ -84,15 +91,18 @@ def json_predictions(path) -> dict:
 
 
 def test_a_stored_file_and_a_partial_file_can_be_compared(tmp_path, coinco_predictions):
-    same = score_predictions(str(COINCO_ORACLE), None, "swords test", bootstrap=0,
-                             compare_stored=COINCO_ORACLE.name)
+    same = score_predictions(str(COINCO_ORACLE), None, "swords test", bootstrap=0, compare_stored=COINCO_ORACLE.name)
     assert same.compared == f"{COINCO_ORACLE.name} (compared)" and same.differences == []
     some = dict(list(coinco_predictions.items())[:100])
-    path = write(tmp_path / "some.jsonl", "".join(json.dumps({"id": k, "substitutes": v}) + "\n"
-                                                  for k, v in some.items()).encode())
+    path = write(
+        tmp_path / "some.jsonl",
+        "".join(json.dumps({"id": k, "substitutes": v}) + "\n" for k, v in some.items()).encode(),
+    )
     partial = score_predictions(str(COINCO_ORACLE), None, "swords test", bootstrap=0, compare_upload=path)
-    assert "answer different targets (coinco-oracle.swords.test.jsonl: 762, some.jsonl: 100, both: 100 of 762)" \
+    assert (
+        "answer different targets (coinco-oracle.swords.test.jsonl: 762, some.jsonl: 100, both: 100 of 762)"
         in partial.summary()
+    )
     assert all(r["b_in_predictions"] is False for r in partial.differences)  # only unanswered targets differ
 
 
@@ -111,7 +121,7 @@ def test_a_bad_second_file_is_refused_as_the_first_is(tmp_path):
             f.write(b" " * 2**20)
     with pytest.raises(SpaceError, match="bomb.jsonl.gz: expands past"):
         score_with(str(bomb))
-    coinco_row = data.load_rows("coinco", "test")[0]
+    coinco_row = benchmarks.load_rows("coinco", "test")[0]
     other = write(tmp_path / "coinco.jsonl", json.dumps({"id": coinco_row["id"], "substitutes": ["x"]}).encode())
     with pytest.raises(SpaceError, match="coinco.jsonl.*not in swords test.*Choose coinco test") as error:
         score_with(other)

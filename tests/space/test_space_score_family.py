@@ -16,23 +16,47 @@ from .helpers import import_space, write
 pytest.importorskip("pandas", reason="the Space's tables are pandas DataFrames (installed with gradio)")
 import_space()
 from swords_metric import published_systems  # noqa: E402
-from swords_space import data  # noqa: E402
+from swords_space import benchmarks  # noqa: E402
 from swords_space.errors import SpaceError  # noqa: E402
 from swords_space.tabs.score import on_score, score_predictions  # noqa: E402
 
 from ..metric.family_sources import PROLEX_DATA, need, tsar_gold_lines  # noqa: E402
 
 # tsar_eval.py's printed names of our keys (the names it prints, in its order).
-TSAR_PRINTED = {"acc@1": "MAP@1/Potential@1/Precision@1", "map@3": "MAP@3", "map@5": "MAP@5", "map@10": "MAP@10",
-                "potential@3": "Potential@3", "potential@5": "Potential@5", "potential@10": "Potential@10",
-                "acc@1@top1": "Accuracy@1@top_gold_1", "acc@2@top1": "Accuracy@2@top_gold_1",
-                "acc@3@top1": "Accuracy@3@top_gold_1"}
+TSAR_PRINTED = {
+    "acc@1": "MAP@1/Potential@1/Precision@1",
+    "map@3": "MAP@3",
+    "map@5": "MAP@5",
+    "map@10": "MAP@10",
+    "potential@3": "Potential@3",
+    "potential@5": "Potential@5",
+    "potential@10": "Potential@10",
+    "acc@1@top1": "Accuracy@1@top_gold_1",
+    "acc@2@top1": "Accuracy@2@top_gold_1",
+    "acc@3@top1": "Accuracy@3@top_gold_1",
+}
 
 
 def swords_evaluate(config: str, split: str, path) -> dict:
-    completed = subprocess.run([sys.executable, "-m", "swords_dataset.cli", "evaluate", "--dataset", config, "--split",
-                                split, "--predictions", str(path), "--json"], capture_output=True, text=True,
-                               timeout=120, check=True)
+    completed = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "swords_lexsub.cli",
+            "evaluate",
+            "--dataset",
+            config,
+            "--split",
+            split,
+            "--predictions",
+            str(path),
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
     return json.loads(completed.stdout)
 
 
@@ -41,16 +65,28 @@ def tsar_en_files(tmp_path_factory) -> tuple:
     """TSAR-2022 English test's gold, each line's annotations ranked by how many annotators gave them (read from the
     raw gold file, not the dataset), as our JSONL and as the official .tsv."""
     folder = tmp_path_factory.mktemp("tsar")
-    rows = data.load_rows("tsar2022_en", "test")
+    rows = benchmarks.load_rows("tsar2022_en", "test")
     lines = tsar_gold_lines("en", "test")
-    ranked = [sorted(dict.fromkeys(annotations), key=lambda word, a=annotations: -a.count(word))
-              for _, _, annotations in lines]
+    ranked = [
+        sorted(dict.fromkeys(annotations), key=lambda word, a=annotations: -a.count(word))
+        for _, _, annotations in lines
+    ]
     jsonl = folder / "gold-ranked.jsonl"
-    jsonl.write_text("".join(json.dumps({"id": row["id"], "substitutes": answers}) + "\n"
-                             for row, answers in zip(rows, ranked, strict=True)), encoding="utf-8")
+    jsonl.write_text(
+        "".join(
+            json.dumps({"id": row["id"], "substitutes": answers}) + "\n"
+            for row, answers in zip(rows, ranked, strict=True)
+        ),
+        encoding="utf-8",
+    )
     tsv = folder / "gold-ranked.tsv"
-    tsv.write_text("".join("\t".join([sentence, word, *answers]) + "\n"
-                           for (sentence, word, _), answers in zip(lines, ranked, strict=True)), encoding="utf-8")
+    tsv.write_text(
+        "".join(
+            "\t".join([sentence, word, *answers]) + "\n"
+            for (sentence, word, _), answers in zip(lines, ranked, strict=True)
+        ),
+        encoding="utf-8",
+    )
     return jsonl, tsv
 
 
@@ -81,8 +117,7 @@ def test_a_tsar_upload_scores_as_swords_evaluate_and_sits_beside_the_published_r
 
 def test_the_tabs_outputs_for_tsar_leave_the_swords_only_parts_empty(tsar_en_files):
     jsonl, _ = tsar_en_files
-    out = on_score(str(jsonl), None, "tsar2022_en test", bootstrap=0,
-                   progress=lambda *a, **k: None)
+    out = on_score(str(jsonl), None, "tsar2022_en test", bootstrap=0, progress=lambda *a, **k: None)
     summary, metrics, by_pos, curve, published, signature, classes, relations, worst, *_ = out
     assert signature.startswith("tsar2022-metric:1.0|bench:tsar2022_en|split:test|family:tsar2022")
     assert list(metrics["key"])[:2] == ["acc@1", "acc@1@top1"]
@@ -103,15 +138,31 @@ def test_a_prolex_csv_scores_as_swords_evaluate():
     assert scored.file_format == "prolex-csv" and "ProLex's official metrics" in scored.summary()
 
 
-@pytest.mark.parametrize(("name", "content", "setting", "message"), [
-    ("answers.csv", b"target word,Sentence,Substitutes\n", "generative",
-     r"^answers\.csv: a \.csv file is ProLex's official format, not TSAR-2022's; the extension chooses the format: "
-     r"\.tsv for TSAR-2022's"),
-    ("answers.tsv", b"a\tb\tc\n", "generative", r"^answers\.tsv:1: sentence and complex word 'b' are not those of "
-                                                r"tsar2022_en:test:0001"),
-    ("answers.jsonl", b'{"id": "tsar2022_en:test:0001", "substitutes": ["x"]}\n', "ranking",
-     r"^tsar2022_en is scored with its official metrics, on a system's ranked answers: choose the generative"),
-])
+@pytest.mark.parametrize(
+    ("name", "content", "setting", "message"),
+    [
+        (
+            "answers.csv",
+            b"target word,Sentence,Substitutes\n",
+            "generative",
+            r"^answers\.csv: a \.csv file is ProLex's official format, not TSAR-2022's; the extension chooses the "
+            r"format: \.tsv for TSAR-2022's",
+        ),
+        (
+            "answers.tsv",
+            b"a\tb\tc\n",
+            "generative",
+            r"^answers\.tsv:1: sentence and complex word 'b' are not those of "
+            r"tsar2022_en:test:0001",
+        ),
+        (
+            "answers.jsonl",
+            b'{"id": "tsar2022_en:test:0001", "substitutes": ["x"]}\n',
+            "ranking",
+            r"^tsar2022_en is scored with its official metrics, on a system's ranked answers: choose the generative",
+        ),
+    ],
+)
 def test_bad_tsar_uploads_are_one_clear_line(tmp_path, name, content, setting, message):
     with pytest.raises(SpaceError, match=message) as caught:
         score_predictions(write(tmp_path / name, content), None, "tsar2022_en test", setting=setting, bootstrap=0)
@@ -123,11 +174,12 @@ def test_a_large_tsv_upload_is_read_in_bounded_memory_and_a_partial_one_says_wha
     time, what the metrics read kept. A file leaving targets out is said to score them 0, not as tsar_eval.py."""
     import tracemalloc
 
-    rows = data.load_rows("tsar2022_en", "test")
+    rows = benchmarks.load_rows("tsar2022_en", "test")
     words = [f"w{i}x" for i in range(7_600)]
     line = "\t".join(words)
-    path = write(tmp_path / "large.tsv", "".join(f"{row['context']}\t{row['target']}\t{line}\n"
-                                                 for row in rows).encode())
+    path = write(
+        tmp_path / "large.tsv", "".join(f"{row['context']}\t{row['target']}\t{line}\n" for row in rows).encode()
+    )
     assert 18 * 2**20 < (tmp_path / "large.tsv").stat().st_size < 20 * 2**20  # under the upload limit
     tracemalloc.start()
     try:
@@ -137,8 +189,10 @@ def test_a_large_tsv_upload_is_read_in_bounded_memory_and_a_partial_one_says_wha
         tracemalloc.stop()
     assert scored.result["targets_scored"] == 373 and scored.result["acc@1"] == 0.0
     assert peak < 40 * 2**20, peak / 2**20
-    partial = write(tmp_path / "two.jsonl", "".join(json.dumps({"id": row["id"], "substitutes": ["x"]}) + "\n"
-                                                   for row in rows[:2]).encode())
+    partial = write(
+        tmp_path / "two.jsonl",
+        "".join(json.dumps({"id": row["id"], "substitutes": ["x"]}) + "\n" for row in rows[:2]).encode(),
+    )
     summary = score_predictions(partial, None, "tsar2022_en test", bootstrap=0).summary()
     assert "**371 without answers** (each scores 0 and counts in the mean)" in summary
     assert "official scorer scores them" not in summary
@@ -147,14 +201,23 @@ def test_a_large_tsv_upload_is_read_in_bounded_memory_and_a_partial_one_says_wha
 def test_a_tsv_of_another_split_or_order_names_it_and_a_second_file_is_refused(tmp_path, tsar_en_files):
     jsonl, tsv = tsar_en_files
     spanish = tsar_gold_lines("es", "test")
-    with pytest.raises(SpaceError, match=r"^gold-ranked\.tsv:1: sentence and complex word 'prototype' are not those "
-                                         r"of tsar2022_es:test:0001"):
+    with pytest.raises(
+        SpaceError,
+        match=r"^gold-ranked\.tsv:1: sentence and complex word 'prototype' are not those "
+        r"of tsar2022_es:test:0001",
+    ):
         score_predictions(str(tsv), None, "tsar2022_es test", bootstrap=0)
     swapped = [spanish[1], spanish[0], *spanish[2:]]
     path = write(tmp_path / "es.tsv", "".join(f"{s}\t{w}\tx\n" for s, w, _ in swapped).encode())
-    with pytest.raises(SpaceError, match=r"^es\.tsv:1: sentence and complex word .* are not those of "
-                                         r"tsar2022_es:test:0001"):
+    with pytest.raises(
+        SpaceError,
+        match=r"^es\.tsv:1: sentence and complex word .* are not those of "
+        r"tsar2022_es:test:0001",
+    ):
         score_predictions(path, None, "tsar2022_es test", bootstrap=0)
-    with pytest.raises(SpaceError, match="^Comparing with a second file applies to SWORDS, CoInCo and SemEval-2007 "
-                                         "only; remove it to score on tsar2022_en test"):
+    with pytest.raises(
+        SpaceError,
+        match="^Comparing with a second file applies to SWORDS, CoInCo and SemEval-2007 "
+        "only; remove it to score on tsar2022_en test",
+    ):
         score_predictions(str(jsonl), None, "tsar2022_en test", bootstrap=0, compare_upload=str(tsv))

@@ -14,7 +14,7 @@ from .helpers import import_space
 
 pytest.importorskip("pandas", reason="the Space's tables are pandas DataFrames (installed with gradio)")
 import_space()
-from swords_space import data, scoring, systems, text  # noqa: E402  (after the import fallback)
+from swords_space import benchmarks, free_text, offered_systems, scoring  # noqa: E402  (after the import fallback)
 from swords_space.errors import SpaceError  # noqa: E402
 from swords_space.tabs.explore import example_inputs  # noqa: E402
 from swords_space.tabs.substitute import pick_word, substitute, system_choices, word_choices  # noqa: E402
@@ -30,13 +30,13 @@ def test_words_of_a_context_number_repeated_occurrences():
 
 def test_locating_a_target_by_occurrence_and_whole_words():
     context = "Banks bank on the bank. The bank is open."
-    assert text.locate(context, "bank", 1) == (6, "bank")
-    assert text.locate(context, "bank", 3) == (28, "bank")
-    assert text.locate(context, "banks", 1) == (0, "Banks")  # case-insensitive only when nothing else matches
+    assert free_text.locate(context, "bank", 1) == (6, "bank")
+    assert free_text.locate(context, "bank", 3) == (28, "bank")
+    assert free_text.locate(context, "banks", 1) == (0, "Banks")  # case-insensitive only when nothing else matches
     with pytest.raises(SpaceError, match="occurs 3 times"):
-        text.locate(context, "bank", 4)
+        free_text.locate(context, "bank", 4)
     with pytest.raises(SpaceError, match="does not occur"):
-        text.locate(context, "ban", 1)  # inside a word is not the word
+        free_text.locate(context, "ban", 1)  # inside a word is not the word
 
 
 @pytest.mark.parametrize(
@@ -49,12 +49,12 @@ def test_locating_a_target_by_occurrence_and_whole_words():
     ],
 )
 def test_guessed_part_of_speech(context, target, expected):
-    offset, written = text.locate(context, target)
-    assert text.guess_pos(context, offset, written) == expected
+    offset, written = free_text.locate(context, target)
+    assert free_text.guess_pos(context, offset, written) == expected
 
 
 def test_free_text_row_has_the_benchmark_schema():
-    row = text.make_row("The cats sat.", 4, "cats", "NOUN")
+    row = free_text.make_row("The cats sat.", 4, "cats", "NOUN")
     assert row["target_lemma"] == "cat" and row["benchmark"] == "custom" and row["substitutes"] == []
     assert row["context"][row["offset"] : row["offset"] + len(row["target"])] == "cats"
 
@@ -87,10 +87,10 @@ def test_unknown_system_and_pos_are_messages():
 def test_default_system_is_registered_and_preferred():
     names, default = system_choices()
     assert default in names
-    if systems.importable(systems.DEFAULT_SYSTEM):
-        assert default == systems.DEFAULT_SYSTEM and names[0] == default
+    if offered_systems.importable(offered_systems.DEFAULT_SYSTEM):
+        assert default == offered_systems.DEFAULT_SYSTEM and names[0] == default
     else:  # fallback while wordnet+embedding is not installed: the first available preferred system
-        assert default == next(name for name in systems.PREFERRED + tuple(names) if name in names)
+        assert default == next(name for name in offered_systems.PREFERRED + tuple(names) if name in names)
 
 
 def test_systems_that_cannot_answer_free_text_say_so():
@@ -116,7 +116,7 @@ def test_a_pasted_benchmark_context_is_recognised_and_judged(press):
 
 
 def _coinco(row: dict) -> list:
-    from swords_baselines.oracles import CoincoOracle
+    from swords_baselines.classic.oracles import CoincoOracle
 
     return dict(CoincoOracle().predict([row]))[row["id"]]
 
@@ -131,9 +131,9 @@ def test_judgements_follow_the_metric(press):
 
 
 def test_picking_an_example_fills_the_substitute_tab(swords_test):
-    row = next(r for r in swords_test if len(text.occurrences(r["context"], r["target"])) > 1)
+    row = next(r for r in swords_test if len(free_text.occurrences(r["context"], r["target"])) > 1)
     context, target, occurrence, pos, key = example_inputs("swords test", row["id"])
-    assert text.locate(context, target, occurrence)[0] == row["offset"]
+    assert free_text.locate(context, target, occurrence)[0] == row["offset"]
     result = substitute(context, target, occurrence, "auto", "coinco-oracle", example=key)
     assert result.row == row and result.example == ("swords", "test")
     # Edited afterwards: the example no longer applies, the text is looked up again.
@@ -142,7 +142,7 @@ def test_picking_an_example_fills_the_substitute_tab(swords_test):
 
 
 def test_an_example_without_gold_says_so():
-    row = next(r for r in data.load_rows("semeval07", "test") if not r["substitutes"])
+    row = next(r for r in benchmarks.load_rows("semeval07", "test") if not r["substitutes"])
     context, target, occurrence, pos, key = example_inputs("semeval07 test", row["id"])
     result = substitute(context, target, occurrence, pos, "coinco-oracle", example=key)
     assert result.example == ("semeval07", "test") and result.metrics is None
@@ -150,7 +150,7 @@ def test_an_example_without_gold_says_so():
 
 
 def test_wordnet_answers_free_text_without_gold():
-    if not systems.importable("wordnet"):
+    if not offered_systems.importable("wordnet"):
         pytest.skip("the wordnet system is not installed")
     result = substitute("She gave a bright answer.", "bright", 1, "auto", "wordnet", top_k=5)
     assert result.example is None and result.metrics is None and result.row["pos"] == "ADJ"
@@ -165,12 +165,14 @@ def _prediction(row: dict) -> list[tuple[str, float]]:
     return [(word, -float(i)) for i, word in enumerate([*gold, "zzzz-not-a-word", row["target"], ""])]
 
 
-@pytest.mark.parametrize(("config", "split"), [(c, s) for c, s in data.splits() if data.is_swords_family(c)])
+@pytest.mark.parametrize(
+    ("config", "split"), [(c, s) for c, s in benchmarks.splits() if benchmarks.is_swords_family(c)]
+)
 def test_example_metrics_are_the_shared_scorer_on_one_target(config, split):
     """The split's shared scorer restricted to one target gives exactly what a Scorer of that one row gives
     (what the Space computed before it shared one scorer per split). The SWORDS metrics' benchmarks only: a ProLex
     or TSAR-2022 example reaches this tab as free text (test_space_explore.py)."""
-    rows = [row for row in data.load_rows(config, split) if row["substitutes"]]
+    rows = [row for row in benchmarks.load_rows(config, split) if row["substitutes"]]
     for row in rows[:: max(1, len(rows) // 40)]:
         prediction = _prediction(row)
         shown = scoring.example_metrics(row, prediction, config, split)

@@ -1,0 +1,168 @@
+"""The `wordnet` baseline: WordNet 3.0 synonyms of the target lemma under the target's POS, most frequent first.
+
+Ranking, with ``c(w, s)`` the SemCor tag count of word ``w`` in synset ``s`` (WordNet's
+``index.sense``, the numbers of ``cntlist.rev``):
+
+1. the target lemma's synsets of the target's POS are taken in WordNet's sense order (``index.POS``, i.e.
+   by decreasing tag count of the target's sense; untagged senses after, in WordNet's order);
+2. synonyms are listed sense by sense; within a sense by decreasing ``c(w, s)``, ties in the synset's own
+   word order; a word already listed under an earlier sense keeps its first place;
+3. optional related synsets (``--relations``, a comma-separated list: similar (similar-to, adjectives),
+   also (see-also), verb_group, hypernyms, hyponyms, sisters (the other hyponyms of the senses' hypernyms))
+   contribute their words *after* every direct synonym, relation by relation in the order given, each
+   sense by sense and within a synset by tag count as above.
+
+The score of the word in place ``i`` (0-based) of this list is ``1 / (i + 1)``, so scores fall with rank and a
+reranker can use them as a prior. Words are WordNet lemmas (``_`` shown as a space); the target lemma itself
+is dropped. The WordNet data is the metric's WordNet 3.0 graph (``swords_metric.load_wordnet_graph()``,
+shipped in ``swords_metric/wordnet/wordnet-3.0-graph.zip``, built offline by ``swords_metric.wordnet.graph_data`` from
+Debian's WordNet 3.0; license: ``swords_metric/wordnet/WORDNET-LICENSE.txt``): one WordNet for the baseline and the
+metric's details.
+
+SWORDS test (lenient F@10 A / lenient F@10 C / GAP): synonyms only 15.54 / 29.45 / 6.07; with similar 16.98 /
+32.95 / 6.69; with similar,hypernyms 18.66 / 40.50 / 8.15. Reranked in context: see ``wordnet+embedding``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from functools import lru_cache
+
+from swords_baselines.options import Option
+from swords_baselines.system import Prediction, System
+from swords_metric import UD_TO_WORDNET, WordNetGraph, lemmatize, load_wordnet_graph
+
+RELATION_NAMES = ("similar", "also", "verb_group", "hypernyms", "hyponyms", "sisters")
+
+
+class WordNetSynonyms:
+    """The baseline's view of the metric's WordNet 3.0 graph (swords_metric.WordNetGraph): synsets of a lemma,
+    related synsets, and their words ranked as the module docstring says."""
+
+    def __init__(self, graph: WordNetGraph) -> None:
+        self.graph = graph
+
+    def synsets(self, lemma: str, wn_pos: str) -> list[int]:
+        return self.graph.synsets(lemma, wn_pos)
+
+    def lookup_key(self, target: str, target_lemma: str, wn_pos: str) -> str | None:
+        """The WordNet index entry for a target: its lemma, else the word form as written (e.g. CoInCo's
+        lemma "fourth quarter" of "fourth-quarter"), else None."""
+        for form in (target_lemma, target):
+            key = form.strip().lower().replace(" ", "_")
+            if self.graph.has_lemma(key, wn_pos):
+                return key
+        return None
+
+    def related(self, synset: int, relation: str) -> list[int]:
+        if relation == "sisters":  # co-hyponyms: the other hyponyms of the synset's hypernyms
+            return [
+                sister
+                for hypernym in self.graph.related(synset, "hypernyms")
+                for sister in self.graph.related(hypernym, "hyponyms")
+                if sister != synset
+            ]
+        return self.graph.related(synset, relation)
+
+    def ranked_with_groups(self, lemma: str, wn_pos: str, relations: Sequence[str] = ()) -> list[tuple[str, str]]:
+        """(word, "synonym" or the relation that brought it), in the order the module docstring defines."""
+        senses = self.synsets(lemma, wn_pos)
+        groups = [("synonym", senses)]
+        for relation in relations:
+            groups.append((relation, [r for s in senses for r in self.related(s, relation)]))
+        seen = {lemma}
+        ranked = []
+        for group, synsets in groups:
+            for synset in synsets:
+                words, counts = self.graph.words(synset), self.graph.tag_counts(synset)
+                for position in sorted(range(len(words)), key=lambda i: -counts[i]):
+                    key = words[position].lower()
+                    if key not in seen:
+                        seen.add(key)
+                        ranked.append((words[position].replace("_", " "), group))
+        return ranked
+
+    def ranked(self, lemma: str, wn_pos: str, relations: Sequence[str] = ()) -> list[str]:
+        return [word for word, _ in self.ranked_with_groups(lemma, wn_pos, relations)]
+
+
+@lru_cache(maxsize=1)
+def load_wordnet() -> WordNetSynonyms:
+    return WordNetSynonyms(load_wordnet_graph())
+
+
+def parse_relations(text: str | None) -> tuple[str, ...]:
+    """The relation names of a comma-separated list ("hypernyms,similar"); unknown names are an error."""
+    from swords_lexsub.errors import SwordsError
+
+    names = tuple(name.strip() for name in (text or "").split(",") if name.strip())
+    unknown = [name for name in names if name not in RELATION_NAMES]
+    if unknown:
+        raise SwordsError(f"unknown WordNet relation(s) {unknown}; choose from {', '.join(RELATION_NAMES)}")
+    return names
+
+
+def target_readings(row: dict) -> list[tuple[str, str]]:
+    """(WordNet index entry, WordNet POS) of a row's target: one, under its POS; for a benchmark without POS
+    (ProLex, TSAR-2022 English), every POS WordNet has the target under (its form lemmatized by the metric's
+    morphy for that POS), the one with most senses first (ties: noun, verb, adjective, adverb)."""
+    wordnet = load_wordnet()
+    if row.get("pos"):
+        wn_pos = UD_TO_WORDNET.get(row["pos"])
+        key = wordnet.lookup_key(row["target"], row["target_lemma"], wn_pos) if wn_pos else None
+        return [] if key is None else [(key, wn_pos)]
+    readings = []
+    for ud_pos, wn_pos in UD_TO_WORDNET.items():
+        key = wordnet.lookup_key(row["target"], lemmatize(row["target"], ud_pos), wn_pos)
+        if key is not None:
+            readings.append((key, wn_pos))
+    order = "nvar"
+    return sorted(readings, key=lambda reading: (-len(wordnet.synsets(*reading)), order.index(reading[1])))
+
+
+def wordnet_pool(row: dict, relations: Sequence[str] = ()) -> list[tuple[str, str]]:
+    """(word, "synonym" or relation) for a dataset row, best first; empty when WordNet lacks the lemma under
+    the row's POS (under any POS for a row without one: each reading's words in turn, a word listed once, at
+    its first place). The target's own form is left out."""
+    wordnet = load_wordnet()
+    target = row["target"].strip().lower()
+    pool, seen = [], set()
+    for key, wn_pos in target_readings(row):
+        for word, group in wordnet.ranked_with_groups(key, wn_pos, relations):
+            if word.lower() != target and word.lower() not in seen:
+                seen.add(word.lower())
+                pool.append((word, group))
+    return pool
+
+
+def wordnet_substitutes(row: dict, relations: Sequence[str] = ()) -> Prediction:
+    """Ranked (word, 1 / rank) for a dataset row (see :func:`wordnet_pool`)."""
+    return [(word, 1.0 / (rank + 1)) for rank, (word, _) in enumerate(wordnet_pool(row, relations))]
+
+
+class WordNet(System):
+    name = "wordnet"
+    needs = "nothing: the WordNet 3.0 data ship with the package"
+    description = (
+        "WordNet 3.0 synonyms of the target lemma under its POS (a benchmark without POS, ProLex or TSAR-2022 "
+        "English: under every POS, the one with most senses first): senses in WordNet's frequency order, words by "
+        "their own tag counts (optionally then hypernyms, similar-to, ...); English only; offline"
+    )
+    options = (
+        Option(
+            "relations",
+            "comma-separated related synsets whose words follow the synonyms: " + ", ".join(RELATION_NAMES),
+            default="",
+        ),
+    )
+    batch_size = 256
+    english_only = True
+    substitutes_lemmatized = True  # WordNet lemmas, not inflected to the target's form
+
+    def __init__(self, relations: str = "", **options) -> None:
+        super().__init__(relations=relations, **options)
+        self.relations = parse_relations(relations)
+
+    def predict(self, rows: Sequence[dict]) -> Iterator[tuple[str, Prediction]]:
+        for row in rows:
+            yield row["id"], wordnet_substitutes(row, self.relations)

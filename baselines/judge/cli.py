@@ -1,0 +1,192 @@
+"""`swords judge`: `tasks` (a run's unjudged substitutes as tasks in SWORDS's form: swords_metric makes them),
+`llm` (an LLM judges a tasks file: run.py), `validate` (how far an LLM judge agrees with SWORDS's annotators, beside
+the human ceiling: validate.py). Registered through the `swords.commands` entry points (setup.cfg)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import swords_dataset
+from swords_baselines.judge.outputs import refuse_foreign, tasks_file_is_ours
+from swords_lexsub.arguments import float_range, int_range
+from swords_lexsub.errors import SwordsError
+from swords_lexsub.files import check_output_file, sha256_of
+from swords_lexsub.terminal import shown
+
+MAX_AGREEMENT_BYTES = 2**20  # a validation file holds a few figures a judge
+
+
+def register(subparsers) -> None:
+    judge = subparsers.add_parser(
+        "judge",
+        help="judge the substitutes the benchmark never judged (tasks, an LLM judge, its validation)",
+        description="SWORDS's own annotation protocol for a run's new substitutes: tasks for people or an LLM, "
+        "and the LLM judge's measured agreement with SWORDS's annotators.",
+    )
+    commands = judge.add_subparsers(dest="judge_command", required=True, metavar="COMMAND")
+    tasks = commands.add_parser(
+        "tasks",
+        help="a run's unjudged substitutes as tasks in SWORDS's form",
+        description="For every target, the run's top-k substitutes the benchmark has no judgement for (matched as "
+        "the metric matches), in tasks of at most 10 with SWORDS's two controls.",
+    )
+    tasks.add_argument("--dataset", default="swords", choices=list(swords_dataset.CONFIGS), help="benchmark config")
+    tasks.add_argument("--split", default="test", help=f"split of the config ({swords_dataset.splits_text()})")
+    tasks.add_argument("--predictions", required=True, help="the run's predictions file (JSONL or upstream JSON)")
+    tasks.add_argument("--output", required=True, help="the tasks file to write (JSONL)")
+    tasks.add_argument("--k", type=int_range(1, None, "a number of substitutes"), default=10, help="top-k judged")
+    tasks.add_argument("--targets", type=int_range(1, None, "a number of targets"), help="sample this many targets")
+    tasks.add_argument("--seed", type=int, default=0, help="seed of the sample, the order and the controls")
+    tasks.add_argument("--force", action="store_true", help="replace an --output no `swords judge tasks` wrote")
+    tasks.set_defaults(func=tasks_command)
+
+    llm = commands.add_parser(
+        "llm",
+        help="an LLM judges a tasks file (any OpenAI-compatible server, or --local)",
+        description="One request a candidate, the protocol's instructions as the prompt, the answer read strictly "
+        "(anything but accept, reject or abstain is a failed item). Resumes after any interruption.",
+    )
+    llm.add_argument("--tasks", required=True, help="the tasks file (`swords judge tasks`)")
+    llm.add_argument("--output", required=True, help="the judgments file to write (JSONL)")
+    llm.add_argument("--agreement", help="a `swords judge validate --output` file: its figures go into each record")
+    add_judge_options(llm)
+    llm.add_argument("--force", action="store_true", help="replace an --output (or a journal) of anything else")
+    llm.set_defaults(func=llm_command)
+
+    validate = commands.add_parser(
+        "validate",
+        help="measure an LLM judge against SWORDS's annotators, beside the human ceiling",
+        description="The judge on candidates SWORDS already judged (the same task form and controls): accuracy and "
+        "Cohen's kappa at acceptable (score > 50%%) and conceivable (score > 0%%), Spearman between its accept "
+        "rate and the human score; and the same figures for SWORDS's second annotator pool.",
+    )
+    validate.add_argument("--dataset", default="swords", help="swords: the benchmark with human scores")
+    validate.add_argument("--split", default="dev", help="dev or test")
+    validate.add_argument("--sample", type=int_range(1, None, "a number of candidates"), default=200)
+    validate.add_argument("--seed", type=int, default=0, help="seed of the sample, the order and the controls")
+    validate.add_argument("--output", help="write the figures as JSON keyed by the judge id (updated in place)")
+    add_judge_options(validate)
+    validate.add_argument("--force", action="store_true", help="replace an --output no validation wrote")
+    validate.set_defaults(func=validate_command)
+
+
+def add_judge_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--base-url", help="the server's API base URL (none: $OPENAI_BASE_URL, else OpenAI's)")
+    parser.add_argument("--model", help="the model the server serves; with --local: smollm2-135m or a .gguf file")
+    parser.add_argument("--local", action="store_true", help="serve the model on this machine (embedded llama.cpp)")
+    parser.add_argument("--api-key-env", default="OPENAI_API_KEY", help="environment variable holding the API key")
+    parser.add_argument("--cache-dir", help="response cache folder ('off' disables; none: the one `swords run` uses)")
+    parser.add_argument("--timeout", type=float_range(0.001, None, "seconds"), default=60.0, help="seconds a request")
+    parser.add_argument("--max-retries", type=int_range(0, None, "a number of retries"), default=6)
+    parser.add_argument("--backoff", type=float_range(0, None, "seconds"), default=1.0, help="first retry's wait")
+    parser.add_argument("--concurrency", type=int_range(1, 256, "a number of requests"), default=4)
+
+
+def judge_of(args: argparse.Namespace):
+    from swords_baselines.judge.llm import JudgeSettings, LLMJudge
+    from swords_baselines.llm.client import check_base_url
+
+    if args.base_url:
+        check_base_url(args.base_url)
+    settings = JudgeSettings(
+        model=args.model,
+        base_url=args.base_url,
+        local=args.local,
+        api_key_env=args.api_key_env,
+        cache_dir=args.cache_dir,
+        timeout=args.timeout,
+        max_retries=args.max_retries,
+        backoff=args.backoff,
+        concurrency=args.concurrency,
+    )
+    return LLMJudge(settings)
+
+
+def tasks_command(args: argparse.Namespace) -> int:
+    from swords_lexsub.files import atomic_write
+    from swords_metric import MetricInputError, Scorer, make_tasks, write_tasks
+
+    swords_dataset.check_config(args.dataset, args.split)
+    output = Path(args.output)
+    check_output_file(output, f"--output {output}", create_folder=True, kind="tasks")
+    refuse_foreign(output, tasks_file_is_ours(output), args.force, "swords judge tasks")
+    try:
+        scorer = Scorer.from_dataset(args.dataset, args.split)
+        taskset = make_tasks(scorer, args.predictions, k=args.k, targets=args.targets, seed=args.seed)
+        if output.exists() and not tasks_file_is_ours(output):  # --force: the user's say-so, still replaced at once
+            staged = output.with_name(f".{output.name}.swords-tasks")
+            try:
+                write_tasks(staged, taskset)
+                atomic_write(output, staged.read_bytes())
+            finally:
+                staged.unlink(missing_ok=True)
+        else:
+            write_tasks(output, taskset)  # atomically
+    except MetricInputError as error:
+        raise SwordsError(str(error)) from None
+    targets = len({task.id for task in taskset.tasks})
+    candidates = sum(c.control is None for task in taskset.tasks for c in task.candidates)
+    print(shown(f"wrote {output}"), file=sys.stderr)
+    print(f"targets with tasks: {targets}")
+    print(f"targets with nothing new: {taskset.header.get('targets_without_new', 0)}")
+    print(f"candidates: {candidates}")
+    print(f"tasks: {len(taskset.tasks)}")
+    return 0
+
+
+def read_agreement(path: str, judge: str) -> dict:
+    """This judge's entry of a validation file, or one line saying why there is none."""
+    from swords_baselines.judge.outputs import entries_of
+    from swords_lexsub.files import open_regular
+
+    with open_regular(path, "--agreement") as f:  # a FIFO or a folder: one line, never a hang
+        data = f.read(MAX_AGREEMENT_BYTES + 1)
+    if len(data) > MAX_AGREEMENT_BYTES:
+        raise SwordsError(f"--agreement {path}: larger than {MAX_AGREEMENT_BYTES:,} bytes; not a validation file")
+    try:
+        entries = json.loads(data)
+    except (ValueError, RecursionError):
+        entries = None
+    if entries_of(entries) is None:
+        raise SwordsError(f"--agreement {path}: not a file `swords judge validate --output` wrote")
+    if judge not in entries:
+        known = ", ".join(sorted(entries)) or "none"
+        raise SwordsError(f"--agreement {path}: no figures for the judge {judge} (it has: {known})")
+    return {k: v for k, v in entries[judge].items() if k != "written_by"}
+
+
+def llm_command(args: argparse.Namespace) -> int:
+    from swords_baselines.judge.run import judge_tasks
+    from swords_metric import MetricInputError, read_tasks
+
+    judge = judge_of(args)  # checks the settings and the key; starts nothing
+    try:
+        taskset = read_tasks(args.tasks)
+    except MetricInputError as error:
+        raise SwordsError(str(error)) from None
+    header = {"judge": judge.judge, "server": judge.server, "tasks_sha256": sha256_of(Path(args.tasks))}
+    if args.agreement:
+        header["agreement"] = read_agreement(args.agreement, judge.judge)
+    started = time.monotonic()
+    outcome = judge_tasks(taskset, judge, Path(args.output), header, force=args.force)
+    print(shown(f"wrote {args.output}"), file=sys.stderr)
+    print(f"judge: {judge.judge}")
+    print(f"judgments: {outcome.judgments}")
+    print(f"judged now: {outcome.asked - len(outcome.failed)} ({judge.requests} requests, {judge.cache_hits} cached)")
+    not_label = [v for v in outcome.failed if v.answer is not None]
+    no_answer = len(outcome.failed) - len(not_label)
+    print(f"failed items: {len(outcome.failed)} ({len(not_label)} not a label, {no_answer} no answer)")
+    for verdict in outcome.failed[:3]:
+        print(shown(f"  {verdict.task.task} {verdict.candidate.substitute!r}: {verdict.failure}"), file=sys.stderr)
+    print(f"seconds: {time.monotonic() - started:.1f}")
+    return 0
+
+
+def validate_command(args: argparse.Namespace) -> int:
+    from swords_baselines.judge.validate import run_validation
+
+    return run_validation(args, judge_of(args))

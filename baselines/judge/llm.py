@@ -1,0 +1,160 @@
+"""The LLM judge: one chat request per candidate (prompt.py), sent through the client `swords run` uses (its retries,
+circuit breaker, bounded waits and response cache: baselines/llm/), to any OpenAI-compatible server or to the
+embedded llama.cpp engine; each answer read strictly. A reply that is not a label is a failed item: counted and
+reported, never guessed. Resuming a killed run is the command's (run.py); a rerun's requests come from the cache.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from swords_baselines.judge.prompt import judge_id, parse_label, request_body
+from swords_baselines.llm.cache import ResponseCache
+from swords_baselines.llm.client import LLMClient, api_key, effective_base_url
+from swords_baselines.llm.config import default_cache_dir
+from swords_baselines.llm.errors import ServerDown, TargetFailed
+from swords_baselines.llm.retry import Backoff
+from swords_lexsub.credentials import public_url
+from swords_lexsub.errors import SwordsError
+from swords_metric import Candidate, Task
+
+LOCAL_CONTEXT = 1024  # tokens a slot of the embedded engine: the instructions, a context and a candidate fit in 600
+LOCAL_SLOTS = 2
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One candidate's outcome: its label, or why it has none (`failure`; `answer` is what the model said)."""
+
+    task: Task
+    candidate: Candidate
+    label: str | None
+    answer: str | None = None
+    failure: str | None = None
+
+
+@dataclass(frozen=True)
+class JudgeSettings:
+    model: str | None = None  # with --local: the bundled model's name or a .gguf path
+    base_url: str | None = None
+    local: bool = False
+    api_key_env: str = "OPENAI_API_KEY"
+    cache_dir: str | None = None  # 'off' disables; None: the cache `swords run` uses
+    timeout: float = 60.0
+    max_retries: int = 6
+    backoff: float = 1.0
+    concurrency: int = 4
+
+    def cache_folder(self) -> Path | None:
+        if (self.cache_dir or "").lower() == "off":
+            return None
+        return Path(self.cache_dir) if self.cache_dir else default_cache_dir()
+
+
+class LLMJudge:
+    """`with LLMJudge(settings) as judge: judge.verdicts(items)`. Making one does no I/O; entering starts the
+    embedded engine (--local) and the client."""
+
+    def __init__(self, settings: JudgeSettings) -> None:
+        if not settings.local and not settings.model:
+            raise SwordsError("judge llm: name the model the server serves with --model (or pass --local)")
+        if settings.local and settings.base_url:
+            raise SwordsError("judge llm: --local serves its own model; leave out --base-url")
+        self.settings = settings
+        self.engine = self.client = None
+        self.model = settings.model  # as sent in requests
+        self._loop: asyncio.AbstractEventLoop | None = None
+        if settings.local:
+            from swords_baselines.llm.engine import LocalEngine
+
+            self.engine = LocalEngine(settings.model, parallel=LOCAL_SLOTS, context=LOCAL_CONTEXT)
+            self.model = self.engine.path.stem
+            # The bundled model by its name, any other by its file's: a judge id holds no folder.
+            bundled = not self.engine.model.lower().endswith(".gguf")
+            self.judge = judge_id(self.engine.model if bundled else self.engine.path.stem)
+        else:
+            api_key(effective_base_url(settings.base_url), settings.api_key_env)  # a missing key: said before work
+            self.judge = judge_id(settings.model)
+
+    @property
+    def server(self) -> str:
+        """What answers: the server's public URL, or the embedded engine's model file."""
+        if self.engine is not None:
+            return f"local:{self.engine.path.name}"
+        return public_url(effective_base_url(self.settings.base_url))
+
+    def __enter__(self) -> LLMJudge:
+        settings, base_url, identity = self.settings, self.settings.base_url, None
+        if self.engine is not None:
+            base_url = self.engine.start()
+            # The engine listens on a new port each time: its answers are cached under the model file instead.
+            identity = f"local:{self.engine.path.name}:{self.engine.path.stat().st_size}"
+        self.client = LLMClient(
+            base_url=base_url,
+            api_key_env=settings.api_key_env,
+            timeout=settings.timeout,
+            max_retries=settings.max_retries,
+            backoff=Backoff(settings.backoff),
+            concurrency=LOCAL_SLOTS if self.engine is not None else settings.concurrency,
+            cache=ResponseCache(settings.cache_folder()),
+            cache_identity=identity,
+        )
+        self._loop = asyncio.new_event_loop()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        loop, self._loop = self._loop, None
+        if loop is not None and not loop.is_closed():
+            if self.client is not None:
+                loop.run_until_complete(self.client.aclose())
+            loop.close()
+        if self.engine is not None:
+            self.engine.stop()
+
+    async def _verdict(self, task: Task, candidate: Candidate) -> Verdict:
+        body = request_body(self.model, task, candidate.substitute)
+        try:
+            reply = await self.client.request("chat", body)
+        except TargetFailed as error:
+            return Verdict(task, candidate, None, failure=f"no answer: {error}")
+        label = parse_label(reply.text)
+        if label is None:
+            return Verdict(task, candidate, None, reply.text, failure=f"not a label: {reply.text[:60]!r}")
+        return Verdict(task, candidate, label, reply.text)
+
+    def verdicts(self, items: Sequence[tuple[Task, Candidate]]) -> Iterator[Verdict]:
+        """Each item's Verdict in completion order. Raises a SwordsError only when no request can succeed (the
+        server is down, the key is refused); the verdicts yielded before are the caller's to keep."""
+        if self._loop is None:
+            raise SwordsError("judge llm: use the judge in a with block")
+        loop = self._loop
+        pending = {loop.create_task(self._verdict(task, candidate)) for task, candidate in items}
+        try:
+            while pending:
+                done, pending = loop.run_until_complete(asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED))
+                fatal = next((t.exception() for t in done if t.exception() is not None), None)
+                for finished in done:
+                    if finished.exception() is None:
+                        yield finished.result()
+                if isinstance(fatal, ServerDown):
+                    raise SwordsError(f"judge llm: {fatal}") from None
+                if isinstance(fatal, SwordsError):
+                    raise SwordsError(f"judge llm: {self.client.redact(str(fatal))}") from None
+                if fatal is not None:
+                    raise fatal
+        finally:
+            for task in pending:
+                task.cancel()
+            if pending:
+                loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
+
+    @property
+    def requests(self) -> int:
+        return self.client.usage.requests if self.client is not None else 0
+
+    @property
+    def cache_hits(self) -> int:
+        return self.client.usage.cache_hits if self.client is not None else 0

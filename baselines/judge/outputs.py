@@ -1,0 +1,92 @@
+"""Which of `swords judge`'s output files the toolkit wrote, known by their content: a file that is not one of
+ours is never replaced without --force (one line naming it), and ours are replaced atomically.
+
+- a tasks file starts with the header line swords_metric writes (`"format": "swords-judge-tasks"`);
+- a judgments file of `swords judge llm` is JSONL whose every record says `"written_by": "swords judge llm"`
+  (a file past MAX_OWNED_BYTES, or with any other line, is the user's: someone else's judgments are sacred);
+- a validation file is a JSON object of judge ids, each holding `"written_by": "swords judge validate"`;
+- a judge run's journal starts with its header line (run.py), its lock holds nothing but a process id.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from swords_baselines.run.ownership import is_lock
+from swords_lexsub.errors import SwordsError
+
+TASKS_FORMAT = "swords-judge-tasks"
+JOURNAL_FORMAT = "swords-judge-llm-journal"
+LLM_WRITER = "swords judge llm"
+VALIDATE_WRITER = "swords judge validate"
+MAX_OWNED_BYTES = 256 * 2**20  # a judgments file of ours is ~300 bytes a candidate; a larger file is not ours
+_MAX_LINE_BYTES = 2**20
+
+
+def _first_line(path: Path) -> object:
+    try:
+        with open(path, "rb") as f:
+            return json.loads(f.readline(_MAX_LINE_BYTES))
+    except (OSError, ValueError, RecursionError):
+        return None
+
+
+def tasks_file_is_ours(path: Path) -> bool:
+    header = _first_line(path)
+    return isinstance(header, dict) and header.get("format") == TASKS_FORMAT
+
+
+def journal_header(path: Path) -> dict | None:
+    header = _first_line(path)
+    return header if isinstance(header, dict) and header.get("format") == JOURNAL_FORMAT else None
+
+
+def llm_judgments(path: Path) -> list[dict] | None:
+    """The records of a judgments file `swords judge llm` wrote, or None if it is not one (read line by line;
+    nothing past MAX_OWNED_BYTES is read)."""
+    try:
+        if path.stat().st_size > MAX_OWNED_BYTES:
+            return None
+        records = []
+        with open(path, "rb") as f:
+            for line in f:
+                record = json.loads(line)
+                if not isinstance(record, dict) or record.get("written_by") != LLM_WRITER:
+                    return None
+                records.append(record)
+    except (OSError, ValueError, RecursionError):
+        return None
+    return records
+
+
+def entries_of(data: object) -> dict | None:
+    """A validation file's JSON as its judges' entries, or None if `swords judge validate` did not write it."""
+    if not isinstance(data, dict) or not all(
+        isinstance(entry, dict) and entry.get("written_by") == VALIDATE_WRITER for entry in data.values()
+    ):
+        return None
+    return data
+
+
+def validation_entries(path: Path) -> dict | None:
+    """The judges' entries of a validation file `swords judge validate` wrote, or None if it is not one."""
+    try:
+        if path.stat().st_size > MAX_OWNED_BYTES:
+            return None
+        return entries_of(json.loads(path.read_bytes()))
+    except (OSError, ValueError, RecursionError):
+        return None
+
+
+def refuse_foreign(path: Path, ours: bool, force: bool, command: str) -> None:
+    """Before any work: a file at `path` that `command` did not write is replaced only with --force."""
+    if path.exists() and not ours and not force:
+        raise SwordsError(
+            f"{path} exists and was not written by `{command}` (or was changed since); choose another --output, "
+            "or pass --force to replace it"
+        )
+
+
+def lock_is_ours(path: Path) -> bool:
+    return not path.exists() or is_lock(path)

@@ -1,0 +1,60 @@
+"""The LLM judge's request: the protocol's instructions (swords_metric.INSTRUCTIONS, their one owner) as the system
+message, the context with the target marked and one candidate as the user message; the answer read strictly; and
+the judge's id, which names the model and a hash of the prompt template, so that judgments from another prompt
+can never pass for these."""
+
+from __future__ import annotations
+
+import hashlib
+
+from swords_baselines.llm.prompt import mark_target
+from swords_metric import INSTRUCTIONS, LABELS, Task
+
+ANSWER = "Answer with exactly one word: accept, reject or abstain."
+SYSTEM_TEMPLATE = "{instructions}\n\n{answer}"
+USER_TEMPLATE = (
+    "Text: {context}\n\n"
+    "Target word: **{target}** (marked with ** in the text)\n"
+    "Substitute: {substitute}\n\n"
+    "Your judgment (accept, reject or abstain):"
+)
+# Greedy, a few tokens, the first line: a label is one to three tokens; what follows a newline is not the answer.
+MAX_TOKENS = 8
+SAMPLING = {"temperature": 0.0, "max_tokens": MAX_TOKENS, "stop": ["\n"]}
+
+
+def template_hash() -> str:
+    """The first 8 hex digits of the sha256 of everything the prompt holds besides the item: the instructions, the
+    templates and the sampling settings."""
+    text = "\n\n".join(
+        [SYSTEM_TEMPLATE.format(instructions=INSTRUCTIONS, answer=ANSWER), USER_TEMPLATE, repr(SAMPLING)]
+    )
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:8]
+
+
+def judge_id(model: str) -> str:
+    """`llm:<model>:<prompt sha256[:8]>`: the model and the prompt that made a judgment."""
+    return f"llm:{model}:{template_hash()}"
+
+
+def messages(task: Task, substitute: str) -> list[dict]:
+    """The chat messages asking for one candidate's label."""
+    try:
+        context = mark_target(task.context, task.target, task.offset)
+    except ValueError:  # a context whose target is elsewhere: shown as it is, the target named below
+        context = " ".join(task.context.split())
+    user = USER_TEMPLATE.format(context=context, target=task.target, substitute=substitute)
+    system = SYSTEM_TEMPLATE.format(instructions=INSTRUCTIONS, answer=ANSWER)
+    return [{"role": "system", "content": system}, {"role": "user", "content": user}]
+
+
+def request_body(model: str, task: Task, substitute: str) -> dict:
+    """The chat completion request for one candidate: everything that decides the answer, hence the cache key."""
+    return {"model": model, "messages": messages(task, substitute), **SAMPLING}
+
+
+def parse_label(text: str) -> str | None:
+    """The label the answer is, or None: exactly one of the protocol's labels after trimming and lower-casing.
+    Anything else ("Accept.", "I accept", an empty answer) is no label; nothing is guessed from it."""
+    answer = text.strip().lower()
+    return answer if answer in LABELS else None

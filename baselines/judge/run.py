@@ -1,0 +1,187 @@
+"""`swords judge llm`'s run: every candidate of a tasks file judged once, resumable after any interruption.
+
+As `swords run` does (baselines/run/): a journal (`OUTPUT.partial`) holds a header line (what identifies the run:
+the judge, the server, the tasks file's sha256, the agreement copied in) and one judgment record a line, each
+flushed as it arrives; a line cut short by a kill is cut off before anything is appended; the output is written
+atomically at the end and the journal goes. A lock keeps a second run off the same output. The requests go through
+the response cache, so a rerun asks the server only for what no run received: a candidate answered just before a
+kill -9 (cached, not yet in the journal) comes from the cache. An existing output of the same run counts as done.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from swords_baselines.judge.llm import LLMJudge, Verdict
+from swords_baselines.judge.outputs import (
+    JOURNAL_FORMAT,
+    LLM_WRITER,
+    journal_header,
+    llm_judgments,
+    lock_is_ours,
+    refuse_foreign,
+)
+from swords_baselines.run.files import JOURNAL_SUFFIX, RunLock, open_in_place
+from swords_lexsub.errors import SwordsError
+from swords_lexsub.files import atomic_write, check_output_file, no_space
+from swords_metric import TaskSet, judgment_record
+
+COMMAND = "swords judge llm"
+
+
+@dataclass
+class Outcome:
+    judgments: int = 0  # records in the output
+    asked: int = 0  # candidates judged by this run (the rest were in the journal or the output)
+    failed: list[Verdict] = field(default_factory=list)
+
+
+def paths_of(output: Path) -> dict[str, Path]:
+    return {
+        "jsonl": output,
+        "journal": output.with_name(output.name + JOURNAL_SUFFIX),
+        "lock": output.with_name(f".{output.name}.lock"),
+    }
+
+
+def _key(record: dict) -> tuple[str, str]:
+    return record.get("task"), record.get("substitute")
+
+
+def _journal_records(path: Path, header: dict, force: bool) -> list[dict]:
+    """The records a killed run with the same header left (a cut last line cut off the file first)."""
+    if not path.exists():
+        return []
+    found = journal_header(path)
+    refuse_foreign(path, found is not None, force, COMMAND)
+    if force or found is None:
+        path.unlink()
+        return []
+    if found != header:
+        raise SwordsError(
+            f"{path} is the journal of another judge run ({_difference(found, header)}); rerun that command to "
+            "finish it, or pass --force to discard it"
+        )
+    data = path.read_bytes()
+    complete = data[: data.rfind(b"\n") + 1]
+    if len(complete) != len(data):
+        descriptor = open_in_place(path, os.O_WRONLY)
+        try:
+            os.ftruncate(descriptor, len(complete))
+        finally:
+            os.close(descriptor)
+    records = []
+    for number, line in enumerate(complete.splitlines()[1:], 2):
+        try:
+            record = json.loads(line)
+        except (ValueError, RecursionError):
+            record = None
+        if not isinstance(record, dict) or record.get("written_by") != LLM_WRITER:
+            raise SwordsError(f"{path}:{number}: not a line a judge run writes; pass --force to start afresh")
+        records.append(record)
+    return records
+
+
+def _difference(found: dict, wanted: dict) -> str:
+    keys = [key for key in wanted if found.get(key) != wanted.get(key)]
+    return ", ".join(f"{key}: {found.get(key)!r} then, {wanted.get(key)!r} now" for key in keys[:2]) or "another form"
+
+
+def _output_records(output: Path, header: dict, force: bool) -> list[dict]:
+    """The records of an existing output of this same run (they count as done); any other file is refused."""
+    if not output.exists():
+        return []
+    records = llm_judgments(output)
+    refuse_foreign(output, records is not None, force, COMMAND)
+    if force or records is None:
+        return []
+    same = all(r.get("judge") == header["judge"] and r.get("tasks_sha256") == header["tasks_sha256"] for r in records)
+    if not same:
+        raise SwordsError(
+            f"{output} holds another judge's judgments or those of other tasks; choose another --output, or pass "
+            "--force to replace it"
+        )
+    return records
+
+
+def check_outputs(output: Path) -> dict[str, Path]:
+    """Before any work: the output, its journal and its lock can be ordinary files written by this command."""
+    paths = paths_of(output)
+    for path in paths.values():
+        if path.is_symlink():
+            raise SwordsError(f"--output {output}: {path} is a symbolic link; a judge run never writes through one")
+        check_output_file(path, f"--output {output}", create_folder=True, kind="judgments")
+    if not lock_is_ours(paths["lock"]):
+        raise SwordsError(f"{paths['lock']} exists and is not a judge run's lock; remove it or choose another --output")
+    return paths
+
+
+def judge_tasks(taskset: TaskSet, judge: LLMJudge, output: Path, header: dict, force: bool = False) -> Outcome:
+    """Judge every candidate not yet judged, journalled; write the output atomically. `header` identifies the
+    run (its "judge" and "tasks_sha256" are stamped on every record, with `header["agreement"]` if any)."""
+    from tqdm import tqdm
+
+    header = {"format": JOURNAL_FORMAT, **header}
+    paths = check_outputs(output)
+    with RunLock(paths, command=COMMAND):
+        journalled = _journal_records(paths["journal"], header, force)
+        done = {_key(r): r for r in [*_output_records(output, header, force), *journalled]}
+        items = [(t, c) for t in taskset.tasks for c in t.candidates if (t.task, c.substitute) not in done]
+        outcome = Outcome(asked=len(items))
+        extra = {
+            "dataset": taskset.header.get("dataset"),
+            "split": taskset.header.get("split"),
+            "tasks_sha256": header["tasks_sha256"],
+            "written_by": LLM_WRITER,
+            **({"agreement": header["agreement"]} if header.get("agreement") is not None else {}),
+        }
+        fresh = not paths["journal"].exists()
+        try:
+            with open(
+                open_in_place(paths["journal"], os.O_WRONLY | os.O_APPEND | os.O_CREAT), "a", encoding="utf-8"
+            ) as journal:
+                if fresh:
+                    journal.write(json.dumps(header, ensure_ascii=False) + "\n")
+                    journal.flush()
+                if items:
+                    bar = tqdm(total=len(items), unit="candidate", desc="judge", file=sys.stderr, disable=None)
+                    with judge, bar:
+                        try:
+                            for verdict in judge.verdicts(items):
+                                bar.update(1)
+                                if verdict.label is None:
+                                    outcome.failed.append(verdict)
+                                    continue
+                                record = judgment_record(
+                                    verdict.task, verdict.candidate, header["judge"], verdict.label
+                                )
+                                record.update(extra)
+                                journal.write(json.dumps(record, ensure_ascii=False) + "\n")
+                                journal.flush()
+                                done[_key(record)] = record
+                        except SwordsError as error:  # the server is down, the key refused: what was judged stays
+                            raise SwordsError(
+                                f"{error}; {len(done)} judgments are kept in {paths['journal']}: rerun the same "
+                                "command to resume"
+                            ) from None
+                os.fsync(journal.fileno())
+        except OSError as error:
+            if not no_space(error):
+                raise
+            raise SwordsError(
+                f"no space left on the device writing {paths['journal']}; its judgments are kept: free some space "
+                "and rerun the same command"
+            ) from None
+        ordered = [done[key] for t in taskset.tasks for c in t.candidates if (key := (t.task, c.substitute)) in done]
+        for record in ordered:  # the agreement of this run, also on the records an earlier run of it wrote
+            record.pop("agreement", None)
+            record.update(extra)
+        text = "".join(json.dumps(record, ensure_ascii=False) + "\n" for record in ordered)
+        atomic_write(output, text.encode("utf-8"))
+        paths["journal"].unlink()
+    outcome.judgments = len(ordered)
+    return outcome

@@ -1,0 +1,112 @@
+"""The files of a run and where they may go: their names beside `--output`, the checks of their place before any
+work, and the files a run writes in place (its journal and its lock, which keeps two runs off one output).
+
+A run writes `NAME.jsonl` (predictions), `NAME.json` (the upstream format), `NAME.metrics.json`, and while it
+works `NAME.jsonl.partial` (its journal) and `.NAME.lock`; which of these a run may replace is ownership.py's. A
+run never writes through a symbolic link: a link at any of these names is refused, and the files written in
+place (the journal, the lock) are opened without following one.
+"""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import os
+import stat
+from pathlib import Path
+
+from swords_lexsub.errors import SwordsError
+from swords_lexsub.files import check_output_file
+
+JOURNAL_SUFFIX = ".partial"
+PREDICTION_FILES = ("jsonl", "upstream")
+OUTPUT_SUFFIXES = (".jsonl", ".json")
+
+
+def output_paths(output: Path) -> dict[str, Path]:
+    """The files of a run: predictions as JSONL and in the upstream format, the metrics, the journal, and
+    the lock that keeps two runs off the same output."""
+    output = Path(output)
+    name = output.name
+    for suffix in OUTPUT_SUFFIXES:
+        if name.endswith(suffix):
+            name = name[: -len(suffix)]
+            break
+    return {
+        "jsonl": output.with_name(name + ".jsonl"),
+        "upstream": output.with_name(name + ".json"),
+        "metrics": output.with_name(name + ".metrics.json"),
+        "journal": output.with_name(name + ".jsonl" + JOURNAL_SUFFIX),
+        "lock": output.with_name("." + name + ".lock"),
+    }
+
+
+def written_files(paths: dict[str, Path]) -> str:
+    """The files a finished run leaves, as one phrase for the terminal."""
+    return f"{paths['jsonl']} (predictions), {paths['upstream']} (upstream format), {paths['metrics']} (metrics)"
+
+
+def check_location(output: Path, paths: dict[str, Path]) -> None:
+    """Before any work: the run's files can be ordinary files in an ordinary folder that takes files (made if
+    missing), and none of them is a symbolic link (which a run would otherwise write through, into whatever
+    it points at)."""
+    for path in paths.values():
+        if path.is_symlink():
+            raise SwordsError(
+                f"--output {output}: {path} is a symbolic link (to {os.readlink(path)}); a run never "
+                "writes through a link: remove it or choose another --output"
+            )
+        check_output_file(path, f"--output {output}", create_folder=True, kind="run files")
+
+
+def open_in_place(path: Path, flags: int) -> int:
+    """A descriptor of `path` as a file a run writes in place (its journal, its lock): never through a symbolic
+    link, only a regular file with no other name (a hard link's other name would be written too). One
+    SwordsError naming the file otherwise."""
+    try:
+        descriptor = os.open(path, flags | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, 0o666)
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            raise SwordsError(
+                f"{path} is a symbolic link; a run never writes through a link: remove it or choose another --output"
+            ) from None
+        raise SwordsError(f"cannot open the run's file {path} ({error.strerror or error})") from None
+    info = os.fstat(descriptor)
+    if not stat.S_ISREG(info.st_mode) or info.st_nlink > 1:
+        os.close(descriptor)
+        what = "has another name (a hard link)" if stat.S_ISREG(info.st_mode) else "is not a regular file"
+        raise SwordsError(
+            f"{path} {what}; a run writes only files of its own there: remove it or choose another --output"
+        )
+    os.set_blocking(descriptor, True)
+    return descriptor
+
+
+class RunLock:
+    """An exclusive lock on an output, held for the whole run; a second run on it is refused at once."""
+
+    def __init__(self, paths: dict[str, Path], command: str = "swords run") -> None:
+        self.path, self.output, self.command = paths["lock"], paths["jsonl"], command
+        self.handle = None
+
+    def __enter__(self) -> RunLock:
+        self.handle = os.fdopen(open_in_place(self.path, os.O_RDWR | os.O_CREAT), "r+")
+        try:
+            fcntl.flock(self.handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            self.handle.seek(0)
+            owner = self.handle.read(32).strip() or "another process"
+            self.handle.close()
+            raise SwordsError(
+                f"another `{self.command}` (process {owner}) is writing {self.output}; wait for it to finish or choose "
+                "another --output"
+            ) from None
+        self.handle.seek(0)
+        self.handle.truncate()
+        self.handle.write(str(os.getpid()))
+        self.handle.flush()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.path.unlink(missing_ok=True)  # while still held: a waiting run is refused, not confused
+        self.handle.close()

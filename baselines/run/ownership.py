@@ -1,0 +1,227 @@
+"""Which of a run's files a run wrote, known by their content, not their name, and how a run writes its prediction
+files so that they stay known.
+
+A user's files are never replaced: before any work, every one of a run's files (files.py) that exists must be
+recognisably a run's own:
+- the metrics file holds a run header (`"run": {"system": …}`), and since 0.1 the sha256 of the two
+  prediction files it was written with (`run.files`);
+- a prediction file is a run's when its current sha256 is recorded: in that header (a metrics file written
+  before hashes were recorded vouches for its siblings as they are), or in the journal, which records the
+  sha256 of the files a run is about to move into place before it moves them (so a run stopped between its
+  outputs and the metrics file still knows them, and a journal vouches for nothing else);
+- a journal starts with a run's header line; a lock file holds nothing but a process id.
+Anything else is refused in one line naming the file; `--force` is the user's say-so to replace it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import IO
+
+from swords_baselines.run.files import PREDICTION_FILES
+from swords_lexsub.errors import SwordsError
+from swords_lexsub.files import atomic_write, sha256_of
+
+_MAX_METRICS_BYTES = 64 * 2**20  # a metrics file is a few hundred kB; a larger one is not ours
+_MAX_HEADER_BYTES = 2**20
+# The journal's record of the prediction files about to be moved into place (see write_outputs).
+_OUTPUTS_RECORD = b'{"outputs": '
+_SHA256 = re.compile(r"[0-9a-f]{64}")
+# The folder the outputs are written in before they are moved into place: mkdtemp's eight random characters.
+_STAGING_INFIX = ".swords-staging-"
+_STAGING_RANDOM = re.compile(r"[a-z0-9_]{8}")
+
+
+def _read_json(path: Path, limit: int) -> object:
+    try:
+        if path.stat().st_size > limit:
+            return None
+        return json.loads(path.read_bytes())
+    except (OSError, ValueError, RecursionError):
+        return None
+
+
+def run_header(paths: dict[str, Path]) -> dict | None:
+    """The run header of the metrics file, if that file is a run's."""
+    metrics = _read_json(paths["metrics"], _MAX_METRICS_BYTES)
+    run = metrics.get("run") if isinstance(metrics, dict) else None
+    return run if isinstance(run, dict) and isinstance(run.get("system"), str) else None
+
+
+def journal_header(path: Path) -> dict | None:
+    """The header line of a run's journal, if the file is one."""
+    try:
+        with open(path, "rb") as f:
+            first = f.readline(_MAX_HEADER_BYTES)
+        header = json.loads(first)
+    except (OSError, ValueError, RecursionError):
+        return None
+    is_header = isinstance(header, dict) and isinstance(header.get("system"), str) and "options" in header
+    return header if is_header else None
+
+
+def outputs_record(line: bytes | str) -> dict[str, str] | None:
+    """The sha256 of the prediction files a journal line says a run was about to move into place, if the line
+    is such a record (`{"outputs": {"jsonl": SHA256, "upstream": SHA256}}`)."""
+    if isinstance(line, str):
+        line = line.encode("utf-8", "surrogatepass")
+    if not line.startswith(_OUTPUTS_RECORD):
+        return None
+    try:
+        record = json.loads(line)
+    except (ValueError, RecursionError):
+        return None
+    hashes = record.get("outputs") if isinstance(record, dict) and len(record) == 1 else None
+    if not isinstance(hashes, dict) or set(hashes) != set(PREDICTION_FILES):
+        return None
+    valid = all(isinstance(value, str) and _SHA256.fullmatch(value) for value in hashes.values())
+    return hashes if valid else None
+
+
+def journal_outputs(path: Path) -> list[dict[str, str]]:
+    """Every outputs record in a run's journal (none if the file is not a journal)."""
+    if journal_header(path) is None:
+        return []
+    records = []
+    try:
+        with open(path, "rb") as f:
+            for line in f:
+                record = outputs_record(line)
+                if record is not None:
+                    records.append(record)
+    except OSError:
+        return []
+    return records
+
+
+def is_lock(path: Path) -> bool:
+    """Whether a lock file is as a run leaves it: empty, or nothing but a process id."""
+    try:
+        if path.stat().st_size > 32:
+            return False
+        text = path.read_text(encoding="ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        return False
+    return text == "" or text.isdigit()
+
+
+def prediction_file_is_ours(paths: dict[str, Path], role: str, header: dict | None = None) -> bool:
+    """Whether the run's prediction file `role` ("jsonl" or "upstream") is as a run wrote it: its sha256 is
+    recorded in the metrics file's header or in the journal (see the module's docstring)."""
+    header = run_header(paths) if header is None else header
+    if header is not None and not isinstance(header.get("files"), dict):
+        return True  # written before runs recorded their files' hashes
+    recorded = [header["files"]] if header is not None else []
+    recorded += journal_outputs(paths["journal"])
+    if not recorded:
+        return False
+    try:
+        actual = sha256_of(paths[role], "run file")
+    except (OSError, SwordsError):  # gone, unreadable, or not a regular file: not vouched for
+        return False
+    return any(hashes.get(role) == actual for hashes in recorded)
+
+
+def foreign_files(paths: dict[str, Path]) -> list[Path]:
+    """The existing files among a run's that no run wrote (or that were changed since)."""
+    foreign = []
+    header = run_header(paths)
+    if paths["metrics"].exists() and header is None:
+        foreign.append(paths["metrics"])
+    for role in PREDICTION_FILES:
+        if paths[role].exists() and not prediction_file_is_ours(paths, role, header):
+            foreign.append(paths[role])
+    if paths["journal"].exists() and journal_header(paths["journal"]) is None:
+        foreign.append(paths["journal"])
+    if paths["lock"].exists() and not is_lock(paths["lock"]):
+        foreign.append(paths["lock"])
+    return foreign
+
+
+def check_ownership(paths: dict[str, Path], force: bool) -> None:
+    """Before any work: refuse to replace a file no run wrote, unless --force says to."""
+    foreign = [] if force else foreign_files(paths)
+    if foreign:
+        more = f" (and {', '.join(str(p) for p in foreign[1:])})" if len(foreign) > 1 else ""
+        raise SwordsError(
+            f"{foreign[0]}{more} exists and was not written by `swords run` (or was changed since); "
+            "choose another --output, or pass --force to replace it"
+        )
+
+
+def file_hashes(paths: dict[str, Path]) -> dict[str, str]:
+    return {role: sha256_of(paths[role]) for role in PREDICTION_FILES if paths[role].is_file()}
+
+
+def record_outputs(paths: dict[str, Path], header: dict, hashes: dict[str, str] | None = None) -> dict:
+    """Record that a run wrote its prediction files (the metrics file, with their sha256), before the journal
+    that vouched for them goes. Returns the header with the hashes."""
+    recorded = {**header, "files": file_hashes(paths) if hashes is None else hashes}
+    atomic_write(paths["metrics"], json.dumps({"run": recorded}, indent=2, allow_nan=False).encode("utf-8"))
+    return recorded
+
+
+def _staging_prefix(paths: dict[str, Path]) -> str:
+    return f".{paths['jsonl'].name}{_STAGING_INFIX}"
+
+
+def remove_stale_staging(paths: dict[str, Path]) -> None:
+    """Remove the staging folders a killed run left beside its outputs: a folder of write_outputs' name that
+    holds nothing but the prediction files' names (and their atomic writes' temporary files). Called under
+    the run's lock, so no other run is using one."""
+    folder, prefix = paths["jsonl"].parent, _staging_prefix(paths)
+    names = {paths[role].name for role in PREDICTION_FILES}
+    try:
+        candidates = [entry for entry in os.scandir(folder) if entry.name.startswith(prefix)]
+    except OSError:
+        return
+    for candidate in candidates:
+        if not _STAGING_RANDOM.fullmatch(candidate.name[len(prefix) :]) or not candidate.is_dir(follow_symlinks=False):
+            continue
+        try:
+            entries = list(os.scandir(candidate.path))
+            ours = all(
+                entry.is_file(follow_symlinks=False)
+                and (entry.name in names or any(entry.name.startswith(f".{name}.swords-") for name in names))
+                for entry in entries
+            )
+            if ours:
+                shutil.rmtree(candidate.path)
+        except OSError:
+            continue
+
+
+def write_outputs(
+    paths: dict[str, Path], header: dict, journal: IO[str], write: Callable[[dict[str, Path]], None]
+) -> dict:
+    """Write a run's prediction files so that at every moment each one is recognisably a run's: `write` makes
+    them in a staging folder beside them, their sha256 go into the journal (flushed to disk), they are moved
+    into place, and the metrics file records them. A kill at any point leaves the previous files or the new
+    ones, both known by their sha256, and a journal that completes the run at the next start. Returns the
+    header with the hashes. The caller holds the run's lock."""
+    remove_stale_staging(paths)
+    staging = Path(tempfile.mkdtemp(dir=paths["jsonl"].parent, prefix=_staging_prefix(paths)))
+    staged = {role: staging / paths[role].name for role in PREDICTION_FILES}
+    try:
+        try:
+            write(staged)
+        except SwordsError as error:  # no space: name the outputs, not the staging folder
+            message = str(error)
+            for role in PREDICTION_FILES:
+                message = message.replace(str(staged[role]), str(paths[role]))
+            raise SwordsError(message) from None
+        hashes = {role: sha256_of(staged[role]) for role in PREDICTION_FILES}
+        journal.write(json.dumps({"outputs": hashes}) + "\n")
+        journal.flush()
+        os.fsync(journal.fileno())
+        for role in PREDICTION_FILES:
+            os.replace(staged[role], paths[role])  # replaces whatever is at the name, never writes through it
+        return record_outputs(paths, header, hashes)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)

@@ -1,0 +1,237 @@
+"""Run a system over a benchmark split: resumable, checkpointed per target, outputs written atomically.
+
+The journal (`OUTPUT.jsonl.partial`) is a header line (what identifies the run: system, the options that
+decide the answers, dataset, split), one line per finished target, each flushed as it arrives, and at the
+end the sha256 of the outputs about to be moved into place (ownership.write_outputs). A run stopped at any
+point (Ctrl-C, SIGTERM, kill -9, a full disk, a crash) resumes where it stopped: a line cut short is dropped
+before anything is appended, so any number of interruptions leave a readable journal. Which files a run may
+replace is baselines/run/ownership.py's; the lock that keeps a second run off the same output is in files.py.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from swords_baselines.run.files import open_in_place, output_paths
+from swords_baselines.run.ownership import outputs_record, write_outputs
+from swords_baselines.system import Prediction, System
+from swords_lexsub.errors import SwordsError
+from swords_lexsub.files import no_space
+from swords_metric import write_predictions
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _flat(header: dict) -> dict:
+    options = header.get("options")
+    return {**{k: v for k, v in header.items() if k != "options"}, **(options if isinstance(options, dict) else {})}
+
+
+def _shown_value(value: object, limit: int = 40) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def settings_difference(recorded: dict, wanted: dict, most: int = 3) -> str:
+    """What differs between two run headers, most telling first, as "option: 'recorded' then, 'wanted' now"
+    (values cut to 40 characters): another system alone (its options are bound to differ), else the
+    benchmark, then the options in alphabetical order, `most` of them and the others' names."""
+    if recorded.get("system") != wanted.get("system"):
+        return f"system: {_shown_value(recorded.get('system'))} then, {_shown_value(wanted.get('system'))} now"
+    old, new = _flat(recorded), _flat(wanted)
+    differing = sorted(
+        (key for key in set(old) | set(new) if old.get(key) != new.get(key)),
+        key=lambda key: (key not in ("dataset", "split"), key),
+    )
+    parts = [f"{key}: {_shown_value(old.get(key))} then, {_shown_value(new.get(key))} now" for key in differing[:most]]
+    if len(differing) > most:
+        parts.append(f"and {', '.join(differing[most:])}")
+    return "; ".join(parts) or "the same options in another form"
+
+
+def same_settings(a: dict, b: dict) -> bool:
+    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+
+
+def _refuse_constant(name: str) -> None:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _journal_answer(line: str) -> tuple[str, Prediction]:
+    """A journal line's target id and prediction, exactly as a run writes them: strict JSON (no NaN), a string
+    id, [string, finite number] pairs. ValueError otherwise."""
+    record = json.loads(line, parse_constant=_refuse_constant)
+    if not isinstance(record, dict) or not isinstance(record.get("id"), str):
+        raise ValueError("not an answer")
+    substitutes = record.get("substitutes")
+    if not isinstance(substitutes, list):
+        raise ValueError("no substitutes")
+    prediction = []
+    for item in substitutes:
+        if not (
+            isinstance(item, list)
+            and len(item) == 2
+            and isinstance(item[0], str)
+            and isinstance(item[1], (int, float))
+            and not isinstance(item[1], bool)
+            and math.isfinite(item[1])
+        ):
+            raise ValueError("not a [substitute, score] pair")
+        prediction.append((item[0], float(item[1])))
+    return record["id"], prediction
+
+
+def _read_journal(path: Path, header: dict, known_ids: set[str], force: bool) -> dict[str, Prediction]:
+    """Answers already recorded by an interrupted run with the same configuration. A last line cut short
+    is cut off the file; a journal without answers (a start that failed) is simply started again."""
+    if not path.exists():
+        return {}
+    data = path.read_bytes()
+    complete = data[: data.rfind(b"\n") + 1]  # everything up to the last newline: whole lines only
+    if len(complete) != len(data):
+        descriptor = open_in_place(path, os.O_WRONLY)
+        try:
+            os.ftruncate(descriptor, len(complete))
+        finally:
+            os.close(descriptor)
+    lines = complete.decode("utf-8", errors="replace").split("\n")[:-1]
+    if force or len(lines) <= 1:  # nothing recorded worth keeping (or --force): start afresh
+        path.unlink()
+        return {}
+    try:
+        recorded = json.loads(lines[0])
+    except json.JSONDecodeError:
+        recorded = None
+    if not isinstance(recorded, dict):
+        raise SwordsError(f"{path}:1: not a run journal's header; remove the file or pass --force to start afresh")
+    if not same_settings(recorded, header):
+        difference = settings_difference(recorded, header)
+        raise SwordsError(
+            f"{path} holds {len(lines) - 1} answers of a run with other settings ({difference}); "
+            "rerun with those settings to resume it, or pass --force to discard it"
+        )
+    done: dict[str, Prediction] = {}
+    for line_number, line in enumerate(lines[1:], 2):
+        if outputs_record(line) is not None:  # the outputs of a run stopped while moving them into place
+            continue
+        try:
+            target_id, prediction = _journal_answer(line)
+        except (ValueError, RecursionError):
+            raise SwordsError(
+                f"{path}:{line_number}: corrupted journal line (not as a run writes it: strict JSON, an id and "
+                "[substitute, finite score] pairs); remove the line, or pass --force to start afresh"
+            ) from None
+        if target_id in known_ids:
+            done[target_id] = prediction
+    return done
+
+
+def journal_line(system: str, target_id: str, prediction: Prediction) -> str:
+    """The journal line of one answer. A lone surrogate in a substitute (which no file can hold as UTF-8)
+    becomes U+FFFD; a score that is not a finite number is the system's fault, one line naming the target."""
+    substitutes = []
+    for substitute, score in prediction:
+        try:
+            value = float(score)
+        except (TypeError, ValueError):
+            value = math.nan
+        if isinstance(score, (bool, str)) or not math.isfinite(value):
+            raise SwordsError(f"{system}: target {target_id}: score {score!r} of {substitute!r} is not a finite number")
+        substitutes.append([_LONE_SURROGATE.sub("\ufffd", str(substitute)), value])
+    return json.dumps({"id": target_id, "substitutes": substitutes}, ensure_ascii=False, allow_nan=False) + "\n"
+
+
+def upstream_keyed(rows: Sequence[dict], predictions: dict[str, Prediction]) -> dict[str, Prediction]:
+    """The predictions as the upstream SWORDS library reads them: keyed by its target ids, and only for the
+    targets its datasets have (CoInCo's problematic ones are left out there; the JSONL keeps them)."""
+    return {
+        row.get("upstream_id") or row["id"]: predictions[row["id"]]
+        for row in rows
+        if row["id"] in predictions and not (row.get("provenance") or {}).get("coinco_problematic")
+    }
+
+
+def run(
+    system: System, rows: Sequence[dict], output: Path, header: dict, progress: bool = True, force: bool = False
+) -> dict:
+    """Predict every row not yet answered, appending each answer to a journal as it arrives (flushed, so
+    Ctrl-C or a crash loses no finished target); at the end write the outputs atomically and drop the
+    journal. Returns the predictions by id, in row order. The caller has checked the output (run_files) and
+    holds its RunLock."""
+    from tqdm import tqdm
+
+    paths = output_paths(Path(output))
+    ids = [row["id"] for row in rows]
+    done = _read_journal(paths["journal"], header, set(ids), force)
+    todo = [row for row in rows if row["id"] not in done]
+    fresh = not paths["journal"].exists()
+    descriptor = open_in_place(paths["journal"], os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+    try:
+        with open(descriptor, "a", encoding="utf-8") as journal:
+            if fresh:
+                journal.write(json.dumps(header, allow_nan=False) + "\n")
+                journal.flush()
+            bar = tqdm(
+                total=len(rows),
+                initial=len(done),
+                unit="target",
+                desc=system.name,
+                disable=not progress,
+                file=sys.stderr,
+                dynamic_ncols=True,
+            )
+            system.show_status = lambda status: bar.set_postfix_str(status, refresh=True)
+            try:
+                for start in range(0, len(todo), system.batch_size):
+                    for target_id, prediction in system.predict(todo[start : start + system.batch_size]):
+                        line = journal_line(system.name, target_id, prediction)
+                        journal.write(line)
+                        journal.flush()
+                        done[target_id] = _journal_answer(line)[1]  # as the journal holds it
+                        bar.update(1)
+                    os.fsync(journal.fileno())
+            finally:
+                bar.close()
+            missing = [tid for tid in ids if tid not in done]
+            if missing:
+                raise SwordsError(f"{system.name} gave no answer for {len(missing)} targets (first: {missing[0]})")
+            predictions = {tid: done[tid] for tid in ids}
+
+            def write(staged: dict[str, Path]) -> None:
+                write_predictions(staged["jsonl"], predictions)
+                write_predictions(
+                    staged["upstream"],
+                    upstream_keyed(rows, predictions),
+                    substitutes_lemmatized=system.substitutes_lemmatized,
+                )
+
+            try:
+                write_outputs(paths, header, journal, write)
+            except SwordsError as error:  # no space: the journal still holds every answer
+                raise SwordsError(
+                    f"{error}; the journal {paths['journal']} keeps every answer: free space and rerun"
+                ) from None
+            except OSError as error:  # e.g. a folder made at an output's name since the start
+                if no_space(error):
+                    raise
+                where = error.filename2 or error.filename  # a rename's target, else the file
+                raise SwordsError(
+                    f"cannot put the run's outputs in place beside {paths['jsonl']} "
+                    f"({error.strerror or error}: {where}); the journal {paths['journal']} "
+                    "keeps every answer: rerun the same command"
+                ) from None
+    except OSError as error:
+        if not no_space(error):
+            raise
+        raise SwordsError(
+            f"no space left on the device writing {paths['journal']} ({error.strerror}); its {len(done)} finished "
+            "targets are kept: free some space and rerun the same command to resume"
+        ) from None
+    paths["journal"].unlink()  # the metrics file vouches for the outputs from here on
+    return predictions

@@ -1,0 +1,76 @@
+"""The Leaderboard's bar chart of a board's main metric, as plain HTML beside its table: one bar a row that reports
+the metric, in the table's order (best first), each named, with its figure printed whole beside it. Runs measured
+here and published rows are told apart by colour and by weight (a measured run's name is bold), with a legend.
+Every name goes through html.escape, as in render.py."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from html import escape
+
+from swords_space.render import swatches_html
+
+MEASURED_COLOUR = "#2563eb"  # the table's measured rows are tinted with this hue too
+PUBLISHED_COLOUR = "#9ca3af"  # and its published rows grey
+MEASURED_WORDS, PUBLISHED_WORDS = "measured here (swords run, bold)", "published"
+_BOX = "font-family: system-ui, sans-serif; line-height: 1.4; color: #111827; background: #ffffff; padding: 8px;"
+# One grid for every bar, so that bars and figures line up: name, bar, figure. A name wraps between its words; a
+# figure never wraps (its column is as wide as the widest figure).
+_GRID = (
+    "display:grid;grid-template-columns:minmax(6em,11em) minmax(5em,1fr) max-content;gap:5px 8px;"
+    "align-items:center;margin:6px 0"
+)
+_TRACK = "background:#f3f4f6;height:12px;border-radius:3px"
+
+
+@dataclass(frozen=True)
+class Bar:
+    """One row of the board on the chart: its system's name, its figure and whether it was measured here."""
+
+    name: str
+    value: float
+    measured: bool
+
+
+def figure(value: float) -> str:
+    """A figure as the board's table prints it: as its paper or scorer gives it (34.6, not 34.60)."""
+    return f"{value:g}"
+
+
+def _bar(bar: Bar, top: float) -> str:
+    width = max(0.0, min(100.0, 100.0 * bar.value / top))
+    colour = MEASURED_COLOUR if bar.measured else PUBLISHED_COLOUR
+    return (
+        f'<div class="swords-bar" data-source="{"measured" if bar.measured else "published"}" '
+        f'data-value="{bar.value!r}" style="display:contents">'
+        '<span class="swords-bar-name" style="text-align:right;overflow-wrap:break-word;min-width:0;'
+        f'font-weight:{600 if bar.measured else 400}">{escape(bar.name)}</span>'
+        f'<span style="{_TRACK}"><span style="display:block;width:{width:.1f}%;height:12px;background:{colour};'
+        'border-radius:3px"></span></span>'
+        '<span class="swords-bar-value" style="white-space:nowrap;font-variant-numeric:tabular-nums">'
+        f"{figure(bar.value)}</span></div>"
+    )
+
+
+def bar_chart_html(bars: Sequence[Bar], metric: str, benchmark: str, top: float, unreported: int = 0) -> str:
+    """The bars of `metric` on `benchmark`, in the given order, their lengths from 0 to `top` (100 for percentages,
+    1 for fractions; a figure above it fills its bar); `unreported`: how many rows of the board have no figure."""
+    title = (
+        f'<div class="swords-board-title" style="font-weight:600">{escape(metric)} on {escape(benchmark)}, '
+        "best first</div>"
+    )
+    if not bars:
+        return (
+            f'<div class="swords-board-chart" style="{_BOX}">{title}<em>No run or published result on this split '
+            f"reports {escape(metric)}.</em></div>"
+        )
+    scale = f"Bars from 0 to {figure(top)}"
+    if unreported:
+        scale += f"; {unreported} {'row does' if unreported == 1 else 'rows do'} not report {escape(metric)}"
+    legend = swatches_html({MEASURED_WORDS: MEASURED_COLOUR, PUBLISHED_WORDS: PUBLISHED_COLOUR})
+    return (
+        f'<div class="swords-board-chart" style="{_BOX}">{title}'
+        f'<div style="{_GRID}">{"".join(_bar(bar, top) for bar in bars)}</div>'
+        f'<div style="font-size:0.8em;color:#4b5563">{scale}.</div>{legend}</div>'
+    )

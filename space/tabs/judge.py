@@ -1,0 +1,210 @@
+"""The Judge tab: people judge, in context, the substitutes a benchmark never judged, by SWORDS's own protocol
+(the paper's Appendix B; the words and labels are the metric's: swords_metric.INSTRUCTIONS, LABELS). Start from a
+tasks file (`swords judge tasks`) or from a run and a SWORDS split, enter a name, and judge one task at a time: the
+benchmark's context with the target marked, at most 10 candidates and two controls, each accepted, rejected or
+abstained on (radio buttons, or the keys a, r, d and Enter: KEYS_JS). Every finished task is appended
+to the session's judgments file, offered for download; uploading it again with the tasks continues where it
+stopped. The handlers are in judge_session.py, the files' checks in judge_files.py."""
+
+from __future__ import annotations
+
+from html import escape
+from pathlib import Path
+
+import gradio as gr
+
+from swords_metric import INSTRUCTIONS, LABELS, MAX_CANDIDATES
+from swords_space import render
+from swords_space.events import messages
+from swords_space.inputs import Dropdown, File, Number, PredictionsFile, Radio, Textbox
+from swords_space.tabs.judge_files import MAX_JUDGMENTS_BYTES, MAX_TASKS_BYTES
+from swords_space.tabs.judge_session import JudgeSession, discard, judgeable_splits, save, start
+from swords_space.tabs.score_files import MAX_UPLOAD_BYTES
+
+SLOTS = MAX_CANDIDATES + 2  # a task's candidates and its two controls
+# What each choice says (the values are the metric's labels, in its order).
+CHOICE_WORDS = {
+    "accept": "accept",
+    "reject": "reject",
+    "abstain": "abstain (I do not know this word)",
+}
+CHOICES = [(CHOICE_WORDS[label], label) for label in LABELS]
+JSONL = [".jsonl"]
+KEYS_HELP = (
+    "Keyboard: **a** (or 1) accept, **r** (2) reject, **d** (3) abstain — each key answers the candidate that has "
+    "the focus (Tab moves it), else the first one without an answer; **Enter** saves the task."
+)
+# The keys above, in the page: installed once when it loads; they act only while the Judge tab is shown and the
+# focus is not in a text field. A key clicks the radio button, so Gradio sees the same change as from a mouse.
+KEYS_JS = """() => {
+  if (window.swordsJudgeKeys) return;
+  window.swordsJudgeKeys = true;
+  const LABELS = {a: 'accept', r: 'reject', d: 'abstain', '1': 'accept', '2': 'reject', '3': 'abstain'};
+  const shown = () => [...document.querySelectorAll('[id^="judge-candidate-"]')].filter(g => g.offsetParent);
+  const answered = group => [...group.querySelectorAll('input[type=radio]')].some(input => input.checked);
+  document.addEventListener('keydown', event => {
+    const save = document.querySelector('#judge-save');
+    if (!save || !save.offsetParent || event.ctrlKey || event.metaKey || event.altKey) return;
+    const active = document.activeElement;
+    if (active && (active.tagName === 'TEXTAREA' || (active.tagName === 'INPUT' && active.type !== 'radio'))) return;
+    const groups = shown();
+    if (!groups.length) return;
+    if (event.key === 'Enter') {
+      if (active && active.tagName === 'BUTTON') return;
+      event.preventDefault();
+      save.click();
+      return;
+    }
+    const label = LABELS[event.key.toLowerCase()];
+    if (!label) return;
+    const focused = active && active.closest('[id^="judge-candidate-"]');
+    const group = groups.includes(focused) ? focused : groups.find(g => !answered(g));
+    if (!group) return;
+    event.preventDefault();
+    group.querySelector(`input[value="${label}"]`).click();
+    const next = groups.slice(groups.indexOf(group) + 1).find(g => !answered(g)) || groups.find(g => !answered(g));
+    (next ? next.querySelector('input') : save).focus();  // all answered: Enter saves
+  });
+}"""
+
+# -- what the page shows of a session ---------------------------------------------------------------------------
+
+
+def progress_text(session: JudgeSession | None) -> str:
+    if session is None:
+        return "Not started."
+    judged, total = session.candidates_judged()
+    count = len(session.tasks)
+    where = f"Task **{session.finished + 1:,} of {count:,}**" if session.current else f"**All {count:,} tasks judged**"
+    line = f"{where} · {judged:,} of {total:,} candidates judged · judge **{escape(session.judge)}**"
+    if session.resumed:
+        line += f" · {session.resumed:,} tasks were already judged in the uploaded judgments file"
+    return line
+
+
+def task_html(session: JudgeSession | None) -> str:
+    if session is None:
+        return ""
+    task = session.current
+    if task is None:
+        return (
+            '<div class="swords-judge-done" style="padding:8px">Every task is judged: download the judgments file '
+            "(below), and score it with the run in the Score tab or with <code>swords evaluate --judgments</code>."
+            "</div>"
+        )
+    where = f"{session.header.get('dataset', '')} {session.header.get('split', '')}".strip()
+    head = (
+        f'<div style="font-size:0.85em;color:#374151">{escape(where)} · <code>{escape(task.id)}</code> · '
+        f"target <b>{escape(render.visible(task.target))}</b></div>"
+    )
+    return head + render.context_html(task.context, task.offset, len(task.target))
+
+
+def view(session: JudgeSession | None) -> tuple:
+    """The updates of the tab's outputs for a session: progress, the task, a radio per candidate, the buttons."""
+    task = session.current if session else None
+    candidates = task.candidates if task else []
+    radios = [
+        gr.Radio(label=f"{i + 1}. {render.visible(candidates[i].substitute)}", value=None, visible=True)
+        if i < len(candidates)
+        else gr.Radio(label=f"{i + 1}.", value=None, visible=False)
+        for i in range(SLOTS)
+    ]
+    has_file = session is not None
+    tasks_file = session.tasks_file if session else None
+    return (
+        session,
+        progress_text(session),
+        task_html(session),
+        *radios,
+        gr.Button(interactive=task is not None),
+        gr.DownloadButton(value=str(session.judgments) if has_file else None, visible=has_file),
+        gr.DownloadButton(value=str(tasks_file) if tasks_file else None, visible=tasks_file is not None),
+    )
+
+
+# -- events -------------------------------------------------------------------------------------------------
+
+
+def on_start(
+    old=None, tasks_upload=None, run_upload=None, split_label="swords test", targets=0, seed=0, partial=None, judge=""
+):
+    folder = Path(gr.utils.get_upload_folder())  # Gradio serves files there as they are: no copy per download
+    folder.mkdir(parents=True, exist_ok=True)
+    with messages():
+        session = start(tasks_upload, run_upload, split_label, judge, partial, targets, seed, folder)
+    discard(old)  # the browser session's earlier judging session, if any: its files are in its download
+    return view(session)
+
+
+def on_save(session, *labels):
+    with messages():
+        session = save(session, list(labels))
+    return view(session)
+
+
+# -- layout -------------------------------------------------------------------------------------------------
+
+
+def build(demo: gr.Blocks) -> None:
+    """The tab's components (inside its gr.Tab) and events; the keyboard's keys installed when `demo` loads."""
+    state = gr.State(None, delete_callback=discard)  # this browser session's JudgeSession; its files go with it
+    tasks_mb, judgments_mb = MAX_TASKS_BYTES // 2**20, MAX_JUDGMENTS_BYTES // 2**20
+    with gr.Row():
+        with gr.Column(scale=1):
+            tasks_upload = File(
+                what="The tasks file",
+                label=f"Tasks file (swords judge tasks, or downloaded here; JSONL, at most {tasks_mb} MB)",
+                file_types=JSONL,
+                type="filepath",
+                elem_id="judge-tasks",
+            )
+            with gr.Accordion("…or make tasks from a run", open=False, elem_id="judge-from-run"):
+                run_upload = PredictionsFile(
+                    "The run",
+                    f"Run (predictions file, at most {MAX_UPLOAD_BYTES // 2**20} MB): its substitutes the benchmark "
+                    "never judged",
+                    "judge-run",
+                )
+                split = Dropdown(judgeable_splits(), value="swords test", label="Benchmark", elem_id="judge-split")
+                with gr.Row():
+                    targets = Number(
+                        0,
+                        label="Targets to sample (0: every target)",
+                        minimum=0,
+                        maximum=100_000,
+                        precision=0,
+                        elem_id="judge-targets",
+                    )
+                    seed = Number(0, label="Seed", minimum=0, maximum=2**31 - 1, precision=0, elem_id="judge-seed")
+            partial = File(
+                what="The judgments file",
+                label=f"To continue: your judgments file so far (JSONL, at most {judgments_mb} MB)",
+                file_types=JSONL,
+                type="filepath",
+                elem_id="judge-partial",
+            )
+            judge = Textbox(label="Your name (the judge, as the file records it)", max_length=80, elem_id="judge-name")
+            begin = gr.Button("Start", variant="primary", elem_id="judge-start")
+            download = gr.DownloadButton("Download the judgments file", visible=False, elem_id="judge-download")
+            tasks_download = gr.DownloadButton("Download the tasks file", visible=False, elem_id="judge-tasks-download")
+        with gr.Column(scale=2):
+            with gr.Accordion("Instructions (SWORDS's, Appendix B of the paper)", open=True):
+                gr.Markdown(INSTRUCTIONS, elem_id="judge-instructions")
+            progress = gr.Markdown(progress_text(None), elem_id="judge-progress")
+            task = gr.HTML(elem_id="judge-task")
+            radios = [
+                Radio(CHOICES, value=None, label=f"{i + 1}.", visible=False, elem_id=f"judge-candidate-{i + 1}")
+                for i in range(SLOTS)
+            ]
+            gr.Markdown(KEYS_HELP, elem_id="judge-keys")
+            save_task = gr.Button("Save this task and show the next", interactive=False, elem_id="judge-save")
+    outputs = [state, progress, task, *radios, save_task, download, tasks_download]
+    begin.click(
+        on_start,
+        [state, tasks_upload, run_upload, split, targets, seed, partial, judge],
+        outputs,
+        api_name="judge_start",
+    )
+    save_task.click(on_save, [state, *radios], outputs, api_name="judge_save")
+    demo.load(None, None, None, js=KEYS_JS, api_visibility="private")

@@ -1,0 +1,228 @@
+"""The Judge tab's handlers: a judging session started from a tasks file (or from a run and a benchmark split,
+whose tasks the tab writes for download), continued from a partial judgments file, and each finished task appended
+to the session's judgments file through the metric's own writer (the file's contract is the metric's:
+swords_metric.judgment_record). A session is plain data kept in the browser session's gr.State."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from swords_metric import LABELS, JudgmentsWriter, MetricInputError, Task, TaskSet, judgment_record, write_tasks
+from swords_space import benchmarks, render, scoring
+from swords_space.errors import SpaceError
+from swords_space.tabs.judge_files import judged_by, judgments_from, tasks_from
+from swords_space.tabs.score_files import chosen_file, read_predictions
+
+MAX_JUDGE_CHARS = 80
+LLM_PREFIX = "llm:"  # an LLM judge's id (swords judge llm): a person's name never passes for a model's
+SESSION_PREFIX = "swords-judge-"
+
+
+@dataclass
+class JudgeSession:
+    header: dict  # the tasks file's header: dataset, split, instructions version, ...
+    tasks: list[Task]
+    judge: str
+    folder: Path  # the session's own folder: its tasks file and, under a folder per version, its judgments file
+    file_name: str  # the judgments file's name, as it downloads
+    todo: list[int] = field(default_factory=list)  # the tasks not yet judged by this judge, in the file's order
+    done: int = 0  # of todo
+    resumed: int = 0  # tasks this judge had finished in the uploaded judgments file
+    tasks_file: Path | None = None  # the tasks the tab made from a run, for download
+    version: int = 0  # tasks saved in this session: each has the judgments file at a new address (next_version)
+
+    @property
+    def judgments(self) -> Path:
+        """The session's judgments file: the uploaded partial file's records, then this session's."""
+        return self.folder / str(self.version) / self.file_name
+
+    @property
+    def current(self) -> Task | None:
+        return self.tasks[self.todo[self.done]] if self.done < len(self.todo) else None
+
+    @property
+    def finished(self) -> int:
+        return self.resumed + self.done
+
+    def candidates_judged(self) -> tuple[int, int]:
+        """(candidates judged by this judge, candidates in all tasks), controls included."""
+        left = sum(len(self.tasks[i].candidates) for i in self.todo[self.done :])
+        total = sum(len(task.candidates) for task in self.tasks)
+        return total - left, total
+
+
+def judge_name(name: str | None) -> str:
+    """The judge's name as the judgments file records it: trimmed, one line, at most MAX_JUDGE_CHARS."""
+    name = (name or "").strip()
+    if not name:
+        raise SpaceError("Enter your name (or a pseudonym) as the judge: each judgment records who made it.")
+    if len(name) > MAX_JUDGE_CHARS:
+        raise SpaceError(f"The judge's name has {len(name):,} characters; at most {MAX_JUDGE_CHARS}.")
+    if render.visible(name) != name:
+        raise SpaceError(f"The judge's name {render.visible(name)} holds control characters; type a plain name.")
+    if name.lower().startswith(LLM_PREFIX):
+        raise SpaceError(f'A name starting "{LLM_PREFIX}" is an LLM judge\'s (swords judge llm); choose another.')
+    return name
+
+
+def judgeable_splits() -> list[str]:
+    """The benchmark splits a run's substitutes can be judged for: SWORDS's (judged, not recalled, gold)."""
+    return [benchmarks.split_label(c, s) for c, s in benchmarks.splits() if c.startswith("swords")]
+
+
+def _file_name(judge: str) -> str:
+    slug = re.sub(r"[^A-Za-z0-9._-]+", "-", judge).strip("-.") or "judge"
+    return f"judgments-{slug[:40]}.jsonl"
+
+
+def discard(session: JudgeSession | None) -> None:
+    """A session's files deleted (its gr.State's delete_callback: the browser session ended; or a new start)."""
+    if session is not None and session.folder.name.startswith(SESSION_PREFIX):
+        shutil.rmtree(session.folder, ignore_errors=True)
+
+
+def next_version(session: JudgeSession) -> None:
+    """The judgments file moved to a new address (one file, never copied): the page's download link changes with
+    every saved task, so no browser or server cache ever hands out an older copy."""
+    old = session.judgments
+    try:
+        (session.folder / str(session.version + 1)).mkdir()
+        os.replace(old, session.folder / str(session.version + 1) / session.file_name)
+    except OSError as error:
+        raise SpaceError(f"The judgments file could not be moved ({error.strerror or error}); try again.") from None
+    session.version += 1
+    with contextlib.suppress(OSError):
+        old.parent.rmdir()
+
+
+def tasks_from_run(
+    run: str | Path, split_label: str | None, targets: float | None, seed: float | None, folder: Path
+) -> tuple[TaskSet, Path]:
+    """A run's unjudged substitutes on a SWORDS split as tasks (the metric's make_tasks), written for download."""
+    label = split_label or "swords test"
+    if label not in judgeable_splits():
+        raise SpaceError(f"Only SWORDS's splits can be judged ({', '.join(judgeable_splits())}), not {label}.")
+    config, split = benchmarks.choose_split(label)
+    scorer = scoring.scorer_for(config, split)
+    path = chosen_file(run, None, None)  # checked before reading: it arrived, not empty, at most 20 MB
+    shown = render.visible(path.name)
+    read_predictions(scorer, path, shown)  # read once within the tab's limits (a .gz expands to 32 MB at most)
+    try:
+        taskset = scoring.judge_tasks(scorer, path, targets=int(targets) if targets else None, seed=int(seed or 0))
+    except MetricInputError as error:
+        raise SpaceError(str(error).replace(str(path), shown)) from None
+    if not taskset.tasks:
+        raise SpaceError(f"Every top-10 substitute of {shown} is judged in {label} already: nothing to judge.")
+    tasks_file = folder / f"tasks-{config}-{split}.jsonl"
+    try:
+        write_tasks(tasks_file, taskset)
+    except (OSError, MetricInputError):  # a full disk, as the metric's writer names it
+        raise SpaceError("The tasks file could not be written (the server's disk is full?); try again later.") from None
+    return taskset, tasks_file
+
+
+def start(
+    tasks_upload: str | Path | None,
+    run_upload: str | Path | None,
+    split_label: str | None,
+    judge: str | None,
+    partial: str | Path | None = None,
+    targets: float | None = None,
+    seed: float | None = 0,
+    folder: str | Path | None = None,
+) -> JudgeSession:
+    """A session from a tasks file (or, without one, a run and a SWORDS split), for this judge; with a partial
+    judgments file, its records are kept and the tasks this judge finished in it are skipped. The session's files
+    go to a new folder in `folder` (default: the system's temporary folder)."""
+    name = judge_name(judge)
+    if not tasks_upload and not run_upload:
+        raise SpaceError("Upload a tasks file, or a run (predictions file) to make tasks from.")
+    try:
+        folder = Path(tempfile.mkdtemp(prefix=SESSION_PREFIX, dir=folder))
+    except OSError as error:
+        raise SpaceError(f"No room for a judging session ({error.strerror or error}); try again later.") from None
+    try:
+        return _begin(name, folder, tasks_upload, run_upload, split_label, partial, targets, seed)
+    except BaseException:
+        shutil.rmtree(folder, ignore_errors=True)  # a start that failed leaves nothing behind
+        raise
+
+
+def _begin(name, folder, tasks_upload, run_upload, split_label, partial, targets, seed) -> JudgeSession:
+    tasks_file = None
+    if tasks_upload:
+        taskset = tasks_from(tasks_upload)
+    else:
+        taskset, tasks_file = tasks_from_run(run_upload, split_label, targets, seed, folder)
+    records = judgments_from(partial, taskset) if partial else []
+    finished = judged_by(records, taskset, name)
+    session = JudgeSession(
+        header=taskset.header,
+        tasks=taskset.tasks,
+        judge=name,
+        folder=folder,
+        file_name=_file_name(name),
+        todo=[i for i, task in enumerate(taskset.tasks) if task.task not in finished],
+        resumed=len(finished),
+        tasks_file=tasks_file,
+    )
+    kept = [r for r in records if r["judge"] != name or r["task"] in finished]  # a task cut short is judged again
+    try:
+        session.judgments.parent.mkdir()
+    except OSError as error:
+        raise SpaceError(f"No room for a judging session ({error.strerror or error}); try again later.") from None
+    _append(session.judgments, kept)  # the file made even when empty: there is always a file to download
+    return session
+
+
+def _append(path: Path, records: list[dict]) -> None:
+    """Records appended to the session's judgments file, all or none: on a failure (a full disk) the file is cut
+    back to what it held, so it never holds part of a task."""
+    size = path.stat().st_size if path.exists() else 0
+    try:
+        with JudgmentsWriter(path) as writer:
+            for record in records:
+                writer.write(record)
+    except (OSError, MetricInputError) as error:  # the writer names a full disk as bad output
+        with contextlib.suppress(OSError), open(path, "r+b") as file:  # the tab's own file, never the user's
+            file.truncate(size)
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        raise SpaceError(
+            f"The judgments file could not be written ({reason.replace(f'{path}: ', '')}): this task is not saved. "
+            "Download the file (every task saved before is in it) and continue later."
+        ) from None
+
+
+def save(session: JudgeSession | None, labels: list[str | None]) -> JudgeSession:
+    """The current task's labels (one per candidate, in the task's order) appended to the judgments file, and the
+    session moved to the next task."""
+    if session is None:
+        raise SpaceError("Start first: upload a tasks file (or a run), enter your name, press Start.")
+    task = session.current
+    if task is None:
+        raise SpaceError("Every task is judged: download the judgments file.")
+    given = list(labels)[: len(task.candidates)]
+    missing = [render.visible(c.substitute) for c, label in zip(task.candidates, given, strict=False) if not label]
+    missing += [render.visible(c.substitute) for c in task.candidates[len(given) :]]
+    if missing:
+        raise SpaceError(f"Judge every substitute before saving; not yet: {', '.join(missing)}.")
+    wrong = [label for label in given if label not in LABELS]
+    if wrong:
+        raise SpaceError(f"A judgment is one of {', '.join(LABELS)}, not {render.visible(str(wrong[0]))}.")
+    extra = {key: session.header[key] for key in ("dataset", "split") if session.header.get(key)}
+    next_version(session)
+    _append(
+        session.judgments,
+        [
+            judgment_record(task, c, session.judge, label, **extra)
+            for c, label in zip(task.candidates, given, strict=True)
+        ],
+    )
+    session.done += 1
+    return session

@@ -1,0 +1,130 @@
+"""Judgments in the Score tab: judgments files (the Judge tab's, `swords judge llm`'s, anyone's in the contract's
+format) uploaded beside the predictions extend the benchmark's gold with the substitutes they judged, and the run is
+scored on both (the metric's extended_scores: SWORDS's B.3 filter, every SWORDS metric recomputed). The tab shows
+the official and the extended figures side by side, what the filter left out, how many of the system's top 10 were
+unjudged before and after, how many judgements each new substitute has, and the extended signature, which says it
+is extended so that an extended figure never passes for an official one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import gradio as gr
+import pandas as pd
+
+from swords_metric import MetricInputError, Scorer, extended_scores
+from swords_space import scoring
+from swords_space.errors import SpaceError
+from swords_space.inputs import File
+from swords_space.tabs.judge_files import MAX_JUDGMENTS_BYTES, checked_upload
+
+MAX_FILES = 50  # judgments files at once (several people's, an LLM's)
+EXTENDED_COLUMNS = ["metric", "key", "official", "extended", "change"]
+
+
+def checked(uploads: list | None) -> list[tuple[Path, str]]:
+    """The uploaded judgments files with their names as the user knows them, checked before any reading: at most
+    MAX_FILES, each a regular, non-empty file, and at most MAX_JUDGMENTS_BYTES in all."""
+    files = [checked_upload(upload, MAX_JUDGMENTS_BYTES, "judgments file") for upload in uploads or []]
+    if len(files) > MAX_FILES:
+        raise SpaceError(f"{len(files)} judgments files; at most {MAX_FILES} at once.")
+    total = sum(path.stat().st_size for path, _ in files)
+    if total > MAX_JUDGMENTS_BYTES:
+        raise SpaceError(
+            f"The judgments files have {total / 2**20:.1f} MB in all; at most {MAX_JUDGMENTS_BYTES // 2**20} MB."
+        )
+    return files
+
+
+def scored(scorer: Scorer, prepared, path: Path, shown: str, uploads: list | None, bootstrap: int) -> dict:
+    """The run's official result (Scorer.score of the predictions read once); with judgments files, the metric's
+    extended_scores of the same file: the official result with "extended" and "judgments" added."""
+    files = checked(uploads)
+    if not files:
+        return scorer.score(prepared, bootstrap=bootstrap)
+    try:  # the file was read within the tab's limits already: reading it again is bounded too
+        return extended_scores(scorer, path, [p for p, _ in files], bootstrap=bootstrap, source=shown)
+    except MetricInputError as error:
+        message = str(error).replace(str(path), shown)
+        for judged, name in files:
+            message = message.replace(str(judged), name)
+        raise SpaceError(message) from None
+
+
+def extended_table(result: dict) -> pd.DataFrame:
+    """Every SWORDS metric the tab shows, official and extended, and the change (points)."""
+    extended = result.get("extended")
+    if not extended:
+        return pd.DataFrame(columns=EXTENDED_COLUMNS)
+    rows = [
+        [label, key, round(result[key], 2), round(extended[key], 2), round(extended[key] - result[key], 2)]
+        for label, key in scoring.METRIC_ROWS
+        if key in result and key in extended
+    ]
+    return pd.DataFrame(rows, columns=EXTENDED_COLUMNS)
+
+
+def _histogram(counts: dict[str, int]) -> str:
+    return ", ".join(f"{n} judgement{'s' if n != '1' else ''}: {m:,}" for n, m in counts.items()) or "none"
+
+
+def extended_summary(result: dict) -> str:
+    """What the judgments added and what the filter left out, in a few lines."""
+    judged = result.get("judgments")
+    if not judged:
+        return ""
+    top = judged["unjudged_top_k"]
+    lines = [
+        f"**Extended gold**: {judged['judgements']:,} judgements of {judged['substitutes']:,} new substitutes by "
+        f"{judged['judges']:,} judge{'' if judged['judges'] == 1 else 's'}, from {len(judged['files'])} file(s) "
+        f"({judged['records']:,} records).",
+        f"The system's top {top['k']}: **{top['before']:,}** of {top['substitutes']:,} substitutes had no judgement "
+        f"in the benchmark; **{top['after']:,}** have none in the extended gold.",
+        f"Left out (SWORDS's filter): {judged['tasks_dropped_control']:,} tasks with a wrong control answer, "
+        f"{judged['judges_dropped']:,} judge(s) under 90% control accuracy ({judged['tasks_dropped_judge']:,} tasks), "
+        f"{judged['tasks_without_controls']:,} tasks without controls; {judged['duplicates']:,} duplicate records "
+        f"counted once; {judged['already_judged']:,} judgements of substitutes the benchmark judged already (its "
+        "judgement kept).",
+        f"Judgements per new substitute: {_histogram(judged['judgements_per_substitute']['new'])} (the benchmark's "
+        "have up to 10).",
+    ]
+    agreement = judged.get("agreement") or {}
+    for judge, measured in agreement.items():
+        lines.append(f"LLM judge {judge}: agreement with SWORDS's annotators {measured or 'never measured'}.")
+    return "\n\n".join(lines)
+
+
+def shown(result: dict) -> tuple:
+    """The updates of outputs(): the block shown only with judgments, its summary, table and signature."""
+    has = "extended" in result
+    return (
+        gr.Column(visible=has),
+        extended_summary(result),
+        extended_table(result),
+        result["extended"]["signature"] if has else "",
+    )
+
+
+def inputs() -> gr.File:
+    return File(
+        what="The judgments files",
+        label=f"Judgments files (optional; JSONL, at most {MAX_JUDGMENTS_BYTES // 2**20} MB in all): score on the "
+        "gold they extend too",
+        file_count="multiple",
+        file_types=[".jsonl"],
+        type="filepath",
+        elem_id="score-judgments",
+    )
+
+
+def outputs() -> tuple:
+    with gr.Column(visible=False, elem_id="score-extended-block") as block:
+        summary = gr.Markdown(label="Extended gold", elem_id="score-extended-summary")
+        table = gr.Dataframe(
+            label="Official and extended (percent)",
+            headers=EXTENDED_COLUMNS,
+            interactive=False,
+            elem_id="score-extended",
+        )
+        signature = gr.Textbox(label="Extended signature", interactive=False, elem_id="score-extended-signature")
+    return block, summary, table, signature

@@ -1,0 +1,262 @@
+"""The folder `swords data build --output DIR` writes, and which of what is in it the build may replace.
+
+The build writes three names in DIR: `data/` (the Parquet files and what the build steps derive from them),
+`README.md` (the dataset card) and `swords-build.json`, its manifest: every file it wrote, with its sha256.
+A user's files are never replaced: before any work, each of the three that exists must be the build's, by
+content — the manifest is one the build wrote, and every file under `data/` and the README is listed in it
+with its current sha256 (and no folder under `data/` is one the build does not make). A user's own `data/`
+or `README.md`, a file added to a built folder or one edited since, is refused in one line naming it.
+Anything else in DIR is not the build's and is left alone, so an empty folder, or one holding other things,
+takes a build. While a build works it holds a lock on DIR: a second build into it is refused at once.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import shutil
+import stat
+import tempfile
+from pathlib import Path
+
+from swords_lexsub.errors import SwordsError
+from swords_lexsub.files import SPECIAL_ROOTS, atomic_write, file_kind, sha256_of
+
+MANIFEST = "swords-build.json"
+DATA, CARD = "data", "README.md"
+_WRITTEN_BY = "swords data build"
+_MAX_MANIFEST_BYTES = 2**20  # a manifest lists a few dozen files; a larger file is not one
+_SCRATCH_PREFIX = ".swords-build-"
+_SCRATCH_MARK = ".swords-build-scratch"  # inside a scratch folder: what recognises it as the build's
+_SCRATCH_MARK_TEXT = b"scratch folder of `swords data build`; removed when the build ends\n"
+
+
+class BuildFolderError(SwordsError):
+    """The output folder cannot take a build (one line, naming the folder or the file at fault)."""
+
+
+def files_under(folder: Path) -> dict[str, str]:
+    """Every file the build wrote in a scratch folder (its data/ and card), relative path -> sha256."""
+    found = {CARD: sha256_of(folder / CARD)}
+    for path in sorted((folder / DATA).rglob("*")):
+        if path.is_file():
+            found[path.relative_to(folder).as_posix()] = sha256_of(path)
+    return found
+
+
+def read_manifest(path: Path) -> dict[str, set[str]] | None:
+    """relative path -> the sha256s the build recorded for it, if `path` is a manifest the build wrote;
+    None for anything else (a symlink, a pipe, another JSON, a file too large to be one)."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return None
+    try:
+        with os.fdopen(descriptor, "rb") as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                return None
+            content = f.read(_MAX_MANIFEST_BYTES + 1)
+        manifest = json.loads(content) if len(content) <= _MAX_MANIFEST_BYTES else None
+    except (OSError, ValueError, RecursionError):
+        return None
+    if not isinstance(manifest, dict) or manifest.get("written_by") != _WRITTEN_BY:
+        return None
+    files, previous = manifest.get("files"), manifest.get("previous", {})
+    # "previous": the files being replaced, listed while a build swaps its new ones in
+    if not isinstance(files, dict) or not isinstance(previous, dict):
+        return None
+    recorded: dict[str, set[str]] = {}
+    for relative, digests in [*((r, [d]) for r, d in files.items()), *previous.items()]:
+        if not isinstance(digests, list) or not all(isinstance(d, str) for d in digests):
+            return None
+        recorded.setdefault(relative, set()).update(digests)
+    return recorded
+
+
+def manifest_bytes(files: dict[str, str], previous: dict[str, set[str]] | None = None) -> bytes:
+    manifest: dict = {"written_by": _WRITTEN_BY, "files": files}
+    if previous:
+        manifest["previous"] = {relative: sorted(digests) for relative, digests in previous.items()}
+    return (json.dumps(manifest, indent=1, sort_keys=True, allow_nan=False) + "\n").encode("utf-8")
+
+
+def _foreign(folder: Path) -> tuple[Path, str] | None:
+    """The first of the build's names in `folder` that the build did not write (or that changed since), and
+    why; None when every one of them is absent or the build's."""
+    manifest_path, data, card = folder / MANIFEST, folder / DATA, folder / CARD
+    recorded: dict[str, set[str]] = {}
+    if os.path.lexists(manifest_path):
+        manifest = read_manifest(manifest_path)
+        if manifest is None:
+            return manifest_path, "not a manifest of the build's"
+        recorded = manifest
+    listed_folders = {parent.as_posix() for relative in recorded for parent in Path(relative).parents}
+
+    def check_file(path: Path) -> tuple[Path, str] | None:
+        relative = path.relative_to(folder).as_posix()
+        if path.is_symlink() or not path.is_file():
+            return path, f"{file_kind(path)}, not a regular file"
+        if relative not in recorded:
+            return path, f"not listed in {folder / MANIFEST}" if recorded else f"{folder} has no {MANIFEST}"
+        if sha256_of(path) not in recorded[relative]:
+            return path, "changed since the build wrote it"
+        return None
+
+    if os.path.lexists(card) and (found := check_file(card)):
+        return found
+    if os.path.lexists(data):
+        if data.is_symlink() or not data.is_dir():
+            return data, f"{file_kind(data)}, not a folder"
+        for root, folders, files in os.walk(data):
+            for name in sorted(folders):
+                path = Path(root) / name
+                if path.is_symlink() or path.relative_to(folder).as_posix() not in listed_folders:
+                    return path, "a folder the build does not make"
+            for name in sorted(files):
+                if found := check_file(Path(root) / name):
+                    return found
+    return None
+
+
+def _holds_scratch_mark(folder: Path) -> bool:
+    """Whether `folder` holds the mark a build's scratch folder has (a regular file with the mark's text)."""
+    try:
+        descriptor = os.open(folder / _SCRATCH_MARK, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return False
+    with os.fdopen(descriptor, "rb") as f:
+        return stat.S_ISREG(os.fstat(f.fileno()).st_mode) and f.read(len(_SCRATCH_MARK_TEXT) + 1) == _SCRATCH_MARK_TEXT
+
+
+def check_folder_path(folder: Path, what: str) -> None:
+    """Before any work: `folder` can be a folder (not under /dev, /proc, /sys; not a file)."""
+    resolved = Path(os.path.abspath(folder)).resolve()
+    for root in SPECIAL_ROOTS:
+        if resolved == root or resolved.is_relative_to(root):
+            raise BuildFolderError(f"{what}: the dataset cannot go under {root}; name a folder")
+    if folder.exists() and not folder.is_dir():
+        raise BuildFolderError(f"{what}: {folder} is a file, not a folder")
+    for ancestor in folder.parents:
+        if ancestor.exists():
+            if not ancestor.is_dir():
+                raise BuildFolderError(f"{what}: {ancestor} is a file, not a folder")
+            break
+
+
+class BuildFolder:
+    """The output folder of one build, checked and locked on entry (before any work), unlocked on exit;
+    a folder this build created is removed again if the build leaves nothing in it."""
+
+    def __init__(self, folder: str | os.PathLike, what: str | None = None) -> None:
+        self.folder = Path(folder)
+        self.what = what or f"--output {folder}"
+        self._descriptor: int | None = None
+        self._created = False
+
+    def __enter__(self) -> BuildFolder:
+        check_folder_path(self.folder, self.what)
+        self._created = not self.folder.exists()
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            self._descriptor = os.open(self.folder, os.O_RDONLY | os.O_DIRECTORY)
+        except OSError as error:
+            raise BuildFolderError(f"{self.what}: cannot create the folder ({error.strerror or error})") from None
+        try:
+            try:
+                fcntl.flock(self._descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                raise BuildFolderError(
+                    f"{self.what}: another `swords data build` is writing this folder; wait for it to finish"
+                ) from None
+            self._remove_stale_scratch()
+            self.check()
+            self._probe()
+            self._check_replaceable()
+        except BaseException:
+            self.__exit__()
+            raise
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._descriptor is not None:
+            os.close(self._descriptor)  # the lock goes with it
+            self._descriptor = None
+        if self._created:
+            try:
+                self.folder.rmdir()  # only if empty: what a failed build leaves of a folder it made
+            except OSError:
+                pass
+
+    def check(self) -> None:
+        """Refuse, naming it, the first of the build's names in the folder that the build did not write."""
+        found = _foreign(self.folder)
+        if found is not None:
+            path, why = found
+            raise BuildFolderError(
+                f"{self.what}: {path} was not written by `swords data build` ({why}); build into "
+                "a new or empty folder, or one the build wrote"
+            )
+
+    def _probe(self) -> None:
+        try:
+            descriptor, probe = tempfile.mkstemp(dir=self.folder, prefix=".swords-probe-")
+            os.close(descriptor)
+            os.unlink(probe)
+        except OSError as error:
+            raise BuildFolderError(f"{self.what}: cannot write in the folder ({error.strerror or error})") from None
+
+    def _check_replaceable(self) -> None:
+        """The build's previous data/ can be moved aside and removed: data/ itself (moving a folder rewrites its
+        `..`) and every folder in it (removing a file writes its folder) take a new file. Checked before any work,
+        since a build finds out only when it swaps its new files in."""
+        data = self.folder / DATA
+        if data.is_symlink() or not data.is_dir():
+            return
+        for root, _, _ in os.walk(data):
+            try:
+                descriptor, probe = tempfile.mkstemp(dir=root, prefix=".swords-probe-")
+                os.close(descriptor)
+                os.unlink(probe)
+            except OSError as error:
+                raise BuildFolderError(
+                    f"{self.what}: {root} cannot be written ({error.strerror or error}); a rebuild "
+                    "replaces it: make it writable, or build into a new folder"
+                ) from None
+
+    def scratch(self) -> Path:
+        """A new scratch folder inside the folder (same file system: its contents are moved into place)."""
+        scratch = Path(tempfile.mkdtemp(dir=self.folder, prefix=_SCRATCH_PREFIX))
+        (scratch / _SCRATCH_MARK).write_bytes(_SCRATCH_MARK_TEXT)
+        return scratch
+
+    def _remove_stale_scratch(self) -> None:
+        """Scratch folders a killed build (kill -9) left: with the lock held, no build is at work in them.
+        Recognised by their mark's content, not only their name."""
+        for entry in os.scandir(self.folder):
+            if not entry.name.startswith(_SCRATCH_PREFIX) or not entry.is_dir(follow_symlinks=False):
+                continue
+            if _holds_scratch_mark(Path(entry.path)):
+                shutil.rmtree(entry.path, ignore_errors=True)
+
+    def replace_with(self, scratch: Path) -> None:
+        """Move a complete build (scratch/data, scratch/README.md) into the folder, replacing the build's
+        previous files. The manifest lists the files of both while they are swapped, so a build killed
+        halfway leaves a folder the next build recognises as its own."""
+        self.check()  # nothing of the user's arrived while the build worked
+        new = files_under(scratch)
+        previous = read_manifest(self.folder / MANIFEST) or {}
+        atomic_write(self.folder / MANIFEST, manifest_bytes(new, previous))
+        data = self.folder / DATA
+        retired = scratch / "retired-data"
+        if os.path.lexists(data):
+            data.rename(retired)
+        try:
+            (scratch / DATA).rename(data)
+        except OSError:
+            if os.path.lexists(retired):
+                retired.rename(data)  # the previous dataset back in place, not removed with the scratch folder
+            raise
+        (scratch / CARD).replace(self.folder / CARD)
+        atomic_write(self.folder / MANIFEST, manifest_bytes(new))
+        shutil.rmtree(retired, ignore_errors=True)

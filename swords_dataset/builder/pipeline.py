@@ -1,0 +1,118 @@
+"""`swords data build`: every check first, then the rows (rows.py) written as Parquet files, license texts, the
+dataset card and the build steps' files into a scratch folder that replaces the data, all or nothing."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from swords_dataset import CONFIGS, DATASET_DIR, license_path, parquet_path
+from swords_dataset.builder.folder import BuildFolder
+from swords_dataset.builder.readers import prolex as readers_prolex
+from swords_dataset.builder.readers import tsar2022 as readers_tsar2022
+from swords_dataset.builder.rows import build_rows
+from swords_dataset.builder.sources import BUILD_SOURCES, checked_sources
+from swords_dataset.builder.upstream_ids import nltk35_detokenizer
+from swords_dataset.card import write_card
+from swords_dataset.schema import ARROW_SCHEMA
+from swords_lexsub.errors import SwordsError
+from swords_lexsub.files import check_room, no_space, no_space_reason
+from swords_lexsub.plugins import BUILD_STEPS, entry_points_of
+
+# The license text the build copies beside a config's data (swords_dataset.license_path), from its source.
+LICENSE_SOURCES = {
+    readers_prolex.CONFIG: readers_prolex.LICENSE,
+    **{readers_tsar2022.config_name(language): readers_tsar2022.LICENSE for language in readers_tsar2022.LANGUAGES},
+}
+
+
+def write_licenses(paths: dict[str, Path], output_dir: Path) -> None:
+    for config, source in LICENSE_SOURCES.items():
+        target = output_dir / license_path(config)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(paths[source], target)
+
+
+def write_parquet(rows: list[dict], path: Path) -> None:
+    table = pa.Table.from_pylist(rows, schema=ARROW_SCHEMA)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    # Fixed settings so that a rebuild gives byte-identical files.
+    pq.write_table(
+        table,
+        path,
+        compression="zstd",
+        compression_level=9,
+        row_group_size=1 << 20,
+        write_statistics=False,
+        store_schema=True,
+    )
+
+
+def run_build_steps(dataset_dir: Path) -> None:
+    """What other installed packages derive from a freshly built dataset folder (the metric's prepared
+    references), registered under the `swords.build_steps` entry point: this package names none of them."""
+    for step in entry_points_of(BUILD_STEPS):
+        step.load()(dataset_dir)
+
+
+def shipped_size() -> tuple[int, int]:
+    """(bytes in all, bytes of the largest file) of the dataset folder as this package ships it: what a build
+    writes, near enough to check the room for it first."""
+    sizes = [path.stat().st_size for path in (DATASET_DIR / "data").rglob("*") if path.is_file()]
+    sizes.append((DATASET_DIR / "README.md").stat().st_size)
+    return sum(sizes), max(sizes)
+
+
+def write_dataset(rows: dict[str, dict[str, list[dict]]], paths: dict[str, Path], scratch: Path) -> None:
+    """Everything the build writes, into the scratch folder: Parquet, licenses, the card, the build steps' files."""
+    for config, splits in rows.items():
+        for split, split_rows in splits.items():
+            write_parquet(split_rows, scratch / parquet_path(config, split))
+    write_licenses(paths, scratch)
+    write_card(scratch, {c: {s: len(r) for s, r in splits.items()} for c, splits in rows.items()})
+    run_build_steps(scratch)
+
+
+def build(sources_dir: Path, output_dir: Path = DATASET_DIR, nltk35: str | None = None) -> dict[str, dict[str, int]]:
+    """Build every config into output_dir/data and output_dir/README.md (with the manifest that recognises them as the
+    build's: swords_dataset/builder/folder.py); returns row counts. `nltk35`: a folder holding nltk 3.5, for upstream's
+    SemEval-2007 trial ids.
+
+    Everything that can stop the build is checked before any heavy work, in a few milliseconds: the output
+    folder (a new or empty one, or one the build wrote, whose data/ can be replaced), the room on its device and
+    the file-size limit, nltk 3.5, every source's sha256. Then everything is read and checked, written to a
+    scratch folder and moved into place, so a failure leaves output_dir as it was."""
+    with BuildFolder(output_dir) as folder:
+        check_room(folder.folder, *shipped_size(), folder.what)
+        detokenize = nltk35_detokenizer(nltk35)
+        paths = checked_sources(Path(sources_dir), BUILD_SOURCES)
+        rows = build_rows(paths, detokenize)
+        if set(rows) != set(CONFIGS) or any(set(rows[c]) != set(CONFIGS[c]) for c in CONFIGS):
+            raise AssertionError("build produced configs/splits other than CONFIGS")
+        write_into(folder, rows, paths)
+    return {c: {s: len(r) for s, r in splits.items()} for c, splits in rows.items()}
+
+
+def write_into(folder: BuildFolder, rows: dict[str, dict[str, list[dict]]], paths: dict[str, Path]) -> None:
+    """Write the dataset into a scratch folder inside `folder` and swap it in. An OSError (a full disk, the
+    file-size limit, a folder made read-only meanwhile) is one SwordsError, and the folder is left as it was."""
+    scratch = None
+    try:
+        scratch = folder.scratch()
+        write_dataset(rows, paths, scratch)
+        folder.replace_with(scratch)
+    except OSError as error:  # pyarrow raises OSError too; the scratch folder goes, the dataset stays
+        full = no_space(error) or "No space left" in str(error)  # an older pyarrow's error has no errno
+        reason = no_space_reason(error) if full else _os_reason(error)
+        raise SwordsError(f"{folder.what}: cannot write the dataset: {reason}; nothing was changed") from None
+    finally:
+        if scratch is not None:
+            shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _os_reason(error: OSError) -> str:
+    where = f" ({error.filename})" if error.filename else ""
+    return f"{error.strerror or str(error).splitlines()[0]}{where}"

@@ -1,0 +1,86 @@
+"""The `swords` console command. Each installed package adds its own subcommands through the `swords.commands` entry
+points (swords_lexsub/plugins.py); this module only wires them, and turns a SwordsError into one line on stderr."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import sys
+
+from swords_lexsub.arguments import SwordsParser
+from swords_lexsub.errors import SwordsError
+from swords_lexsub.hub.endpoint import settle_endpoint
+from swords_lexsub.plugins import COMMANDS, entry_points_of
+from swords_lexsub.terminal import shown
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, handled as Ctrl-C is: what is finished is kept, temporary files go, one line says so."""
+
+
+def _terminate(signum: int, frame: object) -> None:
+    raise Terminated()
+
+
+def parser(command: str | None = None) -> argparse.ArgumentParser:
+    """`swords` and every subcommand the installed packages register (entry points, see swords_lexsub/plugins.py); a
+    package that cannot be imported here adds none. Given the command about to run, only its package is
+    imported (`swords evaluate` need not import the baselines and the demo); an unknown name, or one whose
+    package cannot be imported, loads them all, for the error's list and its "did you mean"."""
+    top = SwordsParser(prog="swords", description="Lexical substitution benchmarks, metric, baselines and demo.")
+    subparsers = top.add_subparsers(dest="command", required=True)
+    registered = entry_points_of(COMMANDS)
+    if not _register([entry_point for entry_point in registered if entry_point.name == command], subparsers):
+        _register(registered, subparsers)
+    return top
+
+
+def _register(entry_points: list, subparsers) -> int:
+    """Add the subcommands of those entry points whose package imports; how many did."""
+    added = 0
+    for entry_point in entry_points:
+        try:
+            register = entry_point.load()
+        except ImportError:
+            continue
+        register(subparsers)
+        added += 1
+    return added
+
+
+def main(argv: list[str] | None = None) -> int:
+    arguments = sys.argv[1:] if argv is None else argv
+    top = parser(arguments[0] if arguments else None)
+    # `swords run` passes the options after --system to the chosen system; every other command is strict.
+    args, extra = top.parse_known_args(arguments)
+    if extra and not getattr(args, "accepts_extra", False):
+        top.error(f"unrecognized arguments: {' '.join(extra)}")
+    args.extra = extra
+    # A command that serves until stopped (`swords demo`, `swords llm serve`) sets its own handler.
+    previous_handler = signal.signal(signal.SIGTERM, _terminate)
+    try:
+        warning = settle_endpoint(needs_hub=getattr(args, "needs_hub", False))
+        if warning is not None:
+            print(f"swords: {warning}", file=sys.stderr)
+        status = args.func(args)
+        sys.stdout.flush()  # a closed pipe shows here, inside the handler below, not at interpreter exit
+        return status
+    except SwordsError as error:
+        print(f"swords: error: {shown(error.for_cli())}", file=sys.stderr)
+        return 2
+    except Terminated:
+        print("swords: terminated (SIGTERM); finished work is kept", file=sys.stderr)
+        return 128 + signal.SIGTERM
+    except KeyboardInterrupt:
+        print("swords: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # `swords … | head`: the reader has what it wanted; stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    finally:
+        signal.signal(signal.SIGTERM, previous_handler)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

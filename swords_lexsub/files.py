@@ -1,0 +1,274 @@
+"""Writing files so that a crash, a kill or a full disk never leaves a half-written one in place."""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import hashlib
+import os
+import re
+import resource
+import stat
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import BinaryIO
+
+from swords_lexsub.errors import SwordsError
+
+# errno values that mean "no room": a full disk or quota, or a file-size limit.
+NO_SPACE = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
+# Kernel file systems: a path there is a device or a view of the kernel, never a place for an output.
+SPECIAL_ROOTS = (Path("/dev"), Path("/proc"), Path("/sys"))
+
+
+_KINDS = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISREG, "a regular file"),
+    (stat.S_ISLNK, "a symbolic link"),
+    (stat.S_ISFIFO, "a FIFO"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+)
+
+
+def mode_kind(mode: int) -> str:
+    """What a file of this `st_mode` is, in words: "a regular file", "a folder", "a FIFO" (a named pipe), "a socket",
+    "a character device", "a block device", "a symbolic link"."""
+    return next((kind for test, kind in _KINDS if test(mode)), "a special file")
+
+
+def file_kind(path: str | Path) -> str:
+    """What is at `path`, in words (mode_kind), without following a symbolic link or opening anything: a link is
+    "a symbolic link (to TARGET)"; "nothing" when there is nothing there."""
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return "nothing"
+    if stat.S_ISLNK(mode):
+        try:
+            return f"a symbolic link (to {os.readlink(path)})"
+        except OSError:
+            return "a symbolic link"
+    return mode_kind(mode)
+
+
+def open_regular(path: str | Path, what: str) -> BinaryIO:
+    """`path` opened for reading if it is a regular file (a symbolic link to one included); anything else is one
+    SwordsError, "WHAT PATH is a FIFO, not a regular file", naming what a link leads to. Opened
+    without blocking, so a FIFO is named, never waited on. FileNotFoundError when there is nothing there."""
+    path = Path(path)
+    named = f"{what} {path}" if what else str(path)
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except FileNotFoundError:
+        raise
+    except OSError as error:  # a socket (ENXIO), no permission, a loop of links
+        kind = _followed_kind(path)
+        if kind is not None:
+            raise SwordsError(f"{named} is {kind}, not a regular file") from None
+        raise SwordsError(f"{named}: cannot be read ({error.strerror or error})") from error
+    mode = os.fstat(descriptor).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(descriptor)
+        raise SwordsError(f"{named} is {mode_kind(mode)}{_through_link(path)}, not a regular file")
+    os.set_blocking(descriptor, True)
+    return os.fdopen(descriptor, "rb")
+
+
+def _followed_kind(path: Path) -> str | None:
+    """What `path` leads to, if it is not a regular file (links followed); None for a regular file or no answer."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return file_kind(path) if path.is_symlink() else None
+    return None if stat.S_ISREG(mode) else mode_kind(mode) + _through_link(path)
+
+
+def _through_link(path: Path) -> str:
+    try:
+        return f" (a symbolic link to {os.readlink(path)})" if path.is_symlink() else ""
+    except OSError:
+        return " (a symbolic link)"
+
+
+def no_space(error: BaseException | None) -> bool:
+    return isinstance(error, OSError) and error.errno in NO_SPACE
+
+
+def no_space_reason(error: OSError) -> str:
+    """What a NO_SPACE error means, in words: a file-size limit is not a full disk."""
+    if error.errno == errno.EFBIG:
+        return f"larger than the file-size limit allows (ulimit -f: {_size_limit():,} bytes)"
+    return f"no space left on the device ({os.strerror(error.errno) if error.errno else error})"
+
+
+def _size_limit() -> int:
+    soft, _ = resource.getrlimit(resource.RLIMIT_FSIZE)
+    return soft
+
+
+def check_room(folder: str | Path, needed: int, largest: int, what: str) -> None:
+    """Before any work: the device holding `folder` has `needed` bytes free, and the file-size limit (ulimit -f)
+    lets a file of `largest` bytes be written; else one SwordsError naming `what` and the figures."""
+    stats = os.statvfs(folder)
+    free = stats.f_bavail * stats.f_frsize
+    if free < needed:
+        raise SwordsError(
+            f"{what}: no space left on the device for it ({free:,} bytes free, {needed:,} needed); nothing was changed"
+        )
+    limit = _size_limit()
+    if limit != resource.RLIM_INFINITY and limit < largest:
+        raise SwordsError(
+            f"{what}: the file-size limit (ulimit -f) is {limit:,} bytes, and files of up to "
+            f"{largest:,} bytes are to be written; nothing was changed"
+        )
+
+
+def _no_space_cause(error: BaseException) -> OSError | None:
+    """The full-disk error behind `error`, if any: a writer such as pyarrow's re-raises it as its own."""
+    for candidate in (error, error.__cause__, error.__context__):
+        if no_space(candidate):
+            return candidate
+    return None
+
+
+# The temporary file an atomic write goes through: `.NAME.swords-XXXXXXXX.tmp` beside NAME (mkstemp's eight
+# random characters). The writer holds an exclusive flock on it while it writes, so one that nobody holds
+# was left by a writer that was killed (kill -9, a power cut) and can go.
+_TEMPORARY_INFIX = ".swords-"
+_TEMPORARY_RANDOM = re.compile(r"[a-z0-9_]{8}")
+
+
+def _temporary_prefix(path: Path) -> str:
+    return f".{path.name}{_TEMPORARY_INFIX}"
+
+
+def remove_stale_temporaries(path: str | Path) -> list[Path]:
+    """Remove the temporary files that killed atomic writes of `path` left beside it (recognised by their
+    name and by no writer holding them); returns those removed. Files of other names, symlinks, and a
+    temporary file whose writer is still at work are left alone."""
+    path = Path(path)
+    prefix = _temporary_prefix(path)
+    removed = []
+    try:
+        names = [entry.name for entry in os.scandir(path.parent) if entry.name.startswith(prefix)]
+    except OSError:
+        return removed
+    for name in names:
+        middle = name[len(prefix) : -len(".tmp")] if name.endswith(".tmp") else ""
+        if not _TEMPORARY_RANDOM.fullmatch(middle):
+            continue
+        candidate = path.parent / name
+        try:
+            descriptor = os.open(candidate, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        except OSError:
+            continue  # a symlink, or gone
+        try:
+            if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+                continue
+            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            continue  # a writer holds it: still at work
+        else:
+            try:
+                candidate.unlink()
+                removed.append(candidate)
+            except OSError:
+                pass
+        finally:
+            os.close(descriptor)
+    return removed
+
+
+@contextmanager
+def atomic_writer(path: str | Path, durable: bool = True) -> Iterator[BinaryIO]:
+    """A binary file to write `path` through, as a stream: the bytes go to a temporary file beside `path`,
+    which is flushed to disk and renamed over `path` when the block ends. A reader sees the old file or the
+    new one, never a part; an error in the block (or a kill) leaves the old file, and the temporary one is
+    removed; one left by a kill -9 is removed by the next write of `path` (remove_stale_temporaries). A full
+    disk is one SwordsError naming `path`. The file gets ordinary permissions (umask). `durable=False` skips
+    the flush to disk, for files that may be lost in a power cut but never be torn (a cache entry, which is
+    asked again)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    remove_stale_temporaries(path)
+    descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=_temporary_prefix(path), suffix=".tmp")
+    fcntl.flock(descriptor, fcntl.LOCK_EX)  # ours alone, and known to be at work, until it is closed
+    umask = os.umask(0)
+    os.umask(umask)
+    try:
+        os.chmod(temporary, 0o666 & ~umask)  # mkstemp makes the file private; the output is an ordinary file
+        with os.fdopen(descriptor, "wb") as f:
+            yield f
+            f.flush()
+            if durable:
+                os.fsync(f.fileno())
+        os.replace(temporary, path)
+    except BaseException as error:
+        Path(temporary).unlink(missing_ok=True)
+        full = _no_space_cause(error)
+        if full is not None:
+            raise SwordsError(f"{path}: {no_space_reason(full)}") from None
+        raise
+
+
+def check_output_file(path: str | Path, what: str, create_folder: bool = False, kind: str = "files") -> None:
+    """Before any work: `path` can become an ordinary file written atomically (atomic_writer) in an ordinary
+    folder that takes files. One SwordsError each, naming `what` (e.g. "--output x.jsonl"): under /dev, /proc
+    or /sys; a path through a file; a folder, pipe or device at `path`; a missing folder (unless
+    create_folder, which makes it); a folder where no file can be made (read-only, no permission)."""
+    path = Path(path)
+    resolved = Path(os.path.abspath(path)).resolve()
+    for root in SPECIAL_ROOTS:
+        if resolved == root or resolved.is_relative_to(root):
+            raise SwordsError(f"{what}: {kind} cannot go under {root}; name a file in an ordinary folder")
+    folder = path.parent
+    for ancestor in (folder, *folder.parents):
+        if ancestor.exists() or ancestor.is_symlink():
+            if not ancestor.is_dir():
+                raise SwordsError(f"{what}: {ancestor} is a file, not a folder")
+            break
+    if path.is_dir():
+        raise SwordsError(f"{what}: {path} is a folder; name a file")
+    if path.exists() and not path.is_file():
+        raise SwordsError(f"{what}: {path} exists and is not a regular file (a pipe, socket or device)")
+    if not folder.is_dir() and not create_folder:
+        raise SwordsError(f"{what}: the folder {folder} does not exist")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        descriptor, probe = tempfile.mkstemp(dir=folder, prefix=".swords-probe-")  # ours, removed at once
+        os.close(descriptor)
+        os.unlink(probe)
+    except OSError as error:
+        raise SwordsError(f"{what}: cannot write in the folder {folder} ({error.strerror or error})") from None
+
+
+def check_writable_folder(folder: str | Path, what: str, hint: str = "") -> None:
+    """Before any work: `folder` exists (made if missing) and takes a new file, or one SwordsError naming it and
+    why (read-only, no permission, a file in the way), with `hint` after it. A probe file is made and removed."""
+    try:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        descriptor, probe = tempfile.mkstemp(dir=folder, prefix=".swords-probe-")  # ours, removed at once
+        os.close(descriptor)
+        os.unlink(probe)
+    except OSError as error:
+        reason = error.strerror or str(error)
+        raise SwordsError(f"{what} {folder}: cannot write in it ({reason})" + (f"; {hint}" if hint else "")) from None
+
+
+def atomic_write(path: str | Path, data: bytes, durable: bool = True) -> None:
+    """Write `data` to `path` atomically (see atomic_writer): a reader sees the old file or the new one."""
+    with atomic_writer(path, durable) as f:
+        f.write(data)
+
+
+def sha256_of(path: Path, what: str = "file") -> str:
+    """The file's sha256; a SwordsError naming a folder, FIFO, socket or device at `path` (never blocking on one)."""
+    digest = hashlib.sha256()
+    with open_regular(path, what) as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()

@@ -1,0 +1,263 @@
+"""Which folder `swords hub export DIR` may write into, and what in it the export may replace (export.py
+exports).
+
+DIR is new or empty, or one an earlier export wrote, recognised by content: its manifest `swords-hub-export.json`
+lists every file the export wrote with its sha256, and each of DIR's other entries is a repository folder whose
+every file is listed, unchanged. Anything else is refused, naming it, before any work: a user's file, a file edited
+since, a symbolic link, FIFO, socket or device anywhere in DIR, a manifest whose paths leave their repository folder,
+a file that cannot be read, a folder the export could not move or remove (read-only). The export's scratch folders
+(`.swords-hub-export-XXXX/`) hold a mark file, removed last, so a scratch folder is recognised until it is gone.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import stat
+from pathlib import Path
+
+from swords_lexsub.errors import SwordsError
+from swords_lexsub.files import SPECIAL_ROOTS, file_kind, sha256_of
+
+MANIFEST = "swords-hub-export.json"
+WRITTEN_BY = "swords hub export"
+SCRATCH_PREFIX = ".swords-hub-export-"
+_MAX_MANIFEST_BYTES = 2**20
+_SCRATCH_MARK = ".swords-hub-export-scratch"
+_SCRATCH_MARK_TEXT = b"scratch folder of `swords hub export`; removed when the export ends\n"
+_REFUSAL = "export into a new or empty folder, or one `swords hub export` wrote"
+_SHOWN_KEY = 80  # characters of a manifest's key shown in a refusal (a forged one may be a megabyte)
+
+
+class ExportFolderError(SwordsError):
+    """The export folder cannot take an export (one line naming the folder or the entry at fault)."""
+
+
+def _regular_file_bytes(path: Path, limit: int) -> bytes | None:
+    """The file's content if it is a regular file (not a symlink, pipe or device) of at most `limit` bytes."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return None
+    with os.fdopen(descriptor, "rb") as f:
+        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+            return None
+        content = f.read(limit + 1)
+    return content if len(content) <= limit else None
+
+
+def _key_fault(relative: str) -> str | None:
+    """Why a manifest's key is not the path of a file inside a repository folder (FOLDER/…/NAME); None if it is."""
+    parts = relative.split("/")
+    if not relative:
+        return "empty"
+    if relative.startswith("/"):
+        return "absolute"
+    if any(part in ("", ".", "..") for part in parts) or "\0" in relative:
+        return "not a plain relative path (an empty, '.' or '..' part)"
+    if len(parts) < 2 or parts[0] == MANIFEST or parts[0].startswith(SCRATCH_PREFIX):
+        return "not inside a repository folder"
+    return None
+
+
+def read_manifest(path: Path) -> dict[str, set[str]] | None:
+    """relative path -> the sha256s an export recorded for it, if `path` is a manifest an export wrote; else None.
+    A manifest of the export's whose paths are not inside its repository folders is an ExportFolderError naming
+    the manifest and the key: acting on it would move or delete what lies outside them."""
+    content = _regular_file_bytes(path, _MAX_MANIFEST_BYTES)
+    try:
+        manifest = json.loads(content) if content is not None else None
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(manifest, dict) or manifest.get("written_by") != WRITTEN_BY:
+        return None
+    recorded: dict[str, set[str]] = {}
+    for key in ("files", "previous"):  # "previous": the files being replaced, while an export swaps its new ones in
+        listed = manifest.get(key, {})
+        if not isinstance(listed, dict):
+            return None
+        for relative, digests in listed.items():
+            if fault := _key_fault(relative):
+                shown = relative if len(relative) <= _SHOWN_KEY else f"{relative[:_SHOWN_KEY]}…"
+                raise ExportFolderError(
+                    f"{path}: the path {shown!r} in {key!r} is {fault}; an export lists only "
+                    f"files inside its repository folders (remove {path} and its folders, or "
+                    "export elsewhere)"
+                )
+            if not isinstance(digests, list) or not all(isinstance(d, str) for d in digests):
+                return None
+            recorded.setdefault(relative, set()).update(digests)
+    return recorded
+
+
+def manifest_bytes(files: dict[str, str], previous: dict[str, set[str]] | None = None) -> bytes:
+    manifest: dict = {"written_by": WRITTEN_BY, "files": {relative: [digest] for relative, digest in files.items()}}
+    if previous:
+        manifest["previous"] = {relative: sorted(digests) for relative, digests in previous.items()}
+    return (json.dumps(manifest, indent=1, sort_keys=True, allow_nan=False) + "\n").encode("utf-8")
+
+
+def manifest_content(target: Path) -> bytes | None:
+    """The manifest's bytes as they are (to put back if an export fails while it swaps its folders in)."""
+    return _regular_file_bytes(target / MANIFEST, _MAX_MANIFEST_BYTES)
+
+
+def is_scratch(entry: Path) -> bool:
+    return (
+        entry.name.startswith(SCRATCH_PREFIX)
+        and entry.is_dir()
+        and not entry.is_symlink()
+        and _regular_file_bytes(entry / _SCRATCH_MARK, len(_SCRATCH_MARK_TEXT)) == _SCRATCH_MARK_TEXT
+    )
+
+
+def mark_scratch(scratch: Path) -> None:
+    (scratch / _SCRATCH_MARK).write_bytes(_SCRATCH_MARK_TEXT)
+
+
+def remove_scratch(scratch: Path) -> None:
+    """Remove a scratch folder, its mark last: one that cannot be removed whole stays recognised as the export's.
+    ExportFolderError naming what could not be removed."""
+    failures: list[tuple[str, OSError]] = []
+
+    def failed(function: object, path: str, exc_info: tuple) -> None:
+        failures.append((path, exc_info[1]))  # rmtree's own error names a file relative to its folder
+
+    try:
+        entries = list(os.scandir(scratch))
+    except OSError as error:
+        entries = []
+        failures.append((str(scratch), error))
+    for entry in entries:
+        if entry.name == _SCRATCH_MARK:
+            continue
+        if entry.is_dir(follow_symlinks=False):
+            shutil.rmtree(entry.path, onerror=failed)
+        else:
+            try:
+                os.unlink(entry.path)
+            except OSError as error:
+                failures.append((entry.path, error))
+    if not failures:
+        try:
+            (scratch / _SCRATCH_MARK).unlink(missing_ok=True)
+            scratch.rmdir()
+        except OSError as error:
+            failures.append((str(scratch), error))
+    if failures:
+        path, error = failures[0]
+        raise ExportFolderError(
+            f"{scratch}: the scratch folder of `swords hub export` cannot be removed ({path}: "
+            f"{error.strerror or error}); make it writable (chmod -R u+rwX) or remove it"
+        )
+
+
+def _lacks(folder: Path) -> str:
+    """What of reading, writing and searching `folder` this process may not do, in words ('' when it may all)."""
+    lacking = [
+        word
+        for flag, word in ((os.R_OK, "readable"), (os.W_OK, "writable"), (os.X_OK, "searchable"))
+        if not os.access(folder, flag)
+    ]
+    return " or ".join([", ".join(lacking[:-1]), lacking[-1]] if len(lacking) > 1 else lacking)
+
+
+def _replaceable(target: Path, folder: Path) -> None:
+    """An export moves each of its repository folders away and removes it: each folder in it must be readable,
+    writable and searchable (a read-only one is refused before anything moves)."""
+    if lacks := _lacks(folder):
+        raise ExportFolderError(
+            f"{target}: {folder} is not {lacks}, and an export replaces it whole; make it "
+            "writable (chmod -R u+rwX) or export elsewhere"
+        )
+
+
+def _refuse(target: Path, path: Path, why: str) -> ExportFolderError:
+    return ExportFolderError(f"{target}: {path} was not written by `swords hub export` ({why}); {_REFUSAL}")
+
+
+def _refuse_kind(target: Path, path: Path) -> ExportFolderError:
+    """A symbolic link, FIFO, socket or device: never the export's, and never removed by it."""
+    return ExportFolderError(
+        f"{target}: {path} is {file_kind(path)}, not a file or folder `swords hub export` writes; {_REFUSAL}"
+    )
+
+
+def _check_repository_folder(target: Path, entry: Path, recorded: dict[str, set[str]]) -> None:
+    """Every entry under a repository folder is a folder or regular file the export wrote, unchanged, and every
+    folder can be removed."""
+
+    def stopped(error: OSError) -> None:
+        raise error
+
+    _replaceable(target, entry)
+    for root, subfolders, files in os.walk(entry, onerror=stopped):
+        for name in sorted(subfolders + files):
+            path = Path(root) / name
+            relative = path.relative_to(target).as_posix()
+            mode = os.lstat(path).st_mode
+            if stat.S_ISDIR(mode):
+                if not any(r.startswith(relative + "/") for r in recorded):
+                    raise _refuse(target, path, "a folder not in its manifest")
+                _replaceable(target, path)
+            elif not stat.S_ISREG(mode):
+                raise _refuse_kind(target, path)
+            elif relative not in recorded:
+                raise _refuse(target, path, "not in its manifest")
+            else:
+                try:
+                    digest = sha256_of(path)
+                except (OSError, SwordsError) as error:
+                    cause = error.__cause__ if isinstance(error.__cause__, OSError) else error  # open_regular's
+                    reason = getattr(cause, "strerror", None) or cause
+                    raise ExportFolderError(
+                        f"{target}: {path} cannot be read ({reason}), so it "
+                        "cannot be recognised as the export's; make it readable or export "
+                        "elsewhere"
+                    ) from None
+                if digest not in recorded[relative]:
+                    raise _refuse(target, path, "changed since the export wrote it")
+
+
+def check_export_folder(target: Path) -> dict[str, set[str]]:
+    """What an earlier export recorded in `target` (empty for a new or empty folder); ExportFolderError naming the
+    first entry the export did not write, or that changed since, or that it could not replace."""
+    target = Path(target)
+    resolved = Path(os.path.abspath(target)).resolve()
+    if any(resolved == root or resolved.is_relative_to(root) for root in SPECIAL_ROOTS):
+        raise ExportFolderError(f"{target}: an export cannot go under /dev, /proc or /sys")
+    if not os.path.lexists(target):
+        return {}
+    if target.is_symlink():
+        raise ExportFolderError(f"{target}: {file_kind(target)}; export into the folder itself, not a link to it")
+    if not target.is_dir():
+        raise ExportFolderError(f"{target}: {file_kind(target)}, not a folder; {_REFUSAL}")
+    if lacks := _lacks(target):
+        raise ExportFolderError(f"{target}: the folder is not {lacks}; an export writes in it")
+    try:
+        entries = sorted(Path(entry.path) for entry in os.scandir(target))
+        entries = [entry for entry in entries if not is_scratch(entry)]  # a killed export's, removed when it resumes
+        if not entries:
+            return {}
+        recorded = read_manifest(target / MANIFEST)
+        if recorded is None:
+            if not os.path.lexists(target / MANIFEST):
+                raise _refuse(target, entries[0], f"{target} has no {MANIFEST}")
+            if os.path.islink(target / MANIFEST) or not (target / MANIFEST).is_file():
+                raise _refuse_kind(target, target / MANIFEST)
+            raise _refuse(target, target / MANIFEST, "not its manifest")
+        folders = {relative.split("/", 1)[0] for relative in recorded}
+        for entry in entries:
+            if entry.name == MANIFEST:
+                continue
+            if entry.is_symlink() or not (entry.is_dir() or entry.is_file()):
+                raise _refuse_kind(target, entry)
+            if not entry.is_dir():
+                raise _refuse(target, entry, "a file beside its folders")
+            if entry.name not in folders:
+                raise _refuse(target, entry, "not in its manifest")
+            _check_repository_folder(target, entry, recorded)
+    except OSError as error:  # a folder that vanished or cannot be listed while it is checked
+        raise ExportFolderError(f"{target}: {error.filename} cannot be read ({error.strerror or error})") from None
+    return recorded

@@ -1,0 +1,98 @@
+"""The connection to the Hugging Face Hub (or the Hub-compatible server at HF_ENDPOINT) while an upload runs.
+
+Left to itself, huggingface_hub bounds each read only (a server that sends a byte a second holds it forever), retries a
+request that never answers five times, logs each retry, reads answers whole, and reads its cached agent registry whole.
+Here its shared HTTP client is one with the bounded transport (swords_lexsub/hub/transport.py), its log lines are
+silenced (the caller says what failed, once), and the upload runs in a worker thread waited for until the publish's
+deadline: that also bounds what does not go through the client (huggingface_hub's sleeps between retries, hf_xet's own
+transfers).
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import stat
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TypeVar
+
+from swords_lexsub.bounded_body import MAX_BODY_BYTES
+from swords_lexsub.errors import SwordsError
+from swords_lexsub.hub.transport import HubLimits, transport_class
+
+T = TypeVar("T")
+
+
+def _http_module(client: object):
+    """httpx or httpx2, whichever huggingface_hub's client is made with (1.x: httpx, 2.x: httpx2)."""
+    name = type(client).__module__.split(".")[0]
+    if name not in ("httpx", "httpx2"):
+        import huggingface_hub
+
+        raise SwordsError(
+            f"publishing needs huggingface_hub 1.0 or later (installed: {huggingface_hub.__version__}); "
+            "pip install -U huggingface_hub"
+        )
+    return importlib.import_module(name)
+
+
+def _agent_registry_guard(constants) -> str | None:
+    """huggingface_hub reads its cached agent registry (HF_HOME/.agent_harnesses.json, a few kB) whole, whatever its
+    size or kind (a FIFO blocks it). One that is not a regular file of at most MAX_BODY_BYTES is left alone, and
+    this process keeps none: the path it is given instead can be neither read nor written, so the registry is
+    fetched (a bounded answer) and kept in memory. The previous path, to restore, or None."""
+    path = getattr(constants, "AGENT_HARNESSES_PATH", None)
+    try:
+        status = os.stat(path) if path else None
+    except OSError:
+        status = None
+    if status is None or (stat.S_ISREG(status.st_mode) and status.st_size <= MAX_BODY_BYTES):
+        return None
+    constants.AGENT_HARNESSES_PATH = os.path.join(os.devnull, ".agent_harnesses.json")
+    return path
+
+
+@contextmanager
+def hub_session(limits: HubLimits) -> Iterator[None]:
+    """huggingface_hub's shared client bounded by `limits`, its log lines (each retry, each failure) silenced: the
+    caller says what failed, once. Restored on leaving."""
+    from huggingface_hub import constants, get_session, set_client_factory
+    from huggingface_hub.utils import logging as hf_logging
+
+    http = _http_module(get_session())
+    transport = transport_class(http)
+    verbosity = hf_logging.get_verbosity()
+    registry = _agent_registry_guard(constants)
+    set_client_factory(lambda: http.Client(transport=transport(limits), follow_redirects=True, timeout=None))
+    hf_logging.set_verbosity(hf_logging.CRITICAL + 10)
+    try:
+        yield
+    finally:
+        hf_logging.set_verbosity(verbosity)
+        # huggingface_hub's own client again, but for its request hook (a trace id header)
+        set_client_factory(lambda: http.Client(follow_redirects=True, timeout=None))
+        if registry is not None:
+            constants.AGENT_HARNESSES_PATH = registry
+
+
+def within_deadline(limits: HubLimits, work: Callable[[], T]) -> T:
+    """`work()` in a worker thread, waited for until the publish's deadline; past it, a HubFailure."""
+    outcome: dict[str, object] = {}
+
+    def run() -> None:
+        try:
+            outcome["value"] = work()
+        except BaseException as error:  # handed to the waiting thread
+            outcome["error"] = error
+
+    worker = threading.Thread(target=run, name="swords-hub-upload", daemon=True)
+    worker.start()
+    worker.join(max(0.0, limits.deadline - time.monotonic()))
+    if worker.is_alive():
+        raise limits.give_up(f"not done within the publish's {limits.seconds:g} s")
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]

@@ -1,0 +1,240 @@
+"""The transport huggingface_hub's client uses while publishing (session.py installs it): every request bounded in
+wall time and every answer in size.
+
+- Each request gets REQUEST_SECONDS of wall time, from connecting to the answer's last byte, and never more than is
+  left of the publish's PUBLISH_SECONDS: when the time is up its connection is shut, which ends any read or write
+  it waits in (a socket's timeout counts each read alone, so a server sending a byte a second never trips it).
+- At most MAX_BODY_BYTES of an answer is read, decompressed here (swords_lexsub.bounded_body).
+- At the first request it had to give up (past its time, an answer past the limit, a Retry-After past the
+  deadline, a request failed as often in a row as huggingface_hub tries it), the publish gives up for good: every
+  later request fails at once the same way, so that huggingface_hub's retries cannot start the wait again.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+
+from swords_lexsub.bounded_body import ACCEPT_ENCODING, BodyCounter, BodyPastLimit, BodyUndecodable, refusal
+from swords_lexsub.errors import SwordsError
+from swords_lexsub.terminal import shown
+
+REQUEST_SECONDS = 60.0  # one request, from connecting to the answer's last byte
+PUBLISH_SECONDS = 600.0  # a whole `swords hub publish` (three repositories) or `swords data publish`
+# Each can be set in the environment (a slow link, a test).
+REQUEST_SECONDS_VARIABLE = "SWORDS_HUB_REQUEST_SECONDS"
+PUBLISH_SECONDS_VARIABLE = "SWORDS_HUB_PUBLISH_SECONDS"
+MAX_SECONDS = 86400.0
+# huggingface_hub retries these answers (and lost connections), six tries in all.
+RETRIED_STATUSES = (408, 429, 500, 502, 503, 504)
+ATTEMPTS_IN_A_ROW = 6
+
+
+class HubFailure(Exception):
+    """A request the client gave up (past its time, an answer past the limit): never retried."""
+
+
+def _seconds(variable: str, default: float) -> float:
+    text = os.environ.get(variable, "").strip()
+    if not text:
+        return default
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0 < value <= MAX_SECONDS:
+        raise SwordsError(f"{variable}={shown(text[:40])}: not a number of seconds above 0 and at most {MAX_SECONDS:g}")
+    return value
+
+
+class HubLimits:
+    """One publish's time (from now) and each request's, and the first request it gave up (after which every
+    request fails)."""
+
+    def __init__(self) -> None:
+        self.seconds = _seconds(PUBLISH_SECONDS_VARIABLE, PUBLISH_SECONDS)
+        self.request_seconds = _seconds(REQUEST_SECONDS_VARIABLE, REQUEST_SECONDS)
+        self.deadline = time.monotonic() + self.seconds
+        self.failure: str | None = None
+        self.failed_in_a_row: dict[str, int] = {}  # method and URL -> failures since its last answer
+
+    def give_up(self, reason: str) -> HubFailure:
+        if self.failure is None:
+            self.failure = reason
+        return HubFailure(self.failure)
+
+    def count_failure(self, what: str, request: str, reason: str) -> None:
+        """A request that failed as huggingface_hub retries (a server error, a lost connection). Once it has failed
+        as often in a row as huggingface_hub tries it, later requests fail at once: its own retries of a whole
+        commit in smaller parts would otherwise start over (seven times 23 s for a commit answered 502)."""
+        self.failed_in_a_row[request] = self.failed_in_a_row.get(request, 0) + 1
+        if self.failed_in_a_row[request] >= ATTEMPTS_IN_A_ROW:
+            self.give_up(f"{what}: {reason}, {ATTEMPTS_IN_A_ROW} times in a row")
+
+
+class _Watch:
+    """One request's wall-clock limit: at `ends` its connection's socket is shut down, which wakes the read or write
+    it waits in (a socket's timeout counts each read alone)."""
+
+    def __init__(self, ends: float, late: str) -> None:
+        self.late = late  # how the time ran out: "within 60 s", "before the publish's 600 s were over"
+        self.lock = threading.Lock()
+        self.sock: socket.socket | None = None
+        self.fired = self.done = False
+        self.timer = threading.Timer(max(0.0, ends - time.monotonic()), self._fire)
+        self.timer.daemon = True
+        self.timer.start()
+
+    def trace(self, event: str, info: dict) -> None:
+        """httpcore's trace extension: the connection's socket, once connected (and again after TLS)."""
+        if event.endswith(("connect_tcp.complete", "start_tls.complete")):
+            stream = info.get("return_value")
+            with self.lock:
+                self.sock = stream.get_extra_info("socket") if stream is not None else None
+                if self.fired:
+                    self._shut()
+
+    def _fire(self) -> None:
+        with self.lock:
+            if not self.done:
+                self.fired = True
+                self._shut()
+
+    def _shut(self) -> None:
+        if self.sock is not None:
+            try:  # the plain socket's shutdown, also under TLS; a closed socket has no descriptor left to reuse
+                socket.socket.shutdown(self.sock, socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def finish(self) -> None:
+        with self.lock:
+            self.done = True
+        self.timer.cancel()
+
+
+def transport_class(http):
+    """The transport class for `http` (httpx or httpx2, whichever huggingface_hub uses)."""
+
+    class BoundedStream(http.SyncByteStream):
+        def __init__(self, inner, counter: BodyCounter, watch: _Watch, fail: Callable[[str], HubFailure]) -> None:
+            self.inner, self.counter, self.watch, self.fail = inner, counter, watch, fail
+
+        def __iter__(self) -> Iterator[bytes]:
+            try:
+                for chunk in self.inner:
+                    try:
+                        chunk = self.counter.feed(chunk)
+                    except (BodyPastLimit, BodyUndecodable) as error:
+                        raise self.fail(str(error)) from None
+                    if chunk:
+                        yield chunk
+            except HubFailure:
+                raise
+            except Exception:
+                if self.watch.fired:
+                    raise self.fail(f"no whole answer {self.watch.late}") from None
+                raise
+
+        def close(self) -> None:
+            self.watch.finish()
+            self.inner.close()
+
+    class HubTransport(http.BaseTransport):
+        """Every request bounded in wall time and every answer in size (see the module's docstring)."""
+
+        def __init__(self, limits: HubLimits) -> None:
+            self.limits = limits
+            self.transports: dict[str | None, object] = {}
+            self.lock = threading.Lock()
+
+        def _inner(self, url) -> object:
+            # The client's own proxy settings are off once a transport is given: take them from the environment
+            # here. Connections are not kept: each request's socket is its own, to be shut at its time.
+            proxies = urllib.request.getproxies()
+            proxy = proxies.get(url.scheme) or proxies.get("all")
+            if proxy and urllib.request.proxy_bypass(url.host):
+                proxy = None
+            with self.lock:
+                if proxy not in self.transports:
+                    self.transports[proxy] = http.HTTPTransport(
+                        proxy=proxy, limits=http.Limits(max_keepalive_connections=0)
+                    )
+                return self.transports[proxy]
+
+        def handle_request(self, request):
+            limits = self.limits
+            what = f"{request.method} {request.url.path}"
+
+            def fail(reason: str) -> HubFailure:
+                return limits.give_up(f"{what}: {reason}")
+
+            if limits.failure is not None:
+                raise HubFailure(limits.failure)
+            now = time.monotonic()
+            if now >= limits.deadline:
+                raise fail(f"not started, the publish's {limits.seconds:g} s are over")
+            ends = min(now + limits.request_seconds, limits.deadline)
+            seconds = ends - now
+            asked = request.extensions.get("timeout") or {}
+            request.extensions["timeout"] = {
+                k: min(seconds, asked.get(k) or seconds) for k in ("connect", "read", "write", "pool")
+            }
+            late = (
+                f"before the publish's {limits.seconds:g} s were over"
+                if ends == limits.deadline
+                else f"within {limits.request_seconds:g} s"
+            )
+            watch = _Watch(ends, late)
+            request.extensions["trace"] = watch.trace
+            request.headers["Accept-Encoding"] = ACCEPT_ENCODING
+            try:
+                response = self._inner(request.url).handle_request(request)
+            except Exception as error:
+                watch.finish()
+                if watch.fired or time.monotonic() >= ends:
+                    raise fail(f"no answer {late}") from None
+                limits.count_failure(what, f"{request.method} {request.url}", str(error) or type(error).__name__)
+                raise
+            if response.status_code in RETRIED_STATUSES:
+                limits.count_failure(
+                    what, f"{request.method} {request.url}", f"HTTP {response.status_code} {response.reason_phrase}"
+                )
+            else:
+                limits.failed_in_a_row.pop(f"{request.method} {request.url}", None)
+            encoding = response.headers.get("content-encoding", "identity").strip().lower() or "identity"
+            problem = refusal(encoding, response.headers.get("content-length", ""))
+            wait = response.headers.get("retry-after", "").strip()
+            if (
+                problem is None
+                and response.status_code in (429, 503)
+                and wait.isdigit()
+                and now + int(wait) > limits.deadline
+            ):
+                problem = f"HTTP {response.status_code}, asked to wait {int(wait):,} s, past the publish's deadline"
+            if problem is not None:
+                watch.finish()
+                response.close()
+                raise fail(problem)
+            headers = [
+                (name, value)
+                for name, value in response.headers.multi_items()
+                if name.lower() not in ("content-encoding", "content-length") or encoding == "identity"
+            ]
+            return http.Response(
+                response.status_code,
+                headers=headers,
+                extensions=response.extensions,
+                stream=BoundedStream(response.stream, BodyCounter(encoding), watch, fail),
+                request=request,
+            )
+
+        def close(self) -> None:
+            for transport in self.transports.values():
+                transport.close()
+
+    return HubTransport

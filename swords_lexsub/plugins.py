@@ -1,0 +1,19 @@
+"""The toolkit's plugin points. Each installed package adds `swords` subcommands and build steps through entry
+points declared in setup.cfg, so this package, the bottom layer, names none of the packages above it."""
+
+from __future__ import annotations
+
+from importlib.metadata import EntryPoint, entry_points
+
+COMMANDS = "swords.commands"  # NAME = module:register, register(subparsers) adds `swords NAME`
+BUILD_STEPS = "swords.build_steps"  # NAME = module:step, step(dataset_dir) runs after `swords data build`
+HUB_REPOS = "swords.hub_repos"  # NAME = module:REPO, a swords_lexsub.hub.repos.HubRepo (`swords hub export/publish`)
+
+
+def entry_points_of(group: str) -> list[EntryPoint]:
+    """The group's entry points in the order they are declared, each name once (an installation visible
+    twice, e.g. an editable install inside another environment, counts once)."""
+    found: dict[str, EntryPoint] = {}
+    for entry_point in entry_points(group=group):
+        found.setdefault(entry_point.name, entry_point)
+    return list(found.values())

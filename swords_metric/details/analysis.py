@@ -1,0 +1,134 @@
+"""The report's summary of what a system proposed, as plain data (Scorer.analyze, `swords evaluate`'s
+`analysis`), and the targets where two systems differ most (Scorer.differences).
+
+What is counted is what precision counts: each scored target's strict top-k, its first k lemmas after the metric's
+ordering, lemmatization, target removal and merging. Each is classed with the metric's own gold sets (acceptable,
+conceivable, judged unacceptable, not in the benchmark) and by its WordNet relation to the target
+(swords_metric/wordnet/relations.py). So `100 * classes["acceptable"] / substitutes` is strict P@k against acceptable,
+and with "conceivable" added, against conceivable: exactly, as the tests check on real systems.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from swords_dataset.judgements import CLASSES
+from swords_metric.details.explain import ranked_or_none, target_record
+from swords_metric.errors import MetricInputError
+from swords_metric.metrics.gold_sets import gold_sets, lemma_class
+from swords_metric.metrics.ranking import top_counts
+
+COUNTED = (
+    "the strict top-k: each target's first k substitutes as precision counts them (lemmatized, the target "
+    "and repeats dropped)"
+)
+# Buckets of a target's number of acceptable substitutes (its gold set, after the metric's preprocessing).
+GOLD_SIZES = (("0", 0, 0), ("1-2", 1, 2), ("3-5", 3, 5), ("6-10", 6, 10), (">10", 11, None))
+WORST_RULE = (
+    "lowest per-target lenient F@k against acceptable, among targets with an acceptable substitute; "
+    "ties: more acceptable substitutes missed first, then by id"
+)
+DIFFERENCE_RULE = "largest |A - B| of per-target lenient F@k against acceptable, then by id; targets that differ"
+
+
+def gold_size(acceptable: int) -> str:
+    """The GOLD_SIZES bucket of a number of acceptable substitutes."""
+    return next(label for label, low, high in GOLD_SIZES if acceptable >= low and (high is None or acceptable <= high))
+
+
+def _group(relations: tuple[str, ...]) -> dict:
+    group = {"targets": 0, "substitutes": 0, "classes": dict.fromkeys(CLASSES, 0)}
+    if relations:
+        group["relations"] = dict.fromkeys(relations, 0)
+    return group
+
+
+def _with_shares(group: dict) -> dict:
+    """The group with `class_shares` (and `relation_shares`): percent of its substitutes (0 when it has none)."""
+    total = group["substitutes"]
+    for counts, shares in (("classes", "class_shares"), ("relations", "relation_shares")):
+        if counts in group:
+            group[shares] = {key: 100.0 * n / total if total else 0.0 for key, n in group[counts].items()}
+    return group
+
+
+def analyze(scorer, ranked: Sequence, worst: int = 5, relations: bool = True) -> dict:
+    """The summary of prepared predictions (`ranked`: PreparedPredictions.ranked) against the scorer's
+    references: counts and shares per class (and, with `relations`, per WordNet relation, which loads
+    WordNet's graph: about 0.3 s) over all targets, per POS and per gold-set size, and the `worst` worst
+    targets (WORST_RULE) with what they missed."""
+    if isinstance(worst, bool) or not isinstance(worst, int) or worst < 0:
+        raise MetricInputError(f"worst must be a whole number of at least 0, got {worst!r}")
+    k = scorer.k
+    names: tuple[str, ...] = ()
+    if relations:
+        from swords_metric.wordnet.relations import RELATIONS as names
+        from swords_metric.wordnet.relations import target_relations
+    overall, by_pos = _group(names), {}
+    by_size = {label: _group(names) for label, _, _ in GOLD_SIZES}
+    candidates = []
+    for position, scored in enumerate(scorer.scored):
+        if not scored:
+            continue
+        reference, prediction = scorer.references[position], ranked_or_none(ranked[position])
+        gold = gold_sets(reference)
+        top = prediction.top[:k] if prediction is not None else ()
+        groups = (overall, by_pos.setdefault(reference.pos, _group(names)), by_size[gold_size(len(gold.acceptable))])
+        related = target_relations(reference.target_lemma, reference.pos) if top and relations else None
+        for group in groups:
+            group["targets"] += 1
+        for lemma in top:
+            kind = lemma_class(reference, lemma)
+            relation = related.of(lemma) if related is not None else None
+            for group in groups:
+                group["substitutes"] += 1
+                group["classes"][kind] += 1
+                if relation is not None:
+                    group["relations"][relation] += 1
+        if gold.acceptable:
+            lenient = prediction.lenient_top if prediction is not None else ()
+            hits, predicted, reference_k, _ = top_counts(lenient, gold.acceptable, k)
+            p = hits / predicted if predicted else 0.0
+            r = hits / reference_k
+            f = 2 * p * r / (p + r) if p + r else 0.0
+            candidates.append((f, hits - len(gold.acceptable), scorer.rows[position]["id"], position))
+    worst_targets = []
+    for _, _, _, position in sorted(candidates)[:worst]:
+        record = target_record(scorer.rows[position], scorer.references[position], ranked_or_none(ranked[position]), k)
+        worst_targets.append(
+            {
+                key: record[key]
+                for key in (
+                    "id",
+                    "upstream_id",
+                    "target",
+                    "pos",
+                    "acceptable",
+                    "lenient_a_p",
+                    "lenient_a_r",
+                    "lenient_a_f",
+                    "top",
+                    "acceptable_missed",
+                )
+            }
+        )
+    return {
+        "k": k,
+        "counted": COUNTED,
+        "all": _with_shares(overall),
+        "by_pos": {pos: _with_shares(group) for pos, group in sorted(by_pos.items())},
+        "by_gold_size": {label: _with_shares(group) for label, group in by_size.items()},
+        "worst_rule": WORST_RULE,
+        "worst_targets": worst_targets,
+    }
+
+
+def differences(scorer, ranked_a: Sequence, ranked_b: Sequence, n: int = 10) -> list[dict]:
+    """The `n` targets where two systems differ most (DIFFERENCE_RULE), as pair records (details.pair_record:
+    both systems' figures and top-k lemmas)."""
+    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+        raise MetricInputError(f"n must be a whole number of at least 0, got {n!r}")
+    from swords_metric.details.writer import pair_records
+
+    differing = [record for record in pair_records(scorer, ranked_a, ranked_b) if record["difference"] != 0]
+    return sorted(differing, key=lambda record: (-abs(record["difference"]), record["id"]))[:n]

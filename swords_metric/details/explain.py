@@ -1,0 +1,193 @@
+"""What the metric counted, target by target and substitute by substitute: the records of a details file and
+of the report's summary, made from the very sets and orderings scoring uses (prepare_prediction of
+predictions/lemmatized.py, rank_prediction and top_counts of metrics/ranking.py), so that they add up to the
+metric's figures exactly.
+
+  substitute_records(row, reference, pairs, k, relations)  one record per predicted substitute, in the metric's
+                                                           order (see the metric card, "Details")
+  target_record(row, reference, ranked, k)                 per-target P/R/F@k (lenient and strict, against
+                                                           acceptable and conceivable), GAP, top-k, missed
+  judgements(reference, pos, substitutes)                  each substitute's class, score and votes (Judgement)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from swords_dataset.judgements import NOT_IN_BENCHMARK
+from swords_metric.metrics.gold_sets import gold_sets, lemma_class
+from swords_metric.metrics.ranking import (
+    PR_FAMILIES,
+    PR_FAMILY_NAMES,
+    RankedPrediction,
+    rank_prediction,
+    top_and_gold,
+    top_counts,
+)
+from swords_metric.predictions.lemmatized import substitute_lemma
+from swords_metric.references.reference import Reference
+
+if TYPE_CHECKING:  # only a type here: relations load WordNet's graph, which a plain summary does not need
+    from swords_metric.wordnet.relations import TargetRelations
+
+# Why a substitute does not count (its record's `dropped`): it lemmatizes to the target's lemma, or to the lemma
+# of a better-ranked substitute (it merges into that one, as upstream keeps the first of equal lemmas).
+TARGET, DUPLICATE = "target", "duplicate"
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """One substitute against a target's gold, as the metric counts it: its lemma, its class (one of
+    swords_dataset.judgements.CLASSES) and, when the benchmark judged it, its score and votes."""
+
+    substitute: str
+    lemma: str
+    label: str
+    score: float | None = None
+    positive: int | None = None
+    total: int | None = None
+
+
+def judgements(reference: Reference | None, pos: str, substitutes: Iterable[str]) -> list[Judgement]:
+    """Each substitute lemmatized under the target's POS as scoring lemmatizes it, matched against the reference's
+    lemmas and classed with the benchmark's thresholds (a reference of None: no gold, nothing matches)."""
+    judged = []
+    for substitute in substitutes:
+        lemma = substitute_lemma(substitute, pos)
+        i = reference.index.get(lemma) if reference is not None else None
+        if i is None or lemma == reference.target_lemma:
+            judged.append(Judgement(substitute, lemma, NOT_IN_BENCHMARK))
+            continue
+        label = lemma_class(reference, lemma)
+        judged.append(
+            Judgement(substitute, lemma, label, reference.score(i), reference.positives[i], reference.totals[i])
+        )
+    return judged
+
+
+def ranked_or_none(slot) -> RankedPrediction | None:
+    """A PreparedPredictions slot as a prediction: None for a target not in the input (or not scored)."""
+    return slot if isinstance(slot, RankedPrediction) else None
+
+
+def _row_fields(row: Mapping, kind: str) -> dict:
+    return {
+        "kind": kind,
+        "id": row["id"],
+        "upstream_id": row.get("upstream_id"),
+        "target": row["target"],
+        "pos": row.get("pos"),
+    }
+
+
+def substitute_records(
+    row: Mapping, reference: Reference, pairs: Sequence[tuple[str, float]], k: int, relations: TargetRelations | None
+) -> Iterator[dict]:
+    """One record per (substitute, score) of `pairs` (as normalize_prediction_items gives them), in the order
+    the metric ranks them: by score, descending, equal scores in the order given (position: 1-based, as
+    given). `rank` counts the substitutes that count (1-based); the strict top-k is rank <= k, the lenient
+    top-k the first k of those the reference holds. Relations: None leaves `relation` out (null)."""
+    order = sorted(range(len(pairs)), key=lambda i: pairs[i][1], reverse=True)  # stable, as prepare_prediction
+    base = _row_fields(row, "substitute")
+    target_lemma, index = reference.target_lemma, reference.index
+    kept: dict[str, int] = {}
+    lenient_rank = 0
+    for i in order:
+        substitute, score = pairs[i]
+        lemma = substitute_lemma(substitute, reference.pos)
+        dropped = merged_into = rank = None
+        if lemma == target_lemma:
+            dropped = TARGET
+        elif lemma in kept:
+            dropped, merged_into = DUPLICATE, kept[lemma]
+        else:
+            rank = kept[lemma] = len(kept) + 1
+        held = dropped is None and lemma in index
+        lenient_rank += held
+        position = index.get(lemma) if dropped != TARGET else None
+        yield {
+            **base,
+            "position": i + 1,
+            "substitute": substitute,
+            "score": score,
+            "lemma": lemma,
+            "empty": not lemma,
+            "dropped": dropped,
+            "merged_into_rank": merged_into,
+            "rank": rank,
+            "in_strict_top_k": rank is not None and rank <= k,
+            "in_lenient_top_k": held and lenient_rank <= k,
+            "class": NOT_IN_BENCHMARK if dropped == TARGET else lemma_class(reference, lemma),
+            "gold_score": None if position is None else reference.score(position),
+            "votes_positive": None if position is None else reference.positives[position],
+            "votes_total": None if position is None else reference.totals[position],
+            "relation": relations.of(lemma) if relations is not None else None,
+        }
+
+
+def _percent(numerator: int, denominator: int) -> float:
+    return 100.0 * numerator / denominator if denominator else 0.0
+
+
+def target_figures(reference: Reference, ranked: RankedPrediction | None, k: int) -> dict:
+    """A target's share of every P/R/F family at k, as score_targets sums it (`FAMILY_hits`, `_predicted`
+    |top-k|, `_reference_k` min(k, |gold|), `_reference` |gold|), with the target's own P, R (percent) and F
+    (their harmonic mean); GAP and GAP-rat (None where the reference has no positive weight)."""
+    ranked = ranked if ranked is not None else rank_prediction(None, reference, k)
+    gold_set = gold_sets(reference)
+    figures: dict = {}
+    for (setting, threshold), name in zip(PR_FAMILIES, PR_FAMILY_NAMES, strict=True):
+        top, gold = top_and_gold(ranked, gold_set, setting == "lenient", threshold == "a")
+        hits, predicted, reference_k, size = top_counts(top, gold, k)
+        p, r = _percent(hits, predicted), _percent(hits, reference_k)
+        figures.update(
+            {
+                f"{name}_hits": hits,
+                f"{name}_predicted": predicted,
+                f"{name}_reference_k": reference_k,
+                f"{name}_reference": size,
+                f"{name}_p": p,
+                f"{name}_r": r,
+                f"{name}_f": 2 * p * r / (p + r) if p + r else 0.0,
+            }
+        )
+    defined = bool(ranked.fixed["gap_defined"])
+    figures["gap"] = 100.0 * ranked.fixed["gap"] if defined else None
+    figures["gap_rat"] = 100.0 * ranked.fixed["gap_rat"] if defined else None
+    return figures
+
+
+def missed_acceptable(reference: Reference, ranked: RankedPrediction | None, k: int) -> list[str]:
+    """The acceptable lemmas the lenient top-k does not hold (what lenient recall against acceptable misses),
+    best-judged first (ties in the reference's order)."""
+    found = set(ranked.lenient_top[:k]) if ranked is not None else set()
+    acceptable = gold_sets(reference).acceptable
+    missed = [i for i, lemma in enumerate(reference.lemmas) if lemma in acceptable and lemma not in found]
+    return [reference.lemmas[i] for i in sorted(missed, key=lambda i: -reference.score(i))]
+
+
+def target_record(row: Mapping, reference: Reference, ranked: RankedPrediction | None, k: int) -> dict:
+    """The per-target record: the row's ids, target and POS, the sizes of its gold sets, its figures at k
+    (target_figures), its strict top-k lemmas and the acceptable substitutes it missed."""
+    gold = gold_sets(reference)
+    return {
+        **_row_fields(row, "target"),
+        "in_predictions": ranked is not None,
+        "reference_size": len(reference.lemmas),
+        "acceptable": len(gold.acceptable),
+        "conceivable": len(gold.conceivable),
+        **target_figures(reference, ranked, k),
+        "top": list(ranked.top[:k]) if ranked is not None else [],
+        "acceptable_missed": missed_acceptable(reference, ranked, k),
+    }
+
+
+def target_records(scorer, ranked: Sequence) -> list[dict]:
+    """target_record of every scored target of a Scorer, in reference order (`ranked`: PreparedPredictions.ranked)."""
+    return [
+        target_record(scorer.rows[i], scorer.references[i], ranked_or_none(ranked[i]), scorer.k)
+        for i, scored in enumerate(scorer.scored)
+        if scored
+    ]

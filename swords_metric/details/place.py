@@ -1,0 +1,196 @@
+"""Where a details file may go, and which existing file it may replace: only a file `swords evaluate` wrote and
+nobody changed since.
+
+A details (or comparison) file is recognised as this toolkit's by its content (the JSONL header record, the
+CSV's exact first line, the Parquet schema's metadata), and what was written is recorded beside it: the record
+`.NAME.swords-record.json` holds the sha256 and size of the file as written. It is written (atomically) just
+before the finished file is renamed into place, and lists both the new file and the one being replaced, so
+that whichever of the two a kill leaves in place still matches it. A file whose record is missing (an earlier
+release wrote it, or the record was removed) or no longer matches (lines appended or changed, a CSV cut to its
+header plus other rows, a Parquet file re-written) is refused unless forced; a file that is not a details file
+at all is never replaced. The path itself may not be a symbolic link: replacing it would put a file where the
+link was and leave the file it points to as it was, so it is refused, naming the link and its target.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from swords_lexsub.errors import SwordsError
+from swords_lexsub.files import atomic_write, check_output_file
+from swords_metric.details.columns import EXTENSIONS, FORMATS, HEADER_LINES, PARQUET_METADATA_KEY
+from swords_metric.errors import MetricInputError
+
+RECORD_FORMAT = "swords-lexsub details record"
+RECORD_VERSION = 1
+_RECORD_LIMIT = 1 << 16  # a record is a few hundred bytes; anything far larger is not one
+
+
+def record_path(path: str | Path) -> Path:
+    """Where the record of the details file at `path` is kept: `.NAME.swords-record.json` beside it."""
+    path = Path(path)
+    return path.with_name(f".{path.name}.swords-record.json")
+
+
+def _first_line(path: Path, limit: int = 1 << 20) -> bytes:
+    with open(path, "rb") as f:
+        return f.readline(limit)
+
+
+def is_details_file(path: str | Path) -> bool:
+    """Whether `path` has the content of a details or comparison file this toolkit writes (in any of the three
+    formats), whether or not it was changed since (see matches_record)."""
+    path = Path(path)
+    try:
+        first = _first_line(path)
+        if first.startswith(b"PAR1"):
+            import pyarrow.parquet as pq
+
+            metadata = pq.read_schema(path).metadata or {}
+            return PARQUET_METADATA_KEY in metadata
+        if first.rstrip(b"\r\n") in HEADER_LINES:
+            return True
+        header = json.loads(first)
+    except Exception:  # unreadable, not JSON, not Parquet: not ours
+        return False
+    return isinstance(header, dict) and header.get("kind") == "header" and header.get("format") in FORMATS
+
+
+def fingerprint(path: str | Path) -> dict:
+    """{"sha256": hex digest, "bytes": size} of the file at `path`."""
+    with open(path, "rb") as f:
+        return {"sha256": hashlib.file_digest(f, "sha256").hexdigest(), "bytes": os.fstat(f.fileno()).st_size}
+
+
+def read_record(path: str | Path) -> list[dict] | None:
+    """What the record beside `path` says was written there (a list of fingerprints), or None: no record, or a
+    file in its place that is not one."""
+    where = record_path(path)
+    try:
+        if where.is_symlink() or not where.is_file() or where.stat().st_size > _RECORD_LIMIT:
+            return None
+        record = json.loads(where.read_bytes())
+    except (OSError, ValueError):
+        return None
+    if not (
+        isinstance(record, dict) and record.get("format") == RECORD_FORMAT and isinstance(record.get("written"), list)
+    ):
+        return None
+    return [
+        entry
+        for entry in record["written"]
+        if isinstance(entry, dict) and isinstance(entry.get("sha256"), str) and isinstance(entry.get("bytes"), int)
+    ]
+
+
+def matching_entry(path: str | Path) -> dict | None:
+    """The fingerprint of the file at `path` if its record lists it (the file is as swords evaluate wrote it),
+    else None. The file is hashed only when its size is one the record lists."""
+    written = read_record(path)
+    if not written:
+        return None
+    size = Path(path).stat().st_size
+    if not any(entry["bytes"] == size for entry in written):
+        return None
+    now = fingerprint(path)
+    return now if now in written else None
+
+
+@dataclass
+class DetailsPlace:
+    """A checked place for a details file: `path`, whether the user said to replace what is there (`force`), and
+    the words that name the option and the say-so in messages (`--details`, `--force` on the command line;
+    `details`, `details_force=True` from Python)."""
+
+    path: Path
+    force: bool = False
+    option: str = "details"
+    force_option: str = "details_force=True"
+    kept: dict | None = field(default=None, repr=False)  # the fingerprint of the file in place, if ours
+
+    @property
+    def what(self) -> str:
+        return f"{self.option} {self.path}"
+
+    def check_replaceable(self) -> None:
+        """The file at `path` (if any) may be replaced: refused, naming it, when it is not a details file, or
+        when it has changed since swords evaluate wrote it and `force` is not set."""
+        path = self.path
+        self.kept = None
+        if path.is_symlink():
+            raise MetricInputError(
+                f"{self.what}: a symbolic link (to {os.readlink(path)}); writing would replace "
+                "the link, not the file it points to: name the file itself"
+            )
+        if not path.exists():
+            return
+        if not is_details_file(path):
+            raise MetricInputError(
+                f"{self.what}: the file exists and was not written by swords evaluate --details; "
+                "it is left as it is (choose another name, or remove it yourself)"
+            )
+        if self.force:
+            return
+        self.kept = matching_entry(path)
+        if self.kept is not None:
+            return
+        if read_record(path) is None:
+            raise MetricInputError(
+                f"{self.what}: a details file with no record of what swords evaluate wrote there (an earlier "
+                f"release wrote it, or {record_path(path).name} was removed), so it may have been edited: it is "
+                f"left as it is ({self.force_option} replaces it)"
+            )
+        raise MetricInputError(
+            f"{self.what}: changed since swords evaluate wrote it (edited, appended to or "
+            f"re-written): it is left as it is ({self.force_option} replaces it)"
+        )
+
+    def record(self, written: dict) -> None:
+        """Just before the finished file goes into place: check again what is there now (it may have changed
+        while the predictions were read), then record `written` (its fingerprint) and the file it replaces."""
+        self.check_replaceable()
+        entries = [written] + ([self.kept] if self.kept is not None and self.kept != written else [])
+        body = {"format": RECORD_FORMAT, "version": RECORD_VERSION, "file": self.path.name, "written": entries}
+        try:
+            atomic_write(record_path(self.path), (json.dumps(body, indent=1, allow_nan=False) + "\n").encode())
+        except SwordsError as error:  # a full disk
+            raise MetricInputError(str(error)) from None
+
+
+def details_place(
+    path: str | Path, option: str = "details", force: bool = False, force_option: str = "details_force=True"
+) -> DetailsPlace:
+    """Before any work: a details file can be written at `path`: a known extension, an ordinary writable place
+    (see swords_lexsub.files.check_output_file; the folder must exist), not a symbolic link, and no file there
+    that it may not replace (DetailsPlace.check_replaceable). Each problem is one MetricInputError naming the
+    option and the path."""
+    path = Path(path)
+    what = f"{option} {path}"
+    suffix = path.suffix.lower()
+    if suffix not in EXTENSIONS:
+        shown = f"extension {suffix!r}" if suffix else "no extension"
+        raise MetricInputError(f"{what}: {shown}; a details file is .jsonl, .csv or .parquet")
+    place = DetailsPlace(path, bool(force), option, force_option)
+    if path.is_symlink():
+        place.check_replaceable()  # names the link, before check_output_file looks through it
+    try:
+        check_output_file(path, what, kind="details files")
+    except SwordsError as error:
+        raise MetricInputError(str(error)) from None
+    record = record_path(path)
+    if record.is_symlink() or (record.exists() and read_record(path) is None):
+        raise MetricInputError(
+            f"{what}: {record} is in the way of the record of what swords evaluate writes (it "
+            "is not one); it is left as it is (move it, or choose another name)"
+        )
+    place.check_replaceable()
+    return place
+
+
+def check_details_path(path: str | Path, option: str = "details", force: bool = False) -> Path:
+    """details_place, for callers that want only the checked path."""
+    return details_place(path, option, force).path

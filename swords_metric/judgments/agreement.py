@@ -1,0 +1,63 @@
+"""How far one set of labels agrees with another: accuracy, Cohen's kappa, and Spearman's rank correlation with
+ties given their average rank. Small on purpose (a judge's validation compares a few hundred items); tested
+against values worked out by hand."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Hashable, Sequence
+
+from swords_metric.errors import MetricInputError
+
+
+def _paired(a: Sequence, b: Sequence) -> int:
+    if len(a) != len(b):
+        raise MetricInputError(f"agreement: {len(a)} items against {len(b)}; give one of each per item")
+    if not a:
+        raise MetricInputError("agreement: no items to compare")
+    return len(a)
+
+
+def accuracy(a: Sequence[Hashable], b: Sequence[Hashable]) -> float:
+    """The share of items given the same label."""
+    n = _paired(a, b)
+    return sum(x == y for x, y in zip(a, b, strict=True)) / n
+
+
+def cohen_kappa(a: Sequence[Hashable], b: Sequence[Hashable]) -> float:
+    """Cohen's kappa: (observed agreement - chance agreement) / (1 - chance agreement), chance from each side's
+    own label frequencies. 1.0 when both sides give every item one and the same label (no disagreement possible)."""
+    n = _paired(a, b)
+    observed = accuracy(a, b)
+    count_a, count_b = Counter(a), Counter(b)
+    chance = sum(count_a[label] * count_b[label] for label in count_a) / (n * n)
+    if chance == 1.0:
+        return 1.0
+    return (observed - chance) / (1.0 - chance)
+
+
+def average_ranks(values: Sequence[float]) -> list[float]:
+    """1-based ranks, tied values sharing the average of the ranks they span."""
+    order = sorted(range(len(values)), key=lambda i: values[i])
+    ranks = [0.0] * len(values)
+    start = 0
+    while start < len(order):
+        end = start
+        while end + 1 < len(order) and values[order[end + 1]] == values[order[start]]:
+            end += 1
+        for i in order[start : end + 1]:
+            ranks[i] = (start + end) / 2 + 1
+        start = end + 1
+    return ranks
+
+
+def spearman(x: Sequence[float], y: Sequence[float]) -> float | None:
+    """Spearman's rho: Pearson's correlation of the average ranks. None when either side is constant."""
+    n = _paired(x, y)
+    rx, ry = average_ranks(x), average_ranks(y)
+    mean = (n + 1) / 2
+    dx, dy = [r - mean for r in rx], [r - mean for r in ry]
+    sxx, syy = sum(d * d for d in dx), sum(d * d for d in dy)
+    if not sxx or not syy:
+        return None
+    return sum(p * q for p, q in zip(dx, dy, strict=True)) / (sxx * syy) ** 0.5

@@ -1,0 +1,263 @@
+"""Tasks in SWORDS's form (Appendix B): a target's candidates, shuffled and split into tasks of at most
+MAX_CANDIDATES (sizes as numpy.array_split makes them: differing by at most one), each with the two controls of B.3
+(the target word itself; a random dictionary word) shuffled in among them.
+
+  make_tasks(scorer, predictions, k=10, targets=None, seed=0)  a run's top-k substitutes the benchmark never judged,
+                                                               found by the metric's own preparation (the details'
+                                                               substitute records): its lemmatizer, target removal
+                                                               and merging, never restated here
+  tasks_for(scorer, candidates, seed=0)                        tasks for any candidates per target id (e.g. ones the
+                                                               benchmark judged: what `swords judge validate` uses)
+
+Every random choice is seeded per target (`seed` and the target's id), so a target's tasks do not depend on which
+other targets were sampled. The random control is a single-word lemma of the metric's WordNet 3.0 graph under the
+target's POS, neither the target's lemma nor any gold or candidate lemma of the target.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import random
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import swords_dataset
+from swords_dataset.judgements import NOT_IN_BENCHMARK
+from swords_metric.details.explain import substitute_records
+from swords_metric.errors import MetricInputError, shown
+from swords_metric.judgments.protocol import INSTRUCTIONS_VERSION, MAX_CANDIDATES, RANDOM_CONTROL, TARGET_CONTROL
+from swords_metric.predictions.files import PredictionFile
+from swords_metric.predictions.prepared import prepare_given, prepare_keyed
+from swords_metric.references.metric_family import SWORDS
+from swords_metric.wordnet.graph import load_wordnet_graph
+from swords_metric.wordnet.lemmatizer import wordnet_pos
+
+TASKS_FORMAT, TASKS_VERSION = "swords-judge-tasks", 1
+# Benchmarks whose gold was recalled (annotators wrote substitutes), not judged: no judgement can join it.
+RECALLED = ("coinco", "semeval07")
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A substitute shown in a task: `control` None for a candidate, "target" or "random" for a control."""
+
+    substitute: str
+    control: str | None = None
+
+
+@dataclass
+class Task:
+    """One task (a HIT): a target in its context (`offset`: where `target` starts in `context`) and its
+    candidates with the two controls among them, in the order shown. `task` is "<target id>#<n>"."""
+
+    task: str
+    id: str
+    context: str
+    target: str
+    offset: int
+    candidates: list[Candidate]
+
+
+@dataclass
+class TaskSet:
+    """The tasks of a run (or of given candidates) and the tasks file's header: format, version, dataset, split,
+    predictions_sha256, k, seed, instructions_version and counts (targets, targets_with_tasks,
+    targets_without_new, candidates, tasks)."""
+
+    header: dict
+    tasks: list[Task] = field(default_factory=list)
+
+
+# Why a benchmark's gold cannot take judgements, by metric family (SWORDS's: by benchmark, RECALLED).
+NOT_JUDGED = {
+    "tsar2022": "TSAR-2022's official scorer counts matches against the annotators' suggestions and has no "
+    "acceptability score per substitute for judgements to extend",
+    "prolex": "ProLex's gold is experts' accept/reject lists and its official scorer has no score per substitute "
+    "for judgements to extend",
+}
+
+
+def refusal(benchmark: str, family: str) -> str | None:
+    """Why judgements cannot extend this benchmark's gold (one line), or None: they extend SWORDS's. TSAR-2022's and
+    ProLex's official scorers have no per-substitute score; CoInCo's and SemEval-2007's gold was recalled by
+    annotators (who wrote substitutes), not judged."""
+    if family != SWORDS:
+        reason = NOT_JUDGED.get(family, f"{benchmark} is scored by its own official scorer")
+        return f"judgments: {reason}; judgments extend SWORDS's gold"
+    recalled = [name for name in benchmark.split("+") if name in RECALLED]
+    if recalled:
+        return (
+            f"judgments: {recalled[0]}'s gold was recalled by annotators (who wrote substitutes), not judged, so "
+            "no judgement can join it; judgments extend SWORDS's gold"
+        )
+    return None
+
+
+def check_judged(scorer) -> None:
+    """Refuse, in one MetricInputError, a scorer whose gold cannot take judgements (refusal)."""
+    benchmark = getattr(scorer, "benchmark", None) or scorer.config or scorer.family
+    reason = refusal(benchmark, scorer.family)
+    if reason:
+        raise MetricInputError(reason)
+
+
+@functools.cache
+def _dictionary(pos: str) -> tuple[str, ...]:
+    """The random control's pool: WordNet's single-word, lower-case, ASCII lemmas under a POS letter."""
+    return tuple(w for w in load_wordnet_graph().lemmas(pos) if w.isascii() and w.isalpha() and w.islower())
+
+
+def _position(scorer, target_id: str) -> int:
+    position = scorer.index.position.get(target_id, scorer.index.upstream_position.get(target_id))
+    if position is None:
+        raise MetricInputError(f"no target {shown(target_id)} in {scorer.index.where}")
+    return position
+
+
+def _random_word(scorer, position: int, taken: set[str], rng: random.Random) -> str:
+    """A dictionary word whose lemma (as the metric lemmatizes it) is not in `taken`."""
+    row = scorer.rows[position]
+    pool = _dictionary(wordnet_pos(row.get("pos") or ""))
+    while True:
+        word = rng.choice(pool)
+        if scorer.judge(row["id"], [word])[0].lemma not in taken:
+            return word
+
+
+def _split(items: list[str], size: int) -> list[list[str]]:
+    """numpy.array_split's partition into the fewest parts of at most `size` (lengths differ by at most one)."""
+    parts = -(-len(items) // size)
+    base, extra = divmod(len(items), parts) if parts else (0, 0)
+    chunks, start = [], 0
+    for n in range(parts):
+        end = start + base + (n < extra)
+        chunks.append(items[start:end])
+        start = end
+    return chunks
+
+
+def _contexts(scorer, positions: Iterable[int]) -> dict[str, tuple[str, int]]:
+    """Target id -> (context, offset) of the targets at `positions`: from the Scorer's rows, or (a shipped split's
+    Scorer keeps no contexts) from the split's Parquet."""
+    rows = [scorer.rows[p] for p in positions]
+    if all("context" in row for row in rows):
+        return {row["id"]: (row["context"], int(row["offset"])) for row in rows}
+    if not scorer.config or not scorer.split:
+        raise MetricInputError("judgments: the Scorer's rows hold no contexts; make it from rows that have them")
+    wanted = {row["id"] for row in rows}
+    contexts = {}
+    for part in swords_dataset.split_parts(scorer.config, scorer.split):
+        for row in swords_dataset.rows(scorer.config, part, columns=["id", "context", "offset"]):
+            if row["id"] in wanted:
+                contexts[row["id"]] = (row["context"], int(row["offset"]))
+    return contexts
+
+
+def _target_tasks(scorer, position: int, candidates: list[str], seed: int, contexts: dict) -> list[Task]:
+    if not candidates:
+        return []
+    row = scorer.rows[position]
+    context, offset = contexts[row["id"]]
+    rng = random.Random(f"{seed}:{row['id']}")
+    reference = scorer.split_references.references[position]
+    taken = {judged.lemma for judged in scorer.judge(row["id"], [row["target"], *candidates])}
+    if reference is not None:
+        taken |= {reference.target_lemma, *reference.lemmas}
+    shuffled = list(dict.fromkeys(candidates))
+    rng.shuffle(shuffled)
+    tasks = []
+    for n, chunk in enumerate(_split(shuffled, MAX_CANDIDATES), 1):
+        shown_ = [Candidate(substitute) for substitute in chunk]
+        for control in (
+            Candidate(row["target"], TARGET_CONTROL),
+            Candidate(_random_word(scorer, position, taken, rng), RANDOM_CONTROL),
+        ):
+            shown_.insert(rng.randint(0, len(shown_)), control)
+        tasks.append(Task(f"{row['id']}#{n}", row["id"], context, row["target"], offset, shown_))
+    return tasks
+
+
+def tasks_for(scorer, candidates: Mapping[str, Iterable[str]], *, seed: int = 0) -> list[Task]:
+    """Tasks for the given candidates of each target (keyed by dataset or upstream id), in the split's order:
+    shuffled (seeded), at most MAX_CANDIDATES a task, each with the two controls. A target given no candidates
+    gets no task; an id not in the split is one MetricInputError naming it."""
+    check_judged(scorer)
+    positions = {_position(scorer, str(target_id)): list(items) for target_id, items in candidates.items()}
+    tasks, contexts = [], _contexts(scorer, positions)
+    for position in sorted(positions):
+        given = [str(c) for c in positions[position] if str(c).strip()]
+        tasks += _target_tasks(scorer, position, given, seed, contexts)
+    return tasks
+
+
+def _new_candidates(scorer, k: int, found: dict[int, list[str]]):
+    """An observer of the metric's preparation: per scored target, its strict top-k substitutes whose lemma the
+    prepared reference does not hold, in the system's first surface form of each lemma, by rank."""
+
+    def observe(position: int, pairs: list, ranked) -> None:
+        records = substitute_records(scorer.rows[position], scorer.references[position], pairs, k, None)
+        found[position] = [
+            r["substitute"]
+            for r in records
+            if r["in_strict_top_k"] and r["class"] == NOT_IN_BENCHMARK and not r["empty"]
+        ]
+
+    return observe
+
+
+def _fingerprint(predictions) -> str:
+    if isinstance(predictions, str | Path):
+        from swords_lexsub.files import sha256_of
+
+        return sha256_of(Path(predictions), "predictions file")
+    text = json.dumps(predictions, sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def make_tasks(scorer, predictions, *, k: int = 10, targets: int | None = None, seed: int = 0) -> TaskSet:
+    """The tasks for a run's unjudged substitutes: `predictions` a predictions file (path) or what Scorer.prepare
+    takes (a mapping from target id, a list per reference). For each scored target the run gives, its strict
+    top-k after the metric's preparation whose lemma the benchmark has no judgement for become candidates;
+    `targets=N` samples N of those targets (seeded). A target with nothing new gets no task (counted)."""
+    check_judged(scorer)
+    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+        raise MetricInputError(f"k must be a positive whole number, got {shown(k)}")
+    if targets is not None and (isinstance(targets, bool) or not isinstance(targets, int) or targets < 1):
+        raise MetricInputError(f"targets must be a positive whole number, got {shown(targets)}")
+    found: dict[int, list[str]] = {}
+    observe = _new_candidates(scorer, k, found)
+    if isinstance(predictions, str | Path):
+        file = PredictionFile(predictions)
+        prepare_keyed(
+            file, scorer.references, scorer.index, scorer.depth, str(predictions), scorer, file.duplicate, observe
+        )
+    else:
+        prepare_given(
+            predictions, scorer.rows, scorer.references, scorer.index, scorer.depth, "predictions", scorer, observe
+        )
+    chosen = sorted(found)
+    if targets is not None and targets < len(chosen):
+        chosen = sorted(random.Random(seed).sample(chosen, targets))
+    tasks, contexts = [], _contexts(scorer, [p for p in chosen if found[p]])
+    for position in chosen:
+        tasks += _target_tasks(scorer, position, found[position], seed, contexts)
+    with_tasks = len({task.id for task in tasks})
+    header = {
+        "format": TASKS_FORMAT,
+        "version": TASKS_VERSION,
+        "dataset": scorer.config or scorer.benchmark,
+        "split": scorer.split,
+        "predictions_sha256": _fingerprint(predictions),
+        "k": k,
+        "seed": seed,
+        "instructions_version": INSTRUCTIONS_VERSION,
+        "targets": len(chosen),
+        "targets_with_tasks": with_tasks,
+        "targets_without_new": len(chosen) - with_tasks,
+        "candidates": sum(len(found[p]) for p in chosen),
+        "tasks": len(tasks),
+    }
+    return TaskSet(header, tasks)

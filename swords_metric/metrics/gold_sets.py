@@ -1,0 +1,72 @@
+"""What scoring derives from a target's reference alone, once (GoldSets): its acceptable and conceivable lemmas,
+each lemma's positive count and ratio, GAP's denominators, SemEval-2007's gold; and the class of a substitute's
+lemma against them (lemma_class)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from swords_dataset.judgements import (
+    ACCEPTABLE,
+    ACCEPTABLE_ABOVE,
+    CONCEIVABLE,
+    CONCEIVABLE_FROM,
+    JUDGED_UNACCEPTABLE,
+    NOT_IN_BENCHMARK,
+)
+from swords_metric.metrics.semeval import SemevalGold, semeval_gold
+from swords_metric.references.reference import Reference
+
+
+@dataclass(frozen=True)
+class GoldSets:
+    """What scoring derives from a reference alone, computed once per reference (gold_sets)."""
+
+    acceptable: frozenset[str]
+    conceivable: frozenset[str]
+    positives: dict[str, int]
+    ratios: dict[str, float]
+    gap_denominator: float
+    gap_rat_denominator: float
+    semeval: SemevalGold | None
+
+
+def _gap_denominator(weights: Iterable[float]) -> float:
+    """GAP's denominator, the best average precision the reference allows (depends on the reference only)."""
+    denominator, accumulated, rank = 0.0, 0.0, 0
+    for weight in sorted(weights, reverse=True):
+        accumulated += float(weight)
+        if weight > 0:
+            rank += 1
+            denominator += accumulated / rank
+    return denominator
+
+
+def gold_sets(reference: Reference) -> GoldSets:
+    """The reference's GoldSets, made on first use and kept in its cache."""
+    gold = reference.cache.get("gold_sets")
+    if gold is None:
+        lemmas, counts = reference.lemmas, reference.positives
+        scores = [p / t for p, t in zip(counts, reference.totals, strict=True)]
+        gold = reference.cache["gold_sets"] = GoldSets(
+            acceptable=frozenset([lemma for lemma, s in zip(lemmas, scores, strict=True) if s > ACCEPTABLE_ABOVE]),
+            conceivable=frozenset([lemma for lemma, s in zip(lemmas, scores, strict=True) if s >= CONCEIVABLE_FROM]),
+            positives=dict(zip(lemmas, counts, strict=True)),
+            ratios=dict(zip(lemmas, scores, strict=True)),
+            gap_denominator=_gap_denominator(counts),
+            gap_rat_denominator=_gap_denominator(scores),
+            semeval=semeval_gold(reference),
+        )
+    return gold
+
+
+def lemma_class(reference: Reference, lemma: str) -> str:
+    """The class of a (lemmatized) substitute against a reference, from the very sets scoring counts hits in:
+    acceptable, conceivable (and not acceptable), judged unacceptable, or not in the benchmark."""
+    gold = gold_sets(reference)
+    if lemma in gold.acceptable:
+        return ACCEPTABLE
+    if lemma in gold.conceivable:
+        return CONCEIVABLE
+    return JUDGED_UNACCEPTABLE if lemma in reference.index else NOT_IN_BENCHMARK

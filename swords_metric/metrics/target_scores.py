@@ -1,0 +1,193 @@
+"""Per-target scores and their aggregation: what every metric sums over targets.
+
+  score_targets(refs, preds, k)     -> TargetScores: per-target numerators and denominators
+  TargetScores.aggregate(rows)      -> {metric name: percent}, micro- or macro-averaged as each metric is
+  precision_recall_at(...)          P and R at many k at once (the Space's curve), with the same counts
+
+Every metric is a ratio of sums over targets, which makes bootstrap resampling and per-POS breakdowns
+cheap: they aggregate a subset (or a resample) of the same per-target rows. What a target contributes is read
+from its RankedPrediction (swords_metric/metrics/ranking.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+
+from swords_metric.errors import MetricInputError
+from swords_metric.metrics import lexsubgen
+from swords_metric.metrics.gold_sets import gold_sets
+from swords_metric.metrics.ranking import PR_FAMILIES, RankedPrediction, rank_prediction, top_and_gold, top_counts
+from swords_metric.references.reference import Reference
+
+LEXSUBGEN_KS = lexsubgen.KS
+
+
+def _pr_columns(k: int) -> list[tuple[str, str, str, int]]:
+    """(column prefix, setting, threshold, k) of every P/R/F family."""
+    families = [(f"{s}_{t}", s, t, k) for s, t in PR_FAMILIES]
+    families.append(("strict_c@1", "strict", "c", 1))
+    return families
+
+
+def _ratio(numerator, denominator):
+    """100 * n / d, and 0 where d is 0 (scalars or arrays)."""
+    numerator, denominator = np.asarray(numerator, dtype=float), np.asarray(denominator, dtype=float)
+    out = np.divide(
+        100.0 * numerator, denominator, out=np.zeros(np.broadcast(numerator, denominator).shape), where=denominator != 0
+    )
+    return float(out) if out.ndim == 0 else out
+
+
+def _harmonic(p, r):
+    p, r = np.asarray(p, dtype=float), np.asarray(r, dtype=float)
+    out = np.divide(2 * p * r, p + r, out=np.zeros(np.broadcast(p, r).shape), where=(p + r) != 0)
+    return float(out) if out.ndim == 0 else out
+
+
+def metrics_from_totals(total: dict, k: int) -> dict:
+    """Every metric, in percent, from column sums (floats, or arrays of resampled sums)."""
+    metrics = {}
+    for prefix, _, _, k_ in _pr_columns(k):
+        name = prefix.split("@")[0]
+        hits = total[f"{prefix}:hits"]
+        p = _ratio(hits, total[f"{prefix}:n_pred"])
+        if prefix == "strict_c@1":
+            metrics["strict_c_p@1"] = p
+            continue
+        r = _ratio(hits, total[f"{prefix}:n_ref_k"])
+        rs = _ratio(hits, total[f"{prefix}:n_ref"])
+        metrics.update(
+            {
+                f"{name}_p@{k_}": p,
+                f"{name}_r@{k_}": r,
+                f"{name}_f@{k_}": _harmonic(p, r),
+                f"{name}_rs@{k_}": rs,
+                f"{name}_fs@{k_}": _harmonic(p, rs),
+            }
+        )
+    metrics["gap"] = _ratio(total["gap"], total["gap_defined"])
+    metrics["gap_rat"] = _ratio(total["gap_rat"], total["gap_defined"])
+    for task in ("best", "oot"):
+        metrics[f"{task}_p"] = _ratio(total[f"{task}:credit"], total[f"{task}:attempted"])
+        metrics[f"{task}_r"] = _ratio(total[f"{task}:credit"], total["semeval:items"])
+        metrics[f"{task}_mode_p"] = _ratio(total[f"{task}:mode_hit"], total[f"{task}:mode_attempted"])
+        metrics[f"{task}_mode_r"] = _ratio(total[f"{task}:mode_hit"], total["semeval:modes"])
+    for kind, ks in LEXSUBGEN_KS.items():
+        for k_ in ks:
+            metrics[f"lexsubgen_{kind}@{k_}"] = _ratio(total[f"lexsubgen_{kind}@{k_}"], total["lexsubgen:targets"])
+    metrics["targets_without_predictions"] = total["no_prediction"]
+    return metrics
+
+
+class TargetScores:
+    """Per-target numerators and denominators (one row per scored target) for every metric."""
+
+    def __init__(self, k: int, ids: list[str], pos: list[str], columns: dict[str, np.ndarray]):
+        self.k, self.ids, self.pos, self.columns = k, ids, np.asarray(pos), columns
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def totals(self, rows: np.ndarray | None = None) -> dict[str, float]:
+        """Column sums over the given target rows (all by default; repeats allowed)."""
+        if rows is None:
+            return {name: float(values.sum()) for name, values in self.columns.items()}
+        return {name: float(values[rows].sum()) for name, values in self.columns.items()}
+
+    def resampled_totals(self, counts: np.ndarray) -> dict[str, np.ndarray]:
+        """Column sums for many resamples at once: counts[b, t] is how often target t is drawn in resample b."""
+        return {name: counts @ values for name, values in self.columns.items()}
+
+    def aggregate(self, rows: np.ndarray | None = None) -> dict[str, float]:
+        """Metrics in percent over the given target rows (all by default; repeats allowed)."""
+        metrics = metrics_from_totals(self.totals(rows), self.k)
+        metrics["targets_scored"] = float(len(self.ids) if rows is None else len(rows))
+        return metrics
+
+    def by_pos(self) -> dict[str, dict[str, float]]:
+        return {pos: self.aggregate(np.flatnonzero(self.pos == pos)) for pos in sorted(set(self.pos.tolist()))}
+
+
+def _ranked_pairs(references, predictions, depth: int):
+    """(reference, RankedPrediction) of every scored target; predictions may be prepared lists or None."""
+    if len(references) != len(predictions):
+        raise MetricInputError(f"{len(predictions)} predictions for {len(references)} references")
+    for reference, prediction in zip(references, predictions, strict=True):
+        if reference is None or not reference.lemmas:
+            continue
+        if not isinstance(prediction, RankedPrediction):
+            prediction = rank_prediction(prediction, reference, depth)
+        elif prediction.depth < depth:
+            raise ValueError(f"a prediction ranked {prediction.depth} deep cannot be scored at {depth}")
+        yield reference, prediction
+
+
+def score_targets(
+    references: Sequence[Reference | None],
+    predictions: Sequence[RankedPrediction | list[tuple[str, float]] | None],
+    k: int = 10,
+) -> TargetScores:
+    """Score predictions against prepared references (same order): RankedPredictions of depth at least k,
+    or prepared lists (see predictions.lemmatized.prepare_prediction). Targets whose reference is None (no
+    substitutes) are skipped; a missing prediction (None) counts as an empty list."""
+    families = _pr_columns(k)
+    names = [f"{prefix}:{part}" for prefix, *_ in families for part in ("hits", "n_pred", "n_ref_k", "n_ref")]
+    names += ["gap", "gap_rat", "gap_defined", "semeval:items", "semeval:modes", "no_prediction", "lexsubgen:targets"]
+    names += [
+        f"{task}:{part}" for task in ("best", "oot") for part in ("credit", "attempted", "mode_attempted", "mode_hit")
+    ]
+    names += [f"lexsubgen_{kind}@{k_}" for kind, ks in LEXSUBGEN_KS.items() for k_ in ks]
+    # Column names per family, formatted once rather than per target.
+    keyed = [
+        (
+            tuple(f"{prefix}:{part}" for part in ("hits", "n_pred", "n_ref_k", "n_ref")),
+            setting == "lenient",
+            threshold == "a",
+            k_,
+        )
+        for prefix, setting, threshold, k_ in families
+    ]
+    rows: list[list[float]] = []
+    ids, poses = [], []
+    for reference, ranked in _ranked_pairs(references, predictions, k):
+        gold_set = gold_sets(reference)
+        values = dict(ranked.fixed)
+        for columns, lenient, acceptable, k_ in keyed:
+            top, gold = top_and_gold(ranked, gold_set, lenient, acceptable)
+            values.update(zip(columns, top_counts(top, gold, k_), strict=True))
+        rows.append([float(values.get(name, 0.0)) for name in names])
+        ids.append(reference.id)
+        poses.append(reference.pos)
+    matrix = np.asarray(rows, dtype=np.float64).reshape(len(rows), len(names))
+    return TargetScores(k, ids, poses, {name: matrix[:, j] for j, name in enumerate(names)})
+
+
+def precision_recall_at(
+    references: Sequence[Reference | None],
+    predictions: Sequence[RankedPrediction | list[tuple[str, float]] | None],
+    ks: Iterable[int],
+) -> dict[int, dict[str, float]]:
+    """Precision and recall (percent) at every k of `ks`, for the four families (`lenient_a_p`,
+    `lenient_a_r`, …, `strict_c_r`): the sums score_targets makes at one k, made at each k in one pass.
+    RankedPredictions must be at least max(ks) deep."""
+    ks = sorted(set(ks))
+    sums = {k: {(family, part): 0 for family in PR_FAMILIES for part in range(3)} for k in ks}
+    for reference, ranked in _ranked_pairs(references, predictions, ks[-1]):
+        gold_set = gold_sets(reference)
+        for family in PR_FAMILIES:
+            top, gold = top_and_gold(ranked, gold_set, family[0] == "lenient", family[1] == "a")
+            for k in ks:
+                into = sums[k]
+                for part, count in enumerate(top_counts(top, gold, k)[:3]):
+                    into[family, part] += count
+    curve = {}
+    for k in ks:
+        into = sums[k]
+        curve[k] = {}
+        for setting, threshold in PR_FAMILIES:
+            hits, n_pred, n_ref_k = (into[(setting, threshold), part] for part in range(3))
+            curve[k][f"{setting}_{threshold}_p"] = _ratio(hits, n_pred)
+            curve[k][f"{setting}_{threshold}_r"] = _ratio(hits, n_ref_k)
+    return curve

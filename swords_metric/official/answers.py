@@ -1,0 +1,205 @@
+"""A system's answers for a FamilyScorer (TSAR-2022, ProLex): given in Python or read from a file whose extension
+chooses its format, and kept per row as the family's metrics read them, so that what is held is bounded by the
+split, not by the file.
+
+Formats, by the name's ending (each may be gzipped, `.gz`): `.tsv` TSAR-2022's official format and `.csv` ProLex's
+(formats.py: streamed, checked line by line against the split); `.jsonl` / `.json` JSON lines or the upstream
+SWORDS result format (predictions.PredictionFile); any other name is read as JSON when it starts like JSON, and
+refused in one line saying which extension chooses which format otherwise.
+
+Kept per row: TSAR-2022, the answers as tsar_eval.py keeps them (stripped, repeats and the complex word dropped), at
+most MAX_ANSWERS_KEPT (its metrics read the first 10); ProLex, the first k (all its metrics read); an answer longer
+than MAX_ANSWER_CHARS, held shorter, as the metrics see it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from swords_metric.errors import MetricInputError
+from swords_metric.official.formats import (
+    MAX_CSV_ROW_CHARS,
+    PROLEX_SUFFIX,
+    TSAR_SUFFIX,
+    prolex_csv_answers,
+    tsar_tsv_answers,
+)
+from swords_metric.official.tsar2022 import tsar_answers
+from swords_metric.predictions.bounded_text import text_blocks
+from swords_metric.predictions.files import PredictionFile
+from swords_metric.predictions.items import normalize_prediction_items
+from swords_metric.references.metric_family import PROLEX, TSAR2022
+
+JSON_SUFFIXES = (".jsonl", ".json")
+# What is kept of one target, so that a file of any size holds the scorer to what the split needs: at most this many
+# answers (far above any real system: TSAR-2022's gold has at most ~10 distinct substitutes an instance and its
+# metrics read the first 10; ProLex's read the first k, k at most this), ...
+MAX_ANSWERS_KEPT = 100
+# ... each of at most this many characters: a longer answer that is not a gold substitute (the longest is 41
+# characters) is held as its first HELD_CHARS characters and a digest of the whole, which, like it, matches no gold
+# substitute and equals exactly the answers equal to it (all that the metrics ask of an answer).
+MAX_ANSWER_CHARS, HELD_CHARS = 200, 100
+OFFICIAL_SUFFIX = {TSAR2022: TSAR_SUFFIX, PROLEX: PROLEX_SUFFIX}
+FAMILY_NAMES = {TSAR2022: "TSAR-2022", PROLEX: "ProLex"}
+_OFFICIAL_SHAPE = {TSAR2022: "sentence<TAB>complex word<TAB>answers…", PROLEX: "target word, Sentence, Substitutes"}
+
+
+def formats_text(family: str) -> str:
+    """Which extension chooses which format, for messages."""
+    return (
+        f"the extension chooses the format: {OFFICIAL_SUFFIX[family]} for {FAMILY_NAMES[family]}'s official "
+        f"format ({_OFFICIAL_SHAPE[family]}), .jsonl or .json for JSON lines or the upstream result format, each "
+        f"also gzipped ({OFFICIAL_SUFFIX[family]}.gz)"
+    )
+
+
+@dataclass
+class Answers:
+    """Per row of one FamilyScorer, in order: the answers kept (None: the row is not in the predictions), how many
+    given answers were dropped (TSAR-2022: repeats and the complex word), and whether answers past the limit were
+    left unread."""
+
+    ranked: list[list[str] | None]
+    source: str
+    owner: object
+    file_format: str | None = None
+    dropped: list[int] = field(default_factory=list)
+    cut: list[bool] = field(default_factory=list)
+
+    def __post_init__(self):
+        self.dropped = self.dropped or [0] * len(self.ranked)
+        self.cut = self.cut or [False] * len(self.ranked)
+
+    @property
+    def given(self) -> int:
+        return sum(items is not None for items in self.ranked)
+
+    @property
+    def without_answers(self) -> int:
+        """Rows not in the predictions, or given no answer at all."""
+        return sum(
+            items is None or not (items or dropped or cut)
+            for items, dropped, cut in zip(self.ranked, self.dropped, self.cut, strict=True)
+        )
+
+    def subset(self, keep: list[int], owner: object) -> Answers:
+        return Answers(
+            [self.ranked[i] for i in keep],
+            self.source,
+            owner,
+            self.file_format,
+            [self.dropped[i] for i in keep],
+            [self.cut[i] for i in keep],
+        )
+
+
+class AnswerSlots:
+    """Answers being gathered for the rows of a scorer (its `family`, `rows` and `k`), one row at a time."""
+
+    def __init__(self, scorer, source: str, file_format: str | None):
+        self.scorer = scorer
+        size = len(scorer.rows)
+        self.answers = Answers([None] * size, source, scorer, file_format, [0] * size, [False] * size)
+
+    def put(self, position: int, given: Iterable[str]) -> None:
+        if self.scorer.family == TSAR2022:
+            kept, dropped, cut = tsar_answers(given, self.scorer.rows[position]["target"], MAX_ANSWERS_KEPT)
+            gold = self.scorer.golds[position].counts
+        else:
+            kept, dropped, cut = list(itertools.islice(given, self.scorer.k)), 0, False
+            gold = {word for words in self.scorer.golds[position].values() for word in words}
+        self.answers.ranked[position] = [
+            _held(answer, gold) if len(answer) > MAX_ANSWER_CHARS else answer for answer in kept
+        ]
+        self.answers.dropped[position], self.answers.cut[position] = dropped, cut
+
+
+def _held(answer: str, gold) -> str:
+    """A long answer as it is held (see MAX_ANSWER_CHARS); a gold substitute as it is."""
+    if answer in gold:
+        return answer
+    digest = hashlib.sha256(answer.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+    held = f"{answer[:HELD_CHARS]}\u2026[{len(answer):,} characters, sha256 {digest}]"
+    return answer if held in gold else held
+
+
+def ranked_strings(items, target_id: str, where: str = "") -> list[str]:
+    """Substitutes best first: by score (descending), ties in the order given; plain lists as given. A problem is a
+    MetricInputError naming `where` (the file and line) when given."""
+    try:
+        pairs = normalize_prediction_items(items, target_id)
+    except MetricInputError as error:
+        raise MetricInputError(f"{where}: {error}" if where else str(error)) from None
+    return [substitute for substitute, _ in sorted(pairs, key=lambda pair: -pair[1])]
+
+
+def prepare_answers(scorer, predictions, source: str) -> Answers:
+    """Predictions given in Python (a mapping from target id, or one list per row), kept per row."""
+    slots = AnswerSlots(scorer, source, None)
+    for position, (items, row) in enumerate(
+        zip(scorer.index.align(predictions, source).items, scorer.rows, strict=True)
+    ):
+        if items is not None:
+            slots.put(position, ranked_strings(items, str(row["id"])))
+    return slots.answers
+
+
+def _suffix(path: Path) -> str | None:
+    name = path.name.lower().removesuffix(".gz")
+    return next((suffix for suffix in (TSAR_SUFFIX, PROLEX_SUFFIX, *JSON_SUFFIXES) if name.endswith(suffix)), None)
+
+
+def _starts_like_json(path: Path, max_bytes: int) -> bool:
+    """Whether the file's first character that is not white space opens a JSON object (an empty file: the JSON
+    reader names it)."""
+    blocks = text_blocks(path, max_bytes)
+    try:
+        for block in blocks:
+            if block.strip():
+                return block.lstrip().startswith("{")
+        return True
+    finally:
+        blocks.close()
+
+
+def read_answers(
+    scorer, path: Path, max_bytes: int, max_target_chars: int, source: str, partial: bool = False
+) -> Answers:
+    """A predictions file, its format chosen by its extension (see the module), kept per row."""
+    family, suffix = scorer.family, _suffix(path)
+    if suffix in (TSAR_SUFFIX, PROLEX_SUFFIX) and suffix != OFFICIAL_SUFFIX[family]:
+        other = TSAR2022 if suffix == TSAR_SUFFIX else PROLEX
+        raise MetricInputError(
+            f"{path}: a {suffix} file is {FAMILY_NAMES[other]}'s official format, not "
+            f"{FAMILY_NAMES[family]}'s; {formats_text(family)}"
+        )
+    if suffix == OFFICIAL_SUFFIX[family]:
+        slots = AnswerSlots(scorer, source, f"{family}-{suffix[1:]}")
+        if family == TSAR2022:
+            lines = tsar_tsv_answers(path, scorer.rows, max_bytes, max_target_chars, partial)
+        else:
+            lines = prolex_csv_answers(path, scorer.rows, max_bytes, min(max_target_chars, MAX_CSV_ROW_CHARS))
+        for position, given, _ in lines:
+            slots.put(position, given)
+        return slots.answers
+    file = PredictionFile(path, max_bytes, max_target_chars)
+    if suffix is None and not _starts_like_json(path, max_bytes):
+        raise MetricInputError(
+            f"{path}: not JSON, and its name ends in no other format's extension; {formats_text(family)}"
+        )
+    tally = scorer.index.tally(source)
+    slots: dict[str, AnswerSlots] = {}  # per id scheme, until the file shows which it uses
+    for key, items, where in file:
+        if key in tally.seen:
+            raise file.duplicate(key, where)
+        ranked = ranked_strings(items, key, where)
+        for scheme, position in tally.add(key).items():
+            if position is not None:
+                slots.setdefault(scheme, AnswerSlots(scorer, source, None)).put(position, ranked)
+    chosen = slots.get(tally.scheme()) or AnswerSlots(scorer, source, None)
+    chosen.answers.file_format = file.format
+    return chosen.answers

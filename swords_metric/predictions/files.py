@@ -1,0 +1,239 @@
+"""Reading and writing prediction files: the upstream SWORDS result format and JSONL.
+
+Upstream:  {"substitutes_lemmatized": bool, "substitutes": {target_id: [[substitute, score], ...]}}
+JSONL:     one {"id": target_id, "substitutes": [...]} a line; substitutes as strings (ranked by position),
+           [substitute, score] pairs or {"substitute": ..., "score": ...} objects.
+
+Either may be gzipped (`.gz`) and may start with a UTF-8 byte-order mark. Target ids may be the dataset's
+or the upstream library's (see Scorer). Reading is bounded and streamed: PredictionFile gives one target at
+a time, never holding more than one target's JSON (and a block of text) in memory. A file larger than
+MAX_PREDICTIONS_BYTES (after decompression) is refused, a plain file before it is read, a .gz as soon as its
+expansion passes the limit; so is one target's JSON (a JSONL line, or a target's list in an upstream file)
+longer than MAX_TARGET_CHARS characters.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import math
+from collections.abc import Iterator
+from pathlib import Path
+
+from swords_lexsub.files import atomic_write
+from swords_metric.errors import MetricInputError, shown
+from swords_metric.predictions.bounded_text import check_file, text_blocks
+from swords_metric.predictions.items import normalize_prediction_items
+from swords_metric.predictions.json_stream import ValueCursor, decode_line, json_lines
+
+Predictions = dict[str, list[tuple[str, float]]]
+
+# The largest predictions file accepted (uncompressed): far above any real one (CoInCo dev with 700 scored
+# substitutes a target is about 250 MB); scoring it streams, in bounded memory (see the metric card).
+MAX_PREDICTIONS_BYTES = 1 << 30
+# The largest JSON of one target accepted, in characters: a JSONL line, or one target's list in the upstream
+# format (100,000 scored substitutes are about 3 MB). It bounds what reading one target holds at once.
+MAX_TARGET_CHARS = 16 << 20
+
+UPSTREAM, JSONL = "upstream", "jsonl"
+
+
+class PredictionFile:
+    """A predictions file, read one target at a time: iterating gives (target id, its substitutes as the
+    file holds them, where) for each target, `where` being "FILE:LINE" for messages. After iterating,
+    `format` is "upstream" or "jsonl" and `substitutes_lemmatized` the upstream file's flag.
+
+    Every problem is a MetricInputError whose message names the file and the line (and the target or key).
+    The file is checked (a readable regular file, not larger than max_bytes) when this is made."""
+
+    def __init__(
+        self, path: str | Path, max_bytes: int = MAX_PREDICTIONS_BYTES, max_target_chars: int = MAX_TARGET_CHARS
+    ):
+        self.path = Path(path)
+        self.max_bytes, self.max_target_chars = max_bytes, max_target_chars
+        self.format: str | None = None
+        self.substitutes_lemmatized = False
+        check_file(self.path, max_bytes)
+
+    def __iter__(self) -> Iterator[tuple[str, object, str]]:
+        self.format = self._detect()
+        blocks = text_blocks(self.path, self.max_bytes)
+        if self.format == UPSTREAM:
+            return self._upstream(ValueCursor(blocks, str(self.path), self.max_target_chars))
+        return self._jsonl(blocks)
+
+    def duplicate(self, target_id: str, where: str) -> MetricInputError:
+        """The error for a target given a second time, at `where`."""
+        if self.format == UPSTREAM:
+            return MetricInputError(f"{where}: key {shown(target_id, 80)} appears twice in one JSON object")
+        return MetricInputError(f"{where}: target {shown(target_id, 80)} appears twice")
+
+    def _detect(self) -> str:
+        """UPSTREAM when the file's first JSON object has 'substitutes_lemmatized' or maps 'substitutes' to an
+        object; else JSONL (whose reader then names any problem)."""
+        cursor = ValueCursor(text_blocks(self.path, self.max_bytes), str(self.path), self.max_target_chars)
+        try:
+            first = cursor.peek()
+            if not first:
+                raise MetricInputError(f"{self.path}: empty file")
+            if first != "{":
+                return JSONL
+            cursor.take("{", "an object")
+            while cursor.peek() == '"':
+                key = cursor.value("a key")
+                cursor.take(":", "':'")
+                if key == "substitutes_lemmatized":
+                    return UPSTREAM
+                if key == "substitutes":
+                    return UPSTREAM if cursor.peek() == "{" else JSONL
+                if key == "id":
+                    return JSONL
+                cursor.value(f"the value of {shown(key, 40)}")
+                if cursor.peek() != ",":
+                    break
+                cursor.take(",", "','")
+            return JSONL
+        except MetricInputError as error:
+            if str(error).endswith(": empty file"):
+                raise
+            return JSONL  # read again as lines, which names the problem where it is
+
+    def _jsonl(self, blocks) -> Iterator[tuple[str, object, str]]:
+        def too_long(number: int) -> MetricInputError:
+            return MetricInputError(
+                f"{self.path}:{number}: the line holds more than {self.max_target_chars:,} "
+                "characters of JSON, the most one target's predictions may take"
+            )
+
+        records = 0
+        for number, line in json_lines(blocks, self.max_target_chars, too_long):
+            where = f"{self.path}:{number}"
+            record = decode_line(line, where)
+            if not isinstance(record, dict):
+                raise MetricInputError(
+                    f"{where}: expected a JSON object with 'id' and 'substitutes' (JSON lines) or "
+                    f"with 'substitutes' (an upstream result file), got a {type(record).__name__}"
+                )
+            if "id" not in record or "substitutes" not in record:
+                raise MetricInputError(f"{where}: expected an object with 'id' and 'substitutes'")
+            target_id = record["id"]
+            if not isinstance(target_id, str | int) or isinstance(target_id, bool):
+                raise MetricInputError(f"{where}: 'id' must be a string, got {shown(target_id)}")
+            records += 1
+            yield str(target_id), record["substitutes"], where
+        if not records:
+            raise MetricInputError(f"{self.path}: empty file")
+
+    def _upstream(self, cursor: ValueCursor) -> Iterator[tuple[str, object, str]]:
+        """The members of the file's one object; the targets of its 'substitutes' object one at a time."""
+        keys: set[str] = set()
+        cursor.take("{", "an object")
+        while cursor.peek() != "}":
+            if keys:
+                cursor.take(",", "',' or '}'")
+            line = cursor.position()[0]
+            key = self._key(cursor)
+            if key in keys:
+                raise MetricInputError(f"{self.path}:{line}: key {shown(key, 80)} appears twice in one JSON object")
+            keys.add(key)
+            if key == "substitutes" and cursor.peek() == "{":
+                yield from self._targets(cursor)
+                continue
+            value = cursor.value(f"the value of {shown(key, 40)}")
+            if key == "substitutes":
+                raise MetricInputError(
+                    f"{self.path}: 'substitutes' must map target ids to lists, got {type(value).__name__}"
+                )
+            if key == "substitutes_lemmatized":
+                self.substitutes_lemmatized = bool(value)
+        cursor.take("}", "'}'")
+        if cursor.peek():
+            raise cursor.located("extra data after the JSON object")
+        if "substitutes" not in keys:
+            raise MetricInputError(
+                f"{self.path}: an upstream result file needs 'substitutes' (target id -> substitutes)"
+            )
+
+    def _key(self, cursor: ValueCursor) -> str:
+        if cursor.peek() != '"':
+            cursor.take('"', "a key (a string in double quotes)")
+        key = cursor.value("a key")
+        cursor.take(":", "':'")
+        return key
+
+    def _targets(self, cursor: ValueCursor) -> Iterator[tuple[str, object, str]]:
+        cursor.take("{", "an object")
+        first = True
+        while cursor.peek() != "}":
+            if not first:
+                cursor.take(",", "',' or '}'")
+            first = False
+            line = cursor.position()[0]
+            target_id = self._key(cursor)
+            items = cursor.value(f"target {shown(target_id, 40)}")
+            yield target_id, items, f"{self.path}:{line}"
+        cursor.take("}", "'}'")
+
+
+def read_predictions(
+    path: str | Path, max_bytes: int = MAX_PREDICTIONS_BYTES, max_target_chars: int | None = None
+) -> tuple[Predictions, dict]:
+    """(target id -> [(substitute, score)], {"format": ..., "substitutes_lemmatized": ...}), the whole file
+    in memory (for Python users; the toolkit scores files with Scorer.read, in bounded memory). Holding it
+    all anyway, it bounds one target's JSON only by max_bytes unless max_target_chars is given.
+
+    Every problem is a MetricInputError whose message names the file and the line or target."""
+    file = PredictionFile(path, max_bytes, max_target_chars or max_bytes)
+    predictions: Predictions = {}
+    for target_id, items, where in file:
+        if target_id in predictions:
+            raise file.duplicate(target_id, where)
+        try:
+            predictions[target_id] = normalize_prediction_items(items, target_id)
+        except MetricInputError as error:
+            raise MetricInputError(f"{where}: {error}") from None
+    return predictions, {"format": file.format, "substitutes_lemmatized": file.substitutes_lemmatized}
+
+
+def _written_items(target_id: str, items: list[tuple[str, float]]) -> list[list]:
+    """[[substitute, score]] as standard JSON holds them: ±infinity as the text "inf" / "-inf", which float() (the
+    reader here, and upstream's) reads back; NaN, which has no rank, is refused."""
+    written = []
+    for position, (substitute, score) in enumerate(items):
+        if isinstance(score, float) and not math.isfinite(score):
+            if score != score:
+                raise MetricInputError(
+                    f"target {target_id}: item {position} ({shown(substitute, 40)}): "
+                    "score is NaN, which cannot be ranked or written as JSON"
+                )
+            score = repr(score)
+        written.append([substitute, score])
+    return written
+
+
+def _utf8_json(value) -> bytes:
+    """Standard JSON as UTF-8; a string holding a lone surrogate (which UTF-8 cannot carry) as JSON's escape."""
+    try:
+        return json.dumps(value, ensure_ascii=False, allow_nan=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(value, allow_nan=False).encode("ascii")
+
+
+def write_predictions(path: str | Path, predictions: Predictions, substitutes_lemmatized: bool = False) -> None:
+    """Write atomically (temp file + rename); the format follows the suffix: .jsonl(.gz) or upstream .json(.gz).
+    Standard JSON only: see _written_items for infinite and NaN scores."""
+    path = Path(path)
+    name = path.name[:-3] if path.name.endswith(".gz") else path.name
+    if name.endswith(".jsonl"):
+        data = b"".join(
+            _utf8_json({"id": tid, "substitutes": _written_items(tid, items)}) + b"\n"
+            for tid, items in predictions.items()
+        )
+    else:
+        data = _utf8_json(
+            {
+                "substitutes_lemmatized": substitutes_lemmatized,
+                "substitutes": {tid: _written_items(tid, items) for tid, items in predictions.items()},
+            }
+        )
+    atomic_write(path, gzip.compress(data, mtime=0) if path.suffix == ".gz" else data)

@@ -1,0 +1,148 @@
+"""Build the WordNet 3.0 graph the package ships (``wordnet-3.0-graph.zip``): read by the details' WordNet relations
+(swords_metric/wordnet/relations.py) and by the `wordnet` baseline, through :class:`swords_metric.WordNetGraph`.
+
+From a raw WordNet 3.0 database directory (Debian's ``/usr/share/wordnet``: packages ``wordnet-base`` for
+``index.*``/``data.*`` and ``wordnet-sense-index`` for ``index.sense``), read by
+:mod:`swords_dataset.builder.wordnet_files`, this keeps, and only this:
+
+* synsets, numbered in (POS file n, v, a, r; byte offset) order, with their database offsets;
+* word senses, numbered synset by synset in the data file's word order: the word as the data file spells it
+  (``_`` for spaces, adjective markers such as ``(p)`` removed) and its SemCor tag count from ``index.sense``
+  (the numbers of ``cntlist.rev``);
+* per POS, the lemma index (``index.POS``): lemma -> its synsets in WordNet's sense order, and its word senses
+  (the senses of those synsets whose word, lower-cased, is the lemma: nltk's ``lemma.name().lower()``);
+* pointers between synsets, as synset numbers in the data file's order without repeats: ``hypernyms`` (``@``
+  and instance hypernyms ``@i``), ``similar`` (``&``), ``also`` (``^``), ``verb_group`` (``$``), taken
+  whether the pointer links whole synsets or two of their words (as the `wordnet` baseline always read them);
+* pointers between word senses, as sense numbers: ``antonyms`` (``!``) and ``derivations`` (``+``,
+  derivationally related forms), both lexical in WordNet 3.0.
+
+Layout: a zip archive (the deterministic writer of swords_dataset.builder.wordnet_files: members sorted, fixed
+dates) of flat arrays, each its own member named ``PATH.DTYPE``: ``.txt`` is ASCII words joined by spaces,
+``.u1``/``.u2``/``.i4`` little-endian unsigned 8-bit, unsigned 16-bit and signed 32-bit integers. A ragged
+array (a list per row) is ``PATH/counts`` (per row) and ``PATH/values`` (flat). ``manifest.json`` holds the
+format, the source and the synsets per POS. Loading a member is a decompression and a ``numpy.frombuffer``,
+and members load only when used: the relations of a report read the index of one POS, the words, the
+hypernyms and the sense pointers (about 0.05 s), where the whole graph as nested JSON took over a second.
+
+Usage::
+
+    python -m swords_metric.wordnet.graph_data --wordnet-dir /usr/share/wordnet \\
+        --output swords_metric/wordnet/wordnet-3.0-graph.zip
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from swords_dataset.builder.wordnet_files import (
+    POS_FILES,
+    extract_main,
+    read_index,
+    read_synsets,
+    read_tag_counts,
+    serialize_archive,
+)
+
+FORMAT_VERSION = 1
+DATA_FILE = "wordnet-3.0-graph.zip"
+DEFAULT_OUTPUT = Path(__file__).with_name(DATA_FILE)
+SYNSET_POINTERS: dict[str, str] = {"@": "hypernyms", "@i": "hypernyms", "&": "similar", "^": "also", "$": "verb_group"}
+SENSE_POINTERS: dict[str, str] = {"!": "antonyms", "+": "derivations"}
+
+
+def _array(values, dtype: str) -> bytes:
+    array = np.asarray(values, dtype=np.int64)
+    if array.size and (array.min() < np.iinfo(dtype).min or array.max() > np.iinfo(dtype).max):
+        raise ValueError(f"values out of range for {dtype}")
+    return array.astype(f"<{dtype}").tobytes()
+
+
+def _ragged(path: str, rows: list[list[int]]) -> dict[str, bytes]:
+    return {
+        f"{path}/counts.u1": _array([len(row) for row in rows], "u1"),
+        f"{path}/values.i4": _array([value for row in rows for value in row], "i4"),
+    }
+
+
+def _words(words: list[str]) -> bytes:
+    if any(" " in word or not word.isascii() for word in words):
+        raise ValueError("a WordNet word holds a space or is not ASCII; the layout joins ASCII words with spaces")
+    return " ".join(words).encode("ascii")
+
+
+def build_payload(wordnet_dir: Path) -> dict[str, bytes]:
+    """The archive's members: name -> bytes."""
+    wordnet_dir = Path(wordnet_dir)
+    raw = read_synsets(wordnet_dir)
+    tag_counts = read_tag_counts(wordnet_dir)
+    pos_order = list(POS_FILES)
+    order = sorted(raw, key=lambda key: (pos_order.index(key[0]), int(key[1])))
+    number = {key: i for i, key in enumerate(order)}
+    first_sense, words, counts = [], [], []
+    for pos, offset in order:
+        first_sense.append(len(words))
+        for word in raw[(pos, offset)][0]:
+            words.append(word)
+            counts.append(tag_counts.get((pos, offset, word.lower()), 0))
+    synset_rows: dict[str, list[list[int]]] = {name: [[] for _ in order] for name in set(SYNSET_POINTERS.values())}
+    sense_rows: dict[str, list[list[int]]] = {name: [[] for _ in words] for name in SENSE_POINTERS.values()}
+    for source, key in enumerate(order):
+        for pointer in raw[key][1]:
+            target = number[(pointer.target_pos, pointer.target_offset)]
+            if pointer.symbol in SYNSET_POINTERS:
+                row = synset_rows[SYNSET_POINTERS[pointer.symbol]][source]
+                if target not in row:
+                    row.append(target)
+            elif pointer.symbol in SENSE_POINTERS and pointer.source_word:
+                row = sense_rows[SENSE_POINTERS[pointer.symbol]][first_sense[source] + pointer.source_word - 1]
+                sense = first_sense[target] + pointer.target_word - 1
+                if sense not in row:
+                    row.append(sense)
+    manifest = {
+        "format": FORMAT_VERSION,
+        "source": "WordNet 3.0 (Princeton University); see WORDNET-LICENSE.txt",
+        "synsets_per_pos": {pos: sum(key[0] == pos for key in order) for pos in pos_order},
+    }
+    members = {
+        "manifest.json": (json.dumps(manifest, sort_keys=True, indent=1, allow_nan=False) + "\n").encode("ascii"),
+        "synsets/offsets.i4": _array([int(offset) for _, offset in order], "i4"),
+        "senses/words.txt": _words(words),
+        "senses/per_synset.u1": _array([len(raw[key][0]) for key in order], "u1"),
+        "senses/tag_counts.u2": _array(counts, "u2"),
+    }
+    for pos, table in read_index(wordnet_dir).items():
+        lemmas = sorted(table)
+        members[f"index/{pos}/lemmas.txt"] = _words(lemmas)
+        synsets = [[number[(pos, offset)] for offset in table[lemma]] for lemma in lemmas]
+        members.update(_ragged(f"index/{pos}", synsets))
+        members.update(
+            _ragged(
+                f"index_senses/{pos}",
+                [
+                    [
+                        first_sense[synset] + i
+                        for synset in row
+                        for i, word in enumerate(raw[order[synset]][0])
+                        if word.lower() == lemma
+                    ]
+                    for lemma, row in zip(lemmas, synsets, strict=True)
+                ],
+            )
+        )
+    for name, rows in synset_rows.items():
+        members.update(_ragged(f"synset_pointers/{name}", rows))
+    for name, rows in sense_rows.items():
+        members.update(_ragged(f"sense_pointers/{name}", rows))
+    return members
+
+
+def main(argv: list[str] | None = None) -> int:
+    return extract_main(__doc__.splitlines()[0], build_payload, DEFAULT_OUTPUT, argv, serializer=serialize_archive)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,67 @@
+"""The `swords` root command: subcommands come from the installed packages' entry points, and a command imports
+only the package that owns it."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from ..conftest import REPO_ROOT, run_swords
+
+COMMANDS = ("data", "demo", "evaluate", "hub", "judge", "llm", "lm-eval", "run")
+
+
+def imported_by(*args: str) -> set[str]:
+    """Our top-level packages a `swords` command has imported once it has run (here, printed its help)."""
+    script = "\n".join(
+        [
+            "import sys",
+            "from swords_lexsub.cli import main",
+            "try:",
+            "    main(sys.argv[1:])",
+            "except SystemExit:",
+            "    pass",
+            "names = {name.split('.')[0] for name in sys.modules if name.startswith('swords_')}",
+            "print(' '.join(names), file=sys.stderr)",
+        ]
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, *args], cwd=REPO_ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    return set(done.stderr.strip().splitlines()[-1].split())
+
+
+def test_a_command_imports_only_its_own_package():
+    assert imported_by("evaluate", "--help") == {"swords_lexsub", "swords_dataset", "swords_metric"}
+    assert imported_by("hub", "export", "--help") == {"swords_lexsub"}
+    assert "swords_space" not in imported_by("run", "--help")
+    assert imported_by("--help") >= {"swords_dataset", "swords_metric", "swords_baselines", "swords_space"}
+
+
+def test_every_command_is_listed_and_a_mistyped_one_gets_a_suggestion():
+    listed = run_swords("--help")
+    assert listed.returncode == 0 and "{" + ",".join(COMMANDS) + "}" in listed.stdout
+    mistyped = run_swords("evaluat", "--predictions", "x.jsonl")
+    assert mistyped.returncode == 2
+    assert mistyped.stderr.strip().splitlines()[-1] == (
+        "swords: error: argument command: invalid choice: 'evaluat' (choose from "
+        + ", ".join(f"'{name}'" for name in COMMANDS)
+        + ") (did you mean 'evaluate'?) (see swords --help)"
+    )
+
+
+def test_a_command_whose_package_cannot_be_imported_is_named_among_the_others():
+    # swords_space made unimportable (None in sys.modules makes `import swords_space` raise ImportError).
+    script = "import sys\nsys.modules['swords_space'] = None\nfrom swords_lexsub.cli import main\nmain(['demo'])"
+    done = subprocess.run([sys.executable, "-c", script], cwd=REPO_ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert (
+        done.stderr.strip()
+        .splitlines()[-1]
+        .startswith(
+            "swords: error: argument command: invalid choice: 'demo' (choose from "
+            + ", ".join(f"'{name}'" for name in COMMANDS if name != "demo")
+            + ")"
+        )
+    )

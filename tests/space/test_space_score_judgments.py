@@ -1,0 +1,116 @@
+"""Judgments in the Score tab, on real data: judgments files made by the Judge tab's handlers for the recorded
+CoInCo-oracle run on SWORDS test extend the gold, and the extended figures equal an ordinary Scorer's over rows
+extended by hand (each new substitute with its judges' labels); a judge who fails the controls is left out; the
+signature says it is extended; CoInCo refuses judgments; a bad or too large file is one message naming it."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from swords_metric import Scorer
+
+from .helpers import COINCO_ORACLE, import_space
+from .test_space_judge import right_labels
+
+pytest.importorskip("gradio", reason="the Space needs gradio: pip install 'swords-lexsub[space]'")
+import_space()
+from swords_space import benchmarks, scoring  # noqa: E402  (after the import fallback)
+from swords_space.errors import SpaceError  # noqa: E402
+from swords_space.tabs import score_judgments  # noqa: E402
+from swords_space.tabs.judge_session import save, start  # noqa: E402
+from swords_space.tabs.score import score_predictions  # noqa: E402
+
+
+def answers(judge: str, task, n: int) -> list[str]:
+    """Ann accepts every candidate; Bob accepts those of every other task and rejects the rest; both answer the
+    controls right. Cy rejects everything, the target control too: under 90%, left out."""
+    if judge == "Cy":
+        return ["reject"] * len(task.candidates)
+    labels = right_labels(task)
+    keep = judge == "Ann" or n % 2 == 0
+    return [
+        label if c.control else ("accept" if keep else "reject")
+        for c, label in zip(task.candidates, labels, strict=True)
+    ]
+
+
+@pytest.fixture(scope="module")
+def judged(tmp_path_factory):
+    """Three judges' files for every task of the run, made in the Judge tab, and the tasks."""
+    folder = tmp_path_factory.mktemp("judged")
+    made = start(None, str(COINCO_ORACLE), "swords test", "Ann", folder=folder)
+    tasks_file = folder / "tasks.jsonl"
+    shutil.copy(made.tasks_file, tasks_file)
+    files = {}
+    for judge in ("Ann", "Bob", "Cy"):
+        session = start(str(tasks_file), None, None, judge, folder=folder)
+        for n, task in enumerate(list(session.tasks)):
+            save(session, answers(judge, task, n))
+        files[judge] = folder / f"{judge}.jsonl"
+        shutil.copy(session.judgments, files[judge])
+    return made.tasks, files
+
+
+def test_the_extended_figures_equal_a_scorer_over_rows_extended_by_hand(judged, swords_test, coinco_predictions):
+    tasks, files = judged
+    result = score_predictions(
+        str(COINCO_ORACLE), None, "swords test", bootstrap=0, judgments=list(map(str, files.values()))
+    )
+    added: dict[str, list[dict]] = {}
+    for n, task in enumerate(tasks):
+        for c in task.candidates:
+            if c.control is None:
+                labels = ["TRUE", "TRUE" if n % 2 == 0 else "FALSE"]  # Ann's, Bob's; Cy's left out
+                added.setdefault(task.id, []).append(
+                    {"substitute": c.substitute, "score": labels.count("TRUE") / 2, "votes_positive":
+                     labels.count("TRUE"), "votes_total": 2, "labels": labels, "sources": ["judged"]}
+                )  # fmt: skip
+    rows = [{**row, "substitutes": row["substitutes"] + added.get(row["id"], [])} for row in swords_test]
+    expected = Scorer(rows, split="test").score(coinco_predictions, by_pos=False)
+    official = Scorer(swords_test, split="test").score(coinco_predictions, by_pos=False)
+    table = score_judgments.extended_table(result.result).set_index("key")
+    for _, key in scoring.METRIC_ROWS:
+        assert table.loc[key, "official"] == round(official[key], 2), key
+        assert table.loc[key, "extended"] == round(expected[key], 2), key
+    assert table.loc["strict_a_p@10", "extended"] > table.loc["strict_a_p@10", "official"]  # new hits now count
+    new = sum(c.control is None for task in tasks for c in task.candidates)
+    summary = score_judgments.extended_summary(result.result)
+    assert f"{2 * new:,} judgements of {new:,} new substitutes by 2 judges," in summary
+    assert f"**{new:,}** of" in summary and "**0** have none in the extended gold" in summary
+    assert "1 judge(s) under 90% control accuracy" in summary and f"2 judgements: {new:,}" in summary
+    signature = result.result["extended"]["signature"]
+    assert signature.startswith(result.result["signature"] + "|judgments:") and "|judges:2" in signature
+    block, _, _, shown_signature = score_judgments.shown(result.result)
+    assert block.visible and shown_signature == signature
+
+
+def test_without_judgments_nothing_changes(swords_test, coinco_predictions):
+    result = score_predictions(str(COINCO_ORACLE), None, "swords test", bootstrap=0)
+    assert "extended" not in result.result and score_judgments.extended_summary(result.result) == ""
+    assert result.result["signature"] == Scorer(swords_test, split="test").score(coinco_predictions)["signature"]
+    assert not score_judgments.shown(result.result)[0].visible
+
+
+def test_bad_judgments_files_are_one_message_naming_them(judged, tmp_path):
+    _, files = judged
+    lines = files["Ann"].read_text().splitlines(keepends=True)
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(lines[0] + '{"task": 1}\n')
+    with pytest.raises(SpaceError) as found:
+        score_predictions(str(COINCO_ORACLE), None, "swords test", bootstrap=0, judgments=[str(bad)])
+    assert str(found.value).startswith("bad.jsonl:2: ") and str(tmp_path) not in str(found.value)
+    coinco = tmp_path / "coinco.jsonl"  # a run on CoInCo test: its gold was recalled, not judged
+    coinco.write_text(json.dumps({"id": benchmarks.load_rows("coinco", "test")[0]["id"], "substitutes": [["x", 1]]}))
+    with pytest.raises(SpaceError, match="judgments: coinco's gold was recalled"):
+        score_predictions(str(coinco), None, "coinco test", bootstrap=0, judgments=[str(files["Ann"])])
+    halves = []
+    for name in ("a.jsonl", "b.jsonl"):  # sparse: 11 MB each on paper, refused before reading
+        halves.append(tmp_path / name)
+        with open(halves[-1], "wb") as file:
+            file.write(lines[0].encode())
+            file.truncate(11 * 2**20)
+    with pytest.raises(SpaceError, match=r"The judgments files have 22.0 MB in all; at most 20 MB"):
+        score_predictions(str(COINCO_ORACLE), None, "swords test", bootstrap=0, judgments=list(map(str, halves)))
