@@ -5,7 +5,8 @@ wrote. A command or block that appears in several places runs once. Commands tha
 servers that run until stopped, upload, or call a remote API are listed in NOT_RUN with the reason and where else
 they are tested; a command that is neither run nor listed fails, so a new snippet cannot go untested by accident.
 Commands that take long (SLOW), and those that read what one of them wrote, are marked slow. The tests run on one
-pytest-xdist worker, in reading order (xdist_group): later commands read what earlier ones wrote."""
+pytest-xdist worker (a file's tests always do: tests/conftest.py), in reading order: later commands read what
+earlier ones wrote."""
 
 from __future__ import annotations
 
@@ -60,8 +61,6 @@ NOT_RUN_PYTHON = {
     r"Client\(\"http://127\.0\.0\.1:7860/\"\)": "needs the running app: test_space_e2e_api.py runs this block "
     "against one",
 }
-
-pytestmark = pytest.mark.xdist_group("docs-snippets")
 
 # Commands that take more than ~20 s on two cores (a full run of a neural system or of a big split, a build).
 SLOW = (
