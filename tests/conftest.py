@@ -19,6 +19,11 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 # Tests must never reach the Hub; everything they load ships with the repository or the shared folder.
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
+# Under pytest-xdist each worker takes a core: PyTorch's own threads (one a core by default) would fight the
+# other workers' (the default system's SWORDS test run took 243 s beside another worker, about 30 s alone).
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    for name in ("OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.setdefault(name, "1")
 
 
 @pytest.fixture(scope="session")

@@ -60,6 +60,7 @@ def built_page(site: Path, url: str) -> tuple[Path, str]:
     return target, parts.fragment
 
 
+@pytest.mark.slow  # 3 s on two cores
 def test_the_manual_builds_strict_without_a_warning(built_site):
     site, build = built_site
     output = build.stdout + build.stderr

@@ -100,11 +100,12 @@ def not_run_reason(command: str) -> str | None:
 
 
 def run_outputs(command: str) -> set[str]:
-    """The prediction files a `swords run` command writes (its --output, else runs/SYSTEM.DATASET.SPLIT)."""
+    """The files a command writes that a later one may read: its --output, and for `swords run` without one
+    runs/SYSTEM.DATASET.SPLIT (both prediction formats)."""
     words = shlex.split(command, comments=True)
-    if words[:2] != ["swords", "run"] or "--system" not in words:
-        return set()
     option = {words[i]: words[i + 1] for i in range(len(words) - 1) if words[i].startswith("--")}
+    if words[:2] != ["swords", "run"] or "--system" not in words:
+        return {option["--output"]} if "--output" in option else set()
     output = (
         option.get("--output")
         or f"runs/{option['--system']}.{option.get('--dataset', 'swords')}.{option.get('--split', 'test')}.jsonl"
@@ -114,8 +115,10 @@ def run_outputs(command: str) -> set[str]:
 
 
 def shell_commands() -> list:
-    """(where, command) of every shell command, in reading order, each once; slow ones (and their readers) marked."""
-    seen, params, slow_outputs = set(), [], set()
+    """(where, command, needs) of every shell command, in reading order, each once; slow ones (and their readers)
+    marked. `needs` are the earlier quick commands whose files a slow one reads, and theirs: when the quick ones did
+    not run (`pytest -m slow`), a slow command runs them first."""
+    seen, params, slow_outputs, writers, requires = set(), [], set(), {}, {}
     for path in documents():
         for block in (block for block in blocks(path) if block.language == "bash"):
             for line, command in block.commands():
@@ -123,14 +126,21 @@ def shell_commands() -> list:
                 if bare in seen:
                     continue
                 seen.add(bare)
+                where = f"{path.relative_to(REPO_ROOT)}:{line}"
                 slow = any(re.search(pattern, bare) for pattern in SLOW) and not not_run_reason(command)
+                words = command.split()
                 if slow:
                     slow_outputs |= run_outputs(command)
-                elif any(output in command.split() for output in slow_outputs):
+                elif any(output in words for output in slow_outputs):
                     slow = True  # it reads what a slow command wrote
-                where = f"{path.relative_to(REPO_ROOT)}:{line}"
+                direct = [writers[word] for word in dict.fromkeys(words) if word in writers]
+                needs = list(dict.fromkeys(need for writer in direct for need in (*requires[writer], writer)))
+                requires[(where, command)] = needs
+                if not slow and not not_run_reason(command):
+                    writers.update(dict.fromkeys(run_outputs(command), (where, command)))
+                marks = [pytest.mark.slow] if slow else []
                 params.append(
-                    pytest.param(where, command, id=f"{where} {command[:60]}", marks=[pytest.mark.slow] if slow else [])
+                    pytest.param(where, command, needs if slow else [], id=f"{where} {command[:60]}", marks=marks)
                 )
     return params
 
@@ -173,14 +183,7 @@ def test_the_documents_hold_commands_and_blocks():
     assert any(param.marks for param in shell_commands()), "the long commands are marked slow"
 
 
-@pytest.mark.parametrize(("where", "command"), shell_commands())
-def test_command_runs(where, command, sandbox):
-    reason = not_run_reason(command)
-    if reason:
-        pytest.skip(f"{where}, not run here: {reason}")
-    missing = missing_requirement(command)
-    if missing:
-        pytest.skip(f"{where}: {missing}")
+def run_command(where: str, command: str, sandbox: Path) -> None:
     done = subprocess.run(
         ["bash", "-c", command], cwd=sandbox, env=_environment(), capture_output=True, text=True, timeout=TIMEOUT
     )
@@ -188,7 +191,23 @@ def test_command_runs(where, command, sandbox):
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.parametrize(("where", "command", "needs"), shell_commands())
+@pytest.mark.slow  # 16 s on two cores
+def test_command_runs(where, command, needs, sandbox):
+    reason = not_run_reason(command)
+    if reason:
+        pytest.skip(f"{where}, not run here: {reason}")
+    missing = missing_requirement(command)
+    if missing:
+        pytest.skip(f"{where}: {missing}")
+    for needed_where, needed in needs:
+        if not any((sandbox / output).exists() for output in run_outputs(needed)):
+            run_command(needed_where, needed, sandbox)  # a quick command this lane did not run
+    run_command(where, command, sandbox)
+
+
 @pytest.mark.parametrize("block", python_blocks())
+@pytest.mark.slow  # 9 s on two cores
 def test_python_block_runs(block, sandbox):
     reason = next((reason for pattern, reason in NOT_RUN_PYTHON.items() if re.search(pattern, block.code)), None)
     if reason:

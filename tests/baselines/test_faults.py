@@ -11,6 +11,8 @@ import json
 import socket
 from pathlib import Path
 
+import pytest
+
 from swords_baselines.run.files import output_paths
 from swords_metric import read_predictions
 
@@ -30,6 +32,7 @@ def assert_nowhere(folder: Path, done, *secrets_: str) -> None:
 # --- The LLM runner against a broken server -------------------------------------------------------------
 
 
+@pytest.mark.slow  # 65 s on two cores
 def test_a_stalled_server_stops_the_run_with_default_settings_within_two_minutes(tmp_path, key):
     """A server that accepts connections and never answers, every option at its default (60 s timeout, 16
     requests in flight): the run gives up when the first requests time out, sends nothing more, and says
@@ -46,6 +49,7 @@ def test_a_stalled_server_stops_the_run_with_default_settings_within_two_minutes
     assert_nowhere(tmp_path, done, "PASSWORD1", "QUERYSECRET", key["SWORDS_FAULT_KEY"])
 
 
+@pytest.mark.slow  # 5 s on two cores
 def test_a_server_answering_500_is_not_hammered(tmp_path, key):
     with LLMServer(mode="500") as server:
         done = swords(*llm_args(server.base_url, tmp_path / "out.jsonl", limit=0), env=key, timeout=120)
@@ -55,6 +59,7 @@ def test_a_server_answering_500_is_not_hammered(tmp_path, key):
     assert sent <= 32 and done.seconds < 30, (sent, done.seconds)
 
 
+@pytest.mark.slow  # 12 s on two cores
 def test_a_body_shorter_than_its_content_length_is_named_as_such(tmp_path, key):
     with LLMServer(mode="short-close") as server:
         done = swords(*llm_args(server.base_url, tmp_path / "a.jsonl", "--concurrency", "2"), env=key, timeout=120)
@@ -69,6 +74,7 @@ def test_a_body_shorter_than_its_content_length_is_named_as_such(tmp_path, key):
     assert "stalled: HTTP 200 announced" in line and "bytes, then nothing came for 1 s" in line, line
 
 
+@pytest.mark.slow  # 4 s on two cores
 def test_an_unreachable_url_is_named(tmp_path, key):
     with socket.socket() as probe:  # a port nobody listens on
         probe.bind(("127.0.0.1", 0))
@@ -78,6 +84,7 @@ def test_an_unreachable_url_is_named(tmp_path, key):
     assert f"cannot connect to http://127.0.0.1:{port}/v1" in line and done.seconds < 30
 
 
+@pytest.mark.slow  # 4 s on two cores
 def test_credentials_never_reach_a_file_or_the_terminal(tmp_path, key):
     """The base URL carries a password and a query token; the server echoes the Authorization header and
     its request line (with the token) into every completion."""

@@ -22,6 +22,7 @@ from .run_helpers import SWORDS, one_line, swords
 
 
 @pytest.mark.parametrize("offline", ["1", ""])
+@pytest.mark.slow  # 25 s on two cores
 def test_a_model_that_is_not_here_is_one_line_within_seconds(tmp_path, offline):
     env = {"HF_HUB_OFFLINE": offline, "HF_HOME": str(tmp_path / "hf"), "HF_ENDPOINT": "http://127.0.0.1:9"}
     done = swords("run", "--system", "bert-k", "--output", str(tmp_path / "out.jsonl"), env=env)
@@ -139,6 +140,7 @@ def test_a_file_the_user_may_not_read(tmp_path):
     assert "permission denied" in one_line(done).lower()
 
 
+@pytest.mark.slow  # 4 s on two cores
 def test_a_bomb_is_refused_after_reading_only_the_limit(tmp_path):
     import gzip
 
@@ -153,6 +155,7 @@ def test_a_bomb_is_refused_after_reading_only_the_limit(tmp_path):
     assert time.monotonic() - started < 10 and bomb.stat().st_size < 2**20
 
 
+@pytest.mark.slow  # 5 s on two cores
 def test_verify_on_a_truncated_parquet_and_publish_with_a_path_as_repo_id(tmp_path):
     import shutil
 

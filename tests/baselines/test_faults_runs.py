@@ -67,6 +67,7 @@ def test_kill_9_at_random_points_then_resume(tmp_path, key):
     assert not [path.name for path in tmp_path.iterdir() if ".swords-" in path.name]  # no temporary file left
 
 
+@pytest.mark.slow  # 6 s on two cores
 def test_a_kill_while_the_outputs_are_written_leaves_nothing_the_next_run_does_not_clear(tmp_path):
     """kill -9 the moment the staging folder appears (the outputs of 5,450 CoInCo targets are being written
     there): the next start completes the run from its journal and removes the folder the kill left."""
@@ -152,6 +153,7 @@ def test_the_users_files_written_after_an_interrupted_run_are_never_replaced(tmp
     assert len(read_predictions(output)[0]) == 200
 
 
+@pytest.mark.slow  # 9 s on two cores
 def test_a_run_stopped_between_moving_its_outputs_and_recording_them_completes_at_the_next_start(tmp_path, key):
     """A folder made at the metrics file's name mid-run (after the start's checks) stops the run after its
     outputs are in place and before the metrics file records them: one line, and the next start completes the
@@ -177,6 +179,7 @@ def test_a_run_stopped_between_moving_its_outputs_and_recording_them_completes_a
     assert recorded == {role: hashlib.sha256(paths[role].read_bytes()).hexdigest() for role in ("jsonl", "upstream")}
 
 
+@pytest.mark.slow  # 18 s on two cores
 def test_sigterm_mid_run_keeps_the_journal_says_one_line_and_leaves_no_temporary_file(tmp_path, key):
     with LLMServer(latency=0.05, varied=True) as server:
         reference = tmp_path / "reference.jsonl"
@@ -200,6 +203,7 @@ def test_sigterm_mid_run_keeps_the_journal_says_one_line_and_leaves_no_temporary
 
 
 @pytest.mark.parametrize("item", ['["a", NaN]', '["a", Infinity]', "[1, 0.0]"])
+@pytest.mark.slow  # 23 s on two cores
 def test_a_hand_edited_journal_is_one_line_naming_its_line(tmp_path, key, item):
     """NaN, Infinity or a substitute that is not a string, in a journal's third line: refused, not read."""
     with LLMServer(latency=0.05) as server:
@@ -220,6 +224,7 @@ def test_a_hand_edited_journal_is_one_line_naming_its_line(tmp_path, key, item):
     assert journal.read_bytes() == edited and len(server.requests) == sent
 
 
+@pytest.mark.slow  # 4 s on two cores
 def test_a_failed_start_leaves_nothing_that_blocks_the_corrected_command(tmp_path, sources_dir):
     output = tmp_path / "thesaurus.jsonl"
     done = swords(
@@ -261,6 +266,7 @@ def test_a_failed_start_leaves_nothing_that_blocks_the_corrected_command(tmp_pat
     assert len(read_predictions(output)[0]) == 762
 
 
+@pytest.mark.slow  # 8 s on two cores
 def test_a_settings_change_names_the_options_that_differ(tmp_path, key):
     with LLMServer(latency=0.05) as server:
         output = tmp_path / "out.jsonl"
@@ -286,6 +292,7 @@ def test_a_settings_change_names_the_options_that_differ(tmp_path, key):
     assert "--force" in line
 
 
+@pytest.mark.slow  # 10 s on two cores
 def test_a_second_run_on_the_same_output_is_refused_at_once(tmp_path, key):
     with LLMServer(latency=0.2) as server:
         output = tmp_path / "out.jsonl"
@@ -308,6 +315,7 @@ def test_a_second_run_on_the_same_output_is_refused_at_once(tmp_path, key):
     assert len(read_predictions(output)[0]) == 40
 
 
+@pytest.mark.slow  # 11 s on two cores
 def test_a_finished_output_is_reused_with_the_same_settings_and_refused_with_others(tmp_path, key):
     with LLMServer(varied=True) as server:
         output = tmp_path / "out.jsonl"
@@ -325,6 +333,7 @@ def test_a_finished_output_is_reused_with_the_same_settings_and_refused_with_oth
     assert json.loads(output_paths(output)["metrics"].read_text())["run"]["options"]["temperature"] == 0.5
 
 
+@pytest.mark.slow  # 5 s on two cores
 def test_what_can_be_checked_first_is_checked_before_any_work(tmp_path, key):
     with LLMServer() as server:
         folder = tmp_path / "a-folder.jsonl"
@@ -342,6 +351,7 @@ def test_what_can_be_checked_first_is_checked_before_any_work(tmp_path, key):
         assert server.requests[-1]["body"]["stop"] == ["é"]
 
 
+@pytest.mark.slow  # 17 s on two cores
 def test_a_full_disk_mid_run_loses_nothing_and_the_run_resumes(small_disk, tmp_path, key):
     with LLMServer(varied=True) as server:
         reference = tmp_path / "reference.jsonl"

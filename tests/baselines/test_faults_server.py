@@ -44,6 +44,7 @@ def strict_json(path: Path) -> object:
         ("completion_tokens", float("nan")),
     ],
 )
+@pytest.mark.slow  # 15 s on two cores
 def test_usage_counts_that_are_no_counts_give_an_unknown_cost_and_strict_json(tmp_path, key, field, value):
     with LLMServer(usage={field: value}) as server:
         output = tmp_path / "out.jsonl"
@@ -63,6 +64,7 @@ def test_usage_counts_that_are_no_counts_give_an_unknown_cost_and_strict_json(tm
 # --- bounded completions and bodies ------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # 6 s on two cores
 def test_a_million_words_under_max_tokens_48_are_kept_to_a_bounded_run_that_reads_back(tmp_path, key):
     """The issue's server: 1.2 million comma-separated words whatever max_tokens says (a 9 MB answer)."""
     words = " " + ", ".join(f"w{i}" for i in range(1_200_000))
@@ -116,6 +118,7 @@ def failed_target(done) -> str:
         ("gzip-bomb", "the response body passed 16 MB (read no further)", 2**20),  # 64 kB sent, 64 MB once expanded
     ],
 )
+@pytest.mark.slow  # 11 s on two cores
 def test_no_more_than_16_mb_of_a_body_is_read(tmp_path, key, mode, message, most):
     with LLMServer(mode=mode) as server:
         done = swords(
@@ -128,6 +131,7 @@ def test_no_more_than_16_mb_of_a_body_is_read(tmp_path, key, mode, message, most
         assert sent >= 16 * 2**20
 
 
+@pytest.mark.slow  # 6 s on two cores
 def test_a_body_trickled_a_byte_at_a_time_is_given_up_after_twice_the_timeout(tmp_path, key):
     with LLMServer(mode="trickle") as server:
         done = swords(
@@ -143,6 +147,7 @@ def test_a_body_trickled_a_byte_at_a_time_is_given_up_after_twice_the_timeout(tm
 # --- lone surrogates ---------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # 6 s on two cores
 def test_lone_surrogates_from_the_server_and_from_the_cache_reach_no_file_as_such(tmp_path, key):
     with LLMServer(generic=" alpha\ud800beta, gamma\udfff, delta") as server:
         output = tmp_path / "out.jsonl"
@@ -179,6 +184,7 @@ def test_lone_surrogates_from_the_server_and_from_the_cache_reach_no_file_as_suc
         ("http://127.0.0.1:port/v1", "its port is not a number"),
     ],
 )
+@pytest.mark.slow  # 9 s on two cores
 def test_a_base_url_that_cannot_work_is_one_line_before_any_request(tmp_path, key, url, problem):
     with LLMServer() as server:
         url = url.format(port=server.port)
@@ -201,6 +207,7 @@ def test_a_base_url_that_cannot_work_is_one_line_before_any_request(tmp_path, ke
 # --- the response cache ------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # 7 s on two cores
 def test_cache_entries_of_the_wrong_kind_are_asked_again_and_replaced(tmp_path, key):
     with LLMServer(varied=True) as server:
         output = tmp_path / "out.jsonl"
@@ -223,6 +230,7 @@ def test_cache_entries_of_the_wrong_kind_are_asked_again_and_replaced(tmp_path, 
 # --- Retry-After --------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # 3 s on two cores
 def test_a_retry_after_of_eleven_days_ends_the_run_at_once_in_one_line(tmp_path, key):
     """Every request answered 429 with Retry-After: 999999. It used to hold the run silent for up to an hour
     (6 retries of 600 s); a request now waits at most 120 s in all, and a server asking for more is taken

@@ -71,6 +71,7 @@ def test_a_malformed_header_is_named_with_what_is_wrong(tmp_path, expected):
     assert str(refusal.value).startswith(f"{model} has a malformed GGUF header: ") and expected in str(refusal.value)
 
 
+@pytest.mark.slow  # 4 s on two cores
 def test_the_header_walk_is_quick_and_agrees_with_the_gguf_package(tmp_path):
     """On the real model: well under a second (gguf's own GGUFReader takes seconds), the file's size exactly
     what the header describes, the same tensors as gguf's reader."""

@@ -71,6 +71,7 @@ def test_a_reply_that_is_not_a_label_is_a_failed_item_never_guessed(tasks, tmp_p
     assert "failed items: 4 (4 not a label, 0 no answer)" in out
 
 
+@pytest.mark.slow  # 8 s on two cores
 def test_kill_9_mid_run_then_the_rerun_asks_only_for_what_no_run_received(tasks, tmp_path):
     output, cache = tmp_path / "j.jsonl", tmp_path / "cache"
     with LLMServer(generic="accept", latency=0.4) as server:
@@ -158,6 +159,7 @@ def test_a_server_that_is_not_there_is_one_line(tasks, tmp_path, capsys):
         assert status == 2 and "127.0.0.1" in err and "Traceback" not in err
 
 
+@pytest.mark.slow  # 4 s on two cores
 def test_another_judge_s_output_and_a_busy_output_are_refused(tasks, tmp_path, capsys):
     output = tmp_path / "j.jsonl"
     with LLMServer(generic="reject") as server:

@@ -196,6 +196,7 @@ def test_consecutive_failures_abort_the_run_and_finished_targets_stay_checkpoint
     assert len(server.requests) - requests == 10 - len(done)
 
 
+@pytest.mark.slow  # 3 s on two cores
 def test_the_cache_makes_a_rerun_free(server, tmp_path, key, dev):
     rows = recorded_rows(dev)[:12]
     first = make_llm(server, tmp_path)

@@ -68,6 +68,7 @@ def swords_run(server: LLMServer, tmp_path, *options: str):
     return done, output
 
 
+@pytest.mark.slow  # 6 s on two cores
 def test_a_model_that_answers_nothing_stops_the_run_naming_on_failure_empty(tmp_path):
     with LLMServer(generic="") as server:
         started = time.monotonic()

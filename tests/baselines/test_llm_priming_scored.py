@@ -68,6 +68,7 @@ def swords_run(server: LLMServer, tmp_path, dataset: str, split: str, *options: 
         ("swords", "test", ("swords", "dev")),  # the SWORDS paper's convention, kept
     ],
 )
+@pytest.mark.slow  # 17 s on two cores
 def test_a_run_never_primes_from_the_split_it_scores_and_records_where_it_primed(tmp_path, dataset, split, primed_from):
     with LLMServer() as server:
         done, output = swords_run(server, tmp_path, dataset, split)
@@ -143,6 +144,7 @@ def test_the_paper_convention_and_the_benchmarks_own_splits_where_they_are_not_s
         LLMConfig.of(priming="swords:test").priming_split("swords_test_subset", "test")
 
 
+@pytest.mark.slow  # 4 s on two cores
 def test_the_splits_taken_to_share_targets_do_share_them_in_the_data():
     """What SAME_TARGETS says, found in the data: SWORDS dev targets are CoInCo dev tokens and SWORDS test targets
     CoInCo test tokens (by CoInCo token id), never the other split's; the 89-target subsets are SWORDS test ids."""

@@ -51,6 +51,7 @@ def test_force_is_the_users_say_so(tmp_path):
     assert sum(1 for _ in mine.open()) == 370 and output_paths(mine)["metrics"].is_file()
 
 
+@pytest.mark.slow  # 3 s on two cores
 def test_a_runs_own_files_are_reused_and_replaced_but_not_once_the_user_changed_them(tmp_path):
     output = tmp_path / "wordnet.jsonl"
     assert swords(*WORDNET, "--output", str(output)).returncode == 0
@@ -107,6 +108,7 @@ def test_a_run_stopped_between_its_outputs_and_their_record_completes(tmp_path):
 
 
 @pytest.mark.parametrize("name", ["lock", "jsonl", "upstream", "metrics", "journal"])
+@pytest.mark.slow  # 3 s on two cores
 def test_a_symlink_at_a_run_files_name_is_refused_and_nothing_is_written_through_it(tmp_path, name):
     """`ln -s counter.txt .y.lock; swords run --system wordnet --output y.jsonl` wrote its process id into
     counter.txt. A link at any of a run's names, dangling or not, is one line; what it points at is untouched."""
@@ -147,6 +149,7 @@ def test_a_hard_link_at_the_lock_or_the_journal_is_not_written_through(tmp_path)
     assert (tmp_path / "my-copy.jsonl").read_text() == journal
 
 
+@pytest.mark.slow  # 3 s on two cores
 def test_every_run_says_what_it_wrote_and_an_odd_output_name_is_said_up_front(tmp_path):
     """`swords run --output x.csv` wrote x.csv.jsonl without saying so. A name that does not end in .jsonl or
     .json gets the run's files named first (a name such as runs/llm.swords.test or model-v1.5 is a fine
@@ -171,6 +174,7 @@ def test_every_run_says_what_it_wrote_and_an_odd_output_name_is_said_up_front(tm
     assert again.stderr.splitlines()[-1] == f"wrote {tmp_path}/y.metrics.json (metrics; the predictions were there)"
 
 
+@pytest.mark.slow  # 4 s on two cores
 def test_another_system_on_a_finished_output_leads_with_the_system_in_a_short_line(tmp_path, key):
     """Resuming with another system buried "system: 'llm' then, 'wordnet' now" in an 831-character line."""
     output = tmp_path / "out.jsonl"
@@ -286,6 +290,7 @@ def test_data_build_never_defaults_to_the_installed_package():
     assert done.returncode == 2 and "--output" in done.stderr and "required" in done.stderr
 
 
+@pytest.mark.slow  # 6 s on two cores
 def test_a_closed_pipe_ends_any_command_quietly():
     for command in (["data", "verify"], ["run", "--list"], ["evaluate", "--help"]):
         shell = f"{sys.executable} -m swords_lexsub.cli {' '.join(command)} | head -1"
@@ -296,6 +301,7 @@ def test_a_closed_pipe_ends_any_command_quietly():
         assert len(done.stdout.splitlines()) == 1
 
 
+@pytest.mark.slow  # 3 s on two cores
 def test_retries_show_live_in_the_progress_bar(tmp_path):
     key = {"SWORDS_FAULT_KEY": "sk-live-retries-0123456789"}
     with LLMServer(varied=True) as server:

@@ -100,6 +100,7 @@ def test_resuming_with_other_settings_is_refused(dataset_rows, tmp_path):
         run(Echo(), rows, output, {**header, "options": {"x": 1}}, progress=False)
 
 
+@pytest.mark.slow  # 11 s on two cores
 def test_ctrl_c_keeps_finished_targets_and_a_rerun_completes(tmp_path, sources_dir):
     output = tmp_path / "thesaurus.jsonl"
     command = [
@@ -200,6 +201,7 @@ def tie_order_ranges(scorer: Scorer, predictions: dict[str, Prediction], names: 
     return {name: (min(v), max(v)) for name, v in values.items()}
 
 
+@pytest.mark.slow  # 5 s on two cores
 def test_coinco_oracle_matches_the_paper_up_to_tie_order(dataset_rows):
     rows = dataset_rows[("swords", "test")]
     scorer = Scorer(rows)

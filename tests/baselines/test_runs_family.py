@@ -52,6 +52,7 @@ def run_wordnet(dataset: str, tmp_path) -> tuple[dict, list[list[str]], str]:
     return json.loads(output.with_name("wordnet.metrics.json").read_text()), answers, done.stdout
 
 
+@pytest.mark.slow  # 4 s on two cores
 def test_wordnet_on_tsar2022_en_test_is_scored_as_tsar_eval_scores_the_run_file(tmp_path):
     metrics, answers, printed = run_wordnet("tsar2022_en", tmp_path)
     lines = tsar_gold_lines("en", "test")

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import swords_dataset
 from swords_dataset.builder.sources import BUILD_SOURCES
 
@@ -106,6 +108,7 @@ def test_package_loader_works_from_another_directory(tmp_path):
     assert result.stdout.strip().splitlines()[-1] == "300"
 
 
+@pytest.mark.slow  # 6 s on two cores
 def test_verify_passes_and_prints_the_table():
     result = run_swords("data", "verify")
     assert result.returncode == 0, result.stdout + result.stderr

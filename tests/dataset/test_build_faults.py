@@ -53,6 +53,7 @@ def one_line(result: subprocess.CompletedProcess) -> str:
     return lines[0]
 
 
+@pytest.mark.slow  # 4 s on two cores
 def test_a_users_data_folder_and_readme_are_refused_before_any_work(tmp_path, nltk35_path):
     output = tmp_path / "mine"
     (output / "data").mkdir(parents=True)
@@ -165,6 +166,7 @@ def test_a_second_build_into_the_same_folder_is_refused_at_once(tmp_path, nltk35
     assert seconds < BEFORE_WORK_SECONDS and list(output.iterdir()) == []
 
 
+@pytest.mark.slow  # 7 s on two cores
 def test_what_would_stop_the_build_is_refused_before_any_work(tmp_path, sources_copy, nltk35_path):
     """No nltk 3.5, another nltk, a corrupted source, an output that cannot be a folder: each one line within
     seconds, in little memory (it took 18 s and 670 MB to say nltk 3.5 was missing), and nothing written."""

@@ -122,6 +122,7 @@ except swords_dataset.SwordsError as error:
 
 
 @pytest.mark.parametrize("fault", ["full disk", "file-size limit"])
+@pytest.mark.slow  # 11 s on two cores
 def test_a_disk_that_fills_while_the_build_writes_changes_nothing(small_disk, tmp_path, sources_dir, fault):
     if fault == "full disk":
         output, limit = small_disk / "dataset", 0
@@ -142,6 +143,7 @@ def test_a_disk_that_fills_while_the_build_writes_changes_nothing(small_disk, tm
 
 
 @pytest.mark.parametrize("kind", ["FIFO", "folder", "link to /dev/zero"])
+@pytest.mark.slow  # 4 s on two cores
 def test_a_source_that_is_not_a_regular_file_is_named_as_such(sources_copy, tmp_path, nltk35_path, kind):
     """It was "missing"; a FIFO must be named, never waited on."""
     relative = "semeval07/lst_test.gold"

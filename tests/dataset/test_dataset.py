@@ -26,6 +26,7 @@ def test_every_config_and_split_loads_with_the_shared_schema():
 
 
 @pytest.mark.parametrize(("config", "split"), UPSTREAM_SPLITS)
+@pytest.mark.slow  # 8 s on two cores
 def test_schema_and_offsets_on_every_row(dataset_rows, config, split):
     rows = dataset_rows[(config, split)]
     assert rows, "empty split"
@@ -191,6 +192,7 @@ def _upstream_targets(config, split, rows, sources_dir, nltk35_path):
 
 
 @pytest.mark.parametrize(("config", "split"), UPSTREAM_SPLITS)
+@pytest.mark.slow  # 24 s on two cores
 def test_every_split_reproduces_the_dataset_id_upstream_pins_and_ships_those_ids(
     dataset_rows, sources_dir, nltk35_path, config, split
 ):

@@ -72,6 +72,7 @@ def one_line(result: subprocess.CompletedProcess) -> str:
     return lines[0]
 
 
+@pytest.mark.slow  # 6 s on two cores
 def test_a_small_file_that_expands_to_74000_rows_is_refused_from_its_metadata(dataset_copy):
     """SWORDS dev repeated 200 times: 74,000 rows in a few MB of Parquet (it took 75 s and 6 GB to read)."""
     path = first_split(dataset_copy)
@@ -87,6 +88,7 @@ def test_a_small_file_that_expands_to_74000_rows_is_refused_from_its_metadata(da
 
 
 @pytest.mark.parametrize("bomb", ["repeated text", "pages that decompress to 37 MB"])
+@pytest.mark.slow  # 4 s on two cores
 def test_a_file_whose_text_expands_past_the_splits_is_refused_before_its_rows_are_made(dataset_copy, bomb):
     """The right number of rows, but each context is 100 kB of text: stored once (a dictionary) or compressed to
     almost nothing, the file is small; its rows would hold 37 MB of contexts, 15 times SWORDS dev's whole text."""
@@ -171,6 +173,7 @@ def test_a_tampered_file_from_the_command_line(dataset_copy):
 
 
 @pytest.mark.parametrize("kind", ["folder", "FIFO", "link to /dev/zero"])
+@pytest.mark.slow  # 12 s on two cores
 def test_a_folder_fifo_or_device_at_a_parquet_path_is_named_as_such(dataset_copy, kind):
     """A folder was read as an empty table (eleven MISMATCH lines); a FIFO must never be waited on."""
     path = dataset_copy / swords_dataset.parquet_path("semeval07", "trial")

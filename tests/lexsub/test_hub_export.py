@@ -52,6 +52,7 @@ BLOCKED_LOADER = textwrap.dedent(
 )
 
 
+@pytest.mark.slow  # 18 s on two cores
 def test_every_config_and_split_loads_from_the_exported_folder_without_the_toolkit(hub_export, tmp_path):
     out = tmp_path / "loaded"
     out.mkdir()
@@ -180,6 +181,7 @@ def built_wheel(tmp_path_factory) -> Path:
     return wheel
 
 
+@pytest.mark.slow  # 5 s on two cores
 def test_a_shipped_wheel_goes_beside_the_metric_and_its_requirements_install_from_it_alone(built_wheel, tmp_path):
     target = tmp_path / "out"
     result = run_swords("hub", "export", str(target), "--wheel", str(built_wheel))

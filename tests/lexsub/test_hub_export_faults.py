@@ -174,6 +174,7 @@ def test_a_killed_export_s_scratch_folder_that_cannot_be_removed_is_named_as_the
 
 @pytest.mark.parametrize("key", ["/etc/passwd", "../outside/x", "", "dataset/../../x", "dataset"])
 @pytest.mark.parametrize("section", ["files", "previous"])
+@pytest.mark.slow  # 7 s on two cores
 def test_a_forged_manifest_path_is_refused_naming_the_manifest_and_the_key(earlier, key, section):
     manifest = json.loads((earlier / MANIFEST).read_text())
     manifest.setdefault(section, {})[key] = ["0" * 64]

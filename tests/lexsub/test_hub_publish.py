@@ -169,6 +169,7 @@ def test_a_commit_url_that_echoes_the_token_is_printed_without_it(tmp_path):
 
 
 @pytest.mark.parametrize("echo", ECHOES)
+@pytest.mark.slow  # 10 s on two cores
 def test_a_refusal_that_echoes_the_token_is_one_line_without_it(tmp_path, echo):
     refusal = Reply(403, json.dumps({"error": f"token {ECHOES[echo]} may not write here"}))
     with HubServer(faults={"commit": refusal}) as server:
@@ -207,6 +208,7 @@ def test_a_password_in_hf_endpoint_is_never_printed(tmp_path):
         (Reply(400, json.dumps({"error": "red \x1b[31mtext\x1b[0m \u202eright-to-left"})), "red \\x1b[31mtext"),
     ],
 )
+@pytest.mark.slow  # 7 s on two cores
 def test_a_refusal_is_one_line_with_its_reason_and_the_host(tmp_path, reply, expected):
     with HubServer(faults={"commit": reply}) as server:
         result = publish_to(server, tmp_path)
@@ -215,6 +217,7 @@ def test_a_refusal_is_one_line_with_its_reason_and_the_host(tmp_path, reply, exp
 
 
 @pytest.mark.parametrize("step", ["preupload", "commit"])
+@pytest.mark.slow  # 13 s on two cores
 def test_retries_are_silent_and_the_failure_is_one_line(tmp_path, step):
     """huggingface_hub tries a request answered 503 six times (here a second apart, as Retry-After: 0 asks),
     logging two lines for each, and then tries a failed commit again in smaller parts, six times each: the

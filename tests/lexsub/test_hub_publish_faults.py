@@ -42,6 +42,7 @@ def one_line(result) -> str:
         ("commit", "stall", "no answer within 3 s"),
     ],
 )
+@pytest.mark.slow  # 13 s on two cores
 def test_each_request_is_bounded_in_wall_time_and_not_retried(tmp_path, step, fault, expected):
     """A byte a second keeps a read timeout from ever firing: the request's own wall time ends it."""
     with HubServer(faults={step: fault}) as server:
@@ -66,6 +67,7 @@ def test_a_commit_that_never_answers_is_given_up_after_60_s(tmp_path):
     assert len(commits) == 1 and 60 <= finished - commits[0] < 75
 
 
+@pytest.mark.slow  # 6 s on two cores
 def test_the_whole_publish_is_bounded(tmp_path):
     """A server that asks, every time, to come back in a second: huggingface_hub would try six times over 12 s."""
     busy = Reply(503, json.dumps({"error": "busy"}), headers={"Retry-After": "1"})
@@ -104,6 +106,7 @@ def test_bad_time_settings_are_one_line(tmp_path):
     ],
 )
 @pytest.mark.parametrize("step", ["agent-harnesses", "commit"])
+@pytest.mark.slow  # 10 s on two cores
 def test_hub_answers_are_read_up_to_16_mb(tmp_path, step, fault, expected):
     with HubServer(faults={step: fault}) as server:
         result = publish_to(server, tmp_path, "data", "publish", "--repo-id", "someorg/x")
@@ -137,6 +140,7 @@ def test_an_oversized_or_special_cached_agent_registry_is_not_read(tmp_path, kin
 
 
 @pytest.mark.parametrize("gap", [0.005, 0.01, 0.02])
+@pytest.mark.slow  # 3 s on two cores
 def test_two_sigterms_leave_no_scratch_folder(tmp_path, gap):
     """The second SIGTERM comes while the first is unwinding (before the fix, 11 of 12 such runs left
     swords-hub-publish-* behind)."""
@@ -185,6 +189,7 @@ NAMED = "HF_ENDPOINT=http://***@[::1: not a URL (Invalid IPv6 URL)"
 
 
 @pytest.mark.parametrize("command", [["hub", "export"], ["data", "verify"]])
+@pytest.mark.slow  # 5 s on two cores
 def test_a_malformed_hf_endpoint_leaves_offline_commands_working(tmp_path, command):
     if command[0] == "hub":
         command = [*command, str(tmp_path / "export")]

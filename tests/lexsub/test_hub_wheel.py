@@ -91,6 +91,7 @@ def timed_export(tmp_path: Path, wheel: Path) -> tuple[subprocess.CompletedProce
     return done, float(seconds), int(peak)
 
 
+@pytest.mark.slow  # 6 s on two cores
 def test_a_metadata_bomb_is_refused_from_its_declared_size_without_inflating_it(tmp_path):
     wheel = inflating_wheel(tmp_path / WHEEL_NAME, 2**30)
     assert wheel.stat().st_size < 2 * 2**20
@@ -102,6 +103,7 @@ def test_a_metadata_bomb_is_refused_from_its_declared_size_without_inflating_it(
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.slow  # 5 s on two cores
 def test_a_metadata_member_that_inflates_past_its_declared_size_is_refused_at_that_size(tmp_path):
     wheel = inflating_wheel(tmp_path / WHEEL_NAME, 2**30)
     patch_member(wheel, 24, 22, "<I", len(METADATA_TEXT))  # declares only its first line

@@ -6,10 +6,12 @@ from __future__ import annotations
 import importlib.util
 import os
 import shutil
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
 
+from ..conftest import made_once
 from .reference_scorers import GAP_SCORER, PERL_SCORER, SCORERS
 
 WORDNET_DIR = Path(os.environ.get("SWORDS_WORDNET_DIR", "/usr/share/wordnet"))
@@ -45,19 +47,13 @@ def debian_wordnet() -> Path:
 
 
 @pytest.fixture(scope="session")
-def real_systems(tmp_path_factory) -> dict:
-    """SWORDS test predictions of real systems (real_systems.py), made once a session: name -> a file or a
-    mapping; a system whose data is absent is left out."""
+def real_systems(tmp_path_factory) -> Mapping:
+    """SWORDS test predictions of real systems (real_systems.py): name -> a file or a mapping, each made when a test
+    first asks for it; a system whose data is absent is left out."""
     import swords_dataset
 
-    from .real_systems import SYSTEMS, system_predictions
+    from .real_systems import RealSystems
 
-    rows = swords_dataset.rows("swords", "test")
-    folder = tmp_path_factory.mktemp("systems")
-    made = {}
-    for name in SYSTEMS:
-        try:
-            made[name] = system_predictions(name, rows, folder)
-        except pytest.skip.Exception:
-            continue
-    return made
+    return RealSystems(
+        swords_dataset.rows("swords", "test"), lambda name, make: made_once(tmp_path_factory, f"system-{name}", make)
+    )

@@ -1,11 +1,13 @@
 """Real systems' predictions on SWORDS test, for the tests of the details, the summary and the WordNet relations:
 the thesaurus oracle (Roget's, from the shared sources), the `wordnet` baseline, the CoInCo oracle (the Space's
-stored predictions) and the default system, wordnet+embedding (run once a session, about 30 s)."""
+stored predictions) and the default system, wordnet+embedding (run once for the whole test run, about 30 s:
+tests asking for it are slow, SYSTEM_PARAMS). Each is made when a test first asks for it (RealSystems)."""
 
 from __future__ import annotations
 
 import contextlib
 import io
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
 import pytest
@@ -14,9 +16,42 @@ from ..conftest import REPO_ROOT
 
 COINCO_ORACLE = REPO_ROOT / "space" / "results" / "coinco-oracle.swords.test.jsonl"
 SYSTEMS = ("thesaurus-oracle", "wordnet", "coinco-oracle", "wordnet+embedding")
+NEURAL = "wordnet+embedding"
+# SYSTEMS as test parameters: the default system's run (about 30 s) makes its tests slow.
+SYSTEM_PARAMS = [pytest.param(name, marks=pytest.mark.slow) if name == NEURAL else name for name in SYSTEMS]
 
 
-def system_predictions(name: str, rows: list[dict], folder: Path):
+class RealSystems(Mapping):
+    """name -> the system's predictions, each made when first asked for and kept; a system whose data is absent
+    is not in it. `made_once(name, make)` makes a folder once for the whole test run (tests/conftest.py)."""
+
+    def __init__(self, rows: list[dict], made_once: Callable[[str, Callable[[Path], None]], Path]) -> None:
+        self.rows, self.made_once, self.made = rows, made_once, {}
+
+    def available(self) -> list[str]:
+        from swords_baselines.classic.thesaurus import default_thesaurus_path
+
+        return [name for name in SYSTEMS if name != "thesaurus-oracle" or default_thesaurus_path().is_file()]
+
+    def __getitem__(self, name: str):
+        if name not in self.available():
+            raise KeyError(name)
+        if name not in self.made:
+            self.made[name] = (
+                self.made_once(name, lambda folder: system_predictions(name, self.rows, folder)) / f"{name}.jsonl"
+                if name == NEURAL
+                else system_predictions(name, self.rows, None)
+            )
+        return self.made[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.available())
+
+    def __len__(self) -> int:
+        return len(self.available())
+
+
+def system_predictions(name: str, rows: list[dict], folder: Path | None):
     """The system's SWORDS test predictions: a predictions file (the stored one, or the run's JSONL) or a
     mapping from target id to substitutes."""
     if name == "coinco-oracle":

@@ -101,6 +101,7 @@ def test_a_file_the_toolkit_did_not_write_is_never_replaced(tmp_path, name, writ
 
 
 @pytest.mark.parametrize("suffix", DETAILS_EXTENSIONS)
+@pytest.mark.slow  # 9 s on two cores
 def test_its_own_details_file_is_replaced(tmp_path, suffix):
     path = tmp_path / f"details{suffix}"
     for _ in range(2):

@@ -83,6 +83,7 @@ def details(tmp_path_factory):
     return folder, outputs
 
 
+@pytest.mark.slow  # 4 s on two cores
 def test_csv_cells_a_spreadsheet_would_run_are_neutralised_reversibly(details):
     folder, _ = details
     cells = written_substitutes(folder / "d.csv")[: len(HOSTILE)]
@@ -178,6 +179,7 @@ def test_differences_show_both_systems_words_escaped(tmp_path):
     assert "\x1b" not in done.stdout and "\r" not in done.stdout
 
 
+@pytest.mark.slow  # 4 s on two cores
 def test_every_interface_scores_a_lone_surrogate_as_given(tmp_path):
     import swords_metric
 

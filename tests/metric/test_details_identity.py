@@ -14,7 +14,7 @@ import pytest
 
 from swords_metric import Scorer, read_predictions
 
-from .real_systems import SYSTEMS
+from .real_systems import SYSTEM_PARAMS
 
 PR_FAMILY_NAMES = ("lenient_a", "lenient_c", "strict_a", "strict_c")
 
@@ -43,7 +43,8 @@ def given_lists(predictions) -> dict[str, list]:
     return read_predictions(predictions)[0] if isinstance(predictions, Path) else predictions
 
 
-@pytest.mark.parametrize("name", SYSTEMS)
+@pytest.mark.parametrize("name", SYSTEM_PARAMS)
+@pytest.mark.slow  # 7 s on two cores
 def test_details_reproduce_the_metric_on_real_systems(name, real_systems, scorer, tmp_path):
     if name not in real_systems:
         pytest.skip(f"{name}: its data is not available here")
@@ -98,7 +99,7 @@ def test_details_reproduce_the_metric_on_real_systems(name, real_systems, scorer
     assert sum(r["empty"] for r in substitutes) == notes["empty_substitutes"]
 
 
-@pytest.mark.parametrize("name", SYSTEMS)
+@pytest.mark.parametrize("name", SYSTEM_PARAMS)
 def test_the_summary_reproduces_strict_precision(name, real_systems, scorer):
     if name not in real_systems:
         pytest.skip(f"{name}: its data is not available here")

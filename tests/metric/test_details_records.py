@@ -72,6 +72,7 @@ EDITS = [
 
 
 @pytest.mark.parametrize(("name", "edit"), EDITS, ids=[f"{name}-{edit.__name__}" for name, edit in EDITS])
+@pytest.mark.slow  # 25 s on two cores
 def test_a_details_file_edited_since_is_refused_and_force_replaces_it(tmp_path, name, edit):
     path = tmp_path / name
     written(path)
@@ -89,6 +90,7 @@ def test_a_details_file_edited_since_is_refused_and_force_replaces_it(tmp_path, 
 
 
 @pytest.mark.parametrize("suffix", DETAILS_EXTENSIONS)
+@pytest.mark.slow  # 12 s on two cores
 def test_a_details_file_without_its_record_is_refused(tmp_path, suffix):
     """As the release before this one left them: recognised by content, with no record of what was written."""
     path = tmp_path / f"details{suffix}"
@@ -102,6 +104,7 @@ def test_a_details_file_without_its_record_is_refused(tmp_path, suffix):
     assert record_of(path).is_file()
 
 
+@pytest.mark.slow  # 3 s on two cores
 def test_the_file_a_kill_left_in_place_is_still_replaceable(tmp_path):
     """The record is written just before the rename and lists both files: were the process killed between the
     two, the file still in place (the previous one) matches it. Here the previous file is put back by hand."""
@@ -158,6 +161,7 @@ def test_something_else_where_the_record_goes_is_refused(tmp_path):
 
 
 @pytest.mark.parametrize("suffix", DETAILS_EXTENSIONS)
+@pytest.mark.slow  # 11 s on two cores
 def test_a_symbolic_link_at_the_details_path_is_refused(tmp_path, suffix):
     target = tmp_path / f"real{suffix}"
     written(target)

@@ -70,6 +70,7 @@ def start_writing(predictions: Path, details: Path) -> subprocess.Popen:
 
 
 @pytest.mark.parametrize("suffix", DETAILS_EXTENSIONS)
+@pytest.mark.slow  # 7 s on two cores
 def test_sigterm_mid_write_is_one_line_and_leaves_the_previous_file(tmp_path, large_predictions, suffix):
     details = tmp_path / f"details{suffix}"
     small = tmp_path / "small.jsonl"
@@ -89,6 +90,7 @@ def test_sigterm_mid_write_is_one_line_and_leaves_the_previous_file(tmp_path, la
 
 
 @pytest.mark.parametrize("suffix", DETAILS_EXTENSIONS)
+@pytest.mark.slow  # 6 s on two cores
 def test_kill_9_mid_write_leaves_a_temporary_file_that_the_next_run_removes(tmp_path, large_predictions, suffix):
     details = tmp_path / f"details{suffix}"
     process = start_writing(large_predictions, details)
@@ -108,6 +110,7 @@ def test_kill_9_mid_write_leaves_a_temporary_file_that_the_next_run_removes(tmp_
     )
 
 
+@pytest.mark.slow  # 9 s on two cores
 def test_a_details_file_edited_while_the_predictions_are_read_is_kept(tmp_path, large_predictions):
     """Checked before any work and again just before the new file goes into place: an edit made in between
     is not lost."""

@@ -87,6 +87,7 @@ def _assert_equal(ours: dict, upstream: dict) -> None:
         assert ours[key] == pytest.approx(upstream[key], abs=TOLERANCE), key
 
 
+@pytest.mark.slow  # 13 s on two cores
 def test_extended_figures_equal_upstream_on_the_judged_targets(case, tmp_path, nltk35_path):
     """The six judged targets alone (--given-only; upstream given a file of just them): every figure upstream prints,
     on the extended gold, equals ours; on the benchmark's own gold, the official ones are upstream's too."""
@@ -123,6 +124,7 @@ def test_extended_figures_equal_upstream_on_the_whole_split(case, tmp_path, nltk
     assert signature.endswith("|judgements:103|substitutes:36|judges:3")
 
 
+@pytest.mark.slow  # 4 s on two cores
 def test_compute_and_evaluate_agree(case):
     """extended_scores from Python gives the figures `swords evaluate --judgments` prints (the run as a mapping)."""
     scorer = Scorer.from_dataset("swords", "test")

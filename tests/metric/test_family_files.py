@@ -87,6 +87,7 @@ def test_official_files_are_read_in_bounded_memory(tmp_path):
     assert peak_mb("prolex", table) < floor + 60
 
 
+@pytest.mark.slow  # 3 s on two cores
 def test_each_format_is_refused_past_its_limit_before_it_is_read(tmp_path):
     scorer = Scorer.from_dataset("tsar2022_en", "test")
     lines = tsar_gold_lines("en", "test")
@@ -237,6 +238,7 @@ def test_bad_items_of_a_tsar_or_prolex_jsonl_file_are_named_with_file_and_line(t
         ("en", 5, lambda s: s + " ", "where the line has U+0020 ' ' and the gold nothing (the sentence ends)"),
     ],
 )
+@pytest.mark.slow  # 4 s on two cores
 def test_a_sentence_that_differs_is_named_with_where_and_which_characters(language, number, change, told, tmp_path):
     lines = tsar_gold_lines(language, "test")
     sentence, target, annotations = lines[number - 1]
@@ -253,6 +255,7 @@ def test_a_sentence_that_differs_is_named_with_where_and_which_characters(langua
     ), line
 
 
+@pytest.mark.slow  # 5 s on two cores
 def test_a_partial_tsv_is_scored_with_given_only_as_tsar_eval_scores_it(tmp_path):
     """tsar_eval.py scores the lines its file holds, in any order; so does --given-only. Without it the file is
     refused, saying so."""

@@ -151,6 +151,7 @@ def test_rows_of_which_some_have_no_substitutes_score_as_upstream_scores_them():
     assert Scorer(rows).score({})["targets_scored"] == len(rows) - 7
 
 
+@pytest.mark.slow  # 3 s on two cores
 def test_a_partial_jsonl_says_what_is_computed_and_labels_only_what_tsar_eval_prints(tmp_path):
     rows = swords_dataset.rows("tsar2022_en", "test")
     lines = tsar_gold_lines("en", "test")

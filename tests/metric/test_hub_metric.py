@@ -62,6 +62,7 @@ def test_another_release_is_refused_with_the_install_line(tmp_path):
     )
 
 
+@pytest.mark.slow  # 8 s on two cores
 def test_without_the_package_evaluate_load_says_what_to_install(hub_export, tmp_path):
     """As on a machine without swords-lexsub: every swords_* import fails."""
     script = (
@@ -122,6 +123,7 @@ def widget(hub_export, tmp_path_factory) -> dict:
         stop_process(app)
 
 
+@pytest.mark.slow  # 13 s on two cores
 def test_the_widget_starts_beside_its_module_and_scores_as_swords_evaluate(widget, cli_result):
     """The module file beside app.py shares the package's name, so this also proves the package, not that file, is
     what gets imported."""

@@ -65,6 +65,7 @@ def test_rows_of_two_splits_one_after_the_other_are_signed_as_the_joined_split()
     assert "|split:custom|" in Scorer(rows[:-1]).signature()  # not the two whole splits: not signed so
 
 
+@pytest.mark.slow  # 10 s on two cores
 def test_swords_evaluate_scores_coinco_dev_plus_test_keyed_by_either_splits_ids(tmp_path):
     # 20 targets of each split, keyed by the dataset's ids, each answered with its gold reversed.
     answered = {

@@ -256,6 +256,7 @@ def _assert_same(pairs: list[tuple[str, str]], reference: list[str]) -> None:
     assert not wrong, f"{len(wrong)} of {len(pairs)} differ after lower/strip: {wrong[:20]}"
 
 
+@pytest.mark.slow  # 10 s on two cores
 def test_parity_with_nltk35_every_word_every_pos(nltk35_reference, all_pairs, word_pairs):
     assert len(all_pairs) > 100_000
     _assert_same(all_pairs, nltk35_reference["lemmas"])
@@ -274,6 +275,7 @@ def test_candidates_match_nltk35_morphy(nltk35_reference, all_pairs):
     assert not wrong, wrong[:20]
 
 
+@pytest.mark.slow  # 9 s on two cores
 def test_parity_with_installed_nltk(installed_nltk_reference, all_pairs):
     """Recent nltk agrees except where only nltk 3.5's repeated suffix-stripping rounds find a lemma."""
     reference = installed_nltk_reference

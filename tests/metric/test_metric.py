@@ -51,12 +51,14 @@ THESAURUS_PUBLISHED = {
 }
 
 
+@pytest.mark.slow  # 4 s on two cores
 def test_thesaurus_oracle_reproduces_tables_4_and_8(scorer, thesaurus_oracle):
     result = scorer.score(thesaurus_oracle)
     assert {name: round(result[name], 1) for name in THESAURUS_PUBLISHED} == THESAURUS_PUBLISHED
     assert result["targets_scored"] == 762 and result["targets_without_predictions"] == 0
 
 
+@pytest.mark.slow  # 4 s on two cores
 def test_evaluate_module_from_the_repository_root_gives_the_same_numbers(
     swords_test_rows, thesaurus_oracle, monkeypatch
 ):
@@ -77,6 +79,7 @@ def test_evaluate_module_from_the_repository_root_gives_the_same_numbers(
     assert metric.compute(predictions=scored, references=test.to_list())["gap"] == result["gap"]
 
 
+@pytest.mark.slow  # 7 s on two cores
 def test_package_helper_loads_the_module_offline_from_anywhere(tmp_path):
     code = (
         "import swords_dataset, swords_metric\n"
@@ -289,6 +292,7 @@ BAD_FILES = {
 
 
 @pytest.mark.parametrize("name", list(BAD_FILES))
+@pytest.mark.slow  # 6 s on two cores
 def test_bad_prediction_files_get_one_clear_line(name, swords_test_rows, tmp_path):
     tid = swords_test_rows[0]["id"]
     content, message = BAD_FILES[name]

@@ -95,6 +95,7 @@ def test_add_add_batch_and_compute_misuse_is_our_own_line(metric, swords_test, m
     assert "\n" not in str(refused.value) and "Evaluation module" not in str(refused.value)
 
 
+@pytest.mark.slow  # 7 s on two cores
 def test_a_refused_call_leaves_nothing_stored(metric, swords_test, coinco_test):
     """A bad prediction in the second chunk of 1,000 (evaluate had stored the first: the next compute failed with
     'reference ids are not unique'), and an option refused after add(): the next compute is a fresh one's."""
@@ -113,6 +114,7 @@ def test_a_refused_call_leaves_nothing_stored(metric, swords_test, coinco_test):
 
 
 @pytest.mark.parametrize("value", ["yes", "no", 1, None])
+@pytest.mark.slow  # 5 s on two cores
 def test_include_problematic_is_true_or_false(metric, coinco_test, value):
     message = f"include_problematic must be True or False, got {value!r}"
     with pytest.raises(MetricInputError, match=message):

@@ -87,6 +87,7 @@ def test_score_names_the_argument_or_reference_at_fault(swords_test):
             swords_metric.score(arguments["predictions"], arguments["references"])
 
 
+@pytest.mark.slow  # 5 s on two cores
 def test_a_shipped_split_is_signed_with_its_name(metric, swords_test, coinco_test):
     test = swords_dataset.load("swords", split="test")
     predictions = [["fascinating", "incredible"]] * len(test)
@@ -107,6 +108,7 @@ def test_a_shipped_split_is_signed_with_its_name(metric, swords_test, coinco_tes
     assert "|split:mine|" in Scorer(swords_test, split="mine").signature()
 
 
+@pytest.mark.slow  # 29 s on two cores
 def test_predictions_are_prepared_a_target_at_a_time(swords_test):
     """No second copy of the input: 762 targets x 2,000 items normalized at once would hold ~100 MB of tuples;
     prepared one target at a time, what is kept per target is a few dozen lemmas."""
@@ -122,6 +124,7 @@ def test_predictions_are_prepared_a_target_at_a_time(swords_test):
     assert result["targets_scored"] == 762 and peak < 25 * 2**20, peak
 
 
+@pytest.mark.slow  # 21 s on two cores
 def test_precision_and_recall_at_each_k_are_the_metrics_at_that_k(coinco_test):
     predictions = ranked(coinco_test, extra=30)
     scorer = Scorer(coinco_test, split="test", config="coinco")

@@ -98,6 +98,7 @@ def numbers(result: dict) -> dict:
 # --- The same numbers, however the file is laid out -----------------------------------------------------------
 
 
+@pytest.mark.slow  # 6 s on two cores
 def test_every_layout_of_a_file_scores_as_the_predictions_in_memory(swords_test, scorer, tmp_path):
     predictions = system(swords_test)
     expected = scorer.score(predictions, bootstrap=200)
@@ -158,6 +159,7 @@ def test_a_target_split_across_read_blocks_is_read_whole(swords_test, scorer, tm
 # --- Memory does not grow with the file -----------------------------------------------------------------------
 
 
+@pytest.mark.slow  # 17 s on two cores
 def test_a_large_file_is_scored_in_memory_that_does_not_grow_with_it(tmp_path):
     """The fault: a file cost ~19 times its size (json.loads of the whole text, then a dict of lists of
     tuples). 60 MB of short [substitute, score] items for every CoInCo dev target peaked above 1 GB; streamed,
@@ -180,6 +182,7 @@ def test_a_large_file_is_scored_in_memory_that_does_not_grow_with_it(tmp_path):
     assert peak < 700, peak  # the process itself (Python, numpy, the references) is about 300 MB
 
 
+@pytest.mark.slow  # 10 s on two cores
 def test_a_gzip_bomb_of_valid_json_is_refused_without_holding_its_expansion(swords_test, tmp_path):
     """The fault: a .gz expanding past the 1,024 MB limit was refused only after the whole expansion was held
     (2.1 GB). Here it is valid JSON all the way (whitespace between targets), so only the limit stops it."""
@@ -307,6 +310,7 @@ def test_a_file_cut_mid_string_names_line_and_column(swords_test, tmp_path):
         ('{"id": "T1", "substitutes": ["a"]} {"id": "T2"}', ":1: not JSON (Extra data at column 36)"),
     ],
 )
+@pytest.mark.slow  # 4 s on two cores
 def test_malformed_files_name_file_line_and_item(tmp_path, content, expected):
     """Read before the ids are looked up: each fault is named, not the unknown id T1."""
     path = write(tmp_path / "bad.predictions", content)

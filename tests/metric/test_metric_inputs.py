@@ -106,6 +106,7 @@ def test_every_form_gives_the_cli_numbers(coinco_test, system, tmp_path):
     assert metrics(evaluate_file(jsonl)) == cli
 
 
+@pytest.mark.slow  # 11 s on two cores
 def test_include_problematic_agrees_across_interfaces(coinco_test, system, tmp_path):
     import swords_metric
 
@@ -124,6 +125,7 @@ def test_include_problematic_agrees_across_interfaces(coinco_test, system, tmp_p
     assert metrics(scorer.score(system, by_pos=False)) == metrics(everything)
 
 
+@pytest.mark.slow  # 9 s on two cores
 def test_the_space_scores_upstream_keyed_uploads_as_the_cli(coinco_test, system, tmp_path):
     score = pytest.importorskip("swords_space.tabs.score")
     by_upstream = {row["upstream_id"]: [[s, x] for s, x in system[row["id"]]] for row in coinco_test}
@@ -182,6 +184,7 @@ def test_mixed_and_misdirected_ids_are_one_clear_error(coinco_test, dataset_rows
         coinco_scorer.score({"42": ["x"]})
 
 
+@pytest.mark.slow  # 4 s on two cores
 def test_a_partial_file_is_scored_with_the_rest_as_empty_answers(coinco_test, system, tmp_path):
     path = tmp_path / "partial.jsonl"
     path.write_text(

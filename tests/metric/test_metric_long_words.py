@@ -55,6 +55,7 @@ def test_long_words_get_the_candidates_of_the_plain_rounds(monkeypatch):
     assert reached > 150  # many reach a WordNet lemma after their rounds
 
 
+@pytest.mark.slow  # 14 s on two cores
 def test_a_word_of_a_million_suffixes_is_lemmatized_in_linear_time():
     started = time.monotonic()
     assert lemmatize("dog" + "s" * 1_000_000, "NOUN") == "dog"
@@ -80,6 +81,7 @@ def test_the_cache_keeps_no_long_substitute_of_a_file(tmp_path):
     assert info().currsize == before + 1  # the short one
 
 
+@pytest.mark.slow  # 15 s on two cores
 def test_a_file_with_a_megabyte_substitute_is_scored_quickly(tmp_path):
     """The fault: one such substitute in a predictions file kept `swords evaluate` busy for minutes."""
     row = swords_dataset.rows("swords", "test", columns=["id"])[0]

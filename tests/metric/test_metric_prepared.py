@@ -21,6 +21,7 @@ SPLITS = [(config, split) for config in PREPARED_CONFIGS for split in swords_dat
 
 
 @pytest.mark.parametrize("config, split", SPLITS)
+@pytest.mark.slow  # 10 s on two cores
 def test_every_shipped_split_equals_a_live_preparation(config, split):
     with warnings.catch_warnings():
         warnings.simplefilter("error", StalePreparedReferences)

@@ -57,6 +57,7 @@ def gold_edge_answers(row: dict, number: int) -> list[str]:
     return acceptable[::-1]
 
 
+@pytest.mark.slow  # 4 s on two cores
 def test_the_example_predictions_and_parals_outputs_equal_evaluate_py(rows, tmp_path):
     systems = [("test", need(PROLEX_DATA / "example_predictions.csv"))]
     for split in ("dev", "test"):

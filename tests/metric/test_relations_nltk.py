@@ -8,6 +8,8 @@ import random
 from collections import Counter
 from pathlib import Path
 
+import pytest
+
 from swords_metric import RELATIONS, UD_TO_WORDNET, Scorer
 from swords_metric.wordnet.lemmatizer import wordnet_candidates
 from swords_metric.wordnet.relations import target_relations
@@ -63,6 +65,7 @@ def _pairs(real_systems: dict) -> list[tuple[str, str, str]]:
     return sorted(pairs)
 
 
+@pytest.mark.slow  # 8 s on two cores
 def test_relations_agree_with_nltks_wordnet(real_systems, debian_wordnet, tmp_path):
     pairs = _pairs(real_systems)
     ours = {pair: target_relations(pair[0], pair[1]).of(pair[2]) for pair in pairs}

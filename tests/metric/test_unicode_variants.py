@@ -76,6 +76,7 @@ def test_variants_are_counted_and_noted(variants_file):
     assert note in done.stderr.splitlines()
 
 
+@pytest.mark.slow  # 22 s on two cores
 def test_the_figures_are_upstreams(variants_file, nltk35_path, tmp_path):
     """The upstream library's own evaluate() on the same file: every key equal, and below the figures of the
     same file with the plain gold words (the variants miss there)."""
@@ -96,6 +97,7 @@ def test_the_figures_are_upstreams(variants_file, nltk35_path, tmp_path):
     assert with_variants["strict_c_p@10"] < ours["strict_c_p@10"]  # the variants were not matched
 
 
+@pytest.mark.slow  # 3 s on two cores
 def test_no_gold_word_of_the_three_benchmarks_has_such_a_variant():
     """Every gold substitute of SWORDS, CoInCo and SemEval-2007 (all splits) is already plain text: composed
     (NFKC), with no format character and no no-break space; 48 of them are not ASCII ("table dhôte")."""

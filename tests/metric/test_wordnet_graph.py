@@ -8,6 +8,8 @@ import random
 import time
 from pathlib import Path
 
+import pytest
+
 from swords_metric import WordNetGraph, load_wordnet_graph
 from swords_metric.wordnet import graph_data
 
@@ -17,6 +19,7 @@ from .nltk_wordnet import run_nltk, wordnet_root
 SHIPPED = REPO_ROOT / "swords_metric" / "wordnet" / graph_data.DATA_FILE
 
 
+@pytest.mark.slow  # 12 s on two cores
 def test_graph_regenerates_identically(debian_wordnet: Path, tmp_path: Path):
     output = tmp_path / graph_data.DATA_FILE
     assert graph_data.main(["--wordnet-dir", str(debian_wordnet), "--output", str(output)]) == 0
@@ -96,6 +99,7 @@ def _ours(graph: WordNetGraph, synset: int) -> dict:
     }
 
 
+@pytest.mark.slow  # 4 s on two cores
 def test_graph_equals_nltks_wordnet(debian_wordnet, tmp_path):
     """3,000 synsets (words, hypernyms incl. instance hypernyms, similar-to, also-see, verb groups, and the
     antonyms and derivations of their words) and 3,000 index entries, drawn with a fixed seed."""

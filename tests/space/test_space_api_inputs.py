@@ -77,6 +77,7 @@ def working_arguments(client, endpoint: str, parameters: list[dict]) -> list:
     return arguments
 
 
+@pytest.mark.slow  # 91 s on two cores
 def test_every_endpoint_answers_hostile_json_with_a_result_or_a_short_message(app):
     from gradio_client import Client
 

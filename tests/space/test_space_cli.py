@@ -89,6 +89,7 @@ def test_a_missing_results_folder_or_a_file_is_refused(tmp_path):
     assert code == 2 and lines == [f"swords: error: --results {tmp_path / 'file.json'}: a file, not a folder"], lines
 
 
+@pytest.mark.slow  # 9 s on two cores
 def test_app_py_checks_the_same_options():
     """`python space/app.py`, as a Hugging Face Space starts it, declares and checks the same options."""
     code, lines = demo("--host", "999.1.1.1", command=(str(APP),))
@@ -126,6 +127,7 @@ def test_the_demos_options_are_declared_once():
 
 
 @pytest.mark.parametrize("start", ["script", "module"])
+@pytest.mark.slow  # 10 s on two cores
 def test_the_app_is_loaded_under_one_name_only(start):
     """Started as a script (`python space/app.py`) or as a module, app.py runs once: no module of the package
     loads it again under another name."""

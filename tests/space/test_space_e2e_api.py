@@ -22,6 +22,7 @@ pytest.importorskip("gradio", reason="the Space needs gradio: pip install 'sword
 pytest.importorskip("gradio_client", reason="the API tests need gradio_client: pip install 'swords-lexsub[space]'")
 
 
+@pytest.mark.slow  # 10 s on two cores
 def test_api_substitute_on_a_benchmark_example(client, example_row):
     status, context_html, suggestions_html, table, metrics = client.predict(
         example_row["context"], example_row["target"], 1, "auto", "coinco-oracle", 10, api_name="/substitute"
@@ -68,6 +69,7 @@ def test_api_concurrent_sessions_get_their_own_answers(server, example_row):
     assert f"“{example_row['target']}”" in answers["second"][0] and "swords test" in answers["second"][0]
 
 
+@pytest.mark.slow  # 4 s on two cores
 def test_api_score_an_upload_and_bad_files(client, tmp_path):
     from gradio_client import handle_file
     from gradio_client.exceptions import AppError
@@ -217,6 +219,7 @@ def test_api_explore_and_leaderboard(client):
     assert {row[0] for row in board["data"]} == {"humans", "Humans"}
 
 
+@pytest.mark.slow  # 11 s on two cores
 def test_api_stays_responsive_during_long_scoring(server, tmp_path):
     """A long job of one session (CoInCo dev, 10,179 targets, 2,000 resamples) does not hold up another's."""
     import pyarrow.parquet as pq

@@ -166,6 +166,7 @@ def test_browser_shows_an_llms_lone_surrogate_and_override_escaped(page, llm_ser
     assert "x\ufffdy" in table and "a\\u202eb" in table and "\u202e" not in table
 
 
+@pytest.mark.slow  # 6 s on two cores
 def test_swords_demo_prints_its_url_and_names_the_port_option_when_taken(tmp_path):
     port = free_port()
     env = {

@@ -64,6 +64,7 @@ def large_upload(path, substitutes: int = 100, seed: int = 0, precise_scores: bo
     return path.stat().st_size
 
 
+@pytest.mark.slow  # 22 s on two cores
 def test_three_bombs_at_once_are_refused_quickly_within_bounded_memory(app, tmp_path):
     from gradio_client import Client, handle_file
     from gradio_client.exceptions import AppError
@@ -150,6 +151,7 @@ def test_systems_that_cannot_run_are_not_offered(app):
     assert note and "bert-k (model 'bert-base-uncased' is not on this machine" in note and not cli_flag(note)
 
 
+@pytest.mark.slow  # 4 s on two cores
 def test_a_hanging_llm_is_bounded_and_holds_up_no_one(monkeypatch):
     """A session's LLM behind a URL that never answers fails within the Space's bound, naming the host (not
     the URL's credentials), while another session's request is answered at once."""

@@ -56,6 +56,7 @@ def measured_classes(config: str, split: str, rows: list[dict]) -> dict[tuple[st
 
 
 @pytest.mark.parametrize(("config", "split"), SPLITS)
+@pytest.mark.slow  # 21 s on two cores
 def test_every_gold_substitutes_label_is_the_metrics_class(config, split):
     rows = [row for row in benchmarks.load_rows(config, split) if row["substitutes"]]
     measured = measured_classes(config, split, rows)

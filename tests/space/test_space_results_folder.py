@@ -99,6 +99,7 @@ def call(app, *arguments, api_name: str, timeout: float = ANSWER_SECONDS):
     return job.result(timeout=timeout)
 
 
+@pytest.mark.slow  # 10 s on two cores
 def test_the_app_starts_and_offers_the_readable_predictions(app):
     from gradio_client import Client
 

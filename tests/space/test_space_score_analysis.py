@@ -109,6 +109,7 @@ def test_the_file_is_read_once_for_every_figure(monkeypatch):
     assert len(reads) == 1 and result.analysis["all"]["targets"] == 762 and len(result.curve)
 
 
+@pytest.mark.slow  # 4 s on two cores
 def test_published_rows_of_the_split_stand_beside_the_run(scored, tmp_path):
     table = scored.published_table().data  # a Styler: the run's row highlighted
     published = published_systems("swords", "test")

@@ -168,6 +168,7 @@ def _prediction(row: dict) -> list[tuple[str, float]]:
 @pytest.mark.parametrize(
     ("config", "split"), [(c, s) for c, s in benchmarks.splits() if benchmarks.is_swords_family(c)]
 )
+@pytest.mark.slow  # 4 s on two cores
 def test_example_metrics_are_the_shared_scorer_on_one_target(config, split):
     """The split's shared scorer restricted to one target gives exactly what a Scorer of that one row gives
     (what the Space computed before it shared one scorer per split). The SWORDS metrics' benchmarks only: a ProLex
