@@ -81,7 +81,7 @@ def register_llm(subparsers) -> None:
         "--threads",
         type=int_range(1, MAX_THREADS, "a number of threads"),
         default=None,
-        help=f"CPU threads, 1 to {MAX_THREADS} (default: every core)",
+        help=f"CPU threads, 1 to {MAX_THREADS} (default: $OMP_NUM_THREADS if set, else every core)",
     )
     serve.set_defaults(func=serve_command)
 

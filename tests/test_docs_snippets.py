@@ -45,6 +45,8 @@ NOT_RUN = {
     r"^lm_eval ": "needs the server the line before starts: test_lm_eval.py runs this command against `swords llm "
     "serve` on a free port",
     r"ruff check \. && lint-imports && pytest$": "the test command itself",
+    r"^swords data build --sources sources --output rebuilt\b": "builds the dataset from the raw sources (about 30 s): "
+    "tests/dataset's `rebuilt` fixture runs this command once a test run, and test_build_cli.py checks what it wrote",
     r"^mkdocs build": "builds this manual: test_docs.py builds it the same way (--strict)",
     r"^rm -rf dist && python -m build$": "builds the release from the clone: tests/release/ builds the sdist and "
     "the wheel (test_installed_wheel.py)",
@@ -68,7 +70,7 @@ SLOW = (
     r"^swords run --system wordnet --dataset coinco --split test",
     r"^swords run --system llm --local",
     r"^swords judge llm .*--local",
-    r"^swords data build ",
+    r"^swords data build ",  # other than the one NOT_RUN names
 )
 
 # Python blocks that take more than ~20 s: `evaluate`'s own start (it imports transformers and torch).

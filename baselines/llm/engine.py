@@ -17,7 +17,7 @@ import threading
 import time
 from pathlib import Path
 
-from swords_baselines.llm.engine_limits import FLAGS, check_fits, check_port, check_settings
+from swords_baselines.llm.engine_limits import FLAGS, MAX_THREADS, check_fits, check_port, check_settings
 from swords_baselines.llm.gguf_file import read_header
 from swords_baselines.system import installed
 from swords_lexsub.errors import SwordsError
@@ -65,6 +65,17 @@ def unavailable_reason() -> str | None:
 
 
 def default_threads() -> int:
+    """The threads the engine computes with when none are given: $OMP_NUM_THREADS when it is set (batch systems
+    such as SLURM set it to the cores a job was given, and PyTorch reads it too), else every core this process may
+    run on."""
+    value = os.environ.get("OMP_NUM_THREADS", "").strip()
+    if value:
+        if not (value.isdecimal() and 1 <= int(value) <= MAX_THREADS):
+            raise SwordsError(
+                f"OMP_NUM_THREADS={value!r} is not a number of threads from 1 to {MAX_THREADS}",
+                hint="set it to the cores the engine may use, or unset it to use every core",
+            )
+        return int(value)
     return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1))
 
 

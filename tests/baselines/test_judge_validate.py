@@ -7,8 +7,6 @@ from __future__ import annotations
 import json
 
 import pytest
-from scipy.stats import spearmanr
-from sklearn.metrics import accuracy_score, cohen_kappa_score
 
 import swords_dataset
 from swords_lexsub.cli import main as swords_main
@@ -19,6 +17,10 @@ from .judge_helpers import user_message
 
 
 def hand_figures(judged: list[float], human: list[float]) -> dict:
+    # scipy's and scikit-learn's, imported here: seconds of every pytest worker's collection otherwise
+    from scipy.stats import spearmanr
+    from sklearn.metrics import accuracy_score, cohen_kappa_score
+
     figures = {}
     for level, above in (("acceptable", 0.5), ("conceivable", 0.0)):
         a, b = [x > above for x in judged], [x > above for x in human]

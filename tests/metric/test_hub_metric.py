@@ -16,7 +16,6 @@ import time
 import urllib.request
 from pathlib import Path
 
-import evaluate
 import pytest
 
 import swords_dataset
@@ -31,6 +30,15 @@ ORACLE = REPO_ROOT / "space" / "results" / "coinco-oracle.swords.test.jsonl"  # 
 
 
 @pytest.fixture(scope="module")
+def evaluate():
+    """Hugging Face's `evaluate`, imported by the tests that call it (it imports transformers and torch: seconds a
+    pytest worker would otherwise spend collecting)."""
+    import evaluate
+
+    return evaluate
+
+
+@pytest.fixture(scope="module")
 def cli_result() -> dict:
     result = run_swords(
         "evaluate", "--dataset", "swords", "--split", "test", "--predictions", str(ORACLE), "--json", "--bootstrap", "0"
@@ -39,7 +47,9 @@ def cli_result() -> dict:
     return json.loads(result.stdout)
 
 
-def test_evaluate_load_of_the_exported_module_gives_what_swords_evaluate_gives(hub_export, cli_result, tmp_path):
+def test_evaluate_load_of_the_exported_module_gives_what_swords_evaluate_gives(
+    evaluate, hub_export, cli_result, tmp_path
+):
     metric = evaluate.load(str(hub_export / "metric" / "swords_metric.py"), cache_dir=str(tmp_path))
     predictions, _ = read_predictions(ORACLE)
     result = metric.compute(predictions=predictions, references=swords_dataset.load("swords", split="test"))
@@ -49,7 +59,7 @@ def test_evaluate_load_of_the_exported_module_gives_what_swords_evaluate_gives(h
     assert round(result["lenient_a_f@10"], 2) == 33.88  # the CoInCo-oracle row, as swords evaluate prints it
 
 
-def test_another_release_is_refused_with_the_install_line(tmp_path):
+def test_another_release_is_refused_with_the_install_line(evaluate, tmp_path):
     folder = tmp_path / "swords_metric"
     folder.mkdir()
     METRIC_REPO.write(folder, Release("9.9.9"))
