@@ -38,7 +38,7 @@ NOT_RUN = {
     "test_hub_publish.py runs it against an unreachable Hub and a refusing server",
     r"^swords demo": "serves until stopped: test_space_e2e_browser.py runs `swords demo` and checks the URL it prints",
     r"^python space/app\.py": "serves until stopped: test_space_cli.py and the Space tests start it",
-    r"^swords llm serve": "serves until stopped: test_llm_local.py starts it and calls /v1/completions",
+    r"^swords llm serve": "serves until stopped: test_llm_local_engine.py starts it and calls /v1/completions",
     r"^vllm serve": "needs vLLM and a GPU",
     r"^swords judge validate .*--local": "judges 242 items with the embedded engine (52 min on two busy shared "
     "cores): test_judge_engine.py runs this command",

@@ -20,6 +20,7 @@ from ..conftest import REPO_ROOT
 from .run_helpers import SWORDS
 
 OFFLINE = {"HF_HUB_OFFLINE": "1", "OPENAI_API_KEY": ""}
+BUDGET, MAX_TOKENS = 640, 48  # the real model's runs: a small prompt budget and completion
 
 
 # A refusal comes before llama.cpp loads anything: within seconds (the Python imports; a loaded machine is
