@@ -1,6 +1,7 @@
 """Fixtures shared by the files of tests/metric: the official scorers (for the test_metric_parity_* files), Debian's
-WordNet 3.0 database (for the test_lemmatize_* files), SWORDS test's rows and the thesaurus oracle on them with its
-published figures (for test_metric_scores.py, test_metric_properties.py and test_metric_cli.py)."""
+WordNet 3.0 database (for the test_lemmatize_* files), SWORDS test's rows (as `datasets` loads them, for
+test_metric_scores.py, test_metric_properties.py and test_metric_cli.py, with the thesaurus oracle on them and its
+published figures; as `swords_dataset.rows` reads them, for test_metric_files_*.py), and real systems' predictions."""
 
 from __future__ import annotations
 
@@ -57,6 +58,14 @@ def debian_wordnet() -> Path:
             f"WordNet 3.0 database not found at {WORDNET_DIR}: apt-get install wordnet-base (or set SWORDS_WORDNET_DIR)"
         )
     return WORDNET_DIR
+
+
+@pytest.fixture(scope="session")
+def swords_test() -> list[dict]:
+    """SWORDS test's rows as `swords_dataset.rows` reads them. Read-only to tests."""
+    import swords_dataset
+
+    return swords_dataset.rows("swords", "test")
 
 
 @pytest.fixture(scope="session")
