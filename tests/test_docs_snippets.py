@@ -49,7 +49,7 @@ NOT_RUN = {
     "tests/dataset's `rebuilt` fixture runs this command once a test run, and test_build_cli.py checks what it wrote",
     r"^mkdocs build": "builds this manual: test_docs.py builds it the same way (--strict)",
     r"^rm -rf dist && python -m build$": "builds the release from the clone: tests/release/ builds the sdist and "
-    "the wheel (test_installed_wheel.py)",
+    "the wheel (test_distributions.py)",
     r"^twine check --strict dist/": "checks the built release: tests/release/ runs it on the sdist and the wheel",
     r"^twine upload ": "uploads to PyPI",
     r"--judgments judgments\.jsonl$": "reads the judgments file the Python block on the same page writes (blocks run "

@@ -10,9 +10,7 @@ import socket
 import pytest
 
 from swords_baselines.llm import tokens as llm_tokens
-from swords_baselines.llm.prompt import (
-    completion_prompt,
-)
+from swords_baselines.llm.prompt import completion_prompt
 from swords_baselines.llm.tokens import get_tokenizer, tiktoken_encoding
 from swords_lexsub.errors import SwordsError
 
