@@ -60,7 +60,7 @@ NOT_RUN = {
 NOT_RUN_PYTHON = {
     r"swords-lexsub/": "reads the published Hub repositories: the release tests make the same calls against the "
     "exported repositories on a local Hub-compatible server (test_hub_server.py)",
-    r"Client\(\"http://127\.0\.0\.1:7860/\"\)": "needs the running app: test_space_e2e_api.py runs this block "
+    r"Client\(\"http://127\.0\.0\.1:7860/\"\)": "needs the running app: test_space_api_snippet.py runs this block "
     "against one",
 }
 
