@@ -29,8 +29,8 @@ TIMEOUT = 900  # seconds for one command; the longest (the default system on SWO
 NOT_RUN = {
     r"^pip install ": "installs packages: the test environment is what these commands install",
     r"^sudo apt-get ": "installs Debian packages (.ci/run installs them)",
-    r"^OPENAI_API_KEY=": "calls OpenAI's API (the runner is tested against local servers in test_llm_client.py)",
-    r"--base-url http://(localhost|gpu-host)": "needs a server at that address (test_llm_client.py runs the same "
+    r"^OPENAI_API_KEY=": "calls OpenAI's API (the runner is tested against local servers in test_llm_client_*.py)",
+    r"--base-url http://(localhost|gpu-host)": "needs a server at that address (test_llm_client_run.py runs the same "
     "command against local ones)",
     r"^HF_TOKEN=\S* ?swords hub publish": "uploads to the Hugging Face Hub: test_hub_publish.py runs it against an "
     "unreachable Hub and a refusing server, test_hub_server.py serves the exported repositories to the user's calls",
