@@ -174,9 +174,11 @@ SLOW_FIXTURES = ("rebuilt",)
 GROUPS = {"release": "release", "engine": "engine"}
 GROUP_FILES = {
     "tests/release/": "release",
-    "tests/baselines/test_llm_local.py": "engine",
+    "tests/baselines/test_llm_local_runs.py": "engine",
+    "tests/baselines/test_llm_local_engine.py": "engine",
     "tests/baselines/test_lm_eval.py": "engine",
-    "tests/baselines/test_engine_faults.py": "engine",
+    "tests/baselines/test_engine_options_refused.py": "engine",
+    "tests/baselines/test_engine_model_refused.py": "engine",
     "tests/baselines/test_judge_engine.py": "engine",
     "tests/baselines/test_llm_priming.py": "engine",
 }

@@ -29,8 +29,8 @@ TIMEOUT = 900  # seconds for one command; the longest (the default system on SWO
 NOT_RUN = {
     r"^pip install ": "installs packages: the test environment is what these commands install",
     r"^sudo apt-get ": "installs Debian packages (.ci/run installs them)",
-    r"^OPENAI_API_KEY=": "calls OpenAI's API (the runner is tested against local servers in test_llm_client.py)",
-    r"--base-url http://(localhost|gpu-host)": "needs a server at that address (test_llm_client.py runs the same "
+    r"^OPENAI_API_KEY=": "calls OpenAI's API (the runner is tested against local servers in test_llm_client_*.py)",
+    r"--base-url http://(localhost|gpu-host)": "needs a server at that address (test_llm_client_run.py runs the same "
     "command against local ones)",
     r"^HF_TOKEN=\S* ?swords hub publish": "uploads to the Hugging Face Hub: test_hub_publish.py runs it against an "
     "unreachable Hub and a refusing server, test_hub_server.py serves the exported repositories to the user's calls",
@@ -38,7 +38,7 @@ NOT_RUN = {
     "test_hub_publish.py runs it against an unreachable Hub and a refusing server",
     r"^swords demo": "serves until stopped: test_space_e2e_browser.py runs `swords demo` and checks the URL it prints",
     r"^python space/app\.py": "serves until stopped: test_space_cli.py and the Space tests start it",
-    r"^swords llm serve": "serves until stopped: test_llm_local.py starts it and calls /v1/completions",
+    r"^swords llm serve": "serves until stopped: test_llm_local_engine.py starts it and calls /v1/completions",
     r"^vllm serve": "needs vLLM and a GPU",
     r"^swords judge validate .*--local": "judges 242 items with the embedded engine (52 min on two busy shared "
     "cores): test_judge_engine.py runs this command",
@@ -49,7 +49,7 @@ NOT_RUN = {
     "tests/dataset's `rebuilt` fixture runs this command once a test run, and test_build_cli.py checks what it wrote",
     r"^mkdocs build": "builds this manual: test_docs.py builds it the same way (--strict)",
     r"^rm -rf dist && python -m build$": "builds the release from the clone: tests/release/ builds the sdist and "
-    "the wheel (test_installed_wheel.py)",
+    "the wheel (test_distributions.py)",
     r"^twine check --strict dist/": "checks the built release: tests/release/ runs it on the sdist and the wheel",
     r"^twine upload ": "uploads to PyPI",
     r"--judgments judgments\.jsonl$": "reads the judgments file the Python block on the same page writes (blocks run "
@@ -60,7 +60,7 @@ NOT_RUN = {
 NOT_RUN_PYTHON = {
     r"swords-lexsub/": "reads the published Hub repositories: the release tests make the same calls against the "
     "exported repositories on a local Hub-compatible server (test_hub_server.py)",
-    r"Client\(\"http://127\.0\.0\.1:7860/\"\)": "needs the running app: test_space_e2e_api.py runs this block "
+    r"Client\(\"http://127\.0\.0\.1:7860/\"\)": "needs the running app: test_space_api_snippet.py runs this block "
     "against one",
 }
 

@@ -3,7 +3,7 @@
 The bundled file holds, for 43 SWORDS v0.8 dev targets, the text and finish reason of each davinci
 completion (November 2020) from the SWORDS authors' release (github.com/p-lambda/swords, assets/public/
 raw/methods/gpt3/swords-v0.8_dev-valid_gpt3.out.json.gz; CC-BY-3.0-US, Lee et al. 2021); the logprobs
-are dropped. tests/baselines/test_llm_prompt.py checks it against the upstream file when that is at hand. 37 of the 43
+are dropped. tests/baselines/test_llm_parse.py checks it against the upstream file when that is at hand. 37 of the 43
 target ids are SWORDS v1.1 dev targets; the other 6 did not survive into v1.x.
 """
 

@@ -1,7 +1,9 @@
-"""Fixtures shared by the baselines' tests: the fault tests' key, SWORDS dev, the embedded engine served once."""
+"""Fixtures shared by the baselines' tests: the fault tests' key, SWORDS dev, the upstream file of GPT-3's recorded
+completions, the embedded engine served once."""
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import secrets
@@ -12,11 +14,14 @@ import urllib.request
 
 import pytest
 
+from swords_dataset.builder.sources import default_sources_dir
+
 from ..conftest import REPO_ROOT, free_port
 from ..space_server import stop_process
 
 SWORDS = [sys.executable, "-m", "swords_lexsub.cli"]
 ENGINE_CONTEXT = 640  # tokens a slot: the small budget the engine's tests prompt with
+RECORDED_FILE = default_sources_dir() / "recorded-outputs" / "gpt3-davinci_swords-v0.8_dev-valid.json.gz"
 
 
 @pytest.fixture
@@ -35,6 +40,15 @@ def dev() -> list[dict]:
 @pytest.fixture(scope="session")
 def dev_by_id(dev) -> dict[str, dict]:
     return {row["id"]: row for row in dev}
+
+
+@pytest.fixture(scope="session")
+def recorded_file() -> dict:
+    """GPT-3's completions on SWORDS v0.8 dev as upstream recorded them (with their logprobs). Read-only to tests."""
+    if not RECORDED_FILE.is_file():
+        pytest.skip(f"recorded GPT-3 outputs not found at {RECORDED_FILE}")
+    with gzip.open(RECORDED_FILE, "rt", encoding="utf-8") as f:
+        return json.load(f)
 
 
 @pytest.fixture(scope="session")

@@ -1,5 +1,5 @@
-"""Running `swords` as a user does, shared by the fault tests (test_faults*.py, test_run_files.py) and the
-classic-baseline tests (test_classic_baselines_*.py)."""
+"""Running `swords` as a user does, shared by the fault tests (test_faults*.py, test_runs_*.py, test_run_files.py,
+test_run_command_line.py) and the classic-baseline tests (test_classic_baselines_*.py)."""
 
 from __future__ import annotations
 

@@ -1,8 +1,9 @@
 """Faults, not happy paths: the LLM runner against a broken server (stalled, failing, cut short, unreachable,
 echoing credentials). Each test makes the fault happen (servers on 127.0.0.1 only, every wait bounded) and
-checks what the user gets: bounded time, one clear line, no credential. Interrupted and concurrent runs and
-a full disk are in test_faults_runs.py, missing models and hostile input in test_faults_cli.py; the Space's
-faults (bomb uploads, concurrent users) are in test_space_faults.py."""
+checks what the user gets: bounded time, one clear line, no credential. Interrupted runs are in
+test_runs_killed.py, repeated and concurrent ones in test_runs_refused.py, a full disk in test_runs_full_disk.py,
+missing models and hostile input in test_faults_cli.py; the Space's faults (bomb uploads, concurrent users) are in
+test_space_faults.py."""
 
 from __future__ import annotations
 

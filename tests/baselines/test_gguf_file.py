@@ -1,6 +1,6 @@
 """The GGUF header walk on its own, in-process: each malformed header llama.cpp would refuse, named with what is
 wrong; and on the real SmolLM2 file, quick and in agreement with llama.cpp's own gguf package. The same faults
-through the command line are in test_engine_faults.py."""
+through the command line are in test_engine_model_refused.py."""
 
 from __future__ import annotations
 

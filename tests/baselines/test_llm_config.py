@@ -114,3 +114,16 @@ def test_the_spaces_form_is_the_configs():
     assert (form.BASE_URL["label"], form.MODEL["label"]) == ("Base URL", "Model")
     with pytest.raises(SpaceError, match=re.escape("The mode is completions or chat.")):
         form.llm_settings("https://api.example.com/v1", "m", "edit", "sk-" + "k" * 24)
+
+
+def test_preset_paper_pins_the_papers_settings():
+    with pytest.raises(SwordsError, match="--preset paper sets temperature to 0.0; drop --temperature"):
+        LLM(preset="paper", temperature=0.7, base_url="http://127.0.0.1:9/v1", model="davinci")
+    with pytest.raises(SwordsError, match="--preset paper sets the stops"):
+        LLM(preset="paper", stop="\\n", base_url="http://127.0.0.1:9/v1", model="davinci")
+    with LLM(preset="paper", base_url="http://127.0.0.1:9/v1", model="davinci", cache_dir="off") as system:  # r50k
+        pass
+    assert system.parameters["stop"] == ["\n", "\r", "\n\n"]
+    assert system.parameters["logit_bias"] == {"198": -100, "201": -100, "628": -100, "50256": -100}
+    assert (system.parameters["temperature"], system.parameters["presence_penalty"]) == (0.0, 0.5)
+    assert (system.parameters["max_tokens"], system.builder.limit) == (128, 2048 - 128)

@@ -1,4 +1,5 @@
-"""Fixtures of the dataset's build tests: one build from the raw sources, shared; a copy of the sources to spoil."""
+"""Fixtures of the dataset's tests: one build from the raw sources, shared; a copy of the sources to spoil; the
+splits the upstream SWORDS library builds."""
 
 from __future__ import annotations
 
@@ -7,9 +8,15 @@ from pathlib import Path
 
 import pytest
 
+import swords_dataset
 from swords_dataset.builder.sources import BUILD_SOURCES
 
 from ..conftest import made_once, run_swords
+
+# The benchmarks the upstream SWORDS library builds (POS, lemmas, its ids); ProLex and TSAR-2022:
+# test_prolex_tsar2022.py.
+UPSTREAM_CONFIGS = ("swords", "swords_test_subset", "swords_reannotated", "coinco", "semeval07")
+UPSTREAM_SPLITS = [(c, s) for c in UPSTREAM_CONFIGS for s in swords_dataset.CONFIGS[c]]
 
 
 @pytest.fixture(scope="session")

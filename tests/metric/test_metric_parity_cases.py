@@ -2,7 +2,7 @@
 on small hand-made cases, one for every quirk of the Perl
 scorer (empty and duplicate answers, ties, more than ten guesses, hyphens, "non-", apostrophes, spellings,
 answers with "pn", one-character answers, items it does not count, awkward strings, its hash order, its
-division by zero), each checked against ``semeval07_score.pl`` and GAP's ``calc()`` as in reference_scorers.py.
+division by zero), each checked against ``semeval07_score.pl`` and GAP's ``calc()`` as in scorer_parity.py.
 """
 
 from __future__ import annotations
@@ -17,19 +17,8 @@ from swords_metric.predictions.items import normalize_prediction_items
 from swords_metric.predictions.lemmatized import prepare_prediction
 from swords_metric.references.reference import Reference, prepare_reference
 
-from .reference_scorers import (
-    ANCHOR,
-    ANCHOR_SYSTEM,
-    TOLERANCE,
-    PerlDied,
-    PerlRun,
-    Prepared,
-    check_gap_parity,
-    check_semeval_parity,
-    make_row,
-    perl_hash_seed,
-    run_perl,
-)
+from .reference_scorers import ANCHOR, ANCHOR_SYSTEM, PerlDied, PerlRun, Prepared, make_row, perl_hash_seed, run_perl
+from .scorer_parity import TOLERANCE, check_gap_parity, check_semeval_parity
 
 
 @dataclass

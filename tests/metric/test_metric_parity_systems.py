@@ -1,7 +1,7 @@
 """The metric's preprocessing (references, predictions) and arithmetic against the official scorers
 on real systems: the CoInCo and thesaurus oracles, recorded
 GPT-3 outputs and seeded random systems on SWORDS, CoInCo and SemEval, each scored side by side with
-``semeval07_score.pl`` (best / oot) and Melamud's GAP ``calc()`` (gap / gap_rat); see reference_scorers.py
+``semeval07_score.pl`` (best / oot) and Melamud's GAP ``calc()`` (gap / gap_rat); see scorer_parity.py
 for how the comparisons are made.
 """
 
@@ -20,7 +20,8 @@ from swords_metric.predictions.lemmatized import prepare_prediction
 from swords_metric.references.reference import Reference, prepare_reference
 
 from ..conftest import REPO_ROOT
-from .reference_scorers import SHARED, Prepared, check_gap_parity, check_semeval_parity
+from .reference_scorers import SHARED, Prepared
+from .scorer_parity import check_gap_parity, check_semeval_parity
 
 pytestmark = pytest.mark.parity  # the official scorers on real systems' whole outputs
 

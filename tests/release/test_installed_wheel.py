@@ -1,133 +1,24 @@
 """The toolkit as a user installs it: the built wheel, installed by the Space repository's requirements.txt into
-a fresh virtual environment, run from a folder outside the clone. Its commands, its metric and its Space answer
-as the development install does, import from the environment's site-packages, and open no file of the clone
-(every open(2) is traced with strace where the machine has it)."""
+a fresh virtual environment, run from a folder outside the clone. Its packages import from the environment's
+site-packages, and its commands and its metric answer as the development install does, opening no file of the
+clone (every open(2) is traced with strace where the machine has it)."""
 
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import subprocess
 import sys
-import tarfile
-import zipfile
 from pathlib import Path
 
-import pytest
-
-from ..conftest import REPO_ROOT, free_port
-from .conftest import clone_files, user_env
-from .processes import start, stop, wait_for_http
-
-COMMAND_TIMEOUT = 600
-PACKAGE_FOLDERS = {
-    "swords_lexsub": "swords_lexsub",
-    "swords_dataset": "swords_dataset",
-    "swords_metric": "swords_metric",
-    "baselines": "swords_baselines",
-    "space": "swords_space",
-}  # folder in the clone: import name
-RESULTS = "swords_space/results"
-COINCO_ORACLE = "coinco-oracle.swords.test.jsonl"
-
-
-def _strace_works() -> bool:
-    if shutil.which("strace") is None:
-        return False
-    probe = subprocess.run(["strace", "-f", "-qq", "-o", os.devnull, "true"], capture_output=True, timeout=30)
-    return probe.returncode == 0  # ptrace may be forbidden in a container
-
-
-STRACE = _strace_works()
-
-
-def traced(command: list[str], log: Path) -> list[str]:
-    """`command` with every file it (or a child) opens written to `log`, when strace can run here."""
-    if not STRACE:
-        return command
-    # -y: each descriptor with its path, so a relative open shows where it landed
-    return [
-        "strace",
-        "-f",
-        "-qq",
-        "-y",
-        "-e",
-        "trace=open,openat,openat2",
-        "-e",
-        "signal=none",
-        "-o",
-        str(log),
-        *command,
-    ]
-
-
-def assert_nothing_opened_in_the_clone(log: Path) -> None:
-    if not STRACE:
-        return
-    clone = (f'"{REPO_ROOT}/', f"<{REPO_ROOT}/", f"<{REPO_ROOT}>")  # a path asked for, opened, or the cwd
-    opened = [line for line in log.read_text(errors="replace").splitlines() if any(mark in line for mark in clone)]
-    assert not opened, "opened in the clone:\n" + "\n".join(opened[:20])
-
-
-def run_installed(installed: dict, *args: str, log: Path) -> subprocess.CompletedProcess:
-    """A command of the fresh environment, from a folder outside the clone."""
-    return subprocess.run(
-        traced([str(installed["bin"] / args[0]), *args[1:]], log),
-        cwd=installed["home"],
-        capture_output=True,
-        text=True,
-        timeout=COMMAND_TIMEOUT,
-        env=user_env(installed["venv"]),
-    )
-
-
-def site_packages(installed: dict) -> Path:
-    (found,) = (installed["venv"] / "lib").glob("python3*/site-packages")
-    return found
-
-
-# -- the built distributions ----------------------------------------------------------------------------------
-
-
-def test_twine_check_passes_on_the_sdist_and_the_wheel(dist):
-    pytest.importorskip("twine", reason="pip install twine (the test extra)")
-    checked = subprocess.run(
-        [sys.executable, "-m", "twine", "check", "--strict", str(dist["sdist"]), str(dist["wheel"])],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert checked.returncode == 0, checked.stdout + checked.stderr
-    assert checked.stdout.count("PASSED") == 2
-
-
-def test_the_wheel_holds_every_file_of_the_packages_and_the_sdist_what_a_build_needs(dist):
-    """Every file of the five package folders (code and data: a file in them is read at run time or imported)
-    is in the wheel under its import name; the sdist holds the build's configuration and the release's papers.
-    (The wheel itself was built from the sdist: the fixture's `python -m build` does that.)"""
-    with zipfile.ZipFile(dist["wheel"]) as wheel:
-        in_wheel = set(wheel.namelist())
-    expected = set()
-    for name in clone_files():
-        folder, _, rest = name.partition("/")
-        if folder in PACKAGE_FOLDERS and rest and not rest.startswith("__pycache__"):
-            expected.add(f"{PACKAGE_FOLDERS[folder]}/{rest}")
-    assert expected and not expected - in_wheel
-    assert {
-        "swords_dataset/data/swords/test.parquet",
-        "swords_metric/wordnet/wordnet-3.0-graph.zip",
-        "swords_baselines/harness/tasks/swords_gen.yaml",
-        f"{RESULTS}/{COINCO_ORACLE}",
-        *(f"{name}/py.typed" for name in PACKAGE_FOLDERS.values()),
-    } <= in_wheel
-    with tarfile.open(dist["sdist"]) as sdist:
-        in_sdist = {Path(*Path(member).parts[1:]).as_posix() for member in sdist.getnames()}
-    assert {"setup.cfg", "pyproject.toml", "README.md", "LICENSE", "CHANGELOG.md", "CITATION.cff"} <= in_sdist
-    assert not {name for name in in_sdist if name.startswith((".ci/", "tests/", "runs/", "artifacts/"))}
-
-
-# -- the installed environment ---------------------------------------------------------------------------------
+from ..conftest import REPO_ROOT
+from .installed import (
+    COINCO_ORACLE,
+    COMMAND_TIMEOUT,
+    RESULTS,
+    assert_nothing_opened_in_the_clone,
+    run_installed,
+    site_packages,
+)
 
 
 def test_the_packages_are_imported_from_the_fresh_environment(installed, tmp_path):
@@ -253,62 +144,3 @@ def test_the_metric_module_in_the_installed_wheel_computes_the_development_figur
     assert there["lenient_a_f@10"] > 0 and len(there) > 20
     assert there == {key: here[key] for key in there}
     assert_nothing_opened_in_the_clone(log)
-
-
-# -- the demo and the Space ------------------------------------------------------------------------------------
-
-
-def test_swords_demo_from_the_installed_wheel_answers_http(installed, tmp_path):
-    port = free_port()
-    env = user_env(installed["venv"], GRADIO_TEMP_DIR=str(tmp_path / "uploads"))
-    log = tmp_path / "demo.log"
-    demo = start([str(installed["bin"] / "swords"), "demo", "--port", str(port)], installed["home"], env, log)
-    try:  # it prints its address once it is up, and answers there
-        wait_for_http(f"http://127.0.0.1:{port}/", demo, log, line=f"The demo is running at http://127.0.0.1:{port}/")
-    finally:
-        stop(demo)
-    assert "Traceback" not in log.read_text(errors="replace")
-
-
-def test_the_space_repository_runs_the_browser_tests(installed, space_repo, tmp_path):
-    """`python app.py` in the Space repository, with the fresh environment's Python and the port in
-    $GRADIO_SERVER_PORT (as Spaces passes it), driven by tests/space/test_space_e2e_browser.py's browser tests
-    through $SWORDS_SPACE_URL. The app opens nothing in the clone, and its log holds no traceback."""
-    chromium = os.environ.get("SWORDS_CHROMIUM", "/usr/bin/chromium")
-    if not Path(chromium).is_file() and not shutil.which(chromium):
-        pytest.skip(f"no Chromium at {chromium}: apt-get install -y chromium (or set SWORDS_CHROMIUM)")
-    pytest.importorskip("playwright.sync_api", reason="pip install playwright (no `playwright install`)")
-    port = free_port()
-    log, opened = tmp_path / "app.log", tmp_path / "opened.txt"
-    env = user_env(installed["venv"], GRADIO_SERVER_PORT=str(port), GRADIO_TEMP_DIR=str(tmp_path / "uploads"))
-    app = start(traced([str(installed["bin"] / "python"), "app.py"], opened), space_repo, env, log)
-    url = f"http://127.0.0.1:{port}/"
-    try:
-        wait_for_http(url, app, log)
-        browser_tests = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "pytest",
-                "-q",
-                "-p",
-                "no:cacheprovider",
-                "-n",
-                "0",  # in this process: one app, one browser, as a person uses them
-                "-k",
-                "test_browser",
-                str(REPO_ROOT / "tests" / "space" / "test_space_e2e_browser.py"),
-            ],
-            cwd=REPO_ROOT,
-            capture_output=True,
-            text=True,
-            timeout=COMMAND_TIMEOUT,
-            env={**os.environ, "SWORDS_SPACE_URL": url, "SWORDS_SPACE_LOG": str(log)},
-        )
-    finally:
-        stop(app)
-    summary = browser_tests.stdout.strip().splitlines()[-1]
-    assert browser_tests.returncode == 0, browser_tests.stdout[-5000:]
-    assert " 5 passed" in f" {summary}" and "skipped" not in summary, summary
-    assert "Traceback" not in log.read_text(errors="replace")
-    assert_nothing_opened_in_the_clone(opened)

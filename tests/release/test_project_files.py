@@ -101,7 +101,7 @@ def test_every_package_ships_py_typed(setup_cfg):
     assert set(packages) == {"swords_lexsub", "swords_dataset", "swords_metric", "swords_baselines", "swords_space"}
     for name, folder in packages.items():
         assert (folder / "py.typed").is_file(), f"{folder.relative_to(REPO_ROOT)}/py.typed is missing"
-        # package_data, so the wheel holds it (tests/release/test_installed_wheel.py checks the built wheel)
+        # package_data, so the wheel holds it (tests/release/test_distributions.py checks the built wheel)
         assert "py.typed" in setup_cfg["options.package_data"].get(name, "").split(), name
 
 

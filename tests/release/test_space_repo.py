@@ -1,6 +1,6 @@
 """The Space's Hugging Face repository as `swords hub export` writes it (swords_space/hub_repo.py): its files, the
 card's Spaces header, the requirements that install the release, and a folder that is not its own left alone.
-That pip installs those requirements and the app runs from them is test_installed_wheel.py's part."""
+That pip installs those requirements and the app runs from them is test_installed_space.py's part."""
 
 from __future__ import annotations
 
@@ -102,7 +102,7 @@ def listening_on_every_interface(port: int) -> bool:
 def test_app_py_under_the_spaces_runtime_serves_every_interface_on_the_given_port(space_repo, tmp_path):
     """`python app.py` as Spaces runs it: SYSTEM=spaces and the port in $GRADIO_SERVER_PORT (Spaces also sets
     GRADIO_SERVER_NAME=0.0.0.0; the launcher does when it is missing). Here with the development install's Python;
-    test_installed_wheel.py runs it from the installed wheel."""
+    test_installed_space.py runs it from the installed wheel."""
     port = free_port()
     env = {
         **os.environ,

@@ -1,7 +1,7 @@
 """The Space end to end in a browser, as a person uses it: headless Chromium (Debian's chromium package,
 through Playwright's Python package; no browser download) against the app in its own process on 127.0.0.1
 (or the app at $SWORDS_SPACE_URL: `-k test_browser` runs only the browser tests against it, as
-tests/release/test_installed_wheel.py does with the installed wheel's Space); and `swords demo` as a user starts
+tests/release/test_installed_space.py does with the installed wheel's Space); and `swords demo` as a user starts
 it. Screenshots go to artifacts/."""
 
 from __future__ import annotations

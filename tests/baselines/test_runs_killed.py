@@ -1,7 +1,8 @@
-"""Faults, not happy paths: interrupted, concurrent and repeated runs and a full disk, against the run
-journal. Each test makes the fault happen (an LLM server on 127.0.0.1, SIGKILL at random moments, a 16 kB
-filesystem; every wait bounded) and checks what the user gets: one clear line, nothing lost, a rerun that
-resumes to exactly an uninterrupted run's predictions."""
+"""Interrupted runs against the run journal: SIGKILL at random moments (mid-request, mid-line, mid-output),
+Ctrl-C and SIGTERM mid-run, a run stopped between moving its outputs and recording them, a journal edited by hand
+after a kill. Each test makes the fault happen (an LLM server on 127.0.0.1, the signal sent to the real `swords`
+process; every wait bounded) and checks what the user gets: one clear line, nothing lost, the user's own files
+kept, a rerun that resumes to exactly an uninterrupted run's predictions."""
 
 from __future__ import annotations
 
@@ -21,8 +22,6 @@ from swords_metric import read_predictions
 from ..conftest import REPO_ROOT
 from ..llm_server import LLMServer
 from .run_helpers import SWORDS, llm_args, one_line, swords
-
-# --- The run journal --------------------------------------------------------------------------------------
 
 
 @pytest.mark.slow  # a run killed at random points and resumed, again and again: 30 s
@@ -222,162 +221,3 @@ def test_a_hand_edited_journal_is_one_line_naming_its_line(tmp_path, key, item):
         line = one_line(swords(*command, env=key))
     assert line.startswith(f"swords: error: {journal}:3: corrupted journal line (not as a run writes it"), line
     assert journal.read_bytes() == edited and len(server.requests) == sent
-
-
-@pytest.mark.slow  # 4 s on two cores
-def test_a_failed_start_leaves_nothing_that_blocks_the_corrected_command(tmp_path, sources_dir):
-    output = tmp_path / "thesaurus.jsonl"
-    done = swords(
-        "run",
-        "--system",
-        "thesaurus-oracle",
-        "--dataset",
-        "swords",
-        "--split",
-        "test",
-        "--output",
-        str(output),
-        "--thesaurus",
-        str(tmp_path / "missing.json.gz"),
-        "--bootstrap",
-        "0",
-    )
-    assert "needs Roget's thesaurus data" in one_line(done) and "--thesaurus PATH" in one_line(done)
-    assert list(tmp_path.iterdir()) == []  # checked before any work: no journal, no output
-    # A start killed before its first answer leaves a header-only journal, from whatever settings.
-    paths = output_paths(output)
-    paths["journal"].write_text(json.dumps({"system": "thesaurus-oracle", "options": {"thesaurus": "x"}}) + "\n")
-    done = swords(
-        "run",
-        "--system",
-        "thesaurus-oracle",
-        "--dataset",
-        "swords",
-        "--split",
-        "test",
-        "--output",
-        str(output),
-        "--thesaurus",
-        str(sources_dir / "thesaurus" / "rogets.json.gz"),
-        "--bootstrap",
-        "0",
-    )
-    assert done.returncode == 0, done.stderr
-    assert len(read_predictions(output)[0]) == 762
-
-
-@pytest.mark.slow  # 8 s on two cores
-def test_a_settings_change_names_the_options_that_differ(tmp_path, key):
-    with LLMServer(latency=0.05) as server:
-        output = tmp_path / "out.jsonl"
-        process = subprocess.Popen(
-            [*SWORDS, *llm_args(server.base_url, output, "--concurrency", "1", limit=200)],
-            cwd=REPO_ROOT,
-            env={**os.environ, **key},
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        deadline = time.monotonic() + 60
-        journal = output_paths(output)["journal"]
-        while time.monotonic() < deadline and (not journal.exists() or journal.read_text().count("\n") < 5):
-            time.sleep(0.1)
-        process.send_signal(signal.SIGKILL)
-        process.wait(30)
-        changed = swords(
-            *llm_args(server.base_url, output, "--temperature", "0.7", "--max-tokens", "64", limit=200), env=key
-        )
-    line = one_line(changed)
-    assert "answers of a run with other settings" in line
-    assert "max_tokens: 128 then, 64 now" in line and "temperature: 0.0 then, 0.7 now" in line
-    assert "--force" in line
-
-
-@pytest.mark.slow  # 10 s on two cores
-def test_a_second_run_on_the_same_output_is_refused_at_once(tmp_path, key):
-    with LLMServer(latency=0.2) as server:
-        output = tmp_path / "out.jsonl"
-        first = subprocess.Popen(
-            [*SWORDS, *llm_args(server.base_url, output, "--concurrency", "2", limit=40)],
-            cwd=REPO_ROOT,
-            env={**os.environ, **key},
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and not output_paths(output)["journal"].exists():
-            time.sleep(0.05)
-        second = swords(*llm_args(server.base_url, output, "--concurrency", "2", limit=40), env=key)
-        _, first_err = first.communicate(timeout=120)
-    line = one_line(second)
-    assert "another `swords run`" in line and f"process {first.pid}" in line and second.seconds < 15
-    assert first.returncode == 0, first_err
-    assert len(read_predictions(output)[0]) == 40
-
-
-@pytest.mark.slow  # 11 s on two cores
-def test_a_finished_output_is_reused_with_the_same_settings_and_refused_with_others(tmp_path, key):
-    with LLMServer(varied=True) as server:
-        output = tmp_path / "out.jsonl"
-        assert swords(*llm_args(server.base_url, output, limit=10), env=key).returncode == 0
-        sent = len(server.requests)
-        again = swords(*llm_args(server.base_url, output, limit=10), "--json", env=key)
-        assert again.returncode == 0 and len(server.requests) == sent  # nothing recomputed
-        assert "finished run with these settings" in again.stderr and json.loads(again.stdout)["targets_scored"] == 10
-        other = swords(*llm_args(server.base_url, output, "--temperature", "0.5", limit=10), env=key)
-        line = one_line(other)
-        assert "holds a finished run with other settings (temperature: 0.0 then, 0.5 now)" in line
-        assert "--force" in line and len(server.requests) == sent
-        forced = swords(*llm_args(server.base_url, output, "--temperature", "0.5", "--force", limit=10), env=key)
-        assert forced.returncode == 0 and len(server.requests) == sent + 10
-    assert json.loads(output_paths(output)["metrics"].read_text())["run"]["options"]["temperature"] == 0.5
-
-
-@pytest.mark.slow  # 5 s on two cores
-def test_what_can_be_checked_first_is_checked_before_any_work(tmp_path, key):
-    with LLMServer() as server:
-        folder = tmp_path / "a-folder.jsonl"
-        folder.mkdir()
-        assert "is a folder" in one_line(swords(*llm_args(server.base_url, folder), env=key))
-        assert "--bootstrap must be between 0 and" in one_line(
-            swords(*llm_args(server.base_url, tmp_path / "x.jsonl")[:-3], "--bootstrap", "-3", env=key)
-        )
-        assert "--stop '\\\\x'" in one_line(
-            swords(*llm_args(server.base_url, tmp_path / "y.jsonl"), "--stop", "\\x", env=key)
-        )
-        assert server.requests == []  # every mistake found before the first request
-        done = swords(*llm_args(server.base_url, tmp_path / "z.jsonl", limit=1), "--stop", "é", env=key)
-        assert done.returncode == 0, done.stderr
-        assert server.requests[-1]["body"]["stop"] == ["é"]
-
-
-@pytest.mark.slow  # 17 s on two cores
-def test_a_full_disk_mid_run_loses_nothing_and_the_run_resumes(small_disk, tmp_path, key):
-    with LLMServer(varied=True) as server:
-        reference = tmp_path / "reference.jsonl"
-        assert swords(*llm_args(server.base_url, reference, limit=370), env=key).returncode == 0
-        output = small_disk / "out.jsonl"
-        full = swords(*llm_args(server.base_url, output, limit=370), env=key)
-        line = one_line(full)
-        assert "no space left on the device" in line and "rerun the same command to resume" in line
-        kept = output_paths(output)["journal"].read_text().count("\n") - 1
-        assert 0 < kept < 370
-        subprocess.run(["mount", "-o", "remount,size=8m", str(small_disk)], check=True)
-        resumed = swords(*llm_args(server.base_url, output, limit=370), env=key)
-        assert resumed.returncode == 0, resumed.stderr
-    assert read_predictions(output)[0] == read_predictions(reference)[0]
-
-
-def test_a_full_disk_during_the_build_changes_nothing(small_disk, sources_dir, nltk35_path):
-    done = swords(
-        "data",
-        "build",
-        "--sources",
-        str(sources_dir),
-        "--output",
-        str(small_disk / "dataset"),
-        "--nltk35",
-        str(nltk35_path),
-    )
-    assert "no space left on the device" in one_line(done) and "nothing was changed" in one_line(done)
-    assert not (small_disk / "dataset").exists()  # it did not exist before: the build leaves nothing, scratch included

