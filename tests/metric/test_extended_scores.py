@@ -17,7 +17,8 @@ from swords_metric import MetricInputError, Scorer, extended_scores
 
 from ..conftest import run_swords
 from .judgment_cases import Case, make_case
-from .upstream_systems import UPSTREAM_DATASETS, UPSTREAM_EVAL, _upstream_eval
+from .upstream_runs import _upstream_eval
+from .upstream_systems import UPSTREAM_DATASETS, UPSTREAM_EVAL
 
 TOLERANCE = 0.01
 

@@ -13,7 +13,8 @@ import pytest
 import swords_dataset
 
 from ..baselines.run_helpers import swords
-from .upstream_systems import TOLERANCE, UPSTREAM_DATASETS, UPSTREAM_EVAL, _upstream_eval
+from .upstream_runs import _upstream_eval
+from .upstream_systems import TOLERANCE, UPSTREAM_DATASETS, UPSTREAM_EVAL
 
 FULLWIDTH = {ord(c): ord(c) + 0xFEE0 for c in "abcdefghijklmnopqrstuvwxyz"}
 # SWORDS test targets, a gold word of each as the benchmark gives it, and a variant a reader cannot tell from it.

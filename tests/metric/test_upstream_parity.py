@@ -8,7 +8,14 @@ it prints. Result files are in the upstream format keyed by upstream target ids,
 synthesized systems that produce every unusual thing a generator emits: empty and whitespace-only
 substitutes, the target itself, duplicates differing in case or inflection, multiword, hyphenated and
 apostrophe answers, infinite and integer scores, ties, targets with no answer and targets left out
-(the systems, and how each side is run, are in upstream_systems.py).
+(the systems are in upstream_systems.py, how each side is run in upstream_runs.py).
+
+Upstream runs once per dataset, not once per result file: one process (upstream_batch.py) imports
+upstream_eval.py and calls its own `main()`, unmodified, for each result file in turn. Most of an upstream run
+is the dataset side (loading the gold and lemmatizing it, the same for every file), so that process memoises
+upstream's pure dataset-side functions; upstream's evaluation only reads the dataset and its lemmatized form.
+As a guard that sharing them changes nothing, each batch evaluates its first result file again after all the
+others, and that output must equal the first, fresh one exactly.
 
 The Perl scorer is itself not deterministic in one case: when a gold set holds both "drawn-out" and
 "drawn out", which share the system's "drawn out" gets depends on Perl's hash order. Upstream runs here pin
@@ -20,6 +27,7 @@ The reference code is run from the shared folder, never copied here.
 
 from __future__ import annotations
 
+import functools
 import gzip
 import json
 import os
@@ -35,6 +43,7 @@ from swords_metric.predictions.lemmatized import prepare_prediction
 from swords_metric.references.reference import prepare_reference
 
 from ..conftest import run_swords
+from .upstream_runs import CACHE_ENV, Outcome, UpstreamBatch, _ours, upstream_batch
 from .upstream_systems import (
     BASELINES,
     CASES,
@@ -43,9 +52,6 @@ from .upstream_systems import (
     TOLERANCE,
     UPSTREAM_DATASETS,
     UPSTREAM_EVAL,
-    Outcome,
-    _ours,
-    _upstream_eval,
     baseline_file,
     gold_shuffled_ties,
     rows_of,
@@ -56,7 +62,7 @@ pytestmark = pytest.mark.parity  # the upstream library's evaluation on whole re
 
 
 @pytest.fixture(scope="session")
-def outcomes(tmp_path_factory, nltk35_path) -> dict[tuple[str, str], Outcome]:
+def parity_runs(tmp_path_factory, nltk35_path) -> tuple[dict[tuple[str, str], Outcome], dict[str, UpstreamBatch]]:
     if not UPSTREAM_EVAL.is_file():
         pytest.skip(f"the upstream library is not in the shared folder ({UPSTREAM_EVAL})")
     if not Path("/usr/share/wordnet/data.noun").is_file() and not os.environ.get("NLTK_DATA"):
@@ -73,16 +79,29 @@ def outcomes(tmp_path_factory, nltk35_path) -> dict[tuple[str, str], Outcome]:
         for system in BASELINES[config]:
             files[(config, system)] = baseline_file(system, config, folder)
 
-    def run(case):
-        config, _ = case
-        upstream = _upstream_eval(UPSTREAM_DATASETS[config], files[case], nltk35_path)
-        ours, notes = _ours(config, files[case])
-        return case, Outcome(upstream, ours, notes, files[case])
+    def batch(config):
+        results = [path for (of, _), path in files.items() if of == config]
+        return upstream_batch(UPSTREAM_DATASETS[config], results, nltk35_path)
 
-    # Upstream's CoInCo runs are the long ones (about 30 s each): start them first.
-    order = sorted(files, key=lambda case: case[0] != "coinco")
+    # Upstream's CoInCo batch is the longest: start it first; our runs fill the other thread when it is free.
     with ThreadPoolExecutor(max_workers=2) as pool:
-        return dict(pool.map(run, order))
+        batches = {c: pool.submit(batch, c) for c in sorted(UPSTREAM_DATASETS, key=lambda c: c != "coinco")}
+        ours = {case: pool.submit(_ours, case[0], path) for case, path in files.items()}
+        upstream = {config: future.result() for config, future in batches.items()}
+        outcomes = {
+            case: Outcome(upstream[case[0]].outputs[path], *ours[case].result(), path) for case, path in files.items()
+        }
+    return outcomes, upstream
+
+
+@pytest.fixture(scope="session")
+def outcomes(parity_runs) -> dict[tuple[str, str], Outcome]:
+    return parity_runs[0]
+
+
+@pytest.fixture(scope="session")
+def upstream_batches(parity_runs) -> dict[str, UpstreamBatch]:
+    return parity_runs[1]
 
 
 # --- The Perl scorer's one non-determinism ----------------------------------------------------------------
@@ -207,11 +226,30 @@ def test_the_same_file_keyed_by_dataset_ids_scores_the_same(outcomes, tmp_path):
         assert numbers == {k: v for k, v in outcome.ours.items() if k in numbers}
 
 
+@functools.cache
+def _upstream_target_ids(config: str) -> frozenset[str]:
+    with gzip.open(UPSTREAM_DATASETS[config], "rt") as f:
+        return frozenset(json.load(f)["targets"])
+
+
 def test_the_parity_files_are_what_upstream_reads(outcomes):
     """The result files, the baselines' as `swords run` wrote them, really are upstream's format, keyed by
     upstream ids it knows (a file it could not read would make the comparison above vacuous)."""
     for (config, _), outcome in outcomes.items():
-        with gzip.open(UPSTREAM_DATASETS[config], "rt") as f:
-            known = set(json.load(f)["targets"])
+        known = _upstream_target_ids(config)
         keys = set(json.loads(outcome.result_file.read_text())["substitutes"])
         assert keys and keys <= known
+
+
+def test_evaluating_many_files_in_one_upstream_process_changes_nothing(upstream_batches):
+    """Each dataset's batch evaluated its first result file again after all the others (with the dataset side
+    shared and every other file's evaluation done in between): upstream printed exactly what it printed fresh.
+    And upstream's per-call scratch folders are all gone from the process's own temporary folder."""
+    ran = {config: batch for config, batch in upstream_batches.items() if batch.first is not None}
+    if not ran:
+        pytest.skip(f"every upstream output came from the cache (${CACHE_ENV})")
+    assert set(ran) == set(UPSTREAM_DATASETS) or os.environ.get(CACHE_ENV)
+    for config, batch in ran.items():
+        assert batch.rerun == batch.first, config
+        assert '"lenient_a_f@10"' in batch.first, config
+        assert batch.left_behind == (), (config, batch.left_behind)

@@ -1,19 +1,12 @@
 """What test_upstream_parity.py scores on both sides: the result files (synthesized systems that produce every
 unusual thing a generator emits, and our baselines as `swords run` writes them, in the upstream format keyed
-by upstream target ids) and the two runs over each, upstream's `upstream_eval.py` (from the shared folder,
-never copied here) and our `swords evaluate`.
+by upstream target ids). How each side is run over them is in upstream_runs.py.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import math
-import os
 import random
-import subprocess
-import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -33,8 +26,6 @@ UPSTREAM_DATASETS = {
 }
 PERL_KEYS = {f"{task}_{part}" for task in ("best", "oot") for part in ("p", "r", "mode_p", "mode_r")}
 TOLERANCE = 1e-9
-# For local reruns: reuse upstream's outputs for identical inputs (CI leaves it unset and runs everything).
-CACHE_ENV = "SWORDS_UPSTREAM_EVAL_CACHE"
 
 
 # --- Systems ---------------------------------------------------------------------------------------------
@@ -212,53 +203,3 @@ def synthesized_predictions(name: str, config: str, rows: list[dict]) -> dict[st
 
 
 CASES = [(config, system) for config in UPSTREAM_DATASETS for system in (*SYNTHESIZED, *BASELINES[config])]
-
-
-# --- Running both sides ----------------------------------------------------------------------------------
-
-
-@dataclass
-class Outcome:
-    upstream: dict
-    ours: dict
-    notes: str
-    result_file: Path
-
-
-def _upstream_eval(dataset: Path, result: Path, nltk35: Path) -> dict:
-    cache = os.environ.get(CACHE_ENV)
-    key = (
-        hashlib.sha256(dataset.read_bytes() + result.read_bytes() + UPSTREAM_EVAL.read_bytes()).hexdigest()
-        if cache
-        else None
-    )
-    if key and (Path(cache) / f"{key}.json").is_file():
-        return json.loads((Path(cache) / f"{key}.json").read_text())
-    env = {
-        **os.environ,
-        "PYTHONPATH": str(nltk35),
-        "PYTHONHASHSEED": "0",
-        "PERL_HASH_SEED": "0",
-        "PERL_PERTURB_KEYS": "0",
-    }
-    done = subprocess.run(
-        [sys.executable, str(UPSTREAM_EVAL), str(dataset), str(result)],
-        capture_output=True,
-        text=True,
-        timeout=1200,
-        env=env,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    output = json.loads(done.stdout[done.stdout.index("{") :])
-    if key:
-        Path(cache).mkdir(parents=True, exist_ok=True)
-        (Path(cache) / f"{key}.json").write_text(json.dumps(output))
-    return output
-
-
-def _ours(config: str, result: Path) -> tuple[dict, str]:
-    done = run_swords(
-        "evaluate", "--dataset", config, "--split", "test", "--predictions", str(result), "--bootstrap", "0", "--json"
-    )
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout), done.stderr
