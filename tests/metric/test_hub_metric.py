@@ -171,6 +171,7 @@ def score_call(widget: dict, text: object, benchmark: object, timeout: float = 1
     return kind, data["error"] if kind == "error" else data
 
 
+@pytest.mark.slow  # the widget started first (gradio): 33 s on two busy cores
 def test_a_null_benchmark_or_a_lone_surrogate_is_one_clear_error(widget):
     """Both answered {"error": null} (an AttributeError, a UnicodeEncodeError in the server's log)."""
     assert score_call(widget, ORACLE.read_text(), None) == (
@@ -196,6 +197,7 @@ def raw_answer(port: int, request: bytes, timeout: float = 30) -> tuple[float, i
     return time.monotonic() - started, int(head.split()[1]), json.loads(body)
 
 
+@pytest.mark.slow  # the widget (module fixture)
 def test_an_oversized_request_is_refused_before_it_is_read(widget):
     """A request announcing 400 MB (the widget read it all: 3.4 GB at its peak), and one streamed without a length
     past 16 MB: each refused (413, one line) as soon as its headers or its 16 MB are in, the server's memory

@@ -266,6 +266,7 @@ def test_parity_with_nltk35_every_word_every_pos(nltk35_reference, all_pairs, wo
         assert lem.lemmatize(word, ud) == reference[(word, lem.wordnet_pos(ud))].lower().strip(), (word, ud)
 
 
+@pytest.mark.slow  # nltk 3.5 over every word and POS first: 34 s on two busy cores
 def test_candidates_match_nltk35_morphy(nltk35_reference, all_pairs):
     wrong = [
         (w, p, expected, ours)
