@@ -6,7 +6,9 @@ task folder and `--metadata`; tests/baselines/lm_eval_helpers.py) against a serv
 (`num_fewshot`, `apply_chat_template`, `system_instruction`), a `--limit` of 0 or below, a priming split that is the
 scored one. Each is a TaskError naming the task before any request, whose text is the line the `lm_eval` command
 prints after `lm_eval: error: ` (exit 2): test_lm_eval_faults.py runs the command once for each place the task
-refuses and compares its line with this process's TaskError, since each `lm_eval` takes 12-15 s to start."""
+refuses and compares its line with this process's TaskError, since each `lm_eval` takes 12-15 s to start. Beside
+them, the same call with nothing wrong runs (lm-eval's defaults), and lm-eval's dump of a task's config does not
+copy the task."""
 
 from __future__ import annotations
 
