@@ -11,10 +11,11 @@ asked (all of the split, or `--limit` of them), so the figures are `swords evalu
 Settings: lm-eval passes its `--model_args` to tasks, so `model` and `base_url` come from there; the prompted
 LLM's own options come from `--metadata '{"swords": {"budget": 640, ...}}'` (the names of `swords run --system
 llm`'s options), each checked before the task is made (settings.py). lm-eval's `--num_fewshot`,
-`--apply_chat_template`, `--fewshot_as_multiturn` and `--system_instruction` would change the prompt the runner
-sends (its priming examples are in the prompt itself): refused, as is a `--limit` that leaves no target (0, or
-below). The priming examples never come from the split being scored (swords_dev_gen primes from SWORDS test); the
-split they come from is recorded as the task's metadata `priming`, which lm-eval writes in its results file.
+`--apply_chat_template` and `--system_instruction` would change the prompt the runner sends (its priming examples
+are in the prompt itself): refused, as is a `--limit` that leaves no target (0, or below). `fewshot_as_multiturn`
+acts only through a chat template, so it is not refused: `lm_eval.simple_evaluate` turns it on by default. The
+priming examples never come from the split being scored (swords_dev_gen primes from SWORDS test); the split they
+come from is recorded as the task's metadata `priming`, which lm-eval writes in its results file.
 The completion's finish reason does not reach a task (lm-eval keeps only the text), so a completion counts as cut
 by the limit, as the server would have said, when the logit bias leaves the server no other way to stop (the
 paper's setting), or else when it is as long as `max_tokens` in the served model's tokens.
@@ -28,9 +29,11 @@ server that does not answer at all is one line within seconds instead.
 
 from __future__ import annotations
 
+import functools
 import sys
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 
 import datasets
 from lm_eval.api.task import ConfigurableTask
@@ -62,10 +65,10 @@ SIGNATURE = "signature"
 VERSION = 2  # 2: priming never from the split being scored (swords_dev_gen primes from SWORDS test)
 SERVER_ANSWER_SECONDS = 10.0  # the task's own question to the server, before lm-eval's requests
 # lm-eval's options that would change the prompt the runner sends, as lm-eval passes them to build_all_requests.
+# Not fewshot_as_multiturn: it acts only through a chat template (refused), and simple_evaluate sets it by default.
 PROMPT_OPTIONS = (
     ("num_fewshot", "--num_fewshot"),
     ("apply_chat_template", "--apply_chat_template"),
-    ("fewshot_as_multiturn", "--fewshot_as_multiturn"),
     ("system_instruction", "--system_instruction"),
 )
 
@@ -75,6 +78,18 @@ def metrics_of(benchmark: str) -> tuple[str, ...]:
     the ten of tsar_eval.py; ProLex: acc/prof P/R/F@10)."""
     family = metric_family(benchmark)
     return METRICS if family == "swords" else tuple(family_metric_keys(family))
+
+
+def kept_whole(method: Callable) -> Callable:
+    """A task's method as a plain function for lm-eval's task config, which lm-eval dumps into its results with
+    dataclasses.asdict: that deep-copies a bound method's object, the whole task with its split, tokenizer and scorer
+    (5-7 s and 140 MB a task), but keeps a function as it is. lm-eval still dumps the method's source."""
+
+    @functools.wraps(method)
+    def call(*args, **kwargs):
+        return method(*args, **kwargs)
+
+    return call
 
 
 class TaskError(SwordsError):
@@ -135,9 +150,9 @@ class SwordsGeneration(ConfigurableTask):
                 **{key: value for key, value in config.items() if key != "class"},  # the YAML's pointer to this class
                 "output_type": "generate_until",
                 "test_split": self.split,
-                "doc_to_text": self._prompt,
+                "doc_to_text": kept_whole(self._prompt),
                 "doc_to_target": lambda doc: "",  # zero-shot: the priming examples are in the prompt itself
-                "process_results": self._answer,
+                "process_results": kept_whole(self._answer),
                 "generation_kwargs": self._generation(None),
                 "metric_list": [
                     {
