@@ -177,6 +177,7 @@ GROUP_FILES = {
     "tests/baselines/test_llm_local_runs.py": "engine",
     "tests/baselines/test_llm_local_engine.py": "engine",
     "tests/baselines/test_lm_eval.py": "engine",
+    "tests/baselines/test_lm_eval_tsar.py": "engine",
     "tests/baselines/test_engine_options_refused.py": "engine",
     "tests/baselines/test_engine_model_refused.py": "engine",
     "tests/baselines/test_judge_engine.py": "engine",

@@ -1,7 +1,6 @@
 """swords_metric.wordnet.lemmatizer: exact parity with NLTK's WordNetLemmatizer on WordNet 3.0, offline.
 
-The reference is NLTK itself, run in a subprocess on the raw WordNet 3.0 database from Debian's
-``wordnet-base`` package (``/usr/share/wordnet``, or ``$SWORDS_WORDNET_DIR``):
+The reference is NLTK itself, in a subprocess on Debian's WordNet 3.0 (``/usr/share/wordnet``, ``$SWORDS_WORDNET_DIR``):
 
 * nltk 3.5, the version the published SWORDS numbers come from, when ``$SWORDS_NLTK35_PATH`` names a
   directory holding it (``pip install --no-deps --target DIR nltk==3.5``): must agree on every word.

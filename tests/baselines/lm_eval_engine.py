@@ -1,0 +1,68 @@
+"""What the lm-eval tests against the real engine share: the `lm_eval` command as the manual gives it, the budget
+SmolLM2 is prompted with, and the session's served engine as `server` (test files import it)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ..conftest import run_swords
+from .conftest import ENGINE_CONTEXT
+
+BUDGET, MAX_TOKENS, TARGETS = 640, 48, 8  # SmolLM2 finds an acceptable substitute for the eighth dev target
+MODEL = "smollm2-135m"
+OFFLINE = {"HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "OPENAI_API_KEY": ""}
+PAPER_METRICS = (
+    "lenient_a_f@10",
+    "lenient_c_f@10",
+    "strict_a_f@10",
+    "strict_c_f@10",
+    "strict_c_p@1",
+    "best_r",
+    "best_mode_r",
+    "oot_r",
+    "oot_mode_r",
+)
+
+
+@pytest.fixture
+def server(served_engine) -> str:
+    """`swords llm serve` on a free port, one slot of BUDGET tokens: the session's (tests/baselines/conftest.py)."""
+    assert BUDGET == ENGINE_CONTEXT
+    return served_engine
+
+
+def lm_eval(base_url: str, tasks: str, limit: int, output: Path, *extra: str) -> subprocess.CompletedProcess:
+    """The `lm_eval` command as the manual gives it."""
+    path = run_swords("lm-eval", "path").stdout.strip()
+    command = [
+        str(Path(sys.executable).with_name("lm_eval")),
+        "--model",
+        "local-completions",
+        "--model_args",
+        f"model={MODEL},base_url={base_url}/completions,tokenizer_backend=none,tokenized_requests=False",
+        "--include_path",
+        path,
+        "--tasks",
+        tasks,
+        "--limit",
+        str(limit),
+        "--output_path",
+        str(output),
+        "--log_samples",
+        "--metadata",
+        json.dumps({"swords": {"budget": BUDGET, "max_tokens": MAX_TOKENS}}),
+        *extra,
+    ]
+    return subprocess.run(
+        command, cwd=output.parent, env={**os.environ, **OFFLINE}, capture_output=True, text=True, timeout=900
+    )
+
+
+def written(output: Path, pattern: str) -> list[Path]:
+    return sorted(output.rglob(pattern))
