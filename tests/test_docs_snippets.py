@@ -194,7 +194,6 @@ def run_command(where: str, command: str, sandbox: Path) -> None:
 
 
 @pytest.mark.parametrize(("where", "command", "needs"), shell_commands())
-@pytest.mark.slow  # 16 s on two cores
 def test_command_runs(where, command, needs, sandbox):
     reason = not_run_reason(command)
     if reason:
@@ -209,7 +208,6 @@ def test_command_runs(where, command, needs, sandbox):
 
 
 @pytest.mark.parametrize("block", python_blocks())
-@pytest.mark.slow  # 9 s on two cores
 def test_python_block_runs(block, sandbox):
     reason = next((reason for pattern, reason in NOT_RUN_PYTHON.items() if re.search(pattern, block.code)), None)
     if reason:
