@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator, Sequence
+from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 
 from swords_baselines.judge.prompt import judge_id, parse_label, request_body
 from swords_baselines.llm.cache import ResponseCache
 from swords_baselines.llm.client import LLMClient, api_key, effective_base_url
+from swords_baselines.llm.completion import in_completion_order, run_to_end
 from swords_baselines.llm.config import default_cache_dir
 from swords_baselines.llm.errors import ServerDown, TargetFailed
 from swords_baselines.llm.retry import Backoff
@@ -109,7 +111,7 @@ class LLMJudge:
         loop, self._loop = self._loop, None
         if loop is not None and not loop.is_closed():
             if self.client is not None:
-                loop.run_until_complete(self.client.aclose())
+                run_to_end(loop, self.client.aclose())
             loop.close()
         if self.engine is not None:
             self.engine.stop()
@@ -130,11 +132,9 @@ class LLMJudge:
         server is down, the key is refused); the verdicts yielded before are the caller's to keep."""
         if self._loop is None:
             raise SwordsError("judge llm: use the judge in a with block")
-        loop = self._loop
-        pending = {loop.create_task(self._verdict(task, candidate)) for task, candidate in items}
-        try:
-            while pending:
-                done, pending = loop.run_until_complete(asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED))
+        requests = (self._verdict(task, candidate) for task, candidate in items)
+        with closing(in_completion_order(self._loop, requests)) as batches:
+            for done in batches:
                 fatal = next((t.exception() for t in done if t.exception() is not None), None)
                 for finished in done:
                     if finished.exception() is None:
@@ -145,11 +145,6 @@ class LLMJudge:
                     raise SwordsError(f"judge llm: {self.client.redact(str(fatal))}") from None
                 if fatal is not None:
                     raise fatal
-        finally:
-            for task in pending:
-                task.cancel()
-            if pending:
-                loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
 
     @property
     def requests(self) -> int:

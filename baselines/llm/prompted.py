@@ -12,10 +12,12 @@ from __future__ import annotations
 import asyncio
 import sys
 from collections.abc import Iterator, Sequence
+from contextlib import closing
 from dataclasses import dataclass
 
 from swords_baselines.llm.cache import ResponseCache
 from swords_baselines.llm.client import LLMClient, api_key, effective_base_url
+from swords_baselines.llm.completion import in_completion_order, run_to_end
 from swords_baselines.llm.config import LLMConfig
 from swords_baselines.llm.errors import ServerDown, TargetFailed
 from swords_baselines.llm.failures import Failure, FailurePolicy
@@ -219,11 +221,9 @@ class LLM(System):
         requests in flight simply wait on their sockets."""
         self._started()
         loop = self._event_loop()
-        pending = {loop.create_task(self._answer(row)) for row in rows}
         finished = 0
-        try:
-            while pending:
-                done, pending = loop.run_until_complete(asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED))
+        with closing(in_completion_order(loop, (self._answer(row) for row in rows))) as batches:
+            for done in batches:
                 fatal = next((task.exception() for task in done if task.exception() is not None), None)
                 for task in done:
                     if task.exception() is None:
@@ -238,11 +238,6 @@ class LLM(System):
                     raise SwordsError(f"llm: {self.client.redact(str(fatal))}") from None
                 if fatal is not None:
                     raise fatal
-        finally:
-            for task in pending:
-                task.cancel()
-            if pending:
-                loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
 
     def predict(self, rows: Sequence[dict]) -> Iterator[tuple[str, Prediction]]:
         """The run's policy over answers() (failures.py): a failed target is logged, then left out (--on-failure
@@ -280,7 +275,7 @@ class LLM(System):
         loop, self._loop = self._loop, None
         if loop is not None and not loop.is_closed():
             if self.client is not None:
-                loop.run_until_complete(self.client.aclose())
+                run_to_end(loop, self.client.aclose())
             loop.close()
         if self.engine is not None:
             self.engine.stop()

@@ -189,7 +189,7 @@ def test_sigterm_mid_run_keeps_the_journal_says_one_line_and_leaves_no_temporary
         process = start_and_wait(command, key, output_paths(output)["journal"], 10)
         process.send_signal(signal.SIGTERM)
         _, stderr = process.communicate(timeout=60)
-        assert process.returncode == 143
+        assert process.returncode == 143, stderr
         assert stderr.strip().splitlines() == ["swords: terminated (SIGTERM); finished work is kept"], stderr
         kept = output_paths(output)["journal"].read_text().count("\n") - 1
         assert 9 <= kept < 60

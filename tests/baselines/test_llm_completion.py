@@ -1,0 +1,63 @@
+"""The event loop the prompted LLM and the judge share (baselines/llm/completion.py) when a signal handler's exception
+lands inside a request: `swords run` under SIGTERM exited 1 with "Event loop stopped before Future completed"
+instead of its one line (seen in CI, reproduced under load: 2 runs in 6), because the interrupted run left its stop
+callback queued. Here the interrupt is raised at each step of the loop in turn, so the step where a request had just
+finished (the one that failed) is among them, deterministically."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from swords_baselines.llm.completion import in_completion_order, run_to_end
+from swords_lexsub.cli import Terminated
+
+
+async def answered() -> str:
+    return "answer"
+
+
+async def waiting() -> None:
+    await asyncio.sleep(30)
+
+
+async def interrupted(steps: int) -> None:
+    for _ in range(steps):
+        await asyncio.sleep(0)
+    raise Terminated()  # what swords's SIGTERM handler raises wherever the main thread is
+
+
+@pytest.mark.parametrize("steps", range(8))
+def test_an_interrupt_at_any_step_leaves_as_itself_and_no_request_outlives_it(steps):
+    loop = asyncio.new_event_loop()
+    try:
+        batches = in_completion_order(loop, [answered(), interrupted(steps), waiting()])
+        with pytest.raises(Terminated):
+            for _ in batches:
+                pass
+        assert not asyncio.all_tasks(loop)  # every request finished or cancelled
+        assert run_to_end(loop, answered()) == "answer"  # the loop still serves the client's close
+    finally:
+        loop.close()
+
+
+def test_results_come_in_batches_of_what_finished():
+    loop = asyncio.new_event_loop()
+    try:
+        batches = list(in_completion_order(loop, [answered(), answered()]))
+        assert sum(len(batch) for batch in batches) == 2
+        assert all(task.result() == "answer" for batch in batches for task in batch)
+    finally:
+        loop.close()
+
+
+def test_a_caller_that_stops_early_cancels_the_rest():
+    loop = asyncio.new_event_loop()
+    try:
+        batches = in_completion_order(loop, [answered(), waiting(), waiting()])
+        next(batches)
+        batches.close()
+        assert not asyncio.all_tasks(loop)  # the two waiting requests cancelled, not left pending
+    finally:
+        loop.close()
