@@ -182,6 +182,7 @@ GROUP_FILES = {
     "tests/baselines/test_engine_model_refused.py": "engine",
     "tests/baselines/test_judge_engine.py": "engine",
     "tests/baselines/test_llm_priming.py": "engine",
+    "tests/baselines/test_docs_engine_commands.py": "engine",
 }
 
 
