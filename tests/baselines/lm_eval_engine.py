@@ -64,5 +64,18 @@ def lm_eval(base_url: str, tasks: str, limit: int, output: Path, *extra: str) ->
     )
 
 
+def runner_run(
+    base_url: str, dataset: str, split: str, limit: int, output: Path, cache: Path, *extra: str
+) -> subprocess.CompletedProcess:
+    """The reference `swords run --system llm` against the served engine, with the budget lm-eval is given, its
+    requests kept in `cache` (which records each request body as sent)."""
+    return run_swords(
+        *("run", "--system", "llm", "--base-url", base_url, "--model", MODEL, "--dataset", dataset, "--split", split),
+        *("--limit", str(limit), "--budget", str(BUDGET), "--max-tokens", str(MAX_TOKENS)),
+        *("--cache-dir", str(cache), "--output", str(output), "--bootstrap", "0", "--no-progress", *extra),
+        env=OFFLINE,
+    )
+
+
 def written(output: Path, pattern: str) -> list[Path]:
     return sorted(output.rglob(pattern))

@@ -17,7 +17,7 @@ from swords_baselines.run.files import output_paths
 
 from ..conftest import REPO_ROOT, run_swords
 from . import lm_eval_engine
-from .lm_eval_engine import BUDGET, MAX_TOKENS, MODEL, OFFLINE, PAPER_METRICS, TARGETS, lm_eval, written
+from .lm_eval_engine import PAPER_METRICS, TARGETS, lm_eval, runner_run, written
 
 pytest.importorskip("lm_eval")
 if unavailable_reason():
@@ -29,33 +29,7 @@ server = lm_eval_engine.server  # the session's engine (a fixture)
 def test_lm_eval_sends_the_runners_prompts_and_scores_as_the_swords_scorer(server, tmp_path):
     # The reference runner, its requests kept in its cache (which records each request body as sent).
     run_file, cache = tmp_path / "run.jsonl", tmp_path / "cache"
-    run = run_swords(
-        "run",
-        "--system",
-        "llm",
-        "--base-url",
-        server,
-        "--model",
-        MODEL,
-        "--dataset",
-        "swords",
-        "--split",
-        "dev",
-        "--limit",
-        str(TARGETS),
-        "--budget",
-        str(BUDGET),
-        "--max-tokens",
-        str(MAX_TOKENS),
-        "--cache-dir",
-        str(cache),
-        "--output",
-        str(run_file),
-        "--bootstrap",
-        "0",
-        "--no-progress",
-        env=OFFLINE,
-    )
+    run = runner_run(server, "swords", "dev", TARGETS, run_file, cache)
     assert run.returncode == 0, run.stderr
     runner_requests = {}
     for record in (json.loads(p.read_text()) for p in cache.rglob("*.json")):

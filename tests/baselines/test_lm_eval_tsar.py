@@ -16,7 +16,7 @@ from swords_baselines.llm.engine import unavailable_reason
 
 from ..conftest import REPO_ROOT, free_port, run_swords
 from . import lm_eval_engine
-from .lm_eval_engine import BUDGET, MAX_TOKENS, MODEL, OFFLINE, PAPER_METRICS, lm_eval, written
+from .lm_eval_engine import OFFLINE, PAPER_METRICS, lm_eval, runner_run, written
 
 pytest.importorskip("lm_eval")
 if unavailable_reason():
@@ -44,35 +44,7 @@ def test_a_tsar2022_task_primes_from_its_trial_and_prints_the_ten_official_metri
     TSAR-2022's ten metrics (fractions) and signature exactly as `swords evaluate --given-only` gives them on the
     runner's file for the same targets."""
     run_file, cache, targets = tmp_path / "run.jsonl", tmp_path / "cache", 3
-    run = run_swords(
-        "run",
-        "--system",
-        "llm",
-        "--base-url",
-        server,
-        "--model",
-        MODEL,
-        "--dataset",
-        "tsar2022_es",
-        "--split",
-        "test",
-        "--limit",
-        str(targets),
-        "--budget",
-        str(BUDGET),
-        "--max-tokens",
-        str(MAX_TOKENS),
-        "--cache-dir",
-        str(cache),
-        "--output",
-        str(run_file),
-        "--bootstrap",
-        "0",
-        "--no-progress",
-        "--timeout",
-        "300",
-        env=OFFLINE,
-    )  # lm-eval's own wait; changes no answer
+    run = runner_run(server, "tsar2022_es", "test", targets, run_file, cache, "--timeout", "300")  # lm-eval's wait
     assert run.returncode == 0, run.stderr
     runner_prompts = {json.loads(p.read_text())["request"]["prompt"] for p in cache.rglob("*.json")}
     runner_answers = {
