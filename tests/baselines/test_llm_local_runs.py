@@ -34,32 +34,23 @@ if unavailable_reason():
     pytest.skip(f"the local engine cannot run here: {unavailable_reason()}", allow_module_level=True)
 
 
-def local_run(output: Path, *extra: str, limit: int = 5, timeout: float = 600):
-    command = [
-        *SWORDS,
-        "run",
-        "--system",
-        "llm",
-        "--local",
-        "--dataset",
-        "swords",
-        "--split",
-        "dev",
-        "--limit",
-        str(limit),
-        "--budget",
-        str(BUDGET),
-        "--max-tokens",
-        str(MAX_TOKENS),
-        "--output",
-        str(output),
-        "--bootstrap",
-        "0",
-        "--no-progress",
-        *extra,
+def local_command(output: Path, *extra: str, limit: int = 5) -> list[str]:
+    """`swords run --system llm --local` on SWORDS dev's first `limit` targets with the tests' budget."""
+    return [
+        *(*SWORDS, "run", "--system", "llm", "--local", "--dataset", "swords", "--split", "dev", "--limit", str(limit)),
+        *("--budget", str(BUDGET), "--max-tokens", str(MAX_TOKENS), "--output", str(output)),
+        *("--bootstrap", "0", "--no-progress", *extra),
     ]
+
+
+def local_run(output: Path, *extra: str, limit: int = 5, timeout: float = 600) -> subprocess.CompletedProcess:
     return subprocess.run(
-        command, cwd=REPO_ROOT, capture_output=True, text=True, timeout=timeout, env={**os.environ, **OFFLINE}
+        local_command(output, *extra, limit=limit),
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env={**os.environ, **OFFLINE},
     )
 
 
@@ -117,30 +108,7 @@ def test_chat_mode_against_the_real_model(dev):
 @pytest.mark.engine
 def test_the_cache_and_resume_work_against_the_real_server(tmp_path):
     output, cache = tmp_path / "run.jsonl", tmp_path / "cache"
-    command = [
-        *SWORDS,
-        "run",
-        "--system",
-        "llm",
-        "--local",
-        "--dataset",
-        "swords",
-        "--split",
-        "dev",
-        "--limit",
-        "6",
-        "--budget",
-        str(BUDGET),
-        "--max-tokens",
-        str(MAX_TOKENS),
-        "--output",
-        str(output),
-        "--bootstrap",
-        "0",
-        "--no-progress",
-        "--cache-dir",
-        str(cache),
-    ]
+    command = local_command(output, "--cache-dir", str(cache), limit=6)
     process = subprocess.Popen(
         command, cwd=REPO_ROOT, env={**os.environ, **OFFLINE}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )

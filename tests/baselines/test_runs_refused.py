@@ -11,6 +11,7 @@ import os
 import signal
 import subprocess
 import time
+from pathlib import Path
 
 import pytest
 
@@ -25,41 +26,20 @@ from .run_helpers import SWORDS, llm_args, one_line, swords
 @pytest.mark.slow  # 4 s on two cores
 def test_a_failed_start_leaves_nothing_that_blocks_the_corrected_command(tmp_path, sources_dir):
     output = tmp_path / "thesaurus.jsonl"
-    done = swords(
-        "run",
-        "--system",
-        "thesaurus-oracle",
-        "--dataset",
-        "swords",
-        "--split",
-        "test",
-        "--output",
-        str(output),
-        "--thesaurus",
-        str(tmp_path / "missing.json.gz"),
-        "--bootstrap",
-        "0",
-    )
+
+    def thesaurus_run(thesaurus: Path):
+        return swords(
+            *("run", "--system", "thesaurus-oracle", "--dataset", "swords", "--split", "test"),
+            *("--output", str(output), "--thesaurus", str(thesaurus), "--bootstrap", "0"),
+        )
+
+    done = thesaurus_run(tmp_path / "missing.json.gz")
     assert "needs Roget's thesaurus data" in one_line(done) and "--thesaurus PATH" in one_line(done)
     assert list(tmp_path.iterdir()) == []  # checked before any work: no journal, no output
     # A start killed before its first answer leaves a header-only journal, from whatever settings.
     paths = output_paths(output)
     paths["journal"].write_text(json.dumps({"system": "thesaurus-oracle", "options": {"thesaurus": "x"}}) + "\n")
-    done = swords(
-        "run",
-        "--system",
-        "thesaurus-oracle",
-        "--dataset",
-        "swords",
-        "--split",
-        "test",
-        "--output",
-        str(output),
-        "--thesaurus",
-        str(sources_dir / "thesaurus" / "rogets.json.gz"),
-        "--bootstrap",
-        "0",
-    )
+    done = thesaurus_run(sources_dir / "thesaurus" / "rogets.json.gz")
     assert done.returncode == 0, done.stderr
     assert len(read_predictions(output)[0]) == 762
 
