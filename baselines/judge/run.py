@@ -25,7 +25,7 @@ from swords_baselines.judge.outputs import (
     lock_is_ours,
     refuse_foreign,
 )
-from swords_baselines.run.files import JOURNAL_SUFFIX, RunLock, open_in_place
+from swords_baselines.run.files import JOURNAL_SUFFIX, RunLock, open_in_place, whole_lines
 from swords_lexsub.errors import SwordsError
 from swords_lexsub.files import atomic_write, check_output_file, no_space
 from swords_metric import TaskSet, judgment_record
@@ -66,14 +66,7 @@ def _journal_records(path: Path, header: dict, force: bool) -> list[dict]:
             f"{path} is the journal of another judge run ({_difference(found, header)}); rerun that command to "
             "finish it, or pass --force to discard it"
         )
-    data = path.read_bytes()
-    complete = data[: data.rfind(b"\n") + 1]
-    if len(complete) != len(data):
-        descriptor = open_in_place(path, os.O_WRONLY)
-        try:
-            os.ftruncate(descriptor, len(complete))
-        finally:
-            os.close(descriptor)
+    complete = whole_lines(path)
     records = []
     for number, line in enumerate(complete.splitlines()[1:], 2):
         try:

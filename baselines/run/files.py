@@ -82,6 +82,20 @@ def open_in_place(path: Path, flags: int) -> int:
     return descriptor
 
 
+def whole_lines(journal: Path) -> bytes:
+    """A journal's bytes up to its last newline, a last line cut short by a kill cut off the file first (so the
+    next line appended starts on a line of its own)."""
+    data = journal.read_bytes()
+    complete = data[: data.rfind(b"\n") + 1]
+    if len(complete) != len(data):
+        descriptor = open_in_place(journal, os.O_WRONLY)
+        try:
+            os.ftruncate(descriptor, len(complete))
+        finally:
+            os.close(descriptor)
+    return complete
+
+
 class RunLock:
     """An exclusive lock on an output, held for the whole run; a second run on it is refused at once."""
 

@@ -18,7 +18,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from swords_baselines.run.files import open_in_place, output_paths
+from swords_baselines.run.files import open_in_place, output_paths, whole_lines
 from swords_baselines.run.ownership import outputs_record, write_outputs
 from swords_baselines.system import Prediction, System
 from swords_lexsub.errors import SwordsError
@@ -92,14 +92,7 @@ def _read_journal(path: Path, header: dict, known_ids: set[str], force: bool) ->
     is cut off the file; a journal without answers (a start that failed) is simply started again."""
     if not path.exists():
         return {}
-    data = path.read_bytes()
-    complete = data[: data.rfind(b"\n") + 1]  # everything up to the last newline: whole lines only
-    if len(complete) != len(data):
-        descriptor = open_in_place(path, os.O_WRONLY)
-        try:
-            os.ftruncate(descriptor, len(complete))
-        finally:
-            os.close(descriptor)
+    complete = whole_lines(path)
     lines = complete.decode("utf-8", errors="replace").split("\n")[:-1]
     if force or len(lines) <= 1:  # nothing recorded worth keeping (or --force): start afresh
         path.unlink()
