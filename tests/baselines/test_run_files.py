@@ -9,7 +9,8 @@ import os
 
 import pytest
 
-from swords_baselines.run.files import output_paths
+from swords_baselines.run.files import output_paths, whole_lines
+from swords_lexsub.errors import SwordsError
 
 from ..llm_server import LLMServer
 from .run_helpers import llm_args, one_line, swords
@@ -235,3 +236,19 @@ def test_a_foreign_lock_file_is_not_truncated(tmp_path):
     lock.write_text("my dotfile, not a process id\n")
     line = one_line(swords(*WORDNET, "--output", str(output)))
     assert str(lock) in line and lock.read_text() == "my dotfile, not a process id\n"
+
+
+def test_a_journal_line_cut_short_is_cut_off_the_file_before_anything_is_appended(tmp_path):
+    """What both the runner and the judge read of a journal a kill -9 left mid-line (run.files.whole_lines)."""
+    journal = tmp_path / "out.jsonl.partial"
+    journal.write_bytes(b'{"header": 1}\n{"id": "a"}\n{"id": "b", "subst')
+    assert whole_lines(journal) == b'{"header": 1}\n{"id": "a"}\n'
+    assert journal.read_bytes() == b'{"header": 1}\n{"id": "a"}\n'  # the next answer starts a line of its own
+    assert whole_lines(journal) == journal.read_bytes()  # whole lines: left as they are
+    link = tmp_path / "link.jsonl.partial"
+    link.symlink_to(journal)
+    with journal.open("ab") as handle:
+        handle.write(b'{"id": "c"')
+    with pytest.raises(SwordsError, match="symbolic link"):  # never cut through a link
+        whole_lines(link)
+    assert journal.read_bytes().endswith(b'{"id": "c"')
