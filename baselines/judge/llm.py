@@ -15,7 +15,7 @@ from pathlib import Path
 from swords_baselines.judge.prompt import judge_id, parse_label, request_body
 from swords_baselines.llm.cache import ResponseCache
 from swords_baselines.llm.client import LLMClient, api_key, effective_base_url
-from swords_baselines.llm.completion import in_completion_order, run_to_end
+from swords_baselines.llm.completion import close_within, in_completion_order
 from swords_baselines.llm.config import default_cache_dir
 from swords_baselines.llm.errors import ServerDown, TargetFailed
 from swords_baselines.llm.retry import Backoff
@@ -111,7 +111,7 @@ class LLMJudge:
         loop, self._loop = self._loop, None
         if loop is not None and not loop.is_closed():
             if self.client is not None:
-                run_to_end(loop, self.client.aclose())
+                close_within(loop, self.client.aclose())
             loop.close()
         if self.engine is not None:
             self.engine.stop()

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from swords_baselines.llm.cache import ResponseCache
 from swords_baselines.llm.client import LLMClient, api_key, effective_base_url
-from swords_baselines.llm.completion import in_completion_order, run_to_end
+from swords_baselines.llm.completion import close_within, in_completion_order
 from swords_baselines.llm.config import LLMConfig
 from swords_baselines.llm.errors import ServerDown, TargetFailed
 from swords_baselines.llm.failures import Failure, FailurePolicy
@@ -275,7 +275,7 @@ class LLM(System):
         loop, self._loop = self._loop, None
         if loop is not None and not loop.is_closed():
             if self.client is not None:
-                run_to_end(loop, self.client.aclose())
+                close_within(loop, self.client.aclose())
             loop.close()
         if self.engine is not None:
             self.engine.stop()

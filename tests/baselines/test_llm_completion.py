@@ -1,16 +1,21 @@
 """The event loop the prompted LLM and the judge share (baselines/llm/completion.py) when a signal handler's exception
-lands inside a request: `swords run` under SIGTERM exited 1 with "Event loop stopped before Future completed"
-instead of its one line (seen in CI, reproduced under load: 2 runs in 6), because the interrupted run left its stop
-callback queued. Here the interrupt is raised at each step of the loop in turn, so the step where a request had just
-finished (the one that failed) is among them, deterministically."""
+lands inside a request. Two faults, both found under load: `swords run` under SIGTERM exited 1 with "Event loop
+stopped before Future completed" instead of its one line (CI; 2 runs in 6), because the interrupted run left its
+stop callback queued; and a SIGTERMed run still waited 45 minutes later on the clean-up of a request whose
+connection the interrupt had broken (httpcore's shielded close). Here the interrupt is raised at each step of the
+loop in turn, so the step where a request had just finished (the first fault) is among them, deterministically; and
+a request whose clean-up never ends stands for the broken connection."""
 
 from __future__ import annotations
 
 import asyncio
+import gc
+import time
 
 import pytest
 
-from swords_baselines.llm.completion import in_completion_order, run_to_end
+from swords_baselines.llm import completion
+from swords_baselines.llm.completion import close_within, in_completion_order, run_to_end
 from swords_lexsub.cli import Terminated
 
 
@@ -20,6 +25,14 @@ async def answered() -> str:
 
 async def waiting() -> None:
     await asyncio.sleep(30)
+
+
+async def never_cleaned_up() -> None:
+    """A request whose clean-up, once cancelled, never ends (as a shielded close on a broken connection)."""
+    try:
+        await asyncio.sleep(30)
+    except asyncio.CancelledError:
+        await asyncio.Event().wait()
 
 
 async def interrupted(steps: int) -> None:
@@ -61,3 +74,20 @@ def test_a_caller_that_stops_early_cancels_the_rest():
         assert not asyncio.all_tasks(loop)  # the two waiting requests cancelled, not left pending
     finally:
         loop.close()
+
+
+@pytest.mark.parametrize("steps", [0, 3])
+def test_a_clean_up_that_never_ends_is_abandoned_after_the_bound_and_the_interrupt_still_leaves(
+    steps, monkeypatch, caplog
+):
+    monkeypatch.setattr(completion, "SETTLE_SECONDS", 0.5)
+    loop = asyncio.new_event_loop()
+    started = time.monotonic()
+    with pytest.raises(Terminated):
+        for _ in in_completion_order(loop, [answered(), never_cleaned_up(), interrupted(steps)]):
+            pass
+    close_within(loop, asyncio.Event().wait())  # a client's close that never ends: abandoned too
+    loop.close()
+    assert time.monotonic() - started < 3
+    gc.collect()  # the abandoned tasks collected: not reported (on stderr, after the command's one line)
+    assert not [record.getMessage() for record in caplog.records if record.name == "asyncio"]
