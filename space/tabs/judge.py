@@ -8,6 +8,7 @@ stopped. The handlers are in judge_session.py, the files' checks in judge_files.
 
 from __future__ import annotations
 
+import inspect
 from html import escape
 from pathlib import Path
 
@@ -141,6 +142,16 @@ def on_save(session, *labels):
     with messages():
         session = save(session, list(labels))
     return view(session)
+
+
+# The API names each label after its candidate's place (/judge_save's candidate_1 … candidate_12), as the tab numbers
+# them; Gradio reads the names from the signature, and a *labels function's would be param_1 … param_12.
+on_save.__signature__ = inspect.Signature(
+    [
+        inspect.Parameter(name, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+        for name in ("session", *(f"candidate_{i + 1}" for i in range(SLOTS)))
+    ]
+)
 
 
 # -- layout -------------------------------------------------------------------------------------------------

@@ -188,7 +188,8 @@ def test_api_judge_a_task_then_score_with_the_judgments_file(client):
     words = [update["label"].split(". ", 1)[1] for update in shown[2:14] if update["visible"]]
     target = shown[1].split("· target <b>")[1].split("</b>")[0]  # the task's header names the target word
     labels = ["accept" if word == target else "reject" for word in words]
-    shown = client.predict(*labels, *[None] * (12 - len(labels)), api_name="/judge_save")
+    named = {f"candidate_{i + 1}": labels[i] if i < len(labels) else None for i in range(12)}  # None: unused
+    shown = client.predict(**named, api_name="/judge_save")
     assert shown[0].startswith("Task **2 of ")
     judged = shown[14]["value"]
     records = read_judgments(judged)
