@@ -72,3 +72,21 @@ def run_system(name: str, options: dict, tmp_path: Path, dataset: str = "swords"
     output = tmp_path / f"{name}.jsonl"
     assert execute(name, options, dataset, split, str(output), bootstrap=0, progress=False, as_json=True) == 0
     return json.loads(output.with_name(f"{name}.metrics.json").read_text())
+
+
+def start_and_wait(command: list[str], key: dict, journal, lines: int) -> subprocess.Popen:
+    """`swords` started as a user starts it, once its journal holds `lines` lines (header included)."""
+    process = subprocess.Popen(
+        [*SWORDS, *command],
+        cwd=REPO_ROOT,
+        env={**os.environ, **key},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 300  # generous: on two busy cores the start alone can take a minute
+    while time.monotonic() < deadline and (not journal.exists() or journal.read_text().count("\n") < lines):
+        time.sleep(0.05)
+    assert process.poll() is None, process.communicate()
+    assert journal.exists() and journal.read_text().count("\n") >= lines, "the run did not get going in 300 s"
+    return process

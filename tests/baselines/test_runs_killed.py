@@ -21,7 +21,7 @@ from swords_metric import read_predictions
 
 from ..conftest import REPO_ROOT
 from ..llm_server import LLMServer
-from .run_helpers import SWORDS, llm_args, one_line, swords
+from .run_helpers import SWORDS, llm_args, one_line, start_and_wait, swords
 
 
 @pytest.mark.slow  # a run killed at random points and resumed, again and again: 30 s
@@ -98,24 +98,6 @@ def test_a_kill_while_the_outputs_are_written_leaves_nothing_the_next_run_does_n
     assert done.returncode == 0, done.stderr
     assert sorted(path.name for path in tmp_path.iterdir()) == ["wordnet.json", "wordnet.jsonl", "wordnet.metrics.json"]
     assert len(read_predictions(output)[0]) == 5450
-
-
-def start_and_wait(command: list[str], key: dict, journal, lines: int) -> subprocess.Popen:
-    """`swords` started as a user starts it, once its journal holds `lines` lines (header included)."""
-    process = subprocess.Popen(
-        [*SWORDS, *command],
-        cwd=REPO_ROOT,
-        env={**os.environ, **key},
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    deadline = time.monotonic() + 300  # generous: on two busy cores the start alone can take a minute
-    while time.monotonic() < deadline and (not journal.exists() or journal.read_text().count("\n") < lines):
-        time.sleep(0.05)
-    assert process.poll() is None, process.communicate()
-    assert journal.exists() and journal.read_text().count("\n") >= lines, "the run did not get going in 300 s"
-    return process
 
 
 @pytest.mark.slow  # interrupted runs, twice: 20 s each

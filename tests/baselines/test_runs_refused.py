@@ -7,10 +7,7 @@ left that blocks the corrected command."""
 from __future__ import annotations
 
 import json
-import os
 import signal
-import subprocess
-import time
 from pathlib import Path
 
 import pytest
@@ -18,9 +15,8 @@ import pytest
 from swords_baselines.run.files import output_paths
 from swords_metric import read_predictions
 
-from ..conftest import REPO_ROOT
 from ..llm_server import LLMServer
-from .run_helpers import SWORDS, llm_args, one_line, swords
+from .run_helpers import llm_args, one_line, start_and_wait, swords
 
 
 @pytest.mark.slow  # 4 s on two cores
@@ -48,17 +44,8 @@ def test_a_failed_start_leaves_nothing_that_blocks_the_corrected_command(tmp_pat
 def test_a_settings_change_names_the_options_that_differ(tmp_path, key):
     with LLMServer(latency=0.05) as server:
         output = tmp_path / "out.jsonl"
-        process = subprocess.Popen(
-            [*SWORDS, *llm_args(server.base_url, output, "--concurrency", "1", limit=200)],
-            cwd=REPO_ROOT,
-            env={**os.environ, **key},
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        deadline = time.monotonic() + 60
-        journal = output_paths(output)["journal"]
-        while time.monotonic() < deadline and (not journal.exists() or journal.read_text().count("\n") < 5):
-            time.sleep(0.1)
+        command = llm_args(server.base_url, output, "--concurrency", "1", limit=200)
+        process = start_and_wait(command, key, output_paths(output)["journal"], 5)
         process.send_signal(signal.SIGKILL)
         process.wait(30)
         changed = swords(
@@ -74,17 +61,8 @@ def test_a_settings_change_names_the_options_that_differ(tmp_path, key):
 def test_a_second_run_on_the_same_output_is_refused_at_once(tmp_path, key):
     with LLMServer(latency=0.2) as server:
         output = tmp_path / "out.jsonl"
-        first = subprocess.Popen(
-            [*SWORDS, *llm_args(server.base_url, output, "--concurrency", "2", limit=40)],
-            cwd=REPO_ROOT,
-            env={**os.environ, **key},
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and not output_paths(output)["journal"].exists():
-            time.sleep(0.05)
+        command = llm_args(server.base_url, output, "--concurrency", "2", limit=40)
+        first = start_and_wait(command, key, output_paths(output)["journal"], 1)
         second = swords(*llm_args(server.base_url, output, "--concurrency", "2", limit=40), env=key)
         _, first_err = first.communicate(timeout=120)
     line = one_line(second)
