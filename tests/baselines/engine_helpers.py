@@ -117,16 +117,21 @@ def refused_by_run(done: Finished, tmp_path: Path) -> str:
     return line
 
 
-def serves(port: int) -> None:
-    """`swords llm serve --port PORT` answers /health and a completion there, and stops on Ctrl-C."""
-    process = subprocess.Popen(
-        [*SWORDS, "llm", "serve", "--port", str(port), "--context", "512"],
+def start_serve(port: int, *extra: str) -> subprocess.Popen:
+    """`swords llm serve --port PORT` started as a user starts it, offline; its first stdout line is the address."""
+    return subprocess.Popen(
+        [*SWORDS, "llm", "serve", "--port", str(port), *extra],
         cwd=REPO_ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
         env={**os.environ, **OFFLINE},
     )
+
+
+def serves(port: int) -> None:
+    """`swords llm serve --port PORT` answers /health and a completion there, and stops on Ctrl-C."""
+    process = start_serve(port, "--context", "512")
     try:
         line = process.stdout.readline()
         assert f"http://127.0.0.1:{port}/v1" in line, (line, process.stderr.read() if process.poll() else "")

@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import subprocess
 import time
 import urllib.request
 
@@ -17,9 +16,8 @@ import pytest
 from swords_baselines.llm.engine import LocalEngine, unavailable_reason
 from swords_lexsub.errors import SwordsError
 
-from ..conftest import REPO_ROOT, free_port
-from .engine_helpers import BUDGET, OFFLINE
-from .run_helpers import SWORDS
+from ..conftest import free_port
+from .engine_helpers import BUDGET, start_serve
 
 if unavailable_reason():
     pytest.skip(f"the local engine cannot run here: {unavailable_reason()}", allow_module_level=True)
@@ -28,14 +26,7 @@ if unavailable_reason():
 @pytest.mark.engine
 def test_llm_serve_answers_on_loopback_and_stops_cleanly():
     port = free_port()  # serve takes 1 to 65535, no "pick one"
-    process = subprocess.Popen(
-        [*SWORDS, "llm", "serve", "--port", str(port)],
-        cwd=REPO_ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**os.environ, **OFFLINE},
-    )
+    process = start_serve(port)
     try:
         line = process.stdout.readline()
         url = f"http://127.0.0.1:{port}/v1"
@@ -110,14 +101,7 @@ def test_a_caller_killed_with_9_leaves_no_engine_behind():
     """The engine runs in a child process (xllamacpp's start and shutdown can freeze the process they run in); a
     caller killed with -9 closes the child's stdin, and the child leaves at once: no server outlives its caller."""
     port = free_port()
-    process = subprocess.Popen(
-        [*SWORDS, "llm", "serve", "--port", str(port)],
-        cwd=REPO_ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-        env={**os.environ, **OFFLINE},
-    )
+    process = start_serve(port)
     try:
         assert f"127.0.0.1:{port}" in process.stdout.readline()
         (engine,) = _children(process.pid)
