@@ -98,7 +98,7 @@ def test_lm_eval_sends_the_runners_prompts_and_scores_as_the_swords_scorer(serve
 
 
 def test_the_group_prints_our_metrics_and_signature(server, tmp_path):
-    done = lm_eval(server, "swords_gen", 2, tmp_path / "lm-eval")
+    done = lm_eval(server, "swords_gen", 1, tmp_path / "lm-eval")  # a target a task: the table is what counts
     assert done.returncode == 0, done.stderr[-3000:]
     table = done.stdout
     for task in ("swords_test_gen", "coinco_test_gen", "semeval07_test_gen"):

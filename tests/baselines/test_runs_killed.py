@@ -112,8 +112,8 @@ def test_the_users_files_written_after_an_interrupted_run_are_never_replaced(tmp
         command = llm_args(server.base_url, output, "--concurrency", "1", limit=200)
         process = start_and_wait(command, key, paths["journal"], 6)
         process.send_signal(stop)
-        process.communicate(timeout=60)
-        assert process.returncode == status
+        _, stderr = process.communicate(timeout=60)
+        assert process.returncode == status, stderr[-3000:]
         journal = paths["journal"].read_bytes()
         mine = {"jsonl": '{"id": "my own", "substitutes": ["mine"]}\n', "upstream": '{"substitutes": {}}'}
         for role, text in mine.items():
