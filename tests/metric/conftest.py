@@ -69,6 +69,14 @@ def swords_test() -> list[dict]:
 
 
 @pytest.fixture(scope="session")
+def coinco_test() -> list[dict]:
+    """CoInCo test's rows as `swords_dataset.rows` reads them. Read-only to tests."""
+    import swords_dataset
+
+    return swords_dataset.rows("coinco", "test")
+
+
+@pytest.fixture(scope="session")
 def swords_test_rows(dataset_rows):
     return dataset_rows[("swords", "test")]
 

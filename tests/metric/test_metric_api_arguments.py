@@ -17,16 +17,6 @@ from swords_metric import MetricInputError, Scorer, scorer_for
 
 
 @pytest.fixture(scope="module")
-def swords_test() -> list[dict]:
-    return swords_dataset.rows("swords", "test")
-
-
-@pytest.fixture(scope="module")
-def coinco_test() -> list[dict]:
-    return swords_dataset.rows("coinco", "test")
-
-
-@pytest.fixture(scope="module")
 def metric():
     pytest.importorskip("evaluate")
     return swords_metric.load()
