@@ -18,21 +18,22 @@ from ..conftest import run_swords
 
 
 @pytest.fixture(scope="module")
-def coinco_test(dataset_rows):
+def coinco_rows(dataset_rows):
+    """CoInCo test as `swords_dataset.load` gives it (conftest's `coinco_test` is `swords_dataset.rows`'s)."""
     return dataset_rows[("coinco", "test")]
 
 
 @pytest.fixture(scope="module")
-def coinco_scorer(coinco_test):
-    return Scorer(coinco_test, split="test", config="coinco")
+def coinco_scorer(coinco_rows):
+    return Scorer(coinco_rows, split="test", config="coinco")
 
 
 @pytest.fixture(scope="module")
-def system(coinco_test) -> dict[str, list[tuple[str, float]]]:
+def system(coinco_rows) -> dict[str, list[tuple[str, float]]]:
     """A seeded system on CoInCo test, every target, with ties, duplicates and the target itself."""
     rng = random.Random(8)
     predictions = {}
-    for row in coinco_test:
+    for row in coinco_rows:
         words = [s["substitute"] for s in row["substitutes"]] + list(row["candidates"][:6]) + [row["target"]]
         rng.shuffle(words)
         predictions[row["id"]] = [(word, float(rng.randrange(3))) for word in words]
@@ -62,10 +63,10 @@ def evaluate_file(path, *options) -> dict:
 
 
 @pytest.mark.slow  # every input form through every interface: about a minute
-def test_every_form_gives_the_cli_numbers(coinco_test, system, tmp_path):
+def test_every_form_gives_the_cli_numbers(coinco_rows, system, tmp_path):
     import swords_metric
 
-    by_upstream = {row["upstream_id"]: [[s, score] for s, score in system[row["id"]]] for row in coinco_test}
+    by_upstream = {row["upstream_id"]: [[s, score] for s, score in system[row["id"]]] for row in coinco_rows}
     path = tmp_path / "upstream.json"
     path.write_text(json.dumps({"substitutes_lemmatized": False, "substitutes": by_upstream}))
     cli = metrics(evaluate_file(path))
@@ -73,19 +74,19 @@ def test_every_form_gives_the_cli_numbers(coinco_test, system, tmp_path):
 
     test = swords_dataset.load("coinco", split="test")
     metric = swords_metric.load()
-    ranked = [[s for s, _ in sorted(system[row["id"]], key=lambda pair: -pair[1])] for row in coinco_test]
+    ranked = [[s for s, _ in sorted(system[row["id"]], key=lambda pair: -pair[1])] for row in coinco_rows]
     forms = {
-        "pairs": [[[s, score] for s, score in system[row["id"]]] for row in coinco_test],
-        "tuples": [[(s, score) for s, score in system[row["id"]]] for row in coinco_test],
-        "dicts": [[{"substitute": s, "score": score} for s, score in system[row["id"]]] for row in coinco_test],
-        "numpy pairs": [np.array([[s, score] for s, score in system[row["id"]]], dtype=object) for row in coinco_test],
-        "mapping by dataset id": {row["id"]: system[row["id"]] for row in coinco_test},
+        "pairs": [[[s, score] for s, score in system[row["id"]]] for row in coinco_rows],
+        "tuples": [[(s, score) for s, score in system[row["id"]]] for row in coinco_rows],
+        "dicts": [[{"substitute": s, "score": score} for s, score in system[row["id"]]] for row in coinco_rows],
+        "numpy pairs": [np.array([[s, score] for s, score in system[row["id"]]], dtype=object) for row in coinco_rows],
+        "mapping by dataset id": {row["id"]: system[row["id"]] for row in coinco_rows},
         "mapping by upstream id": by_upstream,
     }
     for name, predictions in forms.items():
-        for references in (test, coinco_test):
+        for references in (test, coinco_rows):
             assert metrics(metric.compute(predictions=predictions, references=references)) == cli, name
-        assert metrics(Scorer(coinco_test, split="test").score(predictions, by_pos=False)) == cli, name
+        assert metrics(Scorer(coinco_rows, split="test").score(predictions, by_pos=False)) == cli, name
     # Ranked strings (and numpy arrays of them) rank by position: equal to the pairs once ties are broken
     # the way the stable sort breaks them.
     strings = metrics(metric.compute(predictions=ranked, references=test))
@@ -95,14 +96,14 @@ def test_every_form_gives_the_cli_numbers(coinco_test, system, tmp_path):
     jsonl = tmp_path / "ranked.jsonl"
     jsonl.write_text(
         "".join(
-            json.dumps({"id": row["id"], "substitutes": r}) + "\n" for row, r in zip(coinco_test, ranked, strict=True)
+            json.dumps({"id": row["id"], "substitutes": r}) + "\n" for row, r in zip(coinco_rows, ranked, strict=True)
         )
     )
     assert metrics(evaluate_file(jsonl)) == cli
 
 
 @pytest.mark.slow  # 11 s on two cores
-def test_include_problematic_agrees_across_interfaces(coinco_test, system, tmp_path):
+def test_include_problematic_agrees_across_interfaces(coinco_rows, system, tmp_path):
     import swords_metric
 
     path = tmp_path / "all.jsonl"
@@ -112,18 +113,18 @@ def test_include_problematic_agrees_across_interfaces(coinco_test, system, tmp_p
     assert default["predictions_for_skipped_targets"] == 62 and default["targets_skipped"] == 62
     assert everything["targets_skipped"] == 0 and "problematic:included" in everything["signature"]
     metric = swords_metric.load()
-    predictions = [system[row["id"]] for row in coinco_test]
-    assert metrics(metric.compute(predictions=predictions, references=coinco_test)) == metrics(default)
-    included = metric.compute(predictions=predictions, references=coinco_test, include_problematic=True)
+    predictions = [system[row["id"]] for row in coinco_rows]
+    assert metrics(metric.compute(predictions=predictions, references=coinco_rows)) == metrics(default)
+    included = metric.compute(predictions=predictions, references=coinco_rows, include_problematic=True)
     assert metrics(included) == metrics(everything)
-    scorer = Scorer(coinco_test, split="test", include_problematic=True)
+    scorer = Scorer(coinco_rows, split="test", include_problematic=True)
     assert metrics(scorer.score(system, by_pos=False)) == metrics(everything)
 
 
 @pytest.mark.slow  # 9 s on two cores
-def test_the_space_scores_upstream_keyed_uploads_as_the_cli(coinco_test, system, tmp_path):
+def test_the_space_scores_upstream_keyed_uploads_as_the_cli(coinco_rows, system, tmp_path):
     score = pytest.importorskip("swords_space.tabs.score")
-    by_upstream = {row["upstream_id"]: [[s, x] for s, x in system[row["id"]]] for row in coinco_test}
+    by_upstream = {row["upstream_id"]: [[s, x] for s, x in system[row["id"]]] for row in coinco_rows}
     path = tmp_path / "upstream.json"
     path.write_text(json.dumps({"substitutes_lemmatized": False, "substitutes": by_upstream}))
     for options, flag in (((), False), (("--include-problematic",), True)):
@@ -133,12 +134,12 @@ def test_the_space_scores_upstream_keyed_uploads_as_the_cli(coinco_test, system,
     assert "upstream SWORDS library's target ids" in shown.summary()
 
 
-def test_compare_reads_either_scheme_and_says_when_coverage_differs(coinco_test, system, tmp_path):
+def test_compare_reads_either_scheme_and_says_when_coverage_differs(coinco_rows, system, tmp_path):
     upstream = tmp_path / "a.json"
-    upstream.write_text(json.dumps({"substitutes": {row["upstream_id"]: system[row["id"]] for row in coinco_test}}))
+    upstream.write_text(json.dumps({"substitutes": {row["upstream_id"]: system[row["id"]] for row in coinco_rows}}))
     half = tmp_path / "b.jsonl"
     half.write_text(
-        "".join(json.dumps({"id": row["id"], "substitutes": system[row["id"]][:3]}) + "\n" for row in coinco_test[::2])
+        "".join(json.dumps({"id": row["id"], "substitutes": system[row["id"]][:3]}) + "\n" for row in coinco_rows[::2])
     )
     done = run_swords(
         "evaluate",
@@ -163,8 +164,8 @@ def test_compare_reads_either_scheme_and_says_when_coverage_differs(coinco_test,
     assert refused.returncode == 2 and "between 100 and" in refused.stderr
 
 
-def test_mixed_and_misdirected_ids_are_one_clear_error(coinco_test, dataset_rows, coinco_scorer):
-    mixed = {coinco_test[0]["id"]: ["a"], coinco_test[1]["upstream_id"]: ["b"]}
+def test_mixed_and_misdirected_ids_are_one_clear_error(coinco_rows, dataset_rows, coinco_scorer):
+    mixed = {coinco_rows[0]["id"]: ["a"], coinco_rows[1]["upstream_id"]: ["b"]}
     with pytest.raises(MetricInputError, match="mixes 1 dataset ids .* and 1 upstream SWORDS ids"):
         coinco_scorer.score(mixed)
     dev = {row["upstream_id"]: ["x"] for row in dataset_rows[("coinco", "dev")][:40]}
@@ -180,19 +181,19 @@ def test_mixed_and_misdirected_ids_are_one_clear_error(coinco_test, dataset_rows
 
 
 @pytest.mark.slow  # 4 s on two cores
-def test_a_partial_file_is_scored_with_the_rest_as_empty_answers(coinco_test, system, tmp_path):
+def test_a_partial_file_is_scored_with_the_rest_as_empty_answers(coinco_rows, system, tmp_path):
     path = tmp_path / "partial.jsonl"
     path.write_text(
-        "".join(json.dumps({"id": row["id"], "substitutes": system[row["id"]]}) + "\n" for row in coinco_test[:1000])
+        "".join(json.dumps({"id": row["id"], "substitutes": system[row["id"]]}) + "\n" for row in coinco_rows[:1000])
     )
     done = run_swords(
         "evaluate", "--dataset", "coinco", "--split", "test", "--predictions", str(path), "--bootstrap", "0"
     )
     assert done.returncode == 0, done.stderr
-    scored_in_file = sum(not row["provenance"]["coinco_problematic"] for row in coinco_test[:1000])
+    scored_in_file = sum(not row["provenance"]["coinco_problematic"] for row in coinco_rows[:1000])
     assert f"{5388 - scored_in_file:,} of 5,388 scored targets are not in" in done.stderr
-    empty = {row["id"]: system[row["id"]] if i < 1000 else [] for i, row in enumerate(coinco_test)}
-    expected = Scorer(coinco_test, split="test").score(empty, by_pos=False)
+    empty = {row["id"]: system[row["id"]] if i < 1000 else [] for i, row in enumerate(coinco_rows)}
+    expected = Scorer(coinco_rows, split="test").score(empty, by_pos=False)
     assert expected["targets_not_in_predictions"] == 0
     assert metrics(evaluate_file(path)) == metrics(expected)
 
