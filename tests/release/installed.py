@@ -17,14 +17,20 @@ RESULTS = "swords_space/results"
 COINCO_ORACLE = "coinco-oracle.swords.test.jsonl"
 
 
-def _strace_works() -> bool:
+def _strace_flags() -> list[str] | None:
+    """The flags strace traces children with here: with --seccomp-bpf where this strace and kernel have it (only
+    the traced calls stop the processes; a served app's reads, writes and polls would each stop it otherwise),
+    else without; None where strace cannot run."""
     if shutil.which("strace") is None:
-        return False
-    probe = subprocess.run(["strace", "-f", "-qq", "-o", os.devnull, "true"], capture_output=True, timeout=30)
-    return probe.returncode == 0  # ptrace may be forbidden in a container
+        return None
+    for flags in (["-f", "--seccomp-bpf"], ["-f"]):
+        probe = subprocess.run(["strace", *flags, "-qq", "-o", os.devnull, "true"], capture_output=True, timeout=30)
+        if probe.returncode == 0:
+            return flags
+    return None  # ptrace may be forbidden in a container
 
 
-STRACE = _strace_works()
+STRACE = _strace_flags()
 
 
 def traced(command: list[str], log: Path) -> list[str]:
@@ -34,7 +40,7 @@ def traced(command: list[str], log: Path) -> list[str]:
     # -y: each descriptor with its path, so a relative open shows where it landed
     return [
         "strace",
-        "-f",
+        *STRACE,
         "-qq",
         "-y",
         "-e",

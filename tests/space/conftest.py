@@ -26,6 +26,25 @@ CHROMIUM_ARGS = [
 ]
 
 
+# -- the browser tests, once a session ------------------------------------------------------------------------
+
+# When the installed wheel's Space repository runs the browser tests (test_installed_space.py: the same tests against
+# the product as users get it, its log checked for tracebacks), their run against the clone's app is skipped. Run
+# without it (`pytest tests/space`, `-m "not release"`), they run against the clone's app.
+INSTALLED_BROWSER_RUN = "tests/release/test_installed_space.py::test_the_space_repository_runs_the_browser_tests"
+CLONE_BROWSER_FILE = "tests/space/test_space_e2e_browser.py::"
+
+
+@pytest.hookimpl(trylast=True)  # after `-m` and `-k` have deselected, and tests/conftest.py has marked the kinds
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    if os.environ.get("SWORDS_SPACE_URL") or not any(item.nodeid == INSTALLED_BROWSER_RUN for item in items):
+        return
+    skip = pytest.mark.skip(reason=f"run once a session, against the installed Space: {INSTALLED_BROWSER_RUN}")
+    for item in items:
+        if item.nodeid.startswith(CLONE_BROWSER_FILE) and item.get_closest_marker("browser"):
+            item.add_marker(skip)
+
+
 # -- the handlers, in this process ----------------------------------------------------------------------------
 
 
