@@ -74,8 +74,9 @@ def read_parquet(path: Path, config: str, split: str) -> pa.Table:
                 _check_schema(metadata_file.schema_arrow, path)
                 allowed = installed_shape(config, split)
                 _check_counts(_metadata_shape(metadata_file), allowed, path, config, split)
-                # One thread: a refused read left Arrow's reader threads alive at exit, which then aborted the
-                # process after its one line (exit 134, about 1 run in 60; apache/arrow#34314). None in 180 since.
+                # One thread: read with Arrow's threads, a refused bomb ended about 1 run in 60 in an abort at exit
+                # after its one line (exit 134; apache/arrow#34314 reports the same), none in 180 read on one. Why
+                # this read and not installed_shape's is not pinned down.
                 table = pq.ParquetFile(f, read_dictionary=_string_columns()).read(use_threads=False)
             except (pa.ArrowException, OSError) as error:
                 raise SwordsError(f"{path}: not a readable Parquet file ({clipped(_first_line(error))})") from None

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from ..conftest import REPO_ROOT, free_port
+from ..space.browser import INSTALLED_SELECTION
 from .conftest import user_env
 from .installed import COMMAND_TIMEOUT, assert_nothing_opened_in_the_clone, traced
 from .processes import start, stop, wait_for_http
@@ -57,7 +58,7 @@ def test_the_space_repository_runs_the_browser_tests(installed, space_repo, tmp_
                 "-n",
                 "0",  # in this process: one app, one browser, as a person uses them
                 "-k",
-                "test_browser",
+                INSTALLED_SELECTION,
                 str(REPO_ROOT / "tests" / "space" / "test_space_e2e_browser.py"),
             ],
             cwd=REPO_ROOT,

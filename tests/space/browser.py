@@ -8,6 +8,10 @@ from pathlib import Path
 from ..space_server import REPO_ROOT
 
 ARTIFACTS = REPO_ROOT / "artifacts"
+# The browser tests tests/release/test_installed_space.py runs against the installed Space (its `-k`); it checks the
+# app's log itself. When it runs, their run against the clone's app is skipped (conftest.py).
+INSTALLED_SELECTION = "test_browser"
+INSTALLED_LOG_CHECK = "test_server_log_has_no_traceback"
 
 
 def choose(page, dropdown: str, option: str) -> None:

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from ..space_server import running_app
+from .browser import INSTALLED_LOG_CHECK, INSTALLED_SELECTION
 from .helpers import COINCO_ORACLE, import_space
 
 CHROMIUM = os.environ.get("SWORDS_CHROMIUM", "/usr/bin/chromium")
@@ -35,13 +36,15 @@ INSTALLED_BROWSER_RUN = "tests/release/test_installed_space.py::test_the_space_r
 CLONE_BROWSER_FILE = "tests/space/test_space_e2e_browser.py::"
 
 
-@pytest.hookimpl(trylast=True)  # after `-m` and `-k` have deselected, and tests/conftest.py has marked the kinds
+@pytest.hookimpl(trylast=True)  # after `-m` and `-k` have deselected
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    if os.environ.get("SWORDS_SPACE_URL") or not any(item.nodeid == INSTALLED_BROWSER_RUN for item in items):
+    if os.environ.get(SPACE_URL_ENV) or not any(item.nodeid == INSTALLED_BROWSER_RUN for item in items):
         return
     skip = pytest.mark.skip(reason=f"run once a session, against the installed Space: {INSTALLED_BROWSER_RUN}")
     for item in items:
-        if item.nodeid.startswith(CLONE_BROWSER_FILE) and item.get_closest_marker("browser"):
+        if item.nodeid.startswith(CLONE_BROWSER_FILE) and (
+            INSTALLED_SELECTION in item.name or item.name == INSTALLED_LOG_CHECK
+        ):
             item.add_marker(skip)
 
 
