@@ -24,6 +24,9 @@ TIMEOUT = 900  # seconds for one command; the longest (the default system on SWO
 # Commands that serve the embedded llama.cpp engine: one engine at a time on the machine, so not beside the engine's
 # own tests on another worker.
 ENGINE = r"^swords (run --system llm|judge llm) .*--local"
+# The manual's first local run: test_llm_local_runs.py runs it as written and checks its prompts and answers, so the
+# engine's docs test does not run it a second time (the same five requests, about 40 s of the engine).
+LOCAL_RUN = r"^swords run --system llm --local --dataset swords --split dev --limit 5 --budget 640 --max-tokens 48$"
 
 NOT_RUN = {
     r"^pip install ": "installs packages: the test environment is what these commands install",
@@ -39,6 +42,8 @@ NOT_RUN = {
     r"^python space/app\.py": "serves until stopped: test_space_cli.py and the Space tests start it",
     r"^swords llm serve": "serves until stopped: test_llm_local_engine.py starts it and calls /v1/completions",
     r"^vllm serve": "needs vLLM and a GPU",
+    LOCAL_RUN: "serves the embedded engine: tests/baselines/test_llm_local_runs.py runs it as written and checks its "
+    "prompts and answers (test_the_manuals_local_run_answers_real_substitutes_offline)",
     ENGINE: "serves the embedded engine: tests/baselines/test_docs_engine_commands.py runs it as written, in the "
     "engine's worker group (one engine at a time on the machine)",
     r"^swords judge validate .*--local": "judges 242 items with the embedded engine (52 min on two busy shared "

@@ -26,6 +26,7 @@ from swords_baselines.run.files import output_paths
 from swords_metric import read_predictions
 
 from ..conftest import REPO_ROOT
+from ..doc_commands import LOCAL_RUN, environment, make_sandbox, shell_commands
 from .conftest import ENGINE_CONTEXT
 from .engine_helpers import BUDGET, MAX_TOKENS, OFFLINE
 from .run_helpers import SWORDS
@@ -59,15 +60,23 @@ def cached(folder: Path) -> list[dict]:
 
 
 @pytest.mark.engine
-def test_the_readme_command_answers_real_substitutes_offline(tmp_path, dev):
-    """`swords run --system llm --local --dataset swords --split dev --limit 5 --budget 640 --max-tokens 48`:
-    the prompts fit the budget by the server's own count and fill it; the paper's logit bias makes every
-    completion run to --max-tokens; the parser turns the real completions into distinct substitutes without
-    the target."""
-    output, cache = tmp_path / "local.jsonl", tmp_path / "cache"
-    done = local_run(output, "--cache-dir", str(cache))
+def test_the_manuals_local_run_answers_real_substitutes_offline(tmp_path, dev):
+    """The manual's `swords run --system llm --local --dataset swords --split dev --limit 5 --budget 640
+    --max-tokens 48` (docs/baselines/llm.md), as written, in a sandbox with its own cache: the prompts fit the
+    budget by the server's own count and fill it; the paper's logit bias makes every completion run to
+    --max-tokens; the parser turns the real completions into distinct substitutes without the target. (The docs'
+    engine test leaves this command to this one: tests/doc_commands.py, LOCAL_RUN.)"""
+    [(where, command)] = [param.values[:2] for param in shell_commands() if re.search(LOCAL_RUN, param.values[1])]
+    assert where.startswith("docs/baselines/llm.md:") and f"--budget {BUDGET} --max-tokens {MAX_TOKENS}" in command
+    sandbox = make_sandbox(tmp_path / "sandbox")
+    done = subprocess.run(
+        ["bash", "-c", command], cwd=sandbox, env={**environment(sandbox), **OFFLINE}, capture_output=True, text=True,
+        timeout=600,
+    )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert "requests sent: 5" in done.stdout
+    assert "Traceback" not in done.stderr
+    cache, output = sandbox / ".cache" / "swords-lexsub" / "llm", sandbox / "runs" / "llm.swords.dev.jsonl"
     records = cached(cache)
     assert len(records) == 5
     by_id = {row["id"]: row for row in dev}
