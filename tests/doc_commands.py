@@ -11,6 +11,7 @@ import re
 import shlex
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -160,6 +161,19 @@ def shell_commands() -> list:
                 marks = [pytest.mark.slow] if slow else []
                 params.append(pytest.param(where, command, needs, id=f"{where} {command[:60]}", marks=marks))
     return params
+
+
+# The README's quick start runs the default system on SWORDS test (about 40 s of CPU on two cores). It runs once, as
+# written, for the whole test run (`default_run`): the snippets' test takes its files from there, and the metric's
+# tests score its predictions (tests/metric/real_systems.py).
+DEFAULT_RUN = r"^swords run --system wordnet\+embedding --dataset swords --split test$"
+
+
+def default_run(made_once: Callable[[str, Callable[[Path], None]], Path]) -> Path:
+    """The sandbox the README's default run (DEFAULT_RUN) ran in, as written, once for the whole test run; its
+    files are in `runs/`. `made_once(name, make)` is tests/conftest.py's, bound to the run's temporary folder."""
+    [(where, command)] = [param.values[:2] for param in shell_commands() if re.search(DEFAULT_RUN, param.values[1])]
+    return made_once("readme-default-run", lambda folder: run_command(where, command, make_sandbox(folder)))
 
 
 def run_command(where: str, command: str, sandbox: Path) -> None:

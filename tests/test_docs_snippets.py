@@ -12,14 +12,25 @@ earlier ones wrote."""
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from .conftest import made_once
 from .doc_blocks import blocks, documents
-from .doc_commands import TIMEOUT, environment, make_sandbox, not_run_reason, run_with_needs, shell_commands
+from .doc_commands import (
+    DEFAULT_RUN,
+    TIMEOUT,
+    default_run,
+    environment,
+    make_sandbox,
+    not_run_reason,
+    run_with_needs,
+    shell_commands,
+)
 
 # Python blocks that need what a test cannot give them here, and where else they run.
 NOT_RUN_PYTHON = {
@@ -56,10 +67,14 @@ def test_the_documents_hold_commands_and_blocks():
 
 
 @pytest.mark.parametrize(("where", "command", "needs"), shell_commands())
-def test_command_runs(where, command, needs, sandbox):
+def test_command_runs(where, command, needs, sandbox, tmp_path_factory):
     reason = not_run_reason(command)
     if reason:
         pytest.skip(f"{where}, not run here: {reason}")
+    if re.search(DEFAULT_RUN, command):  # run as written once a test run, shared with the metric's tests
+        ran = default_run(lambda name, make: made_once(tmp_path_factory, name, make))
+        shutil.copytree(ran / "runs", sandbox / "runs", dirs_exist_ok=True)
+        return
     run_with_needs(where, command, needs, sandbox)
 
 

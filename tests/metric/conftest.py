@@ -102,5 +102,5 @@ def real_systems(tmp_path_factory) -> Mapping:
     from .real_systems import RealSystems
 
     return RealSystems(
-        swords_dataset.rows("swords", "test"), lambda name, make: made_once(tmp_path_factory, f"system-{name}", make)
+        swords_dataset.rows("swords", "test"), lambda name, make: made_once(tmp_path_factory, name, make)
     )

@@ -1,18 +1,18 @@
 """Real systems' predictions on SWORDS test, for the tests of the details, the summary and the WordNet relations:
 the thesaurus oracle (Roget's, from the shared sources), the `wordnet` baseline, the CoInCo oracle (the Space's
-stored predictions) and the default system, wordnet+embedding (run once for the whole test run, about 30 s:
-tests asking for it are slow, SYSTEM_PARAMS). Each is made when a test first asks for it (RealSystems)."""
+stored predictions) and the default system, wordnet+embedding (the README's quick-start run, run as written once
+for the whole test run and shared with the snippets' test, about 40 s: tests asking for it are slow, SYSTEM_PARAMS).
+Each is made when a test first asks for it (RealSystems)."""
 
 from __future__ import annotations
 
-import contextlib
-import io
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
 import pytest
 
 from ..conftest import REPO_ROOT
+from ..doc_commands import default_run
 
 COINCO_ORACLE = REPO_ROOT / "space" / "results" / "coinco-oracle.swords.test.jsonl"
 SYSTEMS = ("thesaurus-oracle", "wordnet", "coinco-oracle", "wordnet+embedding")
@@ -38,9 +38,9 @@ class RealSystems(Mapping):
             raise KeyError(name)
         if name not in self.made:
             self.made[name] = (
-                self.made_once(name, lambda folder: system_predictions(name, self.rows, folder)) / f"{name}.jsonl"
+                default_run(self.made_once) / "runs" / f"{name}.swords.test.jsonl"
                 if name == NEURAL
-                else system_predictions(name, self.rows, None)
+                else system_predictions(name, self.rows)
             )
         return self.made[name]
 
@@ -51,9 +51,9 @@ class RealSystems(Mapping):
         return len(self.available())
 
 
-def system_predictions(name: str, rows: list[dict], folder: Path | None):
-    """The system's SWORDS test predictions: a predictions file (the stored one, or the run's JSONL) or a
-    mapping from target id to substitutes."""
+def system_predictions(name: str, rows: list[dict]):
+    """The system's SWORDS test predictions: a predictions file (the stored one) or a mapping from target id to
+    substitutes. (wordnet+embedding's are the README's default run: RealSystems.)"""
     if name == "coinco-oracle":
         return COINCO_ORACLE
     if name == "thesaurus-oracle":
@@ -62,13 +62,7 @@ def system_predictions(name: str, rows: list[dict], folder: Path | None):
         if not default_thesaurus_path().is_file():
             pytest.skip(f"Roget's thesaurus not found at {default_thesaurus_path()}")
         return {row["id"]: thesaurus_substitutes(row["target_lemma"], row["pos"]) for row in rows}
-    if name == "wordnet":
-        from swords_baselines.classic.wordnet import wordnet_substitutes
+    from swords_baselines.classic.wordnet import wordnet_substitutes
 
-        return {row["id"]: wordnet_substitutes(row) for row in rows}
-    from swords_baselines.cli import execute
-
-    output = folder / f"{name}.jsonl"
-    with contextlib.redirect_stdout(io.StringIO()):
-        assert execute(name, {}, "swords", "test", str(output), bootstrap=0, progress=False, as_json=True) == 0
-    return output
+    assert name == "wordnet", name
+    return {row["id"]: wordnet_substitutes(row) for row in rows}
