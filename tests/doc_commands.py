@@ -50,7 +50,7 @@ NOT_RUN = {
     r"^swords judge validate .*--local": "judges 242 items with the embedded engine (52 min on two busy shared "
     "cores): test_judge_engine.py runs this command",
     r"^lm_eval ": "needs the server the line before starts: test_lm_eval.py runs this command against `swords llm "
-    "serve` on a free port",
+    "serve` on a free port (a 384-token budget, the engine tests' own)",
     r"ruff check \. && lint-imports && pytest$": "the test command itself",
     r"^swords data build --sources sources --output rebuilt\b": "builds the dataset from the raw sources (about 30 s): "
     "tests/dataset's `rebuilt` fixture runs this command once a test run, and test_build_cli.py checks what it wrote",

@@ -20,7 +20,9 @@ from ..conftest import REPO_ROOT, free_port
 from ..space_server import stop_process
 
 SWORDS = [sys.executable, "-m", "swords_lexsub.cli"]
-ENGINE_CONTEXT = 640  # tokens a slot: the small budget the engine's tests prompt with
+# Tokens a slot of the session's engine. The same-request test fills it: with llama.cpp's prompt cache on, its five
+# 640-token prompts answered differently in reverse order, its five 384-token ones did not (2026-11-27).
+ENGINE_CONTEXT = 640
 RECORDED_FILE = default_sources_dir() / "recorded-outputs" / "gpt3-davinci_swords-v0.8_dev-valid.json.gz"
 
 

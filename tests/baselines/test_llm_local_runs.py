@@ -67,7 +67,8 @@ def test_the_manuals_local_run_answers_real_substitutes_offline(tmp_path, dev):
     --max-tokens; the parser turns the real completions into distinct substitutes without the target. (The docs'
     engine test leaves this command to this one: tests/doc_commands.py, LOCAL_RUN.)"""
     [(where, command)] = [param.values[:2] for param in shell_commands() if re.search(LOCAL_RUN, param.values[1])]
-    assert where.startswith("docs/baselines/llm.md:") and f"--budget {BUDGET} --max-tokens {MAX_TOKENS}" in command
+    assert where.startswith("docs/baselines/llm.md:")
+    budget, max_tokens = (int(re.search(rf"--{option} (\d+)", command).group(1)) for option in ("budget", "max-tokens"))
     sandbox = make_sandbox(tmp_path / "sandbox")
     done = subprocess.run(
         ["bash", "-c", command], cwd=sandbox, env={**environment(sandbox), **OFFLINE}, capture_output=True, text=True,
@@ -82,10 +83,10 @@ def test_the_manuals_local_run_answers_real_substitutes_offline(tmp_path, dev):
     by_id = {row["id"]: row for row in dev}
     for record in records:
         usage, choice = record["response"]["usage"], record["response"]["choices"][0]
-        assert usage["prompt_tokens"] + MAX_TOKENS <= BUDGET  # the server's own count
-        assert usage["prompt_tokens"] > BUDGET - MAX_TOKENS - 200  # filled: no further example would fit
+        assert usage["prompt_tokens"] + max_tokens <= budget  # the server's own count
+        assert usage["prompt_tokens"] > budget - max_tokens - 200  # filled: no further example would fit
         assert record["request"]["logit_bias"] and record["request"]["stop"] == ["\n", "\r", "\n\n"]
-        assert choice["finish_reason"] == "length" and usage["completion_tokens"] == MAX_TOKENS
+        assert choice["finish_reason"] == "length" and usage["completion_tokens"] == max_tokens
         assert "\n" not in choice["text"]  # newlines are banned
     predictions = read_predictions(output)[0]
     assert set(predictions) == {row["id"] for row in dev[:5]}
@@ -172,9 +173,8 @@ def test_the_same_request_gets_the_same_answer_whatever_came_before(served_engin
     (With llama.cpp's prompt cache on, its default, the second and the fifth changed, as two of the first ten did:
     a prompt restored from the cache is decoded from logits of another batch shape.)"""
     rows = swords_dataset.rows("swords", "test")[:5]
-    assert BUDGET == ENGINE_CONTEXT
-    with LLM(
-        base_url=served_engine, model="smollm2-135m", budget=BUDGET, max_tokens=MAX_TOKENS, cache_dir="off"
+    with LLM(  # prompts that fill the engine's slot (conftest.py: ENGINE_CONTEXT)
+        base_url=served_engine, model="smollm2-135m", budget=ENGINE_CONTEXT, max_tokens=MAX_TOKENS, cache_dir="off"
     ) as system:
         bodies = [system.request_body(row)[1] for row in rows]
 
