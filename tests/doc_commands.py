@@ -169,19 +169,26 @@ def shell_commands() -> list:
 DEFAULT_RUN = r"^swords run --system wordnet\+embedding --dataset swords --split test$"
 
 
+def documented(pattern: str) -> tuple[str, str]:
+    """(where, command) of the one shell command of the documents that `pattern` matches."""
+    [(where, command)] = [param.values[:2] for param in shell_commands() if re.search(pattern, param.values[1])]
+    return where, command
+
+
 def default_run(made_once: Callable[[str, Callable[[Path], None]], Path]) -> Path:
     """The sandbox the README's default run (DEFAULT_RUN) ran in, as written, once for the whole test run; its
     files are in `runs/`. `made_once(name, make)` is tests/conftest.py's, bound to the run's temporary folder."""
-    [(where, command)] = [param.values[:2] for param in shell_commands() if re.search(DEFAULT_RUN, param.values[1])]
+    where, command = documented(DEFAULT_RUN)
     return made_once("readme-default-run", lambda folder: run_command(where, command, make_sandbox(folder)))
 
 
-def run_command(where: str, command: str, sandbox: Path) -> None:
+def run_command(where: str, command: str, sandbox: Path, timeout: float = TIMEOUT) -> subprocess.CompletedProcess:
     done = subprocess.run(
-        ["bash", "-c", command], cwd=sandbox, env=environment(sandbox), capture_output=True, text=True, timeout=TIMEOUT
+        ["bash", "-c", command], cwd=sandbox, env=environment(sandbox), capture_output=True, text=True, timeout=timeout
     )
     assert done.returncode == 0, f"{where}: {command}\n{done.stdout[-1500:]}\n{done.stderr[-3000:]}"
     assert "Traceback" not in done.stderr
+    return done
 
 
 def run_with_needs(where: str, command: str, needs: list, sandbox: Path) -> None:

@@ -26,7 +26,7 @@ from swords_baselines.run.files import output_paths
 from swords_metric import read_predictions
 
 from ..conftest import REPO_ROOT
-from ..doc_commands import LOCAL_RUN, environment, make_sandbox, shell_commands
+from ..doc_commands import LOCAL_RUN, documented, make_sandbox, run_command
 from .conftest import ENGINE_CONTEXT
 from .engine_helpers import BUDGET, MAX_TOKENS, OFFLINE
 from .run_helpers import SWORDS
@@ -66,17 +66,12 @@ def test_the_manuals_local_run_answers_real_substitutes_offline(tmp_path, dev):
     budget by the server's own count and fill it; the paper's logit bias makes every completion run to
     --max-tokens; the parser turns the real completions into distinct substitutes without the target. (The docs'
     engine test leaves this command to this one: tests/doc_commands.py, LOCAL_RUN.)"""
-    [(where, command)] = [param.values[:2] for param in shell_commands() if re.search(LOCAL_RUN, param.values[1])]
+    where, command = documented(LOCAL_RUN)
     assert where.startswith("docs/baselines/llm.md:")
     budget, max_tokens = (int(re.search(rf"--{option} (\d+)", command).group(1)) for option in ("budget", "max-tokens"))
     sandbox = make_sandbox(tmp_path / "sandbox")
-    done = subprocess.run(
-        ["bash", "-c", command], cwd=sandbox, env={**environment(sandbox), **OFFLINE}, capture_output=True, text=True,
-        timeout=600,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr
+    done = run_command(where, command, sandbox, timeout=600)  # exit 0, no traceback; offline, its cache in the sandbox
     assert "requests sent: 5" in done.stdout
-    assert "Traceback" not in done.stderr
     cache, output = sandbox / ".cache" / "swords-lexsub" / "llm", sandbox / "runs" / "llm.swords.dev.jsonl"
     records = cached(cache)
     assert len(records) == 5
