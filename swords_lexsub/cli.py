@@ -11,16 +11,11 @@ import sys
 from swords_lexsub.arguments import SwordsParser
 from swords_lexsub.errors import SwordsError
 from swords_lexsub.hub.endpoint import settle_endpoint
+from swords_lexsub.interrupts import Terminated, handled_interrupts, raise_pending
 from swords_lexsub.plugins import COMMANDS, entry_points_of
 from swords_lexsub.terminal import shown
 
-
-class Terminated(KeyboardInterrupt):
-    """SIGTERM, handled as Ctrl-C is: what is finished is kept, temporary files go, one line says so."""
-
-
-def _terminate(signum: int, frame: object) -> None:
-    raise Terminated()
+__all__ = ["Terminated", "main", "parser"]
 
 
 def parser(command: str | None = None) -> argparse.ArgumentParser:
@@ -57,29 +52,28 @@ def main(argv: list[str] | None = None) -> int:
     if extra and not getattr(args, "accepts_extra", False):
         top.error(f"unrecognized arguments: {' '.join(extra)}")
     args.extra = extra
-    # A command that serves until stopped (`swords demo`, `swords llm serve`) sets its own handler.
-    previous_handler = signal.signal(signal.SIGTERM, _terminate)
-    try:
-        warning = settle_endpoint(needs_hub=getattr(args, "needs_hub", False))
-        if warning is not None:
-            print(f"swords: {warning}", file=sys.stderr)
-        status = args.func(args)
-        sys.stdout.flush()  # a closed pipe shows here, inside the handler below, not at interpreter exit
-        return status
-    except SwordsError as error:
-        print(f"swords: error: {shown(error.for_cli())}", file=sys.stderr)
-        return 2
-    except Terminated:
-        print("swords: terminated (SIGTERM); finished work is kept", file=sys.stderr)
-        return 128 + signal.SIGTERM
-    except KeyboardInterrupt:
-        print("swords: interrupted", file=sys.stderr)
-        return 130
-    except BrokenPipeError:  # `swords … | head`: the reader has what it wanted; stop quietly
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 0
-    finally:
-        signal.signal(signal.SIGTERM, previous_handler)
+    # A command that serves until stopped (`swords demo`, `swords llm serve`) sets its own SIGTERM handler.
+    with handled_interrupts():
+        try:
+            warning = settle_endpoint(needs_hub=getattr(args, "needs_hub", False))
+            if warning is not None:
+                print(f"swords: {warning}", file=sys.stderr)
+            status = args.func(args)
+            raise_pending()  # a Ctrl-C or SIGTERM that came in the last moments, where Python swallowed it
+            sys.stdout.flush()  # a closed pipe shows here, inside the handler below, not at interpreter exit
+            return status
+        except SwordsError as error:
+            print(f"swords: error: {shown(error.for_cli())}", file=sys.stderr)
+            return 2
+        except Terminated:
+            print("swords: terminated (SIGTERM); finished work is kept", file=sys.stderr)
+            return 128 + signal.SIGTERM
+        except KeyboardInterrupt:
+            print("swords: interrupted", file=sys.stderr)
+            return 130
+        except BrokenPipeError:  # `swords … | head`: the reader has what it wanted; stop quietly
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return 0
 
 
 if __name__ == "__main__":
