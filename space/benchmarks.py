@@ -92,9 +92,7 @@ class _Split:
 
 @cache
 def _read(config: str, split: str) -> _Split:
-    import pyarrow.parquet as pq
-
-    table = pq.read_table(swords_dataset.DATASET_DIR / swords_dataset.parquet_path(config, split))
+    table = swords_dataset.split_table(config, split)
     ids = table.column("id").to_pylist()
     return _Split(
         table=table,

@@ -57,11 +57,19 @@ def _check_shipped_card() -> None:
         raise SwordsError(problem)
 
 
+def split_table(config: str, split: str, columns: list[str] | None = None, dataset_dir: Path | None = None):
+    """A split's shipped Parquet (or the one in `dataset_dir`, a build's folder) as a pyarrow Table. Read as one
+    file: `pyarrow.parquet.read_table` would import pyarrow.dataset and with it pandas, a quarter of a second at
+    every command's start for nothing a single file needs."""
+    import pyarrow.parquet as pq
+
+    with pq.ParquetFile((dataset_dir or DATASET_DIR) / parquet_path(config, split)) as parquet:
+        return parquet.read(columns=columns)
+
+
 def rows(config: str = DEFAULT_CONFIG, split: str = "test", columns: list[str] | None = None) -> list[dict]:
     """A split's rows as plain dicts, read straight from the shipped Parquet with pyarrow: what the toolkit's
     own commands use (no `datasets` import, no cache written, nothing printed). Use `load` for a Dataset."""
-    import pyarrow.parquet as pq
-
     check_config(config)
     if split is None:  # `load` gives every split for None; a list of rows is one split's
         raise SwordsError(
@@ -69,7 +77,7 @@ def rows(config: str = DEFAULT_CONFIG, split: str = "test", columns: list[str] |
             "gives every split)"
         )
     check_config(config, split)
-    return pq.read_table(DATASET_DIR / parquet_path(config, split), columns=columns).to_pylist()
+    return split_table(config, split, columns).to_pylist()
 
 
 # The two id columns: ours, and the one the upstream SWORDS library uses (equal for SWORDS).
@@ -78,9 +86,7 @@ ID_COLUMNS = ("id", "upstream_id")
 
 @cache
 def _ids(config: str, split: str) -> dict[str, frozenset[str]]:
-    import pyarrow.parquet as pq
-
-    table = pq.read_table(DATASET_DIR / parquet_path(config, split), columns=list(ID_COLUMNS))
+    table = split_table(config, split, list(ID_COLUMNS))
     return {column: frozenset(table.column(column).to_pylist()) for column in ID_COLUMNS}
 
 

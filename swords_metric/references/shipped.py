@@ -141,8 +141,6 @@ def shipped_references(config: str, parts: Sequence[str]) -> ReferenceSplit:
 def write_shipped(dataset_dir: Path) -> list[Path]:
     """The build step: write the prepared references of every split whose Parquet is in `dataset_dir` and whose rows
     all have a POS (the SWORDS metrics lemmatize under it)."""
-    import pyarrow.parquet as pq
-
     import swords_dataset
 
     written = []
@@ -151,7 +149,7 @@ def write_shipped(dataset_dir: Path) -> list[Path]:
             parquet = Path(dataset_dir) / swords_dataset.parquet_path(config, split)
             if not parquet.is_file():
                 continue
-            rows = pq.read_table(parquet).to_pylist()
+            rows = swords_dataset.split_table(config, split, dataset_dir=Path(dataset_dir)).to_pylist()
             if not all(isinstance(row.get("pos"), str) for row in rows):
                 continue  # no POS (ProLex, TSAR-2022): the SWORDS metrics' lemmatized references do not apply
             path = prepared_path(dataset_dir, config, split)

@@ -199,7 +199,7 @@ def joined_split(ids: Sequence[str]) -> tuple[str, str] | None:
             if sum(sizes) != len(ids):
                 continue
             given = [
-                pq.read_table(path(config, split), columns=["id"]).column("id").to_pylist() for split in (first, second)
+                swords_dataset.split_table(config, split, ["id"]).column("id").to_pylist() for split in (first, second)
             ]
             if given[0] + given[1] == list(ids):
                 return config, f"{first}{swords_dataset.SPLIT_JOINER}{second}"
