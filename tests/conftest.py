@@ -231,3 +231,37 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log):
             return group_of(nodeid.split("@", 1)[0].split("::", 1)[0])
 
     return FileGroupScheduling(config, log)
+
+
+class Begun:
+    """Work begun in a thread before the test that checks it (a module fixture), so that the file's other tests run
+    while it waits: for a test that spends a minute waiting on a default timeout. `result()` is what the work
+    returned, or raises what it raised."""
+
+    def __init__(self, work: Callable[[], object], limit: float) -> None:
+        import threading
+
+        self.limit, self.outcome = limit, {}
+        self.thread = threading.Thread(target=self._run, args=(work,), daemon=True)
+        self.thread.start()
+
+    def _run(self, work: Callable[[], object]) -> None:
+        try:
+            self.outcome["value"] = work()
+        except BaseException as error:  # noqa: BLE001 (raised again by result())
+            self.outcome["error"] = error
+
+    def result(self) -> object:
+        self.thread.join(self.limit)
+        assert not self.thread.is_alive(), f"the work begun early did not finish within {self.limit} s"
+        if "error" in self.outcome:
+            raise self.outcome["error"]
+        return self.outcome["value"]
+
+
+def begin_for(request: pytest.FixtureRequest, test_name: str, work: Callable[[], object], limit: float):
+    """`work` begun now (a Begun) when the test `test_name` of the requesting module is to run in this session,
+    else None (a quick lane that leaves it out does not wait for it). At the module's end it is waited for."""
+    if not any(item.name == test_name and item.module is request.module for item in request.session.items):
+        return None
+    return Begun(work, limit)

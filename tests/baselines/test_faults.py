@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import json
+import secrets
 import socket
 from pathlib import Path
 
@@ -17,6 +18,7 @@ import pytest
 from swords_baselines.run.files import output_paths
 from swords_metric import read_predictions
 
+from ..conftest import begin_for
 from ..llm_server import LLMServer
 from .run_helpers import llm_args, one_line, swords
 
@@ -33,21 +35,26 @@ def assert_nowhere(folder: Path, done, *secrets_: str) -> None:
 # --- The LLM runner against a broken server -------------------------------------------------------------
 
 
-@pytest.mark.slow  # 65 s on two cores
-def test_a_stalled_server_stops_the_run_with_default_settings_within_two_minutes(tmp_path, key):
-    """A server that accepts connections and never answers, every option at its default (60 s timeout, 16
-    requests in flight): the run gives up when the first requests time out, sends nothing more, and says
-    so in one line naming the host but none of the URL's credentials."""
-    with LLMServer(mode="stall") as server:
-        url = server.base_url.replace("http://", "http://user:PASSWORD1@") + "?api-key=QUERYSECRET"
-        done = swords(*llm_args(url, tmp_path / "out.jsonl", limit=0), env=key, timeout=400)
-        sent = len(server.requests)
-    line = one_line(done)
-    assert f"127.0.0.1:{server.port}" in line and "not answering" in line and "timed out" in line
-    assert "checkpointed" in line
-    assert done.seconds < 60 + 60, done.seconds  # the first timeouts come at 60 s: stopped well within 2 minutes
-    assert sent <= 32, sent  # the 16 in flight, and no retry after the server was found down
-    assert_nowhere(tmp_path, done, "PASSWORD1", "QUERYSECRET", key["SWORDS_FAULT_KEY"])
+STALLED = "test_a_stalled_server_stops_the_run_with_default_settings_within_two_minutes"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def stalled_run(request, tmp_path_factory):
+    """The stalled-server run, begun as this file's tests begin: it waits a minute on the default timeout, while the
+    other tests run (its figures are its own: the command's seconds, the server's requests)."""
+    folder = tmp_path_factory.mktemp("stalled")
+    key = {"SWORDS_FAULT_KEY": "sk-fault-" + secrets.token_hex(16)}
+
+    def run():
+        with LLMServer(mode="stall") as server:
+            url = server.base_url.replace("http://", "http://user:PASSWORD1@") + "?api-key=QUERYSECRET"
+            done = swords(*llm_args(url, folder / "out.jsonl", limit=0), env=key, timeout=400)
+            return folder, key, server.port, done, len(server.requests)
+
+    begun = begin_for(request, STALLED, run, limit=420)
+    yield begun
+    if begun is not None:
+        begun.thread.join(begun.limit)  # never left running past its file
 
 
 @pytest.mark.slow  # 5 s on two cores
@@ -101,3 +108,18 @@ def test_credentials_never_reach_a_file_or_the_terminal(tmp_path, key):
     assert header["options"]["base_url"] == f"http://127.0.0.1:{server.port}/v1"
     echoed = [s for items in read_predictions(output)[0].values() for s, _ in items if "/completions?" in s]
     assert echoed  # the echo arrived, its secrets blanked
+
+
+# Last in the file: begun as the file's first test began (stalled_run), it has been waiting since.
+@pytest.mark.slow  # 65 s on two cores, most of it spent while the file's other tests ran
+def test_a_stalled_server_stops_the_run_with_default_settings_within_two_minutes(stalled_run):
+    """A server that accepts connections and never answers, every option at its default (60 s timeout, 16
+    requests in flight): the run gives up when the first requests time out, sends nothing more, and says
+    so in one line naming the host but none of the URL's credentials."""
+    folder, key, port, done, sent = stalled_run.result()
+    line = one_line(done)
+    assert f"127.0.0.1:{port}" in line and "not answering" in line and "timed out" in line
+    assert "checkpointed" in line
+    assert done.seconds < 60 + 60, done.seconds  # the first timeouts come at 60 s: stopped well within 2 minutes
+    assert sent <= 32, sent  # the 16 in flight, and no retry after the server was found down
+    assert_nowhere(folder, done, "PASSWORD1", "QUERYSECRET", key["SWORDS_FAULT_KEY"])
