@@ -3,8 +3,8 @@ swallows exceptions.
 
 SIGTERM is turned into `Terminated` (a KeyboardInterrupt, as Ctrl-C is), raised wherever the main thread is. When
 that is inside a weakref callback, a `__del__` or a garbage-collection callback, Python prints "Exception ignored in
-..." and carries on, and the command would run to its end and exit 0 (seen: SIGTERM during `swords data verify`,
-while pyarrow's weak references were being cleared). `handled_interrupts` catches such a swallowed interrupt and
+..." and carries on, and the command would run to its end and exit 0 (seen in CI: SIGTERM during `swords data
+verify`, inside a WeakKeyDictionary's callback). `handled_interrupts` catches such a swallowed interrupt and
 delivers it again a moment later, when the main thread is back in ordinary code; `raise_pending` raises one that is
 still on its way when the command's work returns.
 """
