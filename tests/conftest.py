@@ -260,8 +260,13 @@ class Begun:
 
 
 def begin_for(request: pytest.FixtureRequest, test_name: str, work: Callable[[], object], limit: float):
-    """`work` begun now (a Begun) when the test `test_name` of the requesting module is to run in this session,
-    else None (a quick lane that leaves it out does not wait for it). At the module's end it is waited for."""
-    if not any(item.name == test_name and item.module is request.module for item in request.session.items):
-        return None
-    return Begun(work, limit)
+    """A module fixture's body (`yield from begin_for(...)`): `work` begun now (a Begun) when the test `test_name`
+    of the requesting module is to run in this session, else None (a quick lane that leaves it out does not wait
+    for it); at the module's end it is waited for, never left running past its file."""
+    selected = any(
+        item.name == test_name and getattr(item, "module", None) is request.module for item in request.session.items
+    )
+    begun = Begun(work, limit) if selected else None
+    yield begun
+    if begun is not None:
+        begun.thread.join(limit)

@@ -51,10 +51,7 @@ def stalled_run(request, tmp_path_factory):
             done = swords(*llm_args(url, folder / "out.jsonl", limit=0), env=key, timeout=400)
             return folder, key, server.port, done, len(server.requests)
 
-    begun = begin_for(request, STALLED, run, limit=420)
-    yield begun
-    if begun is not None:
-        begun.thread.join(begun.limit)  # never left running past its file
+    yield from begin_for(request, STALLED, run, limit=420)
 
 
 @pytest.mark.slow  # 5 s on two cores
