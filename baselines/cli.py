@@ -47,7 +47,7 @@ def register(subparsers) -> None:
         help="recompute even if the output holds a finished run; replace a run with other settings, or files "
         "that no run wrote",
     )
-    command.set_defaults(func=run_command, accepts_extra=True, help_text=command.format_help)
+    command.set_defaults(func=run_command, accepts_extra=True, help_text=command.format_help, resumes=True)
 
 
 def register_llm(subparsers) -> None:

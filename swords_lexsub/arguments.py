@@ -1,5 +1,5 @@
 """What every `swords` command line shares: the parser class (help that states each option's default and
-choices, "did you mean" for a mistyped choice) and the argument types that refuse out-of-range values."""
+choices, "did you mean" for a mistyped choice, in any case) and the argument types that refuse out-of-range values."""
 
 from __future__ import annotations
 
@@ -19,9 +19,12 @@ def did_you_mean(word: object, choices: Iterable[str]) -> str:
     the first character that is not is named too, as a look-alike letter (Cyrillic 'е' for 'e') cannot be seen:
     " (did you mean 'test'? character 2 is U+0435 CYRILLIC SMALL LETTER IE, not ASCII)"."""
     word, choices = str(word), [str(choice) for choice in choices]
+    # Case does not count ("SWORDS" is 'swords'); the choice is named as it is spelled.
+    folded = {choice.casefold(): choice for choice in reversed(choices)}
     # A near miss is within a few edits of a choice: comparing more than a choice's length (twice) tells nothing.
-    close = difflib.get_close_matches(word[: 2 * max(map(len, choices), default=0) + 2], choices, n=1, cutoff=0.6)
-    notes = [f"did you mean {close[0]!r}?"] if close else []
+    probe = word.casefold()[: 2 * max(map(len, choices), default=0) + 2]
+    close = difflib.get_close_matches(probe, list(folded), n=1, cutoff=0.6)
+    notes = [f"did you mean {folded[close[0]]!r}?"] if close else []
     if not word.isascii() and all(choice.isascii() for choice in choices):
         position, character = next((i, c) for i, c in enumerate(word, 1) if not c.isascii())
         name = unicodedata.name(character, "an unnamed character")

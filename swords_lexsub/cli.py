@@ -11,7 +11,9 @@ import sys
 from swords_lexsub.arguments import SwordsParser
 from swords_lexsub.errors import SwordsError
 from swords_lexsub.hub.endpoint import settle_endpoint
-from swords_lexsub.interrupts import Terminated, handled_interrupts, raise_pending
+from swords_lexsub.interrupts import Terminated, handled_interrupts, raise_pending, stopped_line
+from swords_lexsub.manual import MANUAL_URL
+from swords_lexsub.manual import register as register_docs
 from swords_lexsub.plugins import COMMANDS, entry_points_of
 from swords_lexsub.terminal import shown
 
@@ -23,18 +25,30 @@ def parser(command: str | None = None) -> argparse.ArgumentParser:
     package that cannot be imported here adds none. Given the command about to run, only its package is
     imported (`swords evaluate` need not import the baselines and the demo); an unknown name, or one whose
     package cannot be imported, loads them all, for the error's list and its "did you mean"."""
-    top = SwordsParser(prog="swords", description="Lexical substitution benchmarks, metric, baselines and demo.")
+    top = SwordsParser(
+        prog="swords",
+        description="Lexical substitution benchmarks, metric, baselines and demo.",
+        epilog=f"The manual: {MANUAL_URL}; in a clone, `swords docs` serves it on 127.0.0.1.",
+    )
     subparsers = top.add_subparsers(dest="command", required=True)
+    if command == "docs":  # the root package's own command: nothing else need be imported
+        register_docs(subparsers)
+        return top
     registered = entry_points_of(COMMANDS)
-    if not _register([entry_point for entry_point in registered if entry_point.name == command], subparsers):
-        _register(registered, subparsers)
+    if not _register([entry_point for entry_point in registered if entry_point.name == command], subparsers, False):
+        _register(registered, subparsers, True)
     return top
 
 
-def _register(entry_points: list, subparsers) -> int:
-    """Add the subcommands of those entry points whose package imports; how many did."""
+def _register(entry_points: list, subparsers, with_docs: bool) -> int:
+    """Add the subcommands of those entry points whose package imports (and `docs`, in name order); how many
+    entry points did."""
     added = 0
-    for entry_point in entry_points:
+    commands = [(entry_point.name, entry_point) for entry_point in entry_points]
+    for _name, entry_point in sorted(commands + ([("docs", None)] if with_docs else []), key=lambda pair: pair[0]):
+        if entry_point is None:
+            register_docs(subparsers)
+            continue
         try:
             register = entry_point.load()
         except ImportError:
@@ -65,12 +79,9 @@ def main(argv: list[str] | None = None) -> int:
         except SwordsError as error:
             print(f"swords: error: {shown(error.for_cli())}", file=sys.stderr)
             return 2
-        except Terminated:
-            print("swords: terminated (SIGTERM); finished work is kept", file=sys.stderr)
-            return 128 + signal.SIGTERM
-        except KeyboardInterrupt:
-            print("swords: interrupted", file=sys.stderr)
-            return 130
+        except KeyboardInterrupt as interrupt:  # Ctrl-C, or SIGTERM (Terminated)
+            print(stopped_line(interrupt, getattr(args, "resumes", False)), file=sys.stderr)
+            return 128 + signal.SIGTERM if isinstance(interrupt, Terminated) else 130
         except BrokenPipeError:  # `swords … | head`: the reader has what it wanted; stop quietly
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             return 0

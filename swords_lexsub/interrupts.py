@@ -18,12 +18,24 @@ import sys
 import threading
 from collections.abc import Iterator
 
+# A command that resumes where an interrupted run stopped sets `resumes=True` in its parser's defaults (`swords
+# run`, `swords judge llm`); its stop line then says that the same command again resumes.
+RESUME_HINT = "; run the same command again to resume"
+
 # Long enough for the callback that swallowed the interrupt to return (they are short); short beside any command.
 REDELIVERY_SECONDS = 0.05
 
 
 class Terminated(KeyboardInterrupt):
     """SIGTERM, handled as Ctrl-C is: what is finished is kept, temporary files go, one line says so."""
+
+
+def stopped_line(interrupt: KeyboardInterrupt, resumes: bool) -> str:
+    """The one line a command stopped by Ctrl-C or SIGTERM prints; for a command that resumes, that rerunning does."""
+    line = "swords: terminated (SIGTERM)" if isinstance(interrupt, Terminated) else "swords: interrupted"
+    if resumes:
+        return line + "; finished work is kept" + RESUME_HINT
+    return line + ("; finished work is kept" if isinstance(interrupt, Terminated) else "")
 
 
 def _terminate(signum: int, frame: object) -> None:

@@ -22,17 +22,22 @@ WORST, DIFFERENCES, BOOTSTRAP = 5, 10, 1000  # --worst, --differences, --bootstr
 
 def register(subparsers) -> None:
     command = subparsers.add_parser(
-        "evaluate", help="score a predictions file with the benchmark's metrics (SWORDS, TSAR-2022, ProLex)"
+        "evaluate",
+        help="score a predictions file with the benchmark's metrics (SWORDS, TSAR-2022, ProLex)",
+        description="Score a system's predictions file on a benchmark split. The figures are percentages, as the "
+        "SWORDS paper reports them (TSAR-2022 and ProLex: fractions, as their official scorers print them).",
     )
-    command.add_argument("--dataset", default="swords", choices=list(swords_dataset.CONFIGS), help="benchmark config")
-    command.add_argument(
+    # Groups, as a reader looks for them: what is scored, how, what is written, and the judgments that extend it.
+    scored = command.add_argument_group("what to score")
+    scored.add_argument("--dataset", default="swords", choices=list(swords_dataset.CONFIGS), help="benchmark config")
+    scored.add_argument(
         "--split",
         default="test",
         help=f"split of the config ({swords_dataset.splits_text()}; "
         "default: %(default)s), or two joined by '+' to score them together (dev+test, trial+test, as "
         "LexSubGen's tables)",
     )
-    files = command.add_mutually_exclusive_group(required=True)
+    files = scored.add_mutually_exclusive_group(required=True)
     files.add_argument(
         "--predictions",
         metavar="FILE",
@@ -47,26 +52,61 @@ def register(subparsers) -> None:
         metavar=("A", "B"),
         help="two such files: a paired bootstrap test between them (this or --predictions: no default)",
     )
-    command.add_argument(
+    scored.add_argument(
+        "--given-only",
+        action="store_true",
+        help="score only the targets the file answers, as `swords run` scores a run over part of a split (e.g. "
+        "--limit, or lm-eval's); by default a target missing from the file is an empty answer, as upstream scores it",
+    )
+    scored.add_argument(
+        "--include-problematic",
+        action="store_true",
+        help="CoInCo: also score the targets CoInCo flags as problematic (left out by default, as upstream does)",
+    )
+    how = command.add_argument_group("how to score")
+    how.add_argument(
         "--setting",
         choices=SETTINGS,
         default="generative",
         help="generative (a system proposes) or ranking (it orders the candidate pool; adds GAP)",
     )
-    command.add_argument("--k", type=int_range(1), default=10, help="cut-off for P/R/F (default: %(default)s)")
-    command.add_argument(
+    how.add_argument("--k", type=int_range(1), default=10, help="cut-off for P/R/F (default: %(default)s)")
+    how.add_argument(
         "--bootstrap",
         type=int,
         default=None,
         help=f"target resamples for 95%% intervals and --compare (0: none; default: {BOOTSTRAP})",
     )
-    command.add_argument("--seed", type=int_range(0), default=0, help="bootstrap seed (default: %(default)s)")
-    command.add_argument(
-        "--include-problematic",
+    how.add_argument("--seed", type=int_range(0), default=0, help="bootstrap seed (default: %(default)s)")
+    written = command.add_argument_group("what to write")
+    written.add_argument("--json", action="store_true", help="print the result as JSON")
+    written.add_argument(
+        "--published",
         action="store_true",
-        help="CoInCo: also score the targets CoInCo flags as problematic (left out by default, as upstream does)",
+        help="show this run beside the published results on the same benchmark split",
     )
-    command.add_argument(
+    # None: not given (so that an option that would be ignored is refused); the defaults are WORST, DIFFERENCES.
+    written.add_argument(
+        "--worst", type=int_range(0), default=None, help=f"how many worst targets the summary names (default: {WORST})"
+    )
+    written.add_argument(
+        "--differences",
+        type=int_range(0),
+        default=None,
+        help=f"with --compare: how many targets where the systems differ most to name (default: {DIFFERENCES})",
+    )
+    written.add_argument(
+        "--relations",
+        action="store_true",
+        help="add to the summary the WordNet 3.0 relation of each substitute to its target (synonym, "
+        "hypernym, ...; loads WordNet's graph, about 0.3 s; on with --details, which has them)",
+    )
+    written.add_argument(
+        "--no-analysis",
+        action="store_true",
+        help="leave out the summary of what the system proposed (classes, worst targets)",
+    )
+    written.add_argument(
         "--details",
         metavar="FILE",
         help="also write what the metric counted, per substitute and per target (with --compare: per target, both "
@@ -74,46 +114,13 @@ def register(subparsers) -> None:
         "existing FILE is replaced only as swords evaluate wrote it: not one you edited since (see --force) and "
         "never a file of your own; not a symbolic link",
     )
-    command.add_argument(
+    written.add_argument(
         "--force",
         action="store_true",
         help="with --details: replace a details file even if it changed since swords evaluate wrote "
         "it, or has no record of what was written (an earlier release's)",
     )
-    command.add_argument(
-        "--published",
-        action="store_true",
-        help="show this run beside the published results on the same benchmark split",
-    )
-    # None: not given (so that an option that would be ignored is refused); the defaults are WORST, DIFFERENCES.
-    command.add_argument(
-        "--worst", type=int_range(0), default=None, help=f"how many worst targets the summary names (default: {WORST})"
-    )
-    command.add_argument(
-        "--differences",
-        type=int_range(0),
-        default=None,
-        help=f"with --compare: how many targets where the systems differ most to name (default: {DIFFERENCES})",
-    )
-    command.add_argument(
-        "--relations",
-        action="store_true",
-        help="add to the summary the WordNet 3.0 relation of each substitute to its target (synonym, "
-        "hypernym, ...; loads WordNet's graph, about 0.3 s; on with --details, which has them)",
-    )
-    command.add_argument(
-        "--no-analysis",
-        action="store_true",
-        help="leave out the summary of what the system proposed (classes, worst targets)",
-    )
-    command.add_argument(
-        "--given-only",
-        action="store_true",
-        help="score only the targets the file answers, as `swords run` scores a run over part of a split (e.g. "
-        "--limit, or lm-eval's); by default a target missing from the file is an empty answer, as upstream scores it",
-    )
-    add_judgments_argument(command)
-    command.add_argument("--json", action="store_true", help="print the result as JSON")
+    add_judgments_argument(command.add_argument_group("judgments (SWORDS: a gold extended by new judgements)"))
     command.set_defaults(func=run)
 
 

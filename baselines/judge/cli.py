@@ -55,7 +55,7 @@ def register(subparsers) -> None:
     llm.add_argument("--agreement", help="a `swords judge validate --output` file: its figures go into each record")
     add_judge_options(llm)
     llm.add_argument("--force", action="store_true", help="replace an --output (or a journal) of anything else")
-    llm.set_defaults(func=llm_command)
+    llm.set_defaults(func=llm_command, resumes=True)  # an interrupted judging resumes (the stop line says so)
 
     validate = commands.add_parser(
         "validate",

@@ -8,7 +8,7 @@ import sys
 
 from ..conftest import REPO_ROOT, run_swords
 
-COMMANDS = ("data", "demo", "evaluate", "hub", "judge", "llm", "lm-eval", "run")
+COMMANDS = ("data", "demo", "docs", "evaluate", "hub", "judge", "llm", "lm-eval", "run")
 
 
 def imported_by(*args: str) -> set[str]:
@@ -49,6 +49,14 @@ def test_every_command_is_listed_and_a_mistyped_one_gets_a_suggestion():
         + ", ".join(f"'{name}'" for name in COMMANDS)
         + ") (did you mean 'evaluate'?) (see swords --help)"
     )
+
+
+def test_a_mistyped_choice_in_another_case_gets_its_suggestion():
+    done = run_swords("evaluate", "--dataset", "SWORDS", "--predictions", "x.jsonl")
+    assert done.returncode == 2
+    assert done.stderr.strip().endswith("(did you mean 'swords'?) (see swords evaluate --help)")
+    system = run_swords("run", "--system", "WordNet+Embedding", "--dataset", "swords")
+    assert system.returncode == 2 and "did you mean 'wordnet+embedding'?" in system.stderr, system.stderr
 
 
 def test_a_command_whose_package_cannot_be_imported_is_named_among_the_others():
