@@ -21,16 +21,7 @@ from swords_metric.details.explain import Judgement
 from swords_metric.errors import MetricInputError
 from swords_metric.judgments.agreement import accuracy, cohen_kappa, spearman
 from swords_metric.judgments.extended import extended_scores
-from swords_metric.judgments.files import (
-    MAX_JUDGMENTS_BYTES,
-    MAX_TASKS_BYTES,
-    Judgments,
-    JudgmentsWriter,
-    judgment_record,
-    read_judgments,
-    read_tasks,
-    write_tasks,
-)
+from swords_metric.judgments.files import MAX_JUDGMENTS_BYTES, MAX_TASKS_BYTES, read_tasks, write_tasks
 from swords_metric.judgments.merge import MergedJudgments, merge_judgments
 from swords_metric.judgments.protocol import (
     CONTROL_ACCURACY,
@@ -39,6 +30,7 @@ from swords_metric.judgments.protocol import (
     LABELS,
     MAX_CANDIDATES,
 )
+from swords_metric.judgments.records import Judgments, JudgmentsWriter, judgment_record, read_judgments
 from swords_metric.judgments.tasks import Candidate, Task, TaskSet, make_tasks, tasks_for
 from swords_metric.metrics.bootstrap import check_resamples
 from swords_metric.official.report import family_metric_keys, format_family_result

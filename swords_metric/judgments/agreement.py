@@ -1,13 +1,24 @@
 """How far one set of labels agrees with another: accuracy, Cohen's kappa, and Spearman's rank correlation with
 ties given their average rank. Small on purpose (a judge's validation compares a few hundred items); tested
-against values worked out by hand."""
+against values worked out by hand. Also the check of an agreement a judgments record claims (check_claimed) and its
+text in a signature (claimed_text): the toolkit cannot redo the validation, so the figures are shown as claimed."""
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Hashable, Sequence
 
-from swords_metric.errors import MetricInputError
+from swords_metric.errors import MetricInputError, shown
+
+# The figures of a claimed agreement (swords judge validate's keys), each with the values it can take, and the
+# short name a signature gives it; `candidates` is n.
+CLAIMED = (
+    ("kappa_acceptable", "kappa_a", -1.0, 1.0),
+    ("kappa_conceivable", "kappa_c", -1.0, 1.0),
+    ("spearman", "rho", -1.0, 1.0),
+    ("accuracy_acceptable", "acc_a", 0.0, 1.0),
+    ("accuracy_conceivable", "acc_c", 0.0, 1.0),
+)
 
 
 def _paired(a: Sequence, b: Sequence) -> int:
@@ -61,3 +72,33 @@ def spearman(x: Sequence[float], y: Sequence[float]) -> float | None:
     if not sxx or not syy:
         return None
     return sum(p * q for p, q in zip(dx, dy, strict=True)) / (sxx * syy) ** 0.5
+
+
+def check_claimed(agreement: object, where: str) -> None:
+    """An agreement a record claims: null, or an object whose figures (CLAIMED) are null or numbers they can be
+    (a kappa or rho within -1..1, an accuracy within 0..1; never NaN or infinite) and whose `candidates` is null or
+    a whole number >= 0; else one MetricInputError naming `where`. Other keys are kept and never shown."""
+    if agreement is None:
+        return
+    if not isinstance(agreement, dict):
+        raise MetricInputError(f"{where} must be an object of figures or null, got {shown(agreement, 40)}")
+    for key, _short, low, high in CLAIMED:
+        value = agreement.get(key)
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
+            raise MetricInputError(f"{where}: {key} must be a number within {low:g}..{high:g}, got {shown(value, 40)}")
+    count = agreement.get("candidates")
+    if count is not None and (isinstance(count, bool) or not isinstance(count, int) or count < 0):
+        raise MetricInputError(f"{where}: candidates must be a whole number >= 0, got {shown(count, 40)}")
+
+
+def claimed_text(agreement: object) -> str:
+    """A checked claimed agreement as a signature shows it: "unmeasured" (none), else "claimed:" and its figures
+    (kappa_a=0.41,...,n=200): numbers only, so no text from a record reaches a signature or a terminal."""
+    if agreement is None:
+        return "unmeasured"
+    parts = [f"{short}={agreement[key]:.2f}" for key, short, _, _ in CLAIMED[:3] if agreement.get(key) is not None]
+    if agreement.get("candidates") is not None:
+        parts.append(f"n={agreement['candidates']}")
+    return "claimed:" + (",".join(parts) or "no-figures")

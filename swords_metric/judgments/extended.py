@@ -12,8 +12,10 @@ old and new substitutes alike (a new substitute only abstained on stays unjudged
 
 The result is the official result (Scorer.score: its figures and signature, unchanged) with two more keys:
   "extended"   the figures on the extended gold, under a signature that says so: the official settings then
-               `judgments:<sha256[:12]>|judgements:N|substitutes:M|judges:H` and, when an LLM judged,
-               `agreement:<its measured agreement>` or `agreement:unmeasured`;
+               `judgments:<sha256[:12]>|tasks:<sha256[:12]>|judgements:N|substitutes:M|judges:H` (the merged
+               judgments' digest, the digest of the tasks they were checked against, then the judgements that count,
+               the substitutes they joined to the gold and the judges kept, all of the scored targets) and, when an
+               LLM judged, `agreement:claimed:<the figures its records claim>` or `agreement:unmeasured`;
   "judgments"  the filter's counts (merge.MergedJudgments.counts), the files, each judge's control accuracy, how
                many of the run's strict top-k substitutes the gold held no judgement for before and after
                (`unjudged_top_k`), and how many judgements that count each substitute has (`judgements_per_
@@ -25,10 +27,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from pathlib import Path
 
 import swords_dataset
 from swords_metric.errors import MetricInputError, shown
+from swords_metric.judgments.agreement import claimed_text
 from swords_metric.judgments.merge import LLM_PREFIX, MergedJudgments, merge_judgments
 from swords_metric.judgments.protocol import ABSTAIN, ACCEPT
 from swords_metric.judgments.tasks import refusal
@@ -37,8 +41,6 @@ from swords_metric.scorer import Scorer
 
 JUDGED_SOURCE = "judged"
 LABEL_OF = {ACCEPT: "TRUE", ABSTAIN: "UNSURE"}  # reject: "FALSE"
-# An LLM judge's `agreement` (swords judge validate's figures) as its signature shows it: these, and `candidates` (n).
-AGREEMENT_KEYS = (("kappa_acceptable", "kappa_a"), ("kappa_conceivable", "kappa_c"), ("spearman", "rho"))
 
 
 def benchmark_rows(scorer, rows: Iterable[Mapping] | None = None) -> list[dict]:
@@ -78,26 +80,29 @@ def extended_rows(rows: list[dict], merged: MergedJudgments) -> list[dict]:
     ]
 
 
-def _agreement_text(agreement: object) -> str:
-    if not isinstance(agreement, Mapping):
-        return "unmeasured" if agreement is None else "measured"
-    parts = [f"{short}={agreement[key]:.2f}" for key, short in AGREEMENT_KEYS if isinstance(agreement.get(key), float)]
-    count = agreement.get("candidates")
-    parts += [f"n={count}"] if isinstance(count, int) and not isinstance(count, bool) else []
-    return ",".join(parts) or "measured"
+def scored_only(merged: MergedJudgments, scorer: Scorer) -> MergedJudgments:
+    """`merged` with only the judgements of the scorer's targets (--given-only scores some); the others counted."""
+    ids = {row["id"] for row in scorer.rows}
+    labels = {key: labels for key, labels in merged.labels.items() if key[0] in ids}
+    if len(labels) == len(merged.labels):
+        return merged
+    outside = sum(len(held) for key, held in merged.labels.items() if key[0] not in ids)
+    return replace(merged, labels=labels, outside_scored=merged.outside_scored + outside)
 
 
 def signature_settings(merged: MergedJudgments) -> tuple[tuple[str, object], ...]:
-    """What the judgments add to a signature: their hash and counts, and each LLM judge's measured agreement."""
+    """What the judgments add to a signature: the merged judgments' and their tasks' digests, the counts, and each
+    LLM judge's claimed agreement (numbers only: agreement.claimed_text)."""
     settings = [
         ("judgments", merged.sha256[:12]),
+        ("tasks", merged.tasks_sha256[:12]),
         ("judgements", merged.judgements),
-        ("substitutes", len(merged.labels)),
+        ("substitutes", merged.substitutes),
         ("judges", len(merged.judges)),
     ]
     llm = [judge for judge in merged.judges if judge.startswith(LLM_PREFIX)]
     if llm:
-        settings.append(("agreement", ";".join(_agreement_text(merged.agreement.get(judge)) for judge in llm)))
+        settings.append(("agreement", ";".join(claimed_text(merged.agreement.get(judge)) for judge in llm)))
     return tuple(settings)
 
 
@@ -158,7 +163,9 @@ def extend_result(
     source: str = "predictions",
 ) -> dict:
     """`result` (Scorer.score's of `prepared`, `predictions` prepared by `scorer`) with "extended" and "judgments"
-    added: `predictions` (a predictions file, or what Scorer.prepare takes) scored on the gold `merged` extends."""
+    added: `predictions` (a predictions file, or what Scorer.prepare takes) scored on the gold `merged` extends
+    (its judgements of the scorer's targets: a scorer restricted to some signs only theirs)."""
+    merged = scored_only(merged, scorer)
     ext = Scorer(
         extended_rows(benchmark_rows(scorer, rows), merged),
         k=scorer.k,
@@ -176,10 +183,14 @@ def extend_result(
     result["judgments"] = {
         **merged.counts(),
         "files": merged.files,
+        "tasks_files": merged.tasks_files,
         "sha256": merged.sha256,
+        "tasks_sha256": merged.tasks_sha256,
         "control_accuracy": merged.control_accuracy,
         "dropped_judges": merged.judges_dropped,
-        "agreement": {judge: merged.agreement.get(judge) for judge in merged.judges if judge.startswith(LLM_PREFIX)},
+        "agreement": {
+            judge: claimed_text(merged.agreement.get(judge)) for judge in merged.judges if judge.startswith(LLM_PREFIX)
+        },
         "notes": merged.notes,
         "unjudged_top_k": {"k": scorer.k, "substitutes": top, "before": before, "after": after},
         "judgements_per_substitute": _per_substitute(scorer, ext),

@@ -1,69 +1,82 @@
-"""Several judgments files merged into the judgements that join the gold, with SWORDS's quality filter (B.3).
+"""Judgments files merged, each record checked against its task, into the judgements that join the gold, with
+SWORDS's quality filter (B.3: quality.py).
 
-merge_judgments(scorer, paths) reads each file (read_judgments: bounded, one line naming file:line for a bad
-record) and:
-  - counts an exact duplicate record (the same file uploaded twice, a partial file merged with its continuation)
-    once; a judge's later answer for the same candidate of the same task replaces the earlier one (counted);
-  - names the file and line of a record whose target is not in the scorer's split (a judgments file for another
-    split or benchmark) in one MetricInputError;
-  - drops a judge whose accuracy on control candidates over all their tasks is under CONTROL_ACCURACY (90%), then
-    every remaining task (per judge) with a wrong control answer (the target word not accepted, or the random word
-    accepted), or with no controls at all; all counted;
-  - leaves the benchmark's judgement of a substitute it already judged (its lemma, as the metric lemmatizes it, is
-    in the target's prepared reference: Scorer.judge says so) as it is, and counts those records; a candidate that
-    is the target word itself (its lemma the target's) is left out and counted too.
-The result (MergedJudgments) holds, per (target id, substitute as judged), the labels kept, and the counts.
-Memory: the records' few fields per judgement, not the files' text.
+merge_judgments(scorer, paths) takes tasks files and judgments files together (a tasks file is known by its
+header). Without a tasks file it refuses: a record cannot be checked without its task. Then, in one line naming
+the file and line, it refuses:
+  - an empty judgments file, a record naming another dataset or split, a target not in the scorer's split;
+  - a record whose task is in none of the tasks files, whose target is not its task's, or whose substitute its
+    task never offered (a judgment counts only for a candidate its task showed);
+  - two tasks files giving one task id to different tasks (version 1 files share ids "<id>#<n>");
+  - one judge answering one candidate of one task twice at the same time with different labels (naming both);
+  - one LLM judge claiming two different agreements (naming both records).
+The merge rule, the same in any file or line order: of a judge's answers to one candidate of one task, the one
+with the later `time` wins (counted as `replaced`); the same label at the same time counts once (`duplicates`).
+Whether a candidate is a control is what its task says, never what a record says.
+
+The result (MergedJudgments) holds, per (target id, substitute as judged), the labels kept, the counts, and
+`sha256`: the digest of the merged judgments, normalised (judge, task, substitute, control, label, time in UTC;
+sorted), with each LLM judge's claimed agreement; `tasks_sha256`: the digest of the tasks they were checked
+against. Memory: the records' few fields per judgement, not the files' text.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from datetime import UTC
 from pathlib import Path
 
-from swords_dataset.judgements import NOT_IN_BENCHMARK
 from swords_metric.errors import MetricInputError, shown
-from swords_metric.judgments.files import MAX_JUDGMENTS_BYTES, iter_judgments
-from swords_metric.judgments.protocol import CONTROL_ACCURACY, RANDOM_CONTROL, TARGET_CONTROL, control_correct
-from swords_metric.judgments.tasks import check_judged
+from swords_metric.judgments.files import MAX_JUDGMENTS_BYTES, is_tasks_file, read_tasks
+from swords_metric.judgments.records import iter_judgments, record_time
+from swords_metric.judgments.tasks import Task, check_judged
 
 LLM_PREFIX = "llm:"  # an LLM judge's id: llm:<model>:<prompt sha256[:8]>
 
 
 @dataclass
 class MergedJudgments:
-    """The judgements kept, per (target id, substitute): their labels in file order; and what was left out."""
+    """The judgements kept, per (target id, substitute): their labels (ordered by judge); and what was left out."""
 
     labels: dict[tuple[str, str], list[str]] = field(default_factory=dict)
-    files: list[str] = field(default_factory=list)
-    sha256: str = ""  # of the files' contents (their sha256s, sorted): the signature's `judgments:`
+    files: list[str] = field(default_factory=list)  # the judgments files
+    tasks_files: list[str] = field(default_factory=list)
+    sha256: str = ""  # of the merged judgments, normalised: the signature's `judgments:`
+    tasks_sha256: str = ""  # of the tasks the records were checked against: the signature's `tasks:`
     records: int = 0  # records read, all files
-    duplicates: int = 0  # exact duplicates, counted once
-    replaced: int = 0  # a judge's earlier answer for a candidate they answered again
+    duplicates: int = 0  # the same answer again (same judge, task, candidate, label and time), counted once
+    replaced: int = 0  # a judge's answer that a later-timed answer to the same candidate replaced
     judges: list[str] = field(default_factory=list)  # judges kept
     judges_dropped: list[str] = field(default_factory=list)  # control accuracy under 90%
     control_accuracy: dict[str, float] = field(default_factory=dict)  # per judge, over all their tasks
     tasks: int = 0  # (judge, task) pairs read
     tasks_dropped_control: int = 0  # of kept judges: a wrong control answer
     tasks_dropped_judge: int = 0  # of dropped judges
-    tasks_without_controls: int = 0  # no control answer: cannot be checked, dropped
+    tasks_without_controls: int = 0  # a control of the task not answered: cannot be checked, dropped
     already_judged: int = 0  # kept judgements of substitutes the benchmark judged: its judgement left as it is
     target_copies: int = 0  # kept judgements of the target word itself as a candidate: left out
-    agreement: dict[str, object] = field(default_factory=dict)  # LLM judge -> its measured agreement, or None
+    outside_scored: int = 0  # kept judgements of targets the scored ones leave out (--given-only)
+    agreement: dict[str, object] = field(default_factory=dict)  # LLM judge -> its claimed agreement, or None
     notes: list[str] = field(default_factory=list)
 
     @property
     def judgements(self) -> int:
-        return sum(len(labels) for labels in self.labels.values())
+        """The judgements that join the gold and count (abstentions are left out, as the benchmark's are)."""
+        return sum(sum(label != "abstain" for label in labels) for labels in self.labels.values())
+
+    @property
+    def substitutes(self) -> int:
+        """The new substitutes that join the gold: those with a judgement that counts (not only abstentions)."""
+        return sum(any(label != "abstain" for label in labels) for labels in self.labels.values())
 
     def counts(self) -> dict:
         """The filter's counts, as reports and JSON show them."""
         return {
             "files": len(self.files),
+            "tasks_files": len(self.tasks_files),
             "records": self.records,
             "duplicates": self.duplicates,
             "replaced": self.replaced,
@@ -75,102 +88,163 @@ class MergedJudgments:
             "tasks_without_controls": self.tasks_without_controls,
             "already_judged": self.already_judged,
             "target_copies": self.target_copies,
+            "outside_scored": self.outside_scored,
             "judgements": self.judgements,
-            "substitutes": len(self.labels),
+            "abstentions": sum(labels.count("abstain") for labels in self.labels.values()),
+            "substitutes": self.substitutes,
+            "abstained_only": len(self.labels) - self.substitutes,
         }
 
 
-def _file_digest(path: Path) -> str:
-    from swords_lexsub.files import sha256_of
-
-    return sha256_of(path, "judgments file")
+def _bench(scorer) -> tuple[str | None, str | None]:
+    return (scorer.config or getattr(scorer, "benchmark", None)), scorer.split
 
 
-def _control_kind(record: dict, target: str) -> str:
-    """A control's kind: as the record says, else the target word itself ("target") or not ("random")."""
-    kind = record.get("control_kind")
-    if kind is not None:
-        return kind
-    return TARGET_CONTROL if record["substitute"] == target else RANDOM_CONTROL
+def _same_bench(scorer, value: dict, where: str, what: str) -> None:
+    """Refuse a record or tasks header that names another dataset or split than the scorer's."""
+    dataset, split = _bench(scorer)
+    for key, ours in (("dataset", dataset), ("split", split)):
+        theirs = value.get(key)
+        if theirs is not None and ours is not None and theirs != ours:
+            raise MetricInputError(
+                f"{where}: {what} for {key} {shown(theirs, 40)}, not {ours} ({dataset} {split} is scored)"
+            )
 
 
-def _read(scorer, paths: list[Path], merged: MergedJudgments) -> dict:
-    """(judge, task, substitute, control) -> (target id, label, control kind or None, agreement), the last answer
-    of each, duplicates counted."""
-    answers: dict = {}
-    seen: set[bytes] = set()
+def _read_tasks(scorer, paths: list[Path], merged: MergedJudgments) -> dict[str, tuple[Task, str]]:
+    """Task id -> (task, "FILE:LINE") over the tasks files; one id given to two different tasks is refused."""
+    tasks: dict[str, tuple[Task, str]] = {}
     for path in paths:
+        taskset = read_tasks(path)
+        _same_bench(scorer, taskset.header, f"{path}:1", "a tasks file")
+        merged.tasks_files.append(str(path))
+        for number, task in enumerate(taskset.tasks, 2):
+            where = f"{path}:{number}"
+            if task.task in tasks and tasks[task.task][0] != task:
+                raise MetricInputError(
+                    f"{tasks[task.task][1]} and {where}: task {shown(task.task, 80)} is two different tasks (tasks "
+                    "files made before version 2 share ids); give one run's tasks file at a time"
+                )
+            tasks.setdefault(task.task, (task, where))
+    return tasks
+
+
+def _candidate(record: dict, task: Task, where: str) -> str | None:
+    """The control kind of the entry of `task` the record answers (None: a candidate), as the task says."""
+    kinds = [c.control for c in task.candidates if c.substitute == record["substitute"]]
+    if not kinds:
+        raise MetricInputError(
+            f"{where}: {shown(record['substitute'], 80)} is not a candidate of task {shown(task.task, 80)}; a "
+            "judgment counts only for a candidate its task offered"
+        )
+    if len(kinds) > 1:  # a word shown twice (a candidate and a control): the record says which it answers
+        said = (record.get("control_kind") or "target") if record["control"] else None
+        return said if said in kinds else kinds[0]
+    return kinds[0]
+
+
+def _answer(scorer, record: dict, tasks: dict, where: str) -> tuple[tuple, str, Task]:
+    """(key, target id, task) of a checked record."""
+    _same_bench(scorer, record, where, "a record")
+    if record["task"] not in tasks:
+        raise MetricInputError(f"{where}: task {shown(record['task'], 80)} is in none of the tasks files given")
+    task, _ = tasks[record["task"]]
+    position = scorer.index.position.get(record["id"], scorer.index.upstream_position.get(record["id"]))
+    if position is None:
+        raise MetricInputError(f"{where}: target {shown(record['id'], 80)} is not in {scorer.index.where}")
+    target_id = scorer.rows[position]["id"]
+    if target_id != task.id:
+        raise MetricInputError(f"{where}: target {shown(record['id'], 80)} is not task {shown(task.task, 80)}'s")
+    key = (record["judge"], task.task, record["substitute"], _candidate(record, task, where))
+    return key, target_id, task
+
+
+def _agreement(record: dict, where: str, claims: dict) -> None:
+    """An LLM judge's claimed agreement: one per judge (records without one claim nothing)."""
+    judge, claim = record["judge"], record.get("agreement")
+    if not judge.startswith(LLM_PREFIX):
+        return
+    if claim is None:
+        claims.setdefault(judge, (None, where))
+        return
+    held, held_where = claims.get(judge, (None, where))
+    if held is not None and held != claim:
+        raise MetricInputError(
+            f"{held_where} and {where}: judge {shown(judge, 80)} claims two different agreements; judge with one "
+            "validation"
+        )
+    claims[judge] = (claim, where)
+
+
+def _read(scorer, paths: list[Path], tasks: dict, merged: MergedJudgments) -> dict:
+    """key -> (target id, label, time, "FILE:LINE", normalised time) of the answer the merge rule keeps."""
+    answers: dict = {}
+    claims: dict = {}
+    for path in paths:
+        before = merged.records
         for record in iter_judgments(path, merged.notes, MAX_JUDGMENTS_BYTES):
             where = record.pop("_where")
             merged.records += 1
-            fingerprint = hashlib.sha256(json.dumps(record, sort_keys=True, default=str).encode()).digest()
-            if fingerprint in seen:
+            key, target_id, _task = _answer(scorer, record, tasks, where)
+            _agreement(record, where, claims)
+            stamp, label = record_time(record["time"]), record["label"]
+            held = answers.get(key)
+            if held is None:
+                answers[key] = (target_id, label, stamp, where)
+            elif held[2] == stamp and held[1] == label:
                 merged.duplicates += 1
-                continue
-            seen.add(fingerprint)
-            position = scorer.index.position.get(record["id"], scorer.index.upstream_position.get(record["id"]))
-            if position is None:
-                raise MetricInputError(f"{where}: target {shown(record['id'], 80)} is not in {scorer.index.where}")
-            row = scorer.rows[position]
-            kind = _control_kind(record, row["target"]) if record["control"] else None
-            key = (record["judge"], record["task"], record["substitute"], kind)
-            if key in answers:
+            elif held[2] == stamp:
+                raise MetricInputError(
+                    f"{held[3]} and {where}: judge {shown(key[0], 80)} answered {shown(key[2], 80)} in task "
+                    f"{shown(key[1], 80)} both {held[1]} and {label} at one time ({record['time']}); keep one"
+                )
+            else:
                 merged.replaced += 1
-            answers[key] = (row["id"], record["label"], kind, record.get("agreement"))
+                if stamp > held[2]:
+                    answers[key] = (target_id, label, stamp, where)
+        if merged.records == before:
+            raise MetricInputError(f"{path}: holds no judgment record (empty, or blank lines only)")
+    merged.agreement = {judge: claim for judge, (claim, _) in claims.items()}
     return answers
 
 
-def _filter(answers: dict, merged: MergedJudgments) -> list[tuple[str, str, str]]:
-    """B.3: the (target id, substitute, label) of candidates in the tasks that pass, of the judges who pass."""
-    tasks: dict[tuple[str, str], list] = defaultdict(list)
-    for (judge, task, substitute, _kind), (target_id, label, kind, agreement) in answers.items():
-        tasks[judge, task].append((target_id, substitute, label, kind))
-        if judge.startswith(LLM_PREFIX) and (agreement is not None or judge not in merged.agreement):
-            merged.agreement[judge] = agreement
-    merged.tasks = len(tasks)
-    right, total = Counter(), Counter()
-    for (judge, _task), items in tasks.items():
-        for _target_id, _substitute, label, kind in items:
-            if kind is not None:
-                total[judge] += 1
-                right[judge] += control_correct(kind, label)
-    judges = sorted({judge for judge, _ in tasks})
-    merged.control_accuracy = {judge: right[judge] / total[judge] for judge in judges if total[judge]}
-    dropped = {judge for judge in judges if total[judge] and right[judge] / total[judge] < CONTROL_ACCURACY}
-    merged.judges_dropped = sorted(dropped)
-    kept = []
-    for (judge, _task), items in tasks.items():
-        controls = [(kind, label) for _, _, label, kind in items if kind is not None]
-        if judge in dropped:
-            merged.tasks_dropped_judge += 1
-        elif not controls:
-            merged.tasks_without_controls += 1
-        elif not all(control_correct(kind, label) for kind, label in controls):
-            merged.tasks_dropped_control += 1
-        else:
-            kept += [(target_id, substitute, label) for target_id, substitute, label, kind in items if kind is None]
-    merged.judges = [judge for judge in judges if judge not in dropped]
-    return kept
+def _digests(answers: dict, tasks: dict, merged: MergedJudgments) -> None:
+    """The order-free digests of the merged judgments (with the claimed agreements) and of the tasks used."""
+    lines = sorted(
+        json.dumps([*key, label, stamp.astimezone(UTC).isoformat()]) for key, (_, label, stamp, _) in answers.items()
+    )
+    lines += sorted(json.dumps(["agreement", j, c], sort_keys=True) for j, c in merged.agreement.items())
+    merged.sha256 = hashlib.sha256("\n".join(lines).encode("utf-8")).hexdigest()
+    used = sorted({key[1] for key in answers})
+    task_lines = []
+    for task_id in used:
+        task = tasks[task_id][0]
+        shown_ = [[c.substitute, c.control] for c in task.candidates]
+        task_lines.append(json.dumps([task.task, task.id, task.context, task.target, task.offset, shown_]))
+    merged.tasks_sha256 = hashlib.sha256("\n".join(task_lines).encode("utf-8")).hexdigest()
 
 
 def merge_judgments(scorer, paths: Iterable[str | Path]) -> MergedJudgments:
-    """Judgments files merged with SWORDS's quality filter (see the module's docstring); refused in one line for a
-    benchmark whose gold cannot take judgements (check_judged)."""
+    """Tasks and judgments files merged with SWORDS's quality filter (see the module's docstring); refused in one
+    line for a benchmark whose gold cannot take judgements (check_judged)."""
+    from swords_metric.judgments.quality import keep
+
     check_judged(scorer)
     paths = [Path(path) for path in paths]
     if not paths:
-        raise MetricInputError("judgments: give at least one judgments file")
-    merged = MergedJudgments(files=[str(path) for path in paths])
-    answers = _read(scorer, paths, merged)
-    digests = sorted({_file_digest(path) for path in paths})
-    merged.sha256 = hashlib.sha256("\n".join(digests).encode()).hexdigest()
-    for target_id, substitute, label in _filter(answers, merged):
-        judged = scorer.judge(target_id, [substitute])[0]
-        reference = scorer.split_references.references[scorer.index.position[target_id]]
-        if judged.label != NOT_IN_BENCHMARK:
-            merged.already_judged += 1
-        elif reference is not None and judged.lemma == reference.target_lemma:
-            merged.target_copies += 1
-        else:
-            merged.labels.setdefault((target_id, substitute), []).append(label)
+        raise MetricInputError("judgments: give at least one judgments file, with the tasks file(s) it answers")
+    tasks_paths = [path for path in paths if path.is_file() and is_tasks_file(path)]
+    judgments_paths = [path for path in paths if path not in tasks_paths]
+    if not judgments_paths:
+        raise MetricInputError("judgments: only tasks files given; give the judgments files that answer them too")
+    if not tasks_paths:
+        raise MetricInputError(
+            "judgments: give the tasks file(s) the judgments answer beside them (a record is checked against its "
+            "task: its candidates and its controls)"
+        )
+    merged = MergedJudgments(files=[str(path) for path in judgments_paths])
+    tasks = _read_tasks(scorer, tasks_paths, merged)
+    answers = _read(scorer, judgments_paths, tasks, merged)
+    _digests(answers, tasks, merged)
+    keep(scorer, answers, tasks, merged)
     return merged

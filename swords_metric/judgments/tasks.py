@@ -10,8 +10,9 @@ MAX_CANDIDATES (sizes as numpy.array_split makes them: differing by at most one)
                                                                benchmark judged: what `swords judge validate` uses)
 
 Every random choice is seeded per target (`seed` and the target's id), so a target's tasks do not depend on which
-other targets were sampled. The random control is a single-word lemma of the metric's WordNet 3.0 graph under the
-target's POS, neither the target's lemma nor any gold or candidate lemma of the target.
+other targets were sampled. A task's id is "<target id>#<n>@<tasks_id>": `tasks_id` fingerprints the tasks made
+(targets, contexts, candidates; the header's settings), so two runs' tasks never share an id. The random control
+is a single-word WordNet 3.0 lemma under the target's POS, none of the target's own, gold or candidate lemmas.
 """
 
 from __future__ import annotations
@@ -35,7 +36,8 @@ from swords_metric.references.metric_family import SWORDS
 from swords_metric.wordnet.graph import load_wordnet_graph
 from swords_metric.wordnet.lemmatizer import wordnet_pos
 
-TASKS_FORMAT, TASKS_VERSION = "swords-judge-tasks", 1
+TASKS_FORMAT, TASKS_VERSION = "swords-judge-tasks", 2
+READ_VERSIONS = (1, 2)  # version 1: made before task ids carried the tasks' fingerprint
 # Benchmarks whose gold was recalled (annotators wrote substitutes), not judged: no judgement can join it.
 RECALLED = ("coinco", "semeval07")
 
@@ -51,7 +53,7 @@ class Candidate:
 @dataclass
 class Task:
     """One task (a HIT): a target in its context (`offset`: where `target` starts in `context`) and its
-    candidates with the two controls among them, in the order shown. `task` is "<target id>#<n>"."""
+    candidates with the two controls among them, in the order shown. `task`: "<target id>#<n>@<tasks_id>"."""
 
     task: str
     id: str
@@ -182,14 +184,44 @@ def _target_tasks(scorer, position: int, candidates: list[str], seed: int, conte
 
 def tasks_for(scorer, candidates: Mapping[str, Iterable[str]], *, seed: int = 0) -> list[Task]:
     """Tasks for the given candidates of each target (keyed by dataset or upstream id), in the split's order:
-    shuffled (seeded), at most MAX_CANDIDATES a task, each with the two controls. A target given no candidates
-    gets no task; an id not in the split is one MetricInputError naming it."""
+    shuffled (seeded), at most MAX_CANDIDATES a task, each with the two controls. No candidates: no task; the
+    target word is shown once, as its control. An unknown id, or a candidate not a string: one MetricInputError."""
     check_judged(scorer)
-    positions = {_position(scorer, str(target_id)): list(items) for target_id, items in candidates.items()}
+    if not isinstance(candidates, Mapping):
+        raise MetricInputError(f"candidates must map target ids to words, got {shown(candidates)}")
+    positions = {}
+    for target_id, items in candidates.items():
+        position = _position(scorer, str(target_id))
+        if isinstance(items, str) or not isinstance(items, Iterable):
+            raise MetricInputError(f"candidates of {shown(target_id)} must be a list of words, got {shown(items)}")
+        items = list(items)
+        for item in items:
+            if not isinstance(item, str):
+                raise MetricInputError(f"candidates of {shown(target_id)}: {shown(item)} is not a word (a string)")
+        target = scorer.rows[position]["target"]
+        positions[position] = [c for c in items if c.strip() and c != target]
     tasks, contexts = [], _contexts(scorer, positions)
     for position in sorted(positions):
-        given = [str(c) for c in positions[position] if str(c).strip()]
-        tasks += _target_tasks(scorer, position, given, seed, contexts)
+        tasks += _target_tasks(scorer, position, positions[position], seed, contexts)
+    return _identified(tasks, {"seed": seed})
+
+
+def tasks_id(tasks: list[Task], settings: Mapping) -> str:
+    """The fingerprint of tasks (their targets, contexts and candidates, in order) and the settings they were made
+    with: 12 hex digits of a sha256."""
+    digest = hashlib.sha256(json.dumps(dict(settings), sort_keys=True, default=str).encode("utf-8"))
+    for task in tasks:
+        shown_ = [[c.substitute, c.control] for c in task.candidates]
+        line = [task.task, task.id, task.context, task.target, task.offset, shown_]
+        digest.update(b"\n" + json.dumps(line, ensure_ascii=True).encode("ascii"))
+    return digest.hexdigest()[:12]
+
+
+def _identified(tasks: list[Task], settings: Mapping) -> list[Task]:
+    """The tasks with "@<tasks_id>" after each id: unique to these tasks."""
+    fingerprint = tasks_id(tasks, settings)
+    for task in tasks:
+        task.task = f"{task.task}@{fingerprint}"
     return tasks
 
 
@@ -245,15 +277,20 @@ def make_tasks(scorer, predictions, *, k: int = 10, targets: int | None = None, 
     for position in chosen:
         tasks += _target_tasks(scorer, position, found[position], seed, contexts)
     with_tasks = len({task.id for task in tasks})
-    header = {
-        "format": TASKS_FORMAT,
-        "version": TASKS_VERSION,
+    settings = {
         "dataset": scorer.config or scorer.benchmark,
         "split": scorer.split,
         "predictions_sha256": _fingerprint(predictions),
         "k": k,
         "seed": seed,
         "instructions_version": INSTRUCTIONS_VERSION,
+    }
+    tasks = _identified(tasks, settings)
+    header = {
+        "format": TASKS_FORMAT,
+        "version": TASKS_VERSION,
+        **settings,
+        "tasks_id": tasks[0].task.rsplit("@", 1)[1] if tasks else tasks_id(tasks, settings),
         "targets": len(chosen),
         "targets_with_tasks": with_tasks,
         "targets_without_new": len(chosen) - with_tasks,

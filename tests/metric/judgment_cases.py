@@ -3,12 +3,14 @@ scores: the `wordnet` baseline's run (a real system) on SWORDS test, its tasks, 
 written out literally by the rules below, with what SWORDS's filter (B.3) must keep worked out here, by hand:
 
   ann   answers candidates in the cycle accept, reject, accept, abstain; every control right
-  bob   reject, accept, accept; every control right; also judges a substitute the benchmark has (left alone)
+  bob   reject, accept, accept; every control right; also judges a substitute the benchmark has, which the first
+        task offers too (left alone)
   cyd   accepts every candidate; accepts the random control of the 2nd target's task: that task is dropped, and
         with 11 of 12 controls right (91.7% >= 90%) cyd is kept
   spam  accepts everything, the random controls too: 6 of 12 controls right (50%), so every answer is dropped
 
-File A holds ann, cyd and spam; file B holds bob and three of ann's records again (exact duplicates).
+File A holds ann, cyd and spam; file B holds bob and three of ann's records again (exact duplicates). The tasks
+file the judgments answer is written beside them (`tasks`); `inputs` is what --judgments takes: all three.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from pathlib import Path
 
 import swords_dataset
 from swords_baselines.classic.wordnet import wordnet_substitutes
-from swords_metric import Scorer, make_tasks
+from swords_metric import Candidate, Scorer, TaskSet, make_tasks, write_tasks
 
 TARGETS = 6
 TIME = "2026-11-26T12:00:00+00:00"
@@ -41,6 +43,11 @@ class Case:
     expected: dict[tuple[str, str], list[str]]  # (target id, substitute) -> upstream labels that B.3 keeps
     already_judged: tuple[str, str]  # (target id, the benchmark's substitute bob judged)
     records: int
+    tasks: Path  # the tasks file of the judged tasks
+
+    @property
+    def inputs(self) -> list[Path]:
+        return [self.tasks, *self.files]
 
 
 def wordnet_run() -> dict[str, list[list]]:
@@ -57,7 +64,8 @@ def make_case(folder: Path) -> Case:
     scorer = Scorer.from_dataset("swords", "test")
     run = wordnet_run()
     rows = {row["id"]: row for row in swords_dataset.rows()}
-    tasks = [task for task in make_tasks(scorer, run).tasks if len(task.candidates) >= 5][:TARGETS]
+    taskset = make_tasks(scorer, run)
+    tasks = [task for task in taskset.tasks if len(task.candidates) >= 5][:TARGETS]
     assert len({task.id for task in tasks}) == TARGETS  # one task a target (the top 10 holds at most 10 new)
     a, b, expected = [], [], {}
     for number, task in enumerate(tasks):
@@ -79,10 +87,12 @@ def make_case(folder: Path) -> Case:
                     expected.setdefault((task.id, candidate.substitute), []).append(HELD[label])
     first = tasks[0]
     known = rows[first.id]["substitutes"][0]["substitute"]
+    first.candidates.append(Candidate(known))  # offered (as validating a judge offers them): bob alone judges it
     b.append(_record(first, known, "bob", "reject"))
     b += a[:3]
     files = (folder / "a.judgments.jsonl", folder / "b.judgments.jsonl")
     for path, records in zip(files, (a, b), strict=True):
         path.write_text("".join(json.dumps(record) + "\n" for record in records), encoding="utf-8")
+    write_tasks(folder / "tasks.jsonl", TaskSet(taskset.header, tasks))
     judged_rows = [rows[task.id] for task in tasks]
-    return Case(judged_rows, run, files, expected, (first.id, known), len(a) + len(b))
+    return Case(judged_rows, run, files, expected, (first.id, known), len(a) + len(b), folder / "tasks.jsonl")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -74,7 +75,7 @@ def _needs_upstream(nltk35_path) -> None:
 
 def _evaluate(result: Path, case: Case, *options: str) -> dict:
     done = run_swords(
-        "evaluate", "--predictions", str(result), "--judgments", *map(str, case.files), "--bootstrap", "0", "--json",
+        "evaluate", "--predictions", str(result), "--judgments", *map(str, case.inputs), "--bootstrap", "0", "--json",
         *options,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
@@ -103,8 +104,9 @@ def test_extended_figures_equal_upstream_on_the_judged_targets(case, tmp_path, n
     assert result["extended"]["lenient_a_p@10"] != result["lenient_a_p@10"]
     judged = result["judgments"]
     assert judged["unjudged_top_k"]["after"] < judged["unjudged_top_k"]["before"]
-    assert judged["judgements"] == sum(len(labels) for labels in case.expected.values()) == 103
-    assert judged["substitutes"] == len(case.expected) == 36
+    counted = sum(label != "UNSURE" for labels in case.expected.values() for label in labels)
+    assert judged["judgements"] == counted == 103 - judged["abstentions"] == 96  # abstentions are left out
+    assert judged["substitutes"] == len(case.expected) == 36 and judged["abstained_only"] == 0
 
 
 @pytest.mark.parity
@@ -122,15 +124,17 @@ def test_extended_figures_equal_upstream_on_the_whole_split(case, tmp_path, nltk
     assert "judgments" not in result["signature"]
     signature = result["extended"]["signature"]
     assert signature.startswith(plain["signature"] + "|judgments:")
-    assert signature.endswith("|judgements:103|substitutes:36|judges:3")
+    assert re.search(
+        r"\|judgments:[0-9a-f]{12}\|tasks:[0-9a-f]{12}\|judgements:96\|substitutes:36\|judges:3$", signature
+    )
 
 
 @pytest.mark.slow  # 4 s on two cores
 def test_compute_and_evaluate_agree(case):
     """extended_scores from Python gives the figures `swords evaluate --judgments` prints (the run as a mapping)."""
     scorer = Scorer.from_dataset("swords", "test")
-    result = extended_scores(scorer, case.run, case.files)
-    assert result["extended"]["signature"].endswith("|judgements:103|substitutes:36|judges:3")
+    result = extended_scores(scorer, case.run, case.inputs)
+    assert result["extended"]["signature"].endswith("|judgements:96|substitutes:36|judges:3")
     assert result["judgments"]["already_judged"] == 1
     assert result["lenient_a_f@10"] == scorer.score(case.run)["lenient_a_f@10"]
 
@@ -145,8 +149,8 @@ def test_compute_takes_judgments(case):
     by_id = {row["upstream_id"]: row["id"] for row in rows}
     predictions = {by_id[tid]: [pair[0] for pair in items] for tid, items in case.run.items()}
     metric = swords_metric.load()
-    result = metric.compute(predictions=predictions, references=rows, judgments=[str(p) for p in case.files])
-    direct = extended_scores(Scorer.from_dataset("swords", "test"), predictions, case.files)
+    result = metric.compute(predictions=predictions, references=rows, judgments=[str(p) for p in case.inputs])
+    direct = extended_scores(Scorer.from_dataset("swords", "test"), predictions, case.inputs)
     assert result["extended"]["lenient_a_f@10"] == pytest.approx(direct["extended"]["lenient_a_f@10"], abs=1e-9)
     assert result["extended"]["signature"] == direct["extended"]["signature"]
     for config, reason in (("coinco", "coinco's gold was recalled"), ("prolex", "ProLex's gold is experts'")):
@@ -176,7 +180,7 @@ def test_benchmarks_that_cannot_take_judgments_refuse_in_one_line(case, config):
 
 def test_python_refuses_coinco(case):
     with pytest.raises(MetricInputError, match="coinco's gold was recalled"):
-        extended_scores(Scorer.from_dataset("coinco", "test"), {}, case.files)
+        extended_scores(Scorer.from_dataset("coinco", "test"), {}, case.inputs)
 
 
 @pytest.mark.parametrize(
@@ -185,13 +189,13 @@ def test_python_refuses_coinco(case):
         (None, "agreement:unmeasured"),
         (
             {"kappa_acceptable": 0.312, "kappa_conceivable": 0.1, "spearman": 0.25, "candidates": 200},
-            "agreement:kappa_a=0.31,kappa_c=0.10,rho=0.25,n=200",
+            "agreement:claimed:kappa_a=0.31,kappa_c=0.10,rho=0.25,n=200",
         ),
     ],
 )
 def test_an_llm_judges_agreement_is_in_the_signature(case, tmp_path, agreement, shown):
-    """An LLM judge (id llm:<model>:<prompt hash>) merged: the extended signature carries its measured agreement, or
-    says it was never measured; the report's judgments say so too."""
+    """An LLM judge (id llm:<model>:<prompt hash>) merged: the extended signature carries the agreement its records
+    claim, marked as claimed (the toolkit cannot redo the validation), or says it was never measured."""
     records = [json.loads(line) for line in case.files[0].read_text().splitlines()]
     llm = [
         {**r, "judge": "llm:smollm2:0123abcd"} | ({"agreement": agreement} if agreement else {})
@@ -200,9 +204,9 @@ def test_an_llm_judges_agreement_is_in_the_signature(case, tmp_path, agreement, 
     ]
     path = tmp_path / "llm.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in llm))
-    result = extended_scores(Scorer.from_dataset("swords", "test"), case.run, [path])
+    result = extended_scores(Scorer.from_dataset("swords", "test"), case.run, [case.tasks, path])
     assert result["extended"]["signature"].endswith("|judges:1|" + shown)
-    assert result["judgments"]["agreement"] == {"llm:smollm2:0123abcd": agreement}
+    assert result["judgments"]["agreement"] == {"llm:smollm2:0123abcd": shown.removeprefix("agreement:")}
 
 
 def test_judgments_with_compare_is_refused_before_any_work(case):

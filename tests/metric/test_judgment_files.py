@@ -88,6 +88,9 @@ def test_judgments_round_trip_and_extra_fields_kept(taskset, tmp_path):
         (json.dumps({**GOOD, "time": "yesterday"}), "'time' must be an ISO 8601 time"),
         (json.dumps({**GOOD, "substitute": " "}), "'substitute' must be a non-empty string"),
         (json.dumps({**GOOD, "control_kind": "other"}), "'control_kind' must be 'target' or 'random'"),
+        (json.dumps({**GOOD, "substitute": "a\ud800b"}), "'substitute' holds a lone surrogate (\\u escape), not text"),
+        (json.dumps({**GOOD, "judge": "\udfff"}), "'judge' holds a lone surrogate"),
+        (json.dumps({**GOOD, "split": 3}), "'split' must be a non-empty string"),
     ],
 )
 def test_a_malformed_judgments_file_is_one_line_naming_the_line(tmp_path, line, message):
@@ -99,14 +102,17 @@ def test_a_malformed_judgments_file_is_one_line_naming_the_line(tmp_path, line, 
     assert "\n" not in str(error.value)
 
 
-def test_the_cli_names_the_line_of_a_malformed_file(tmp_path):
+def test_the_cli_names_the_line_of_a_malformed_file(taskset, tmp_path):
     from ..conftest import run_swords
 
+    tasks = tmp_path / "tasks.jsonl"
+    write_tasks(tasks, taskset)
+    good = {**GOOD, "task": taskset.tasks[0].task}
     bad = tmp_path / "bad.jsonl"
-    bad.write_text(_lines(GOOD, {**GOOD, "label": "maybe"}))
+    bad.write_text(_lines(good, {**good, "label": "maybe"}))
     run = tmp_path / "run.jsonl"
     run.write_text(json.dumps({"id": PRESS, "substitutes": ["newsman"]}) + "\n")
-    done = run_swords("evaluate", "--predictions", str(run), "--judgments", str(bad), "--bootstrap", "0")
+    done = run_swords("evaluate", "--predictions", str(run), "--judgments", str(tasks), str(bad), "--bootstrap", "0")
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.startswith(f"swords: error: {bad}:2: 'label' must be one of") and done.stderr.count("\n") == 1
 
@@ -208,3 +214,36 @@ def test_a_full_disk_is_one_line(small_disk):
                 out.write(record)
     records = read_judgments(path)  # whole lines, and at most one cut one, dropped
     assert records and all(r["padding"] == record["padding"] for r in records)
+
+
+def test_a_users_last_line_without_a_line_end_is_never_cut_off(tmp_path):
+    """Only a record this toolkit began writing (a killed writer's) is cut off; a user's own last line that has no
+    line end (a note, a record of another tool) is refused in one line and the file is left byte for byte."""
+    path = tmp_path / "j.jsonl"
+    text = _lines(GOOD) + "checked by hand, 3 more to do"
+    path.write_text(text)
+    with pytest.raises(MetricInputError) as error:
+        JudgmentsWriter(path).__enter__()
+    assert str(error.value) == (
+        f"{path}: its last line has no line end and is not a judgment record; end it, or name another output"
+    )
+    assert path.read_text() == text
+
+
+@pytest.mark.parametrize(
+    ("extra", "what"),
+    [({"confidence": float("nan")}, "NaN or infinity"), ({"note": "x\ud800"}, "a lone surrogate (not text)")],
+)
+def test_nan_or_a_lone_surrogate_never_reaches_a_judgments_file(taskset, tmp_path, extra, what):
+    path = tmp_path / "j.jsonl"
+    task = taskset.tasks[0]
+    with JudgmentsWriter(path) as out:
+        out.write(judgment_record(task, task.candidates[0], "ann", "accept"))
+        with pytest.raises(MetricInputError) as error:
+            out.write(judgment_record(task, task.candidates[1], "ann", "accept", **extra))
+    shown = repr(task.candidates[1].substitute)
+    assert str(error.value) == f"{path}: the record of {shown} holds {what}"
+    assert len(read_judgments(path)) == 1  # the file holds only whole, readable records
+    with JudgmentsWriter(path) as out, pytest.raises(MetricInputError, match="lone surrogate"):
+        out.write(judgment_record(task, task.candidates[1], "a\udc80", "accept"))
+    assert len(read_judgments(path)) == 1

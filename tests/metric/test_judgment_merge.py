@@ -28,7 +28,7 @@ def case(tmp_path_factory) -> Case:
 
 @pytest.fixture(scope="module")
 def merged(scorer, case):
-    return merge_judgments(scorer, case.files)
+    return merge_judgments(scorer, case.inputs)
 
 
 def test_the_filter_keeps_what_was_worked_out_by_hand(merged, case):
@@ -67,7 +67,7 @@ def test_a_judge_under_90_percent_is_dropped(scorer, case, tmp_path):
     cyd_random = [r for r in records if r["judge"] == "cyd" and r.get("control_kind") == "random"]
     next(r for r in cyd_random if r["label"] == "reject")["label"] = "accept"
     _write(tmp_path / "a.jsonl", records)
-    merged = merge_judgments(scorer, [tmp_path / "a.jsonl", case.files[1]])
+    merged = merge_judgments(scorer, [case.tasks, tmp_path / "a.jsonl", case.files[1]])
     assert merged.judges_dropped == ["cyd", "spam"] and merged.control_accuracy["cyd"] == 10 / 12
 
 
@@ -79,15 +79,15 @@ def test_a_judge_at_exactly_90_percent_is_kept(scorer, case, tmp_path):
     eve = [{**r, "judge": "eve"} for r in records if r["task"] in tasks]
     next(r for r in eve if r.get("control_kind") == "random")["label"] = "accept"
     _write(tmp_path / "eve.jsonl", eve)
-    merged = merge_judgments(scorer, [tmp_path / "eve.jsonl"])
+    merged = merge_judgments(scorer, [case.tasks, tmp_path / "eve.jsonl"])
     assert merged.judges == ["eve"] and merged.control_accuracy["eve"] == 0.9
     assert merged.tasks == 5 and merged.tasks_dropped_control == 1
     assert len({target_id for target_id, _ in merged.labels}) == 4
 
 
 def test_the_same_file_twice_counts_once(scorer, case):
-    once = merge_judgments(scorer, case.files)
-    twice = merge_judgments(scorer, [*case.files, case.files[0]])
+    once = merge_judgments(scorer, case.inputs)
+    twice = merge_judgments(scorer, [*case.inputs, case.files[0]])
     assert twice.labels == once.labels
     assert twice.duplicates == once.duplicates + len(_records(case.files[0]))
 
@@ -98,8 +98,8 @@ def test_a_judge_answering_again_replaces_the_earlier_answer(scorer, case, tmp_p
     again = {**changed, "label": "accept" if changed["label"] != "accept" else "reject", "time": "2026-11-27T09:00:00Z"}
     path = tmp_path / "again.jsonl"
     path.write_text(json.dumps(again) + "\n")
-    merged = merge_judgments(scorer, [*case.files, path])
-    once = merge_judgments(scorer, case.files)
+    merged = merge_judgments(scorer, [*case.inputs, path])
+    once = merge_judgments(scorer, case.inputs)
     assert merged.replaced == 1 and merged.judgements == once.judgements
     expected = list(once.labels[changed["id"], changed["substitute"]])
     expected.remove(changed["label"])
@@ -107,17 +107,56 @@ def test_a_judge_answering_again_replaces_the_earlier_answer(scorer, case, tmp_p
 
 
 def test_a_judgments_file_for_another_split_is_one_line_naming_the_line(case, tmp_path):
-    """The case's file is for SWORDS test; scored against SWORDS dev, its first record names a target not there."""
+    """The case's files are for SWORDS test; scored against SWORDS dev, the tasks file's header says test: refused
+    in one line naming it (a record of a target not in the split is refused too, naming its line)."""
     dev = Scorer.from_dataset("swords", "dev")
     with pytest.raises(MetricInputError) as error:
-        merge_judgments(dev, case.files)
-    first = _records(case.files[0])[0]["id"]
-    assert str(error.value) == f"{case.files[0]}:1: target {first!r} is not in swords dev"
+        merge_judgments(dev, case.inputs)
+    assert str(error.value) == f"{case.tasks}:1: a tasks file for split 'test', not dev (swords dev is scored)"
     run = tmp_path / "run.jsonl"
     run.write_text("")
-    done = run_swords("evaluate", "--split", "dev", "--predictions", str(run), "--judgments", *map(str, case.files))
-    assert done.returncode == 2 and done.stderr.startswith(f"swords: error: {case.files[0]}:1: target ")
-    assert done.stderr.count("\n") == 1 and "is not in swords dev" in done.stderr
+    done = run_swords("evaluate", "--split", "dev", "--predictions", str(run), "--judgments", *map(str, case.inputs))
+    assert done.returncode == 2 and done.stderr.startswith(f"swords: error: {case.tasks}:1: a tasks file for split")
+    assert done.stderr.count("\n") == 1
+    header, *tasks = case.tasks.read_text().splitlines()
+    undated = tmp_path / "tasks.jsonl"  # a header naming no split: each record's target is checked
+    undated.write_text("\n".join([json.dumps({**json.loads(header), "split": None}), *tasks]) + "\n")
+    with pytest.raises(MetricInputError) as error:
+        merge_judgments(dev, [undated, *case.files])
+    first = _records(case.files[0])[0]["id"]
+    assert str(error.value) == f"{case.files[0]}:1: target {first!r} is not in swords dev"
+
+
+@pytest.mark.parametrize(("key", "value"), [("split", "dev"), ("dataset", "swords_reannotated")])
+def test_a_record_naming_another_split_or_dataset_is_refused(scorer, case, tmp_path, key, value):
+    records = _records(case.files[1])
+    records[4][key] = value
+    _write(tmp_path / "b.jsonl", records)
+    with pytest.raises(MetricInputError) as error:
+        merge_judgments(scorer, [case.tasks, case.files[0], tmp_path / "b.jsonl"])
+    assert str(error.value) == (
+        f"{tmp_path / 'b.jsonl'}:5: a record for {key} {value!r}, not {'test' if key == 'split' else 'swords'} "
+        "(swords test is scored)"
+    )
+
+
+@pytest.mark.parametrize("text", ["", "\n", "  \n\t\n"])
+def test_an_empty_judgments_file_is_refused(scorer, case, tmp_path, text):
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text(text)
+    with pytest.raises(MetricInputError) as error:
+        merge_judgments(scorer, [*case.inputs, empty])
+    assert str(error.value) == f"{empty}: holds no judgment record (empty, or blank lines only)"
+
+
+def test_judgments_without_their_tasks_are_refused(scorer, case):
+    """Without the tasks file no record can be checked against its task: no figure, one line."""
+    with pytest.raises(MetricInputError) as error:
+        merge_judgments(scorer, case.files)
+    assert str(error.value).startswith("judgments: give the tasks file(s) the judgments answer beside them")
+    done = run_swords("evaluate", "--predictions", "space/results/coinco-oracle.swords.test.jsonl",
+                      "--judgments", *map(str, case.files), "--bootstrap", "0")  # fmt: skip
+    assert done.returncode == 2 and done.stdout == "" and done.stderr.count("\n") == 1
 
 
 def test_tasks_without_controls_are_dropped_and_counted(scorer, case, tmp_path):
@@ -125,5 +164,5 @@ def test_tasks_without_controls_are_dropped_and_counted(scorer, case, tmp_path):
     bare = [r for r in records if not r["control"] and r["judge"] == "bob"]
     path = tmp_path / "bare.jsonl"
     path.write_text("".join(json.dumps({**r, "judge": "dan"}) + "\n" for r in bare))
-    merged = merge_judgments(scorer, [path])
+    merged = merge_judgments(scorer, [case.tasks, path])
     assert merged.tasks_without_controls == 6 and not merged.labels

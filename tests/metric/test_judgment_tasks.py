@@ -99,7 +99,8 @@ def test_candidates_split_as_numpy_array_split(scorer):
     tasks = tasks_for(scorer, {PRESS: words}, seed=1)
     expected = [len(part) for part in np.array_split(np.arange(23), 3)]
     assert [len(_candidates(task)) for task in tasks] == expected == [8, 8, 7]
-    assert [task.task for task in tasks] == [f"{PRESS}#1", f"{PRESS}#2", f"{PRESS}#3"]
+    fingerprint = tasks[0].task.rsplit("@", 1)[1]
+    assert [task.task for task in tasks] == [f"{PRESS}#{n}@{fingerprint}" for n in (1, 2, 3)]
     assert sorted(c for task in tasks for c in _candidates(task)) == sorted(words)
     assert all(len(task.candidates) == len(_candidates(task)) + 2 for task in tasks)
 
