@@ -8,13 +8,15 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import swords_dataset
-from swords_baselines.judge.outputs import refuse_foreign, tasks_file_is_ours
+from swords_baselines.judge.outputs import refuse_foreign, refuse_link
 from swords_lexsub.arguments import float_range, int_range
 from swords_lexsub.errors import SwordsError
-from swords_lexsub.files import check_output_file, sha256_of
+from swords_lexsub.files import check_output_file, check_writable_folder, sha256_of
 from swords_lexsub.terminal import shown
 
 MAX_AGREEMENT_BYTES = 2**20  # a validation file holds a few figures a judge
@@ -61,12 +63,14 @@ def register(subparsers) -> None:
         "validate",
         help="measure an LLM judge against SWORDS's annotators, beside the human ceiling",
         description="The judge on candidates SWORDS already judged (the same task form and controls): accuracy and "
-        "Cohen's kappa at acceptable (score > 50%%) and conceivable (score > 0%%), Spearman between its accept "
+        "Cohen's kappa at acceptable (score > 50%) and conceivable (score > 0%), Spearman between its accept "
         "rate and the human score; and the same figures for SWORDS's second annotator pool.",
     )
     validate.add_argument("--dataset", default="swords", help="swords: the benchmark with human scores")
     validate.add_argument("--split", default="dev", help="dev or test")
-    validate.add_argument("--sample", type=int_range(1, None, "a number of candidates"), default=200)
+    validate.add_argument(
+        "--sample", type=int_range(1, None, "a number of candidates"), default=200, help="candidates judged"
+    )
     validate.add_argument("--seed", type=int, default=0, help="seed of the sample, the order and the controls")
     validate.add_argument("--output", help="write the figures as JSON keyed by the judge id (updated in place)")
     add_judge_options(validate)
@@ -81,15 +85,21 @@ def add_judge_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--api-key-env", default="OPENAI_API_KEY", help="environment variable holding the API key")
     parser.add_argument("--cache-dir", help="response cache folder ('off' disables; none: the one `swords run` uses)")
     parser.add_argument("--timeout", type=float_range(0.001, None, "seconds"), default=60.0, help="seconds a request")
-    parser.add_argument("--max-retries", type=int_range(0, None, "a number of retries"), default=6)
+    parser.add_argument(
+        "--max-retries", type=int_range(0, None, "a number of retries"), default=6, help="retries of a request"
+    )
     parser.add_argument("--backoff", type=float_range(0, None, "seconds"), default=1.0, help="first retry's wait")
-    parser.add_argument("--concurrency", type=int_range(1, 256, "a number of requests"), default=4)
+    parser.add_argument(
+        "--concurrency", type=int_range(1, 256, "a number of requests"), default=4, help="requests in flight"
+    )
 
 
-def judge_of(args: argparse.Namespace):
+def judge_of(args: argparse.Namespace, command: str = "judge llm"):
     from swords_baselines.judge.llm import JudgeSettings, LLMJudge
     from swords_baselines.llm.client import check_base_url
+    from swords_lexsub.extras import check
 
+    check(command, "llm")  # before any journal is written: rerunning cannot help a missing module
     if args.base_url:
         check_base_url(args.base_url)
     settings = JudgeSettings(
@@ -103,21 +113,52 @@ def judge_of(args: argparse.Namespace):
         backoff=args.backoff,
         concurrency=args.concurrency,
     )
-    return LLMJudge(settings)
+    with said_as(command):
+        judge = LLMJudge(settings)
+    check_cache_folder(settings.cache_folder(), args.cache_dir)
+    return judge
+
+
+def check_cache_folder(folder: Path | None, given: str | None) -> None:
+    """Before any request: the response cache's folder takes files (a file there, or a read-only folder, would
+    fail every answer only after it was paid for)."""
+    if folder is None:
+        return
+    what = "--cache-dir" if given else "the response cache (--cache-dir)"
+    if folder.exists() and not folder.is_dir():
+        raise SwordsError(f"{what} {folder} is a file, not a folder; name a folder, or pass --cache-dir off")
+    check_writable_folder(folder, what, hint="name another folder, or pass --cache-dir off")
+
+
+@contextmanager
+def said_as(command: str) -> Iterator[None]:
+    """The judge's one-line errors name the command the user ran (`judge validate`, not `judge llm`)."""
+    try:
+        yield
+    except SwordsError as error:
+        text = str(error)
+        if command != "judge llm" and text.startswith("judge llm:"):
+            raise SwordsError(command + text[len("judge llm") :]) from None
+        raise
 
 
 def tasks_command(args: argparse.Namespace) -> int:
+    from swords_baselines.judge.tasks_file import stamped, task_lines, tasks_file_is_ours
     from swords_lexsub.files import atomic_write
     from swords_metric import MetricInputError, Scorer, make_tasks, write_tasks
 
     swords_dataset.check_config(args.dataset, args.split)
     output = Path(args.output)
-    check_output_file(output, f"--output {output}", create_folder=True, kind="tasks")
-    refuse_foreign(output, tasks_file_is_ours(output), args.force, "swords judge tasks")
+    what = f"--output {output}"
+    refuse_link(output, what)  # the system's /dev/stdout is a link: never replaced, --force or not
+    check_output_file(output, what, create_folder=True, kind="tasks")
+    ours = tasks_file_is_ours(output)
+    refuse_foreign(output, ours, args.force, "swords judge tasks")
     try:
         scorer = Scorer.from_dataset(args.dataset, args.split)
         taskset = make_tasks(scorer, args.predictions, k=args.k, targets=args.targets, seed=args.seed)
-        if output.exists() and not tasks_file_is_ours(output):  # --force: the user's say-so, still replaced at once
+        taskset = stamped(taskset, task_lines(taskset, what))  # a file the readers refuse: refused now, unwritten
+        if output.exists() and not ours:  # --force: the user's say-so, still replaced at once
             staged = output.with_name(f".{output.name}.swords-tasks")
             try:
                 write_tasks(staged, taskset)
@@ -143,8 +184,11 @@ def read_agreement(path: str, judge: str) -> dict:
     from swords_baselines.judge.outputs import entries_of
     from swords_lexsub.files import open_regular
 
-    with open_regular(path, "--agreement") as f:  # a FIFO or a folder: one line, never a hang
-        data = f.read(MAX_AGREEMENT_BYTES + 1)
+    try:
+        with open_regular(path, "--agreement") as f:  # a FIFO or a folder: one line, never a hang
+            data = f.read(MAX_AGREEMENT_BYTES + 1)
+    except FileNotFoundError:
+        raise SwordsError(f"--agreement {path}: no such file (a `swords judge validate --output` file)") from None
     if len(data) > MAX_AGREEMENT_BYTES:
         raise SwordsError(f"--agreement {path}: larger than {MAX_AGREEMENT_BYTES:,} bytes; not a validation file")
     try:
@@ -189,4 +233,8 @@ def llm_command(args: argparse.Namespace) -> int:
 def validate_command(args: argparse.Namespace) -> int:
     from swords_baselines.judge.validate import run_validation
 
-    return run_validation(args, judge_of(args))
+    if args.output:
+        refuse_link(Path(args.output), f"--output {args.output}")
+    judge = judge_of(args, "judge validate")
+    with said_as("judge validate"):
+        return run_validation(args, judge)

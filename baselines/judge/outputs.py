@@ -1,22 +1,26 @@
 """Which of `swords judge`'s output files the toolkit wrote, known by their content: a file that is not one of
 ours is never replaced without --force (one line naming it), and ours are replaced atomically.
 
-- a tasks file starts with the header line swords_metric writes (`"format": "swords-judge-tasks"`);
+- a tasks file is one `swords judge tasks` wrote, unchanged since: its header's digest holds (tasks_file.py);
 - a judgments file of `swords judge llm` is JSONL whose every record says `"written_by": "swords judge llm"`
   (a file past MAX_OWNED_BYTES, or with any other line, is the user's: someone else's judgments are sacred);
 - a validation file is a JSON object of judge ids, each holding `"written_by": "swords judge validate"`;
 - a judge run's journal starts with its header line (run.py), its lock holds nothing but a process id.
+
+A symbolic link at an output (the system's /dev/stdout is one) is never written through nor replaced, even with
+--force: replacing it would put a regular file where the system, or the user, keeps a link.
 """
 
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 from swords_baselines.run.ownership import is_lock
 from swords_lexsub.errors import SwordsError
+from swords_lexsub.files import SPECIAL_ROOTS, file_kind
 
-TASKS_FORMAT = "swords-judge-tasks"
 JOURNAL_FORMAT = "swords-judge-llm-journal"
 LLM_WRITER = "swords judge llm"
 VALIDATE_WRITER = "swords judge validate"
@@ -30,11 +34,6 @@ def _first_line(path: Path) -> object:
             return json.loads(f.readline(_MAX_LINE_BYTES))
     except (OSError, ValueError, RecursionError):
         return None
-
-
-def tasks_file_is_ours(path: Path) -> bool:
-    header = _first_line(path)
-    return isinstance(header, dict) and header.get("format") == TASKS_FORMAT
 
 
 def journal_header(path: Path) -> dict | None:
@@ -90,3 +89,17 @@ def refuse_foreign(path: Path, ours: bool, force: bool, command: str) -> None:
 
 def lock_is_ours(path: Path) -> bool:
     return not path.exists() or is_lock(path)
+
+
+def refuse_link(path: Path, what: str) -> None:
+    """Before any work: a symbolic link at `path`, or a path under /dev, /proc or /sys as written (before links are
+    followed), is one SwordsError naming `what`, --force or not."""
+    if path.is_symlink():
+        raise SwordsError(
+            f"{what}: {path} is {file_kind(path)}; a judge command never writes through a link nor replaces one, "
+            "even with --force: name a regular file"
+        )
+    absolute = Path(os.path.abspath(path))
+    for root in SPECIAL_ROOTS:
+        if absolute.is_relative_to(root):
+            raise SwordsError(f"{what}: an output cannot go under {root}; name a file in an ordinary folder")

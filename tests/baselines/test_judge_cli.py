@@ -5,6 +5,9 @@ user's file it will not replace."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+from subprocess import PIPE
 
 import pytest
 
@@ -73,3 +76,115 @@ def test_tasks_never_replaces_a_user_s_file(run_file, tmp_path, capsys):
     assert swords_main(tasks_args(run, mine, "--force")) == 0
     assert json.loads(mine.read_text().splitlines()[0])["format"] == "swords-judge-tasks"
     assert swords_main(tasks_args(run, mine, "--seed", "3")) == 0  # its own file: replaced without --force
+
+
+def test_a_tasks_file_changed_by_hand_is_the_user_s(run_file, tmp_path, capsys):
+    """Only a file `judge tasks` wrote, unchanged, is replaced without --force: a tasks file the user extended by hand,
+    or a notes file whose first line looks like a tasks header, is not."""
+    run, _ = run_file
+    output = tmp_path / "tasks.jsonl"
+    assert swords_main(tasks_args(run, output)) == 0
+    extended = output.read_text() + output.read_text().splitlines()[1] + "\n"  # a task the user copied in
+    output.write_text(extended)
+    notes = tmp_path / "notes.jsonl"
+    notes.write_text('{"format": "swords-judge-tasks", "version": 1}\nmy notes on the tasks\n')
+    for path, text in ((output, extended), (notes, notes.read_text())):
+        capsys.readouterr()
+        assert swords_main(tasks_args(run, path)) == 2
+        err = capsys.readouterr().err
+        assert str(path) in err and "--force" in err and len(err.strip().splitlines()) == 1
+        assert path.read_text() == text
+    assert swords_main(tasks_args(run, output, "--force")) == 0
+    assert swords_main(tasks_args(run, output, "--seed", "5")) == 0  # written by it again: its own, replaced
+
+
+def test_a_symbolic_link_at_the_output_is_refused_even_with_force(run_file, tmp_path, capsys):
+    run, _ = run_file
+    real = tmp_path / "real.jsonl"
+    assert swords_main(tasks_args(run, real)) == 0
+    written = real.read_bytes()
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(real)
+    for extra in ((), ("--force",)):
+        capsys.readouterr()
+        assert swords_main(tasks_args(run, link, *extra)) == 2
+        err = capsys.readouterr().err
+        assert str(link) in err and "symbolic link" in err and len(err.strip().splitlines()) == 1
+        assert link.is_symlink() and real.read_bytes() == written
+
+
+def test_dev_stdout_redirected_to_a_file_is_never_replaced(run_file, tmp_path):
+    """`--output /dev/stdout --force` with stdout redirected to a file: the system's /dev/stdout link stays a link."""
+    from .run_helpers import SWORDS
+
+    run, _ = run_file
+    before = os.readlink("/dev/stdout")
+    redirected = tmp_path / "out.txt"
+    try:
+        with open(redirected, "wb") as out:
+            done = subprocess.run([*SWORDS, *tasks_args(run, "/dev/stdout", "--force")], stdout=out, stderr=PIPE)
+    finally:
+        if not os.path.islink("/dev/stdout"):  # the fault happened: put the system's link back, then fail below
+            os.replace("/dev/stdout", tmp_path / "was-dev-stdout")
+            os.symlink(before, "/dev/stdout")
+            replaced = True
+        else:
+            replaced = False
+    assert not replaced and os.readlink("/dev/stdout") == before
+    err = done.stderr.decode()
+    assert done.returncode == 2 and "/dev/stdout" in err and len(err.strip().splitlines()) == 1, err
+    assert redirected.read_bytes() == b""
+
+
+def test_a_lone_surrogate_in_the_predictions_is_one_line(tmp_path, capsys):
+    row = swords_dataset.rows("swords", "test")[0]
+    run = tmp_path / "run.jsonl"
+    line = json.dumps({"id": row["id"], "substitutes": [["zorb\ud800ish", 2], ["quorble", 1]]})  # as the escape
+    assert "\\ud800" in line
+    run.write_text(line + "\n")
+    output = tmp_path / "tasks.jsonl"
+    assert swords_main(tasks_args(run, output)) == 2
+    err = capsys.readouterr().err
+    assert row["id"] in err and "surrogate" in err and "U+D800" in err and len(err.strip().splitlines()) == 1, err
+    assert not output.exists()
+
+
+def test_a_task_line_the_readers_would_refuse_is_refused_before_writing(tmp_path, capsys):
+    """Ten new words of 110,000 characters: one task line of 1.1 million characters, past what read_tasks takes."""
+    row = swords_dataset.rows("swords", "test")[0]
+    words = [f"w{n}" + "x" * 110_000 for n in range(10)]
+    run = tmp_path / "run.jsonl"
+    run.write_text(json.dumps({"id": row["id"], "substitutes": [[w, 10 - n] for n, w in enumerate(words)]}) + "\n")
+    output = tmp_path / "tasks.jsonl"
+    assert swords_main(tasks_args(run, output)) == 2
+    err = capsys.readouterr().err
+    assert row["id"] in err and "1,048,576" in err and len(err.strip().splitlines()) == 1, err
+    assert not output.exists()
+    # The bound is the reader's own: the same line written by hand is refused by read_tasks
+    from swords_metric import MetricInputError, read_tasks
+
+    task = {"task": "x#1", "id": row["id"], "context": row["context"], "target": row["target"]}
+    task.update(offset=row["offset"], candidates=[{"substitute": w, "control": None} for w in words])
+    output.write_text('{"format": "swords-judge-tasks", "version": 1}\n' + json.dumps(task) + "\n")
+    with pytest.raises(MetricInputError):
+        read_tasks(output)
+
+
+@pytest.mark.slow  # 17 s on two cores: 320,040 candidates made into tasks
+def test_a_tasks_file_past_the_readers_bound_is_refused_before_writing(tmp_path, capsys):
+    """420 new words for each of SWORDS test's 762 targets, --k 420: about 36 MB of tasks, past the 32 MB a tasks
+    file's readers take (`--k 2000` made 147 MB)."""
+    from swords_metric import MAX_TASKS_BYTES
+
+    run = tmp_path / "run.jsonl"
+    with open(run, "w") as f:
+        for row in swords_dataset.rows("swords", "test"):
+            f.write(
+                json.dumps({"id": row["id"], "substitutes": [[f"zq{n:04d}blorpsnorfle", 1000 - n] for n in range(420)]})
+            )
+            f.write("\n")
+    output = tmp_path / "tasks.jsonl"
+    assert swords_main(tasks_args(run, output, "--k", "420")) == 2
+    err = capsys.readouterr().err
+    assert f"{MAX_TASKS_BYTES >> 20} MB" in err and "--k" in err and len(err.strip().splitlines()) == 1, err
+    assert not output.exists() and not list(tmp_path.glob(".tasks.jsonl*"))
