@@ -213,7 +213,8 @@ def guard_inputs(demo: gr.Blocks) -> gr.Blocks:
                 shown(f"{type(error).__name__}: {error}", 300),
             )
             if isinstance(error, gr.exceptions.InvalidPathError):
-                raise refuse("That file was not uploaded to this app: upload it, then score it.") from None
+                then = "press Start" if (block_fn.api_name or "").startswith("judge") else "score it"  # the tab's step
+                raise refuse(f"That file was not uploaded to this app: upload it, then {then}.") from None
             raise refuse("An input could not be read: send the values the API page lists.") from None
 
     demo.preprocess_data = preprocess_data

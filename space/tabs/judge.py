@@ -4,7 +4,9 @@ tasks file (`swords judge tasks`) or from a run and a SWORDS split, enter a name
 benchmark's context with the target marked, at most 10 candidates and two controls, each accepted, rejected or
 abstained on (radio buttons, or the keys a, r, d and Enter: KEYS_JS). Every finished task is appended
 to the session's judgments file, offered for download; uploading it again with the tasks continues where it
-stopped. The handlers are in judge_session.py, the files' checks in judge_files.py."""
+stopped. The handlers are in judge_session.py, the files' checks in judge_files.py, the file on disk in
+judge_store.py. For the API, /judge_start and /judge_save also answer the task as data: which candidate each of
+/judge_save's parameters candidate_1 … candidate_12 judges."""
 
 from __future__ import annotations
 
@@ -14,15 +16,14 @@ from pathlib import Path
 
 import gradio as gr
 
-from swords_metric import INSTRUCTIONS, LABELS, MAX_CANDIDATES
+from swords_metric import INSTRUCTIONS, LABELS
 from swords_space import render
 from swords_space.events import messages
 from swords_space.inputs import Dropdown, File, Number, PredictionsFile, Radio, Textbox
-from swords_space.tabs.judge_files import MAX_JUDGMENTS_BYTES, MAX_TASKS_BYTES
-from swords_space.tabs.judge_session import JudgeSession, discard, judgeable_splits, save, start
+from swords_space.tabs.judge_files import MAX_JUDGMENTS_BYTES, MAX_TASKS_BYTES, SLOTS, judgeable_splits
+from swords_space.tabs.judge_session import JudgeSession, discard, save, seen, start
 from swords_space.tabs.score_files import MAX_UPLOAD_BYTES
 
-SLOTS = MAX_CANDIDATES + 2  # a task's candidates and its two controls
 # What each choice says (the values are the metric's labels, in its order).
 CHOICE_WORDS = {
     "accept": "accept",
@@ -77,10 +78,22 @@ def progress_text(session: JudgeSession | None) -> str:
     judged, total = session.candidates_judged()
     count = len(session.tasks)
     where = f"Task **{session.finished + 1:,} of {count:,}**" if session.current else f"**All {count:,} tasks judged**"
-    line = f"{where} · {judged:,} of {total:,} candidates judged · judge **{escape(session.judge)}**"
+    line = f"{where} · {judged:,} of {total:,} candidates judged · judge **{escape(seen(session.judge))}**"
     if session.resumed:
-        line += f" · {session.resumed:,} tasks were already judged in the uploaded judgments file"
+        line += f" · {session.resumed:,} tasks were already judged in the uploaded judgments file or earlier here"
+    if session.elsewhere:
+        line += f" · {session.elsewhere:,} records of tasks not in this tasks file are kept in the file"
     return line
+
+
+# A save's acknowledgement: green, beside the progress, where the eye is when the next task appears.
+SAVED_STYLE = "background:#dcfce7;color:#14532d;border:1px solid #86efac;border-radius:6px;padding:4px 10px"
+
+
+def saved_html(session: JudgeSession | None) -> str:
+    if session is None or not session.saved:
+        return ""
+    return f'<div class="swords-judge-saved" style="{SAVED_STYLE}">✓ {escape(session.saved)}</div>'
 
 
 def task_html(session: JudgeSession | None) -> str:
@@ -95,10 +108,27 @@ def task_html(session: JudgeSession | None) -> str:
         )
     where = f"{session.header.get('dataset', '')} {session.header.get('split', '')}".strip()
     head = (
-        f'<div style="font-size:0.85em;color:#374151">{escape(where)} · <code>{escape(task.id)}</code> · '
-        f"target <b>{escape(render.visible(task.target))}</b></div>"
+        '<div style="display:flex;align-items:baseline;gap:12px;flex-wrap:wrap;margin-bottom:4px">'
+        '<span style="color:#374151">Substitutes for</span>'
+        f'<span class="swords-judge-target" style="font-size:1.9em;font-weight:700;color:#111827">'
+        f"{escape(seen(task.target))}</span>"
+        f'<span style="font-size:0.85em;color:#4b5563">{escape(where)} · <code>{escape(seen(task.id))}</code></span>'
+        "</div>"
     )
     return head + render.context_html(task.context, task.offset, len(task.target))
+
+
+def task_data(session: JudgeSession | None) -> dict | None:
+    """The current task for the API: which candidate each of /judge_save's parameters judges."""
+    task = session.current if session else None
+    if task is None:
+        return None
+    return {
+        "task": task.task,
+        "id": task.id,
+        "target": task.target,
+        "candidates": {f"candidate_{n}": c.substitute for n, c in enumerate(task.candidates, 1)},
+    }
 
 
 def view(session: JudgeSession | None) -> tuple:
@@ -106,9 +136,9 @@ def view(session: JudgeSession | None) -> tuple:
     task = session.current if session else None
     candidates = task.candidates if task else []
     radios = [
-        gr.Radio(label=f"{i + 1}. {render.visible(candidates[i].substitute)}", value=None, visible=True)
+        gr.Radio(label=f"{i + 1}. {seen(candidates[i].substitute)}", value=None, visible=True)
         if i < len(candidates)
-        else gr.Radio(label=f"{i + 1}.", value=None, visible=False)
+        else gr.Radio(label=f"candidate {i + 1}", value=None, visible=False)
         for i in range(SLOTS)
     ]
     has_file = session is not None
@@ -121,6 +151,8 @@ def view(session: JudgeSession | None) -> tuple:
         gr.Button(interactive=task is not None),
         gr.DownloadButton(value=str(session.judgments) if has_file else None, visible=has_file),
         gr.DownloadButton(value=str(tasks_file) if tasks_file else None, visible=tasks_file is not None),
+        saved_html(session),
+        task_data(session),
     )
 
 
@@ -132,9 +164,8 @@ def on_start(
 ):
     folder = Path(gr.utils.get_upload_folder())  # Gradio serves files there as they are: no copy per download
     folder.mkdir(parents=True, exist_ok=True)
-    with messages():
-        session = start(tasks_upload, run_upload, split_label, judge, partial, targets, seed, folder)
-    discard(old)  # the browser session's earlier judging session, if any: its files are in its download
+    with messages():  # the earlier session of this page, if any, is carried into the new one, never deleted
+        session = start(tasks_upload, run_upload, split_label, judge, partial, targets, seed, folder, previous=old)
     return view(session)
 
 
@@ -203,14 +234,18 @@ def build(demo: gr.Blocks) -> None:
             with gr.Accordion("Instructions (SWORDS's, Appendix B of the paper)", open=True):
                 gr.Markdown(INSTRUCTIONS, elem_id="judge-instructions")
             progress = gr.Markdown(progress_text(None), elem_id="judge-progress")
+            saved = gr.HTML(elem_id="judge-saved")
             task = gr.HTML(elem_id="judge-task")
             radios = [
-                Radio(CHOICES, value=None, label=f"{i + 1}.", visible=False, elem_id=f"judge-candidate-{i + 1}")
+                Radio(
+                    CHOICES, value=None, label=f"candidate {i + 1}", visible=False, elem_id=f"judge-candidate-{i + 1}"
+                )
                 for i in range(SLOTS)
             ]
             gr.Markdown(KEYS_HELP, elem_id="judge-keys")
             save_task = gr.Button("Save this task and show the next", interactive=False, elem_id="judge-save")
-    outputs = [state, progress, task, *radios, save_task, download, tasks_download]
+            data = gr.JSON(visible=False, label="the task", elem_id="judge-task-data")  # for the API only
+    outputs = [state, progress, task, *radios, save_task, download, tasks_download, saved, data]
     begin.click(
         on_start,
         [state, tasks_upload, run_upload, split, targets, seed, partial, judge],

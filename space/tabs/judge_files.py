@@ -1,20 +1,32 @@
 """The files the Judge tab reads: a tasks file (`swords judge tasks`'s, or one the tab wrote) and a partial
 judgments file to continue. Both are checked before any reading (they arrived, are not empty, have at most
 MAX_TASKS_BYTES / MAX_JUDGMENTS_BYTES) and read by the metric's own readers; a bad file is one message naming it as
-the user knows it and the line at fault."""
+the user knows it and the line at fault. A tasks file is also checked against what the tab can judge (SLOTS
+candidates a task, a SWORDS split's own targets), so a session that starts can always be finished."""
 
 from __future__ import annotations
 
+import json
+import re
 from pathlib import Path
 
-from swords_metric import MetricInputError, TaskSet, read_judgments, read_tasks
-from swords_space import render
+from swords_metric import MAX_CANDIDATES, MetricInputError, TaskSet, read_judgments, read_tasks
+from swords_space import benchmarks, render
 from swords_space.errors import SpaceError
 
 # SWORDS test's every target as tasks is about 1 MB, and a judgments file of every one of them judged by five people
 # about 5 MB (docs/demo.md, "Judge"): 20 MB is several times either, and the app's upload limit.
 MAX_TASKS_BYTES = 20 * 1024 * 1024
 MAX_JUDGMENTS_BYTES = 20 * 1024 * 1024
+SLOTS = MAX_CANDIDATES + 2  # a task's candidates and its two controls: the radio groups the tab has
+# A lone surrogate as JSON writes it (the only way one reaches a UTF-8 file); a pair is a character, checked below.
+_ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def judgeable_splits() -> list[str]:
+    """The benchmark splits a run's substitutes can be judged for: SWORDS's (judged, not recalled, gold)."""
+    return [benchmarks.split_label(c, s) for c, s in benchmarks.splits() if c.startswith("swords")]
 
 
 def checked_upload(upload: str | Path, limit: int, what: str) -> tuple[Path, str]:
@@ -38,15 +50,72 @@ def _message(error: Exception, path: Path, shown: str) -> str:
     return str(error).replace(str(path), shown)
 
 
+def _strings(value) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    return [text for key, item in items for text in (*_strings(key), *_strings(item))]
+
+
+def no_lone_surrogates(path: Path, shown: str) -> None:
+    """A file read by the metric holding a lone surrogate (JSON's "\\ud800": legal there, but not text) is one
+    message naming its line: no page can show one and no UTF-8 file can hold one, so the tab would fail later."""
+    with open(path, encoding="utf-8", errors="replace") as file:
+        for number, line in enumerate(file, 1):
+            if not _ESCAPED_SURROGATE.search(line):
+                continue
+            try:
+                value = json.loads(line)
+            except ValueError:  # the metric's reader judged the file's lines already
+                continue
+            for text in _strings(value):
+                found = _SURROGATE.search(text)
+                if found:
+                    raise SpaceError(
+                        f"{shown}:{number}: holds \\u{ord(found.group()):04x}, a lone surrogate (half of a "
+                        "character, not text), which the Judge tab cannot show or save: fix that line or the file's "
+                        "maker."
+                    )
+
+
+def _judgeable(taskset: TaskSet, shown: str) -> None:
+    """Tasks the tab can judge to the end: a SWORDS split's, each at most SLOTS candidates, each the split's own
+    target in its own context (a judgement is recorded for that target id)."""
+    dataset, split = taskset.header.get("dataset"), taskset.header.get("split")
+    label = f"{render.visible(str(dataset))} {render.visible(str(split))}"
+    if label not in judgeable_splits():
+        raise SpaceError(
+            f"{shown} holds tasks for {label}; the Judge tab judges only {', '.join(judgeable_splits())} (CoInCo's "
+            "and SemEval-2007's gold was recalled, not judged)."
+        )
+    for task in taskset.tasks:
+        name = render.visible(task.task)
+        if len(task.candidates) > SLOTS:
+            raise SpaceError(
+                f"{shown}: task {name} has {len(task.candidates):,} candidates; the Judge tab shows at most {SLOTS} "
+                f"({MAX_CANDIDATES} and the two controls): make the tasks with swords judge tasks."
+            )
+        row = benchmarks.get_row(dataset, split, task.id)
+        if row is None:
+            raise SpaceError(f"{shown}: task {name} is for target {render.visible(task.id)}, which {label} lacks.")
+        if (row["context"], row["offset"], row["target"]) != (task.context, task.offset, task.target):
+            raise SpaceError(
+                f"{shown}: task {name} shows target {render.visible(task.id)} with another context or target "
+                f"word than {label} has: make the tasks with swords judge tasks."
+            )
+
+
 def tasks_from(upload: str | Path) -> TaskSet:
-    """An uploaded tasks file, checked and read (its faults name the file and line)."""
+    """An uploaded tasks file, checked and read (its faults name the file and line), and checked judgeable."""
     path, shown = checked_upload(upload, MAX_TASKS_BYTES, "tasks file")
     try:
         taskset = read_tasks(path, max_bytes=MAX_TASKS_BYTES)
     except MetricInputError as error:
         raise SpaceError(_message(error, path, shown)) from None
+    no_lone_surrogates(path, shown)
     if not taskset.tasks:
         raise SpaceError(f"{shown} has no tasks: the run's substitutes were all judged by the benchmark already.")
+    _judgeable(taskset, shown)
     return taskset
 
 
@@ -58,6 +127,7 @@ def judgments_from(upload: str | Path, taskset: TaskSet) -> list[dict]:
         records = read_judgments(path, max_bytes=MAX_JUDGMENTS_BYTES)
     except MetricInputError as error:
         raise SpaceError(_message(error, path, shown)) from None
+    no_lone_surrogates(path, shown)
     targets = {task.task: task.id for task in taskset.tasks}
     dataset, split = taskset.header.get("dataset"), taskset.header.get("split")
     for record in records:

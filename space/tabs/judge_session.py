@@ -1,22 +1,34 @@
 """The Judge tab's handlers: a judging session started from a tasks file (or from a run and a benchmark split,
 whose tasks the tab writes for download), continued from a partial judgments file, and each finished task appended
 to the session's judgments file through the metric's own writer (the file's contract is the metric's:
-swords_metric.judgment_record). A session is plain data kept in the browser session's gr.State."""
+swords_metric.judgment_record). A session is plain data kept in the browser session's gr.State.
+
+Nothing a judge saved or uploaded is ever dropped: a new Start in the same page carries the earlier session's file
+into the new one (and leaves the earlier file at its address until the page goes), every uploaded record is kept
+whether or not the tasks file holds its task, and a task that cannot be saved leaves the file where the page's link
+points."""
 
 from __future__ import annotations
 
-import contextlib
-import os
 import re
 import shutil
 import tempfile
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from swords_metric import LABELS, JudgmentsWriter, MetricInputError, Task, TaskSet, judgment_record, write_tasks
+from swords_metric import (
+    LABELS,
+    MetricInputError,
+    Task,
+    TaskSet,
+    judgment_record,
+    write_tasks,
+)
 from swords_space import benchmarks, render, scoring
 from swords_space.errors import SpaceError
-from swords_space.tabs.judge_files import judged_by, judgments_from, tasks_from
+from swords_space.tabs.judge_files import judgeable_splits, judged_by, judgments_from, tasks_from
+from swords_space.tabs.judge_store import append, carried, record_key, save_and_move
 from swords_space.tabs.score_files import chosen_file, read_predictions
 
 MAX_JUDGE_CHARS = 80
@@ -33,9 +45,12 @@ class JudgeSession:
     file_name: str  # the judgments file's name, as it downloads
     todo: list[int] = field(default_factory=list)  # the tasks not yet judged by this judge, in the file's order
     done: int = 0  # of todo
-    resumed: int = 0  # tasks this judge had finished in the uploaded judgments file
+    resumed: int = 0  # tasks this judge had finished before this session (an upload, an earlier Start)
     tasks_file: Path | None = None  # the tasks the tab made from a run, for download
     version: int = 0  # tasks saved in this session: each has the judgments file at a new address (next_version)
+    earlier: list[Path] = field(default_factory=list)  # earlier sessions' folders in this page: their links answer
+    elsewhere: int = 0  # records kept of tasks this tasks file does not hold (another file's, or held otherwise)
+    saved: str = ""  # what the last save did, for the page to acknowledge it
 
     @property
     def judgments(self) -> Path:
@@ -57,23 +72,40 @@ class JudgeSession:
         return total - left, total
 
 
+def _unseen(character: str) -> bool:
+    """A character that shows as nothing or as a plain space (U+200B, U+2060, U+FEFF, U+00A0, ...): a word holding
+    one looks like another word."""
+    category = unicodedata.category(character)
+    return category in ("Cf", "Zl", "Zp") or (category == "Zs" and character != " ")
+
+
+def seen(text: str) -> str:
+    """Text from a file as the Judge tab shows it: render.visible's escapes, and invisible characters written as
+    escapes too (`\\u200b`), so a look-alike candidate or name never shows as another's."""
+    text = render.visible(text)
+    if text.isascii():
+        return text
+    return "".join(f"\\u{ord(c):04x}" if _unseen(c) else c for c in text)
+
+
 def judge_name(name: str | None) -> str:
-    """The judge's name as the judgments file records it: trimmed, one line, at most MAX_JUDGE_CHARS."""
-    name = (name or "").strip()
+    """The judge's name as the judgments file records it: trimmed, one line, at most MAX_JUDGE_CHARS, nothing
+    invisible in it (a name that looks like another's would pass for it)."""
+    name = unicodedata.normalize("NFC", (name or "").strip())
     if not name:
         raise SpaceError("Enter your name (or a pseudonym) as the judge: each judgment records who made it.")
     if len(name) > MAX_JUDGE_CHARS:
         raise SpaceError(f"The judge's name has {len(name):,} characters; at most {MAX_JUDGE_CHARS}.")
     if render.visible(name) != name:
         raise SpaceError(f"The judge's name {render.visible(name)} holds control characters; type a plain name.")
+    if seen(name) != name:
+        raise SpaceError(
+            f"The judge's name {seen(name)} holds an invisible character or a space other than a plain one, so it "
+            "would look like another name; type a plain name."
+        )
     if name.lower().startswith(LLM_PREFIX):
         raise SpaceError(f'A name starting "{LLM_PREFIX}" is an LLM judge\'s (swords judge llm); choose another.')
     return name
-
-
-def judgeable_splits() -> list[str]:
-    """The benchmark splits a run's substitutes can be judged for: SWORDS's (judged, not recalled, gold)."""
-    return [benchmarks.split_label(c, s) for c, s in benchmarks.splits() if c.startswith("swords")]
 
 
 def _file_name(judge: str) -> str:
@@ -82,23 +114,13 @@ def _file_name(judge: str) -> str:
 
 
 def discard(session: JudgeSession | None) -> None:
-    """A session's files deleted (its gr.State's delete_callback: the browser session ended; or a new start)."""
-    if session is not None and session.folder.name.startswith(SESSION_PREFIX):
-        shutil.rmtree(session.folder, ignore_errors=True)
-
-
-def next_version(session: JudgeSession) -> None:
-    """The judgments file moved to a new address (one file, never copied): the page's download link changes with
-    every saved task, so no browser or server cache ever hands out an older copy."""
-    old = session.judgments
-    try:
-        (session.folder / str(session.version + 1)).mkdir()
-        os.replace(old, session.folder / str(session.version + 1) / session.file_name)
-    except OSError as error:
-        raise SpaceError(f"The judgments file could not be moved ({error.strerror or error}); try again.") from None
-    session.version += 1
-    with contextlib.suppress(OSError):
-        old.parent.rmdir()
+    """A session's files deleted, and those of the earlier sessions of its page (its gr.State's delete_callback:
+    the browser session ended)."""
+    if session is None:
+        return
+    for folder in (*session.earlier, session.folder):
+        if folder.name.startswith(SESSION_PREFIX):
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 def tasks_from_run(
@@ -136,10 +158,12 @@ def start(
     targets: float | None = None,
     seed: float | None = 0,
     folder: str | Path | None = None,
+    previous: JudgeSession | None = None,
 ) -> JudgeSession:
     """A session from a tasks file (or, without one, a run and a SWORDS split), for this judge; with a partial
-    judgments file, its records are kept and the tasks this judge finished in it are skipped. The session's files
-    go to a new folder in `folder` (default: the system's temporary folder)."""
+    judgments file, or an earlier session of the same page (`previous`), their records are kept and the tasks this
+    judge finished in them are skipped. The session's files go to a new folder in `folder` (default: the system's
+    temporary folder); the earlier session's folder stays, its link answering, until the page goes (discard)."""
     name = judge_name(judge)
     if not tasks_upload and not run_upload:
         raise SpaceError("Upload a tasks file, or a run (predictions file) to make tasks from.")
@@ -148,20 +172,27 @@ def start(
     except OSError as error:
         raise SpaceError(f"No room for a judging session ({error.strerror or error}); try again later.") from None
     try:
-        return _begin(name, folder, tasks_upload, run_upload, split_label, partial, targets, seed)
+        session = _begin(name, folder, tasks_upload, run_upload, split_label, partial, targets, seed, previous)
     except BaseException:
         shutil.rmtree(folder, ignore_errors=True)  # a start that failed leaves nothing behind
         raise
+    if previous is not None:
+        session.earlier = [*previous.earlier, previous.folder]
+    return session
 
 
-def _begin(name, folder, tasks_upload, run_upload, split_label, partial, targets, seed) -> JudgeSession:
+def _begin(name, folder, tasks_upload, run_upload, split_label, partial, targets, seed, previous) -> JudgeSession:
     tasks_file = None
     if tasks_upload:
         taskset = tasks_from(tasks_upload)
     else:
         taskset, tasks_file = tasks_from_run(run_upload, split_label, targets, seed, folder)
-    records = judgments_from(partial, taskset) if partial else []
+    records = carried(previous.judgments if previous else None)
+    if partial:  # the upload's records, but for those the earlier session holds already (it was its download)
+        held = {record_key(record) for record in records}
+        records += [record for record in judgments_from(partial, taskset) if record_key(record) not in held]
     finished = judged_by(records, taskset, name)
+    tasks = {task.task for task in taskset.tasks}
     session = JudgeSession(
         header=taskset.header,
         tasks=taskset.tasks,
@@ -171,32 +202,15 @@ def _begin(name, folder, tasks_upload, run_upload, split_label, partial, targets
         todo=[i for i, task in enumerate(taskset.tasks) if task.task not in finished],
         resumed=len(finished),
         tasks_file=tasks_file,
+        elsewhere=sum(record["task"] not in tasks for record in records),
     )
-    kept = [r for r in records if r["judge"] != name or r["task"] in finished]  # a task cut short is judged again
     try:
         session.judgments.parent.mkdir()
     except OSError as error:
         raise SpaceError(f"No room for a judging session ({error.strerror or error}); try again later.") from None
-    _append(session.judgments, kept)  # the file made even when empty: there is always a file to download
+    # Every record kept, of any task, any judge: a task cut short is judged again, and its new records are later.
+    append(session.judgments, records)  # the file made even when empty: there is always a file to download
     return session
-
-
-def _append(path: Path, records: list[dict]) -> None:
-    """Records appended to the session's judgments file, all or none: on a failure (a full disk) the file is cut
-    back to what it held, so it never holds part of a task."""
-    size = path.stat().st_size if path.exists() else 0
-    try:
-        with JudgmentsWriter(path) as writer:
-            for record in records:
-                writer.write(record)
-    except (OSError, MetricInputError) as error:  # the writer names a full disk as bad output
-        with contextlib.suppress(OSError), open(path, "r+b") as file:  # the tab's own file, never the user's
-            file.truncate(size)
-        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
-        raise SpaceError(
-            f"The judgments file could not be written ({reason.replace(f'{path}: ', '')}): this task is not saved. "
-            "Download the file (every task saved before is in it) and continue later."
-        ) from None
 
 
 def save(session: JudgeSession | None, labels: list[str | None]) -> JudgeSession:
@@ -208,21 +222,19 @@ def save(session: JudgeSession | None, labels: list[str | None]) -> JudgeSession
     if task is None:
         raise SpaceError("Every task is judged: download the judgments file.")
     given = list(labels)[: len(task.candidates)]
-    missing = [render.visible(c.substitute) for c, label in zip(task.candidates, given, strict=False) if not label]
-    missing += [render.visible(c.substitute) for c in task.candidates[len(given) :]]
+    missing = [seen(c.substitute) for c, label in zip(task.candidates, given, strict=False) if not label]
+    missing += [seen(c.substitute) for c in task.candidates[len(given) :]]
     if missing:
         raise SpaceError(f"Judge every substitute before saving; not yet: {', '.join(missing)}.")
     wrong = [label for label in given if label not in LABELS]
     if wrong:
         raise SpaceError(f"A judgment is one of {', '.join(LABELS)}, not {render.visible(str(wrong[0]))}.")
     extra = {key: session.header[key] for key in ("dataset", "split") if session.header.get(key)}
-    next_version(session)
-    _append(
-        session.judgments,
-        [
-            judgment_record(task, c, session.judge, label, **extra)
-            for c, label in zip(task.candidates, given, strict=True)
-        ],
-    )
+    records = [
+        judgment_record(task, c, session.judge, label, **extra) for c, label in zip(task.candidates, given, strict=True)
+    ]
+    session.version = save_and_move(session.folder, session.version, session.file_name, records)
     session.done += 1
+    counts = ", ".join(f"{given.count(label)} {label}" for label in LABELS if label in given)
+    session.saved = f"Saved task {session.finished:,} ({seen(task.target)}): {counts}. It is in the judgments file."
     return session

@@ -178,7 +178,11 @@ def test_payloads_only_plain_http_can_send_are_short_messages(app):
         ("score", [*stored, None, None, [file("/etc/passwd.jsonl")]], "was not uploaded to this app"),
         ("score", [*stored, None, None, file("/tmp/x.jsonl")], "The judgments files must be a list of uploaded files"),
         ("score", [*stored, None, None, [file("http://169.254.169.254/j.jsonl")]], "must be uploaded to this app"),
-        ("judge_start", [file("/etc/passwd.jsonl"), None, "swords test", 0, 0, None, "Ann"], "was not uploaded"),
+        (
+            "judge_start",
+            [file("/etc/passwd.jsonl"), None, "swords test", 0, 0, None, "Ann"],
+            "not uploaded to this app: upload it, then press Start",
+        ),
         # Lone surrogates (JSON's "\ud800", which json.dumps writes for them): not text, named where they are.
         (
             "substitute",

@@ -135,7 +135,11 @@ def test_a_task_cut_short_by_a_killed_writer_is_judged_again(tasks_file, tmp_pat
     partial.write_bytes(b"".join(lines[:kept]) + lines[kept][:25])  # and a line cut mid-record
     again = start(str(tasks_file), None, None, "Ann", partial=str(partial), folder=tmp_path)
     assert again.resumed == 1 and again.current.task == second.task
-    assert [r["task"] for r in records_of(again.judgments)] == [first.task] * len(first.candidates)
+    # Every whole record kept, the cut task's one too; judged again, its new records come later.
+    assert [r["task"] for r in records_of(again.judgments)] == [first.task] * len(first.candidates) + [second.task]
+    save(again, right_labels(second))
+    records = records_of(again.judgments)
+    assert len(records) == kept + len(second.candidates) and records[kept - 1]["time"] <= records[-1]["time"]
 
 
 def test_every_candidate_is_judged_before_a_task_is_saved(tasks_file, tmp_path):
@@ -228,13 +232,15 @@ def test_only_swords_splits_are_judged(tmp_path):
 
 def test_a_full_disk_keeps_whole_tasks_in_the_judgments_file(tasks_file, small_disk):
     session = start(str(tasks_file), None, None, "Ann", folder=small_disk)
-    saved = []
+    saved, shown = [], session.judgments
     with pytest.raises(SpaceError, match="could not be written .*this task is not saved") as found:
         for task in session.tasks:
             save(session, right_labels(task))
             saved.append(task)
+            shown = session.judgments  # the address the page links to after this save
     assert str(small_disk) not in str(found.value)  # the server's paths are not the user's business
     assert saved and session.done == len(saved)  # the failed task is still the current one
+    assert session.judgments == shown and shown.is_file()  # the page's link still answers, with every saved task
     records = records_of(session.judgments)  # every line whole
     assert len(records) == sum(len(task.candidates) for task in saved)
     # Continuing there from a file larger than the disk's room: refused, and the new session leaves nothing behind.
