@@ -16,10 +16,11 @@ def add_judgments_argument(command: argparse.ArgumentParser) -> None:
         "--judgments",
         nargs="+",
         metavar="FILE",
-        help="SWORDS only: judgments files (JSONL, one judged candidate a line: `swords judge`, the Space's Judge tab, "
-        f"or any tool; at most {MAX_JUDGMENTS_BYTES >> 20} MB each), merged with SWORDS's quality filter; the "
-        "report adds every figure on the gold they extend, beside the official one, under a signature that says "
-        "so (docs: scoring/judgments)",
+        help="SWORDS only: the tasks files and the judgments files that answer them, in any order (JSONL, one judged "
+        f"candidate a line: `swords judge`, the Space's Judge tab, or any tool; at most {MAX_JUDGMENTS_BYTES >> 20} "
+        "MB each); each record is checked against its task, the later answer wins, and SWORDS's quality filter "
+        "applies; the report adds every figure on the gold they extend, beside the official one, under a "
+        "signature that says so (docs: scoring/judgments)",
     )
 
 

@@ -168,12 +168,13 @@ def _agreement(record: dict, where: str, claims: dict) -> None:
         claims.setdefault(judge, (None, where))
         return
     held, held_where = claims.get(judge, (None, where))
-    if held is not None and held != claim:
+    if held is None:
+        claims[judge] = (claim, where)
+    elif held != claim:
         raise MetricInputError(
             f"{held_where} and {where}: judge {shown(judge, 80)} claims two different agreements; judge with one "
             "validation"
         )
-    claims[judge] = (claim, where)
 
 
 def _read(scorer, paths: list[Path], tasks: dict, merged: MergedJudgments) -> dict:

@@ -1,6 +1,7 @@
 """The extended result as text: official and extended figures side by side, how many of the run's top-k the gold
-held no judgement for before and after, the judgments' filter counts, the judgements a substitute has, and both
-signatures (the extended one says it is extended)."""
+held no judgement for before and after, what the judgments were checked against, the filter's counts, the
+judgements a substitute has, and both signatures (the extended one says it is extended). Text from files (paths,
+judge names, notes) goes through swords_lexsub.terminal.shown; an agreement is shown as its checked numbers only."""
 
 from __future__ import annotations
 
@@ -29,19 +30,25 @@ def format_extended(result: dict, k: int = 10, setting: str = "generative") -> s
     top = judged["unjudged_top_k"]
     share = (lambda n: f"{100 * n / top['substitutes']:.1f}%") if top["substitutes"] else (lambda n: "-")
     files = ", ".join(shown(path) for path in judged["files"])
+    tasks = ", ".join(shown(path) for path in judged["tasks_files"])
     out = [
         f"On the gold extended by judgments ({files})",
         table_text(table),
         "",
         f"top-{top['k']} substitutes with no judgement in the gold: {top['before']:,} of {top['substitutes']:,} "
         f"({share(top['before'])}) before, {top['after']:,} ({share(top['after'])}) after",
-        f"judgements kept: {judged['judgements']:,}, of {judged['substitutes']:,} new substitutes, by "
-        f"{judged['judges']:,} judges; records read {judged['records']:,}, duplicates {judged['duplicates']:,}, "
-        f"answered again {judged['replaced']:,}",
+        f"checked against their tasks ({tasks}): every record's task, target and candidate, and each task's "
+        "controls as the task holds them",
+        f"judgements that joined the gold: {judged['judgements']:,}, of {judged['substitutes']:,} new substitutes, by "
+        f"{judged['judges']:,} judges (abstentions left out: {judged['abstentions']:,}; substitutes only abstained "
+        f"on: {judged['abstained_only']:,})",
+        f"records read {judged['records']:,}, duplicates {judged['duplicates']:,}, replaced by a later answer "
+        f"{judged['replaced']:,}"
+        + (f", of targets not scored {judged['outside_scored']:,}" if judged["outside_scored"] else ""),
         f"quality filter (SWORDS B.3): judges under 90% control accuracy dropped {judged['judges_dropped']:,} "
         f"({judged['tasks_dropped_judge']:,} tasks), tasks with a wrong control answer dropped "
-        f"{judged['tasks_dropped_control']:,}, tasks without controls dropped {judged['tasks_without_controls']:,}, "
-        f"of {judged['tasks']:,}",
+        f"{judged['tasks_dropped_control']:,}, tasks with a control unanswered dropped "
+        f"{judged['tasks_without_controls']:,}, of {judged['tasks']:,}",
         f"left as the benchmark judged them: {judged['already_judged']:,} judgements of substitutes it had; "
         f"the target word itself: {judged['target_copies']:,}",
         "judgements that count per substitute (abstentions left out): new "
@@ -49,10 +56,9 @@ def format_extended(result: dict, k: int = 10, setting: str = "generative") -> s
         + "; the benchmark's "
         + _histogram(judged["judgements_per_substitute"]["benchmark"]),
     ]
-    for judge, agreement in judged["agreement"].items():
-        out.append(
-            f"LLM judge {shown(judge)}: agreement " + ("never measured" if agreement is None else str(agreement))
-        )
+    for judge, agreement in judged["agreement"].items():  # claimed_text's numbers: nothing from a record's text
+        said = "never measured" if agreement == "unmeasured" else f"{agreement} (as its records claim; not checked)"
+        out.append(f"LLM judge {shown(judge)}: agreement {said}")
     out += [f"note: {shown(note)}" for note in judged["notes"]]
     out += ["", f"extended signature: {extended['signature']}"]
     return "\n".join(out)

@@ -128,3 +128,19 @@ def test_a_recalled_benchmark_and_an_unknown_target_are_refused(scorer):
         make_tasks(Scorer.from_dataset("coinco", "test"), {})
     with pytest.raises(MetricInputError, match="no target 't:nope' in swords test"):
         tasks_for(scorer, {"t:nope": ["word"]})
+
+
+@pytest.mark.parametrize("bad", [None, 1, b"bytes"])
+def test_tasks_for_refuses_what_is_not_a_word(scorer, bad):
+    with pytest.raises(MetricInputError) as error:
+        tasks_for(scorer, {PRESS: ["newsman", bad]})
+    assert str(error.value) == f"candidates of {PRESS!r}: {bad!r} is not a word (a string)"
+    with pytest.raises(MetricInputError, match="must be a list of words"):
+        tasks_for(scorer, {PRESS: "newsman"})
+
+
+def test_tasks_for_shows_the_target_word_once_as_its_control(scorer):
+    target = scorer.rows[scorer.index.position[PRESS]]["target"]
+    (task,) = tasks_for(scorer, {PRESS: ["newsman", target]})
+    assert [c.control for c in task.candidates if c.substitute == target] == ["target"]
+    assert _candidates(task) == ["newsman"]

@@ -48,6 +48,18 @@ def checked(page) -> list[str]:
     )
 
 
+def font_sizes(page) -> dict[str, float]:
+    """The font sizes (px) of a candidate's word, of its answers, of the task's target and of its context."""
+    return page.evaluate(
+        """() => {
+            const size = selector => parseFloat(getComputedStyle(document.querySelector(selector)).fontSize);
+            return {candidate: size('#judge-candidate-1 [data-testid=block-info]'),
+                    answer: size('#judge-candidate-1 label span'), target: size('#judge-task .swords-judge-target'),
+                    context: size('#judge-task .swords-context')};
+        }"""
+    )
+
+
 def download(page, button: str, path):
     with page.expect_download() as event:
         page.click(button)
@@ -95,13 +107,18 @@ def test_judge_two_tasks_download_reload_continue_and_score_the_file(page, tmp_p
 
     judge_with_keys(page, tasks[0])
     wait_for_task(page, 2)
+    assert page.inner_text("#judge-saved").startswith(f"✓ Saved task 1 ({tasks[0].target}): ")  # the save, seen
     first = read_judgments(download(page, "#judge-download", tmp_path / "after-one.jsonl"))
     assert {r["task"] for r in first} == {tasks[0].task} and len(first) == len(tasks[0].candidates)
     assert checked(page) == [None] * len(tasks[1].candidates)  # the next task starts unjudged
     judge_with_mouse(page, tasks[1])
     wait_for_task(page, 3)
+    assert page.inner_text("#judge-saved").startswith(f"✓ Saved task 2 ({tasks[1].target}): ")
     two = len(tasks[0].candidates) + len(tasks[1].candidates)
     assert f"{two} of {total} candidates judged" in progress(page)
+    page.set_viewport_size({"width": 1280, "height": 1000})
+    sizes = font_sizes(page)  # the words being judged are the card's largest text, the target the task's
+    assert sizes["candidate"] > sizes["answer"] and sizes["target"] > 1.5 * sizes["context"], sizes
     page.screenshot(path=str(ARTIFACTS / "space-judge.png"), full_page=True)
     partial = download(page, "#judge-download", tmp_path / "judgments-partial.jsonl")
     records = read_judgments(partial)
@@ -132,7 +149,8 @@ def test_judge_two_tasks_download_reload_continue_and_score_the_file(page, tmp_p
 
     scored = subprocess.run(
         [sys.executable, "-m", "swords_lexsub.cli", "evaluate", "--dataset", "swords", "--split", "test",
-         "--predictions", str(COINCO_ORACLE), "--judgments", str(merged), "--bootstrap", "0"],
+         "--predictions", str(COINCO_ORACLE), "--judgments", str(tmp_path / "tasks.jsonl"), str(merged),
+         "--bootstrap", "0"],
         cwd=REPO_ROOT, capture_output=True, text=True, timeout=300,
     )  # fmt: skip
     assert scored.returncode == 0, scored.stderr
@@ -146,7 +164,7 @@ def test_judge_two_tasks_download_reload_continue_and_score_the_file(page, tmp_p
     page.get_by_role("tab", name="Score").click()
     page.set_input_files("#score-file input[type=file]", str(COINCO_ORACLE))
     wait_for_upload(page, COINCO_ORACLE)
-    page.set_input_files("#score-judgments input[type=file]", str(merged))
+    page.set_input_files("#score-judgments input[type=file]", [str(tmp_path / "tasks.jsonl"), str(merged)])
     wait_for_upload(page, merged, "#score-judgments")
     page.click("#score")
     page.wait_for_selector("#score-extended-block", state="visible", timeout=90_000)

@@ -51,13 +51,13 @@ def judged(tmp_path_factory):
             save(session, answers(judge, task, n))
         files[judge] = folder / f"{judge}.jsonl"
         shutil.copy(session.judgments, files[judge])
-    return made.tasks, files
+    return made.tasks, files, tasks_file
 
 
 def test_the_extended_figures_equal_a_scorer_over_rows_extended_by_hand(judged, swords_test, coinco_predictions):
-    tasks, files = judged
+    tasks, files, tasks_file = judged
     result = score_predictions(
-        str(COINCO_ORACLE), None, "swords test", bootstrap=0, judgments=list(map(str, files.values()))
+        str(COINCO_ORACLE), None, "swords test", bootstrap=0, judgments=list(map(str, [tasks_file, *files.values()]))
     )
     added: dict[str, list[dict]] = {}
     for n, task in enumerate(tasks):
@@ -95,12 +95,12 @@ def test_without_judgments_nothing_changes(swords_test, coinco_predictions):
 
 
 def test_bad_judgments_files_are_one_message_naming_them(judged, tmp_path):
-    _, files = judged
+    _, files, tasks_file = judged
     lines = files["Ann"].read_text().splitlines(keepends=True)
     bad = tmp_path / "bad.jsonl"
     bad.write_text(lines[0] + '{"task": 1}\n')
     with pytest.raises(SpaceError) as found:
-        score_predictions(str(COINCO_ORACLE), None, "swords test", bootstrap=0, judgments=[str(bad)])
+        score_predictions(str(COINCO_ORACLE), None, "swords test", bootstrap=0, judgments=[str(tasks_file), str(bad)])
     assert str(found.value).startswith("bad.jsonl:2: ") and str(tmp_path) not in str(found.value)
     coinco = tmp_path / "coinco.jsonl"  # a run on CoInCo test: its gold was recalled, not judged
     coinco.write_text(json.dumps({"id": benchmarks.load_rows("coinco", "test")[0]["id"], "substitutes": [["x", 1]]}))
