@@ -43,6 +43,7 @@ class Fault:
 class Canned:
     text: str
     finish_reason: str = "stop"
+    logprobs: dict | None = None  # a chat choice's "logprobs", as servers that give them send it
 
 
 @dataclass
@@ -66,6 +67,9 @@ class LLMServer:
     usage: dict = field(default_factory=dict)  # replaces the usage counts of every answer (e.g. negative ones)
     retry_after: str = "1"  # the Retry-After header of mode "429"
     body_bytes_sent: int = 0  # by the modes that misbehave mid-body, until the client hung up
+    # GET /v1/models answers with one model of this `owned_by` ("llamacpp", "vllm", "openai"); None: 501, as any GET
+    models_owned_by: str | None = None
+    gets: list[str] = field(default_factory=list)  # the paths of the GET /models it answered
 
     def __post_init__(self) -> None:
         self._lock = threading.Lock()
@@ -83,6 +87,21 @@ class LLMServer:
                 # Headers and body go out in two writes; without this, Nagle's algorithm and the client's
                 # delayed ACK add ~40 ms to every keep-alive response, which no real API has.
                 self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+            def do_GET(self) -> None:
+                owner = server.models_owned_by
+                if owner is None or not self.path.split("?", 1)[0].endswith("/models"):
+                    self.send_error(501, f"Unsupported method ({self.command!r})")  # as without a do_GET
+                    return
+                with server._lock:
+                    server.gets.append(self.path)
+                model = {"id": "m", "object": "model", "owned_by": owner}
+                data = json.dumps({"object": "list", "data": [model]}).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
 
             def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length") or 0)
@@ -251,6 +270,8 @@ class LLMServer:
         usage.update(self.usage)
         if chat:
             choice = {"index": 0, "message": {"role": "assistant", "content": text.strip()}, "finish_reason": finish}
+            if canned.logprobs is not None:
+                choice["logprobs"] = canned.logprobs
             response = {"id": "chatcmpl-local", "object": "chat.completion", "choices": [choice]}
         else:
             choice = {"index": 0, "text": text, "logprobs": None, "finish_reason": finish}

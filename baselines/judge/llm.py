@@ -1,7 +1,8 @@
 """The LLM judge: one chat request per candidate (prompt.py), sent through the client `swords run` uses (its retries,
 circuit breaker, bounded waits and response cache: baselines/llm/), to any OpenAI-compatible server or to the
-embedded llama.cpp engine; each answer read strictly. A reply that is not a label is a failed item: counted and
-reported, never guessed. Resuming a killed run is the command's (run.py); a rerun's requests come from the cache.
+embedded llama.cpp engine, constrained to a label where the server can be (constraint.py). A reply that names no
+label, or several, is a failed item: counted and reported, never guessed. A local model is known by its file's
+sha256 (model_file.py). Resuming a killed run is the command's (run.py); a rerun's requests come from the cache.
 """
 
 from __future__ import annotations
@@ -12,10 +13,12 @@ from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 
+from swords_baselines.judge import constraint as constraints
+from swords_baselines.judge.model_file import content_sha256
 from swords_baselines.judge.prompt import judge_id, parse_label, request_body
 from swords_baselines.llm.cache import ResponseCache
-from swords_baselines.llm.client import LLMClient, api_key, effective_base_url
-from swords_baselines.llm.completion import close_within, in_completion_order
+from swords_baselines.llm.client import LLMClient, api_key, effective_base_url, is_openai
+from swords_baselines.llm.completion import close_within, in_completion_order, run_to_end
 from swords_baselines.llm.config import default_cache_dir
 from swords_baselines.llm.errors import ServerDown, TargetFailed
 from swords_baselines.llm.retry import Backoff
@@ -36,6 +39,15 @@ class Verdict:
     label: str | None
     answer: str | None = None
     failure: str | None = None
+    constraint: str = constraints.NONE  # how the answer was constrained (constraints.KINDS)
+    p_accept: float | None = None  # the judge's probability of accept, where the server gave log-probabilities
+
+    def fields(self) -> dict:
+        """What a judgments record holds of the verdict besides its label."""
+        extra: dict = {"constraint": self.constraint}
+        if self.p_accept is not None:
+            extra["p_accept"] = self.p_accept
+        return extra
 
 
 @dataclass(frozen=True)
@@ -68,15 +80,20 @@ class LLMJudge:
         self.settings = settings
         self.engine = self.client = None
         self.model = settings.model  # as sent in requests
+        self.constraint = constraints.NONE  # known once the server was asked (__enter__)
+        self.sha256: str | None = None  # a local model file's content
         self._loop: asyncio.AbstractEventLoop | None = None
         if settings.local:
-            from swords_baselines.llm.engine import LocalEngine
+            from swords_baselines.llm.engine import DEFAULT_MODEL, LocalEngine
 
             self.engine = LocalEngine(settings.model, parallel=LOCAL_SLOTS, context=LOCAL_CONTEXT)
             self.model = self.engine.path.stem
-            # The bundled model by its name, any other by its file's: a judge id holds no folder.
-            bundled = not self.engine.model.lower().endswith(".gguf")
-            self.judge = judge_id(self.engine.model if bundled else self.engine.path.stem)
+            self.sha256 = content_sha256(self.engine.path)
+            # Named by content: the shipped model's name only for the shipped model's bytes, any other file by its
+            # file's name; both with the content's digest, so no other file can take a judge's id or its figures.
+            shipped = self.engine.model == DEFAULT_MODEL or self.sha256 == _shipped_sha256()
+            name = DEFAULT_MODEL if shipped else self.engine.path.stem
+            self.judge = judge_id(f"{name}@{self.sha256[:12]}")
         else:
             api_key(effective_base_url(settings.base_url), settings.api_key_env)  # a missing key: said before work
             self.judge = judge_id(settings.model)
@@ -85,15 +102,15 @@ class LLMJudge:
     def server(self) -> str:
         """What answers: the server's public URL, or the embedded engine's model file."""
         if self.engine is not None:
-            return f"local:{self.engine.path.name}"
+            return f"local:{self.engine.path.name}@sha256:{self.sha256}"
         return public_url(effective_base_url(self.settings.base_url))
 
     def __enter__(self) -> LLMJudge:
         settings, base_url, identity = self.settings, self.settings.base_url, None
         if self.engine is not None:
             base_url = self.engine.start()
-            # The engine listens on a new port each time: its answers are cached under the model file instead.
-            identity = f"local:{self.engine.path.name}:{self.engine.path.stat().st_size}"
+            # The engine listens on a new port each time: its answers are cached under the model's content instead.
+            identity = f"local:sha256:{self.sha256}"
         self.client = LLMClient(
             base_url=base_url,
             api_key_env=settings.api_key_env,
@@ -105,6 +122,11 @@ class LLMJudge:
             cache_identity=identity,
         )
         self._loop = asyncio.new_event_loop()
+        if self.engine is not None:
+            self.constraint = constraints.GRAMMAR  # llama.cpp's
+        else:
+            openai = is_openai(effective_base_url(base_url))
+            self.constraint = run_to_end(self._loop, constraints.probe(self.client, openai))
         return self
 
     def __exit__(self, *exc) -> None:
@@ -117,15 +139,18 @@ class LLMJudge:
             self.engine.stop()
 
     async def _verdict(self, task: Task, candidate: Candidate) -> Verdict:
-        body = request_body(self.model, task, candidate.substitute)
+        kind = self.constraint
+        body = constraints.constrained(request_body(self.model, task, candidate.substitute), kind)
         try:
             reply = await self.client.request("chat", body)
         except TargetFailed as error:
-            return Verdict(task, candidate, None, failure=f"no answer: {error}")
+            return Verdict(task, candidate, None, failure=f"no answer: {error}", constraint=kind)
         label = parse_label(reply.text)
         if label is None:
-            return Verdict(task, candidate, None, reply.text, failure=f"not a label: {reply.text[:60]!r}")
-        return Verdict(task, candidate, label, reply.text)
+            failure = f"not a label: {reply.text[:60]!r}"
+            return Verdict(task, candidate, None, reply.text, failure=failure, constraint=kind)
+        probability = constraints.p_accept(reply.response) if kind != constraints.NONE else None
+        return Verdict(task, candidate, label, reply.text, constraint=kind, p_accept=probability)
 
     def verdicts(self, items: Sequence[tuple[Task, Candidate]]) -> Iterator[Verdict]:
         """Each item's Verdict in completion order. Raises a SwordsError only when no request can succeed (the
@@ -153,3 +178,13 @@ class LLMJudge:
     @property
     def cache_hits(self) -> int:
         return self.client.usage.cache_hits if self.client is not None else 0
+
+
+def _shipped_sha256() -> str | None:
+    """The shipped model's content digest, or None where it is not installed."""
+    from swords_baselines.llm.engine import DEFAULT_MODEL, model_path
+
+    try:
+        return content_sha256(model_path(DEFAULT_MODEL))
+    except (SwordsError, OSError):
+        return None

@@ -1,11 +1,14 @@
 """The LLM judge's request: the protocol's instructions (swords_metric.INSTRUCTIONS, their one owner) as the system
-message, the context with the target marked and one candidate as the user message; the answer read strictly; and
-the judge's id, which names the model and a hash of the prompt template, so that judgments from another prompt
-can never pass for these."""
+message, the context with the target marked and one candidate as the user message; the answer read as a label only
+when it names exactly one; and the judge's id, which names the model and a hash of the prompt template, so that
+judgments from another prompt can never pass for these. How a server is asked to answer only a label (a grammar,
+a guided choice, a JSON schema) is constraint.py's."""
 
 from __future__ import annotations
 
 import hashlib
+import re
+import unicodedata
 
 from swords_baselines.llm.prompt import mark_target
 from swords_metric import INSTRUCTIONS, LABELS, Task
@@ -21,6 +24,8 @@ USER_TEMPLATE = (
 # Greedy, a few tokens, the first line: a label is one to three tokens; what follows a newline is not the answer.
 MAX_TOKENS = 8
 SAMPLING = {"temperature": 0.0, "max_tokens": MAX_TOKENS, "stop": ["\n"]}
+# A word: letters and digits (Markdown's ** and _, punctuation, quotes and spaces are what separate words).
+_WORD = re.compile(r"[^\W_]+")
 
 
 def template_hash() -> str:
@@ -53,8 +58,14 @@ def request_body(model: str, task: Task, substitute: str) -> dict:
     return {"model": model, "messages": messages(task, substitute), **SAMPLING}
 
 
+def words(text: str) -> list[str]:
+    """The words of an answer after NFKC (full-width and styled letters become plain ones) and case folding."""
+    return _WORD.findall(unicodedata.normalize("NFKC", text).casefold())
+
+
 def parse_label(text: str) -> str | None:
-    """The label the answer is, or None: exactly one of the protocol's labels after trimming and lower-casing.
-    Anything else ("Accept.", "I accept", an empty answer) is no label; nothing is guessed from it."""
-    answer = text.strip().lower()
-    return answer if answer in LABELS else None
+    """The label an answer names, or None. "Accept.", "**Reject**", "Label: accept" and "ＡＣＣＥＰＴ" each name one
+    label as a word; an answer naming none ("I would take it", "accepted") or several ("accept or reject", "not
+    accept, reject") is no label: nothing is guessed from it."""
+    named = {word for word in words(text) if word in LABELS}
+    return named.pop() if len(named) == 1 else None

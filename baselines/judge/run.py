@@ -150,7 +150,7 @@ def judge_tasks(taskset: TaskSet, judge: LLMJudge, output: Path, header: dict, f
                                     outcome.failed.append(verdict)
                                     continue
                                 record = judgment_record(
-                                    verdict.task, verdict.candidate, header["judge"], verdict.label
+                                    verdict.task, verdict.candidate, header["judge"], verdict.label, **verdict.fields()
                                 )
                                 record.update(extra)
                                 journal.write(json.dumps(record, ensure_ascii=False) + "\n")

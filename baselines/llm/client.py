@@ -241,6 +241,14 @@ class LLMClient:
         attempts = attempt + 1
         raise TargetFailed(self.redact(f"{last_error} (after {attempts} attempt{'s' * (attempts > 1)})"))
 
+    async def models(self) -> object:
+        """The server's GET /models body as JSON (what it serves and, as `owned_by`, what it is), asked once
+        without retries; raises whatever the request raised."""
+        client = self._openai()
+        async with asyncio.timeout(2 * self.timeout):
+            raw = await client.models.with_raw_response.list()
+        return json.loads(raw.http_response.content)
+
     async def _send(self, client, endpoint: str, body: dict) -> object:
         """The response body as JSON. The transport reads no more than MAX_BODY_BYTES of it, and the whole
         exchange gets twice the timeout (which bounds each wait for a byte) so a server that trickles its

@@ -1,9 +1,12 @@
 """`swords judge llm` against a real OpenAI-compatible server on 127.0.0.1 (tests/llm_server.py, in a thread): one
-request a candidate, the reply read strictly, the judgments file in the contract's format, resuming after kill -9
-without asking twice, and the files it will not replace. The embedded engine's test is at the end (slow)."""
+request a candidate, constrained as the server can be, a reply read as a label only when it names one, the
+probability of accept where log-probabilities come back, the judgments file in the contract's format, resuming
+after kill -9 without asking twice, the files it will not replace, and a local model known by its content (the
+embedded engine's runs are test_judge_engine.py's)."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -56,19 +59,72 @@ def test_one_record_per_candidate_with_the_server_s_labels(tasks, tmp_path, caps
     assert "judgments: 10" in out and "failed items: 0" in out
 
 
-def test_a_reply_that_is_not_a_label_is_a_failed_item_never_guessed(tasks, tmp_path, capsys):
-    replies = ["Accept.", "I would accept it", "accept reject", ""]  # none is exactly one label
+def test_a_reply_naming_one_label_is_that_label_one_naming_none_or_several_a_failed_item(tasks, tmp_path, capsys):
+    # SmolLM2 and real chat models answer "Accept." or "**Reject**" as often as a bare label
+    named = {"Accept.": "accept", "**Reject**": "reject", "Label: accept": "accept", "ＡＢＳＴＡＩＮ": "abstain"}
+    unnamed = ["accepted", "accept or reject", "I would take it", ""]  # none, or several: never guessed
     with LLMServer(generic="reject") as server:
-        chosen = items(tasks)[: len(replies)]
-        for (task, candidate), reply in zip(chosen, replies, strict=True):
+        chosen = items(tasks)[: len(named) + len(unnamed)]
+        for (task, candidate), reply in zip(chosen, [*named, *unnamed], strict=True):
             server.canned[user_message(task, candidate.substitute)] = Canned(reply)
         assert swords_main(judge_args(server, tasks, tmp_path / "j.jsonl")) == 0
-    written = records(tmp_path / "j.jsonl")
-    judged = {(r["task"], r["substitute"]) for r in written}
-    assert len(written) == 6 and all(r["label"] == "reject" for r in written)
-    assert not judged & {(task.task, candidate.substitute) for task, candidate in chosen}
+    labels = {(r["task"], r["substitute"]): r["label"] for r in records(tmp_path / "j.jsonl")}
+    for (task, candidate), reply in zip(chosen, [*named, *unnamed], strict=True):
+        assert labels.get((task.task, candidate.substitute)) == named.get(reply), reply
+    assert len(labels) == 6
     out = capsys.readouterr().out
     assert "failed items: 4 (4 not a label, 0 no answer)" in out
+
+
+def logprobs(first: dict[str, float]) -> dict:
+    """A chat choice's log-probabilities whose first position offers these tokens (the first one chosen)."""
+    top = [{"token": token, "logprob": logprob} for token, logprob in first.items()]
+    return {"content": [{**top[0], "top_logprobs": top}, {"token": "", "logprob": 0.0, "top_logprobs": []}]}
+
+
+def test_a_vllm_server_is_asked_for_a_guided_choice_and_its_probability_of_accept_kept(tasks, tmp_path):
+    import math
+
+    first = {"re": -0.3, " Accept": -1.5, "a": -2.0, "abs": -2.5, "Reject": -4.0}  # "a" begins two labels: left out
+    with LLMServer(models_owned_by="vllm") as server:
+        for task, candidate in items(tasks):
+            server.canned[user_message(task, candidate.substitute)] = Canned("reject", logprobs=logprobs(first))
+        assert swords_main(judge_args(server, tasks, tmp_path / "j.jsonl")) == 0
+        assert len(server.gets) == 1  # asked once what it is
+        bodies = [r["body"] for r in server.requests]
+    assert len(bodies) == 10
+    for body in bodies:
+        assert body["guided_choice"] == ["accept", "reject", "abstain"]
+        assert body["structured_outputs"] == {"choice": ["accept", "reject", "abstain"]}
+        assert body["logprobs"] is True and body["top_logprobs"] == 20
+    accept, reject, abstain = math.exp(-1.5), math.exp(-0.3) + math.exp(-4.0), math.exp(-2.5)
+    for record in records(tmp_path / "j.jsonl"):
+        assert record["label"] == "reject" and record["constraint"] == "guided_choice"
+        assert record["p_accept"] == pytest.approx(accept / (accept + reject + abstain), abs=1e-6)
+
+
+@pytest.mark.parametrize(
+    ("owner", "kind", "field"),
+    [("llamacpp", "grammar", "grammar"), ("openai", "json_schema", "response_format"), (None, "none", None)],
+)
+def test_each_server_is_constrained_as_it_can_be_and_the_records_say_how(tasks, tmp_path, owner, kind, field):
+    reply = '{"label": "abstain"}' if kind == "json_schema" else "abstain"
+    with LLMServer(generic=reply, models_owned_by=owner) as server:
+        assert swords_main(judge_args(server, tasks, tmp_path / "j.jsonl")) == 0
+        bodies = [r["body"] for r in server.requests]
+    assert len(bodies) == 10
+    if field is None:  # a server that does not say what it is: free text, no log-probabilities asked
+        assert all(not {"grammar", "guided_choice", "response_format", "logprobs"} & set(b) for b in bodies)
+    else:
+        assert all(field in body and body["logprobs"] is True for body in bodies)
+    if kind == "grammar":
+        assert bodies[0]["grammar"] == 'root ::= "accept" | "reject" | "abstain"'
+    if kind == "json_schema":
+        schema = bodies[0]["response_format"]["json_schema"]["schema"]
+        assert schema["properties"]["label"]["enum"] == ["accept", "reject", "abstain"]
+    written = records(tmp_path / "j.jsonl")
+    assert len(written) == 10 and all(r["label"] == "abstain" and r["constraint"] == kind for r in written)
+    assert all("p_accept" not in r for r in written)  # no log-probabilities came back: none is made up
 
 
 @pytest.mark.slow  # 8 s on two cores
@@ -192,3 +248,64 @@ def test_another_judge_s_output_and_a_busy_output_are_refused(tasks, tmp_path, c
 def test_settings_that_cannot_work_are_one_line(tasks, tmp_path, capsys, extra, named):
     line = refusal(capsys, ["judge", "llm", "--tasks", str(tasks), "--output", str(tmp_path / "j.jsonl"), *extra])
     assert named in line and not (tmp_path / "j.jsonl").exists()
+
+
+@pytest.fixture
+def look_alike(tmp_path) -> tuple:
+    """The shipped model's file, and another GGUF file of its name and size (one byte of its last tensor changed)."""
+    from swords_baselines.llm.engine import model_path, unavailable_reason
+
+    if unavailable_reason():
+        pytest.skip(f"the local engine cannot run here: {unavailable_reason()}")
+    shipped = model_path()
+    other = tmp_path / "custom" / shipped.name.lower().replace("-instruct.q4_1", "")  # smollm2-135m.gguf
+    other.parent.mkdir()
+    data = bytearray(shipped.read_bytes())
+    data[-1] ^= 0xFF
+    other.write_bytes(data)
+    return shipped, other
+
+
+def test_a_look_alike_model_file_is_another_judge_with_another_cache(look_alike, tmp_path, monkeypatch):
+    from swords_baselines.judge.llm import JudgeSettings, LLMJudge
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    shipped, other = look_alike
+    assert other.name == "smollm2-135m.gguf" and other.stat().st_size == shipped.stat().st_size
+    by_name = LLMJudge(JudgeSettings(local=True))
+    copy = tmp_path / "copy.gguf"
+    copy.write_bytes(shipped.read_bytes())
+    same_bytes = LLMJudge(JudgeSettings(local=True, model=str(copy)))
+    look = LLMJudge(JudgeSettings(local=True, model=str(other)))
+    digest = hashlib.sha256(shipped.read_bytes()).hexdigest()
+    assert by_name.judge == same_bytes.judge and by_name.judge.startswith(f"llm:smollm2-135m@{digest[:12]}:")
+    assert look.judge != by_name.judge and hashlib.sha256(other.read_bytes()).hexdigest()[:12] in look.judge
+    assert look.server != by_name.server  # the answers' cache is keyed by the content too
+
+
+def test_a_look_alike_model_file_does_not_take_the_shipped_model_s_agreement(look_alike, tasks, tmp_path, capsys):
+    from swords_baselines.judge.llm import JudgeSettings, LLMJudge
+
+    shipped_judge = LLMJudge(JudgeSettings(local=True)).judge
+    validation = tmp_path / "validation.json"
+    figures = {"candidates": 200, "kappa_acceptable": 0.25, "spearman": 0.3}
+    validation.write_text(json.dumps({shipped_judge: {"written_by": "swords judge validate", **figures}}))
+    args = ["judge", "llm", "--tasks", str(tasks), "--output", str(tmp_path / "j.jsonl"), "--local"]
+    line = refusal(capsys, [*args, "--model", str(look_alike[1]), "--agreement", str(validation)])
+    assert "no figures for the judge llm:smollm2-135m@" in line and shipped_judge not in line.split("(it has")[0]
+    assert not (tmp_path / "j.jsonl").exists()
+
+
+def test_a_model_s_digest_is_kept_while_its_size_and_mtime_stay_and_made_again_when_they_change(tmp_path):
+    from swords_baselines.judge.model_file import content_sha256
+
+    model, kept = tmp_path / "m.gguf", tmp_path / "digests"
+    model.write_bytes(b"GGUF" + bytes(1000))
+    assert content_sha256(model, kept) == hashlib.sha256(model.read_bytes()).hexdigest()
+    (entry,) = kept.iterdir()
+    stamp = json.loads(entry.read_text())
+    entry.write_text(json.dumps({**stamp, "sha256": "0" * 64}))  # a digest kept for this path, size and mtime ...
+    assert content_sha256(model, kept) == "0" * 64  # ... is used, not made again
+    model.write_bytes(b"GGUF" + bytes(999) + b"x")
+    os.utime(model, ns=(stamp["mtime_ns"] + 10**9, stamp["mtime_ns"] + 10**9))
+    assert content_sha256(model, kept) == hashlib.sha256(model.read_bytes()).hexdigest()

@@ -1,0 +1,136 @@
+"""How the LLM judge asks a server to answer nothing but a label, and the judge's probability of `accept`.
+
+A server is asked once (GET /models) what it is: llama.cpp (the embedded engine, or `llama-server`) takes a GBNF
+grammar, vLLM a guided choice, OpenAI's API a JSON schema. Any other server, or one whose /models does not answer,
+gets free text, read by prompt.parse_label. The kind used is recorded with every judgment (`constraint`).
+
+Where a server returns token log-probabilities (the three above, asked with `logprobs`), `p_accept` is the share of
+`accept` in the probability the model gave the three labels at the answer's first word: the alternatives among the
+top log-probabilities that begin exactly one label ("accept", " Accept", "re", "ab"; not "a", which begins two)
+are summed by label. None where the position or the alternatives do not tell the labels apart.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+
+from swords_baselines.judge.prompt import words
+from swords_metric import LABELS
+
+NONE, GRAMMAR, GUIDED, SCHEMA = "none", "grammar", "guided_choice", "json_schema"
+KINDS = (GRAMMAR, GUIDED, SCHEMA, NONE)
+GBNF = "root ::= " + " | ".join(f'"{label}"' for label in LABELS)
+SCHEMA_MAX_TOKENS = 16  # {"label": "abstain"} is about 7 tokens
+TOP_LOGPROBS = 20  # OpenAI's most, and vLLM's default most
+# llama.cpp's log-probabilities are the model's before the grammar: a small model's labels sit far down the list
+# (SmolLM2's "reject" is 158th, after "Your" and "I"), so more are asked (about 30 kB a response).
+GRAMMAR_TOP_LOGPROBS = 200
+PROBE_SECONDS = 10.0
+OPENAI_OWNERS = {"openai", "system", "openai-internal"}
+
+
+def kind_of(models: object, openai: bool) -> str:
+    """The constraint a server takes, from its GET /models body (None when it did not answer)."""
+    if openai:
+        return SCHEMA
+    data = models.get("data") if isinstance(models, dict) else None
+    owners = {m.get("owned_by") for m in data if isinstance(m, dict)} if isinstance(data, list) else set()
+    if "llamacpp" in owners:
+        return GRAMMAR
+    if "vllm" in owners:
+        return GUIDED
+    if owners and owners <= OPENAI_OWNERS:
+        return SCHEMA
+    return NONE
+
+
+async def probe(client, openai: bool) -> str:
+    """The constraint the client's server takes: asked once, within PROBE_SECONDS; free text if it says nothing."""
+    if openai:
+        return SCHEMA
+    try:
+        async with asyncio.timeout(PROBE_SECONDS):
+            return kind_of(await client.models(), openai)
+    except Exception:  # noqa: BLE001 (any failure to answer: the server is asked for free text)
+        return NONE
+
+
+def constrained(body: dict, kind: str) -> dict:
+    """The request body asking for a label under `kind`, with log-probabilities where the server gives them."""
+    labels = list(LABELS)
+    if kind == NONE:
+        return body
+    extra: dict = {"logprobs": True, "top_logprobs": TOP_LOGPROBS}
+    if kind == GRAMMAR:
+        extra.update(top_logprobs=GRAMMAR_TOP_LOGPROBS, extra_body={"grammar": GBNF})
+    elif kind == GUIDED:  # vLLM before 0.11 reads guided_choice, later ones structured_outputs
+        extra["extra_body"] = {"guided_choice": labels, "structured_outputs": {"choice": labels}}
+    else:
+        schema = {
+            "type": "object",
+            "properties": {"label": {"type": "string", "enum": labels}},
+            "required": ["label"],
+            "additionalProperties": False,
+        }
+        extra["response_format"] = {
+            "type": "json_schema",
+            "json_schema": {"name": "judgment", "strict": True, "schema": schema},
+        }
+        extra["max_tokens"] = SCHEMA_MAX_TOKENS
+    return {**body, **extra}
+
+
+def _label_of(token: object) -> tuple[str | None, bool]:
+    """(the one label a token begins, whether it begins any): "Acc" -> accept; "a" -> (None, True)."""
+    if not isinstance(token, str):
+        return None, False
+    word = "".join(words(token))
+    if not word:
+        return None, False
+    begun = [label for label in LABELS if label.startswith(word)]
+    return (begun[0] if len(begun) == 1 else None), bool(begun)
+
+
+def p_accept(response: object) -> float | None:
+    """The judge's probability of `accept` from a chat response's log-probabilities (see the module's docstring)."""
+    try:
+        positions = response["choices"][0]["logprobs"]["content"]
+    except (KeyError, IndexError, TypeError):
+        return None
+    if not isinstance(positions, list):
+        return None
+    for position in positions:
+        if not isinstance(position, dict):
+            return None
+        label, begins = _label_of(position.get("token"))
+        if not begins:
+            continue  # Markdown, a quote, JSON's {"label": before the answer
+        if label is None:
+            return None  # "a": accept or abstain, not told apart here
+        mass = dict.fromkeys(LABELS, 0.0)
+        seen = set()
+        alternatives = position.get("top_logprobs")
+        for alternative in [position, *(alternatives if isinstance(alternatives, list) else [])]:
+            if not isinstance(alternative, dict) or alternative.get("token") in seen:
+                continue
+            seen.add(alternative.get("token"))
+            named, _ = _label_of(alternative.get("token"))
+            logprob = alternative.get("logprob")
+            if named and isinstance(logprob, int | float) and math.isfinite(logprob) and logprob <= 0:
+                mass[named] += math.exp(logprob)
+        total = sum(mass.values())
+        return round(mass["accept"] / total, 6) if total > 0 else None
+    return None
+
+
+def kept_fields(record: dict) -> dict:
+    """What an earlier run's record of a verdict holds besides its label (`constraint`, `p_accept`), where it is a
+    value this module writes; anything else is left out."""
+    kept: dict = {}
+    if record.get("constraint") in KINDS:
+        kept["constraint"] = record["constraint"]
+    value = record.get("p_accept")
+    if isinstance(value, float | int) and not isinstance(value, bool) and 0.0 <= value <= 1.0:
+        kept["p_accept"] = value
+    return kept
