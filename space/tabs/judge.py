@@ -86,6 +86,11 @@ def progress_text(session: JudgeSession | None) -> str:
     return line
 
 
+# Each candidate's word is what its card asks about: larger and darker than the answers under it (Gradio shows a
+# group's label small and grey).
+CANDIDATE_CSS = (
+    '<style>[id^="judge-candidate-"] [data-testid="block-info"]{font-size:1.2rem;font-weight:700;color:#111827}</style>'
+)
 # A save's acknowledgement: green, beside the progress, where the eye is when the next task appears.
 SAVED_STYLE = "background:#dcfce7;color:#14532d;border:1px solid #86efac;border-radius:6px;padding:4px 10px"
 
@@ -242,6 +247,7 @@ def build(demo: gr.Blocks) -> None:
                 )
                 for i in range(SLOTS)
             ]
+            gr.HTML(CANDIDATE_CSS, elem_id="judge-style")
             gr.Markdown(KEYS_HELP, elem_id="judge-keys")
             save_task = gr.Button("Save this task and show the next", interactive=False, elem_id="judge-save")
             data = gr.JSON(visible=False, label="the task", elem_id="judge-task-data")  # for the API only

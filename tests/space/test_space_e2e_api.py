@@ -187,7 +187,7 @@ def test_api_judge_a_task_then_score_with_the_judgments_file(client):
     assert shown[0].startswith("Task **1 of ")
     tasks = shown[15]["value"]  # the tasks file the session made: the judgments are checked against it
     words = [update["label"].split(". ", 1)[1] for update in shown[2:14] if update["visible"]]
-    target = shown[1].split("· target <b>")[1].split("</b>")[0]  # the task's header names the target word
+    target = shown[17]["target"]  # the task as data
     labels = ["accept" if word == target else "reject" for word in words]
     named = {f"candidate_{i + 1}": labels[i] if i < len(labels) else None for i in range(12)}  # None: unused
     shown = client.predict(**named, api_name="/judge_save")
@@ -196,7 +196,8 @@ def test_api_judge_a_task_then_score_with_the_judgments_file(client):
     records = read_judgments(judged)
     assert [r["substitute"] for r in records] == words and [r["label"] for r in records] == labels
     outputs = client.predict(
-        run, None, "swords test", "generative", 0, "lenient", False, None, None, [handle_file(tasks), handle_file(judged)],
+        run, None, "swords test", "generative", 0, "lenient", False, None, None,
+        [handle_file(tasks), handle_file(judged)],
         api_name="/score",
     )  # fmt: skip
     summary, table, signature = outputs[12:15]

@@ -48,6 +48,15 @@ def checked(page) -> list[str]:
     )
 
 
+def saved(page, n: int) -> str:
+    """The acknowledgement of the nth saved task, once the page shows it."""
+    page.wait_for_function(
+        "n => (document.querySelector('#judge-saved .swords-judge-saved') || {}).innerText?.includes(`task ${n} `)",
+        arg=n,
+    )
+    return page.inner_text("#judge-saved .swords-judge-saved")
+
+
 def font_sizes(page) -> dict[str, float]:
     """The font sizes (px) of a candidate's word, of its answers, of the task's target and of its context."""
     return page.evaluate(
@@ -107,13 +116,13 @@ def test_judge_two_tasks_download_reload_continue_and_score_the_file(page, tmp_p
 
     judge_with_keys(page, tasks[0])
     wait_for_task(page, 2)
-    assert page.inner_text("#judge-saved").startswith(f"✓ Saved task 1 ({tasks[0].target}): ")  # the save, seen
+    assert saved(page, 1).startswith(f"✓ Saved task 1 ({tasks[0].target}): ")  # the save, seen
     first = read_judgments(download(page, "#judge-download", tmp_path / "after-one.jsonl"))
     assert {r["task"] for r in first} == {tasks[0].task} and len(first) == len(tasks[0].candidates)
     assert checked(page) == [None] * len(tasks[1].candidates)  # the next task starts unjudged
     judge_with_mouse(page, tasks[1])
     wait_for_task(page, 3)
-    assert page.inner_text("#judge-saved").startswith(f"✓ Saved task 2 ({tasks[1].target}): ")
+    assert saved(page, 2).startswith(f"✓ Saved task 2 ({tasks[1].target}): ")
     two = len(tasks[0].candidates) + len(tasks[1].candidates)
     assert f"{two} of {total} candidates judged" in progress(page)
     page.set_viewport_size({"width": 1280, "height": 1000})
