@@ -39,9 +39,9 @@ def format_extended(result: dict, k: int = 10, setting: str = "generative") -> s
         f"({share(top['before'])}) before, {top['after']:,} ({share(top['after'])}) after",
         f"checked against their tasks ({tasks}): every record's task, target and candidate, and each task's "
         "controls as the task holds them",
-        f"judgements that joined the gold: {judged['judgements']:,}, of {judged['substitutes']:,} new substitutes, by "
-        f"{judged['judges']:,} judges (abstentions left out: {judged['abstentions']:,}; substitutes only abstained "
-        f"on: {judged['abstained_only']:,})",
+        f"judgements kept: {judged['judgements']:,}, of {judged['substitutes']:,} new substitutes, by "
+        f"{judged['judges']:,} judges (abstentions, left out as the benchmark's are: {judged['abstentions']:,}; "
+        f"substitutes only abstained on, so still unjudged: {judged['abstained_only']:,})",
         f"records read {judged['records']:,}, duplicates {judged['duplicates']:,}, replaced by a later answer "
         f"{judged['replaced']:,}"
         + (f", of targets not scored {judged['outside_scored']:,}" if judged["outside_scored"] else ""),
