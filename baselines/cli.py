@@ -9,7 +9,7 @@ from pathlib import Path
 
 import swords_dataset
 from swords_baselines.system import SYSTEMS
-from swords_lexsub.arguments import SwordsParser
+from swords_lexsub.arguments import SwordsParser, int_range
 from swords_lexsub.errors import SwordsError
 from swords_lexsub.files import atomic_write
 from swords_lexsub.terminal import shown
@@ -38,6 +38,14 @@ def register(subparsers) -> None:
         type=int,
         default=1000,
         help="target resamples for 95%% confidence intervals, 0 for none (default: %(default)s)",
+    )
+    command.add_argument(
+        "--limit",
+        type=int_range(0, None, "a number of targets"),
+        default=0,
+        metavar="N",
+        help="answer only the split's first N targets, for a quick try; the run and its metrics say so, and a "
+        "later run with a larger N or none completes it (default: 0, every target)",
     )
     command.add_argument("--no-progress", action="store_true", help="no progress bar")
     command.add_argument("--json", action="store_true", help="print the metrics as JSON")
@@ -162,6 +170,7 @@ def run_command(args: argparse.Namespace) -> int:
         progress=not args.no_progress,
         as_json=args.json,
         force=args.force,
+        limit=args.limit,
     )
 
 
@@ -175,17 +184,14 @@ def execute(
     progress: bool = True,
     as_json: bool = False,
     force: bool = False,
+    limit: int = 0,
 ) -> int:
-    """Run a system (or reuse a finished run with the same settings), score it, write and print the result."""
+    """Run a system (or reuse a finished run with the same settings), score it, write and print the result.
+    `limit` > 0 answers only the first `limit` targets the system can answer (see baselines/run/extent.py)."""
+    from swords_baselines.run.extent import extent_header, limited_rows, seed_journal, stored_plan, targets_text
     from swords_baselines.run.files import OUTPUT_SUFFIXES, RunLock, check_location, output_paths, written_files
-    from swords_baselines.run.ownership import (
-        check_ownership,
-        file_hashes,
-        journal_header,
-        prediction_file_is_ours,
-        run_header,
-    )
-    from swords_baselines.run.runner import run, same_settings, settings_difference
+    from swords_baselines.run.ownership import check_ownership, file_hashes, journal_header, run_header
+    from swords_baselines.run.runner import journal_line, run, same_settings
     from swords_lexsub.credentials import public_value
     from swords_metric import (
         FamilyScorer,
@@ -221,15 +227,7 @@ def execute(
     journal = journal_header(paths["journal"])
     resuming = journal is not None and same_settings({k: journal.get(k) for k in identity}, identity)
     stored = run_header(paths) if paths["jsonl"].is_file() and not resuming else None
-    reuse = False
-    if stored is not None and not force:
-        recorded = {k: stored.get(k) for k in identity}
-        if not same_settings(recorded, identity):
-            raise SwordsError(
-                f"{paths['jsonl']} holds a finished run with other settings "
-                f"({settings_difference(recorded, identity)}); pass --force to replace it, or choose another --output"
-            )
-        reuse = all(prediction_file_is_ours(paths, role, stored) for role in ("jsonl", "upstream"))
+    reuse, extend = (False, False) if stored is None or force else stored_plan(paths, stored, identity, limit)
     if not reuse:
         check_ownership(paths, force)  # before any work: a run replaces only what a run wrote
     if not output_path.name.endswith(OUTPUT_SUFFIXES):  # say what the names will be before they appear
@@ -256,11 +254,11 @@ def execute(
         system.for_benchmark(dataset, split)
         with system:  # starts what the system needs (a local engine, a connection), closes it after
             split_rows = swords_dataset.rows(dataset, split)
-            rows = system.covers(split_rows)
-            header = {**identity, "targets": len(rows)}
-            if len(rows) < len(split_rows):  # a partial run (--limit, a system that covers only some targets)
-                header["split_targets"] = len(split_rows)
+            rows = limited_rows(system.covers(split_rows), limit)  # --limit: the first N it can answer
+            header = extent_header(identity, rows, len(split_rows), limit)
             with RunLock(paths):
+                if extend and not paths["journal"].exists():
+                    seed_journal(paths, stored, lambda tid, answer: journal_line(name, tid, answer))
                 answers = run(system, rows, output_path, header, progress=progress, force=force)
             header = run_header(paths) or header  # as recorded, with the sha256 of the files written
             report = system.report()
@@ -279,12 +277,7 @@ def execute(
     if as_json:
         print(text)
         return 0
-    targets = f"{header['targets']} targets"
-    if header.get("split_targets"):
-        targets = (
-            f"{header['targets']} of the split's {header['split_targets']} targets: a partial run, scored on those only"
-        )
-    title = f"{name} on {dataset} {split} ({targets}) -> {paths['jsonl']}, {paths['upstream']}"
+    title = f"{name} on {dataset} {split} ({targets_text(header)}) -> {paths['jsonl']}, {paths['upstream']}"
     if isinstance(scorer, FamilyScorer):  # TSAR-2022, ProLex: their official metrics, signed with the family
         print(format_family_result(result, title=title, k=scorer.k))
     else:

@@ -142,7 +142,6 @@ class LLMConfig:
     price_completion: float | None = setting(
         "USD per million completion tokens (none: known price or 0)", minimum=0, affects_output=False
     )
-    limit: int = setting("answer only the first N targets (0: all)", 0, minimum=0)
 
     @classmethod
     def of(cls, **options) -> LLMConfig:

@@ -68,7 +68,7 @@ class LLM(System):
     def __init__(self, **options) -> None:
         super().__init__(**options)
         self.settings = LLMConfig.of(**options)
-        self.model, self.limit = self.settings.model_name, self.settings.limit
+        self.model = self.settings.model_name
         self.engine = self.client = self.tokenizer = self.builder = None
         self.parameters: dict = {}
         self.failed: dict[str, str] = {}  # target id -> why it failed, for the report
@@ -147,9 +147,6 @@ class LLM(System):
         self.show_status(
             shown(f"{usage.retries} retr{'y' if usage.retries == 1 else 'ies'} (last: {short}), waiting {wait:.3g} s")
         )
-
-    def covers(self, rows: Sequence[dict]) -> list[dict]:
-        return list(rows[: self.limit] if self.limit > 0 else rows)
 
     def request_body(self, row: dict) -> tuple[str, dict]:
         """(endpoint, body) of a target's request: everything that decides the answer, hence the cache key."""

@@ -18,6 +18,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from swords_baselines.run.extent import check_not_narrowed, identity, restate_header
 from swords_baselines.run.files import open_in_place, output_paths, whole_lines
 from swords_baselines.run.ownership import outputs_record, write_outputs
 from swords_baselines.system import Prediction, System
@@ -103,12 +104,15 @@ def _read_journal(path: Path, header: dict, known_ids: set[str], force: bool) ->
         recorded = None
     if not isinstance(recorded, dict):
         raise SwordsError(f"{path}:1: not a run journal's header; remove the file or pass --force to start afresh")
-    if not same_settings(recorded, header):
-        difference = settings_difference(recorded, header)
+    if not same_settings(identity(recorded), identity(header)):
+        difference = settings_difference(identity(recorded), identity(header))
         raise SwordsError(
             f"{path} holds {len(lines) - 1} answers of a run with other settings ({difference}); "
             "rerun with those settings to resume it, or pass --force to discard it"
         )
+    check_not_narrowed(path, recorded, header.get("limit") or 0, f"{len(lines) - 1} answers of a run")
+    if not same_settings(recorded, header):  # another extent: the answers kept under this run's header
+        restate_header(path, header)
     done: dict[str, Prediction] = {}
     for line_number, line in enumerate(lines[1:], 2):
         if outputs_record(line) is not None:  # the outputs of a run stopped while moving them into place

@@ -43,8 +43,6 @@ def test_options_given_from_python_are_checked_as_the_parser_checks_them():
         LLM(mode="cht")
     with pytest.raises(SwordsError, match=r"llm: --presence-penalty 3 is out of range \(at least -2, at most 2\)"):
         LLM(presence_penalty=3)
-    with pytest.raises(SwordsError, match=r"llm: --limit -1 is out of range \(at least 0\)"):
-        LLM(limit=-1)
     with pytest.raises(SwordsError, match="llm: unknown option 'temprature'"):
         LLM(temprature=0.5)
     with pytest.raises(SwordsError, match="--budget 100 leaves no room for a prompt beside --max-tokens 128"):

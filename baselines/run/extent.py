@@ -1,0 +1,121 @@
+"""A run's extent: which of the split's targets it answers (`swords run --limit N`: the first N), and what a run of
+one extent may do with the journal or finished run of another on the same output.
+
+The extent is no part of a run's identity (system, decisive options, benchmark): a run limited to 20 targets
+resumes one limited to 5, and a full run completes a limited one, taking its answers and answering the rest. A
+run never narrows what an output holds: a --limit below the stored run's (or a limited run over a full one) is
+refused, so that no answer is lost. The header records the extent (`targets`, `split_targets` when the run
+answers part of the split, `limit`), so a limited run's metrics cannot pass for a full run's.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import shutil
+from pathlib import Path
+
+from swords_lexsub.errors import SwordsError
+from swords_lexsub.files import atomic_writer
+
+EXTENT_KEYS = ("targets", "split_targets", "limit")
+RECORD_KEYS = ("files", "report")  # what a finished run's record adds to its header
+
+
+def identity(header: dict) -> dict:
+    """What identifies a run in its header: everything but its extent and the hashes of its files."""
+    return {key: value for key, value in header.items() if key not in (*EXTENT_KEYS, *RECORD_KEYS)}
+
+
+def reach(header: dict) -> float:
+    """How many of the split's first targets a header's run answers (its --limit); infinite for a whole run."""
+    limit = header.get("limit")
+    return limit if isinstance(limit, int) and not isinstance(limit, bool) and limit > 0 else math.inf
+
+
+def limited_rows(rows: list[dict], limit: int) -> list[dict]:
+    """The first `limit` rows (all of them for 0)."""
+    return rows[:limit] if limit > 0 else rows
+
+
+def extent_header(identity_: dict, rows: list[dict], split_targets: int, limit: int) -> dict:
+    """A run's header: its identity, then its extent."""
+    header = {**identity_, "targets": len(rows)}
+    if len(rows) < split_targets:  # a partial run (--limit, a system that covers only some targets)
+        header["split_targets"] = split_targets
+    if limit > 0:
+        header["limit"] = limit
+    return header
+
+
+def shown_reach(header: dict) -> str:
+    return f"--limit {header['limit']}" if reach(header) < math.inf else "every target (no --limit)"
+
+
+def check_not_narrowed(where: Path, recorded: dict, limit: int, what: str) -> None:
+    """Refuse a run that would answer fewer targets than the run recorded at `where` (a journal or a finished
+    run), whose answers it would drop."""
+    wanted = {"limit": limit} if limit > 0 else {}
+    if reach(wanted) < reach(recorded):
+        raise SwordsError(
+            f"{where} holds {what} made with {shown_reach(recorded)}; a run with {shown_reach(wanted)} would drop "
+            "answers: rerun with that limit or more (or none), choose another --output, or pass --force"
+        )
+
+
+def stored_plan(paths: dict[str, Path], stored: dict, identity_: dict, limit: int) -> tuple[bool, bool]:
+    """(reuse, extend) for a finished run at the output: reuse it when it is this very run (same identity and
+    extent, its files a run's); extend it when it is this run with a narrower --limit. Another run, or a run
+    this one would narrow, is refused in one line."""
+    from swords_baselines.run.ownership import prediction_file_is_ours
+    from swords_baselines.run.runner import same_settings, settings_difference
+
+    recorded = {key: stored.get(key) for key in identity_}
+    if not same_settings(recorded, identity_):
+        raise SwordsError(
+            f"{paths['jsonl']} holds a finished run with other settings "
+            f"({settings_difference(recorded, identity_)}); pass --force to replace it, or choose another --output"
+        )
+    check_not_narrowed(paths["jsonl"], stored, limit, "a finished run")
+    ours = all(prediction_file_is_ours(paths, role, stored) for role in ("jsonl", "upstream"))
+    reuse = ours and reach(stored) == reach({"limit": limit})
+    return reuse, ours and not reuse
+
+
+def targets_text(header: dict) -> str:
+    """The run's targets as its printed title says them: a partial run says so, and why."""
+    if not header.get("split_targets"):
+        return f"{header['targets']} targets"
+    why = f"--limit {header['limit']}" if reach(header) < math.inf else "a partial run"
+    return f"{header['targets']} of the split's {header['split_targets']} targets: {why}, scored on those only"
+
+
+def seed_journal(paths: dict[str, Path], stored: dict, journal_line) -> int:
+    """Start a journal from a finished limited run's predictions, so that a run of a wider extent answers only
+    the targets it lacks. Its header is the stored run's; `journal_line(target_id, prediction)` writes an answer
+    as a run writes it. Written atomically: a kill leaves no journal or a whole one. Returns the answers taken."""
+    from swords_baselines.run.runner import _journal_answer
+
+    taken = 0
+    with atomic_writer(paths["journal"]) as journal, open(paths["jsonl"], encoding="utf-8") as predictions:
+        header = {key: value for key, value in stored.items() if key not in RECORD_KEYS}
+        journal.write(json.dumps(header, allow_nan=False).encode("utf-8") + b"\n")
+        for number, line in enumerate(predictions, 1):
+            try:
+                target_id, prediction = _journal_answer(line)
+            except (ValueError, RecursionError):
+                raise SwordsError(
+                    f"{paths['jsonl']}:{number}: not a prediction as a run writes it; pass --force to start afresh"
+                ) from None
+            journal.write(journal_line(target_id, prediction).encode("utf-8"))
+            taken += 1
+    return taken
+
+
+def restate_header(path: Path, header: dict) -> None:
+    """Give a journal the header of the run resuming it (another extent): the same answers under the header
+    that says what they are for, replaced atomically."""
+    with open(path, "rb") as journal, atomic_writer(path) as restated:
+        journal.readline()
+        restated.write(json.dumps(header, allow_nan=False).encode("utf-8") + b"\n")
+        shutil.copyfileobj(journal, restated)
