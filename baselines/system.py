@@ -15,6 +15,7 @@ from typing import ClassVar
 from swords_baselines.options import Option
 from swords_lexsub.arguments import did_you_mean
 from swords_lexsub.errors import SwordsError
+from swords_lexsub.extras import import_failure, installed, owner
 
 Prediction = list[tuple[str, float]]  # ranked (substitute, score), best first
 
@@ -131,13 +132,6 @@ class System:
         """Release resources (servers, sessions)."""
 
 
-def installed(module: str) -> bool:
-    import importlib.util
-
-    try:
-        return importlib.util.find_spec(module) is not None
-    except (ImportError, ValueError):  # a parent package missing, or a module set to None in sys.modules
-        return False
 
 
 @dataclass
@@ -155,7 +149,7 @@ class Registry:
         try:
             cls = getattr(importlib.import_module(module), cls_name)
         except ImportError as error:
-            raise SwordsError(f"system {name!r} needs {error.name!r}: pip install 'swords-lexsub[baselines]'") from None
+            raise import_failure(f"system {name!r}", error, owner(module)) from None
         missing = cls.missing_modules()
         if missing:
             raise SwordsError(f"system {name!r} needs {', '.join(missing)}: {cls.install_hint()}")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from swords_lexsub.errors import SwordsError
+from swords_lexsub.extras import import_failure
 from swords_space.options import add_arguments, check
 
 
@@ -23,5 +23,5 @@ def run(args: argparse.Namespace) -> int:
     try:
         from swords_space import app  # gradio is an optional extra: imported only when the demo starts
     except ImportError as error:
-        raise SwordsError(f"the demo needs {error.name!r}: pip install 'swords-lexsub[space]'") from None
+        raise import_failure("the demo", error, "space") from None
     return app.serve(args)

@@ -23,6 +23,7 @@ from swords_baselines.llm.retry import MAX_TOTAL_WAIT, Backoff, classify, note_h
 from swords_baselines.llm.usage import Usage
 from swords_lexsub.credentials import Redactor, public_url
 from swords_lexsub.errors import SwordsError
+from swords_lexsub.extras import import_failure
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 CONNECT_TIMEOUT = 10.0  # seconds to open a connection: a host that does not accept one is not slow, it is down
@@ -150,8 +151,8 @@ class LLMClient:
                 import openai
 
                 from swords_baselines.llm.bounded_transport import BoundedTransport
-            except ImportError:
-                raise SwordsError("the llm system needs openai: pip install 'swords-lexsub[llm]'") from None
+            except ImportError as error:  # the module that is missing, not always openai (httpx: issue 40)
+                raise import_failure("the LLM client", error, "llm") from None
             key = self.api_key()
             if key != PLACEHOLDER_KEY:
                 self.redactor.add(key)

