@@ -40,6 +40,8 @@ Lexical substitution metrics exactly as the official SWORDS scorer computes them
 F at k against acceptable (score > 50%) and conceivable (score >= 10%) references, lenient and strict;
 GAP for the ranking setting; SemEval-2007's best and oot (as its Perl scorer); LexSubGen's P@1, P@3, R@10.
 Substitutes and targets are lemmatized with WordNet 3.0 exactly as NLTK 3.5's WordNetLemmatizer does, offline.
+The figures are percentages (0 to 100), as the SWORDS paper reports them: 33.88 is 33.88 %, not 0.3388.
+TSAR-2022 and ProLex are scored with their own official metrics, as fractions (0 to 1), as their scorers print them.
 """
 
 _KWARGS_DESCRIPTION = """
@@ -59,16 +61,18 @@ Args:
     metrics instead, as fractions: acc@1, acc@{1,2,3}@top1, map@{3,5,10}, potential@{3,5,10} (TSAR-2022, with
     `official`: the figures as tsar_eval.py prints them) or {acc,prof}_{p,r,f}@k (ProLex); the signature names
     the family.
-    judgments: SWORDS: judgments files (paths); adds `extended` (figures on the gold they extend) and `judgments`.
+    judgments: SWORDS: tasks files and the judgments files answering them (paths); adds `extended` (figures on
+        the gold they extend) and `judgments`.
 Returns:
-    Metrics in percent (`lenient_a_f@10`, `strict_c_p@1`, `gap`, `best_p`, `oot_mode_r`, ...), counts
-    (`targets_scored`, `targets_without_predictions`, `targets_skipped`), `by_pos`, `signature`, and with
-    bootstrap `confidence_intervals`.
+    Metrics in percent, 0 to 100, as the SWORDS paper reports them (`lenient_a_f@10`, `strict_c_p@1`, `gap`,
+    `best_p`, `oot_mode_r`, ...), counts (`targets_scored`, `targets_without_predictions`, `targets_skipped`),
+    `by_pos`, `signature`, and with bootstrap `confidence_intervals`.
 Examples:
     >>> import evaluate, swords_dataset
     >>> test = swords_dataset.load("swords", split="test")
     >>> metric = evaluate.load("swords_metric")
     >>> results = metric.compute(predictions=[["word"]] * len(test), references=test)
+    >>> print(f"{results['lenient_a_f@10']:.2f} %")  # a percentage, as the SWORDS paper's tables
 """
 
 # The columns of a benchmark row that scoring reads (swords_metric/references/split.py), typed as swords_dataset's
@@ -239,7 +243,11 @@ class SwordsMetric(evaluate.Metric):
 
     def compute(self, *args, predictions=None, references=None, **kwargs):
         """Compute the metrics; references are dataset rows (a loaded split works as it is). The options are
-        checked before anything is stored: a wrong one leaves what add/add_batch stored for the next compute."""
+        checked before anything is stored: a wrong one leaves what add/add_batch stored for the next compute.
+
+        SWORDS, CoInCo and SemEval-2007 figures are percentages (0 to 100), as the SWORDS paper reports them:
+        `lenient_a_f@10` 33.88 means 33.88 %. TSAR-2022 and ProLex figures are fractions (0 to 1), as their
+        official scorers print them; `signature` names the family."""
         if args:
             raise MetricInputError("compute: give the arguments by name: compute(predictions=…, references=…, k=…)")
         if (predictions is None) != (references is None):

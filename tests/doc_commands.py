@@ -59,8 +59,9 @@ NOT_RUN = {
     "the wheel (test_distributions.py)",
     r"^twine check --strict dist/": "checks the built release: tests/release/ runs it on the sdist and the wheel",
     r"^twine upload ": "uploads to PyPI",
-    r"--judgments (tasks\.jsonl )?judgments\.jsonl$": "reads the judgments file the Python block on the same page writes (blocks run "
-    "after commands): tests/metric/test_extended_scores.py runs `swords evaluate --judgments` on hand-made files",
+    r"--judgments (tasks\.jsonl )?judgments\.jsonl$": "reads the tasks and judgments files the Python block on "
+    "the same page writes (blocks run after commands): tests/metric/test_extended_scores.py runs `swords evaluate "
+    "--judgments` on hand-made files",
 }
 
 # Commands that take more than ~20 s on two cores (a full run of a neural system or of a big split, a build).

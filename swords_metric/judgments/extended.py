@@ -138,7 +138,7 @@ def check_judgments_option(judgments, family: str, benchmark: str | None = None)
     if isinstance(judgments, str | Path):
         judgments = [judgments]  # one path is taken as a list of one
     if not isinstance(judgments, Iterable) or not all(isinstance(path, str | Path) for path in judgments):
-        raise MetricInputError(f"judgments: expected judgments files (paths), got {shown(judgments)}")
+        raise MetricInputError(f"judgments: expected tasks and judgments files (paths), got {shown(judgments)}")
     reason = refusal(benchmark or family, family)
     if reason:
         raise MetricInputError(reason)
