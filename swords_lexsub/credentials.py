@@ -18,6 +18,7 @@ MASK = "***"
 # A token's pieces this long or longer are masked too, in any case: a server may echo a token cut short or
 # upper-cased. Eight characters of a random token never occur in ordinary text by chance.
 TOKEN_PIECE = 8
+GRAM = TOKEN_PIECE // 2
 
 
 def public_url(url: str) -> str:
@@ -69,6 +70,7 @@ class Redactor:
     def __init__(self, secrets: Iterable[str] = (), urls: Iterable[str] = (), tokens: Iterable[str] = ()) -> None:
         self._secrets: set[str] = set()
         self._pieces: set[str] = set()  # every TOKEN_PIECE-long piece of a token, lower-cased
+        self._grams: set[str] = set()  # every GRAM-long piece of a token, lower-cased: where to look closer
         self.add(*secrets)
         self.add_token(*tokens)
         for url in urls:
@@ -90,6 +92,7 @@ class Redactor:
                 self.add(token)
                 lowered = token.lower()
                 self._pieces.update(lowered[i : i + TOKEN_PIECE] for i in range(len(lowered) - TOKEN_PIECE + 1))
+                self._grams.update(lowered[i : i + GRAM] for i in range(len(lowered) - GRAM + 1))
 
     def redact(self, text: str) -> str:
         for secret in sorted(self._secrets, key=len, reverse=True):
@@ -97,11 +100,20 @@ class Redactor:
         return self._mask_pieces(text) if self._pieces else text
 
     def _mask_pieces(self, text: str) -> str:
-        # Lower-cased one character at a time, so that positions stay those of `text` (a few characters lower
-        # to two).
-        lowered = "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
+        # Lower-cased one character at a time where a character lowers to two, so that positions stay those of
+        # `text`.
+        lowered = text.lower()
+        if len(lowered) != len(text):
+            lowered = "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
+        # A piece (TOKEN_PIECE = 2 * GRAM characters) holds one of the GRAM-long windows starting at every GRAM-th
+        # position: only around those that are part of a token are pieces looked for (a cache record of 27 kB takes
+        # 2 ms, not the 18 ms of looking at every position).
+        starts: set[int] = set()
+        for at in range(0, len(lowered) - GRAM + 1, GRAM):
+            if lowered[at : at + GRAM] in self._grams:
+                starts.update(range(max(0, at - GRAM), at + 1))
         spans: list[list[int]] = []
-        for start in range(len(lowered) - TOKEN_PIECE + 1):
+        for start in sorted(starts):
             if lowered[start : start + TOKEN_PIECE] in self._pieces:
                 if spans and start <= spans[-1][1]:
                     spans[-1][1] = start + TOKEN_PIECE

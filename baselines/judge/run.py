@@ -13,10 +13,11 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from swords_baselines.judge.llm import LLMJudge, Verdict
+from swords_baselines.judge.llm import LOCAL_SLOTS, LLMJudge, Verdict
 from swords_baselines.judge.outputs import (
     JOURNAL_FORMAT,
     LLM_WRITER,
@@ -25,12 +26,15 @@ from swords_baselines.judge.outputs import (
     lock_is_ours,
     refuse_foreign,
 )
+from swords_baselines.judge.records import checked, offered
 from swords_baselines.run.files import JOURNAL_SUFFIX, RunLock, open_in_place, whole_lines
 from swords_lexsub.errors import SwordsError
 from swords_lexsub.files import atomic_write, check_output_file, no_space
+from swords_lexsub.terminal import shown
 from swords_metric import TaskSet, judgment_record
 
 COMMAND = "swords judge llm"
+STATUS_SECONDS = 10.0  # without a progress bar, a retry is said at most this often
 
 
 @dataclass
@@ -52,8 +56,9 @@ def _key(record: dict) -> tuple[str, str]:
     return record.get("task"), record.get("substitute")
 
 
-def _journal_records(path: Path, header: dict, force: bool) -> list[dict]:
-    """The records a killed run with the same header left (a cut last line cut off the file first)."""
+def _journal_records(path: Path, header: dict, force: bool, candidates: dict) -> list[dict]:
+    """The records a killed run with the same header left (a cut last line cut off the file first), each checked
+    against this run (records.py)."""
     if not path.exists():
         return []
     found = journal_header(path)
@@ -69,14 +74,16 @@ def _journal_records(path: Path, header: dict, force: bool) -> list[dict]:
     complete = whole_lines(path)
     records = []
     for number, line in enumerate(complete.splitlines()[1:], 2):
+        if not line.strip():
+            continue
         try:
             record = json.loads(line)
         except (ValueError, RecursionError):
             record = None
         if not isinstance(record, dict) or record.get("written_by") != LLM_WRITER:
             raise SwordsError(f"{path}:{number}: not a line a judge run writes; pass --force to start afresh")
-        records.append(record)
-    return records
+        records.append((number, record))
+    return checked(records, path, header, candidates)
 
 
 def _difference(found: dict, wanted: dict) -> str:
@@ -84,8 +91,9 @@ def _difference(found: dict, wanted: dict) -> str:
     return ", ".join(f"{key}: {found.get(key)!r} then, {wanted.get(key)!r} now" for key in keys[:2]) or "another form"
 
 
-def _output_records(output: Path, header: dict, force: bool) -> list[dict]:
-    """The records of an existing output of this same run (they count as done); any other file is refused."""
+def _output_records(output: Path, header: dict, force: bool, candidates: dict) -> list[dict]:
+    """The records of an existing output of this same run (they count as done, each checked as a journal's are);
+    any other file is refused."""
     if not output.exists():
         return []
     records = llm_judgments(output)
@@ -98,7 +106,7 @@ def _output_records(output: Path, header: dict, force: bool) -> list[dict]:
             f"{output} holds another judge's judgments or those of other tasks; choose another --output, or pass "
             "--force to replace it"
         )
-    return records
+    return checked(list(enumerate(records, 1)), output, header, candidates)
 
 
 def check_outputs(output: Path) -> dict[str, Path]:
@@ -113,16 +121,70 @@ def check_outputs(output: Path) -> dict[str, Path]:
     return paths
 
 
-def judge_tasks(taskset: TaskSet, judge: LLMJudge, output: Path, header: dict, force: bool = False) -> Outcome:
-    """Judge every candidate not yet judged, journalled; write the output atomically. `header` identifies the
-    run (its "judge" and "tasks_sha256" are stamped on every record, with `header["agreement"]` if any)."""
+def _kept(done: dict) -> str:
+    return f"{len(done):,} judgment{'s' * (len(done) != 1)}"
+
+
+def _where_kept(done: dict, journal: Path) -> str:
+    return f"the {_kept(done)} made so far are kept in {journal}" if done else "nothing was written"
+
+
+def _ask(judge: LLMJudge, items: list, outcome: Outcome, journal, done: dict, header: dict, extra: dict, at: Path):
+    """Ask for every item, each label journalled (flushed) as it arrives. Says first what it waits for, and every
+    retry and its wait as it starts (in the progress bar, or a line at most every STATUS_SECONDS without one), as
+    `swords run` does: a stalled server is never a silent wait."""
     from tqdm import tqdm
 
+    per = f"each answer awaited up to {judge.settings.timeout:g} s (--timeout)"
+    print(
+        shown(f"judge llm: asking {judge.server} for {len(items):,} labels, {_in_flight(judge)} at a time, {per}"),
+        file=sys.stderr,
+    )
+    bar = tqdm(total=len(items), unit="candidate", desc="judge", file=sys.stderr, disable=None)
+    shown_at = [-STATUS_SECONDS]
+
+    def retrying(usage, reason: str, wait: float) -> None:
+        short = reason if len(reason) <= 60 else reason[:57] + "..."
+        status = f"{usage.retries} retr{'y' if usage.retries == 1 else 'ies'} (last: {short}), waiting {wait:.3g} s"
+        if not bar.disable:
+            bar.set_postfix_str(shown(status), refresh=True)
+        elif time.monotonic() - shown_at[0] >= STATUS_SECONDS:
+            shown_at[0] = time.monotonic()
+            print(shown(f"judge llm: {status}"), file=sys.stderr)
+
+    with judge, bar:
+        judge.client.on_retry = retrying
+        try:
+            for verdict in judge.verdicts(items):
+                bar.update(1)
+                if verdict.label is None:
+                    outcome.failed.append(verdict)
+                    continue
+                record = judgment_record(
+                    verdict.task, verdict.candidate, header["judge"], verdict.label, **verdict.fields()
+                )
+                record.update(extra)
+                journal.write(json.dumps(record, ensure_ascii=False) + "\n")
+                journal.flush()
+                done[_key(record)] = record
+        except SwordsError as error:  # the server is down, the key refused: what was judged stays
+            raise SwordsError(f"{error}; {_where_kept(done, at)}: rerun the same command to resume") from None
+
+
+def _in_flight(judge: LLMJudge) -> int:
+    return LOCAL_SLOTS if judge.settings.local else judge.settings.concurrency
+
+
+def judge_tasks(taskset: TaskSet, judge: LLMJudge, output: Path, header: dict, force: bool = False) -> Outcome:
+    """Judge every candidate not yet judged, journalled; write the output atomically. `header` identifies the
+    run (its "judge" and "tasks_sha256" are stamped on every record, with `header["agreement"]` if any). A run in
+    which no candidate asked got an answer (a server that only answers 429) is one SwordsError, nothing written."""
     header = {"format": JOURNAL_FORMAT, **header}
     paths = check_outputs(output)
     with RunLock(paths, command=COMMAND):
-        journalled = _journal_records(paths["journal"], header, force)
-        done = {_key(r): r for r in [*_output_records(output, header, force), *journalled]}
+        candidates = offered(taskset)
+        journalled = _journal_records(paths["journal"], header, force, candidates)
+        done = {_key(r): r for r in [*_output_records(output, header, force, candidates), *journalled]}
         items = [(t, c) for t in taskset.tasks for c in t.candidates if (t.task, c.substitute) not in done]
         outcome = Outcome(asked=len(items))
         extra = {
@@ -141,40 +203,33 @@ def judge_tasks(taskset: TaskSet, judge: LLMJudge, output: Path, header: dict, f
                     journal.write(json.dumps(header, ensure_ascii=False) + "\n")
                     journal.flush()
                 if items:
-                    bar = tqdm(total=len(items), unit="candidate", desc="judge", file=sys.stderr, disable=None)
-                    with judge, bar:
-                        try:
-                            for verdict in judge.verdicts(items):
-                                bar.update(1)
-                                if verdict.label is None:
-                                    outcome.failed.append(verdict)
-                                    continue
-                                record = judgment_record(
-                                    verdict.task, verdict.candidate, header["judge"], verdict.label, **verdict.fields()
-                                )
-                                record.update(extra)
-                                journal.write(json.dumps(record, ensure_ascii=False) + "\n")
-                                journal.flush()
-                                done[_key(record)] = record
-                        except SwordsError as error:  # the server is down, the key refused: what was judged stays
-                            raise SwordsError(
-                                f"{error}; {len(done)} judgments are kept in {paths['journal']}: rerun the same "
-                                "command to resume"
-                            ) from None
+                    _ask(judge, items, outcome, journal, done, header, extra, paths["journal"])
                 os.fsync(journal.fileno())
         except OSError as error:
             if not no_space(error):
                 raise
             raise SwordsError(
-                f"no space left on the device writing {paths['journal']}; its judgments are kept: free some space "
-                "and rerun the same command"
+                f"no space left on the device writing {paths['journal']}: it holds the {_kept(done)} made so far; "
+                "free some space and rerun the same command to resume"
             ) from None
+        if items and len(outcome.failed) == len(items) and all(v.answer is None for v in outcome.failed):
+            last = outcome.failed[-1].failure
+            raise SwordsError(
+                f"judge llm: none of the {len(items):,} candidates asked got an answer (last: {last}); "
+                f"{_where_kept(done, paths['journal'])}: rerun the same command once the server answers"
+            )
         ordered = [done[key] for t in taskset.tasks for c in t.candidates if (key := (t.task, c.substitute)) in done]
         for record in ordered:  # the agreement of this run, also on the records an earlier run of it wrote
             record.pop("agreement", None)
             record.update(extra)
         text = "".join(json.dumps(record, ensure_ascii=False) + "\n" for record in ordered)
-        atomic_write(output, text.encode("utf-8"))
+        try:
+            atomic_write(output, text.encode("utf-8"))
+        except SwordsError as error:  # no space: nothing replaced, the journal keeps every judgment
+            raise SwordsError(
+                f"{error}; the journal {paths['journal']} holds the {_kept(done)} made so far: free some space and "
+                "rerun the same command"
+            ) from None
         paths["journal"].unlink()
     outcome.judgments = len(ordered)
     return outcome

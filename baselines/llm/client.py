@@ -21,7 +21,7 @@ from swords_baselines.llm.errors import BadOutput, FatalAPIError, ServerDown, Ta
 from swords_baselines.llm.parse import extract
 from swords_baselines.llm.retry import MAX_TOTAL_WAIT, Backoff, classify, note_headers
 from swords_baselines.llm.usage import Usage
-from swords_lexsub.credentials import Redactor, public_url
+from swords_lexsub.credentials import Redactor, public_url, url_secrets
 from swords_lexsub.errors import SwordsError
 from swords_lexsub.extras import import_failure
 
@@ -130,7 +130,12 @@ class LLMClient:
         self.keep = keep  # whether a fresh answer (request body, text) is worth caching; None: all are
         self.usage = Usage()
         self.breaker = CircuitBreaker()
-        self.redactor = Redactor(urls=[self.base_url])
+        # As the Hub token is: every piece of a secret of 8 characters or more, in any case (a server may echo a
+        # key cut short or upper-cased).
+        self.redactor = Redactor(tokens=url_secrets(self.base_url))
+        key = session_key or os.environ.get(api_key_env)
+        if key != PLACEHOLDER_KEY:  # known before any answer, a cached one too
+            self.redactor.add_token(key)
         self._client = None
         self._semaphore: asyncio.Semaphore | None = None
 
@@ -155,7 +160,7 @@ class LLMClient:
                 raise import_failure("the LLM client", error, "llm") from None
             key = self.api_key()
             if key != PLACEHOLDER_KEY:
-                self.redactor.add(key)
+                self.redactor.add_token(key)
             http = httpx.AsyncClient(
                 timeout=httpx.Timeout(self.timeout, connect=min(self.timeout, CONNECT_TIMEOUT)),
                 event_hooks={"response": [note_headers]},
@@ -188,7 +193,7 @@ class LLMClient:
             try:
                 text, finish_reason = extract(endpoint, record["response"])
                 self.usage.cache_hits += 1
-                return Reply(text, finish_reason, record["response"], cached=True)
+                return Reply(self.redact(text), finish_reason, record["response"], cached=True)
             except BadOutput:
                 pass  # a bad cached record is asked again and replaced
         client = self._openai()
@@ -209,7 +214,8 @@ class LLMClient:
                 record = self._record(endpoint, body, data) if kept else None
                 if record is not None:
                     self.cache.put(key, record)
-                return Reply(text, finish_reason, data, cached=False, attempts=attempt + 1)
+                # The text as every caller shows or keeps it: a server that echoes a credential into it is not quoted.
+                return Reply(self.redact(text), finish_reason, data, cached=False, attempts=attempt + 1)
             except BadOutput as error:
                 last_error = self.redact(str(error))
                 if sent_at is not None:
