@@ -127,6 +127,8 @@ def _task(value, where: str) -> Task:
     context = value.get("context")
     if not isinstance(context, str):
         raise MetricInputError(f"{where}: 'context' must be a string, got {shown(context)}")
+    if context.strip():
+        text_field(value, "context", where)  # no lone surrogate
     target = text_field(value, "target", where)
     return Task(text_field(value, "task", where), text_field(value, "id", where), context, target, offset, shown_)
 

@@ -247,3 +247,13 @@ def test_nan_or_a_lone_surrogate_never_reaches_a_judgments_file(taskset, tmp_pat
     with JudgmentsWriter(path) as out, pytest.raises(MetricInputError, match="lone surrogate"):
         out.write(judgment_record(task, task.candidates[1], "a\udc80", "accept"))
     assert len(read_judgments(path)) == 1
+
+
+def test_a_lone_surrogate_in_a_tasks_file_is_one_line(taskset, tmp_path):
+    path = tmp_path / "tasks.jsonl"
+    write_tasks(path, taskset)
+    header, task = path.read_text().splitlines()[:2]
+    path.write_text(header + "\n" + task.replace('"context": "', '"context": "\\ud800', 1) + "\n")
+    with pytest.raises(MetricInputError) as error:
+        read_tasks(path)
+    assert str(error.value) == f"{path}:2: 'context' holds a lone surrogate (\\u escape), not text"
