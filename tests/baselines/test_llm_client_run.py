@@ -52,6 +52,7 @@ def test_swords_run_llm_end_to_end_never_writes_the_key(server, tmp_path, key, d
     assert "cache hits: 6" in capsys.readouterr().out
 
 
+@pytest.mark.slow  # 6.9 s on two cores (the quick lane, 2026-11-28)
 def test_swords_run_gpt3_recorded(tmp_path, capsys):
     output = tmp_path / "gpt3.jsonl"
     argv = ["run", "--system", "gpt3-recorded", "--dataset", "swords", "--split", "dev", "--output", str(output)]

@@ -76,6 +76,7 @@ def test_spanish_trial_examples_fill_a_spanish_prompt():
     assert prompt.tokens <= 2048 - 128
 
 
+@pytest.mark.slow  # 3.8 s on two cores (the quick lane, 2026-11-28)
 def test_the_paper_benchmarks_keep_swords_dev_and_an_explicit_priming_split_is_kept():
     for benchmark in ("swords", "coinco", "semeval07", None):
         assert LLMConfig.of().priming_split(benchmark) == ("swords", "dev")

@@ -150,6 +150,7 @@ def test_a_limit_that_leaves_no_target_is_refused_before_any_request(limit):
     assert server.requests == []
 
 
+@pytest.mark.slow  # 9.0 s on two cores (the quick lane, 2026-11-28)
 def test_simple_evaluate_with_lm_evals_defaults_runs_a_fraction_of_the_split():
     """The same call with nothing wrong runs: lm-eval's defaults (fewshot_as_multiturn on, which acts only through a
     chat template) are not refused, and a fraction of the split, 0.001 of 370 targets, asks one (ceil(0.37))."""

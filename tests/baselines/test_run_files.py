@@ -40,6 +40,7 @@ def test_the_users_sibling_files_are_named_and_kept(tmp_path):
     assert "--force" in line and snapshot(tmp_path) == before
 
 
+@pytest.mark.slow  # 3.7 s on two cores (the quick lane, 2026-11-28)
 def test_force_is_the_users_say_so(tmp_path):
     mine = tmp_path / "existing.jsonl"
     mine.write_text("not a run\n")
@@ -68,6 +69,7 @@ def test_a_runs_own_files_are_reused_and_replaced_but_not_once_the_user_changed_
     assert paths["jsonl"].read_bytes() == edited
 
 
+@pytest.mark.slow  # 4.5 s on two cores (the quick lane, 2026-11-28)
 def test_a_run_made_before_hashes_were_recorded_is_still_its_own(tmp_path):
     output = tmp_path / "wordnet.jsonl"
     assert swords(*WORDNET, "--output", str(output)).returncode == 0
@@ -80,6 +82,7 @@ def test_a_run_made_before_hashes_were_recorded_is_still_its_own(tmp_path):
     assert set(json.loads(metrics_path.read_text())["run"]["files"]) == {"jsonl", "upstream"}
 
 
+@pytest.mark.slow  # 3.9 s on two cores (the quick lane, 2026-11-28)
 def test_a_run_stopped_between_its_outputs_and_their_record_completes(tmp_path):
     """Killed after moving the predictions into place but before the metrics file records them: the journal
     holds their sha256 (written before they were moved), so they are still the run's, by their content."""

@@ -162,6 +162,7 @@ def oracle_predictions(system: System, rows: list[dict]) -> dict[str, Prediction
     return dict(system.predict(system.covers(rows)))
 
 
+@pytest.mark.slow  # 3.7 s on two cores (the quick lane, 2026-11-28)
 def test_thesaurus_oracle_through_swords_run_reproduces_the_paper(tmp_path, sources_dir):
     result = run_swords(
         "run",

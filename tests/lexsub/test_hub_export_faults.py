@@ -149,6 +149,7 @@ KILLED_EXPORT = textwrap.dedent(
 )
 
 
+@pytest.mark.slow  # 4.5 s on two cores (the quick lane, 2026-11-28)
 def test_a_killed_export_s_scratch_folder_that_cannot_be_removed_is_named_as_the_export_s(earlier):
     """A scratch folder a killed export left, with a read-only sub-folder: the next export says it is its own
     scratch folder and what stops its removal, instead of blaming it on the user; writable, it goes."""

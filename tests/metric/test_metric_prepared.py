@@ -57,6 +57,7 @@ def test_a_stale_file_is_refused_with_a_warning_and_the_rows_are_used(tmp_path):
     assert prepared_path(folder, "swords", "dev").is_file()
 
 
+@pytest.mark.slow  # 6.2 s on two cores (the quick lane, 2026-11-28)
 def test_the_scorer_of_a_shipped_split_scores_as_the_scorer_of_its_rows():
     rows = swords_dataset.rows("coinco", "test")
     predictions = {row["id"]: [s["substitute"] for s in row["substitutes"][::-1]] for row in rows[::3]}

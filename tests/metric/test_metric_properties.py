@@ -19,6 +19,7 @@ def small_rows(swords_test_rows):
     return swords_test_rows[:40]
 
 
+@pytest.mark.slow  # 4.2 s on two cores (the quick lane, 2026-11-28)
 @SMALL
 @given(data=st.data())
 def test_permuting_targets_changes_nothing(small_rows, data):

@@ -31,6 +31,7 @@ def test_one_factory_gives_each_benchmark_its_scorer():
         Scorer(rows)
 
 
+@pytest.mark.slow  # 4.8 s on two cores (the quick lane, 2026-11-28)
 def test_every_signature_is_built_by_one_signature_object():
     assert (
         str(Signature("swords", "1.2", "mine", None, (("k", 10),))) == "swords-metric:1.2|bench:mine|split:custom|k:10"

@@ -147,6 +147,7 @@ def _call(url: str, endpoint: str, body: str) -> tuple[str, str]:
     return event, data
 
 
+@pytest.mark.slow  # 29 s with the app's start on two cores (the quick lane, 2026-11-28)
 def test_payloads_only_plain_http_can_send_are_short_messages(app):
     log_start = app["log"].stat().st_size
 

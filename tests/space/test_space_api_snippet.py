@@ -16,6 +16,7 @@ pytest.importorskip("gradio", reason="the Space needs gradio: pip install 'sword
 pytest.importorskip("gradio_client", reason="the API tests need gradio_client: pip install 'swords-lexsub[space]'")
 
 
+@pytest.mark.slow  # 32 s with the app's start on two cores (the quick lane, 2026-11-28)
 def test_the_manuals_api_snippet_runs_against_the_app(server):
     """The demo page's gradio_client snippet, as written, against the running app (its URL in place of the
     default port's)."""

@@ -87,6 +87,7 @@ def test_the_extended_figures_equal_a_scorer_over_rows_extended_by_hand(judged, 
     assert block.visible and shown_signature == signature
 
 
+@pytest.mark.slow  # 3.6 s on two cores (the quick lane, 2026-11-28)
 def test_without_judgments_nothing_changes(swords_test, coinco_predictions):
     result = score_predictions(str(COINCO_ORACLE), None, "swords test", bootstrap=0)
     assert "extended" not in result.result and score_judgments.extended_summary(result.result) == ""
