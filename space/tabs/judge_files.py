@@ -78,6 +78,21 @@ def no_lone_surrogates(path: Path, shown: str) -> None:
                     )
 
 
+def no_lone_surrogate_candidates(taskset: TaskSet, shown: str) -> None:
+    """Tasks made from a run whose substitute holds a lone surrogate: one message naming the target and substitute
+    (no file could hold the task, no page show it)."""
+    for task in taskset.tasks:
+        for candidate in task.candidates:
+            found = _SURROGATE.search(candidate.substitute)
+            if found:
+                word = render.visible(candidate.substitute)
+                raise SpaceError(
+                    f"{shown}: target {render.visible(task.id)} has the substitute {word}, which holds "
+                    f"\\u{ord(found.group()):04x}, a lone surrogate (half of a character, not text): the Judge tab "
+                    "cannot show or save it; fix the run."
+                )
+
+
 def _judgeable(taskset: TaskSet, shown: str) -> None:
     """Tasks the tab can judge to the end: a SWORDS split's, each at most SLOTS candidates, each the split's own
     target in its own context (a judgement is recorded for that target id)."""

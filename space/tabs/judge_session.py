@@ -27,13 +27,21 @@ from swords_metric import (
 )
 from swords_space import benchmarks, render, scoring
 from swords_space.errors import SpaceError
-from swords_space.tabs.judge_files import judgeable_splits, judged_by, judgments_from, tasks_from
+from swords_space.tabs.judge_files import (
+    judgeable_splits,
+    judged_by,
+    judgments_from,
+    no_lone_surrogate_candidates,
+    tasks_from,
+)
 from swords_space.tabs.judge_store import append, carried, record_key, save_and_move
 from swords_space.tabs.score_files import chosen_file, read_predictions
 
 MAX_JUDGE_CHARS = 80
 LLM_PREFIX = "llm:"  # an LLM judge's id (swords judge llm): a person's name never passes for a model's
 SESSION_PREFIX = "swords-judge-"
+# Earlier sessions of one page whose folders (and download links) are kept: each one's records are in the next.
+MAX_EARLIER = 8
 
 
 @dataclass
@@ -141,6 +149,7 @@ def tasks_from_run(
         raise SpaceError(str(error).replace(str(path), shown)) from None
     if not taskset.tasks:
         raise SpaceError(f"Every top-10 substitute of {shown} is judged in {label} already: nothing to judge.")
+    no_lone_surrogate_candidates(taskset, shown)
     tasks_file = folder / f"tasks-{config}-{split}.jsonl"
     try:
         write_tasks(tasks_file, taskset)
@@ -176,9 +185,16 @@ def start(
     except BaseException:
         shutil.rmtree(folder, ignore_errors=True)  # a start that failed leaves nothing behind
         raise
-    if previous is not None:
-        session.earlier = [*previous.earlier, previous.folder]
+    if previous is not None:  # its records are all in the new file: past MAX_EARLIER, the oldest folders go
+        earlier = [*previous.earlier, previous.folder]
+        for gone in earlier[:-MAX_EARLIER]:
+            shutil.rmtree(gone, ignore_errors=True)
+        session.earlier = earlier[-MAX_EARLIER:]
     return session
+
+
+def _benchmark(header: dict) -> str:
+    return f"{render.visible(str(header.get('dataset')))} {render.visible(str(header.get('split')))}"
 
 
 def _begin(name, folder, tasks_upload, run_upload, split_label, partial, targets, seed, previous) -> JudgeSession:
@@ -188,6 +204,11 @@ def _begin(name, folder, tasks_upload, run_upload, split_label, partial, targets
     else:
         taskset, tasks_file = tasks_from_run(run_upload, split_label, targets, seed, folder)
     records = carried(previous.judgments if previous else None)
+    if records and _benchmark(previous.header) != _benchmark(taskset.header):  # one file holds one split's records
+        raise SpaceError(
+            f"This page's judgments file holds judgments for {_benchmark(previous.header)}, and these tasks are for "
+            f"{_benchmark(taskset.header)}: download that file, then reload the page to judge these tasks."
+        )
     if partial:  # the upload's records, but for those the earlier session holds already (it was its download)
         held = {record_key(record) for record in records}
         records += [record for record in judgments_from(partial, taskset) if record_key(record) not in held]

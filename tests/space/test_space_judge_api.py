@@ -151,7 +151,7 @@ def test_a_full_disk_leaves_the_link_answering_with_every_saved_task(small_disk,
         ("forty", "has 40 candidates; the Judge tab shows at most 12"),
         ("coinco", "holds tasks for coinco test; the Judge tab judges only swords dev, swords test"),
         ("unknown", "is for target t:0000, which swords test lacks"),
-        ("surrogate", r":2: .*\\ud800.*lone surrogate"),
+        ("surrogate", r"^surrogate.jsonl:2: .*lone surrogate"),
     ],
 )
 def test_tasks_the_tab_cannot_judge_are_one_message_at_start(client, tmp_path, change, message):
@@ -197,3 +197,15 @@ def test_slots_are_named_by_their_candidate_and_look_alikes_show_as_what_they_ar
     assert list(shown[DATA]["candidates"].values())[-1] == word + "\u200b"
     with pytest.raises(AppError, match=r"Ann\\u200b holds an invisible character"):
         client.predict(handle_file(str(tasks)), None, "swords test", 0, 0, None, "Ann\u200b", api_name="/judge_start")
+
+
+def test_a_run_whose_substitute_is_a_lone_surrogate_is_one_message(client, tmp_path):
+    from gradio_client import handle_file
+    from gradio_client.exceptions import AppError
+
+    rows = [json.loads(line) for line in COINCO_ORACLE.read_text(encoding="utf-8").splitlines()]
+    rows[1]["substitutes"].insert(0, ["x\ud800y", 9.0])  # JSON's "\ud800": the run reads, no tasks file holds it
+    run = tmp_path / "run.jsonl"
+    run.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    with pytest.raises(AppError, match=rf"^run.jsonl: target {rows[1]['id']} has the substitute x\\ud800y, .*lone"):
+        client.predict(None, handle_file(str(run)), "swords test", 0, 0, None, "Ann", api_name="/judge_start")
