@@ -12,10 +12,11 @@ are summed by label. None where the position or the alternatives do not tell the
 
 from __future__ import annotations
 
-import asyncio
 import math
+import sys
 
 from swords_baselines.judge.prompt import words
+from swords_lexsub.terminal import shown
 from swords_metric import LABELS
 
 NONE, GRAMMAR, GUIDED, SCHEMA = "none", "grammar", "guided_choice", "json_schema"
@@ -26,7 +27,9 @@ TOP_LOGPROBS = 20  # OpenAI's most, and vLLM's default most
 # llama.cpp's log-probabilities are the model's before the grammar: a small model's labels sit far down the list
 # (SmolLM2's "reject" is 158th, after "Your" and "I"), so more are asked (about 30 kB a response).
 GRAMMAR_TOP_LOGPROBS = 200
-PROBE_SECONDS = 10.0
+PROBE_SECONDS = (
+    30.0  # a loaded machine's engine answers /models in milliseconds; a server that does not, in 30 s, is down
+)
 OPENAI_OWNERS = {"openai", "system", "openai-internal"}
 
 
@@ -46,13 +49,18 @@ def kind_of(models: object, openai: bool) -> str:
 
 
 async def probe(client, openai: bool) -> str:
-    """The constraint the client's server takes: asked once, within PROBE_SECONDS; free text if it says nothing."""
+    """The constraint the client's server takes: asked once, waited for PROBE_SECONDS; free text if it says nothing
+    (one line on stderr says so)."""
     if openai:
         return SCHEMA
     try:
-        async with asyncio.timeout(PROBE_SECONDS):
-            return kind_of(await client.models(), openai)
-    except Exception:  # noqa: BLE001 (any failure to answer: the server is asked for free text)
+        return kind_of(await client.models(PROBE_SECONDS), openai)
+    except Exception as error:  # noqa: BLE001 (any failure to answer: the server is asked for free text)
+        reason = client.redact(str(error).splitlines()[0] if str(error).strip() else type(error).__name__)
+        print(
+            shown(f"judge: the server did not say what it is (GET /models: {reason[:80]}); its answers are free text"),
+            file=sys.stderr,
+        )
         return NONE
 
 

@@ -1,19 +1,22 @@
-"""`swords judge validate`: how far an LLM judge agrees with SWORDS's annotators, and how far two pools of them agree.
+"""`swords judge validate`: how far an LLM judge agrees with SWORDS's annotators, beside one annotator and beside two
+pools of them.
 
 The judge sees N candidates SWORDS already judged (10 substitutes of each of N/10 seeded random targets, as a SWORDS
 task holds them), in tasks of the same form and with the same controls as a run's (swords_metric's tasks_for). Its
 accept rate per candidate (accepts / judgements, abstain counting as reject, as SWORDS counts it) is compared with
 SWORDS's score: accuracy and Cohen's kappa at acceptable (both > 50%) and at conceivable (both > 0%), Spearman's rho
-between rate and score. The human ceiling is the same figures for SWORDS's second, independent annotator pool
-(config `swords_reannotated`) against the main annotation of the same 89 test targets (`swords_test_subset`), on
-the substitutes both hold (the SWORDS paper, section 4.4). Failed items (no label) are counted and left out.
+between rate and score, and, where the server gave log-probabilities, Spearman's rho between the judge's probability
+of accept and the score. Beside it: one annotator (a held-out label against the rest, on the same candidates) and the
+human ceiling, the same figures for SWORDS's second, independent annotator pool (config `swords_reannotated`)
+against the main annotation of the same 89 test targets (`swords_test_subset`), on the substitutes both hold (the
+SWORDS paper, section 4.4). Failed items (no label) are counted and left out. A validation below figures.py's floor
+is shown but not recorded: `--agreement` can only sign a measurement.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
 import sys
 import time
@@ -21,30 +24,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import swords_dataset
+from swords_baselines.judge.figures import MIN_CANDIDATES, agreement_figures, not_a_measurement, one_person
 from swords_baselines.judge.outputs import VALIDATE_WRITER, refuse_foreign, validation_entries
 from swords_lexsub.errors import SwordsError
 from swords_lexsub.files import atomic_write, check_output_file
 from swords_lexsub.terminal import shown
-from swords_metric import MAX_CANDIDATES, MetricInputError, Scorer, accuracy, cohen_kappa, spearman, tasks_for
+from swords_metric import MAX_CANDIDATES, MetricInputError, Scorer, spearman, tasks_for
 
 MAIN_POOL, SECOND_POOL = "swords_test_subset", "swords_reannotated"  # both: test, the same 89 targets
-
-
-def _finite(value: float | None) -> float | None:
-    return round(float(value), 4) if value is not None and math.isfinite(value) else None
-
-
-def agreement_figures(rates: list[float], scores: list[float]) -> dict:
-    """A judge's accept rates against the human scores of the same candidates: accuracy and kappa at acceptable
-    (> 0.5) and conceivable (> 0), and Spearman's rho (None where a figure is undefined: no items, one side
-    constant). Flat keys, as a judgments record's `agreement` carries them (swords_metric's signature reads them)."""
-    figures: dict = {"candidates": len(rates)}
-    for name, above in (("acceptable", 0.5), ("conceivable", 0.0)):
-        judged, human = [rate > above for rate in rates], [score > above for score in scores]
-        figures[f"accuracy_{name}"] = _finite(accuracy(judged, human)) if rates else None
-        figures[f"kappa_{name}"] = _finite(cohen_kappa(judged, human)) if rates else None
-    figures["spearman"] = _finite(spearman(rates, scores)) if rates else None
-    return figures
 
 
 def human_ceiling() -> dict:
@@ -89,20 +76,26 @@ def run_validation(args: argparse.Namespace, judge) -> int:
     output = Path(args.output) if args.output else None
     entries: dict = {}
     if output is not None:
+        if args.sample < MIN_CANDIDATES:  # said before the judge's minutes, not after
+            raise SwordsError(
+                f"--sample {args.sample}: fewer than {MIN_CANDIDATES} candidates is not a measurement, and --output "
+                f"records only measurements; sample {MIN_CANDIDATES} or more, or leave out --output to try the judge"
+            )
         check_output_file(output, f"--output {output}", create_folder=True, kind="figures")
         found = validation_entries(output) if output.exists() else {}
         refuse_foreign(output, found is not None, args.force, "swords judge validate")
         entries = found or {}
     started = time.monotonic()
     rows = swords_dataset.rows("swords", args.split)
-    scores = {(row["id"], s["substitute"]): s["score"] for row in rows for s in row["substitutes"]}
+    judged = {(row["id"], s["substitute"]): s for row in rows for s in row["substitutes"]}
     try:
         scorer = Scorer.from_dataset("swords", args.split)
         tasks = tasks_for(scorer, sample_candidates(rows, args.sample, args.seed), seed=args.seed)
     except MetricInputError as error:
         raise SwordsError(str(error)) from None
     items = [(task, candidate) for task in tasks for candidate in task.candidates]
-    rates, human, failed, controls = [], [], 0, [0, 0]
+    rates, human, probabilities, failed, controls = [], [], [], 0, [0, 0]
+    labels: dict[str, list[str]] = {}  # each candidate's, for one person's figures
     from tqdm import tqdm
 
     with judge, tqdm(total=len(items), unit="candidate", desc="validate", file=sys.stderr, disable=None) as bar:
@@ -117,8 +110,13 @@ def run_validation(args: argparse.Namespace, judge) -> int:
                 controls[0] += accepted == (kind == "target")
                 controls[1] += 1
                 continue
+            substitute = judged[(verdict.task.id, verdict.candidate.substitute)]
             rates.append(1.0 if accepted else 0.0)
-            human.append(scores[(verdict.task.id, verdict.candidate.substitute)])
+            human.append(substitute["score"])
+            labels[f"{verdict.task.id} {verdict.candidate.substitute}"] = list(substitute["labels"])
+            if verdict.p_accept is not None:
+                probabilities.append((verdict.p_accept, substitute["score"]))
+    seconds = time.monotonic() - started
     entry = {
         "written_by": VALIDATE_WRITER,
         "dataset": "swords",
@@ -126,35 +124,57 @@ def run_validation(args: argparse.Namespace, judge) -> int:
         "sample": args.sample,
         "seed": args.seed,
         "server": judge.server,
+        "constraint": judge.constraint,
         "tasks": len(tasks),
+        "items": len(items),
         "failed": failed,
         "controls": {"right": controls[0], "judged": controls[1]},
         **agreement_figures(rates, human),
-        "seconds": round(time.monotonic() - started, 1),
+        "p_accept": {
+            "candidates": len(probabilities),
+            "spearman": spearman(*zip(*probabilities, strict=True)) if len(probabilities) > 1 else None,
+        },
+        "seconds": round(seconds, 1),
         "requests": judge.requests,
+        "seconds_per_request": round(seconds / judge.requests, 2) if judge.requests else None,
+        "one_person": one_person(labels, args.seed),
         "human_ceiling": human_ceiling(),
         "time": datetime.now(UTC).isoformat(timespec="seconds"),
     }
+    if entry["p_accept"]["spearman"] is not None:
+        entry["p_accept"]["spearman"] = round(entry["p_accept"]["spearman"], 4)
     print(table(judge.judge, entry))
-    if output is not None:
+    reason = not_a_measurement(human)
+    if reason is not None:
+        print(shown(f"judge validate: not a measurement: {reason}"), file=sys.stderr)
+        if output is not None:
+            print(shown(f"judge validate: nothing recorded in {output}"), file=sys.stderr)
+            return 1
+    elif output is not None:
         atomic_write(output, json.dumps({**entries, judge.judge: entry}, indent=2).encode("utf-8"))
         print(shown(f"wrote {output}"), file=sys.stderr)
     return 0
 
 
 def _cell(value: float | None) -> str:
-    return "n/a" if value is None else f"{value:.3f}"
+    return "undefined" if value is None else f"{value:.3f}"
 
 
 def table(judge: str, entry: dict) -> str:
-    ceiling = entry["human_ceiling"]
+    """The judge's figures beside one annotator's and the second pool's; "undefined" where a figure has no value."""
+    ceiling, person = entry["human_ceiling"], entry["one_person"]
     lines = [
-        f"{judge} on swords {entry['split']}: {entry['candidates']} of {entry['sample']} candidates judged "
+        f"{judge} on swords {entry['split']}: {entry['candidates']} of {entry['sample']} candidates labelled "
         f"({entry['failed']} failed items; controls {entry['controls']['right']}/{entry['controls']['judged']} "
-        f"right; {entry['seconds']:.0f} s)",
-        f"{'':24}{'acc. >50%':>10}{'kappa >50%':>11}{'acc. >0%':>10}{'kappa >0%':>10}{'Spearman':>10}",
+        f"right; answers constrained: {entry['constraint']}; {entry['seconds']:.0f} s)",
+        f"{'':28}{'acc. >50%':>10}{'kappa >50%':>11}{'acc. >0%':>10}{'kappa >0%':>10}{'Spearman':>10}",
     ]
-    for name, figures in (("LLM judge", entry), (f"humans ({ceiling['candidates']:,})", ceiling)):
+    rows = (
+        ("LLM judge", entry),
+        (f"one person ({person['candidates']:,})", person),
+        (f"humans: two pools ({ceiling['candidates']:,})", ceiling),
+    )
+    for name, figures in rows:
         cells = [
             figures[f"{measure}_{level}"]
             for level in ("acceptable", "conceivable")
@@ -162,6 +182,13 @@ def table(judge: str, entry: dict) -> str:
         ]
         cells.append(figures["spearman"])
         widths = (10, 11, 10, 10, 10)
-        lines.append(f"{name:24}" + "".join(f"{_cell(v):>{w}}" for v, w in zip(cells, widths, strict=True)))
+        lines.append(f"{name:28}" + "".join(f"{_cell(v):>{w}}" for v, w in zip(cells, widths, strict=True)))
+    probability = entry["p_accept"]
+    if probability["candidates"]:
+        lines.append(
+            f"LLM judge ranked by its probability of accept: Spearman {_cell(probability['spearman'])} "
+            f"({probability['candidates']} candidates)"
+        )
+    lines.append("one person: a held-out label of each candidate against the rest of its labels, same candidates")
     lines.append(f"humans: {ceiling['pools']}, the same figures (the ceiling)")
     return "\n".join(shown(line) for line in lines)

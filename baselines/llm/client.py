@@ -248,11 +248,11 @@ class LLMClient:
         attempts = attempt + 1
         raise TargetFailed(self.redact(f"{last_error} (after {attempts} attempt{'s' * (attempts > 1)})"))
 
-    async def models(self) -> object:
+    async def models(self, seconds: float | None = None) -> object:
         """The server's GET /models body as JSON (what it serves and, as `owned_by`, what it is), asked once
-        without retries; raises whatever the request raised."""
-        client = self._openai()
-        async with asyncio.timeout(2 * self.timeout):
+        without retries and waited for `seconds` (None: twice the timeout); raises whatever the request raised."""
+        client = self._openai()  # its imports take seconds on a busy machine: not counted in the wait
+        async with asyncio.timeout(seconds or 2 * self.timeout):
             raw = await client.models.with_raw_response.list()
         return json.loads(raw.http_response.content)
 
