@@ -125,11 +125,11 @@ def _kept(done: dict) -> str:
     return f"{len(done):,} judgment{'s' * (len(done) != 1)}"
 
 
-def _where_kept(done: dict, journal: Path) -> str:
-    return f"the {_kept(done)} made so far are kept in {journal}" if done else "nothing was written"
+def _where_kept(done: dict, places: str) -> str:
+    return f"the {_kept(done)} made so far are kept in {places}" if done else "nothing was written"
 
 
-def _ask(judge: LLMJudge, items: list, outcome: Outcome, journal, done: dict, header: dict, extra: dict, at: Path):
+def _ask(judge: LLMJudge, items: list, outcome: Outcome, journal, done: dict, header: dict, extra: dict, at: str):
     """Ask for every item, each label journalled (flushed) as it arrives. Says first what it waits for, and every
     retry and its wait as it starts (in the progress bar, or a line at most every STATUS_SECONDS without one), as
     `swords run` does: a stalled server is never a silent wait."""
@@ -184,7 +184,9 @@ def judge_tasks(taskset: TaskSet, judge: LLMJudge, output: Path, header: dict, f
     with RunLock(paths, command=COMMAND):
         candidates = offered(taskset)
         journalled = _journal_records(paths["journal"], header, force, candidates)
-        done = {_key(r): r for r in [*_output_records(output, header, force, candidates), *journalled]}
+        earlier = _output_records(output, header, force, candidates)
+        done = {_key(r): r for r in [*earlier, *journalled]}
+        places = f"{output} and {paths['journal']}" if earlier else str(paths["journal"])
         items = [(t, c) for t in taskset.tasks for c in t.candidates if (t.task, c.substitute) not in done]
         outcome = Outcome(asked=len(items))
         extra = {
@@ -203,7 +205,7 @@ def judge_tasks(taskset: TaskSet, judge: LLMJudge, output: Path, header: dict, f
                     journal.write(json.dumps(header, ensure_ascii=False) + "\n")
                     journal.flush()
                 if items:
-                    _ask(judge, items, outcome, journal, done, header, extra, paths["journal"])
+                    _ask(judge, items, outcome, journal, done, header, extra, places)
                 os.fsync(journal.fileno())
         except OSError as error:
             if not no_space(error):
@@ -215,8 +217,8 @@ def judge_tasks(taskset: TaskSet, judge: LLMJudge, output: Path, header: dict, f
         if items and len(outcome.failed) == len(items) and all(v.answer is None for v in outcome.failed):
             last = outcome.failed[-1].failure
             raise SwordsError(
-                f"judge llm: none of the {len(items):,} candidates asked got an answer (last: {last}); "
-                f"{_where_kept(done, paths['journal'])}: rerun the same command once the server answers"
+                f"judge llm: no candidate asked got an answer ({len(items):,} asked; last: {last}); "
+                f"{_where_kept(done, places)}: rerun the same command once the server answers"
             )
         ordered = [done[key] for t in taskset.tasks for c in t.candidates if (key := (t.task, c.substitute)) in done]
         for record in ordered:  # the agreement of this run, also on the records an earlier run of it wrote

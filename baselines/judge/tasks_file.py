@@ -21,7 +21,7 @@ from swords_metric import MAX_TASKS_BYTES, TaskSet
 
 TASKS_FORMAT = "swords-judge-tasks"
 DIGEST = "content_sha256"  # the header's key for the digest of everything else in the file
-MAX_LINE_CHARS = 1 << 20  # the readers' bound on one line (swords_metric's read_tasks); a test checks they agree
+MAX_LINE_CHARS = 1 << 20  # read_tasks's bound on a line (not public); a test has it refuse a line this refuses
 _MAX_HEADER_BYTES = 1 << 16
 
 

@@ -37,7 +37,7 @@ def judge_args(base_url: str, tasks: Path, output: Path, *extra: str, cache: str
 
 def refusal(capsys, args: list[str]) -> str:
     """The one error line of a refused command (in this process: exit status 2, no traceback). Lines before it are the
-    command's own `judge llm: ...` notes (what it waits for)."""
+    command's own notes (`judge llm: ...`, what it waits for; `judge: ...`, the constraint)."""
     capsys.readouterr()
     assert swords_main(args) == 2
     return error_line(capsys.readouterr().err)
@@ -45,7 +45,8 @@ def refusal(capsys, args: list[str]) -> str:
 
 def error_line(err: str) -> str:
     lines = err.strip().splitlines()
-    assert "Traceback" not in err and lines and all(line.startswith("judge llm: ") for line in lines[:-1]), err
+    notes = lines[:-1]
+    assert "Traceback" not in err and lines and all(line.startswith(("judge llm: ", "judge: ")) for line in notes), err
     assert lines[-1].startswith("swords: error: "), err
     return lines[-1]
 
@@ -165,8 +166,16 @@ def test_a_server_that_only_answers_429_fails_in_one_line(tasks, tmp_path, capsy
     with LLMServer(mode="429", retry_after="0") as server:
         line = refusal(capsys, judge_args(server.base_url, tasks, output, "--max-retries", "1"))
         assert len(server.requests) == 20  # each candidate asked, and retried once
-    assert "none of the 10 candidates" in line and "HTTP 429" in line and "nothing was written" in line
+    assert "no candidate asked got an answer (10 asked" in line and "HTTP 429" in line and "nothing was written" in line
     assert not output.exists()
+    finished = tmp_path / "finished.jsonl"
+    with LLMServer(generic="accept") as server:  # a finished output, one record of it then edited: asked again
+        assert swords_main(judge_args(server.base_url, tasks, finished)) == 0
+    finished.write_text(finished.read_text().replace('"label": "accept"', '"label": "maybe"', 1))
+    with LLMServer(mode="429", retry_after="0") as server:
+        line = refusal(capsys, judge_args(server.base_url, tasks, finished, "--max-retries", "1"))
+    assert "(1 asked;" in line and f"the 9 judgments made so far are kept in {finished} and" in line
+    assert len(records(finished)) == 10  # the output as it was: nothing replaced
 
 
 @pytest.mark.slow  # 4 s on two cores
@@ -191,7 +200,7 @@ def test_a_stalled_server_is_a_said_wait_and_a_signal_keeps_the_journal(tasks, t
                 process.wait(10)
         rest = process.stderr.read().decode()
     assert f"127.0.0.1:{server.port}" in first and "10 labels" in first and "up to 60 s" in first, first
-    lines = rest.strip().splitlines()
+    lines = [line for line in rest.strip().splitlines() if not line.startswith("judge: ")]  # the constraint's note
     assert process.returncode != 0 and "Traceback" not in rest and len(lines) == 1, rest
     assert lines[0].startswith("swords: terminated (SIGTERM)") and "kept" in lines[0], lines
     assert Path(f"{output}.partial").exists() and not output.exists()
