@@ -89,11 +89,13 @@ def _unseen(character: str) -> bool:
 
 def seen(text: str) -> str:
     """Text from a file as the Judge tab shows it: render.visible's escapes, and invisible characters written as
-    escapes too (`\\u200b`), so a look-alike candidate or name never shows as another's."""
+    escapes too (`\\u200b`), so a look-alike candidate or name never shows as another's; in text not in Unicode's
+    composed form (NFC), its combining marks too ("e\\u0301", which would show as "é")."""
     text = render.visible(text)
     if text.isascii():
         return text
-    return "".join(f"\\u{ord(c):04x}" if _unseen(c) else c for c in text)
+    marks = not unicodedata.is_normalized("NFC", text)
+    return "".join(f"\\u{ord(c):04x}" if _unseen(c) or (marks and unicodedata.combining(c)) else c for c in text)
 
 
 def judge_name(name: str | None) -> str:

@@ -189,12 +189,14 @@ def test_slots_are_named_by_their_candidate_and_look_alikes_show_as_what_they_ar
     task = json.loads(lines[1])
     word = next(c["substitute"] for c in task["candidates"] if not c["control"])
     task["candidates"].append({"substitute": word + "\u200b", "control": None})  # looks like `word`
+    task["candidates"].append({"substitute": "cafe\u0301", "control": None})  # looks like "café", composed
     tasks = tmp_path / "look-alike.jsonl"
     tasks.write_text(lines[0] + "\n" + json.dumps(task) + "\n")
     shown = client.predict(handle_file(str(tasks)), None, "swords test", 0, 0, None, "Ann", api_name="/judge_start")
     labels = [update["label"] for update in shown[2:14] if update["visible"]]
-    assert f"{len(labels)}. {word}\\u200b" in labels and sum(label.endswith(f". {word}") for label in labels) == 1
-    assert list(shown[DATA]["candidates"].values())[-1] == word + "\u200b"
+    assert f"{len(labels) - 1}. {word}\\u200b" in labels and sum(label.endswith(f". {word}") for label in labels) == 1
+    assert f"{len(labels)}. cafe\\u0301" in labels
+    assert list(shown[DATA]["candidates"].values())[-2:] == [word + "\u200b", "cafe\u0301"]
     with pytest.raises(AppError, match=r"Ann\\u200b holds an invisible character"):
         client.predict(handle_file(str(tasks)), None, "swords test", 0, 0, None, "Ann\u200b", api_name="/judge_start")
 
