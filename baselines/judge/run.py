@@ -13,11 +13,10 @@ from __future__ import annotations
 import json
 import os
 import sys
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from swords_baselines.judge.llm import LOCAL_SLOTS, LLMJudge, Verdict
+from swords_baselines.judge.llm import LLMJudge, Verdict
 from swords_baselines.judge.outputs import (
     JOURNAL_FORMAT,
     LLM_WRITER,
@@ -27,14 +26,13 @@ from swords_baselines.judge.outputs import (
     refuse_foreign,
 )
 from swords_baselines.judge.records import checked, offered
+from swords_baselines.judge.waits import announce, retry_status
 from swords_baselines.run.files import JOURNAL_SUFFIX, RunLock, open_in_place, whole_lines
 from swords_lexsub.errors import SwordsError
 from swords_lexsub.files import atomic_write, check_output_file, no_space
-from swords_lexsub.terminal import shown
 from swords_metric import TaskSet, judgment_record
 
 COMMAND = "swords judge llm"
-STATUS_SECONDS = 10.0  # without a progress bar, a retry is said at most this often
 
 
 @dataclass
@@ -130,30 +128,15 @@ def _where_kept(done: dict, places: str) -> str:
 
 
 def _ask(judge: LLMJudge, items: list, outcome: Outcome, journal, done: dict, header: dict, extra: dict, at: str):
-    """Ask for every item, each label journalled (flushed) as it arrives. Says first what it waits for, and every
-    retry and its wait as it starts (in the progress bar, or a line at most every STATUS_SECONDS without one), as
-    `swords run` does: a stalled server is never a silent wait."""
+    """Ask for every item, each label journalled (flushed) as it arrives; what it waits for said first, and every
+    retry (waits.py)."""
     from tqdm import tqdm
 
-    per = f"each answer awaited up to {judge.settings.timeout:g} s (--timeout)"
-    print(
-        shown(f"judge llm: asking {judge.server} for {len(items):,} labels, {_in_flight(judge)} at a time, {per}"),
-        file=sys.stderr,
-    )
+    announce(judge, "judge llm", len(items))
     bar = tqdm(total=len(items), unit="candidate", desc="judge", file=sys.stderr, disable=None)
-    shown_at = [-STATUS_SECONDS]
-
-    def retrying(usage, reason: str, wait: float) -> None:
-        short = reason if len(reason) <= 60 else reason[:57] + "..."
-        status = f"{usage.retries} retr{'y' if usage.retries == 1 else 'ies'} (last: {short}), waiting {wait:.3g} s"
-        if not bar.disable:
-            bar.set_postfix_str(shown(status), refresh=True)
-        elif time.monotonic() - shown_at[0] >= STATUS_SECONDS:
-            shown_at[0] = time.monotonic()
-            print(shown(f"judge llm: {status}"), file=sys.stderr)
 
     with judge, bar:
-        judge.client.on_retry = retrying
+        judge.client.on_retry = retry_status("judge llm", bar)
         try:
             for verdict in judge.verdicts(items):
                 bar.update(1)
@@ -169,10 +152,6 @@ def _ask(judge: LLMJudge, items: list, outcome: Outcome, journal, done: dict, he
                 done[_key(record)] = record
         except SwordsError as error:  # the server is down, the key refused: what was judged stays
             raise SwordsError(f"{error}; {_where_kept(done, at)}: rerun the same command to resume") from None
-
-
-def _in_flight(judge: LLMJudge) -> int:
-    return LOCAL_SLOTS if judge.settings.local else judge.settings.concurrency
 
 
 def judge_tasks(taskset: TaskSet, judge: LLMJudge, output: Path, header: dict, force: bool = False) -> Outcome:

@@ -37,16 +37,19 @@ def judge_args(base_url: str, tasks: Path, output: Path, *extra: str, cache: str
 
 def refusal(capsys, args: list[str]) -> str:
     """The one error line of a refused command (in this process: exit status 2, no traceback). Lines before it are the
-    command's own notes (`judge llm: ...`, what it waits for; `judge: ...`, the constraint)."""
+    command's own notes (NOTES: what it waits for, the constraint)."""
     capsys.readouterr()
     assert swords_main(args) == 2
     return error_line(capsys.readouterr().err)
 
 
+NOTES = ("judge llm: ", "judge validate: ", "judge: ")  # what a judge command says before its error, if anything
+
+
 def error_line(err: str) -> str:
     lines = err.strip().splitlines()
     notes = lines[:-1]
-    assert "Traceback" not in err and lines and all(line.startswith(("judge llm: ", "judge: ")) for line in notes), err
+    assert "Traceback" not in err and lines and all(line.startswith(NOTES) for line in notes), err
     assert lines[-1].startswith("swords: error: "), err
     return lines[-1]
 
@@ -283,6 +286,9 @@ def test_validate_speaks_as_itself(tmp_path, capsys):
         done = swords(*args, "--sample", "10", "--backoff", "0.01", "--max-retries", "1", timeout=120)
     line = error_line(done.stderr)
     assert done.returncode == 2 and "judge validate: " in line and "judge llm" not in line and "HTTP 500" in line
+    notes = done.stderr.splitlines()[:-1]  # what it waits for, said first, and its retries
+    assert notes[0].startswith(f"judge validate: asking http://127.0.0.1:{server.port}/v1 for labels"), notes
+    assert any(n.startswith("judge validate: 1 retry (last: HTTP 500") for n in notes), notes
 
 
 def test_validate_help_shows_percent_signs_and_every_default(capsys):

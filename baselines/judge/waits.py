@@ -1,0 +1,59 @@
+"""What `swords judge llm` and `validate` say while they wait for a server, as `swords run` does: first what they wait
+for (the server, how many labels, how many at a time, how long an answer may take), then every retry and its wait as
+it starts (in the progress bar, or a line at most every STATUS_SECONDS where there is none). A stalled server is
+never a silent minute."""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+
+from swords_baselines.judge.llm import LOCAL_SLOTS, LLMJudge
+from swords_lexsub.terminal import shown
+
+STATUS_SECONDS = 10.0  # without a progress bar, a retry is said at most this often
+
+
+def announce(judge: LLMJudge, command: str, labels: int | None = None) -> None:
+    """One line on stderr: what the command is about to wait for."""
+    in_flight = LOCAL_SLOTS if judge.settings.local else judge.settings.concurrency
+    what = f"{labels:,} labels" if labels is not None else "labels"
+    per = f"each answer awaited up to {judge.settings.timeout:g} s (--timeout)"
+    print(shown(f"{command}: asking {judge.server} for {what}, {in_flight} at a time, {per}"), file=sys.stderr)
+
+
+def retry_status(command: str, bar=None) -> Callable[[object, str, float], None]:
+    """The client's on_retry: the retries so far, the last reason and the wait, in `bar`'s status if it shows."""
+    shown_at = [-STATUS_SECONDS]
+
+    def retrying(usage, reason: str, wait: float) -> None:
+        short = reason if len(reason) <= 60 else reason[:57] + "..."
+        status = f"{usage.retries} retr{'y' if usage.retries == 1 else 'ies'} (last: {short}), waiting {wait:.3g} s"
+        if bar is not None and not bar.disable:
+            bar.set_postfix_str(shown(status), refresh=True)
+        elif time.monotonic() - shown_at[0] >= STATUS_SECONDS:
+            shown_at[0] = time.monotonic()
+            print(shown(f"{command}: {status}"), file=sys.stderr)
+
+    return retrying
+
+
+class Announced:
+    """A judge that says what it waits for as it is entered (`with judge:`, once a command's checks are done), and
+    shows its retries; anything else is the judge's own."""
+
+    def __init__(self, judge: LLMJudge, command: str) -> None:
+        self._judge, self._command = judge, command
+
+    def __getattr__(self, name: str):
+        return getattr(self._judge, name)
+
+    def __enter__(self) -> Announced:
+        announce(self._judge, self._command)
+        self._judge.__enter__()
+        self._judge.client.on_retry = retry_status(self._command)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._judge.__exit__(*exc)
