@@ -23,6 +23,7 @@ TASKS_FORMAT = "swords-judge-tasks"
 DIGEST = "content_sha256"  # the header's key for the digest of everything else in the file
 MAX_LINE_CHARS = 1 << 20  # read_tasks's bound on a line (not public); a test has it refuse a line this refuses
 _MAX_HEADER_BYTES = 1 << 16
+_STAMP_BYTES = len(f', "{DIGEST}": "{"0" * 64}"')  # what the digest adds to the header line
 
 
 def _header_bytes(header: dict) -> bytes:
@@ -39,7 +40,7 @@ def task_lines(taskset: TaskSet, what: str) -> bytes:
     """The task lines as the tasks file holds them (each task's fields in order, one JSON line), or one SwordsError
     naming `what` and the target when the readers would refuse the file. Stops at the first line past the bound:
     memory stays within MAX_TASKS_BYTES."""
-    lines, size = [], 0
+    lines, size = [], len(_header_bytes(taskset.header)) + _STAMP_BYTES  # the readers' bound is the whole file's
     for number, task in enumerate(taskset.tasks, 2):
         text = json.dumps(asdict(task), ensure_ascii=False) + "\n"
         if len(text) > MAX_LINE_CHARS:
