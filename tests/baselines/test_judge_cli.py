@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 from subprocess import PIPE
 
@@ -113,24 +114,36 @@ def test_a_symbolic_link_at_the_output_is_refused_even_with_force(run_file, tmp_
         assert link.is_symlink() and real.read_bytes() == written
 
 
+# Run in a mount namespace of its own whose /dev is a tmpfs holding the three links, /dev/null and /dev/urandom: were
+# the fault back, it would replace that /dev/stdout, never the machine's (which other processes write through).
+OWN_DEV = """set -e
+mount --make-rprivate /
+mkdir -p "$DEV_BEFORE" && mount --bind /dev "$DEV_BEFORE"
+mount -t tmpfs tmpfs /dev
+ln -s /proc/self/fd/0 /dev/stdin && ln -s /proc/self/fd/1 /dev/stdout && ln -s /proc/self/fd/2 /dev/stderr
+touch /dev/null /dev/urandom
+mount --bind "$DEV_BEFORE/null" /dev/null && mount --bind "$DEV_BEFORE/urandom" /dev/urandom
+set +e
+"$@" > "$REDIRECTED"
+status=$?
+readlink /dev/stdout > "$LINK" || echo "not a link" > "$LINK"
+exit $status
+"""
+
+
 def test_dev_stdout_redirected_to_a_file_is_never_replaced(run_file, tmp_path):
-    """`--output /dev/stdout --force` with stdout redirected to a file: the system's /dev/stdout link stays a link."""
+    """`--output /dev/stdout --force` with stdout redirected to a file: /dev/stdout stays a link, and nothing is
+    written through it."""
     from .run_helpers import SWORDS
 
     run, _ = run_file
-    before = os.readlink("/dev/stdout")
-    redirected = tmp_path / "out.txt"
-    try:
-        with open(redirected, "wb") as out:
-            done = subprocess.run([*SWORDS, *tasks_args(run, "/dev/stdout", "--force")], stdout=out, stderr=PIPE)
-    finally:
-        if not os.path.islink("/dev/stdout"):  # the fault happened: put the system's link back, then fail below
-            os.replace("/dev/stdout", tmp_path / "was-dev-stdout")
-            os.symlink(before, "/dev/stdout")
-            replaced = True
-        else:
-            replaced = False
-    assert not replaced and os.readlink("/dev/stdout") == before
+    if shutil.which("unshare") is None or subprocess.run(["unshare", "--mount", "true"]).returncode != 0:
+        pytest.skip("no mount namespace here: /dev/stdout cannot be tried without risking the machine's")
+    redirected, link = tmp_path / "out.txt", tmp_path / "link.txt"
+    env = {**os.environ, "DEV_BEFORE": str(tmp_path / "dev"), "REDIRECTED": str(redirected), "LINK": str(link)}
+    command = ["unshare", "--mount", "sh", "-c", OWN_DEV, "sh", *SWORDS, *tasks_args(run, "/dev/stdout", "--force")]
+    done = subprocess.run(command, stderr=PIPE, env=env, timeout=120)
+    assert link.read_text().strip() == "/proc/self/fd/1"  # still the link, not a regular file
     err = done.stderr.decode()
     assert done.returncode == 2 and "/dev/stdout" in err and len(err.strip().splitlines()) == 1, err
     assert redirected.read_bytes() == b""
