@@ -18,8 +18,8 @@ import gradio as gr
 
 from swords_metric import INSTRUCTIONS, LABELS
 from swords_space import render
-from swords_space.events import messages
-from swords_space.inputs import Dropdown, File, Number, PredictionsFile, Radio, Textbox
+from swords_space.errors import SpaceError
+from swords_space.inputs import Dropdown, File, Number, PredictionsFile, Radio, Textbox, refuse
 from swords_space.tabs.judge_files import MAX_JUDGMENTS_BYTES, MAX_TASKS_BYTES, SLOTS, judgeable_splits
 from swords_space.tabs.judge_session import JudgeSession, discard, save, seen, start
 from swords_space.tabs.score_files import MAX_UPLOAD_BYTES
@@ -93,6 +93,7 @@ CANDIDATE_CSS = (
 )
 # A save's acknowledgement: green, beside the progress, where the eye is when the next task appears.
 SAVED_STYLE = "background:#dcfce7;color:#14532d;border:1px solid #86efac;border-radius:6px;padding:4px 10px"
+ERROR_STYLE = "background:#fee2e2;color:#7f1d1d;border:1px solid #fca5a5;border-radius:6px;padding:4px 10px"
 
 
 def saved_html(session: JudgeSession | None) -> str:
@@ -164,20 +165,48 @@ def view(session: JudgeSession | None) -> tuple:
 # -- events -------------------------------------------------------------------------------------------------
 
 
+def _noted(notice: dict, act):
+    """`act()`'s result; its SpaceError a message kept in `notice` (this page's gr.State) for on_failure to show
+    above the task, where the judge is looking, and raised for the API without a toast: one message, not two, and no
+    "Error" pill over the judge's answers (the events show their progress on the status line only)."""
+    try:
+        result = act()
+    except SpaceError as error:
+        message = str(refuse(str(error)).message)  # as the API reads it (a lone surrogate written as its escape)
+        notice["error"] = message
+        raise gr.Error(message, visible=False, print_exception=False) from None
+    notice.pop("error", None)
+    return result
+
+
 def on_start(
-    old=None, tasks_upload=None, run_upload=None, split_label="swords test", targets=0, seed=0, partial=None, judge=""
+    old=None,
+    notice=None,
+    tasks_upload=None,
+    run_upload=None,
+    split_label="swords test",
+    targets=0,
+    seed=0,
+    partial=None,
+    judge="",
 ):
     folder = Path(gr.utils.get_upload_folder())  # Gradio serves files there as they are: no copy per download
     folder.mkdir(parents=True, exist_ok=True)
-    with messages():  # the earlier session of this page, if any, is carried into the new one, never deleted
-        session = start(tasks_upload, run_upload, split_label, judge, partial, targets, seed, folder, previous=old)
-    return view(session)
+
+    def act() -> JudgeSession:  # the earlier session of this page, if any, is carried into the new one
+        return start(tasks_upload, run_upload, split_label, judge, partial, targets, seed, folder, previous=old)
+
+    return view(_noted({} if notice is None else notice, act))
 
 
-def on_save(session, *labels):
-    with messages():
-        session = save(session, list(labels))
-    return view(session)
+def on_save(session, notice, *labels):
+    return view(_noted({} if notice is None else notice, lambda: save(session, list(labels))))
+
+
+def on_failure(notice: dict | None) -> str:
+    """The message of the event that failed, in red above the task (it stays until the next Start or save)."""
+    message = (notice or {}).get("error", "")
+    return f'<div class="swords-judge-error" style="{ERROR_STYLE}">{escape(message)}</div>' if message else ""
 
 
 # The API names each label after its candidate's place (/judge_save's candidate_1 … candidate_12), as the tab numbers
@@ -185,7 +214,7 @@ def on_save(session, *labels):
 on_save.__signature__ = inspect.Signature(
     [
         inspect.Parameter(name, inspect.Parameter.POSITIONAL_OR_KEYWORD)
-        for name in ("session", *(f"candidate_{i + 1}" for i in range(SLOTS)))
+        for name in ("session", "notice", *(f"candidate_{i + 1}" for i in range(SLOTS)))
     ]
 )
 
@@ -252,11 +281,15 @@ def build(demo: gr.Blocks) -> None:
             save_task = gr.Button("Save this task and show the next", interactive=False, elem_id="judge-save")
             data = gr.JSON(visible=False, label="the task", elem_id="judge-task-data")  # for the API only
     outputs = [state, progress, task, *radios, save_task, download, tasks_download, saved, data]
+    notice = gr.State({})  # the last failed event's message, for on_failure
+    shown_on = dict(show_progress_on=[saved])  # progress and failure on the status line, never over the answers
+    failed = dict(fn=on_failure, inputs=notice, outputs=saved, api_visibility="private", show_progress="hidden")
     begin.click(
         on_start,
-        [state, tasks_upload, run_upload, split, targets, seed, partial, judge],
+        [state, notice, tasks_upload, run_upload, split, targets, seed, partial, judge],
         outputs,
         api_name="judge_start",
-    )
-    save_task.click(on_save, [state, *radios], outputs, api_name="judge_save")
+        **shown_on,
+    ).failure(**failed)
+    save_task.click(on_save, [state, notice, *radios], outputs, api_name="judge_save", **shown_on).failure(**failed)
     demo.load(None, None, None, js=KEYS_JS, api_visibility="private")

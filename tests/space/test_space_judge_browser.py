@@ -120,6 +120,13 @@ def test_judge_two_tasks_download_reload_continue_and_score_the_file(page, tmp_p
     first = read_judgments(download(page, "#judge-download", tmp_path / "after-one.jsonl"))
     assert {r["task"] for r in first} == {tasks[0].task} and len(first) == len(tasks[0].candidates)
     assert checked(page) == [None] * len(tasks[1].candidates)  # the next task starts unjudged
+    # Saved too soon: one message above the task, where the judge looks; no toast, the answer given stays.
+    label = right_labels(tasks[1])[0]
+    page.click(f"#judge-candidate-1 input[value={label}]")
+    page.click("#judge-save")
+    page.wait_for_selector("#judge-saved .swords-judge-error")
+    assert page.inner_text("#judge-saved").startswith("Judge every substitute before saving; not yet: ")
+    assert checked(page)[0] == label and page.locator(".toast-body").count() == 0
     judge_with_mouse(page, tasks[1])
     wait_for_task(page, 3)
     assert saved(page, 2).startswith(f"✓ Saved task 2 ({tasks[1].target}): ")
