@@ -66,3 +66,13 @@ def test_start_again_on_another_split_is_refused_while_the_page_holds_judgments(
         start(str(dev), None, None, "Ann", folder=tmp_path, previous=session)
     assert session.judgments.is_file()  # the page keeps its session and its link
     assert start(str(dev), None, None, "Ann", folder=tmp_path).current.id == row["id"]  # a new page: judged
+
+
+def test_start_again_with_the_page_s_own_download_doubles_no_record(tasks_file, tmp_path):
+    session = start(str(tasks_file), None, None, "Ann", folder=tmp_path)
+    for task in session.tasks[:2]:
+        save(session, right_labels(task))
+    download = tmp_path / "judgments-Ann.jsonl"
+    download.write_bytes(session.judgments.read_bytes())
+    again = start(str(tasks_file), None, None, "Ann", partial=str(download), folder=tmp_path, previous=session)
+    assert records_of(again.judgments) == records_of(download) and again.resumed == 2
