@@ -190,8 +190,8 @@ def judge_tasks(taskset: TaskSet, judge: LLMJudge, output: Path, header: dict, f
             if not no_space(error):
                 raise
             raise SwordsError(
-                f"no space left on the device writing {paths['journal']}: it holds the {_kept(done)} made so far; "
-                "free some space and rerun the same command to resume"
+                f"no space left on the device writing {paths['journal']}; {_where_kept(done, places)}: free some "
+                "space and rerun the same command to resume"
             ) from None
         if items and len(outcome.failed) == len(items) and all(v.answer is None for v in outcome.failed):
             last = outcome.failed[-1].failure
@@ -208,8 +208,7 @@ def judge_tasks(taskset: TaskSet, judge: LLMJudge, output: Path, header: dict, f
             atomic_write(output, text.encode("utf-8"))
         except SwordsError as error:  # no space: nothing replaced, the journal keeps every judgment
             raise SwordsError(
-                f"{error}; the journal {paths['journal']} holds the {_kept(done)} made so far: free some space and "
-                "rerun the same command"
+                f"{error}; {_where_kept(done, places)}: free some space and rerun the same command"
             ) from None
         paths["journal"].unlink()
     outcome.judgments = len(ordered)
