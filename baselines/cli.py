@@ -120,7 +120,7 @@ def serve_command(args: argparse.Namespace) -> int:
 
 
 def system_parser(name: str) -> argparse.ArgumentParser:
-    cls = SYSTEMS.get(name)
+    cls = SYSTEMS.cls(name)  # its options are shown without its extra (the docs extra alone builds the reference)
     parser = SwordsParser(prog=f"swords run --system {name}", description=cls.description)
     for option in cls.options:
         option.add_to(parser)

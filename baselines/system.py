@@ -132,24 +132,27 @@ class System:
         """Release resources (servers, sessions)."""
 
 
-
-
 @dataclass
 class Registry:
     # name -> "module:Class", imported only when the system is used (heavy dependencies stay optional).
     entries: dict[str, str] = field(default_factory=dict)
 
-    def get(self, name: str) -> type[System]:
-        """The system's class; a SwordsError naming the extra to install if its dependencies are missing."""
+    def cls(self, name: str) -> type[System]:
+        """The system's class, whether or not its extra is installed (its modules import their heavy
+        dependencies only when it runs): what its --help and the CLI reference show."""
         if name not in self.entries:
             raise SwordsError(
                 f"unknown system {name!r}{did_you_mean(name, self.entries)}; `swords run --list` shows them"
             )
         module, cls_name = self.entries[name].split(":")
         try:
-            cls = getattr(importlib.import_module(module), cls_name)
+            return getattr(importlib.import_module(module), cls_name)
         except ImportError as error:
             raise import_failure(f"system {name!r}", error, owner(module)) from None
+
+    def get(self, name: str) -> type[System]:
+        """The system's class; a SwordsError naming the extra to install if its dependencies are missing."""
+        cls = self.cls(name)
         missing = cls.missing_modules()
         if missing:
             raise SwordsError(f"system {name!r} needs {', '.join(missing)}: {cls.install_hint()}")

@@ -143,7 +143,10 @@ def test_the_extras_in_the_table_are_setup_cfgs_and_the_test_extra_holds_every_o
 
 def blocked_run(*args: str, blocked: str, cwd: Path) -> subprocess.CompletedProcess:
     """`swords ARGS` in a fresh interpreter where `blocked` cannot be imported, as if its extra were not installed."""
-    code = f"import sys; sys.modules[{blocked!r}] = None; from swords_lexsub.cli import main; sys.exit(main({list(args)!r}))"
+    code = (
+        f"import sys; sys.modules[{blocked!r}] = None; from swords_lexsub.cli import main; "
+        f"sys.exit(main({list(args)!r}))"
+    )
     return subprocess.run([sys.executable, "-c", code], cwd=cwd, capture_output=True, text=True, timeout=300)
 
 

@@ -24,7 +24,7 @@ import pytest
 
 from ..conftest import free_port
 from .conftest import user_env
-from .installed import COINCO_ORACLE, RESULTS, assert_nothing_opened_in_the_clone, run_installed, site_packages
+from .installed import assert_nothing_opened_in_the_clone, run_installed
 from .processes import start, stop
 
 pytestmark = pytest.mark.release
@@ -109,9 +109,16 @@ def test_the_llm_extra_alone_runs_the_llm_baseline_and_the_llm_judge(extra_envs,
     scored = json.loads(ok(llm_run(env, engine, output, tmp_path / "run.txt")))
     assert len(records(output)) == 2 and "lenient_a_f@10" in scored
     assert_nothing_opened_in_the_clone(tmp_path / "run.txt")
-    # The judge: tasks from a run file that ships in the wheel, judged by the same server.
-    tasks, judgments = tmp_path / "tasks.jsonl", tmp_path / "judgments.jsonl"
-    predictions = site_packages(env) / RESULTS / COINCO_ORACLE
+    # The judge: tasks from the WordNet baseline's substitutes (new to the benchmark), judged by the same server.
+    tasks, judgments, predictions = tmp_path / "tasks.jsonl", tmp_path / "judgments.jsonl", tmp_path / "wordnet.jsonl"
+    ok(
+        run_installed(
+            env,
+            *("swords", "run", "--system", "wordnet", "--dataset", "swords", "--split", "test", "--limit", "5"),
+            *("--output", str(predictions), "--bootstrap", "0", "--no-progress"),
+            log=tmp_path / "wordnet.txt",
+        )
+    )
     ok(
         run_installed(
             env,
@@ -127,7 +134,8 @@ def test_the_llm_extra_alone_runs_the_llm_baseline_and_the_llm_judge(extra_envs,
         log=tmp_path / "judge.txt",
         **NO_KEY,
     )
-    assert "judgments:" in ok(judged) and judgments.is_file()
+    assert "judgments: 5" in ok(judged).splitlines()  # three candidates and the task's two controls
+    assert len(records(judgments)) == 5
     assert_nothing_opened_in_the_clone(tmp_path / "judge.txt")
 
 
