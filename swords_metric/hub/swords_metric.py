@@ -1,6 +1,7 @@
 """`evaluate` module of the SWORDS lexical substitution metrics (Lee et al. 2021): P/R/F@k, GAP, SemEval-2007's
 best/oot and LexSubGen's P@k/R@10, exactly as the official scorers compute them. This file is thin: the metric
-is the installed `swords_metric` package of swords-lexsub, whose version this file pins.
+is the installed `swords_metric` package of swords-lexsub, whose version this file pins. The figures are percentages
+(0 to 100), as the SWORDS paper reports them; TSAR-2022 and ProLex give fractions, as their official scorers do.
 
     import evaluate, swords_dataset
     metric = evaluate.load("ORG/swords_metric")
