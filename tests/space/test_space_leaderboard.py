@@ -56,30 +56,34 @@ def test_the_default_board_is_swords_test_ranked_by_lenient_f10_measured_and_pub
     assert best == 34.6 and table["lenient F@10"].iloc[0] == best
     oracle = json.loads((RESULTS / "coinco-oracle.swords.test.metrics.json").read_text())
     measured = table[table["source"] == SHIPPED]
-    assert set(measured["system"]) == {"coinco-oracle", "thesaurus-oracle"}  # humans are on swords_test_subset
+    # The default system, the two oracles; humans are on swords_test_subset.
+    assert set(measured["system"]) == {"wordnet+embedding", "coinco-oracle", "thesaurus-oracle"}
+    default = measured[measured["system"] == "wordnet+embedding"].iloc[0]
+    assert (default["lenient F@10"], default["strict F@10"]) == (22.5, 16.3)  # its page's figures, 22.50 and 16.27
     coinco = measured[measured["system"] == "coinco-oracle"].iloc[0]
     assert coinco["lenient F@10"] == round(oracle["lenient_a_f@10"], 1) == 33.9
     assert 0 < coinco.name < len(table) - 1  # among the published rows, where its figure ranks it
     thesaurus = measured[measured["system"] == "thesaurus-oracle"].iloc[0]
     assert (thesaurus["lenient F@10"], thesaurus["lenient Fc@10"]) == (12.0, 44.9)  # reproduces Table 4
     published = table[table["source"].str.startswith("published: ")]
-    assert len(published) == len(published_systems("swords", "test")) == len(table) - 2
+    assert len(published) == len(published_systems("swords", "test")) == len(table) - 3
     assert "published: Wada et al. 2022, Table 1" in set(published["source"])
     assert "published: Lee et al. 2021, Tables 4, 7, 8 (reproduced by coinco-oracle)" in set(published["source"])
-    assert note.startswith("2 shipped results on swords test (`space/results`) (1 more on other benchmark splits")
+    assert note.startswith("3 shipped results on swords test (`space/results`) (1 more on other benchmark splits")
     assert "Ranked by **lenient F@10** (F@10 against the acceptable substitutes, lenient: the SWORDS paper's" in note
     (tmp_path / "broken.metrics.json").write_text("{not json")
     table, note = leaderboard(tmp_path)
-    assert "broken.metrics.json" in note and len(table) == len(published) + 2  # the shipped results stay
-    assert "2 shipped results on swords test (`space/results`) and 0 of yours (`" in note
+    assert "broken.metrics.json" in note and len(table) == len(published) + 3  # the shipped results stay
+    assert "3 shipped results on swords test (`space/results`) and 0 of yours (`" in note
     # A run of the user's (`swords demo --results runs`) beside the shipped ones and the published ones.
     mine = json.loads((RESULTS / "thesaurus-oracle.swords.test.metrics.json").read_text())
     mine["run"]["system"], mine["lenient_a_f@10"] = "mine", 30.0
     (tmp_path / "mine.swords.test.metrics.json").write_text(json.dumps(mine))
     table, note = leaderboard(tmp_path)
-    assert len(table) == len(published) + 3 and "2 shipped results on swords test" in note and "1 of yours" in note
+    assert len(table) == len(published) + 4 and "3 shipped results on swords test" in note and "1 of yours" in note
     assert table[table["system"] == "mine"].iloc[0]["source"] == YOURS
-    assert set(table[table["source"] == SHIPPED]["system"]) == {"coinco-oracle", "thesaurus-oracle"}
+    shipped = {"wordnet+embedding", "coinco-oracle", "thesaurus-oracle"}
+    assert set(table[table["source"] == SHIPPED]["system"]) == shipped
 
 
 def test_every_published_row_is_on_its_splits_board_with_its_figures():
@@ -206,9 +210,9 @@ def test_the_chart_has_a_bar_for_each_row_reporting_the_main_metric_in_the_table
     table = board.value
     bars = re.findall(r'data-source="(\w+)" data-value="([\d.]+)"', chart)
     reporting = [row for row in published_systems("swords", "test") if "lenient_a_f@10" in row.metrics]
-    assert len(bars) == len(reporting) + 3 == 16  # the ranking setting's rows (GAP-rat only) have no bar
+    assert len(bars) == len(reporting) + 4 == 17  # the ranking setting's rows (GAP-rat only) have no bar
     assert [float(value) for _, value in bars] == [row[1] for row in table["data"][: len(bars)]]
-    assert [source for source, _ in bars].count("measured") == 3
+    assert [source for source, _ in bars].count("measured") == 4
     assert f"{len(table['data']) - len(bars)} rows do not report lenient F@10" in chart
     # Bars on an axis scaled to the figures (12 to 34.6): from 5 to 35, not from 0 to 100, so 30.9 and 34.6 differ.
     assert "lenient F@10 on swords test, best first" in chart and "Bars from 5 to 35, not from 0" in chart
