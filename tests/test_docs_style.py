@@ -13,8 +13,8 @@ import pytest
 
 from .doc_blocks import DOCS, REPO_ROOT
 
-# The pages a user reads to install, score and run (the demo, the baselines' index and the judge page are checked
-# when their rewrite lands).
+# The pages a user reads to install, score and run (the demo and the baselines' index are checked when their rewrite
+# lands).
 USER_PAGES = [
     DOCS / "index.md",
     DOCS / "getting-started.md",
@@ -22,6 +22,7 @@ USER_PAGES = [
     *sorted((DOCS / "scoring").glob("*.md")),
     DOCS / "baselines" / "llm.md",
     DOCS / "baselines" / "lm-eval.md",
+    DOCS / "baselines" / "judge.md",
 ]
 MAX_AVERAGE_WORDS, MAX_WORDS, MAX_CODE_WIDTH = 18, 50, 100
 
