@@ -13,13 +13,14 @@ import pytest
 
 from .doc_blocks import DOCS, REPO_ROOT
 
-# The pages a user reads to install, score and run (the baselines' index is checked when its rewrite lands).
+# The pages a user reads to install, score, run and judge.
 USER_PAGES = [
     DOCS / "index.md",
     DOCS / "getting-started.md",
     DOCS / "benchmarks.md",
     DOCS / "demo.md",
     *sorted((DOCS / "scoring").glob("*.md")),
+    DOCS / "baselines" / "index.md",
     DOCS / "baselines" / "llm.md",
     DOCS / "baselines" / "lm-eval.md",
     DOCS / "baselines" / "judge.md",
