@@ -74,10 +74,10 @@ SLOW = (
 
 def make_sandbox(root: Path) -> Path:
     """`root` laid out like the repository root for what the documents read: the dataset folder (for
-    `load_dataset("swords_dataset", …)`), the metric, the Space's stored results, and the raw sources as
-    `sources`."""
+    `load_dataset("swords_dataset", …)`), the metric, and the raw sources as `sources`. No `space/`: the examples
+    read the Space's stored results from the installed package (`swords_space`), as a user without a clone does."""
     root.mkdir(parents=True, exist_ok=True)
-    for name in ("swords_dataset", "swords_metric", "space"):
+    for name in ("swords_dataset", "swords_metric"):
         (root / name).symlink_to(REPO_ROOT / name, target_is_directory=True)
     if sources_dir().is_dir():
         (root / "sources").symlink_to(sources_dir(), target_is_directory=True)
