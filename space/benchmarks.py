@@ -118,6 +118,25 @@ def _row(config: str, split: str, position: int) -> dict:
     return _split_data(config, split).table.slice(position, 1).to_pylist()[0]
 
 
+SHORT_ID_CHARS = 10  # "t:65b44b55…": a SWORDS id's first 8 hex digits, unique in every split (checked by a test)
+ELLIPSIS = "…"
+
+
+def short_id(row_id: str) -> str:
+    """An id as a table shows it: a 42-character SWORDS id cut to its first 8 hex digits and "…" (full_id undoes
+    it); a short id (coinco:4) whole."""
+    return row_id if len(row_id) <= SHORT_ID_CHARS + 4 else row_id[:SHORT_ID_CHARS] + ELLIPSIS
+
+
+def full_id(config: str, split: str, shown_id: str) -> str:
+    """The id a table's short id stands for (short_id), or the id itself when it is not a short one."""
+    if not shown_id.endswith(ELLIPSIS):
+        return shown_id
+    prefix = shown_id[: -len(ELLIPSIS)]
+    matches = [row_id for row_id in _split_data(config, split).positions if row_id.startswith(prefix)]
+    return matches[0] if len(matches) == 1 else shown_id
+
+
 def get_row(config: str, split: str, row_id: str) -> dict | None:
     """One row as a dict (built on demand: a new dict every call), or None when the split has no such id."""
     position = _split_data(config, split).positions.get(row_id)

@@ -19,14 +19,14 @@ from swords_metric import (
     published_systems,
 )
 from swords_space.scoring import FAMILY_METRIC_ROWS
+from swords_space.table_widths import fitted_widths
 
 # One row per system of a paper on a benchmark split, its figures from several tables merged (as the CLI prints them).
 PUBLISHED: tuple[PublishedResult, ...] = tuple(published_systems())
-THIS_RUN, PUBLISHED_MARK = "this run", "published"
+THIS_RUN_SOURCE = "this run, measured here"  # a published row's source is its citation
 _THIS_RUN_STYLE = "background-color: #fef9c3; font-weight: 600"  # the run stands apart from the published rows
-# The metrics a published row reports, in the order the metric's tables show them: the same columns whatever the
-# split (a split no paper reports on shows this run's figures for them), so the table keeps its layout. Those of the
-# benchmarks the Space scores (the SWORDS metrics'; TSAR-2022's rows have their own columns).
+# The metrics a published row reports, in the order the metric's tables show them (the SWORDS metrics'; TSAR-2022's
+# rows have their own columns). The table beside a run shows those its split's published rows report (shown_keys).
 REPORTED_METRICS = tuple(
     key
     for key in SHOWN_METRICS
@@ -41,15 +41,10 @@ TSAR_REPORTED_METRICS = tuple(
 # Every metric's column label: the published ones', and ProLex's (no paper of it is in the published results).
 _LABELS = PUBLISHED_METRICS | {key: label for label, key in FAMILY_METRIC_ROWS["prolex"]}
 PRINTED_DECIMALS = 4  # TSAR-2022's scorer and results tables floor every figure to 4 decimals
-BESIDE_PUBLISHED_COLUMNS = [
-    "row",
-    "system",
-    "source",
-    *(PUBLISHED_METRICS[key] for key in REPORTED_METRICS),
-    "setting; variant",
-]
-# Their widths in the Score tab: the long texts (systems, citations, variants) wrap; a figure fits its column.
-BESIDE_PUBLISHED_WIDTHS = ["8%", "12%", "12%", *[f"{55 / len(REPORTED_METRICS):.1f}%"] * len(REPORTED_METRICS), "13%"]
+# A split no paper reports on shows this run's main figures (the Metrics table above has them all).
+CORE_METRICS = ("lenient_a_f@10", "lenient_c_f@10", "strict_a_f@10", "strict_c_f@10", "gap", "strict_c_p@1")
+RUN_NAME_CHARS = 16  # this run's file name in the system column, cut with "…" past it (the summary has it whole)
+SETTING = "setting"
 
 
 def citations() -> str:
@@ -74,35 +69,74 @@ def shown_figure(family: str, value: float) -> float:
     return round(value, 4 if family == "prolex" else 2)
 
 
-def beside_published(result: dict, config: str, split: str, source: str, setting: str) -> Styler:
-    """A run (`result`: Scorer.score's, or FamilyScorer.score's) as the first row, marked "this run" and
-    highlighted, then every published row on the same benchmark split, marked "published" with its citation, its
-    setting and metric variant; the metrics the published rows report (blank: not reported). TSAR-2022: its
-    official metrics, this run's floored as the published ones are; ProLex (no published rows): its own metrics."""
-    rows = published_systems(config, split)
+def shown_keys(config: str, split: str) -> tuple[str, ...]:
+    """The metrics of the table beside the published rows of a split: those its published rows report (SWORDS
+    metrics: fewer columns, each compared), else the main ones; TSAR-2022 and ProLex: their official ones."""
     family = metric_family(config)
-    keys, how = {
-        "tsar2022": (TSAR_REPORTED_METRICS, "official metrics, floored to 4 decimals"),
-        "prolex": (tuple(key for _, key in FAMILY_METRIC_ROWS["prolex"]), "evaluate.py's hard metrics"),
-    }.get(family, (REPORTED_METRICS, "every metric, lenient and strict"))
+    if family == "tsar2022":
+        return TSAR_REPORTED_METRICS
+    if family == "prolex":
+        return tuple(key for _, key in FAMILY_METRIC_ROWS["prolex"])
+    reported = {key for row in published_systems(config, split) for key in row.metrics}
+    return tuple(key for key in REPORTED_METRICS if key in reported) or CORE_METRICS
+
+
+def columns(config: str, split: str) -> list[str]:
+    """The table's columns: the system, its source (this run's, or a citation), the metrics (shown_keys), the
+    setting (a short label: no column wraps a word at 1,280 px)."""
+    return ["system", "source", *(_LABELS[key] for key in shown_keys(config, split)), SETTING]
+
+
+def variants(config: str, split: str) -> list[str]:
+    """The metric variants of a split's published rows, each once, in the rows' order: the table's notes [1], …"""
+    return list(dict.fromkeys(row.variant for row in published_systems(config, split)))
+
+
+def run_name(source: str) -> str:
+    """This run's file name, short enough for its cell (cut with "…": the summary names it whole)."""
+    return source if len(source) <= RUN_NAME_CHARS else source[: RUN_NAME_CHARS - 1] + "…"
+
+
+def beside_published(result: dict, config: str, split: str, source: str, setting: str) -> Styler:
+    """A run (`result`: Scorer.score's, or FamilyScorer.score's) as the first row, its source "this run, measured
+    here", highlighted; then every published row on the same benchmark split with its citation and its setting, a
+    short label whose metric variant is a note below the table (`notes`); the metrics the split's
+    published rows report (blank: not reported). TSAR-2022: its official metrics, this run's floored as the
+    published ones are; ProLex (no published rows): its own metrics."""
+    rows = published_systems(config, split)
+    family, keys = metric_family(config), shown_keys(config, split)
+    numbered = {variant: n for n, variant in enumerate(variants(config, split), 1)}
     measured = [shown_figure(family, result[key]) if key in result else None for key in keys]
-    table = [[THIS_RUN, source, "measured here", *measured, f"{setting}; {how}"]]
+    table = [[run_name(source), THIS_RUN_SOURCE, *measured, setting]]
     table += [
         [
-            PUBLISHED_MARK,
             row.label,
             row.source,
             *(row.metrics.get(key) for key in keys),
-            f"{row.setting}; {row.variant}",
+            f"{row.setting} [{numbered[row.variant]}]",
         ]
         for row in rows
     ]
-    columns = ["row", "system", "source", *(_LABELS[key] for key in keys), "setting; variant"]
-    frame = pd.DataFrame(table, columns=columns)
+    frame = pd.DataFrame(table, columns=columns(config, split))
     figures = {_LABELS[key]: _figure for key in keys}  # as each paper prints it: 34.6, not 34.60
     return frame.style.apply(
-        lambda line: [_THIS_RUN_STYLE if line.iloc[0] == THIS_RUN else ""] * len(line), axis=1
+        lambda line: [_THIS_RUN_STYLE if line.iloc[1] == THIS_RUN_SOURCE else ""] * len(line), axis=1
     ).format(figures, na_rep="")
+
+
+def notes(config: str, split: str) -> str:
+    """What the table's setting labels stand for, below it: this run's metric variant, then each published one."""
+    how = {
+        "tsar2022": "the official metrics, floored to 4 decimals",
+        "prolex": "evaluate.py's hard metrics",
+    }.get(metric_family(config), "every metric, lenient and strict, measured here")
+    listed = "".join(f" [{n}] {variant}." for n, variant in enumerate(variants(config, split), 1))
+    return f"This run: {how}.{listed}" if listed else f"This run: {how}. No published result on this split."
+
+
+def widths(table: Styler) -> list[str]:
+    """The table's column widths at which no word breaks (table_widths.fitted_widths)."""
+    return fitted_widths(table.data, lambda value: _figure(value) if isinstance(value, float) else str(value), 14)
 
 
 def _figure(value: float) -> str:

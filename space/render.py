@@ -4,6 +4,7 @@ name, a file name) is shown through `visible` wherever the page shows it, in HTM
 
 from __future__ import annotations
 
+import re
 from html import escape
 
 from swords_dataset.judgements import (
@@ -30,11 +31,26 @@ _CELL = "border:none;border-bottom:1px solid #e5e7eb;padding:3px 8px"
 _BOX = "font-family: system-ui, sans-serif; line-height: 1.5; color: #111827; background: #ffffff; padding: 8px;"
 
 
+def plural(count: int, word: str, words: str | None = None) -> str:
+    """A count and its noun, agreeing: "1 judge", "2 judges" (`words`: an irregular plural)."""
+    return f"{count:,} {word if count == 1 else (words or word + 's')}"
+
+
 def visible(word: str) -> str:
     """A word from a user's file or a server as the page shows it: lone surrogates (which are not text, and which
     no JSON encoder sends to a browser), control characters and bidirectional overrides written as escapes
     (`\\ud800`, `\\x1b`, `\\u202e`), so the page shows exactly what is there; any other text as it is."""
     return shown(word)
+
+
+_MARKDOWN_SPECIALS = re.compile(r"([\\`*_{}\[\]()#+!|~>-])")
+
+
+def markdown_text(text: object) -> str:
+    """Text from a file (a judge's name, an agreement figure) for a Markdown output: shown as it is, never markup
+    (no HTML element, no link, no emphasis): control characters as escapes (visible), then `<` and `&` as
+    entities and Markdown's punctuation behind a backslash."""
+    return _MARKDOWN_SPECIALS.sub(r"\\\1", escape(visible(str(text)), quote=False))
 
 
 def _text(text: str) -> str:
@@ -121,18 +137,32 @@ RELATION_COLOURS = dict(
 )
 
 
+def own_class(score: float) -> str:
+    """The class a gold substitute's own score gives it (before the metric merges the forms of a lemma)."""
+    return ACCEPTABLE if score > ACCEPTABLE_ABOVE else CONCEIVABLE if score >= CONCEIVABLE_FROM else JUDGED_UNACCEPTABLE
+
+
+MERGED = "merged"
+
+
 def substitutes_html(row: dict, labels: list[str]) -> str:
     """A benchmark example's gold substitutes, best first, each with a bar for its score, coloured by its class
-    as the metric counts it (`labels`, in the row's order: scoring.gold_labels)."""
+    as the metric counts it (`labels`, in the row's order: scoring.gold_labels); a substitute the metric merged with
+    another form of its lemma, and so counts in another class than its own score's, is marked and explained below,
+    with a legend of the colours."""
     judged = sorted(zip(row.get("substitutes") or [], labels, strict=True), key=lambda pair: -pair[0]["score"])
     if not judged:
         return f'<div style="{_BOX}"><em>This example has no gold substitutes.</em></div>'
     top = max(s["score"] for s, _ in judged) or 1.0
     fraction = row.get("benchmark", "").startswith("swords")  # SWORDS: share of annotators; else a count
-    lines = []
+    lines, merged = [], []
     for s, label in judged:
         width = max(1.0, 100.0 * s["score"] / top)
         value = f"{s['score']:.2f} ({s['votes_positive']}/{s['votes_total']})" if fraction else f"{s['score']:g}"
+        mark = ""
+        if fraction and own_class(s["score"]) != label:
+            merged.append(s["substitute"])
+            mark = f' <span class="swords-merged" title="counted as {escape(label)}">· {MERGED}</span>'
         lines.append(
             f'<div data-judgement="{escape(label)}" title="{escape(label)}" '
             'style="display:flex;align-items:center;gap:8px;margin:2px 0">'
@@ -141,10 +171,21 @@ def substitutes_html(row: dict, labels: list[str]) -> str:
             f'<span style="flex:1;min-width:4em;background:#f3f4f6;height:12px;border-radius:3px">'
             f'<span style="display:block;width:{width:.1f}%;height:12px;background:{BAR_COLOURS[label]};'
             'border-radius:3px"></span></span>'
-            f'<span style="width:7em;font-variant-numeric:tabular-nums">{escape(value)}</span></div>'
+            f'<span style="width:10em;font-variant-numeric:tabular-nums">{escape(value)}{mark}</span></div>'
         )
     what = "share of annotators who judged it acceptable" if fraction else "number of annotators who gave it"
-    return f'<div style="{_BOX}"><div style="font-size:0.85em">Score: {what}.</div>{"".join(lines)}</div>'
+    note = ""
+    if merged:
+        note = (
+            f'<div class="swords-merged-note" style="font-size:0.85em;margin-top:4px">{MERGED}: '
+            f"{escape(', '.join(merged))} {'takes' if len(merged) == 1 else 'take'} the class of another form of "
+            "the same lemma in the gold, as the metric merges a lemma's forms; the colour is that class, the "
+            "figure its own.</div>"
+        )
+    return (
+        f'<div style="{_BOX}"><div style="font-size:0.85em">Score: {what}. Colour: its class, as the metric counts '
+        f"it.</div>{legend_html()}{note}{''.join(lines)}</div>"
+    )
 
 
 def example_header(config: str, split: str, row: dict) -> str:

@@ -5,6 +5,7 @@ Every name goes through html.escape, as in render.py."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
@@ -38,8 +39,21 @@ def figure(value: float) -> str:
     return f"{value:g}"
 
 
-def _bar(bar: Bar, top: float) -> str:
-    width = max(0.0, min(100.0, 100.0 * bar.value / top))
+def axis(values: Sequence[float]) -> tuple[float, float]:
+    """Where the bars start and end: round figures just below the lowest value and at or above the highest, so that
+    the differences show (30.9 and 34.6 on bars from 0 to 100 look alike); from 0 for a single value."""
+    low, high = min(values), max(values)
+    if high <= 0:
+        return 0.0, 1.0
+    span = (high - low) or high
+    magnitude = 10 ** math.floor(math.log10(span / 5))
+    step = next(m * magnitude for m in (1, 2, 5, 10) if m * magnitude >= span / 5)
+    start = 0.0 if len(values) < 2 or low == high else max(0.0, math.floor((low - 0.15 * span) / step) * step)
+    return round(start, 10), round(math.ceil(high / step) * step, 10)
+
+
+def _bar(bar: Bar, start: float, end: float) -> str:
+    width = max(1.0, min(100.0, 100.0 * (bar.value - start) / (end - start)))
     colour = MEASURED_COLOUR if bar.measured else PUBLISHED_COLOUR
     return (
         f'<div class="swords-bar" data-source="{"measured" if bar.measured else "published"}" '
@@ -53,9 +67,9 @@ def _bar(bar: Bar, top: float) -> str:
     )
 
 
-def bar_chart_html(bars: Sequence[Bar], metric: str, benchmark: str, top: float, unreported: int = 0) -> str:
-    """The bars of `metric` on `benchmark`, in the given order, their lengths from 0 to `top` (100 for percentages,
-    1 for fractions; a figure above it fills its bar); `unreported`: how many rows of the board have no figure."""
+def bar_chart_html(bars: Sequence[Bar], metric: str, benchmark: str, unreported: int = 0) -> str:
+    """The bars of `metric` on `benchmark`, in the given order, their lengths on an axis scaled to the figures
+    (`axis`: where they differ); `unreported`: how many rows of the board have no figure."""
     title = (
         f'<div class="swords-board-title" style="font-weight:600">{escape(metric)} on {escape(benchmark)}, '
         "best first</div>"
@@ -65,12 +79,13 @@ def bar_chart_html(bars: Sequence[Bar], metric: str, benchmark: str, top: float,
             f'<div class="swords-board-chart" style="{_BOX}">{title}<em>No run or published result on this split '
             f"reports {escape(metric)}.</em></div>"
         )
-    scale = f"Bars from 0 to {figure(top)}"
+    start, end = axis([bar.value for bar in bars])
+    scale = f"Bars from {figure(start)} to {figure(end)}" + (", not from 0: the differences show" if start else "")
     if unreported:
         scale += f"; {unreported} {'row does' if unreported == 1 else 'rows do'} not report {escape(metric)}"
     legend = swatches_html({MEASURED_WORDS: MEASURED_COLOUR, PUBLISHED_WORDS: PUBLISHED_COLOUR})
     return (
         f'<div class="swords-board-chart" style="{_BOX}">{title}'
-        f'<div style="{_GRID}">{"".join(_bar(bar, top) for bar in bars)}</div>'
+        f'<div style="{_GRID}">{"".join(_bar(bar, start, end) for bar in bars)}</div>'
         f'<div style="font-size:0.8em;color:#4b5563">{scale}.</div>{legend}</div>'
     )

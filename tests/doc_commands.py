@@ -47,8 +47,8 @@ NOT_RUN = {
     "prompts and answers (test_the_manuals_local_run_answers_real_substitutes_offline)",
     ENGINE: "serves the embedded engine: tests/baselines/test_docs_engine_commands.py runs it as written, in the "
     "engine's worker group (one engine at a time on the machine)",
-    r"^swords judge validate .*--local": "judges 242 items with the embedded engine (52 min on two busy shared "
-    "cores): test_judge_engine.py runs this command",
+    r"^swords judge validate .*--local": "judges 242 items with the embedded engine (2,813 s for 249 requests on two "
+    "busy shared cores, as docs/baselines/judge.md measured): test_judge_engine.py runs this command",
     r"^lm_eval ": "needs the server the line before starts: test_lm_eval.py runs this command against `swords llm "
     "serve` on a free port (a 384-token budget, the engine tests' own)",
     r"ruff check \. && lint-imports && pytest$": "the test command itself",

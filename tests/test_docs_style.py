@@ -13,15 +13,17 @@ import pytest
 
 from .doc_blocks import DOCS, REPO_ROOT
 
-# The pages a user reads to install, score and run (the demo, the baselines' index, the judge and judgments pages
-# are checked when their rewrite lands).
+# The pages a user reads to install, score, run and judge.
 USER_PAGES = [
     DOCS / "index.md",
     DOCS / "getting-started.md",
     DOCS / "benchmarks.md",
-    *sorted(path for path in (DOCS / "scoring").glob("*.md") if path.name != "judgments.md"),
+    DOCS / "demo.md",
+    *sorted((DOCS / "scoring").glob("*.md")),
+    DOCS / "baselines" / "index.md",
     DOCS / "baselines" / "llm.md",
     DOCS / "baselines" / "lm-eval.md",
+    DOCS / "baselines" / "judge.md",
 ]
 MAX_AVERAGE_WORDS, MAX_WORDS, MAX_CODE_WIDTH = 18, 50, 100
 

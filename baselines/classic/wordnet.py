@@ -19,12 +19,18 @@ shipped in ``swords_metric/wordnet/wordnet-3.0-graph.zip``, built offline by ``s
 Debian's WordNet 3.0; license: ``swords_metric/wordnet/WORDNET-LICENSE.txt``): one WordNet for the baseline and the
 metric's details.
 
+This system keeps WordNet's lists as they are: it is the reference without context that the reranker is measured
+against (it is not a reproduction of a published baseline: SemEval-2007's WordNet baseline, McCarthy and Navigli
+2009, Sect. 2.5, ranked WordNet 2.1 synonyms by BNC frequency). The filters of ``wordnet+embedding`` (no longer
+expression holding the target, no antonym, a wider neighbourhood when short) are :func:`wordnet_pool`'s options.
+
 SWORDS test (lenient F@10 A / lenient F@10 C / GAP): synonyms only 15.54 / 29.45 / 6.07; with similar 16.98 /
 32.95 / 6.69; with similar,hypernyms 18.66 / 40.50 / 8.15. Reranked in context: see ``wordnet+embedding``.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
 
@@ -33,6 +39,7 @@ from swords_baselines.system import Prediction, System
 from swords_metric import UD_TO_WORDNET, WordNetGraph, lemmatize, load_wordnet_graph
 
 RELATION_NAMES = ("similar", "also", "verb_group", "hypernyms", "hyponyms", "sisters")
+_PIECE_SEPARATORS = re.compile(r"[\s_\-]+")
 
 
 class WordNetSynonyms:
@@ -70,7 +77,31 @@ class WordNetSynonyms:
         groups = [("synonym", senses)]
         for relation in relations:
             groups.append((relation, [r for s in senses for r in self.related(s, relation)]))
-        seen = {lemma}
+        return self._words(groups, {lemma})
+
+    def wider(self, lemma: str, wn_pos: str, relations: Sequence[str], step: int) -> list[tuple[str, str]]:
+        """(word, "wider") of the synsets `step` steps beyond those of ranked_with_groups (not in them or in
+        a nearer step), a step being the `relations` again, then the other senses of the synsets' words."""
+        senses = self.synsets(lemma, wn_pos)
+        frontier = list(
+            dict.fromkeys([*senses, *(r for s in senses for rel in relations for r in self.related(s, rel))])
+        )
+        near = set(frontier)
+        for _ in range(step):
+            reached = [
+                other for synset in frontier for relation in relations for other in self.related(synset, relation)
+            ]
+            reached += [
+                other
+                for synset in frontier
+                for word in self.graph.words(synset)
+                for other in self.synsets(word.lower(), wn_pos)
+            ]
+            frontier = [other for other in dict.fromkeys(reached) if other not in near]
+            near.update(frontier)
+        return self._words([("wider", frontier)], {lemma})
+
+    def _words(self, groups: list[tuple[str, list[int]]], seen: set[str]) -> list[tuple[str, str]]:
         ranked = []
         for group, synsets in groups:
             for synset in synsets:
@@ -84,6 +115,20 @@ class WordNetSynonyms:
 
     def ranked(self, lemma: str, wn_pos: str, relations: Sequence[str] = ()) -> list[str]:
         return [word for word, _ in self.ranked_with_groups(lemma, wn_pos, relations)]
+
+    def antonyms(self, lemma: str, wn_pos: str) -> set[str]:
+        """The lemma's antonyms (lower case, spaces): the words of the synsets WordNet marks as antonyms of any
+        word of the lemma's synsets, and for an adjective of the heads its synsets are similar to (WordNet's
+        indirect antonyms: "amazing" is similar to "impressive", whose antonym is "unimpressive")."""
+        graph, opposites = self.graph, set()
+        for synset in self.synsets(lemma, wn_pos):
+            heads = self.related(synset, "similar") if wn_pos == "a" else []
+            for source in (synset, *heads):
+                for sense in graph.senses(source):
+                    for opposite in graph.sense_related(sense, "antonyms"):
+                        for word in graph.words(graph.sense_synset(opposite)):
+                            opposites.add(word.lower().replace("_", " "))
+        return opposites
 
 
 @lru_cache(maxsize=1)
@@ -120,18 +165,62 @@ def target_readings(row: dict) -> list[tuple[str, str]]:
     return sorted(readings, key=lambda reading: (-len(wordnet.synsets(*reading)), order.index(reading[1])))
 
 
-def wordnet_pool(row: dict, relations: Sequence[str] = ()) -> list[tuple[str, str]]:
+def _pieces(text: str) -> tuple[str, ...]:
+    return tuple(piece for piece in _PIECE_SEPARATORS.split(text.lower()) if piece)
+
+
+def holds_target(word: str, forms: Sequence[str]) -> bool:
+    """Whether `word` is a longer expression holding one of the target's `forms` as a part, word for word
+    ("printing press" and "press-up" hold "press"; "pressure" and "pressing" do not)."""
+    pieces = _pieces(word)
+    for form in forms:
+        part = _pieces(form)
+        width = len(part)
+        if part and len(pieces) > width and any(pieces[i : i + width] == part for i in range(len(pieces) - width + 1)):
+            return True
+    return False
+
+
+WIDER_STEPS = 2  # beyond two steps WordNet adds next to nothing for the targets still short (SWORDS test)
+
+
+def wordnet_pool(
+    row: dict, relations: Sequence[str] = (), exclude: bool = False, least: int = 0
+) -> list[tuple[str, str]]:
     """(word, "synonym" or relation) for a dataset row, best first; empty when WordNet lacks the lemma under
     the row's POS (under any POS for a row without one: each reading's words in turn, a word listed once, at
-    its first place). The target's own form is left out."""
+    its first place). The target's own form is left out. With `exclude`, so are the words holding the target
+    (its form, lemma or WordNet entry) as a part and the target's antonyms. While fewer than `least` words are
+    kept, the words one step further follow (group "wider": the relations again, then the other senses of the
+    words reached), up to WIDER_STEPS steps, and then the target's words under its other parts of speech."""
     wordnet = load_wordnet()
-    target = row["target"].strip().lower()
+    readings = target_readings(row)
+    forms = [row["target"], row.get("target_lemma") or "", *(key for key, _ in readings)]
+    unwanted = {word for key, wn_pos in readings for word in wordnet.antonyms(key, wn_pos)} if exclude else set()
+    unwanted.add(row["target"].strip().lower())
     pool, seen = [], set()
-    for key, wn_pos in target_readings(row):
-        for word, group in wordnet.ranked_with_groups(key, wn_pos, relations):
-            if word.lower() != target and word.lower() not in seen:
-                seen.add(word.lower())
-                pool.append((word, group))
+
+    def take(words: list[tuple[str, str]]) -> None:
+        for word, group in words:
+            lowered = word.lower()
+            if lowered not in seen and lowered not in unwanted:
+                seen.add(lowered)
+                if not (exclude and holds_target(word, forms)):
+                    pool.append((word, group))
+
+    for key, wn_pos in readings:
+        take(wordnet.ranked_with_groups(key, wn_pos, relations))
+    for step in range(1, WIDER_STEPS + 1):
+        if len(pool) >= least:
+            return pool
+        for key, wn_pos in readings:
+            take(wordnet.wider(key, wn_pos, relations, step))
+    if len(pool) < least and readings:  # e.g. "most" tagged ADJ, whose WordNet words are the adverb's
+        for ud_pos, other_pos in UD_TO_WORDNET.items():
+            if other_pos not in {wn_pos for _, wn_pos in readings}:
+                key = wordnet.lookup_key(row["target"], lemmatize(row["target"], ud_pos), other_pos)
+                if key is not None:
+                    take([(word, "wider") for word, _ in wordnet.ranked_with_groups(key, other_pos, relations)])
     return pool
 
 

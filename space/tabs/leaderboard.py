@@ -18,9 +18,11 @@ from swords_metric import metric_family, published_benchmarks
 from swords_space import SPACE_DIR
 from swords_space.inputs import Dropdown, refuse
 from swords_space.published import PUBLISHED, shown_figure
+from swords_space.render import plural
 from swords_space.render_board import Bar, bar_chart_html, figure
 from swords_space.scoring import FAMILY_METRIC_ROWS, PROLEX, TSAR2022
 from swords_space.stored import UnusableFile, metrics_files, read_metrics, results_dir, skipped
+from swords_space.table_widths import unbroken, width_px
 from swords_space.tabs import score_family
 
 LEADERBOARD_METRICS = (
@@ -43,7 +45,8 @@ LEADERBOARD_METRICS = (
 _OVER_100 = {"oot_r"}
 DEFAULT_BENCHMARK = "swords test"
 SWORDS = "swords"  # the SWORDS metrics' family (swords_metric.metric_family)
-MEASURED = "measured (swords run)"
+SHIPPED, YOURS = "measured: shipped", "measured: your run"  # a run's source: the Space's results, or the user's
+MEASURED = (SHIPPED, YOURS)
 PUBLISHED_SOURCE = "published: "
 _PUBLISHED_STYLE = "background-color: #f3f4f6; color: #374151"
 _MEASURED_STYLE = "background-color: #eff6ff; font-weight: 600"  # render_board's measured hue, lighter
@@ -71,7 +74,15 @@ WHY_MAIN = {
 # monospace, 8.4 px a character at Gradio's default size, bold ones too; 9 leaves room), plus its padding; a
 # system's name wraps between its words past SYSTEM_PX. A header is never wrapped: "proficiency-oriented" would
 # break at its hyphen.
-CHAR_PX, PAD_PX, SYSTEM_PX = 9, 28, 260
+CHAR_PX, PAD_PX, SYSTEM_PX, SOURCE_CHARS = 9, 28, 260, 22
+
+ABOUT = """One benchmark split at a time, ranked by its main metric, best first. The runs measured here are tinted blue,
+in bold: the results shipped with the Space and your own. The published results are shaded grey; the source column
+cites paper and table. Blank: not reported; †: reranked by BERT; LSG: LexSubGen's figures. Click a header to sort
+by it; scroll sideways for every metric. ProLex and TSAR-2022 are ranked by their own official metrics.
+
+**Add your run:** `swords run --system SYSTEM --dataset swords --split test --output runs/mine.jsonl` writes
+`runs/mine.metrics.json`. Then `swords demo --results runs` shows it here, marked "your run", beside the rest."""
 
 # -- handlers -----------------------------------------------------------------------------------------------
 
@@ -93,10 +104,11 @@ def main_metric(benchmark: str) -> tuple[str, str]:
 
 
 def leaderboard_columns(benchmark: str = DEFAULT_BENCHMARK) -> list[str]:
-    """The board's columns: the system and its main figure first, then the other figures, the targets, the source."""
+    """The board's columns: the system, its main figure and its source first (in view at 1,280 px), then the other
+    figures and the targets."""
     family, (main, _) = metric_family(benchmark.split(" ")[0]), main_metric(benchmark)
     others = [label for label, _ in BOARD_METRICS[family] if label != main]
-    return ["system", main, *others, "targets", "source"]
+    return ["system", main, "source", *others, "targets"]
 
 
 def published_source(entry) -> str:
@@ -119,31 +131,53 @@ def measured_row(metrics: dict, family: str = SWORDS) -> dict:
     targets = metrics.get("targets_scored")
     if isinstance(targets, bool) or not isinstance(targets, int) or not 0 <= targets < 10**9:
         raise UnusableFile('"targets_scored" is not a count of targets')
-    return row | {"system": shown(run["system"]), "targets": targets, "source": MEASURED}
+    return row | {"system": shown(run["system"]), "targets": targets, "source": SHIPPED}
+
+
+SHIPPED_RESULTS = SPACE_DIR / "results"  # the baselines' results that come with the Space
+
+
+def result_folders(folder: str | Path | None = None) -> list[tuple[Path, str]]:
+    """(folder, source) of the runs on the boards: the shipped results, then the user's folder (`--results`, or
+    $SWORDS_SPACE_RESULTS) when there is one; a user's file of the same name as a shipped one replaces it."""
+    shipped, yours = SHIPPED_RESULTS.resolve(), results_dir(folder).resolve()
+    return [(shipped, SHIPPED)] + ([(yours, YOURS)] if yours != shipped else [])
+
+
+def _shown_folder(folder: Path) -> str:
+    """A folder for the note: relative to the project when inside it (not the server's layout)."""
+    return shown(folder.relative_to(SPACE_DIR.parent) if folder.is_relative_to(SPACE_DIR.parent) else folder)
 
 
 def leaderboard(folder: str | Path | None = None, benchmark: str = DEFAULT_BENCHMARK) -> tuple[pd.DataFrame, str]:
-    """A benchmark split's board: the stored baselines' results on it (every *.metrics.json of the results folder,
-    as `swords run` writes them) and its published results, one row each, ranked by its main metric, best first
-    (not reported: last; ties: measured first); and a note on what was skipped (each logged once)."""
+    """A benchmark split's board: the runs on it (every *.metrics.json `swords run` wrote, shipped and the user's:
+    result_folders) and its published results, one row each, ranked by its main metric, best first (not
+    reported: last; ties: measured first); and a note on where the runs come from and what was skipped (each
+    logged once)."""
     if benchmark not in benchmark_choices():
         raise refuse(f"Benchmark {shown(benchmark)!r} is not one of: {', '.join(benchmark_choices())}")
     family, (main, key) = metric_family(benchmark.split(" ")[0]), main_metric(benchmark)
-    measured, skipped_names, elsewhere = [], [], 0
-    for path in metrics_files(folder):
-        metrics, row = read_metrics(path), None  # an unusable file is logged once where it is found
-        if metrics is not None:
-            if f"{metrics['run']['dataset']} {metrics['run']['split']}" != benchmark:  # on another board
-                elsewhere += 1
+    folders = result_folders(folder)
+    yours = {path.name for path in metrics_files(folders[-1][0])} if len(folders) > 1 else set()
+    measured, skipped_names, elsewhere, counts = [], [], 0, dict.fromkeys((SHIPPED, YOURS), 0)
+    for where, source in folders:
+        for path in metrics_files(where):
+            if source == SHIPPED and path.name in yours:
                 continue
-            try:
-                row = measured_row(metrics, family)
-            except UnusableFile as error:
-                skipped(path, str(error))
-        if row is None:
-            skipped_names.append(shown(path.name))
-        else:
-            measured.append(row)
+            metrics, row = read_metrics(path), None  # an unusable file is logged once where it is found
+            if metrics is not None:
+                if f"{metrics['run']['dataset']} {metrics['run']['split']}" != benchmark:  # on another board
+                    elsewhere += 1
+                    continue
+                try:
+                    row = measured_row(metrics, family) | {"source": source}
+                except UnusableFile as error:
+                    skipped(path, str(error))
+            if row is None:
+                skipped_names.append(shown(path.name))
+            else:
+                measured.append(row)
+                counts[source] += 1
     published = [
         {label: entry.metrics.get(metric) for label, metric in BOARD_METRICS[family]}
         | {"system": entry.label, "targets": None, "source": published_source(entry)}
@@ -152,10 +186,9 @@ def leaderboard(folder: str | Path | None = None, benchmark: str = DEFAULT_BENCH
     ]
     ranked = sorted(measured + published, key=lambda row: (row[main] is None, -(row[main] or 0)))
     table = pd.DataFrame(ranked, columns=leaderboard_columns(benchmark))
-    where = results_dir(folder).resolve()
-    if where.is_relative_to(SPACE_DIR.parent):  # a path relative to the project, not the server's layout
-        where = where.relative_to(SPACE_DIR.parent)
-    note = f"{len(measured)} stored results on {benchmark} from `{shown(where)}`"
+    note = f"{plural(counts[SHIPPED], 'shipped result')} on {benchmark} (`{_shown_folder(folders[0][0])}`)"
+    if len(folders) > 1:
+        note += f" and {plural(counts[YOURS], 'of yours', 'of yours')} (`{_shown_folder(folders[1][0])}`)"
     if elsewhere:
         note += f" ({elsewhere} more on other benchmark splits: choose one above)"
     if skipped_names:
@@ -171,11 +204,10 @@ def chart(table: pd.DataFrame, benchmark: str) -> str:
     main, _ = main_metric(benchmark)
     reported = table[table[main].notna()]
     bars = [
-        Bar(system, float(value), source == MEASURED)
+        Bar(system, float(value), source in MEASURED)
         for system, value, source in zip(reported["system"], reported[main], reported["source"], strict=True)
     ]
-    top = 100 if metric_family(benchmark.split(" ")[0]) == SWORDS else 1
-    return bar_chart_html(bars, main, benchmark, top, unreported=len(table) - len(reported))
+    return bar_chart_html(bars, main, benchmark, unreported=len(table) - len(reported))
 
 
 def column_widths(table: pd.DataFrame) -> list[str]:
@@ -186,6 +218,8 @@ def column_widths(table: pd.DataFrame) -> list[str]:
         cells = table[column].dropna()
         texts = [column, *(figure(value) if isinstance(value, float) else str(value) for value in cells)]
         longest = max(len(text) for text in texts) * CHAR_PX + PAD_PX
+        if column == "source":  # wraps between its words: as wide as its longest word, or SOURCE_CHARS
+            longest = width_px(column, texts[1:], SOURCE_CHARS)
         widths.append(f"{min(longest, SYSTEM_PX) if column == 'system' else longest}px")
     return widths
 
@@ -214,19 +248,13 @@ def on_board(benchmark: str | None = DEFAULT_BENCHMARK):
     """The page's board: the table with its columns fitted, its note and the chart of its main metric."""
     benchmark = benchmark or DEFAULT_BENCHMARK
     table, note = leaderboard(benchmark=benchmark)
-    return gr.Dataframe(styled(table), column_widths=column_widths(table)), note, chart(table, benchmark)
+    board = gr.Dataframe(styled(unbroken(table)), column_widths=column_widths(table))  # no break at a hyphen
+    return board, note, chart(table, benchmark)
 
 
 def build(demo: gr.Blocks) -> None:
     """The tab's components (inside its gr.Tab) and events; filled when the page loads."""
-    gr.Markdown(
-        "One benchmark split at a time: the baselines stored here (the `*.metrics.json` that `swords run` writes; "
-        "tinted blue, in bold) and the published results (shaded grey, each citing its paper and table in the last "
-        "column), ranked by the split's main metric, best first (blank: not reported; †: reranked by BERT; LSG: "
-        "LexSubGen's figures). Scroll the table sideways for every metric; click a column header to sort by it. "
-        "ProLex and TSAR-2022 are ranked by their own official metrics (TSAR-2022: every team and run of the shared "
-        "task's official results)."
-    )
+    gr.Markdown(ABOUT)
     benchmark = Dropdown(
         benchmark_choices(), value=DEFAULT_BENCHMARK, label="Benchmark split", elem_id="leaderboard-benchmark"
     )

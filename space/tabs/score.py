@@ -13,12 +13,12 @@ import gradio as gr
 
 from swords_metric import MetricInputError
 from swords_space import benchmarks, memory, render, scoring
+from swords_space import published as beside
 from swords_space.errors import SpaceError
 from swords_space.events import Progress, messages, no_progress, tracker
 from swords_space.inputs import Checkbox, Dropdown, PredictionsFile, Radio, Slider
-from swords_space.published import BESIDE_PUBLISHED_COLUMNS, BESIDE_PUBLISHED_WIDTHS, citations
 from swords_space.stored import stored_predictions, stored_split
-from swords_space.tabs import explore, score_analysis, score_compare, score_family, score_judgments
+from swords_space.tabs import explore, score_analysis, score_compare, score_family, score_judgments, score_outputs
 from swords_space.tabs.score_files import MAX_UPLOAD_BYTES, chosen_file, read_predictions
 from swords_space.tabs.score_result import BY_POS_COLUMNS, SCORE_METRIC_COLUMNS, ScoreResult, pr_curve
 
@@ -148,24 +148,22 @@ def on_score(
             )
     finally:  # a large file's parsed predictions are garbage now: give their memory back
         memory.release()
-    return (
-        result.summary(),
-        result.metrics_table(),
-        result.by_pos_table(),
-        result.curve_for(curve_setting or "lenient"),
-        result.published_table(),
-        result.result["signature"],
-        score_analysis.class_chart(result.analysis),
-        score_analysis.relation_chart(result.analysis),
-        score_analysis.worst_table(result.analysis),
-        score_compare.comparison_table(result.comparison),
-        score_compare.differences_chart(result.differences),
-        score_compare.differences_table(result.differences),
-        result.curve,
-        benchmarks.split_label(result.config, result.split),  # where the tables' targets open
-        gr.Column(visible=result.comparison is not None),
-        *score_judgments.shown(result.result),
-    )
+    return score_outputs.scored(result, curve_setting)
+
+
+def on_score_page(*values, progress=gr.Progress()):  # noqa: B008 (Gradio's way to ask for a progress bar)
+    """The page's Score button: on_score, but a file it cannot score is a message that stays (score_outputs)."""
+    try:
+        return *score_outputs.fitted(on_score(*values, progress=progress)), ""
+    except gr.Error as error:
+        return *score_outputs.not_scored(), f"{score_outputs.NOT_SCORED} {error.message}"
+
+
+def on_published_notes(split_label):
+    """The note below the table beside the published rows: what its setting labels [1], [2], … stand for."""
+    if not split_label:
+        return ""
+    return beside.notes(*benchmarks.parse_split_label(split_label))
 
 
 def on_curve_setting(curve, setting):
@@ -217,6 +215,7 @@ def build(splits: list[str], fill: explore.ExampleTarget, tabs: gr.Tabs) -> None
                 elem_id="score-problematic",
             )
             score = gr.Button("Score", variant="primary", elem_id="score")
+            status = gr.Markdown(elem_id="score-status")  # why a file was not scored, below the button pressed
         with gr.Column(scale=2):
             summary = gr.Markdown(label="Summary", elem_id="score-summary")
             metrics = gr.Dataframe(
@@ -248,12 +247,12 @@ def build(splits: list[str], fill: explore.ExampleTarget, tabs: gr.Tabs) -> None
     published = gr.Dataframe(
         label="Beside the published results on this benchmark split",
         elem_id="score-published",
-        headers=BESIDE_PUBLISHED_COLUMNS,
-        column_widths=BESIDE_PUBLISHED_WIDTHS,
+        headers=beside.columns("swords", "test"),
         interactive=False,
         wrap=True,
     )
-    gr.Markdown(f"Published rows: {citations()}. Blank: not reported.")
+    published_notes = gr.Markdown(elem_id="score-published-notes")
+    gr.Markdown(f"Published rows: {beside.citations()}. Blank: not reported.")
     worst = score_analysis.worst_targets()
     compare_block, comparison, difference_chart, differences = score_compare.outputs()
     by_pos = gr.Dataframe(label="By part of speech", elem_id="score-by-pos", headers=BY_POS_COLUMNS, interactive=False)
@@ -288,7 +287,12 @@ def build(splits: list[str], fill: explore.ExampleTarget, tabs: gr.Tabs) -> None
         compare_block,
         *extended,
     ]
-    score.click(on_score, inputs, outputs, api_name="score", concurrency_limit=SCORE_CONCURRENCY)
+    # The API's /score answers a file it cannot score with an error; the page shows it in the summary instead.
+    api_score = gr.Button(visible=False)
+    shared = {"concurrency_limit": SCORE_CONCURRENCY, "concurrency_id": "score"}  # both events, one limit
+    api_score.click(on_score, inputs, outputs, api_name="score", **shared)
+    scored = score.click(on_score_page, inputs, [*outputs, status], api_visibility="private", **shared)
+    scored.then(on_published_notes, scored_split, published_notes, api_visibility="private")
     curve_setting.change(on_curve_setting, [curve_state, curve_setting], curve, api_visibility="private")
     stored.change(on_stored, stored, [upload, split], api_visibility="private")
     compare_stored.change(on_compare_stored, compare_stored, compare_upload, api_visibility="private")

@@ -69,7 +69,7 @@ def relation_chart(analysis: dict) -> pd.DataFrame:
 
 def worst_table(analysis: dict) -> pd.DataFrame:
     """The worst targets (the metric's rule: lowest per-target lenient F@k against acceptable), what the system
-    proposed for each and the acceptable substitutes it missed; the id last (selecting a row opens it)."""
+    proposed for each and the acceptable substitutes it missed; the id last, short (selecting a row opens it)."""
     rows = [
         [
             record["target"],
@@ -77,7 +77,7 @@ def worst_table(analysis: dict) -> pd.DataFrame:
             round(record["lenient_a_f"], 1),
             listed(record["top"]),
             listed(record["acceptable_missed"]),
-            record["id"],
+            benchmarks.short_id(record["id"]),
         ]
         for record in analysis.get("worst_targets", [])
     ]
@@ -85,11 +85,12 @@ def worst_table(analysis: dict) -> pd.DataFrame:
 
 
 def open_target(split_label: str | None, row: Sequence | None) -> tuple[str, str, int, str, dict]:
-    """A selected row of a table of targets (its id in the last cell) -> what the Substitute tab needs to run
-    on it (explore.example_inputs)."""
-    if not isinstance(row, list | tuple) or not row or not isinstance(row[-1], str):
+    """A selected row of a table of targets (its id in the last cell, maybe short: benchmarks.short_id) -> what
+    the Substitute tab needs to run on it (explore.example_inputs)."""
+    if not isinstance(row, list | tuple) or not row or not isinstance(row[-1], str) or len(row[-1]) > 100:
         raise SpaceError("Select a row of the table to open its target.")
-    return explore.example_inputs(split_label, row[-1])
+    config, split = benchmarks.choose_split(split_label)
+    return explore.example_inputs(split_label, benchmarks.full_id(config, split, row[-1]))
 
 
 # -- events -------------------------------------------------------------------------------------------------
@@ -144,5 +145,5 @@ def worst_targets() -> gr.Dataframe:
         headers=WORST_COLUMNS,
         interactive=False,
         wrap=True,
-        column_widths=["10%", "7%", "9%", "32%", "32%", "10%"],
+        column_widths=["10%", "6%", "9%", "32%", "32%", "11%"],  # the id, short, fits 11% at 1,280 px
     )

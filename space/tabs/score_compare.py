@@ -8,8 +8,9 @@ from __future__ import annotations
 import gradio as gr
 import pandas as pd
 
-from swords_space import render, scoring
+from swords_space import benchmarks, render, scoring
 from swords_space.inputs import Dropdown, PredictionsFile
+from swords_space.table_widths import fitted_widths
 from swords_space.tabs.score_analysis import OPEN_HINT, listed
 
 DIFFERENCES_SHOWN = 10  # targets where the two systems differ most
@@ -26,6 +27,13 @@ DIFFERENCE_COLUMNS = [
     f"top 10, {COMPARED}",
     "id",
 ]
+# Each column as wide as its longest word, at most: the metric's label, a figure, an interval, a p-value.
+COMPARISON_WIDTHS = fitted_widths(
+    pd.DataFrame(
+        [[label, 100.0, 100.0, -100.0, "[-10.0, 10.0]", "0.0000"] for label, _ in scoring.METRIC_ROWS],
+        columns=COMPARISON_COLUMNS,
+    )
+)
 DIFFERENCE_CHART_COLUMNS = ["target", "difference", "better"]
 # Which file a target favours, coloured as the classes are: better for this file green, for the other red-brown.
 BETTER_COLOURS = {THIS_FILE: render.BAR_COLOURS["acceptable"], COMPARED: "#b45309"}
@@ -57,7 +65,7 @@ def comparison_table(comparison: dict | None) -> pd.DataFrame:
 
 def differences_table(differences: list[dict] | None) -> pd.DataFrame:
     """The targets where the two files differ most (Scorer.differences' records, in its order), with both files'
-    per-target lenient F@10 against acceptable and top 10; the id last (selecting a row opens it)."""
+    per-target lenient F@10 against acceptable and top 10; the id last, short (selecting a row opens it)."""
     rows = [
         [
             r["target"],
@@ -67,7 +75,7 @@ def differences_table(differences: list[dict] | None) -> pd.DataFrame:
             round(r["difference"], 1),
             listed(r["a_top"]),
             listed(r["b_top"]),
-            r["id"],
+            benchmarks.short_id(r["id"]),
         ]
         for r in differences or []
     ]
@@ -117,7 +125,8 @@ def outputs() -> tuple[gr.Column, gr.Dataframe, gr.BarPlot, gr.Dataframe]:
                     elem_id="score-comparison",
                     headers=COMPARISON_COLUMNS,
                     interactive=False,
-                    column_widths=["30%", "13%", "15%", "13%", "17%", "12%"],
+                    wrap=True,
+                    column_widths=COMPARISON_WIDTHS,
                 )
             with gr.Column(scale=2):
                 chart = gr.BarPlot(
@@ -148,6 +157,6 @@ def outputs() -> tuple[gr.Column, gr.Dataframe, gr.BarPlot, gr.Dataframe]:
             headers=DIFFERENCE_COLUMNS,
             interactive=False,
             wrap=True,
-            column_widths=["9%", "6%", "8%", "8%", "8%", "25%", "25%", "11%"],
+            column_widths=["11%", "6%", "8%", "9%", "9%", "23%", "23%", "11%"],  # no word breaks at 1,280 px
         )
     return block, table, chart, differences

@@ -16,6 +16,7 @@ from swords_metric import MetricInputError, Scorer, extended_scores
 from swords_space import scoring
 from swords_space.errors import SpaceError
 from swords_space.inputs import File
+from swords_space.render import markdown_text, plural
 from swords_space.tabs.judge_files import MAX_JUDGMENTS_BYTES, checked_upload
 
 MAX_FILES = 50  # judgments files at once (several people's, an LLM's)
@@ -76,12 +77,13 @@ def extended_summary(result: dict) -> str:
     top = judged["unjudged_top_k"]
     lines = [
         f"**Extended gold**: {judged['judgements']:,} judgements of {judged['substitutes']:,} new substitutes by "
-        f"{judged['judges']:,} judge{'' if judged['judges'] == 1 else 's'}, from {len(judged['files'])} file(s) "
-        f"({judged['records']:,} records).",
+        f"{plural(judged['judges'], 'judge')}, from {plural(len(judged['files']), 'file')} "
+        f"({plural(judged['records'], 'record')}).",
         f"The system's top {top['k']}: **{top['before']:,}** of {top['substitutes']:,} substitutes had no judgement "
         f"in the benchmark; **{top['after']:,}** have none in the extended gold.",
         f"Left out (SWORDS's filter): {judged['tasks_dropped_control']:,} tasks with a wrong control answer, "
-        f"{judged['judges_dropped']:,} judge(s) under 90% control accuracy ({judged['tasks_dropped_judge']:,} tasks), "
+        f"{plural(judged['judges_dropped'], 'judge')} under 90% control accuracy "
+        f"({plural(judged['tasks_dropped_judge'], 'task')}), "
         f"{judged['tasks_without_controls']:,} tasks without controls; {judged['duplicates']:,} duplicate records "
         f"counted once; {judged['already_judged']:,} judgements of substitutes the benchmark judged already (its "
         "judgement kept).",
@@ -90,7 +92,9 @@ def extended_summary(result: dict) -> str:
     ]
     agreement = judged.get("agreement") or {}
     for judge, measured in agreement.items():
-        lines.append(f"LLM judge {judge}: agreement with SWORDS's annotators {measured or 'never measured'}.")
+        # Both come from the judgments files: shown as text, never as Markdown or HTML (a link, a script).
+        said = markdown_text(measured) if measured else "never measured"
+        lines.append(f"LLM judge {markdown_text(judge)}: agreement with SWORDS's annotators {said}.")
     return "\n\n".join(lines)
 
 

@@ -20,8 +20,9 @@ BLOCK_BYTES = 1 << 20  # read and decompressed a mebibyte at a time
 
 
 def size_text(size: int) -> str:
-    """A size in bytes as a person reads it: '512 bytes', '1.5 kB', '64 MB', '1,024 MB' (units of 1,024)."""
-    for unit, scale in (("MB", 2**20), ("kB", 2**10)):
+    """A size in bytes as a person reads it: '512 bytes', '1.5 KB', '64 MB', '1,024 MB' (units of 1,024, written as the
+    demo's file widgets write them)."""
+    for unit, scale in (("MB", 2**20), ("KB", 2**10)):
         if size >= scale:
             value = size / scale
             return f"{value:,.0f} {unit}" if value >= 10 or value == int(value) else f"{value:.1f} {unit}"

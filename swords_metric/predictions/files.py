@@ -36,6 +36,24 @@ MAX_PREDICTIONS_BYTES = 1 << 30
 MAX_TARGET_CHARS = 16 << 20
 
 UPSTREAM, JSONL = "upstream", "jsonl"
+ACCEPTED = "JSON lines (.jsonl) or an upstream SWORDS result (.json), either may be .gz"
+# A metrics file (`swords evaluate --output`, `swords run`) starts with one of these; it is read as
+# predictions by mistake (both end in .json), so it is named for what it is.
+METRICS_KEYS = frozenset({"lenient_a_p@10", "lenient_a_f@10", "signature", "run"})
+METRICS_FILE = f"a metrics file (the figures swords evaluate and swords run write), not predictions: give {ACCEPTED}"
+# What each benchmark with its own format reads, for a file in one of them given to the SWORDS metrics.
+OTHER_FORMATS = {".tsv": "TSAR-2022's format", ".csv": "ProLex's format"}
+
+
+def not_predictions(path: Path) -> str:
+    """Why a file that does not start as JSON is not predictions: what it looks like, and what is read."""
+    suffix = path.suffix.lower() if path.suffix.lower() != ".gz" else Path(path.stem).suffix.lower()
+    if suffix in OTHER_FORMATS:
+        return (
+            f"not JSON: a {suffix} file ({OTHER_FORMATS[suffix]}, scored on that benchmark); "
+            f"the SWORDS metrics read {ACCEPTED}"
+        )
+    return f"not JSON: predictions are {ACCEPTED}"
 
 
 class PredictionFile:
@@ -77,6 +95,8 @@ class PredictionFile:
             if not first:
                 raise MetricInputError(f"{self.path}: empty file")
             if first != "{":
+                if first not in '["-0123456789tfn':  # cannot start JSON: say what the file is, and what is read
+                    raise MetricInputError(f"{self.path}:1: {not_predictions(self.path)}")
                 return JSONL
             cursor.take("{", "an object")
             while cursor.peek() == '"':
@@ -88,13 +108,15 @@ class PredictionFile:
                     return UPSTREAM if cursor.peek() == "{" else JSONL
                 if key == "id":
                     return JSONL
+                if key in METRICS_KEYS:
+                    raise MetricInputError(f"{self.path}: {METRICS_FILE}")
                 cursor.value(f"the value of {shown(key, 40)}")
                 if cursor.peek() != ",":
                     break
                 cursor.take(",", "','")
             return JSONL
         except MetricInputError as error:
-            if str(error).endswith(": empty file"):
+            if str(error).endswith((": empty file", METRICS_FILE)) or ": not JSON: " in str(error):
                 raise
             return JSONL  # read again as lines, which names the problem where it is
 

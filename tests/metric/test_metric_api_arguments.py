@@ -170,7 +170,7 @@ def test_read_keeps_to_max_bytes_in_the_official_formats(tmp_path, config, suffi
     write(path, scorer.rows)
     size = path.stat().st_size
     assert 20_000 < size < 2**20  # a whole split's answers: tens of kilobytes
-    for limit, shown in ((1000, "1,000 bytes"), (10_000, "9.8 kB"), (size - 1, f"{(size - 1) / 1024:.0f} kB")):
+    for limit, shown in ((1000, "1,000 bytes"), (10_000, "9.8 KB"), (size - 1, f"{(size - 1) / 1024:.0f} KB")):
         with pytest.raises(MetricInputError, match=f"larger than {shown}; not a predictions file"):
             scorer.read(path, max_bytes=limit)
     assert scorer.read(path, max_bytes=size).given == len(scorer.rows)
@@ -184,7 +184,7 @@ def test_a_small_limit_is_said_in_bytes_or_kilobytes(tmp_path, swords_test):
     path = tmp_path / "run.jsonl"
     path.write_text(json.dumps({"id": swords_test[0]["id"], "substitutes": ["a"] * 500}) + "\n")  # 2.5 kB
     scorer = Scorer(swords_test)
-    for limit, shown in ((1, "1 byte"), (512, "512 bytes"), (1536, "1.5 kB")):
+    for limit, shown in ((1, "1 byte"), (512, "512 bytes"), (1536, "1.5 KB")):
         with pytest.raises(MetricInputError, match=f"larger than {shown}; not a predictions file"):
             scorer.read(path, max_bytes=limit)
     big = tmp_path / "big.jsonl"

@@ -84,6 +84,10 @@ BAD_FILES = {
     "empty.jsonl": ("", "empty file"),
     "binary.jsonl": (b'{"id": "x",\n "substitutes": ["\xff"]}', ":2: not UTF-8 text (byte 0xff"),
     "huge-int.jsonl": (None, "too large"),
+    # What the file is instead, and what is read: a metrics file (named .json too), TSAR-2022's TSV, ProLex's CSV.
+    "run.metrics.json": (None, ": a metrics file (the figures swords evaluate and swords run write), not predictions"),
+    "run.tsv": ("She is bright.\tbright\tclever\n", ":1: not JSON: a .tsv file (TSAR-2022's format"),
+    "run.csv": ("id,substitutes\n", ":1: not JSON: a .csv file (ProLex's format, scored on that benchmark)"),
 }
 
 
@@ -101,6 +105,7 @@ def test_bad_prediction_files_get_one_clear_line(name, swords_test_rows, tmp_pat
         "huge-int.jsonl": f'{{"id": "{tid}", "substitutes": [["word", 1{"0" * 400}]]}}\n',
         "bad-line.jsonl": json.dumps({"id": tid, "substitutes": []}) + "\n{oops\n",
         "duplicate.jsonl": (json.dumps({"id": tid, "substitutes": []}) + "\n") * 2,
+        "run.metrics.json": json.dumps({"lenient_a_p@10": 24.2, "lenient_a_f@10": 33.9}, indent=2),  # as run writes
     }
     content = generated.get(name, content)
     path = tmp_path / name

@@ -41,7 +41,8 @@ def table_cell(page, table: str, row_label: str, column: int) -> str:
         """([table, label, column]) => {
             for (const row of document.querySelectorAll(`${table} [role=row]`)) {
                 const cells = [...row.querySelectorAll('[role=gridcell]')];
-                if (cells.length > column && cells[0].innerText.trim() === label) return cells[column].innerText.trim();
+                const text = cell => cell.innerText.trim().replaceAll('\u2011', '-');  // the page's non-breaking ones
+                if (cells.length > column && text(cells[0]) === label) return text(cells[column]);
             }
             return null;
         }""",
@@ -50,10 +51,12 @@ def table_cell(page, table: str, row_label: str, column: int) -> str:
 
 
 def table_rows(page, table: str) -> list[list[str]]:
-    """The text of every data row of a Gradio Dataframe (its rendered rows: the first screenful of a long one)."""
+    """The text of every data row of a Gradio Dataframe (its rendered rows: the first screenful of a long one), its
+    non-breaking hyphens (the page's, so that no word breaks at one) read as hyphens."""
     return page.evaluate(
         """table => [...document.querySelectorAll(`${table} [role=row]`)]
-            .map(row => [...row.querySelectorAll('[role=gridcell]')].map(cell => cell.innerText.trim()))
+            .map(row => [...row.querySelectorAll('[role=gridcell]')]
+                .map(cell => cell.innerText.trim().replaceAll('\u2011', '-')))
             .filter(cells => cells.length)""",
         table,
     )
@@ -99,4 +102,34 @@ def words_not_whole(page, selector: str) -> list[str]:
             return found;
         }""",
         selector,
+    )
+
+
+def words_not_whole_in_every_row(page, table: str) -> list[str]:
+    """words_not_whole over every row of a Gradio Dataframe, not only its first screenful: the table renders the
+    rows in view (a virtualised grid), so its scroller is moved down a screenful at a time."""
+    found = words_not_whole(page, table)
+    scroller = page.locator(table).evaluate_handle(
+        "table => [...table.querySelectorAll('*')].find(e => e.scrollHeight > e.clientHeight + 2 && "
+        "getComputedStyle(e).overflowY !== 'visible') || null"
+    )
+    if scroller.json_value() is None:
+        return found
+    for _ in range(100):  # a bound: a grid that does not scroll further ends it too
+        if not scroller.evaluate(
+            "e => { const top = e.scrollTop; e.scrollTop += e.clientHeight; return e.scrollTop > top; }"
+        ):
+            break
+        page.wait_for_timeout(150)  # the grid renders the rows now in view
+        found += words_not_whole(page, table)
+    scroller.evaluate("e => { e.scrollTop = 0; }")
+    return found
+
+
+def fits_its_width(page, table: str) -> bool:
+    """Whether a Gradio Dataframe shows every column without scrolling sideways (none of its scrollers is wider
+    than its box)."""
+    return page.locator(table).evaluate(
+        "table => [...table.querySelectorAll('*')].every(e => "
+        "!['auto', 'scroll'].includes(getComputedStyle(e).overflowX) || e.scrollWidth <= e.clientWidth + 1)"
     )

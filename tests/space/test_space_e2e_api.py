@@ -98,12 +98,12 @@ def test_api_score_an_upload_and_bad_files(client, tmp_path):
     assert cells["lenient_a_f@10"][3].startswith("[")
     assert "bootstrap:100" in signature and "762 targets" in summary
     assert {row[0] for row in by_pos["data"]} == {"NOUN", "VERB", "ADJ", "ADV"}
-    assert published["data"][0][:2] == ["this run", COINCO_ORACLE.name]
-    assert {"CoInCo (oracle)", "GPT-3"} <= {row[1] for row in published["data"][1:]}
+    assert published["data"][0][:2] == ["coinco-oracle.s…", "this run, measured here"]
+    assert {"CoInCo (oracle)", "GPT-3"} <= {row[0] for row in published["data"][1:]}
     overall = {kind: share for group, kind, share, _ in classes["data"] if group == "all"}
     assert set(overall) == set(CLASSES) and overall["acceptable"] == pytest.approx(expected["strict_a_p@10"])
     assert {kind for _, kind, _, _ in relations["data"]} == set(RELATIONS)
-    assert len(worst["data"]) == 10 and worst["data"][0][-1].startswith("t:")
+    assert len(worst["data"]) == 10 and worst["data"][0][-1].startswith("t:") and len(worst["data"][0][-1]) == 11
     assert paired["data"] == differences["data"] == difference_chart["data"] == []  # nothing to compare with
     assert extended_summary == extended_signature == "" and extended["data"] == []  # no judgments
 

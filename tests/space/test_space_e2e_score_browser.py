@@ -12,7 +12,15 @@ import pytest
 
 from swords_metric import CLASSES, RELATIONS
 
-from .browser import ARTIFACTS, chart_bars, choose, table_rows, wait_for_upload
+from .browser import (
+    ARTIFACTS,
+    chart_bars,
+    choose,
+    fits_its_width,
+    table_rows,
+    wait_for_upload,
+    words_not_whole_in_every_row,
+)
 from .helpers import COINCO_ORACLE, import_space
 
 pytest.importorskip("gradio", reason="the Space needs gradio: pip install 'swords-lexsub[space]'")
@@ -81,8 +89,9 @@ def test_a_worst_target_opens_in_the_substitute_tab(page, swords_test):
     score_upload(page)
     page.wait_for_function("() => document.querySelectorAll('#score-worst [role=gridcell]').length > 0")
     first = table_rows(page, "#score-worst")[0]
-    target, row_id = first[0], first[-1]
-    example = next(row for row in swords_test if row["id"] == row_id)
+    target, short_id = first[0], first[-1]
+    assert len(short_id) == 11 and short_id.endswith("…")  # "t:65b44b55…": an id shown short
+    example = next(row for row in swords_test if row["id"].startswith(short_id[:-1]))
     assert target == example["target"]
     page.locator("#score-worst [role=gridcell]").first.click()
     page.wait_for_function(
@@ -93,7 +102,7 @@ def test_a_worst_target_opens_in_the_substitute_tab(page, swords_test):
     choose(page, "#system", "coinco-oracle")
     page.click("#run")
     page.wait_for_function("() => document.querySelector('#substitute-status').innerText.includes('swords test')")
-    assert row_id in page.inner_text("#substitute-status")
+    assert example["id"] in page.inner_text("#substitute-status")
     page.wait_for_selector("#example-metrics-block", state="visible")
 
 
@@ -112,12 +121,60 @@ def test_two_files_give_the_targets_where_they_differ(page, tmp_path, coinco_pre
     page.wait_for_function("() => document.querySelectorAll('#score-differences [role=gridcell]').length > 0")
     rows = table_rows(page, "#score-differences")
     assert len(rows) == 10 and all(float(row[4]) > 0 and row[3] == "0" for row in rows)  # better for this file
-    assert {row[-1] for row in rows} <= set(list(coinco_predictions)[:200])
+    assert {row[-1] for row in rows} <= {key[:10] + "…" for key in list(coinco_predictions)[:200]}
     page.wait_for_function("() => document.querySelectorAll('#score-difference-chart svg g.mark-rect path').length")
     assert len(chart_bars(page, "#score-difference-chart")) == 10
     paired = table_rows(page, "#score-comparison")
     assert paired[0][0] == "lenient F@10, acceptable" and float(paired[0][3]) > 0
     page.locator("#score-compare").screenshot(path=str(ARTIFACTS / "score-compare.png"))
+
+
+SCORE_TABLES = (
+    "#score-metrics",
+    "#score-published",
+    "#score-worst",
+    "#score-by-pos",
+    "#score-comparison",
+    "#score-differences",
+)
+
+
+def test_browser_at_1280_px_no_word_of_a_score_or_substitute_table_breaks(
+    page, tmp_path, coinco_predictions, example_row
+):
+    """Every cell and header of the Score tab's tables, and of the Substitute tab's, at 1,280 px: each word on one
+    line and inside its cell (the published table once broke "22.76" as "22.⏎76" and "strict" as "str⏎ict")."""
+    page.set_viewport_size({"width": 1280, "height": 1000})
+    other = tmp_path / "oracle-part.jsonl"
+    other.write_text(
+        "".join(json.dumps({"id": k, "substitutes": v}) + "\n" for k, v in list(coinco_predictions.items())[200:])
+    )
+    score_upload(page, compare=other)
+    page.wait_for_function("() => document.querySelectorAll('#score-differences [role=gridcell]').length > 0")
+    page.wait_for_function("() => document.querySelector('#score-published-notes').innerText.includes('[1]')")
+    for table in SCORE_TABLES:
+        assert page.locator(f"{table} [role=gridcell]").count() > 0, table
+        assert words_not_whole_in_every_row(page, table) == [], table
+    # The published table: every column in view; the setting a short label, its variant in the note below.
+    assert fits_its_width(page, "#score-published")
+    rows = table_rows(page, "#score-published")
+    assert rows[0][1] == "this run, measured here" and rows[1][-1] == "generative [1]"
+    notes = page.inner_text("#score-published-notes")
+    assert "[1] lenient; not applicable: SemEval-2007 recall" in notes
+    page.screenshot(path=str(ARTIFACTS / "space-score-1280.png"), full_page=True)
+
+    # The Substitute tab's two tables: a benchmark example's metrics, and its suggestions as a table.
+    page.get_by_role("tab", name="Substitute").click()
+    page.fill("#context textarea", example_row["context"])
+    page.fill("#target textarea, #target input", example_row["target"])
+    choose(page, "#system", "coinco-oracle")
+    page.click("#run")
+    page.wait_for_selector("#example-metrics-block", state="visible")
+    page.wait_for_function("() => document.querySelector('#example-metrics').innerText.includes('lenient F@10')")
+    page.get_by_text("As a table").click()
+    page.wait_for_function("() => document.querySelectorAll('#suggestions-table [role=gridcell]').length > 0")
+    for table in ("#example-metrics", "#suggestions-table"):
+        assert words_not_whole_in_every_row(page, table) == [], table
 
 
 def test_the_substitute_tab_shows_only_blocks_with_something_in_them(page, example_row):

@@ -121,3 +121,15 @@ def test_gold_bars_are_coloured_by_the_metrics_classes(swords_test):
         assert shown == by_score and set(shown) <= set(CLASSES)
         for label in set(shown):
             assert f"background:{render.BAR_COLOURS[label]}" in html
+
+
+def test_a_gold_form_the_metric_merged_is_marked_and_explained_beside_a_legend(swords_test):
+    """SWORDS test's "press": "medium" (0 of 3 annotators) is counted acceptable, merged with "media" (7 of 10);
+    its colour is that class, so the page says why, and shows what each colour means."""
+    row = next(r for r in swords_test if r["id"] == "t:288b94f02f153614ee0dc6474368f2e15ddff00c")
+    shown = render.substitutes_html(row, scoring.gold_labels(row, "swords", "test"))
+    medium = re.search(r'<div data-judgement="(\w+)"[^>]*>.{0,400}?>medium</span>.*?</div>', shown, re.S)
+    assert medium and medium.group(1) == "acceptable" and "0.00 (0/3)" in medium.group(0)
+    assert "· merged" in medium.group(0) and shown.count("· merged") == 1  # the only form counted in another class
+    assert "merged: medium takes the class of another form of the same lemma" in shown
+    assert all(html.escape(words) in shown for _, _, words in render.JUDGEMENTS.values())  # the legend

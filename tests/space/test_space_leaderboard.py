@@ -20,6 +20,8 @@ from swords_space.tabs.leaderboard import (  # noqa: E402
     DEFAULT_BENCHMARK,
     MEASURED,
     PUBLISHED_ROWS,
+    SHIPPED,
+    YOURS,
     benchmark_choices,
     leaderboard,
     main_metric,
@@ -40,7 +42,8 @@ def ranked(column) -> bool:
 def test_the_default_board_is_swords_test_ranked_by_lenient_f10_measured_and_published_together(tmp_path):
     assert benchmark_choices()[0] == DEFAULT_BENCHMARK == "swords test"
     table, note = leaderboard()
-    assert list(table.columns[:2]) == ["system", "lenient F@10"] and list(table.columns[-2:]) == ["targets", "source"]
+    # The source third, in view at 1,280 px beside the system and its main figure.
+    assert list(table.columns[:3]) == ["system", "lenient F@10", "source"] and table.columns[-1] == "targets"
     assert ranked(table["lenient F@10"])
     # The paper's best lenient F@10 on SWORDS test, read from the published results file itself: 34.6 (GPT-3, and
     # Wordtune reranked by BERT), above the CoInCo oracle measured here (33.88… in its metrics file, shown 33.9).
@@ -52,22 +55,35 @@ def test_the_default_board_is_swords_test_ranked_by_lenient_f10_measured_and_pub
     )
     assert best == 34.6 and table["lenient F@10"].iloc[0] == best
     oracle = json.loads((RESULTS / "coinco-oracle.swords.test.metrics.json").read_text())
-    measured = table[table["source"] == MEASURED]
-    assert set(measured["system"]) == {"coinco-oracle", "thesaurus-oracle"}  # humans are on swords_test_subset
+    measured = table[table["source"] == SHIPPED]
+    # The default system, the two oracles; humans are on swords_test_subset.
+    assert set(measured["system"]) == {"wordnet+embedding", "coinco-oracle", "thesaurus-oracle"}
+    default = measured[measured["system"] == "wordnet+embedding"].iloc[0]
+    assert (default["lenient F@10"], default["strict F@10"]) == (22.5, 16.3)  # its page's figures, 22.50 and 16.27
     coinco = measured[measured["system"] == "coinco-oracle"].iloc[0]
     assert coinco["lenient F@10"] == round(oracle["lenient_a_f@10"], 1) == 33.9
     assert 0 < coinco.name < len(table) - 1  # among the published rows, where its figure ranks it
     thesaurus = measured[measured["system"] == "thesaurus-oracle"].iloc[0]
     assert (thesaurus["lenient F@10"], thesaurus["lenient Fc@10"]) == (12.0, 44.9)  # reproduces Table 4
     published = table[table["source"].str.startswith("published: ")]
-    assert len(published) == len(published_systems("swords", "test")) == len(table) - 2
+    assert len(published) == len(published_systems("swords", "test")) == len(table) - 3
     assert "published: Wada et al. 2022, Table 1" in set(published["source"])
     assert "published: Lee et al. 2021, Tables 4, 7, 8 (reproduced by coinco-oracle)" in set(published["source"])
-    assert note.startswith("2 stored results on swords test from ") and "(1 more on other benchmark splits" in note
+    assert note.startswith("3 shipped results on swords test (`space/results`) (1 more on other benchmark splits")
     assert "Ranked by **lenient F@10** (F@10 against the acceptable substitutes, lenient: the SWORDS paper's" in note
     (tmp_path / "broken.metrics.json").write_text("{not json")
     table, note = leaderboard(tmp_path)
-    assert "broken.metrics.json" in note and len(table) == len(published)
+    assert "broken.metrics.json" in note and len(table) == len(published) + 3  # the shipped results stay
+    assert "3 shipped results on swords test (`space/results`) and 0 of yours (`" in note
+    # A run of the user's (`swords demo --results runs`) beside the shipped ones and the published ones.
+    mine = json.loads((RESULTS / "thesaurus-oracle.swords.test.metrics.json").read_text())
+    mine["run"]["system"], mine["lenient_a_f@10"] = "mine", 30.0
+    (tmp_path / "mine.swords.test.metrics.json").write_text(json.dumps(mine))
+    table, note = leaderboard(tmp_path)
+    assert len(table) == len(published) + 4 and "3 shipped results on swords test" in note and "1 of yours" in note
+    assert table[table["system"] == "mine"].iloc[0]["source"] == YOURS
+    shipped = {"wordnet+embedding", "coinco-oracle", "thesaurus-oracle"}
+    assert set(table[table["source"] == SHIPPED]["system"]) == shipped
 
 
 def test_every_published_row_is_on_its_splits_board_with_its_figures():
@@ -120,13 +136,13 @@ def test_the_split_selector_keeps_one_split_measured_and_published_apart_by_sour
     """The selector's choice: only that benchmark split's rows, each measured or published."""
     assert set(published_benchmarks()) < set(benchmark_choices())
     table, note = leaderboard(benchmark="swords_test_subset test")
-    assert note.startswith("1 stored results on ")
+    assert note.startswith("1 shipped result on ")  # one, not "1 stored results"
     assert list(table["system"]) == ["Humans", "humans", "Humans"]  # published 48.8, measured 36.7, not reported
     assert list(table["source"].str.startswith("published: ")) == [True, False, True]
     assert table["lenient F@10"].iloc[0] == 48.8 and table["lenient F@10"].isna().iloc[2]
     assert table["GAP-rat"].iloc[2] == 66.2
     table, note = leaderboard(benchmark="semeval07 test")
-    assert (table["source"] == MEASURED).sum() == 0 and note.startswith("0 stored results on ")
+    assert table["source"].isin(MEASURED).sum() == 0 and note.startswith("0 shipped results on ")
     irst2 = table[table["system"] == "irst2 (oot duplicates in 1,232 items)"].iloc[0]
     assert (irst2["best"], irst2["best-m"], irst2["oot"], irst2["oot-m"]) == (6.94, 20.33, 68.9, 58.54)
     assert len(table) == len(published_systems("semeval07", "test")) == 10 + 7 + 3  # systems, baselines, CILex
@@ -150,6 +166,7 @@ def test_a_tsar_benchmark_shows_every_official_team_and_run_on_its_own_board():
         assert list(table.columns) == [
             "system",
             "ACC@1",
+            "source",
             "ACC@1@Top1",
             "ACC@2@Top1",
             "ACC@3@Top1",
@@ -160,7 +177,6 @@ def test_a_tsar_benchmark_shows_every_official_team_and_run_on_its_own_board():
             "Potential@5",
             "Potential@10",
             "targets",
-            "source",
         ]
         assert note.endswith(
             "TSAR-2022's official metrics: fractions floored to 4 decimals, as tsar_eval.py prints them."
@@ -194,11 +210,14 @@ def test_the_chart_has_a_bar_for_each_row_reporting_the_main_metric_in_the_table
     table = board.value
     bars = re.findall(r'data-source="(\w+)" data-value="([\d.]+)"', chart)
     reporting = [row for row in published_systems("swords", "test") if "lenient_a_f@10" in row.metrics]
-    assert len(bars) == len(reporting) + 3 == 16  # the ranking setting's rows (GAP-rat only) have no bar
+    assert len(bars) == len(reporting) + 4 == 17  # the ranking setting's rows (GAP-rat only) have no bar
     assert [float(value) for _, value in bars] == [row[1] for row in table["data"][: len(bars)]]
-    assert [source for source, _ in bars].count("measured") == 3
+    assert [source for source, _ in bars].count("measured") == 4
     assert f"{len(table['data']) - len(bars)} rows do not report lenient F@10" in chart
-    assert "lenient F@10 on swords test, best first" in chart and "Bars from 0 to 100;" in chart
+    # Bars on an axis scaled to the figures (12 to 34.6): from 5 to 35, not from 0 to 100, so 30.9 and 34.6 differ.
+    assert "lenient F@10 on swords test, best first" in chart and "Bars from 5 to 35, not from 0" in chart
+    lengths = dict(re.findall(r'data-value="([\d.]+)".*?width:([\d.]+)%', chart))
+    assert float(lengths["34.6"]) - float(lengths["30.9"]) > 10
     assert "&lt;b&gt;bold&lt;/b&gt;\\u202e" in chart and "<b>bold" not in chart and "\u202e" not in chart
     assert ">33.9</span>" in chart  # the coinco oracle's figure, as the table prints it
     widths = [int(width.removesuffix("px")) for width in board.column_widths]
@@ -209,11 +228,11 @@ def test_the_chart_has_a_bar_for_each_row_reporting_the_main_metric_in_the_table
     _, _, empty = on_board("prolex test")
     assert "No run or published result on this split reports F@10, acceptable." in empty
     _, _, tsar = on_board("tsar2022_en test")
-    assert "Bars from 0 to 1." in tsar and tsar.count('data-source="published"') == 33
+    assert "Bars from 0 to 1." in tsar and tsar.count('data-source="published"') == 33  # 0.0 to 0.8096
 
 
 def test_the_api_answers_the_board_and_its_note():
     """/leaderboard's answer is the board (a Styler Gradio sends as its table) and the note, as it always was."""
     styled, note = on_leaderboard("swords_test_subset test")
-    assert list(styled.data["system"]) == ["Humans", "humans", "Humans"] and note.startswith("1 stored results")
+    assert list(styled.data["system"]) == ["Humans", "humans", "Humans"] and note.startswith("1 shipped result ")
     assert "background-color: #eff6ff" in styled.to_html()  # the measured run tinted, as on the chart

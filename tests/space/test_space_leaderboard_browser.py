@@ -29,7 +29,7 @@ def figure_lines(page, row_label: str, column: int) -> int:
         """([label, column]) => {
             for (const row of document.querySelectorAll('#leaderboard [role=row]')) {
                 const cells = [...row.querySelectorAll('[role=gridcell]')];
-                if (cells.length > column && cells[0].innerText.trim() === label) {
+                if (cells.length > column && cells[0].innerText.trim().replaceAll('\u2011', '-') === label) {
                     const range = document.createRange();
                     range.selectNodeContents(cells[column].querySelector('span') || cells[column]);
                     return [...range.getClientRects()].filter(rect => rect.width > 0).length;

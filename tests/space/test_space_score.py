@@ -16,7 +16,7 @@ pytest.importorskip("pandas", reason="the Space's tables are pandas DataFrames (
 import_space()
 from swords_space import benchmarks, scoring, stored  # noqa: E402  (after the import fallback)
 from swords_space.errors import SpaceError  # noqa: E402
-from swords_space.tabs.score import score_predictions  # noqa: E402
+from swords_space.tabs.score import on_score, on_score_page, score_predictions  # noqa: E402
 from swords_space.tabs.score_files import MAX_UNCOMPRESSED_BYTES, MAX_UPLOAD_BYTES  # noqa: E402
 from swords_space.tabs.score_result import pr_curve  # noqa: E402
 
@@ -30,7 +30,7 @@ def test_scoring_an_upload_matches_the_scorer(swords_test, coinco_predictions):
     assert result.result["signature"] == expected["signature"] and "bootstrap:200" in result.result["signature"]
     assert set(result.by_pos_table()["POS"]) == {"NOUN", "VERB", "ADJ", "ADV"}
     published = result.published_table().data
-    assert published.iloc[0]["row"] == "this run"
+    assert published.iloc[0]["source"] == "this run, measured here"
     assert published.iloc[0]["F@10 A"] == round(expected["lenient_a_f@10"], 2)
     assert {"CoInCo (oracle)", "Thesaurus (oracle)"} <= set(published["system"])
     assert "Humans" not in set(published["system"])  # published on swords_test_subset, not this split
@@ -68,7 +68,19 @@ def test_stored_baselines_can_be_scored_on_their_own_split():
         ("binary.json", bytes(range(256)) * 10, ":2: not UTF-8 text"),
         ("list.json", b"[1, 2, 3]", "expected a JSON object"),
         ("lines.jsonl", b'{"id": "x"}\n', "expected an object with 'id' and 'substitutes'"),
-        ("notjson.jsonl", b"hello\n", "not JSON"),
+        (
+            "notjson.jsonl",
+            b"hello\n",
+            r"notjson.jsonl:1: not JSON: predictions are JSON lines \(.jsonl\)",
+        ),
+        # What the file is, and what is read: a metrics file (named .json too), TSAR-2022's TSV, ProLex's CSV.
+        (
+            "run.metrics.json",
+            (COINCO_ORACLE.parent / "coinco-oracle.swords.test.metrics.json").read_bytes(),
+            r"^run.metrics.json: a metrics file \(the figures swords evaluate and swords run write\), not predictions",
+        ),
+        ("run.tsv", b"She is bright.\tbright\tclever\n", r"run.tsv:1: not JSON: a .tsv file \(TSAR-2022's format"),
+        ("run.csv", b"id,substitutes\n", r"run.csv:1: not JSON: a .csv file \(ProLex's format.*JSON lines \(.jsonl\)"),
         ("bad.gz", b"not gzip at all", "not a readable gzip file"),
     ],
 )
@@ -76,6 +88,25 @@ def test_bad_uploads_are_clear_messages(tmp_path, name, content, message):
     with pytest.raises(SpaceError, match=message) as error:
         score_predictions(write(tmp_path / name, content), None, "swords test", bootstrap=0)
     assert str(tmp_path) not in str(error.value)  # the server's temporary path is not shown, the name is
+
+
+def test_the_page_says_why_a_file_is_not_scored_below_the_button_and_empties_the_tables(tmp_path):
+    """The page's Score button: the message stays below it (no error that fades and leaves "Error" on every
+    output); the API's /score still answers with the error."""
+    import gradio as gr
+
+    shipped = COINCO_ORACLE.parent / "thesaurus-oracle.swords.test.metrics.json"
+    metrics = write(tmp_path / "run.metrics.json", shipped.read_bytes())
+    *outputs, status = on_score_page(metrics, None, "swords test", "generative", 0, progress=lambda *a, **k: None)
+    assert status.startswith("**Not scored.** run.metrics.json: a metrics file")
+    summary, table, by_pos, curve, published, signature = outputs[:6]
+    assert summary == signature == "" and table.empty and by_pos.empty and curve.empty and published.empty
+    assert not outputs[14].visible  # no comparison block
+    quiet = {"progress": lambda *a, **k: None}
+    *scored, status = on_score_page(str(COINCO_ORACLE), None, "swords test", "generative", 0, **quiet)
+    assert status == "" and "762 targets" in scored[0]
+    with pytest.raises(gr.Error, match="a metrics file"):
+        on_score(metrics, None, "swords test", "generative", 0, progress=lambda *a, **k: None)
 
 
 def test_uploads_over_the_limit_are_refused_before_reading(tmp_path):

@@ -18,6 +18,7 @@ pytest.importorskip("pandas", reason="the Space's tables are pandas DataFrames (
 import_space()
 from swords_space import benchmarks, free_text  # noqa: E402  (after the import fallback)
 from swords_space.errors import SpaceError  # noqa: E402
+from swords_space.published import notes  # noqa: E402
 from swords_space.tabs import score_analysis  # noqa: E402
 from swords_space.tabs.score import score_predictions  # noqa: E402
 
@@ -73,7 +74,8 @@ def test_the_worst_targets_are_the_lowest_per_target_f(scored, details, swords_t
     assert list(table["lenient F@10"]) == lowest
     rows = {row["id"]: row for row in swords_test}
     for _, line in table.iterrows():
-        record, row = targets[line["id"]], rows[line["id"]]
+        full = benchmarks.full_id("swords", "test", line["id"])  # shown short: "t:65b44b55…"
+        record, row = targets[full], rows[full]
         assert (line["target"], line["POS"]) == (row["target"], row["pos"])
         proposed, missed = (words(line[column]) for column in ("proposed (its top 10)", "acceptable, missed"))
         assert proposed.isdisjoint(missed) and proposed <= set(record["top"])  # nothing proposed is missed
@@ -91,7 +93,8 @@ def test_a_worst_target_opens_in_the_substitute_tab(scored, swords_test):
     table = score_analysis.worst_table(scored.analysis)
     row = table.iloc[0].tolist()  # as the table's select event hands it over (SelectData.row_value)
     context, target, occurrence, pos, key = score_analysis.open_target("swords test", row)
-    example = next(r for r in swords_test if r["id"] == row[-1])
+    assert row[-1] == benchmarks.short_id(key["id"]) == key["id"][:10] + "…"  # shown short, opened whole
+    example = next(r for r in swords_test if r["id"] == key["id"])
     assert (target, pos, key["id"]) == (example["target"], example["pos"], example["id"])
     assert free_text.locate(context, target, occurrence)[0] == example["offset"]
     for bad in (None, [], [1, 2], "t:x", [None]):
@@ -113,10 +116,24 @@ def test_the_file_is_read_once_for_every_figure(monkeypatch):
 def test_published_rows_of_the_split_stand_beside_the_run(scored, tmp_path):
     table = scored.published_table().data  # a Styler: the run's row highlighted
     published = published_systems("swords", "test")
-    assert list(table["row"]) == ["this run"] + ["published"] * len(published)
-    assert table.iloc[0]["system"] == COINCO_ORACLE.name
+    assert len(table) == 1 + len(published) and table.iloc[0]["source"] == "this run, measured here"
+    assert table.iloc[0]["system"] == "coinco-oracle.s…"  # the file's name, short (the summary has it whole)
     assert table.iloc[0]["F@10 A"] == round(scored.result["lenient_a_f@10"], 2)
     assert list(table["source"][1:]) == [row.source for row in published]
+    # The columns its published rows report, no other (LexSubGen's are SemEval-2007's and CoInCo's); the setting a
+    # short label, its variant numbered in the note below the table.
+    assert list(table.columns) == ["system", "source", "F@10 A", "F@10 C", "strict F@10 A", "strict F@10 C"] + [
+        "GAP-rat",
+        "best",
+        "best-m",
+        "oot",
+        "oot-m",
+        "P@1",
+        "setting",
+    ]
+    assert table.iloc[1]["setting"] == "generative [1]" and table.iloc[0]["setting"] == "generative"
+    variant = next(row.variant for row in published if row.label == table.iloc[1]["system"])
+    assert f"[1] {variant}." in notes("swords", "test")
     assert {"Lee et al. 2021, Tables 4, 7, 8", "Wada et al. 2022, Table 1"} <= set(table["source"])
     assert "GPT-3 † (reranked by BERT)" in set(table["system"])
     # CoInCo test, answered by its own gold (an oracle): Seneviratne et al.'s quoted rows stand beside it.
@@ -128,12 +145,17 @@ def test_published_rows_of_the_split_stand_beside_the_run(scored, tmp_path):
         )
     )
     alone = score_predictions(str(oracle), None, "coinco test", bootstrap=0).published_table().data
-    assert (
-        list(alone["row"])
-        == ["this run"] + ["published"] * 3
-        == ["this run"] + ["published"] * len(published_systems("coinco", "test"))
-    )
+    assert len(alone) == 1 + 3 == 1 + len(published_systems("coinco", "test"))
+    assert list(alone.columns)[2:-1] == ["GAP", "best", "best-m", "oot", "oot-m", "LSG P@1", "LSG P@3"]
     assert set(alone["source"][1:]) == {
         "Seneviratne et al. 2022, Table 2, unverified",
         "Seneviratne et al. 2022, Table 3, unverified",
     }
+
+
+@pytest.mark.parametrize(("config", "split"), [("swords", "test"), ("swords", "dev"), ("coinco", "test")])
+def test_a_short_id_stands_for_one_target_of_its_split(config, split):
+    ids = [row["id"] for row in benchmarks.load_rows(config, split)]
+    shorts = [benchmarks.short_id(row_id) for row_id in ids]
+    assert len(set(shorts)) == len(ids) and max(map(len, shorts)) <= 14
+    assert [benchmarks.full_id(config, split, short) for short in shorts] == ids

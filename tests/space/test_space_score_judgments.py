@@ -115,3 +115,36 @@ def test_bad_judgments_files_are_one_message_naming_them(judged, tmp_path):
             file.truncate(11 * 2**20)
     with pytest.raises(SpaceError, match=r"The judgments files have 22.0 MB in all; at most 20 MB"):
         score_predictions(str(COINCO_ORACLE), None, "swords test", bootstrap=0, judgments=list(map(str, halves)))
+
+
+def test_an_llm_judges_agreement_from_its_records_is_shown_as_text_not_markup():
+    """Issue 41: the judge's name and claimed agreement come from a judgments file, so a `<script>` or a Markdown
+    link in them is shown as the characters it is."""
+    hostile = {
+        "llm:<script>alert(1)</script>": "[0.9](https://example.com) <img src=x onerror=alert(1)>",
+        "llm:judge*": None,
+    }
+    judged = {
+        "judgements": 3,
+        "substitutes": 1,
+        "judges": 1,
+        "files": ["a.jsonl"],
+        "records": 3,
+        "unjudged_top_k": {"k": 10, "before": 5, "after": 4, "substitutes": 10},
+        "tasks_dropped_control": 0,
+        "judges_dropped": 1,
+        "tasks_dropped_judge": 1,
+        "tasks_without_controls": 0,
+        "duplicates": 0,
+        "already_judged": 0,
+        "judgements_per_substitute": {"new": {"1": 1}},
+        "agreement": hostile,
+    }
+    summary = score_judgments.extended_summary({"judgments": judged})
+    assert "by 1 judge, from 1 file (3 records)" in summary and "1 judge under 90% control accuracy (1 task)" in summary
+    lines = [line for line in summary.split("\n\n") if line.startswith("LLM judge")]
+    assert lines == [
+        r"LLM judge llm:&lt;script&gt;alert\(1\)&lt;/script&gt;: agreement with SWORDS's annotators "
+        r"\[0.9\]\(https://example.com\) &lt;img src=x onerror=alert\(1\)&gt;.",
+        r"LLM judge llm:judge\*: agreement with SWORDS's annotators never measured.",
+    ]

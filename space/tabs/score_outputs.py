@@ -1,0 +1,80 @@
+"""What the Score tab shows once it has scored, in the order of its outputs: a ScoreResult laid out (its tables,
+charts and summary), or, when the file could not be scored, every table and chart emptied (the page's own event
+then says why below the Score button, a message that stays, and no output is marked as failed; the API's /score
+answers with the error)."""
+
+from __future__ import annotations
+
+import gradio as gr
+import pandas as pd
+
+from swords_space import benchmarks
+from swords_space import published as beside
+from swords_space.table_widths import unbroken
+from swords_space.tabs import score_analysis, score_compare, score_judgments
+from swords_space.tabs.score_result import BY_POS_COLUMNS, SCORE_METRIC_COLUMNS, ScoreResult
+
+NOT_SCORED = "**Not scored.**"
+
+
+PUBLISHED_OUTPUT, WORST_OUTPUT, DIFFERENCES_OUTPUT = 4, 8, 11  # those tables' places among the outputs
+
+
+def fitted(outputs: tuple) -> list:
+    """The page's outputs: the table beside the published rows with its columns as wide as their longest word, and
+    its hyphens, the worst targets' and the differences' non-breaking (no word breaks at 1,280 px). The API's
+    /score answers the tables as they are (an update is not a value)."""
+    outputs = list(outputs)
+    table = outputs[PUBLISHED_OUTPUT]
+    widths = beside.widths(table)
+    table.data.update(unbroken(table.data))
+    outputs[PUBLISHED_OUTPUT] = gr.Dataframe(table, headers=list(table.data.columns), column_widths=widths)
+    for place in (WORST_OUTPUT, DIFFERENCES_OUTPUT):
+        outputs[place] = unbroken(outputs[place])
+    return outputs
+
+
+def scored(result: ScoreResult, curve_setting: str) -> tuple:
+    """Every output of the tab for a scored file."""
+    return (
+        result.summary(),
+        result.metrics_table(),
+        result.by_pos_table(),
+        result.curve_for(curve_setting or "lenient"),
+        result.published_table(),
+        result.result["signature"],
+        score_analysis.class_chart(result.analysis),
+        score_analysis.relation_chart(result.analysis),
+        score_analysis.worst_table(result.analysis),
+        score_compare.comparison_table(result.comparison),
+        score_compare.differences_chart(result.differences),
+        score_compare.differences_table(result.differences),
+        result.curve,
+        benchmarks.split_label(result.config, result.split),  # where the tables' targets open
+        gr.Column(visible=result.comparison is not None),
+        *score_judgments.shown(result.result),
+    )
+
+
+def not_scored() -> tuple:
+    """Every output of the tab, empty, when the file could not be scored (an earlier file's figures would read as
+    this one's)."""
+    empty_curve = pd.DataFrame(columns=["k", "setting", "series", "value"])
+    return (
+        "",
+        pd.DataFrame(columns=SCORE_METRIC_COLUMNS),
+        pd.DataFrame(columns=BY_POS_COLUMNS),
+        empty_curve,
+        pd.DataFrame(columns=beside.columns("swords", "test")),
+        "",
+        score_analysis.class_chart({}),
+        score_analysis.relation_chart({}),
+        score_analysis.worst_table({}),
+        score_compare.comparison_table(None),
+        score_compare.differences_chart(None),
+        score_compare.differences_table(None),
+        None,
+        None,
+        gr.Column(visible=False),
+        *score_judgments.shown({}),
+    )
