@@ -11,13 +11,14 @@ import swords_dataset
 from swords_lexsub.arguments import int_range
 from swords_lexsub.errors import SwordsError
 from swords_lexsub.terminal import shown
+from swords_metric.compare_command import DIFFERENCES, run_compare
 from swords_metric.errors import MetricInputError
 from swords_metric.judgments.command import add_judgments_argument, check_judgments_arguments
 from swords_metric.predictions.files import MAX_PREDICTIONS_BYTES
-from swords_metric.references.metric_family import SWORDS, metric_family
+from swords_metric.references.metric_family import Family, metric_family
 from swords_metric.scorer import SETTINGS
 
-WORST, DIFFERENCES, BOOTSTRAP = 5, 10, 1000  # --worst, --differences, --bootstrap when not given
+WORST, BOOTSTRAP = 5, 1000  # --worst, --bootstrap when not given
 
 
 def register(subparsers) -> None:
@@ -171,14 +172,14 @@ def _with_hint(error: MetricInputError) -> SwordsError:
     return SwordsError(str(error), f"use --dataset {belongs_to[0]} --split {belongs_to[1]}" if belongs_to else None)
 
 
-def _check_options(args: argparse.Namespace) -> None:
+def _check_options(args: argparse.Namespace, family: Family) -> None:
     """Before any scoring work: options that do not go together or would be ignored, and where --details would
-    go."""
+    go (the options a family does not take are refused before, by check_family_arguments)."""
     if args.published and args.compare:
         raise SwordsError("--published goes with --predictions (a single system), not --compare")
     if args.given_only and args.compare:
         raise SwordsError("--given-only goes with --predictions: --compare scores both files on every target")
-    if args.published and args.k != 10:
+    if args.published and args.k != 10 and family.has_details:  # ProLex's published rows are at its k
         raise SwordsError(f"--published shows F@10 as the papers report it; it goes with --k 10, not --k {args.k}")
     if args.differences is not None and not args.compare:
         raise SwordsError("--differences goes with --compare (the targets where two systems differ most)")
@@ -204,61 +205,34 @@ def _said_where(path, records: int) -> None:
     print(f"details: {records:,} records written to {shown(os.path.abspath(path))}", file=sys.stderr)
 
 
-def _compare(scorer, args: argparse.Namespace) -> dict:
-    from swords_metric.scorer import MIN_PAIRED_RESAMPLES, check_resamples
-
-    check_resamples(args.bootstrap, MIN_PAIRED_RESAMPLES, "the paired test's --bootstrap")  # before reading
-    a, b = (scorer.read(path) for path in args.compare)
-    result = scorer.compare(a, b, bootstrap=args.bootstrap, seed=args.seed, sources=tuple(args.compare))
-    coverage = result["coverage"]
-    if not coverage["a"] == coverage["b"] == coverage["both"]:
-        note(
-            f"the files cover different targets ({args.compare[0]}: {coverage['a']:,}, {args.compare[1]}: "
-            f"{coverage['b']:,}, both: {coverage['both']:,} of {coverage['targets_scored']:,}); a missing target is "
-            "an empty answer"
-        )
-    differences = DIFFERENCES if args.differences is None else args.differences
-    result["differences"] = scorer.differences(a, b, n=differences)
-    if args.details:
-        records = scorer.write_comparison(args.details_place, a, b, sources=tuple(args.compare))
-        _said_where(args.details_place.path, records)
-    return result
-
-
 def run(args: argparse.Namespace) -> int:
     from swords_metric.judgments.extended import extend_result
     from swords_metric.judgments.merge import merge_judgments
     from swords_metric.judgments.report import format_extended
     from swords_metric.official.cli import check_family_arguments, run_family
-    from swords_metric.report import format_analysis, format_comparison, format_differences, format_result
+    from swords_metric.report import format_analysis, format_result
     from swords_metric.scorer import check_resamples, scorer_for
 
-    # The options are checked, as options, before any work: those of the benchmark's metric family.
+    # The benchmark's metric family, decided once: every check and step below asks it. The options are checked,
+    # as options, before any work: those the family takes.
     family = metric_family(args.dataset)
     check_judgments_arguments(args)
-    if family != SWORDS:
-        check_family_arguments(args, family)
-    elif args.bootstrap is None:
+    check_family_arguments(args, family)
+    if args.bootstrap is None and (family.default_intervals or args.compare):
         args.bootstrap = BOOTSTRAP
     try:
-        if family == SWORDS:
-            _check_options(args)
+        _check_options(args, family)
         options = {"k": args.k, "setting": args.setting, "include_problematic": args.include_problematic}
         scorer = scorer_for(args.dataset, args.split, **options)
-        if scorer.family != SWORDS:  # TSAR-2022, ProLex: their own official metrics
-            return run_family(args, scorer, note)
         if args.include_problematic and not any(scorer.problematic):
             raise SwordsError(
                 f"--include-problematic: {args.dataset} {args.split} has no problematic targets (only "
                 "CoInCo flags any); leave the option out"
             )
-        if args.compare:
-            result = _compare(scorer, args)
-            if args.json:
-                print(json.dumps(result, indent=2, allow_nan=False))  # every figure is finite
-            else:
-                print(format_comparison(result) + "\n\n" + format_differences(result["differences"], scorer.k))
-            return 0
+        if args.compare:  # any family: the paired bootstrap test between two files
+            return run_compare(scorer, family, args, note, _said_where)
+        if family.official:  # TSAR-2022, ProLex: their own official metrics, their own report
+            return run_family(args, scorer, note)
         check_resamples(args.bootstrap, what="--bootstrap")  # before reading the file
         merged = merge_judgments(scorer, args.judgments) if args.judgments else None  # checked before the run
         prepared = scorer.read(args.predictions, details=args.details_place)

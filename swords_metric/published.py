@@ -110,7 +110,7 @@ class PublishedResult:
         if tables:
             where = f", Table{'s' if len(tables) > 1 else ''} {self.table}"
         else:
-            where = ", official results" if metric_family(self.config) == "tsar2022" else ""
+            where = metric_family(self.config).untabled_source
         return f"{self.cite}{where}" + ("" if self.verified else ", unverified")
 
 
@@ -229,7 +229,7 @@ def format_published(result: dict, config: str, split: str, source: str) -> str:
         "blank: not reported)",
         _table(table),
         "",
-        LEGEND if metric_family(config) == SWORDS else TSAR_LEGEND,
+        TSAR_LEGEND if metric_family(config).official else LEGEND,
     ]
     if part:
         lines.insert(

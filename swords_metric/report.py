@@ -95,16 +95,18 @@ def format_result(result: dict, title: str = "", setting: str = "generative", k:
     return "\n".join(out)
 
 
-def format_comparison(comparison: dict) -> str:
+def format_comparison(comparison: dict, decimals: int = 2) -> str:
+    """The paired test's table (any family's; `decimals`: its Family's, 2 for percent, 4 for fractions)."""
     table = [["metric", shown(comparison["a"]), shown(comparison["b"]), "A - B", "95% interval", "p"]]
+    d = decimals
     for name, c in comparison["metrics"].items():
         table.append(
             [
                 name,
-                f"{c['a']:.2f}",
-                f"{c['b']:.2f}",
-                f"{c['difference']:+.2f}",
-                f"[{c['interval'][0]:+.2f}, {c['interval'][1]:+.2f}]",
+                f"{c['a']:.{d}f}",
+                f"{c['b']:.{d}f}",
+                f"{c['difference']:+.{d}f}",
+                f"[{c['interval'][0]:+.{d}f}, {c['interval'][1]:+.{d}f}]",
                 f"{c['p_value']:.4f}",
             ]
         )

@@ -1,7 +1,6 @@
-"""Which scorer a benchmark gets, decided once (`scorer_for`: the SWORDS metrics' `Scorer`, or a `FamilyScorer` for a
-benchmark with its own official metrics), and the `Scorer`: one split's references prepared once, scoring any number
-of systems. Predictions are prepared once (Scorer.prepare from Python values, Scorer.read from a file in bounded
-memory) and then scored, compared, or cut at any k."""
+"""Which scorer a benchmark gets (`scorer_for`: the class its metric family names), and the `Scorer`: one split's
+references prepared once, scoring any number of systems with the SWORDS metrics. Predictions are prepared once
+(Scorer.prepare from Python values, Scorer.read from a file in bounded memory), then scored, compared, cut at any k."""
 
 from __future__ import annotations
 
@@ -25,6 +24,7 @@ from swords_metric.references.shipped import LEMMATIZER, shipped_references
 from swords_metric.references.split import ReferenceSplit, shipped_split
 from swords_metric.references.target_ids import TargetIndex
 from swords_metric.results import comparison, system_result
+from swords_metric.scorer_base import ScorerBase
 from swords_metric.signature import Signature
 
 __all__ = ["Judgement", "PreparedPredictions", "Scorer", "check_resamples", "score", "scorer_for"]
@@ -44,10 +44,9 @@ def scorer_for(
     include_problematic: bool = False,
     config: str | None = None,
 ) -> Scorer | FamilyScorer:
-    """The scorer of a shipped split (`scorer_for("coinco", "test")`; joined splits: "dev+test") or of benchmark rows
-    (`scorer_for(rows)`): a `Scorer` (the SWORDS paper's metrics: SWORDS, CoInCo, SemEval-2007, custom rows) or a
-    `FamilyScorer` (TSAR-2022's, ProLex's official metrics), by the config's name, else the first row's benchmark;
-    the options checked for that family first. `swords evaluate`, compute() and Scorer.from_dataset ask this."""
+    """The scorer of a shipped split (`scorer_for("coinco", "test")`; joined: "dev+test") or rows (`scorer_for(rows)`)
+    of the metric family decided by the config's name, else the first row's benchmark: a `Scorer` (the SWORDS paper's
+    metrics) or a `FamilyScorer` (TSAR-2022's, ProLex's official metrics), its options checked first."""
     named = isinstance(config_or_rows, str)
     if named:
         config = config_or_rows
@@ -57,17 +56,17 @@ def scorer_for(
         rows = itertools.chain.from_iterable(swords_dataset.rows(config, part) for part in parts)
         family = metric_family(config)
     else:
-        rows, family = rows_family(config_or_rows)
-        family = metric_family(config) if config else family
+        rows, found = rows_family(config_or_rows)
+        family = metric_family(config) if config else found
     check_family_options(family, k, setting, include_problematic)
-    if family != SWORDS:
+    if family.official:  # its own official metrics
         return FamilyScorer(rows, config=config, split=split, k=k)
     if named:
         return Scorer.from_references(shipped_references(config, parts), k, split, setting, include_problematic, config)
     return Scorer(rows, k=k, split=split, setting=setting, include_problematic=include_problematic, config=config)
 
 
-class Scorer:
+class Scorer(ScorerBase):
     """The references of one split, prepared once, scoring any number of systems with the SWORDS paper's metrics.
 
     >>> scorer = Scorer.from_dataset("coinco", "test")
@@ -75,12 +74,11 @@ class Scorer:
     >>> prepared = scorer.read("runs/system.jsonl")        # a file, streamed: bounded memory
     >>> scorer.score(prepared, bootstrap=1000); scorer.precision_recall(prepared)
 
-    Predictions may name targets by the dataset's `id` or by the upstream SWORDS library's target ids
-    (decided per input). CoInCo's "problematic" targets are left out of the scores, as the upstream
-    library leaves them out, unless `include_problematic`; predictions for them are accepted and counted.
-
-    `Scorer(rows)` is the SWORDS metrics only (TSAR-2022 and ProLex rows are refused in one line); `scorer_for`
-    and `Scorer.from_dataset` give any benchmark's scorer (for those two, their `FamilyScorer`)."""
+    Predictions may name targets by the dataset's `id` or by the upstream SWORDS library's target ids (decided per
+    input). CoInCo's "problematic" targets are left out of the scores, as the upstream library leaves them out, unless
+    `include_problematic`; predictions for them are accepted and counted. `Scorer(rows)` is the SWORDS metrics only
+    (TSAR-2022 and ProLex rows are refused in one line); `scorer_for` and `Scorer.from_dataset` give any benchmark's
+    scorer (for those two, their `FamilyScorer`). It implements ScorerBase (scorer_base.py)."""
 
     family = SWORDS  # the metric family (references/metric_family.py), as FamilyScorer.family
 
@@ -214,6 +212,8 @@ class Scorer:
 
     def target_scores(self, predictions, source: str = "predictions") -> TargetScores:
         return score_targets(self.references, self.prepare(predictions, source).ranked, self.k)
+
+    target_statistics = target_scores  # the interface's name (scorer_base.py): the per-target sums
 
     def score(
         self, predictions, bootstrap: int = 0, seed: int = 0, by_pos: bool = True, source: str = "predictions"

@@ -4,7 +4,7 @@ the systems compared), each resample's metrics computed from the per-target sums
 from __future__ import annotations
 
 import numbers
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 
@@ -35,20 +35,25 @@ def check_seed(seed: object, what: str = "seed") -> int:
     return int(seed)
 
 
-def resampled_metrics(scores: Sequence[TargetScores], k: int, bootstrap: int, seed: int) -> list[dict[str, np.ndarray]]:
-    """The interval metrics of every resample (targets drawn with replacement, jointly for all the given
-    systems), drawn in chunks so that memory stays bounded."""
-    names = [m.format(k=k) for m in INTERVAL_METRICS]
-    n_targets = len(scores[0])
+def resample_counts(n: int, bootstrap: int, seed: int) -> Iterator[np.ndarray]:
+    """The one resampler (every family's intervals and paired tests draw here): per chunk of resamples, how often
+    each of the n targets is drawn, an array (resamples, n), drawn in chunks so that memory stays bounded."""
     rng = np.random.default_rng(seed)
-    collected: list[dict[str, list[np.ndarray]]] = [{name: [] for name in names} for _ in scores]
     for start in range(0, bootstrap, _RESAMPLE_CHUNK):
         size = min(_RESAMPLE_CHUNK, bootstrap - start)
-        draws = rng.integers(0, n_targets, size=(size, n_targets))
-        draws += (np.arange(size) * n_targets)[:, None]  # resample r's draws offset by r*n, in place
-        counts = np.bincount(draws.ravel(), minlength=size * n_targets)
+        draws = rng.integers(0, n, size=(size, n))
+        draws += (np.arange(size) * n)[:, None]  # resample r's draws offset by r*n, in place
+        counts = np.bincount(draws.ravel(), minlength=size * n)
         del draws
-        counts = counts.reshape(size, n_targets).astype(np.float64)
+        yield counts.reshape(size, n).astype(np.float64)
+
+
+def resampled_metrics(scores: Sequence[TargetScores], k: int, bootstrap: int, seed: int) -> list[dict[str, np.ndarray]]:
+    """The interval metrics of every resample (targets drawn with replacement, jointly for all the given
+    systems)."""
+    names = [m.format(k=k) for m in INTERVAL_METRICS]
+    collected: list[dict[str, list[np.ndarray]]] = [{name: [] for name in names} for _ in scores]
+    for counts in resample_counts(len(scores[0]), bootstrap, seed):
         for system, into in zip(scores, collected, strict=True):
             metrics = metrics_from_totals(system.resampled_totals(counts), k)
             for name in names:
@@ -69,7 +74,14 @@ def paired_test(scores_a: TargetScores, scores_b: TargetScores, k: int, bootstra
     """Per interval metric: A, B, their difference, its 95% interval and a two-sided p-value for 'no
     difference', from resampling the targets jointly."""
     resampled_a, resampled_b = resampled_metrics([scores_a, scores_b], k, bootstrap, seed)
-    observed_a, observed_b = scores_a.aggregate(), scores_b.aggregate()
+    return paired_figures(resampled_a, resampled_b, scores_a.aggregate(), scores_b.aggregate())
+
+
+def paired_figures(
+    resampled_a: dict[str, np.ndarray], resampled_b: dict[str, np.ndarray], observed_a: dict, observed_b: dict
+) -> dict:
+    """The paired test's table (every family's): per resampled metric, A, B, their difference, its 95% interval
+    and a two-sided p-value for 'no difference' (the resamples drawn jointly for A and B)."""
     comparison = {}
     for name in resampled_a:
         difference = resampled_a[name] - resampled_b[name]

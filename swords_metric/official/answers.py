@@ -15,20 +15,12 @@ than MAX_ANSWER_CHARS, held shorter, as the metrics see it.
 from __future__ import annotations
 
 import hashlib
-import itertools
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from swords_metric.errors import MetricInputError
-from swords_metric.official.formats import (
-    MAX_CSV_ROW_CHARS,
-    PROLEX_SUFFIX,
-    TSAR_SUFFIX,
-    prolex_csv_answers,
-    tsar_tsv_answers,
-)
-from swords_metric.official.tsar2022 import tsar_answers
+from swords_metric.official.formats import PROLEX_SUFFIX, TSAR_SUFFIX
 from swords_metric.predictions.bounded_text import text_blocks
 from swords_metric.predictions.files import PredictionFile
 from swords_metric.predictions.items import normalize_prediction_items
@@ -106,12 +98,9 @@ class AnswerSlots:
         self.answers = Answers([None] * size, source, scorer, file_format, [0] * size, [False] * size)
 
     def put(self, position: int, given: Iterable[str]) -> None:
-        if self.scorer.family == TSAR2022:
-            kept, dropped, cut = tsar_answers(given, self.scorer.rows[position]["target"], MAX_ANSWERS_KEPT)
-            gold = self.scorer.golds[position].counts
-        else:
-            kept, dropped, cut = list(itertools.islice(given, self.scorer.k)), 0, False
-            gold = {word for words in self.scorer.golds[position].values() for word in words}
+        metrics = self.scorer.metrics  # the family's OfficialMetrics: what it keeps of a row's answers, its gold words
+        kept, dropped, cut = metrics.kept(given, self.scorer.rows[position], self.scorer.k)
+        gold = metrics.gold_words(self.scorer.golds[position])
         self.answers.ranked[position] = [
             _held(answer, gold) if len(answer) > MAX_ANSWER_CHARS else answer for answer in kept
         ]
@@ -179,10 +168,7 @@ def read_answers(
         )
     if suffix == OFFICIAL_SUFFIX[family]:
         slots = AnswerSlots(scorer, source, f"{family}-{suffix[1:]}")
-        if family == TSAR2022:
-            lines = tsar_tsv_answers(path, scorer.rows, max_bytes, max_target_chars, partial)
-        else:
-            lines = prolex_csv_answers(path, scorer.rows, max_bytes, min(max_target_chars, MAX_CSV_ROW_CHARS))
+        lines = scorer.metrics.official_lines(path, scorer.rows, max_bytes, max_target_chars, partial)
         for position, given, _ in lines:
             slots.put(position, given)
         return slots.answers

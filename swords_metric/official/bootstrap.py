@@ -1,53 +1,55 @@
-"""Bootstrap confidence intervals for the TSAR-2022 and ProLex metrics: instances resampled with replacement
-(seeded), each resample's figures computed from per-instance values as the official scorers compute the whole:
-TSAR's ten metrics are means of per-instance values; ProLex's are micro-averages of per-instance counts."""
+"""Bootstrap intervals and paired tests for the TSAR-2022 and ProLex metrics, over the one resampler
+(swords_metric/metrics/bootstrap.py): each resample's figures computed from per-instance statistics as the official
+scorers compute the whole (TSAR's ten metrics are means of per-instance values; ProLex's are micro-averages of
+per-instance counts)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
-_RESAMPLE_CHUNK = 1000  # resamples drawn at a time: memory stays bounded whatever the count
+from swords_metric.metrics.bootstrap import paired_figures, resample_counts
+
+# A family's figures from resampled sums: {statistic: array of resamples} -> {metric: array of resamples}.
+Figures = Callable[[dict[str, np.ndarray]], dict[str, np.ndarray]]
 
 
-def _resampled_counts(n: int, bootstrap: int, seed: int):
-    """Per chunk of resamples, how often each instance is drawn: an array (resamples, n)."""
-    rng = np.random.default_rng(seed)
-    for start in range(0, bootstrap, _RESAMPLE_CHUNK):
-        size = min(_RESAMPLE_CHUNK, bootstrap - start)
-        draws = rng.integers(0, n, size=(size, n)) + (np.arange(size) * n)[:, None]
-        yield np.bincount(draws.ravel(), minlength=size * n).reshape(size, n).astype(np.float64)
+def resampled_figures(
+    systems: Sequence[Mapping[str, Sequence[float]]], figures: Figures, bootstrap: int, seed: int
+) -> list[dict[str, np.ndarray]]:
+    """Per system, every metric of every resample: instances drawn jointly for the systems, each resample's sums of
+    the per-instance statistics turned into figures by `figures`."""
+    names = list(systems[0])
+    values = [np.array([system[name] for name in names], dtype=np.float64) for system in systems]  # (stats, n)
+    collected: list[dict[str, list[np.ndarray]]] = [{} for _ in systems]
+    for draws in resample_counts(values[0].shape[1], bootstrap, seed):
+        for system, into in zip(values, collected, strict=True):
+            sums = draws @ system.T
+            for metric, resampled in figures({name: sums[:, i] for i, name in enumerate(names)}).items():
+                into.setdefault(metric, []).append(resampled)
+    return [{metric: np.concatenate(parts) for metric, parts in into.items()} for into in collected]
 
 
 def _interval(values: np.ndarray) -> list[float]:
     return [float(np.percentile(values, 2.5)), float(np.percentile(values, 97.5))]
 
 
-def mean_intervals(per_instance: dict[str, list[float]], bootstrap: int, seed: int) -> dict[str, list[float]]:
-    """95% intervals of metrics that are means over instances (TSAR-2022's)."""
-    names = list(per_instance)
-    values = np.array([per_instance[name] for name in names], dtype=np.float64)  # (metrics, n)
-    n = values.shape[1]
-    parts = [counts @ values.T / n for counts in _resampled_counts(n, bootstrap, seed)]  # (resamples, metrics)
-    resampled = np.concatenate(parts)
-    return {name: _interval(resampled[:, i]) for i, name in enumerate(names)}
+def family_intervals(
+    statistics: Mapping[str, Sequence[float]], figures: Figures, bootstrap: int, seed: int
+) -> dict[str, list[float]]:
+    """95% intervals of a family's metrics from its per-instance statistics."""
+    resampled = resampled_figures([statistics], figures, bootstrap, seed)[0]
+    return {metric: _interval(values) for metric, values in resampled.items()}
 
 
-def ratio_intervals(
-    counts: dict[str, list[float]],
-    figures: Callable[[dict[str, np.ndarray]], dict[str, np.ndarray]],
+def family_paired_test(
+    statistics: tuple[Mapping[str, Sequence[float]], Mapping[str, Sequence[float]]],
+    figures: Figures,
+    observed: tuple[dict, dict],
     bootstrap: int,
     seed: int,
-) -> dict[str, list[float]]:
-    """95% intervals of metrics computed from summed per-instance counts (ProLex's micro-averages): `figures`
-    turns the resampled sums ({count name: array of resamples}) into {metric: array of resamples}."""
-    names = list(counts)
-    values = np.array([counts[name] for name in names], dtype=np.float64)
-    n = values.shape[1]
-    collected: dict[str, list[np.ndarray]] = {}
-    for draws in _resampled_counts(n, bootstrap, seed):
-        sums = draws @ values.T
-        for metric, resampled in figures({name: sums[:, i] for i, name in enumerate(names)}).items():
-            collected.setdefault(metric, []).append(resampled)
-    return {metric: _interval(np.concatenate(parts)) for metric, parts in collected.items()}
+) -> dict:
+    """The paired test's table between two systems' per-instance statistics (as the SWORDS metrics' paired test)."""
+    resampled_a, resampled_b = resampled_figures(list(statistics), figures, bootstrap, seed)
+    return paired_figures(resampled_a, resampled_b, *observed)

@@ -1,5 +1,5 @@
 """`swords evaluate` on a benchmark with its own official metrics (TSAR-2022, ProLex): the same command, its
-family's scorer, and the options that belong to the SWORDS metrics refused in one line instead of ignored."""
+family's scorer, and the options its Family does not take refused in one line instead of ignored."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ import json
 from swords_lexsub.errors import SwordsError
 from swords_metric.errors import MetricInputError
 from swords_metric.official.scorer import FamilyScorer
-from swords_metric.references.metric_family import TSAR2022
+from swords_metric.references.metric_family import Family, family_named
 
-# Options of `swords evaluate` that only the SWORDS metrics use: (attribute, option, given when).
-_SWORDS_ONLY = (
-    ("compare", "--compare", lambda value: value is not None),
+# Options of `swords evaluate` that only a family with details uses (the SWORDS metrics): (attribute, option, given
+# when).
+_DETAILS_ONLY = (
     ("details", "--details", lambda value: value is not None),
     ("force", "--force", bool),
     ("relations", "--relations", bool),
@@ -24,24 +24,23 @@ _SWORDS_ONLY = (
 )
 
 
-def check_family_arguments(args: argparse.Namespace, family: str) -> None:
-    """Before any work: an option this family's metrics do not use is one line naming it."""
-    for attribute, option, given in _SWORDS_ONLY:
-        if given(getattr(args, attribute, None)):
+def check_family_arguments(args: argparse.Namespace, family: Family) -> None:
+    """Before any work: an option this family's metrics do not use is one line naming it (the family says which
+    it takes)."""
+    for attribute, option, given in _DETAILS_ONLY:
+        if not family.has_details and given(getattr(args, attribute, None)):
             raise SwordsError(
                 f"{option} belongs to the SWORDS metrics; {args.dataset} is scored with the {family} "
-                "metrics, as its official scorer scores it (one file, no summary)"
+                "metrics, as its official scorer scores it (no per-substitute details, no summary)"
             )
-    if args.setting != "generative":
+    if args.setting != "generative" and not family.takes_ranking:
         raise SwordsError(
             f"--setting {args.setting}: the {family} metrics score a system's ranked answers "
             "(generative); leave --setting out"
         )
-    if family == TSAR2022 and args.k != 10:
-        raise SwordsError(
-            f"--k {args.k}: TSAR-2022's metrics have their own cut-offs (ACC@1, ACC@k@Top1 at 1-3, "
-            "MAP@k and Potential@k at 3, 5, 10); leave --k out"
-        )
+    refusal = family.k_refusal(args.k)
+    if refusal:
+        raise SwordsError(f"--k {args.k}: {refusal}; leave --k out")
 
 
 def missing_note(result: dict, source: str) -> str | None:
@@ -51,7 +50,7 @@ def missing_note(result: dict, source: str) -> str | None:
     if not missing:
         return None
     told = f"{missing:,} of {result['targets_scored']:,} targets are not in {source}: "
-    if result["family"] == TSAR2022:
+    if family_named(result["family"]).scores_given_lines:
         return told + (
             "each scored as an instance without answers (0 in every metric, counted in the mean); "
             "tsar_eval.py, given a file of the answered lines alone, would leave them out, as --given-only "

@@ -3,16 +3,13 @@ plain-text table."""
 
 from __future__ import annotations
 
-from swords_metric.official.prolex import PROLEX_ASPECTS
 from swords_metric.official.tsar2022 import TSAR_METRICS
-from swords_metric.references.metric_family import TSAR2022
+from swords_metric.references.metric_family import family_named
 
 
 def family_metric_keys(family: str, k: int = 10) -> list[str]:
-    """The metric keys a family's result holds, in the order reports show them."""
-    if family == TSAR2022:
-        return list(TSAR_METRICS)
-    return [f"{aspect}_{m}@{k}" for aspect in PROLEX_ASPECTS for m in "prf"]
+    """The metric keys a family's result holds, in the order reports show them (its Family's table)."""
+    return family_named(family).metric_keys(k)
 
 
 def format_family_result(result: dict, title: str, k: int = 10) -> str:

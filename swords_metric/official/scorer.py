@@ -18,23 +18,21 @@ from pathlib import Path
 from swords_dataset import SPLIT_JOINER
 from swords_metric.arguments import check_flag, check_k
 from swords_metric.errors import MetricInputError, shown
-from swords_metric.metrics.bootstrap import check_resamples, check_seed
-from swords_metric.official.answers import MAX_ANSWERS_KEPT, Answers, prepare_answers, read_answers
-from swords_metric.official.bootstrap import mean_intervals, ratio_intervals
-from swords_metric.official.prolex import PROLEX_ASPECTS, prolex_counts, prolex_figures, prolex_gold, prolex_scores
-from swords_metric.official.tsar2022 import TsarGold, official_figures, tsar_instance_values, tsar_scores
+from swords_metric.metrics.bootstrap import MIN_PAIRED_RESAMPLES, check_resamples, check_seed
+from swords_metric.official.answers import Answers, prepare_answers, read_answers
+from swords_metric.official.bootstrap import family_paired_test
+from swords_metric.official.family_metrics import official_metrics
 from swords_metric.predictions.files import MAX_PREDICTIONS_BYTES, MAX_TARGET_CHARS
-from swords_metric.references.metric_family import PROLEX, SWORDS, TSAR2022, metric_family, row_family
+from swords_metric.references.metric_family import Family, metric_family, row_family
 from swords_metric.references.split import reference_substitutes, without_gold
 from swords_metric.references.target_ids import TargetIndex
+from swords_metric.scorer_base import ScorerBase
 from swords_metric.signature import Signature
 
 FAMILY_METRIC_VERSION = "1.0"
-# What each family's figures reproduce: the official scorer, at the commit the shared data pins.
-OFFICIAL_SCORERS = {TSAR2022: "tsar_eval.py@089c266", PROLEX: "evaluate.py@f54ba0f:hard"}
 
 
-class FamilyScorer:
+class FamilyScorer(ScorerBase):
     """The rows of one split of a TSAR-2022 or ProLex config, scoring any number of systems."""
 
     def __init__(self, rows: Iterable[Mapping], config: str | None = None, split: str | None = None, k: int = 10):
@@ -61,22 +59,17 @@ class FamilyScorer:
             raise MetricInputError(f"references: rows of several metric families ({', '.join(sorted(families))})")
         self.k = int(k)
         self.where = where = f"{self.config or self.family}" + (f" {self.split}" if self.split else "")
-        if self.family == PROLEX and self.k > MAX_ANSWERS_KEPT:
-            raise MetricInputError(
-                f"k {self.k}: ProLex's metrics read a target's first k answers, and at most "
-                f"{MAX_ANSWERS_KEPT:,} are kept of a target; give k up to {MAX_ANSWERS_KEPT:,}"
-            )
+        if self.family.official:
+            official_metrics(self.family).check_k(self.k)
         if not any(row["substitutes"] for row in self.rows):
             raise without_gold([str(row["id"]) for row in self.rows])
         self.index = TargetIndex(
             [str(row["id"]) for row in self.rows], [str(row["upstream_id"] or "") for row in self.rows], where
         )
-        if self.family == TSAR2022:
-            self.golds = [TsarGold.from_row(row) for row in self.rows]
-        elif self.family == PROLEX:
-            self.golds = [prolex_gold(row) for row in self.rows]
-        else:
+        if not self.family.official:
             raise MetricInputError(f"references: {where} is scored with the SWORDS metrics (swords_metric.Scorer)")
+        self.metrics = official_metrics(self.family)
+        self.golds = [self.metrics.gold(row) for row in self.rows]
         check_family_options(self.family, self.k)
 
     # -- predictions --
@@ -118,15 +111,19 @@ class FamilyScorer:
         scorer = FamilyScorer([self.rows[i] for i in keep], config=self.config, split=self.split, k=self.k)
         return scorer, answers.subset(keep, scorer)
 
+    def target_statistics(self, predictions) -> list[tuple[dict[str, list[float]], object]]:
+        """Per instance, the statistics the figures are computed from, in groups (each with its figures from sums)."""
+        return self.metrics.statistics(self.golds, self.prepare(predictions).ranked, self.k)
+
     # -- results --
 
     def signature(self, bootstrap: int = 0, seed: int | None = None) -> str:
         """Everything that decides the numbers (swords_metric/signature.py): the family, its official scorer, k
         where the family's metrics take one (ProLex), the targets; and the resamples, with `bootstrap`."""
         settings: list[tuple[str, object]] = [("family", self.family)]
-        if self.family == PROLEX:
+        if self.family.signs_k:
             settings.append(("k", self.k))
-        settings += [("scorer", OFFICIAL_SCORERS[self.family]), ("match", "exact"), ("scale", "fraction")]
+        settings += [("scorer", self.family.official_scorer), ("match", "exact"), ("scale", self.family.scale)]
         settings.append(("targets", len(self.rows)))
         signature = Signature(
             self.family, FAMILY_METRIC_VERSION, self.config or self.family, self.split, tuple(settings)
@@ -147,60 +144,55 @@ class FamilyScorer:
         bootstrap, seed = check_resamples(bootstrap), check_seed(seed)
         answers = self.prepare(predictions, source)
         result: dict = {"family": self.family}
-        if self.family == TSAR2022:
-            figures = tsar_scores(self.golds, answers.ranked)
-            result.update(figures)
-            if bootstrap:
-                result["confidence_intervals"] = mean_intervals(
-                    tsar_instance_values(self.golds, answers.ranked), bootstrap, seed
-                )
-            result["official"] = official_figures(figures)
-            result["input_notes"] = {
-                "complex_word_or_repeat_dropped": sum(answers.dropped),
-                "targets_past_answer_limit": sum(answers.cut),
-            }
-        else:
-            for aspect in PROLEX_ASPECTS:
-                golds = [gold[aspect] for gold in self.golds]
-                p, r, f = prolex_scores(golds, answers.ranked, self.k)
-                result.update({f"{aspect}_p@{self.k}": p, f"{aspect}_r@{self.k}": r, f"{aspect}_f@{self.k}": f})
-                result[f"targets_scored_{aspect}"] = sum(1 for gold in golds if gold)
-                if bootstrap:
-                    names = [f"{aspect}_{m}@{self.k}" for m in "prf"]
-                    intervals = ratio_intervals(
-                        prolex_counts(golds, answers.ranked, self.k),
-                        lambda sums, names=names: dict(zip(names, prolex_figures(**sums), strict=True)),
-                        bootstrap,
-                        seed,
-                    )
-                    result.setdefault("confidence_intervals", {}).update(intervals)
+        result.update(self.metrics.result(self.golds, answers, self.k, bootstrap, seed))
         result["targets_scored"] = len(self.rows)
         result["targets_without_predictions"] = answers.without_answers
         result["targets_not_in_predictions"] = len(self.rows) - answers.given
         result["signature"] = self.signature(bootstrap, seed)
         return result
 
+    def compare(
+        self, predictions_a, predictions_b, bootstrap: int = 1000, seed: int = 0, sources: tuple[str, str] = ("A", "B")
+    ) -> dict:
+        """Paired bootstrap test, as Scorer.compare's (instances resampled jointly, by the same resampler): per
+        metric, A, B, their difference (fractions), its 95% interval and a two-sided p-value for 'no difference';
+        and how many targets each input covers."""
+        bootstrap = check_resamples(bootstrap, MIN_PAIRED_RESAMPLES, "the paired test's bootstrap")
+        seed = check_seed(seed)
+        a, b = self.prepare(predictions_a, sources[0]), self.prepare(predictions_b, sources[1])
+        observed = tuple(self.metrics.result(self.golds, answers, self.k, 0, seed) for answers in (a, b))
+        groups_a, groups_b = (self.metrics.statistics(self.golds, answers.ranked, self.k) for answers in (a, b))
+        metrics: dict = {}
+        for (statistics_a, from_sums), (statistics_b, _) in zip(groups_a, groups_b, strict=True):
+            metrics.update(family_paired_test((statistics_a, statistics_b), from_sums, observed, bootstrap, seed))
+        given_a, given_b = ([items is not None for items in answers.ranked] for answers in (a, b))
+        coverage = {
+            "targets_scored": len(self.rows),
+            "a": sum(given_a),
+            "b": sum(given_b),
+            "both": sum(x and y for x, y in zip(given_a, given_b, strict=True)),
+        }
+        metrics = {key: metrics[key] for key in self.family.metric_keys(self.k)}  # in the order reports show them
+        return {"a": sources[0], "b": sources[1], "metrics": metrics, "coverage": coverage,
+                "signature": self.signature(bootstrap, seed)}  # fmt: skip
+
 
 def check_family_options(
-    family: str, k: object = 10, setting: object = "generative", include_problematic: object = False
+    family: Family, k: object = 10, setting: object = "generative", include_problematic: object = False
 ) -> None:
     """The Python API's options as a family's metrics take them, one MetricInputError naming the option (as
     `swords evaluate` refuses the same options, swords_metric/official/cli.py): checked before any work."""
     k, include_problematic = check_k(k), check_flag(include_problematic, "include_problematic")
-    if family == SWORDS:
-        return
-    if setting != "generative":
+    if setting != "generative" and not family.takes_ranking:
         raise MetricInputError(
             f"setting {setting!r}: the {family} metrics score a system's ranked answers "
             "(generative); the ranking setting is the SWORDS metrics'"
         )
-    if include_problematic:
+    if include_problematic and not family.takes_problematic:
         raise MetricInputError(f"include_problematic: only CoInCo flags problematic targets, not {family}")
-    if family == TSAR2022 and k != 10:
-        raise MetricInputError(
-            f"k={k}: TSAR-2022's metrics have their own cut-offs (ACC@1, ACC@k@Top1 at 1-3, MAP@k "
-            "and Potential@k at 3, 5, 10); leave k out"
-        )
+    refusal = family.k_refusal(k)
+    if refusal:
+        raise MetricInputError(f"k={k}: {refusal}; leave k out")
 
 
 def _id_parts(row: Mapping) -> list[str]:

@@ -1,22 +1,103 @@
-"""Which metric family scores a benchmark: the SWORDS paper's metrics (SWORDS, CoInCo, SemEval-2007), or a
-benchmark's own official metrics (TSAR-2022, ProLex). Decided by the config name, or a row's `benchmark` (or the
-config its `id` starts with), in one place; swords_metric.scorer_for builds the scorer the family needs."""
+"""Which metric family scores a benchmark (the SWORDS paper's metrics for SWORDS, CoInCo, SemEval-2007; a benchmark's
+own official metrics for TSAR-2022 and ProLex), decided once, here, by the config name or a row's `benchmark` (or the
+config its `id` starts with), into a `Family`: what every surface asks (the options it takes, its scorer, what its
+results mean to a reader). Nothing else compares family names; swords_metric.scorer_for builds the family's scorer."""
 
 from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Mapping
 
-SWORDS, TSAR2022, PROLEX = "swords", "tsar2022", "prolex"
-FAMILIES = (SWORDS, TSAR2022, PROLEX)
+from swords_metric.official.prolex import PROLEX_ASPECTS
+from swords_metric.official.tsar2022 import TSAR_METRICS
+
 # Why the SWORDS metrics do not score the other families' rows: said in one line when they are given them.
 NOT_SWORDS = (
     "its rows have no POS, which the SWORDS metrics lemmatize by (with English WordNet: meaningless for "
     "Spanish and Portuguese), and it has its own official metrics"
 )
+# The official families' metric keys in a report's order ("{k}": the scorer's k).
+TSAR_KEYS = tuple(TSAR_METRICS)
+PROLEX_KEYS = tuple(f"{aspect}_{m}@{{k}}" for aspect in PROLEX_ASPECTS for m in "prf")
+TSAR_CUTOFFS = "ACC@1, ACC@k@Top1 at 1-3, MAP@k and Potential@k at 3, 5, 10"
 
 
-def metric_family(name: str | None) -> str:
+class Family(str):
+    """A metric family. It is its name ("swords", "tsar2022", "prolex": what results, signatures and `scorer.family`
+    hold, so a result reads as before) and carries its rules, so that callers ask it instead of comparing names."""
+
+    def __new__(cls, name: str, **rules) -> Family:
+        family = super().__new__(cls, name)
+        family.__dict__.update(rules)
+        return family
+
+    name: str
+    official: bool  # its own official metrics (a FamilyScorer) rather than the SWORDS paper's (a Scorer)
+    takes_ranking: bool  # the ranking setting (GAP over a candidate pool)
+    takes_problematic: bool  # --include-problematic (only CoInCo flags problematic targets; SWORDS's configs)
+    fixed_k: int | None  # a k the family's metrics do not take (their own cut-offs): only this one is accepted
+    signs_k: bool  # whether k decides its figures, so the signature names it
+    has_details: bool  # the per-substitute details, summary, differences and judgments (the SWORDS metrics')
+    official_scorer: str | None  # what its figures reproduce: the official scorer at the commit the data pins
+    scale: str  # "percent" or "fraction", as its papers and scorers print them
+    decimals: int  # the decimals a comparison table shows
+    floored_decimals: int | None  # figures its official scorer prints floored to this many decimals
+    headline: str  # the metric a leaderboard ranks by
+    default_intervals: bool  # `swords evaluate` gives 95% intervals unless --bootstrap 0 (the official scorers: none)
+    scores_given_lines: bool  # its official scorer scores only the lines a file holds (tsar_eval.py), not every row
+    untabled_source: str  # how a published row without a paper table is sourced (TSAR: the official results files)
+    keys: tuple[str, ...]  # an official family's metric keys in a report's order ("{k}": the scorer's k)
+
+    @property
+    def scorer_class(self) -> type:
+        """The class that scores this family (imported here, lazily: the scorers import this module)."""
+        if self.official:
+            from swords_metric.official.scorer import FamilyScorer
+
+            return FamilyScorer
+        from swords_metric.scorer import Scorer
+
+        return Scorer
+
+    def metric_keys(self, k: int = 10) -> list[str]:
+        """The metric keys of an official family's result, in the order reports show them ("{k}": the scorer's k)."""
+        return [key.format(k=k) for key in self.keys]
+
+    def k_refusal(self, k: int) -> str | None:
+        """Why this family's metrics do not take this k (the text after the option's name), or None."""
+        if self.fixed_k is None or k == self.fixed_k:
+            return None
+        return f"TSAR-2022's metrics have their own cut-offs ({TSAR_CUTOFFS})"
+
+
+SWORDS = Family(
+    "swords", official=False, takes_ranking=True, takes_problematic=True, fixed_k=None, signs_k=True,
+    has_details=True, official_scorer=None, scale="percent", decimals=2, floored_decimals=None,
+    headline="lenient_a_f@10", keys=(), default_intervals=True, scores_given_lines=False,
+    untabled_source="",
+)  # fmt: skip
+TSAR2022 = Family(
+    "tsar2022", official=True, takes_ranking=False, takes_problematic=False, fixed_k=10, signs_k=False,
+    has_details=False, official_scorer="tsar_eval.py@089c266", scale="fraction", decimals=4, floored_decimals=4,
+    headline="acc@1", keys=TSAR_KEYS, default_intervals=False, scores_given_lines=True,
+    untabled_source=", official results",
+)  # fmt: skip
+PROLEX = Family(
+    "prolex", official=True, takes_ranking=False, takes_problematic=False, fixed_k=None, signs_k=True,
+    has_details=False, official_scorer="evaluate.py@f54ba0f:hard", scale="fraction", decimals=4,
+    floored_decimals=None, headline="acc_f@10", keys=PROLEX_KEYS, default_intervals=False,
+    scores_given_lines=False, untabled_source="",
+)  # fmt: skip
+FAMILIES = (SWORDS, TSAR2022, PROLEX)
+_BY_NAME = {str(family): family for family in FAMILIES}
+
+
+def family_named(name: str) -> Family:
+    """The family of one of FAMILIES' names (the one place a name becomes a Family)."""
+    return _BY_NAME[str(name)]
+
+
+def metric_family(name: str | None) -> Family:
     """The family of a config or benchmark name: 'tsar2022' for tsar2022 and tsar2022_en/es/pt, 'prolex' for
     prolex, 'swords' for every other (swords, swords_test_subset, coinco, semeval07, custom rows)."""
     name = name or ""
@@ -26,7 +107,7 @@ def metric_family(name: str | None) -> str:
     return SWORDS
 
 
-def row_family(row: object) -> str:
+def row_family(row: object) -> Family:
     """The family of one benchmark row, by its `benchmark` or else the config its `id` starts with."""
     if not isinstance(row, Mapping):
         return SWORDS
@@ -34,7 +115,7 @@ def row_family(row: object) -> str:
     return metric_family(str(named))
 
 
-def rows_family(rows: Iterable[Mapping]) -> tuple[Iterable[Mapping], str]:
+def rows_family(rows: Iterable[Mapping]) -> tuple[Iterable[Mapping], Family]:
     """The family of benchmark rows, by their first row (a rows' scorer refuses rows of another family), and the rows
     to read: the same object, or, for an iterator, one that still gives the row looked at. Anything that is not
     rows is the SWORDS family's to refuse (its Scorer names what it got)."""

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from swords_metric.errors import MetricInputError, shown
-from swords_metric.references.metric_family import NOT_SWORDS, SWORDS, row_family
+from swords_metric.references.metric_family import NOT_SWORDS, row_family
 from swords_metric.references.reference import Reference, prepare_reference
 
 # The columns of a benchmark row that scoring reads (and, of its substitutes and provenance, these fields):
@@ -65,9 +65,9 @@ def reference_view(row: object, position: int, family_view: bool = False) -> dic
             f"references: item {position} has no 'id' (give benchmark rows as swords_dataset gives them)"
         )
     family = row_family(row)
-    if family != SWORDS and family_view:
+    if family.official and family_view:
         return family_reference_view(row, position)
-    if family != SWORDS:
+    if family.official:
         raise MetricInputError(
             f"reference {row['id']}: a {family} row; the SWORDS metrics do not score it: "
             f"{NOT_SWORDS} (swords_metric.scorer_for(rows) gives its {family} scorer)"

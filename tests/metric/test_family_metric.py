@@ -152,11 +152,11 @@ def test_swords_evaluate_scores_tsar_from_its_official_file(tmp_path):
     assert result["family"] == "tsar2022" and len(result["published"]["published"]) == 33
     assert result["published"]["this_run"]["acc@1"] == result["acc@1"]
     line = one_line(
-        swords("evaluate", "--dataset", "tsar2022_en", "--split", "test", "--compare", str(path), str(path))
+        swords("evaluate", "--dataset", "tsar2022_en", "--split", "test", "--predictions", str(path), "--worst", "3")
     )
     assert line.endswith(
-        "--compare belongs to the SWORDS metrics; tsar2022_en is scored with the tsar2022 metrics, "
-        "as its official scorer scores it (one file, no summary)"
+        "--worst belongs to the SWORDS metrics; tsar2022_en is scored with the tsar2022 metrics, "
+        "as its official scorer scores it (no per-substitute details, no summary)"
     )
 
 

@@ -1,0 +1,130 @@
+"""`swords evaluate --compare` on TSAR-2022 and ProLex: the paired bootstrap test between two real systems' files on
+the shipped test splits, in the same layout as the SWORDS metrics' test; its figures are each file's own, and its
+interval and p-value are those of the paired bootstrap recomputed here, independently, from the gold file."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from swords_metric import scorer_for
+
+from ..baselines.run_helpers import one_line, swords
+from .family_sources import PROLEX_DATA, need, parals_answers, tsar_gold_lines, write_prolex_predictions
+from .test_family_metric import need_config
+
+TSAR_KEYS = ["acc@1", "map@3", "map@5", "map@10", "potential@3", "potential@5", "potential@10"]
+TSAR_KEYS += ["acc@1@top1", "acc@2@top1", "acc@3@top1"]
+PROLEX_KEYS = ["acc_p@10", "acc_r@10", "acc_f@10", "prof_p@10", "prof_r@10", "prof_f@10"]
+
+
+def evaluate_json(*args: str) -> dict:
+    done = swords("evaluate", "--split", "test", *args, "--json")
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+@pytest.fixture(scope="module")
+def tsar_runs(tmp_path_factory):
+    """Two real systems on TSAR-2022's English test: WordNet's synonyms, and with hypernyms and similar-to words."""
+    need_config("tsar2022_en")
+    folder = tmp_path_factory.mktemp("tsar_runs")
+    paths = []
+    for name, extra in (("synonyms", ()), ("related", ("--relations", "hypernyms,similar"))):
+        path = folder / f"{name}.jsonl"
+        done = swords("run", "--system", "wordnet", *extra, "--dataset", "tsar2022_en", "--split", "test",
+                      "--output", str(path), "--no-progress", "--bootstrap", "0")  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        paths.append(path)
+    return paths
+
+
+@pytest.mark.slow  # 6 s on two cores (the two runs)
+def test_tsar_compare_is_the_paired_test_of_two_runs(tsar_runs):
+    a, b = map(str, tsar_runs)
+    result = evaluate_json("--dataset", "tsar2022_en", "--compare", a, b, "--bootstrap", "2000", "--seed", "7")
+    assert list(result) == ["a", "b", "metrics", "coverage", "signature"]
+    assert list(result["metrics"]) == TSAR_KEYS
+    assert result["coverage"] == {"targets_scored": 373, "a": 373, "b": 373, "both": 373}
+    assert result["signature"].endswith("|targets:373|bootstrap:2000,seed:7")
+    alone = [evaluate_json("--dataset", "tsar2022_en", "--predictions", path) for path in (a, b)]
+    for key, row in result["metrics"].items():
+        assert (row["a"], row["b"]) == (alone[0][key], alone[1][key])
+        assert row["difference"] == row["a"] - row["b"]
+    # The paired bootstrap of ACC@1 and Potential@10, recomputed from the gold file and the two runs: instances
+    # drawn with numpy's seeded generator, 1,000 resamples at a time, the same draws for both systems.
+    gold = tsar_gold_lines("en", "test")
+    values = {key: [] for key in ("acc@1", "potential@10")}
+    for path in tsar_runs:
+        answers = {}
+        for line in path.read_text(encoding="utf-8").splitlines():
+            record = json.loads(line)
+            answers[int(record["id"].rsplit(":", 1)[1]) - 1] = [word for word, _ in record["substitutes"]]
+        for key in values:
+            values[key].append([])
+        for position, (_, word, annotated) in enumerate(gold):
+            given = list(dict.fromkeys(item.strip() for item in answers.get(position, [])))
+            given = [item for item in given if item != word]
+            substitutes = set(annotated) - {word}
+            values["acc@1"][-1].append(float(bool(given) and given[0] in substitutes))
+            values["potential@10"][-1].append(float(any(item in substitutes for item in given[:10])))
+    rng, n, differences = np.random.default_rng(7), len(gold), {key: [] for key in values}
+    for _ in range(2):
+        draws = rng.integers(0, n, size=(1000, n))
+        for key, (first, second) in values.items():
+            differences[key].append(np.array(first)[draws].mean(axis=1) - np.array(second)[draws].mean(axis=1))
+    for key, parts in differences.items():
+        difference = np.concatenate(parts)
+        assert result["metrics"][key]["interval"] == [np.percentile(difference, 2.5), np.percentile(difference, 97.5)]
+        p = min(1.0, 2 * min(np.mean(difference <= 0), np.mean(difference >= 0)))
+        assert result["metrics"][key]["p_value"] == p
+    assert result["metrics"]["potential@10"]["p_value"] < 0.01  # hypernyms and similar-to words find more gold
+
+
+@pytest.mark.slow  # 4 s on two cores alone (the two runs)
+def test_tsar_compare_prints_the_swords_layout(tsar_runs):
+    a, b = map(str, tsar_runs)
+    done = swords("evaluate", "--dataset", "tsar2022_en", "--split", "test", "--compare", a, b, "--bootstrap", "200")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].split() == ["metric", a, b, "A", "-", "B", "95%", "interval", "p"]
+    assert [line.split()[0] for line in lines[1:11]] == TSAR_KEYS
+    assert lines[11] == "" and lines[12].startswith("signature: tsar2022-metric:1.0|bench:tsar2022_en|split:test|")
+    assert len(lines) == 13  # no differences table: the official metrics give no per-substitute details
+
+
+@pytest.mark.slow  # 3 s on two cores
+def test_prolex_compare_of_the_shipped_outputs(tmp_path):
+    need_config("prolex")
+    example = str(need(PROLEX_DATA / "example_predictions.csv"))
+    parals = str(write_prolex_predictions(tmp_path / "parals.csv", "test", parals_answers("test", "best")))
+    result = evaluate_json("--dataset", "prolex", "--compare", example, parals)
+    assert list(result) == ["a", "b", "metrics", "coverage", "signature"]
+    assert list(result["metrics"]) == PROLEX_KEYS
+    assert result["coverage"] == {"targets_scored": 680, "a": 680, "b": 680, "both": 680}
+    alone = [evaluate_json("--dataset", "prolex", "--predictions", path) for path in (example, parals)]
+    for key, row in result["metrics"].items():
+        assert (row["a"], row["b"]) == (alone[0][key], alone[1][key])
+        low, high = row["interval"]
+        assert low <= high and 0 <= row["p_value"] <= 1
+    # The Python API gives the same; a file against itself differs nowhere.
+    scorer = scorer_for("prolex", "test")
+    assert scorer.compare(scorer.read(example), scorer.read(parals), sources=(example, parals)) == result
+    same = scorer.compare(scorer.read(example), scorer.read(example), bootstrap=200)
+    assert {row["difference"] for row in same["metrics"].values()} == {0.0}
+    assert all(row["interval"] == [0.0, 0.0] and row["p_value"] == 1.0 for row in same["metrics"].values())
+
+
+def test_family_compare_refuses_what_it_does_not_take(tmp_path):
+    need_config("tsar2022_en")
+    a, b = str(tmp_path / "a.jsonl"), str(tmp_path / "b.jsonl")  # refused before either file is read
+    base = ("evaluate", "--dataset", "tsar2022_en", "--split", "test", "--compare", a, b)
+    assert one_line(swords(*base, "--differences", "3")).endswith(
+        "--differences belongs to the SWORDS metrics; tsar2022_en is scored with the tsar2022 metrics, as its "
+        "official scorer scores it (no per-substitute details, no summary)"
+    )
+    assert one_line(swords(*base, "--bootstrap", "10")).endswith(
+        "the paired test's --bootstrap must be between 100 and 1,000,000 resamples, got 10"
+    )
