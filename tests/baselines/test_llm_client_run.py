@@ -35,7 +35,7 @@ def test_swords_run_llm_end_to_end_never_writes_the_key(server, tmp_path, key, d
     argv += ["--backoff", "0.01"]
     assert swords_main(argv) == 0
     printed = capsys.readouterr()
-    assert "llm on swords dev (6 of the split's 370 targets: a partial run, scored on those only)" in printed.out
+    assert "llm on swords dev (6 of the split's 370 targets: --limit 6, scored on those only)" in printed.out
     assert "retries: 2" in printed.out
     metrics = json.loads(output_paths(output)["metrics"].read_text())
     assert metrics["targets_scored"] == 6 and metrics["run"]["report"]["requests sent"] == 8

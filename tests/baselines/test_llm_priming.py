@@ -92,7 +92,7 @@ def test_the_issues_local_command_primes_spanish_from_trial_and_scores_three_tar
     """`swords run --system llm --local --dataset tsar2022_es --split test --limit 3`, as the issue gives it (the
     output, the cache folder, no progress bar and a 600 s request timeout added: none changes an answer; at the
     paper's budget one request takes 15-40 s here, past the default 60 s when the two cores are busy). Its requests
-    (kept by the cache) are Spanish prompts from the trial set; it says it is a partial run, and its figures are
+    (kept by the cache) are Spanish prompts from the trial set; it says it is limited (--limit 3), and its figures are
     `swords evaluate --given-only`'s on its file."""
     output, cache = tmp_path / "llm.jsonl", tmp_path / "cache"
     done = subprocess.run(
@@ -125,7 +125,7 @@ def test_the_issues_local_command_primes_spanish_from_trial_and_scores_three_tar
         env={**os.environ, "HF_HUB_OFFLINE": "1", "OPENAI_API_KEY": ""},
     )
     assert done.returncode == 0, done.stderr[-3000:]
-    assert "(3 of the split's 368 targets: a partial run, scored on those only)" in done.stdout
+    assert "(3 of the split's 368 targets: --limit 3, scored on those only)" in done.stdout
     assert "family:tsar2022" in done.stdout and "requests sent: 3" in done.stdout
     metrics = json.loads(output_paths(output)["metrics"].read_text())
     assert (metrics["run"]["targets"], metrics["run"]["split_targets"], metrics["run"]["options"]["priming"]) == (

@@ -172,7 +172,9 @@ def test_sigterm_mid_run_keeps_the_journal_says_one_line_and_leaves_no_temporary
         process.send_signal(signal.SIGTERM)
         _, stderr = process.communicate(timeout=60)
         assert process.returncode == 143, stderr
-        assert stderr.strip().splitlines() == ["swords: terminated (SIGTERM); finished work is kept"], stderr
+        assert stderr.strip().splitlines() == [
+            "swords: terminated (SIGTERM); finished work is kept; run the same command again to resume"
+        ], stderr
         kept = output_paths(output)["journal"].read_text().count("\n") - 1
         assert 9 <= kept < 60
         assert [path.name for path in folder.iterdir()] == ["out.jsonl.partial"]  # no lock, no temporary file

@@ -80,7 +80,7 @@ def test_the_extended_figures_equal_a_scorer_over_rows_extended_by_hand(judged, 
     summary = score_judgments.extended_summary(result.result)
     assert f"{2 * new:,} judgements of {new:,} new substitutes by 2 judges," in summary
     assert f"**{new:,}** of" in summary and "**0** have none in the extended gold" in summary
-    assert "1 judge(s) under 90% control accuracy" in summary and f"2 judgements: {new:,}" in summary
+    assert "1 judge under 90% control accuracy" in summary and f"2 judgements: {new:,}" in summary
     signature = result.result["extended"]["signature"]
     assert signature.startswith(result.result["signature"] + "|judgments:") and "|judges:2" in signature
     block, _, _, shown_signature = score_judgments.shown(result.result)
