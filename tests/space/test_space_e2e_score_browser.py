@@ -57,6 +57,16 @@ def rgb(hex_colour: str) -> tuple[int, int, int]:
     return tuple(int(hex_colour[i : i + 2], 16) for i in (1, 3, 5))
 
 
+def show_benchmark_example(page, row: dict) -> None:
+    """The Substitute tab on a benchmark example, answered by the CoInCo oracle, until its metrics are shown."""
+    page.fill("#context textarea", row["context"])
+    page.fill("#target textarea, #target input", row["target"])
+    choose(page, "#system", "coinco-oracle")
+    page.click("#run")
+    page.wait_for_selector("#example-metrics-block", state="visible")
+    page.wait_for_function("() => document.querySelector('#example-metrics').innerText.includes('lenient F@10')")
+
+
 def test_the_class_and_relation_charts_draw_the_systems_top_10(page):
     ARTIFACTS.mkdir(exist_ok=True)
     score_upload(page)
@@ -165,12 +175,7 @@ def test_browser_at_1280_px_no_word_of_a_score_or_substitute_table_breaks(
 
     # The Substitute tab's two tables: a benchmark example's metrics, and its suggestions as a table.
     page.get_by_role("tab", name="Substitute").click()
-    page.fill("#context textarea", example_row["context"])
-    page.fill("#target textarea, #target input", example_row["target"])
-    choose(page, "#system", "coinco-oracle")
-    page.click("#run")
-    page.wait_for_selector("#example-metrics-block", state="visible")
-    page.wait_for_function("() => document.querySelector('#example-metrics').innerText.includes('lenient F@10')")
+    show_benchmark_example(page, example_row)
     page.get_by_text("As a table").click()
     page.wait_for_function("() => document.querySelectorAll('#suggestions-table [role=gridcell]').length > 0")
     for table in ("#example-metrics", "#suggestions-table"):
@@ -191,12 +196,7 @@ def test_the_substitute_tab_shows_only_blocks_with_something_in_them(page, examp
     assert not page.locator("#example-metrics-block").is_visible()  # no gold, so no metrics block
     page.screenshot(path=str(ARTIFACTS / "space-free-text.png"), full_page=True)
     # A benchmark example: its metrics, and each suggestion coloured by its class.
-    page.fill("#context textarea", example_row["context"])
-    page.fill("#target textarea, #target input", example_row["target"])
-    choose(page, "#system", "coinco-oracle")
-    page.click("#run")
-    page.wait_for_selector("#example-metrics-block", state="visible")
-    page.wait_for_function("() => document.querySelector('#example-metrics').innerText.includes('lenient F@10')")
+    show_benchmark_example(page, example_row)
     judged = page.locator("#suggestions tr[data-judgement]").evaluate_all("rows => rows.map(r => r.dataset.judgement)")
     assert judged and set(judged) <= set(CLASSES)
     colours = page.locator("#suggestions .swords-suggestion").evaluate_all(
