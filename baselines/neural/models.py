@@ -75,11 +75,11 @@ def resolve_model(model: str) -> tuple[str, bool]:
 def model_unavailable(model: str) -> str | None:
     """Why `model` cannot be loaded here (a missing package, a model not on this machine), without loading
     it; None if it can."""
-    import importlib.util
+    from swords_lexsub.extras import install_hint, installed
 
-    missing = [name for name in ("torch", "transformers") if importlib.util.find_spec(name) is None]
+    missing = [name for name in ("torch", "transformers") if not installed(name)]
     if missing:
-        return f"needs {' and '.join(missing)}: pip install 'swords-lexsub[baselines]'"
+        return f"needs {' and '.join(missing)}: {install_hint('baselines')}"
     try:
         resolve_model(model)
     except SwordsError as error:
