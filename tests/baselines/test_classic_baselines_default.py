@@ -1,7 +1,8 @@
 """The default system, wordnet+embedding, leaves out what is not a substitute of the target: longer expressions
 holding the target ("printing press" for "press"), the target's WordNet antonyms; it fills its ten from one more
-step of WordNet's relations when too few are left, and adds the encoder's nearest vocabulary words. Checked on WordNet itself and on the README's default run on
-SWORDS test (run once for the whole test run, tests/doc_commands.py's default_run)."""
+step of WordNet's relations when too few are left, and adds the encoder's nearest vocabulary words. Checked on
+WordNet itself and on the README's default run on SWORDS test (run once for the whole test run,
+tests/doc_commands.py's default_run)."""
 
 from __future__ import annotations
 
