@@ -8,6 +8,7 @@ the Explore tab alike: tests/space/test_space_labels.py measures it against scor
 
 from __future__ import annotations
 
+import math
 import threading
 from collections.abc import Iterable
 from functools import lru_cache
@@ -65,6 +66,28 @@ FAMILY_METRIC_ROWS: dict[str, tuple[tuple[str, str], ...]] = {
         for m in "prf"
     ),
 }
+
+
+def metric_rows(family) -> tuple[tuple[str, str], ...]:
+    """(label, key) of the figures the tab shows for a Family (swords_metric.metric_family): the SWORDS metrics', or
+    an official family's, in its scorer's order."""
+    return FAMILY_METRIC_ROWS[family] if family.official else METRIC_ROWS
+
+
+def shown_figure(family, value: float) -> float:
+    """A figure as its Family's tables print it: the SWORDS metrics' percent to 2 decimals; TSAR-2022's fractions
+    floored to 4 (tsar_eval.py); ProLex's fractions to 4."""
+    if family.floored_decimals is not None:
+        factor = 10**family.floored_decimals
+        return math.floor(value * factor) / factor
+    return round(value, family.decimals)
+
+
+def interval(family, bounds) -> str:
+    """A 95% interval as the tab shows it: percent to 1 decimal, fractions to the Family's decimals."""
+    decimals = 1 if family.scale == "percent" else family.decimals
+    return f"[{bounds[0]:.{decimals}f}, {bounds[1]:.{decimals}f}]"
+
 
 _scorer_lock = threading.Lock()
 

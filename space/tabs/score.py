@@ -10,8 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import gradio as gr
+import pandas as pd
 
-from swords_metric import MetricInputError
+from swords_metric import MetricInputError, metric_family
 from swords_space import benchmarks, memory, render, scoring
 from swords_space import published as beside
 from swords_space.errors import SpaceError
@@ -50,19 +51,14 @@ def score_predictions(
     and the targets where they differ most; with judgments files, the figures on the gold they extend too
     (score_judgments.py). Files may be keyed by the dataset's ids or by the upstream SWORDS library's."""
     config, split = benchmarks.choose_split(split_label)
+    family = metric_family(config)
     setting = setting or "generative"
     if setting not in ("generative", "ranking"):
         raise SpaceError("The setting is generative or ranking.")
-    swords_family = benchmarks.is_swords_family(config)
-    if not swords_family and setting != "generative":
+    if not family.takes_ranking and setting != "generative":
         raise SpaceError(
             f"{config} is scored with its official metrics, on a system's ranked answers: choose the "
             "generative setting (the ranking setting is the SWORDS metrics')."
-        )
-    if not swords_family and (compare_upload or compare_stored):
-        raise SpaceError(
-            f"Comparing with a second file applies to SWORDS, CoInCo and SemEval-2007 only; remove it "
-            f"to score on {config} {split}."
         )
     resamples = int(min(max(bootstrap or 0, 0), MAX_BOOTSTRAP))
     path = chosen_file(upload, stored, folder)
@@ -75,29 +71,29 @@ def score_predictions(
     )
     progress(0.05, f"preparing {config} {split}")
     # CoInCo's problematic targets: the box means nothing to the other families' benchmarks.
-    scorer = scoring.scorer_for(config, split, setting, bool(include_problematic) and swords_family)
+    scorer = scoring.scorer_for(config, split, setting, bool(include_problematic) and family.takes_problematic)
     progress(0.15, "reading the predictions")
     predictions = read_predictions(scorer, path, shown)
     if other is not None:
         progress(0.3, "reading the file to compare with")
         other_predictions = read_predictions(scorer, other, other_shown)
     comparison = differences = None
+    curve, analysis = pd.DataFrame(), {}
     try:
         progress(0.4, f"scoring, {resamples} bootstrap resamples")
         result = score_judgments.scored(scorer, predictions, path, shown, judgments, resamples)
-        if not swords_family:  # the family's official metrics only: no curve, summary or comparison of its own
-            progress(1.0, "done")
-            return ScoreResult(result, config, split, setting, shown, file_format=predictions.file_format or "")
-        progress(0.6, "precision and recall at k = 1…20")
-        curve = pr_curve(scorer, predictions)
-        progress(0.7, "what it proposed: classes and WordNet relations")
-        analysis = scorer.analyze(predictions, worst=score_analysis.WORST_TARGETS, relations=True)
-        if other is not None:
+        if family.has_details:  # the curve and the summary are the SWORDS metrics' (per substitute)
+            progress(0.6, "precision and recall at k = 1…20")
+            curve = pr_curve(scorer, predictions)
+            progress(0.7, "what it proposed: classes and WordNet relations")
+            analysis = scorer.analyze(predictions, worst=score_analysis.WORST_TARGETS, relations=True)
+        if other is not None:  # the paired test, every family's (as swords evaluate --compare)
             progress(0.8, f"comparing, {score_compare.PAIRED_RESAMPLES} paired resamples")
             comparison = scorer.compare(
                 predictions, other_predictions, bootstrap=score_compare.PAIRED_RESAMPLES, sources=(shown, other_shown)
             )
-            differences = scorer.differences(predictions, other_predictions, score_compare.DIFFERENCES_SHOWN)
+            if family.has_details:  # per-target figures of the SWORDS metrics
+                differences = scorer.differences(predictions, other_predictions, score_compare.DIFFERENCES_SHOWN)
     except MetricInputError as error:
         raise SpaceError(str(error)) from None
     progress(1.0, "done")

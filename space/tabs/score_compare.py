@@ -8,6 +8,7 @@ from __future__ import annotations
 import gradio as gr
 import pandas as pd
 
+from swords_metric import metric_family
 from swords_space import benchmarks, render, scoring
 from swords_space.inputs import Dropdown, PredictionsFile
 from swords_space.table_widths import fitted_widths
@@ -41,22 +42,23 @@ BETTER_COLOURS = {THIS_FILE: render.BAR_COLOURS["acceptable"], COMPARED: "#b4530
 # -- handlers -----------------------------------------------------------------------------------------------
 
 
-def comparison_table(comparison: dict | None) -> pd.DataFrame:
-    """The paired test (Scorer.compare's result) for the metrics the Score tab shows, in its order: both files'
-    figures, the difference (this file minus the compared one), its 95% interval and p-value."""
+def comparison_table(comparison: dict | None, config: str = "swords") -> pd.DataFrame:
+    """The paired test (the scorer's compare, any family's) for the metrics the Score tab shows, in its order: both
+    files' figures, as the metrics table of the config's family shows them, the difference (this file minus the
+    compared one), its 95% interval and p-value."""
     if not comparison:
         return pd.DataFrame(columns=COMPARISON_COLUMNS)
-    figures = comparison["metrics"]
+    family, figures = metric_family(config), comparison["metrics"]
     rows = [
         [
             label,
-            round(f["a"], 2),
-            round(f["b"], 2),
-            round(f["difference"], 2),
-            f"[{f['interval'][0]:.1f}, {f['interval'][1]:.1f}]",
+            scoring.shown_figure(family, f["a"]),
+            scoring.shown_figure(family, f["b"]),
+            round(f["difference"], family.decimals),
+            scoring.interval(family, f["interval"]),
             f"{f['p_value']:.4f}",
         ]  # as swords evaluate
-        for label, key in scoring.METRIC_ROWS
+        for label, key in scoring.metric_rows(family)
         for f in [figures.get(key)]
         if f is not None
     ]

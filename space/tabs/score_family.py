@@ -1,12 +1,9 @@
-"""The Score tab on a benchmark with its own official metrics (ProLex, TSAR-2022: swords_metric.metric_family): the
-family's figures, as fractions as its official scorer prints them (TSAR-2022: floored to 4 decimals), with their
-bootstrap intervals, and the summary line, which says that the SWORDS-only parts of the tab (the curve, what a
-system proposed, by part of speech, the comparison with a second file) do not apply. The figures are
-FamilyScorer.score's, laid out."""
+"""The Score tab's summary on a benchmark with its own official metrics (ProLex, TSAR-2022: metric_family):
+what was scored, its headline figures as its official scorer prints them (TSAR-2022: floored to 4 decimals), and
+which parts of the tab are the SWORDS metrics' only (the curve, what a system proposed, by part of speech, the
+targets where two files differ most). The figures are FamilyScorer.score's, laid out."""
 
 from __future__ import annotations
-
-import pandas as pd
 
 from swords_space.published import shown_figure
 from swords_space.scoring import FAMILY_METRIC_ROWS, PROLEX, TSAR2022
@@ -18,30 +15,14 @@ HOW_SHOWN = {
 }
 SWORDS_ONLY = (
     "The precision/recall curve, what a system proposed (classes, WordNet relations, worst targets), the "
-    "figures by part of speech and the comparison with a second file apply to SWORDS, CoInCo and "
+    "figures by part of speech and the targets where two files differ most apply to SWORDS, CoInCo and "
     "SemEval-2007 only."
 )
 
 
-def metrics_table(result: dict, columns: list[str]) -> pd.DataFrame:
-    """The family's figures: label, key, the figure as its scorer prints it, the 95% bootstrap interval."""
-    family = result["family"]
-    intervals = result.get("confidence_intervals") or {}
-    rows = [
-        [
-            label,
-            key,
-            shown_figure(family, result[key]),
-            f"[{intervals[key][0]:.4f}, {intervals[key][1]:.4f}]" if key in intervals else "",
-        ]
-        for label, key in FAMILY_METRIC_ROWS[family]
-    ]
-    return pd.DataFrame(rows, columns=columns)
-
-
 def summary(result: dict, config: str, split: str, source: str) -> str:
-    """One paragraph: what was scored, the headline figures, what was dropped as the official scorer drops it, and
-    that the SWORDS-only parts of the tab do not apply."""
+    """What was scored, the headline figures and what was dropped as the official scorer drops it (ScoreResult.summary
+    adds the comparison and that the SWORDS-only parts of the tab do not apply)."""
     family = result["family"]
     line = (
         f"Scored **{source}** on **{config} {split}** with {FAMILY_NAMES[family]}'s official metrics "
@@ -56,4 +37,4 @@ def summary(result: dict, config: str, split: str, source: str) -> str:
     dropped = (result.get("input_notes") or {}).get("complex_word_or_repeat_dropped")
     if dropped:
         line += f" {dropped:,} answers were the complex word or a repeat (dropped, as tsar_eval.py drops them)."
-    return f"{line} {SWORDS_ONLY}"
+    return line

@@ -46,7 +46,7 @@ def scored(result: ScoreResult, curve_setting: str) -> tuple:
         score_analysis.class_chart(result.analysis),
         score_analysis.relation_chart(result.analysis),
         score_analysis.worst_table(result.analysis),
-        score_compare.comparison_table(result.comparison),
+        score_compare.comparison_table(result.comparison, result.config),
         score_compare.differences_chart(result.differences),
         score_compare.differences_table(result.differences),
         result.curve,

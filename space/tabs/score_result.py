@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 import pandas as pd
 from pandas.io.formats.style import Styler
 
-from swords_metric import Scorer
+from swords_metric import Scorer, metric_family
 from swords_space import scoring
 from swords_space.published import beside_published
 from swords_space.tabs import score_family
@@ -59,20 +59,22 @@ class ScoreResult:
     differences: list[dict] | None = None  # Scorer.differences' targets where they differ most
 
     @property
-    def family(self) -> str:
-        """The benchmark's metric family: "swords" (every part of the tab), "tsar2022" or "prolex" (their own)."""
-        return self.result.get("family", "swords")
+    def family(self):
+        """The benchmark's metric Family (swords_metric.metric_family): what the tab shows of the result."""
+        return metric_family(self.config)
 
     def metrics_table(self) -> pd.DataFrame:
-        if self.family != "swords":
-            return score_family.metrics_table(self.result, SCORE_METRIC_COLUMNS)
-        intervals = self.result.get("confidence_intervals") or {}
-        rows = []
-        for label, key in scoring.METRIC_ROWS:
-            interval = intervals.get(key)
-            rows.append(
-                [label, key, round(self.result[key], 2), f"[{interval[0]:.1f}, {interval[1]:.1f}]" if interval else ""]
-            )
+        """The family's figures: label, key, the figure as its tables print it, the 95% bootstrap interval."""
+        family, intervals = self.family, self.result.get("confidence_intervals") or {}
+        rows = [
+            [
+                label,
+                key,
+                scoring.shown_figure(family, self.result[key]),
+                scoring.interval(family, intervals[key]) if intervals.get(key) else "",
+            ]
+            for label, key in scoring.metric_rows(family)
+        ]
         return pd.DataFrame(rows, columns=SCORE_METRIC_COLUMNS)
 
     def by_pos_table(self) -> pd.DataFrame:
@@ -87,8 +89,10 @@ class ScoreResult:
         return beside_published(self.result, self.config, self.split, self.source, self.setting)
 
     def summary(self) -> str:
-        if self.family != "swords":
-            return score_family.summary(self.result, self.config, self.split, self.source)
+        if self.family.official:  # its own official metrics: the SWORDS-only parts of the tab do not apply
+            return f"{score_family.summary(self.result, self.config, self.split, self.source)}{self._compared()} " + (
+                score_family.SWORDS_ONLY
+            )
         r = self.result
         missing = r["targets_without_predictions"]
         line = (
@@ -109,16 +113,20 @@ class ScoreResult:
         parts = [f"{unusual[key]:,} {label}" for key, label in UNUSUAL_INPUT if unusual.get(key)]
         if parts:
             line += " Scored as the upstream scorer scores them: " + ", ".join(parts) + "."
-        if self.comparison:
-            coverage = self.comparison["coverage"]
-            line += f" Compared with **{self.compared}** (below)"
-            if not coverage["a"] == coverage["b"] == coverage["both"]:
-                line += (
-                    f": the files answer different targets ({self.source}: {coverage['a']:,}, {self.compared}: "
-                    f"{coverage['b']:,}, both: {coverage['both']:,} of {coverage['targets_scored']:,})"
-                )
-            line += "."
-        return line
+        return line + self._compared()
+
+    def _compared(self) -> str:
+        """What the summary says of the file compared with, when one was given: which targets each answers."""
+        if not self.comparison:
+            return ""
+        coverage = self.comparison["coverage"]
+        line = f" Compared with **{self.compared}** (below)"
+        if not coverage["a"] == coverage["b"] == coverage["both"]:
+            line += (
+                f": the files answer different targets ({self.source}: {coverage['a']:,}, {self.compared}: "
+                f"{coverage['b']:,}, both: {coverage['both']:,} of {coverage['targets_scored']:,})"
+            )
+        return line + "."
 
     def curve_for(self, setting: str) -> pd.DataFrame:
         if self.curve.empty:  # no curve: a benchmark with its own metrics

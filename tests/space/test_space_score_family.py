@@ -199,8 +199,8 @@ def test_a_large_tsv_upload_is_read_in_bounded_memory_and_a_partial_one_says_wha
     assert "official scorer scores them" not in summary
 
 
-def test_a_tsv_of_another_split_or_order_names_it_and_a_second_file_is_refused(tmp_path, tsar_en_files):
-    jsonl, tsv = tsar_en_files
+def test_a_tsv_of_another_split_or_order_names_it_as_a_first_or_a_second_file(tmp_path, tsar_en_files):
+    _, tsv = tsar_en_files
     spanish = tsar_gold_lines("es", "test")
     with pytest.raises(
         SpaceError,
@@ -216,9 +216,6 @@ def test_a_tsv_of_another_split_or_order_names_it_and_a_second_file_is_refused(t
         r"tsar2022_es:test:0001",
     ):
         score_predictions(path, None, "tsar2022_es test", bootstrap=0)
-    with pytest.raises(
-        SpaceError,
-        match="^Comparing with a second file applies to SWORDS, CoInCo and SemEval-2007 "
-        "only; remove it to score on tsar2022_en test",
-    ):
-        score_predictions(str(jsonl), None, "tsar2022_en test", bootstrap=0, compare_upload=str(tsv))
+    ordered = write(tmp_path / "ordered.tsv", "".join(f"{s}\t{w}\tx\n" for s, w, _ in spanish).encode())
+    with pytest.raises(SpaceError, match=r"^es\.tsv:1: sentence and complex word .* are not those of "):
+        score_predictions(ordered, None, "tsar2022_es test", bootstrap=0, compare_upload=path)  # the second file
