@@ -1,13 +1,12 @@
-"""Free text to a benchmark-shaped row: the words of a context, a target's occurrences, a guessed POS; and the row a
-context and target stand for (a benchmark example's own when they are one, else free text's)."""
+"""The Substitute tab's free text: the words of a context to pick a target from, the chosen occurrence of a target,
+and the row a context and target stand for (a benchmark example's own when they are one, else free text's, its POS
+given or guessed). The rules of free text (a word, where a target stands, the POS guess, the row) are the baselines'
+(swords_baselines.free_text); the limits and the messages are the tab's."""
 
 from __future__ import annotations
 
-import hashlib
-import re
-
-from swords_dataset.schema import empty_provenance
-from swords_metric import UD_TO_WORDNET, lemmatize, load_wordnet_graph
+from swords_baselines import free_text
+from swords_baselines.free_text import WORD, guess_pos, occurrences
 from swords_space.benchmarks import POS_TAGS, find_example, get_row
 from swords_space.errors import SpaceError
 
@@ -15,13 +14,6 @@ MAX_CONTEXT_CHARS = 2000  # benchmark contexts are at most 875 characters
 MAX_TARGET_CHARS = 60
 MAX_WORD_CHOICES = 400
 AUTO_POS = "auto"
-
-# A word: letters, possibly joined by apostrophes or hyphens ("don't", "well-known"); no digits.
-WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
-
-_DETERMINERS = frozenset("a an the this that these those my your his her its our their some any no every each".split())
-_VERB_CUES = frozenset("to will would can could shall should may might must not n't did does do".split())
-_DEGREE = frozenset("very too so quite rather more most less least really".split())
 
 
 def check_context(context: str | None) -> str:
@@ -60,14 +52,6 @@ def parse_word_choice(value: str | None) -> tuple[str, int] | None:
     return word, int(occurrence)
 
 
-def occurrences(context: str, target: str) -> list[int]:
-    """Offsets where `target` stands as a whole word (not inside a longer word), case-sensitive; if it
-    never does, case-insensitive ("The" at a sentence start for "the")."""
-    pattern = r"(?<![^\W_])" + re.escape(target) + r"(?![^\W_])"
-    found = [m.start() for m in re.finditer(pattern, context)]
-    return found or [m.start() for m in re.finditer(pattern, context, flags=re.IGNORECASE)]
-
-
 def locate(context: str, target: str | None, occurrence: int | float | None = 1) -> tuple[int, str]:
     """(offset, target as written in the context) of the chosen occurrence of the target."""
     target = (target or "").strip()
@@ -86,63 +70,9 @@ def locate(context: str, target: str | None, occurrence: int | float | None = 1)
     return offset, context[offset : offset + len(target)]
 
 
-def _frequency(word: str, pos: str) -> int | None:
-    """How often `word` (lemmatized for pos) is tagged with that POS in SemCor, +1; None when WordNet has
-    no such lemma."""
-    graph = load_wordnet_graph()
-    lemma = lemmatize(word, pos).replace(" ", "_")
-    synsets = graph.synsets(lemma, UD_TO_WORDNET[pos])
-    if not synsets:
-        return None
-    total = 0
-    for synset in synsets:
-        words = [w.lower() for w in graph.words(synset)]
-        if lemma in words:
-            total += graph.tag_counts(synset)[words.index(lemma)]
-    return total + 1
-
-
-def guess_pos(context: str, offset: int, target: str) -> str:
-    """A POS for the target: WordNet's most frequent use of the word, nudged by the word before it (after
-    "the" a noun or adjective, after "to" or a modal a verb). Users can override it."""
-    before = WORD.findall(context[:offset])
-    previous = before[-1].lower() if before else ""
-    scores: dict[str, float] = {}
-    for pos in POS_TAGS:
-        frequency = _frequency(target, pos)
-        if frequency is None:
-            continue
-        score = float(frequency)
-        if previous in _DETERMINERS:
-            score *= {"NOUN": 3.0, "ADJ": 2.0}.get(pos, 0.1)
-        elif previous in _VERB_CUES:
-            score *= {"VERB": 4.0, "ADV": 1.0}.get(pos, 0.2)
-        elif previous in _DEGREE:
-            score *= {"ADJ": 3.0, "ADV": 3.0}.get(pos, 0.2)
-        if pos == "ADV" and target.lower().endswith("ly"):
-            score *= 3.0
-        scores[pos] = score
-    if not scores:
-        return "ADV" if target.lower().endswith("ly") else "NOUN"
-    return max(scores, key=lambda pos: (scores[pos], -POS_TAGS.index(pos)))
-
-
 def make_row(context: str, offset: int, target: str, pos: str) -> dict:
-    """A row in the benchmarks' schema for free text (no gold), so every system can answer it."""
-    digest = hashlib.sha1(f"{offset}:{target}:{context}".encode()).hexdigest()[:16]
-    return {
-        "id": f"space:{digest}",
-        "benchmark": "custom",
-        "context_id": f"space:{hashlib.sha1(context.encode()).hexdigest()[:16]}",
-        "context": context,
-        "target": target,
-        "offset": offset,
-        "pos": pos,
-        "target_lemma": lemmatize(target, pos),
-        "substitutes": [],
-        "candidates": [],
-        "provenance": empty_provenance(),
-    }
+    """A row in the benchmarks' schema for free text (the baselines' make_row), its ids the Space's."""
+    return free_text.make_row(context, offset, target, pos, prefix="space")
 
 
 def resolve_row(

@@ -39,24 +39,11 @@ def test_locating_a_target_by_occurrence_and_whole_words():
         free_text.locate(context, "ban", 1)  # inside a word is not the word
 
 
-@pytest.mark.parametrize(
-    ("context", "target", "expected"),
-    [
-        ("She gave a bright answer.", "bright", "ADJ"),
-        ("They want to run the company.", "run", "VERB"),
-        ("The run lasted an hour.", "run", "NOUN"),
-        ("He answered quickly and left.", "quickly", "ADV"),
-    ],
-)
-def test_guessed_part_of_speech(context, target, expected):
-    offset, written = free_text.locate(context, target)
-    assert free_text.guess_pos(context, offset, written) == expected
-
-
-def test_free_text_row_has_the_benchmark_schema():
-    row = free_text.make_row("The cats sat.", 4, "cats", "NOUN")
-    assert row["target_lemma"] == "cat" and row["benchmark"] == "custom" and row["substitutes"] == []
-    assert row["context"][row["offset"] : row["offset"] + len(row["target"])] == "cats"
+def test_the_tab_guesses_the_part_of_speech_of_free_text():
+    """The baselines' guess (tests/baselines/test_free_text.py measures it), on the tab's free-text row."""
+    row, split, how = free_text.resolve_row("They want to run the company.", "run", 1, free_text.AUTO_POS, None)
+    assert (row["pos"], row["target_lemma"], split, how) == ("VERB", "run", None, "guessed")
+    assert row["id"].startswith("space:") and row["benchmark"] == "custom"
 
 
 @pytest.mark.parametrize(
