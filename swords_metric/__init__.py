@@ -31,6 +31,16 @@ from swords_metric.judgments.protocol import (
     MAX_CANDIDATES,
 )
 from swords_metric.judgments.records import Judgments, JudgmentsWriter, judgment_record, read_judgments
+from swords_metric.judgments.resume import (
+    LLM_PREFIX,
+    carried_records,
+    judgeable,
+    judged_by,
+    llm_judge,
+    mismatched_record,
+    record_key,
+    unfinished_tasks,
+)
 from swords_metric.judgments.tasks import Candidate, Task, TaskSet, make_tasks, tasks_for
 from swords_metric.metrics.bootstrap import check_resamples
 from swords_metric.official.report import family_metric_keys, format_family_result
@@ -133,6 +143,14 @@ __all__ = [
     "read_tasks",
     "tasks_for",
     "write_tasks",
+    "LLM_PREFIX",
+    "carried_records",
+    "judgeable",
+    "judged_by",
+    "llm_judge",
+    "mismatched_record",
+    "record_key",
+    "unfinished_tasks",
     "ACCEPTABLE_ABOVE",
     "CLASSES",
     "CONCEIVABLE_FROM",

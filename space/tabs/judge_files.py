@@ -10,7 +10,15 @@ import json
 import re
 from pathlib import Path
 
-from swords_metric import MAX_CANDIDATES, MetricInputError, TaskSet, read_judgments, read_tasks
+from swords_metric import (
+    MAX_CANDIDATES,
+    MetricInputError,
+    TaskSet,
+    judgeable,
+    mismatched_record,
+    read_judgments,
+    read_tasks,
+)
 from swords_space import benchmarks, render
 from swords_space.errors import SpaceError
 
@@ -25,8 +33,9 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def judgeable_splits() -> list[str]:
-    """The benchmark splits a run's substitutes can be judged for: SWORDS's (judged, not recalled, gold)."""
-    return [benchmarks.split_label(c, s) for c, s in benchmarks.splits() if c.startswith("swords")]
+    """The benchmark splits a run's substitutes can be judged for: SWORDS's (judged, not recalled, gold), as the
+    metric's judgeable says."""
+    return [benchmarks.split_label(c, s) for c, s in benchmarks.splits() if judgeable(c)]
 
 
 def checked_upload(upload: str | Path, limit: int, what: str) -> tuple[Path, str]:
@@ -143,34 +152,9 @@ def judgments_from(upload: str | Path, taskset: TaskSet) -> list[dict]:
     except MetricInputError as error:
         raise SpaceError(_message(error, path, shown)) from None
     no_lone_surrogates(path, shown)
-    targets = {task.task: task.id for task in taskset.tasks}
-    dataset, split = taskset.header.get("dataset"), taskset.header.get("split")
-    for record in records:
+    found = mismatched_record(records, taskset, render.visible)  # the metric's rule: these tasks' records only
+    if found is not None:
+        record, why = found
         where = record["_where"].replace(str(path), shown)  # the reader's "FILE:LINE"
-        for key, expected in (("dataset", dataset), ("split", split)):
-            if key in record and expected is not None and record[key] != expected:
-                raise SpaceError(
-                    f"{where}: a judgment for {key} {render.visible(str(record[key]))}, but the tasks "
-                    f"are for {dataset} {split}: upload the judgments made with these tasks."
-                )
-        if record["task"] in targets and record["id"] != targets[record["task"]]:
-            raise SpaceError(
-                f"{where}: task {render.visible(record['task'])} is target "
-                f"{render.visible(targets[record['task']])} in the tasks file, not {render.visible(record['id'])}: "
-                "upload the judgments made with these tasks."
-            )
+        raise SpaceError(f"{where}: {why}: upload the judgments made with these tasks.")
     return records
-
-
-def judged_by(records: list[dict], taskset: TaskSet, judge: str) -> set[str]:
-    """The tasks this judge has finished in the records: every candidate of the task has their label (the tab writes
-    a task's records together, so a task cut short by a killed writer is judged again)."""
-    labelled: dict[str, set[str]] = {}
-    for record in records:
-        if record["judge"] == judge:
-            labelled.setdefault(record["task"], set()).add(record["substitute"])
-    return {
-        task.task
-        for task in taskset.tasks
-        if {candidate.substitute for candidate in task.candidates} <= labelled.get(task.task, set())
-    }

@@ -19,26 +19,24 @@ from pathlib import Path
 
 from swords_metric import (
     LABELS,
+    LLM_PREFIX,
     MetricInputError,
     Task,
     TaskSet,
+    carried_records,
+    judged_by,
     judgment_record,
+    llm_judge,
+    unfinished_tasks,
     write_tasks,
 )
 from swords_space import benchmarks, render, scoring
 from swords_space.errors import SpaceError
-from swords_space.tabs.judge_files import (
-    judgeable_splits,
-    judged_by,
-    judgments_from,
-    no_lone_surrogate_candidates,
-    tasks_from,
-)
-from swords_space.tabs.judge_store import append, carried, record_key, save_and_move
+from swords_space.tabs.judge_files import judgeable_splits, judgments_from, no_lone_surrogate_candidates, tasks_from
+from swords_space.tabs.judge_store import append, carried, save_and_move
 from swords_space.tabs.score_files import chosen_file, read_predictions
 
 MAX_JUDGE_CHARS = 80
-LLM_PREFIX = "llm:"  # an LLM judge's id (swords judge llm): a person's name never passes for a model's
 SESSION_PREFIX = "swords-judge-"
 # Earlier sessions of one page whose folders (and download links) are kept: each one's records are in the next.
 MAX_EARLIER = 8
@@ -113,7 +111,7 @@ def judge_name(name: str | None) -> str:
             f"The judge's name {seen(name)} holds an invisible character or a space other than a plain one, so it "
             "would look like another name; type a plain name."
         )
-    if name.lower().startswith(LLM_PREFIX):
+    if llm_judge(name):
         raise SpaceError(f'A name starting "{LLM_PREFIX}" is an LLM judge\'s (swords judge llm); choose another.')
     return name
 
@@ -212,9 +210,8 @@ def _begin(name, folder, tasks_upload, run_upload, split_label, partial, targets
             f"{_benchmark(taskset.header)}: download that file, then reload the page to judge these tasks."
         )
     if partial:  # the upload's records, but for those the earlier session holds already (it was its download)
-        held = {record_key(record) for record in records}
-        records += [record for record in judgments_from(partial, taskset) if record_key(record) not in held]
-    finished = judged_by(records, taskset, name)
+        records = carried_records(records, judgments_from(partial, taskset))
+    finished = judged_by(records, taskset, name)  # the metric's resume rule: every candidate labelled
     tasks = {task.task for task in taskset.tasks}
     session = JudgeSession(
         header=taskset.header,
@@ -222,7 +219,7 @@ def _begin(name, folder, tasks_upload, run_upload, split_label, partial, targets
         judge=name,
         folder=folder,
         file_name=_file_name(name),
-        todo=[i for i, task in enumerate(taskset.tasks) if task.task not in finished],
+        todo=unfinished_tasks(taskset, finished),
         resumed=len(finished),
         tasks_file=tasks_file,
         elsewhere=sum(record["task"] not in tasks for record in records),

@@ -5,7 +5,6 @@ session's folder), never a user's upload, which is only read."""
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 from pathlib import Path
 
@@ -29,11 +28,6 @@ def carried(path: Path | None) -> list[dict]:
             "The judgments file of this page's earlier session is too large to carry over: download it, then upload "
             "it with the tasks to continue."
         ) from None
-
-
-def record_key(record: dict) -> str:
-    """A record's identity: its fields, not where it was read."""
-    return json.dumps({k: v for k, v in record.items() if k != "_where"}, sort_keys=True)
 
 
 def append(path: Path, records: list[dict]) -> None:
