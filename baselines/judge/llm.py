@@ -7,9 +7,7 @@ sha256 (model_file.py). Resuming a killed run is the command's (run.py); a rerun
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Iterator, Sequence
-from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,10 +16,10 @@ from swords_baselines.judge.model_file import content_sha256
 from swords_baselines.judge.prompt import judge_id, parse_label, request_body
 from swords_baselines.llm.cache import ResponseCache
 from swords_baselines.llm.client import LLMClient, api_key, effective_base_url, is_openai
-from swords_baselines.llm.completion import close_within, in_completion_order, run_to_end
 from swords_baselines.llm.config import default_cache_dir
-from swords_baselines.llm.errors import ServerDown, TargetFailed
+from swords_baselines.llm.errors import TargetFailed
 from swords_baselines.llm.retry import Backoff
+from swords_baselines.llm.session import LLMSession
 from swords_lexsub.credentials import public_url
 from swords_lexsub.errors import SwordsError
 from swords_metric import Candidate, Task
@@ -78,15 +76,15 @@ class LLMJudge:
         if settings.local and settings.base_url:
             raise SwordsError("judge llm: --local serves its own model; leave out --base-url")
         self.settings = settings
-        self.engine = self.client = None
         self.model = settings.model  # as sent in requests
         self.constraint = constraints.NONE  # known once the server was asked (__enter__)
         self.sha256: str | None = None  # a local model file's content
-        self._loop: asyncio.AbstractEventLoop | None = None
+        self.session = LLMSession()  # the engine, the client and the event loop
+        self._entered = False
         if settings.local:
             from swords_baselines.llm.engine import DEFAULT_MODEL, LocalEngine
 
-            self.engine = LocalEngine(settings.model, parallel=LOCAL_SLOTS, context=LOCAL_CONTEXT)
+            self.session.engine = LocalEngine(settings.model, parallel=LOCAL_SLOTS, context=LOCAL_CONTEXT)
             self.model = self.engine.path.stem
             self.sha256 = content_sha256(self.engine.path)
             # Named by content: the shipped model's name only for the shipped model's bytes, any other file by its
@@ -99,6 +97,15 @@ class LLMJudge:
             self.judge = judge_id(settings.model)
 
     @property
+    def engine(self):
+        """The embedded engine (--local), else None."""
+        return self.session.engine
+
+    @property
+    def client(self) -> LLMClient | None:
+        return self.session.client
+
+    @property
     def server(self) -> str:
         """What answers: the server's public URL, or the embedded engine's model file."""
         if self.engine is not None:
@@ -106,37 +113,28 @@ class LLMJudge:
         return public_url(effective_base_url(self.settings.base_url))
 
     def __enter__(self) -> LLMJudge:
-        settings, base_url, identity = self.settings, self.settings.base_url, None
-        if self.engine is not None:
-            base_url = self.engine.start()
-            # The engine listens on a new port each time: its answers are cached under the model's content instead.
-            identity = f"local:sha256:{self.sha256}"
-        self.client = LLMClient(
-            base_url=base_url,
+        settings = self.settings
+        self.session.start(
+            lambda engine: f"local:sha256:{self.sha256}",  # the model's content
+            base_url=settings.base_url,
             api_key_env=settings.api_key_env,
             timeout=settings.timeout,
             max_retries=settings.max_retries,
             backoff=Backoff(settings.backoff),
             concurrency=LOCAL_SLOTS if self.engine is not None else settings.concurrency,
             cache=ResponseCache(settings.cache_folder()),
-            cache_identity=identity,
         )
-        self._loop = asyncio.new_event_loop()
+        self._entered = True
         if self.engine is not None:
             self.constraint = constraints.GRAMMAR  # llama.cpp's
         else:
-            openai = is_openai(effective_base_url(base_url))
-            self.constraint = run_to_end(self._loop, constraints.probe(self.client, openai))
+            openai = is_openai(effective_base_url(settings.base_url))
+            self.constraint = self.session.run(constraints.probe(self.client, openai))
         return self
 
     def __exit__(self, *exc) -> None:
-        loop, self._loop = self._loop, None
-        if loop is not None and not loop.is_closed():
-            if self.client is not None:
-                close_within(loop, self.client.aclose())
-            loop.close()
-        if self.engine is not None:
-            self.engine.stop()
+        self._entered = False
+        self.session.close()
 
     async def _verdict(self, task: Task, candidate: Candidate) -> Verdict:
         kind = self.constraint
@@ -155,21 +153,10 @@ class LLMJudge:
     def verdicts(self, items: Sequence[tuple[Task, Candidate]]) -> Iterator[Verdict]:
         """Each item's Verdict in completion order. Raises a SwordsError only when no request can succeed (the
         server is down, the key is refused); the verdicts yielded before are the caller's to keep."""
-        if self._loop is None:
+        if not self._entered:
             raise SwordsError("judge llm: use the judge in a with block")
         requests = (self._verdict(task, candidate) for task, candidate in items)
-        with closing(in_completion_order(self._loop, requests)) as batches:
-            for done in batches:
-                fatal = next((t.exception() for t in done if t.exception() is not None), None)
-                for finished in done:
-                    if finished.exception() is None:
-                        yield finished.result()
-                if isinstance(fatal, ServerDown):
-                    raise SwordsError(f"judge llm: {fatal}") from None
-                if isinstance(fatal, SwordsError):
-                    raise SwordsError(f"judge llm: {self.client.redact(str(fatal))}") from None
-                if fatal is not None:
-                    raise fatal
+        yield from self.session.completed(requests, "judge llm")
 
     @property
     def requests(self) -> int:

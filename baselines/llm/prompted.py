@@ -9,23 +9,21 @@ Answers are yielded as they complete so the runner checkpoints each one.
 
 from __future__ import annotations
 
-import asyncio
 import sys
 from collections.abc import Iterator, Sequence
-from contextlib import closing
 from dataclasses import dataclass
 
 from swords_baselines.llm.cache import ResponseCache
 from swords_baselines.llm.client import LLMClient, api_key, effective_base_url
-from swords_baselines.llm.completion import close_within, in_completion_order
 from swords_baselines.llm.config import LLMConfig
-from swords_baselines.llm.errors import ServerDown, TargetFailed
+from swords_baselines.llm.errors import TargetFailed
 from swords_baselines.llm.failures import Failure, FailurePolicy
 from swords_baselines.llm.parse import bounded, kept_length, parse_completion, to_prediction
 from swords_baselines.llm.priming import priming_split
 from swords_baselines.llm.prompt import chat_token_count
 from swords_baselines.llm.prompting import prompting
 from swords_baselines.llm.retry import Backoff
+from swords_baselines.llm.session import LLMSession
 from swords_baselines.llm.usage import reported_tokens, usage_figures
 from swords_baselines.options import options_from
 from swords_baselines.system import Prediction, System
@@ -70,7 +68,8 @@ class LLM(System):
         super().__init__(**options)
         self.settings = LLMConfig.of(**options)
         self.model = self.settings.model_name
-        self.engine = self.client = self.tokenizer = self.builder = None
+        self.session: LLMSession | None = None  # the engine, the client and the event loop, once started
+        self.tokenizer = self.builder = None
         self.parameters: dict = {}
         self.failed: dict[str, str] = {}  # target id -> why it failed, for the report
         self.empty_answers = 0  # empty completions recorded as no substitutes (--on-failure empty)
@@ -78,7 +77,15 @@ class LLM(System):
         self.bounded_targets = 0  # completions cut to what is kept of them (parse.bounded)
         self._session_key: str | None = None
         self._ready = False
-        self._loop: asyncio.AbstractEventLoop | None = None
+
+    @property
+    def engine(self):
+        """The embedded engine (--local) once started, else None."""
+        return self.session.engine if self.session is not None else None
+
+    @property
+    def client(self) -> LLMClient | None:
+        return self.session.client if self.session is not None else None
 
     @classmethod
     def resolved_options(cls, options: dict, config: str, split: str) -> dict:
@@ -109,18 +116,17 @@ class LLM(System):
         /tokenize where needed) and the prompt builder (reading the priming split). Once; closed by close()."""
         if self._ready:
             return
-        settings, base_url, identity = self.settings, self.settings.base_url, None
+        settings, engine = self.settings, None
         if settings.local:
             from swords_baselines.llm.engine import LocalEngine
 
-            self.engine = LocalEngine(
+            engine = LocalEngine(
                 self.model, parallel=settings.parallel, context=settings.budget, flags={"context": "--budget"}
             )
-            base_url = self.engine.start()
-            # A local engine listens on a new port each time: its answers are cached under the model file instead.
-            identity = f"local:{self.engine.path.name}:{self.engine.path.stat().st_size}"
-        self.client = LLMClient(
-            base_url=base_url,
+        self.session = LLMSession(engine)
+        self.session.start(
+            lambda engine: f"local:{engine.path.name}:{engine.path.stat().st_size}",  # the model file
+            base_url=settings.base_url,
             api_key_env=settings.api_key_env,
             session_key=self._session_key,
             timeout=settings.timeout,
@@ -128,7 +134,6 @@ class LLM(System):
             backoff=Backoff(settings.backoff),
             concurrency=settings.requests_in_flight,
             cache=ResponseCache(settings.cache_folder),
-            cache_identity=identity,
             on_retry=self._retrying,
             keep=lambda body, text: len(text) <= kept_length(body["max_tokens"]),  # no oversized answer on disk
         )
@@ -206,36 +211,23 @@ class LLM(System):
         )
         return TargetAnswer(row["id"], to_prediction(substitutes))
 
-    def _event_loop(self) -> asyncio.AbstractEventLoop:
-        # One loop for the whole run, so the HTTP connection pool survives from batch to batch.
-        if self._loop is None:
-            self._loop = asyncio.new_event_loop()
-        return self._loop
-
     def answers(self, rows: Sequence[dict]) -> Iterator[TargetAnswer]:
         """Each row's TargetAnswer in completion order: a prediction, or why the target has none. Raises a
         SwordsError only when no request can succeed (the server is down, the key is refused). The loop runs
         only while this generator waits for the next answer; while the caller writes one to its journal,
         requests in flight simply wait on their sockets."""
         self._started()
-        loop = self._event_loop()
         finished = 0
-        with closing(in_completion_order(loop, (self._answer(row) for row in rows))) as batches:
-            for done in batches:
-                fatal = next((task.exception() for task in done if task.exception() is not None), None)
-                for task in done:
-                    if task.exception() is None:
-                        finished += task.result().failure is None
-                        yield task.result()
-                if isinstance(fatal, ServerDown):
-                    raise SwordsError(
-                        f"llm: {fatal}; {finished} finished targets are checkpointed, rerun the same command "
-                        "to resume once the server answers"
-                    ) from None
-                if isinstance(fatal, SwordsError):
-                    raise SwordsError(f"llm: {self.client.redact(str(fatal))}") from None
-                if fatal is not None:
-                    raise fatal
+
+        def kept() -> str:
+            return (
+                f"; {finished} finished targets are checkpointed, rerun the same command to resume once the server "
+                "answers"
+            )
+
+        for answer in self.session.completed((self._answer(row) for row in rows), "llm", kept):
+            finished += answer.failure is None
+            yield answer
 
     def predict(self, rows: Sequence[dict]) -> Iterator[tuple[str, Prediction]]:
         """The run's policy over answers() (failures.py): a failed target is logged, then left out (--on-failure
@@ -270,10 +262,5 @@ class LLM(System):
         return figures
 
     def close(self) -> None:
-        loop, self._loop = self._loop, None
-        if loop is not None and not loop.is_closed():
-            if self.client is not None:
-                close_within(loop, self.client.aclose())
-            loop.close()
-        if self.engine is not None:
-            self.engine.stop()
+        if self.session is not None:
+            self.session.close()
