@@ -24,6 +24,7 @@ from swords_baselines.llm.usage import Usage
 from swords_lexsub.credentials import Redactor, public_url, url_secrets
 from swords_lexsub.errors import SwordsError
 from swords_lexsub.extras import import_failure
+from swords_lexsub.http_client import bounded_client
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 CONNECT_TIMEOUT = 10.0  # seconds to open a connection: a host that does not accept one is not slow, it is down
@@ -154,17 +155,16 @@ class LLMClient:
             try:
                 import httpx
                 import openai
-
-                from swords_baselines.llm.bounded_transport import BoundedTransport
             except ImportError as error:  # the module that is missing, not always openai (httpx: issue 40)
                 raise import_failure("the LLM client", error, "llm") from None
             key = self.api_key()
             if key != PLACEHOLDER_KEY:
                 self.redactor.add_token(key)
-            http = httpx.AsyncClient(
+            http = bounded_client(  # no body past MAX_BODY_BYTES is read
+                httpx,
+                asynchronous=True,
                 timeout=httpx.Timeout(self.timeout, connect=min(self.timeout, CONNECT_TIMEOUT)),
                 event_hooks={"response": [note_headers]},
-                transport=BoundedTransport(),  # no body past MAX_BODY_BYTES is read
             )
             # A query string in the base URL (some gateways take a token there) goes on every request.
             parts = urlsplit(self.base_url)

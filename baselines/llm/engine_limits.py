@@ -45,7 +45,10 @@ def check_settings(port: int, parallel: int, context: int, threads: int | None, 
 
 
 def check_fits(header: GGUFHeader, parallel: int, context: int, flags: dict[str, str]) -> None:
-    """The model's own limits: its trained context, and its KV cache for every slot in the memory there is."""
+    """The model's own limits: its trained context, and its KV cache for every slot in the memory there is.
+
+    Sized from our bounded header walk, not xllamacpp.memory's estimate, which reads the whole header with gguf's
+    GGUFReader (every array into numpy, a numpy traceback on a truncated file)."""
     name = header.path.name
     trained = header.context_length
     if trained is not None and context > trained:

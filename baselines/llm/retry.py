@@ -4,6 +4,9 @@ Retry-After header asks for when the server gives one.
 429, 5xx, 408/409, timeouts, connection errors and malformed bodies are retried; 400/422 fail the one
 target; 401/403/404 stop the run. The client's own retries are switched off so that every policy is here,
 explicit and tested.
+
+Kept over openai's own retries: they say no wait as it starts, count nothing for a circuit breaker, and replace a
+Retry-After past 2 minutes with their 8 s backoff (here the run stops instead); their Retry-After parser is private.
 """
 
 from __future__ import annotations
@@ -80,7 +83,7 @@ def classify(error: Exception, timeout: float, where: str, redact: Callable[[str
     succeed) or TargetFailed (this request never will). `where` is the server's public URL."""
     import openai
 
-    from swords_baselines.llm.bounded_transport import BodyTooLarge
+    from swords_lexsub.http_client import BodyTooLarge
 
     if isinstance(error, openai.APITimeoutError):
         headers = _headers_seen(error)

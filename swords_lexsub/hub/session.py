@@ -2,10 +2,10 @@
 
 Left to itself, huggingface_hub bounds each read only (a server that sends a byte a second holds it forever), retries a
 request that never answers five times, logs each retry, reads answers whole, and reads its cached agent registry whole.
-Here its shared HTTP client is one with the bounded transport (swords_lexsub/hub/transport.py), its log lines are
-silenced (the caller says what failed, once), and the upload runs in a worker thread waited for until the publish's
-deadline: that also bounds what does not go through the client (huggingface_hub's sleeps between retries, hf_xet's own
-transfers).
+Here its shared HTTP client is the bounded one (swords_lexsub/http_client.py) over the Hub's transport (transport.py),
+its log lines are silenced (the caller says what failed, once), and the upload runs in a worker thread waited for until
+the publish's deadline: that also bounds what does not go through the client (huggingface_hub's sleeps between
+retries, hf_xet's own transfers).
 """
 
 from __future__ import annotations
@@ -21,7 +21,8 @@ from typing import TypeVar
 
 from swords_lexsub.bounded_body import MAX_BODY_BYTES
 from swords_lexsub.errors import SwordsError
-from swords_lexsub.hub.transport import HubLimits, transport_class
+from swords_lexsub.http_client import bounded_client
+from swords_lexsub.hub.transport import HubLimits, refuse, transport_class
 
 T = TypeVar("T")
 
@@ -66,7 +67,11 @@ def hub_session(limits: HubLimits) -> Iterator[None]:
     transport = transport_class(http)
     verbosity = hf_logging.get_verbosity()
     registry = _agent_registry_guard(constants)
-    set_client_factory(lambda: http.Client(transport=transport(limits), follow_redirects=True, timeout=None))
+    set_client_factory(
+        lambda: bounded_client(
+            http, inner=transport(limits), refuse=refuse(limits), follow_redirects=True, timeout=None
+        )
+    )
     hf_logging.set_verbosity(hf_logging.CRITICAL + 10)
     try:
         yield

@@ -4,7 +4,8 @@ wall time and every answer in size.
 - Each request gets REQUEST_SECONDS of wall time, from connecting to the answer's last byte, and never more than is
   left of the publish's PUBLISH_SECONDS: when the time is up its connection is shut, which ends any read or write
   it waits in (a socket's timeout counts each read alone, so a server sending a byte a second never trips it).
-- At most MAX_BODY_BYTES of an answer is read, decompressed here (swords_lexsub.bounded_body).
+- At most MAX_BODY_BYTES of an answer is read: the client is swords_lexsub/http_client.py's bounded one, over this
+  transport.
 - At the first request it had to give up (past its time, an answer past the limit, a Retry-After past the
   deadline, a request failed as often in a row as huggingface_hub tries it), the publish gives up for good: every
   later request fails at once the same way, so that huggingface_hub's retries cannot start the wait again.
@@ -19,7 +20,6 @@ import time
 import urllib.request
 from collections.abc import Callable, Iterator
 
-from swords_lexsub.bounded_body import ACCEPT_ENCODING, BodyCounter, BodyPastLimit, BodyUndecodable, refusal
 from swords_lexsub.errors import SwordsError
 from swords_lexsub.terminal import shown
 
@@ -117,24 +117,26 @@ class _Watch:
         self.timer.cancel()
 
 
-def transport_class(http):
-    """The transport class for `http` (httpx or httpx2, whichever huggingface_hub uses)."""
+def refuse(limits: HubLimits) -> Callable[[object, str], HubFailure]:
+    """The bounded client's refusal of an answer (past the limit, an encoding not asked for): the publish gives up."""
 
-    class BoundedStream(http.SyncByteStream):
-        def __init__(self, inner, counter: BodyCounter, watch: _Watch, fail: Callable[[str], HubFailure]) -> None:
-            self.inner, self.counter, self.watch, self.fail = inner, counter, watch, fail
+    def refused(request, reason: str) -> HubFailure:
+        return limits.give_up(f"{request.method} {request.url.path}: {reason}")
+
+    return refused
+
+
+def transport_class(http):
+    """The transport class for `http` (httpx or httpx2, whichever huggingface_hub uses): the wall-time bounds, under
+    the bounded client's reading of each answer (swords_lexsub/http_client.py)."""
+
+    class WatchedStream(http.SyncByteStream):
+        def __init__(self, inner, watch: _Watch, fail: Callable[[str], HubFailure]) -> None:
+            self.inner, self.watch, self.fail = inner, watch, fail
 
         def __iter__(self) -> Iterator[bytes]:
             try:
-                for chunk in self.inner:
-                    try:
-                        chunk = self.counter.feed(chunk)
-                    except (BodyPastLimit, BodyUndecodable) as error:
-                        raise self.fail(str(error)) from None
-                    if chunk:
-                        yield chunk
-            except HubFailure:
-                raise
+                yield from self.inner
             except Exception:
                 if self.watch.fired:
                     raise self.fail(f"no whole answer {self.watch.late}") from None
@@ -145,7 +147,7 @@ def transport_class(http):
             self.inner.close()
 
     class HubTransport(http.BaseTransport):
-        """Every request bounded in wall time and every answer in size (see the module's docstring)."""
+        """Every request bounded in wall time (see the module's docstring)."""
 
         def __init__(self, limits: HubLimits) -> None:
             self.limits = limits
@@ -191,7 +193,6 @@ def transport_class(http):
             )
             watch = _Watch(ends, late)
             request.extensions["trace"] = watch.trace
-            request.headers["Accept-Encoding"] = ACCEPT_ENCODING
             try:
                 response = self._inner(request.url).handle_request(request)
             except Exception as error:
@@ -206,30 +207,16 @@ def transport_class(http):
                 )
             else:
                 limits.failed_in_a_row.pop(f"{request.method} {request.url}", None)
-            encoding = response.headers.get("content-encoding", "identity").strip().lower() or "identity"
-            problem = refusal(encoding, response.headers.get("content-length", ""))
             wait = response.headers.get("retry-after", "").strip()
-            if (
-                problem is None
-                and response.status_code in (429, 503)
-                and wait.isdigit()
-                and now + int(wait) > limits.deadline
-            ):
-                problem = f"HTTP {response.status_code}, asked to wait {int(wait):,} s, past the publish's deadline"
-            if problem is not None:
+            if response.status_code in (429, 503) and wait.isdigit() and now + int(wait) > limits.deadline:
                 watch.finish()
                 response.close()
-                raise fail(problem)
-            headers = [
-                (name, value)
-                for name, value in response.headers.multi_items()
-                if name.lower() not in ("content-encoding", "content-length") or encoding == "identity"
-            ]
+                raise fail(f"HTTP {response.status_code}, asked to wait {int(wait):,} s, past the publish's deadline")
             return http.Response(
                 response.status_code,
-                headers=headers,
+                headers=response.headers,
                 extensions=response.extensions,
-                stream=BoundedStream(response.stream, BodyCounter(encoding), watch, fail),
+                stream=WatchedStream(response.stream, watch, fail),
                 request=request,
             )
 

@@ -1,0 +1,174 @@
+"""The one HTTP client factory for servers outside this process: `bounded_client(http, ...)` makes an httpx (or
+httpx2) client whose every answer is read up to MAX_BODY_BYTES, decompressed with a bound (bounded_body.py). The LLM
+client (baselines/llm/client.py, asynchronous) and the Hub's publishing session (hub/session.py, which adds each
+request's wall-time bound as the inner transport) are made here.
+
+Why our own and not the client's: httpx reads a whole body into memory and decompresses it without a bound, so a
+server that sends an endless body or a gzip bomb would fill the memory.
+
+`http` is the module the caller's library uses (openai: httpx; huggingface_hub: httpx or httpx2); it is imported by
+the caller, so this module imports neither.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable, Iterator
+from functools import cache
+from types import ModuleType
+from typing import Any
+
+from swords_lexsub.bounded_body import (
+    ACCEPT_ENCODING,
+    MAX_BODY_BYTES,
+    BodyCounter,
+    BodyPastLimit,
+    BodyUndecodable,
+    refusal,
+)
+
+__all__ = ["ACCEPT_ENCODING", "MAX_BODY_BYTES", "BodyTooLarge", "bounded_client", "bounded_transport"]
+
+
+class BodyTooLarge(Exception):
+    """A response body past the limit (or in an encoding that was not asked for): read no further. Raised as a
+    subclass that is also the http module's ReadError, so its clients treat it as a failed read."""
+
+
+# Makes the exception a refused body is raised as: (request, reason) -> exception. The default is BodyTooLarge.
+Refuse = Callable[[Any, str], Exception]
+
+
+@cache
+def _classes(http: ModuleType) -> dict[str, type]:
+    """The transport and stream classes over one http module (httpx and httpx2 have distinct base classes)."""
+
+    class TooLarge(BodyTooLarge, http.ReadError):
+        pass
+
+    def default_refuse(request, reason: str) -> Exception:
+        return TooLarge(reason, request=request)
+
+    def bounded_response(request, response, limit: int, refuse: Refuse, stream_class: type):
+        """The response with its body counted (or the refusal raised, before any of it is read)."""
+        encoding = response.headers.get("content-encoding", "identity").strip().lower() or "identity"
+        problem = refusal(encoding, response.headers.get("content-length", ""), limit)
+        if problem is not None:
+            return problem
+        headers = [
+            (name, value)
+            for name, value in response.headers.multi_items()
+            if name.lower() not in ("content-encoding", "content-length") or encoding == "identity"
+        ]
+        counter = BodyCounter(encoding, limit)
+        return http.Response(
+            response.status_code,
+            headers=headers,
+            stream=stream_class(response.stream, counter, lambda reason: refuse(request, reason)),
+            extensions=response.extensions,
+            request=request,
+        )
+
+    def counted(counter: BodyCounter, chunk: bytes, fail: Callable[[str], Exception]) -> bytes:
+        try:
+            return counter.feed(chunk)
+        except BodyPastLimit as error:
+            raise fail(str(error)) from None
+        except BodyUndecodable as error:
+            raise http.DecodingError(str(error)) from None
+
+    class Stream(http.SyncByteStream):
+        def __init__(self, inner, counter: BodyCounter, fail: Callable[[str], Exception]) -> None:
+            self.inner, self.counter, self.fail = inner, counter, fail
+
+        def __iter__(self) -> Iterator[bytes]:
+            for chunk in self.inner:
+                chunk = counted(self.counter, chunk, self.fail)
+                if chunk:
+                    yield chunk
+
+        def close(self) -> None:
+            self.inner.close()
+
+    class AsyncStream(http.AsyncByteStream):
+        def __init__(self, inner, counter: BodyCounter, fail: Callable[[str], Exception]) -> None:
+            self.inner, self.counter, self.fail = inner, counter, fail
+
+        async def __aiter__(self) -> AsyncIterator[bytes]:
+            chunks = aiter(self.inner)
+            try:
+                async for chunk in chunks:
+                    chunk = counted(self.counter, chunk, self.fail)
+                    if chunk:
+                        yield chunk
+            finally:  # stopped early: close the connection's reader now, not when the garbage collector finds it
+                close = getattr(chunks, "aclose", None)
+                if close is not None:
+                    await close()
+
+        async def aclose(self) -> None:
+            await self.inner.aclose()
+
+    class Transport(http.BaseTransport):
+        def __init__(self, inner=None, limit: int = MAX_BODY_BYTES, refuse: Refuse | None = None) -> None:
+            self.inner = inner or http.HTTPTransport()
+            self.limit, self.refuse = limit, refuse or default_refuse
+
+        def handle_request(self, request):
+            request.headers["Accept-Encoding"] = ACCEPT_ENCODING
+            response = self.inner.handle_request(request)
+            bounded = bounded_response(request, response, self.limit, self.refuse, Stream)
+            if isinstance(bounded, str):
+                response.close()
+                raise self.refuse(request, bounded)
+            return bounded
+
+        def close(self) -> None:
+            self.inner.close()
+
+    class AsyncTransport(http.AsyncBaseTransport):
+        def __init__(self, inner=None, limit: int = MAX_BODY_BYTES, refuse: Refuse | None = None) -> None:
+            self.inner = inner or http.AsyncHTTPTransport()
+            self.limit, self.refuse = limit, refuse or default_refuse
+
+        async def handle_async_request(self, request):
+            request.headers["Accept-Encoding"] = ACCEPT_ENCODING
+            response = await self.inner.handle_async_request(request)
+            bounded = bounded_response(request, response, self.limit, self.refuse, AsyncStream)
+            if isinstance(bounded, str):
+                await response.aclose()
+                raise self.refuse(request, bounded)
+            return bounded
+
+        async def aclose(self) -> None:
+            await self.inner.aclose()
+
+    return {"sync": Transport, "async": AsyncTransport}
+
+
+def bounded_transport(
+    http: ModuleType,
+    *,
+    asynchronous: bool = False,
+    inner: Any = None,
+    limit: int = MAX_BODY_BYTES,
+    refuse: Refuse | None = None,
+) -> Any:
+    """A transport of `http` whose answers yield at most `limit` bytes of (decompressed) body; a body announced
+    larger, or in an encoding not asked for, is refused before it is read. `inner` sends the requests (`http`'s own
+    transport by default); `refuse(request, reason)` makes the exception raised (BodyTooLarge by default)."""
+    return _classes(http)["async" if asynchronous else "sync"](inner, limit, refuse)
+
+
+def bounded_client(
+    http: ModuleType,
+    *,
+    asynchronous: bool = False,
+    inner: Any = None,
+    limit: int = MAX_BODY_BYTES,
+    refuse: Refuse | None = None,
+    **options: Any,
+) -> Any:
+    """An `http.Client` (`http.AsyncClient` if `asynchronous`) over bounded_transport; `options` are the client's
+    (timeout, event_hooks, follow_redirects ...)."""
+    transport = bounded_transport(http, asynchronous=asynchronous, inner=inner, limit=limit, refuse=refuse)
+    return (http.AsyncClient if asynchronous else http.Client)(transport=transport, **options)
