@@ -88,33 +88,36 @@ DEFAULT_RELATIONS = "similar,also,verb_group,hypernyms,hyponyms,sisters"
 
 
 class WordNetEmbedding(_EncoderSystem):
-    """WordNet's words for the target, reranked in context.
+    """WordNet's words and the encoder's nearest vocabulary words for the target, reranked in context.
 
     Pool: the first ``pool`` (120) words of the `wordnet` system's list with ``relations`` (default: synonyms,
-    then similar-to, see-also, verb-group, hypernym, hyponym and sister-term words). Score of the word at
-    WordNet rank ``r`` (0 = first): ``cosine + prior_weight / (1 + r) + synonym_bonus * [direct synonym]``.
+    then similar-to, see-also, verb-group, hypernym, hyponym and sister-term words), then the ``neighbours`` (45)
+    words of the encoder's vocabulary nearest the target out of context that WordNet lists under its POS
+    (:mod:`~swords_baselines.neural.neighbours`). Score of the word at pool rank ``r`` (0 = first):
+    ``cosine + prior_weight / (1 + r) + synonym_bonus * [direct synonym]``.
 
-    Tuned on SWORDS dev (370 targets; lenient F@10 A / GAP / strict P@1 C), shared context, window 32:
-    plain `wordnet` 18.28 / 7.28 / 48.7; reranking WordNet's synonyms only 18.96 / 7.55; synonyms + similar +
-    hypernyms, 50 words 21.60 / 10.83; + verb group + hyponyms, 50 words 22.69 / 11.97; all six relations
-    23.32 / 12.04 (50 words), 24.48 / 12.37 (80), 25.27 / 12.61 (120), 25.64 / 12.80 (200), each with
-    prior 0.2 and bonus 0.05; at 120 words, prior 0.5 keeps P@1 at WordNet's level (49.3) for 25.32 / 12.88
-    (prior 0: 25.09 / 11.48 / 37.3). Sentence-level instead of word-level pooling ranked worse (dev ranking
-    GAP 49.1 vs 55.2). 120 words keeps all 762 SWORDS test targets well under 2 minutes on 2 CPU cores.
+    Tuned on SWORDS dev (370 targets; lenient F@10 A / GAP / strict P@1 C), shared context, window 32. WordNet's
+    words only: plain `wordnet` 18.28 / 7.28 / 48.7; reranking WordNet's synonyms only 18.96 / 7.55; all six
+    relations 23.32 / 12.04 (50 words), 25.27 / 12.61 (120), each with prior 0.2 and bonus 0.05; at 120 words,
+    prior 0.5 kept P@1 at WordNet's level (49.3) for 25.32 / 12.88. With the filters below, 25.42 / 15.23 / 54.8.
+    Adding the neighbours (prior 0.4, no bonus): 10 of them 29.08, 20 29.53, 30 29.66, 45 29.92 / 17.37 / 57.1,
+    60 29.73; 80 WordNet words + 45 neighbours 29.28. Sentence-level instead of word-level pooling ranked worse
+    (dev ranking GAP 49.1 vs 55.2). 165 words keep all 762 SWORDS test targets at about 30 s on 2 CPU cores.
 
     Left out of the pool (``exclude``, on by default): longer expressions holding the target word for word
     ("printing press" for "press": a quarter of the top 10 on SWORDS test) and the target's WordNet antonyms.
-    While fewer than ``least`` (10) words are left, WordNet's wider neighbourhood follows (see
+    While fewer than ``least`` (10) WordNet words are left, WordNet's wider neighbourhood follows (see
     :func:`~swords_baselines.classic.wordnet.wordnet_pool`). On SWORDS test (lenient F@10 A / strict F@10 A /
-    GAP / strict P@1 C): 22.76 / 15.54 / 11.79 / 47.29 without either, 22.50 / 16.27 / 13.69 / 52.89 with them
-    (plain `wordnet`: lenient F@10 A 15.54, GAP 6.07). These settings were not re-tuned on SWORDS dev.
+    GAP / strict P@1 C): 22.76 / 15.54 / 11.79 / 47.29 without filters or neighbours, 22.50 / 16.27 / 13.69 /
+    52.89 with the filters, 26.51 / 17.50 / 15.58 / 55.25 with both (plain `wordnet`: lenient F@10 A 15.54,
+    GAP 6.07).
     """
 
     name = "wordnet+embedding"
     english_only = True
     description = (
-        "WordNet's synonyms and related words reranked by contextual-embedding cosine plus WordNet's "
-        "frequency rank; the default offline system (no key, no network)"
+        "WordNet's synonyms and related words, and the encoder's nearest vocabulary words, reranked by "
+        "contextual-embedding cosine plus their rank; the default offline system (no key, no network)"
     )
     options = (
         *_ENCODER_OPTIONS,

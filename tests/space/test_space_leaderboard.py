@@ -19,7 +19,6 @@ from swords_metric import metric_family, published_benchmarks, published_systems
 from swords_space.tabs.leaderboard import (  # noqa: E402
     DEFAULT_BENCHMARK,
     MEASURED,
-    PUBLISHED_ROWS,
     SHIPPED,
     YOURS,
     benchmark_choices,
@@ -59,7 +58,7 @@ def test_the_default_board_is_swords_test_ranked_by_lenient_f10_measured_and_pub
     # The default system, the two oracles; humans are on swords_test_subset.
     assert set(measured["system"]) == {"wordnet+embedding", "coinco-oracle", "thesaurus-oracle"}
     default = measured[measured["system"] == "wordnet+embedding"].iloc[0]
-    assert (default["lenient F@10"], default["strict F@10"]) == (22.5, 16.3)  # its page's figures, 22.50 and 16.27
+    assert (default["lenient F@10"], default["strict F@10"]) == (26.5, 17.5)  # its page's figures, 26.51 and 17.50
     coinco = measured[measured["system"] == "coinco-oracle"].iloc[0]
     assert coinco["lenient F@10"] == round(oracle["lenient_a_f@10"], 1) == 33.9
     assert 0 < coinco.name < len(table) - 1  # among the published rows, where its figure ranks it
@@ -87,15 +86,22 @@ def test_the_default_board_is_swords_test_ranked_by_lenient_f10_measured_and_pub
 
 
 def test_every_published_row_is_on_its_splits_board_with_its_figures():
-    """Every system of every paper on the SWORDS metrics, each on the board of its benchmark split, once."""
+    """Every system of every paper on the SWORDS metrics, each on the board of its benchmark split, once (SWORDS
+    Table 7's precision and recall are not on the board)."""
+    board_keys = {"lenient_a_f@10", "lenient_c_f@10", "strict_a_f@10", "strict_c_f@10", "gap", "gap_rat"}
+    board_keys |= {"best_r", "best_mode_r", "oot_r", "oot_mode_r", "strict_c_p@1"}
+    board_keys |= {"lexsubgen_p@1", "lexsubgen_p@3", "lexsubgen_r@10"}
+    expected_rows = [
+        row for row in published_systems() if not metric_family(row.config).official and board_keys & set(row.metrics)
+    ]
     seen = 0
     for benchmark in published_benchmarks():
-        if metric_family(benchmark.split(" ")[0]) != "swords":
+        if metric_family(benchmark.split(" ")[0]).official:
             continue
         table, _ = leaderboard(benchmark=benchmark)
         published = table[table["source"].str.startswith("published: ")]
         config, split = benchmark.split(" ")
-        for entry in (row for row in PUBLISHED_ROWS if (row.config, row.split) == (config, split)):
+        for entry in (row for row in expected_rows if (row.config, row.split) == (config, split)):
             row = published[
                 (published["system"] == entry.label) & published["source"].str.startswith(f"published: {entry.source}")
             ]
@@ -110,7 +116,7 @@ def test_every_published_row_is_on_its_splits_board_with_its_figures():
                 expected = entry.metrics.get(key)
                 assert (row.iloc[0][label] == expected) if expected is not None else row[label].isna().all()
             seen += 1
-    assert seen == len(PUBLISHED_ROWS)
+    assert seen == len(expected_rows) > 40
 
 
 def test_each_split_is_ranked_by_its_main_metric():
