@@ -1,6 +1,6 @@
 """The GGUF header walk on its own, in-process: each malformed header llama.cpp would refuse, named with what is
-wrong; and on the real SmolLM2 file, quick and in agreement with llama.cpp's own gguf package. The same faults
-through the command line are in test_engine_model_refused.py."""
+wrong; and on the real SmolLM2 file, quick and in agreement with llama.cpp's own gguf package (its KV cache with
+xllamacpp's estimate). The same faults through the command line are in test_engine_model_refused.py."""
 
 from __future__ import annotations
 
@@ -72,6 +72,7 @@ def test_a_malformed_header_is_named_with_what_is_wrong(tmp_path, expected):
 
 
 @pytest.mark.slow  # 4 s on two cores
+@pytest.mark.slow  # 4 s on two cores, gguf's GGUFReader (the walk itself: under 0.5 s)
 def test_the_header_walk_is_quick_and_agrees_with_the_gguf_package(tmp_path):
     """On the real model: well under a second (gguf's own GGUFReader takes seconds), the file's size exactly
     what the header describes, the same tensors as gguf's reader."""
@@ -88,3 +89,8 @@ def test_the_header_walk_is_quick_and_agrees_with_the_gguf_package(tmp_path):
         (t.name, t.data_offset - header.data_offset) for t in reference.tensors
     ]
     assert [t.size for t in header.tensors] == [int(t.n_bytes) for t in reference.tensors]
+    # The KV cache the engine's memory check sizes (engine_limits.check_fits) is xllamacpp's own estimate of it.
+    from xllamacpp.memory import dump_metadata_json, graph_size
+
+    metadata = dump_metadata_json(reference, str(MODEL))["metadata"]
+    assert sum(graph_size(metadata, 1024, 512, 1, "f16")[0]) == header.kv_bytes_per_token() * 1024
