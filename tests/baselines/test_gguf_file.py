@@ -72,7 +72,6 @@ def test_a_malformed_header_is_named_with_what_is_wrong(tmp_path, expected):
 
 
 @pytest.mark.slow  # 4 s on two cores
-@pytest.mark.slow  # 4 s on two cores, gguf's GGUFReader (the walk itself: under 0.5 s)
 def test_the_header_walk_is_quick_and_agrees_with_the_gguf_package(tmp_path):
     """On the real model: well under a second (gguf's own GGUFReader takes seconds), the file's size exactly
     what the header describes, the same tensors as gguf's reader."""
