@@ -1,40 +1,25 @@
-"""The bundled benchmarks as the Space uses them: rows by split, search, and finding a pasted context.
-
-Each split is read once straight from its Parquet file inside ``swords_dataset`` (faster than
-``datasets.load``, and writes no cache, which matters on a read-only Space) and kept compact: its Arrow
-table, the few columns search needs as lists, and one index of every (context, offset, target). A row
-becomes a Python dict only when asked for. (All splits as dicts cost about 350 MB; this, about 40 MB.)
-"""
+"""The bundled benchmarks as the Space uses them: the splits it offers and their labels, ids as its tables show
+them, a row's snippet, and search. Rows by id, search and finding a pasted context are swords_dataset's compact
+split index (swords_dataset.split_index: each split read once from its Parquet file, no row held as a dict, no
+cache written, which matters on a read-only Space)."""
 
 from __future__ import annotations
 
-import threading
-from dataclasses import dataclass
-from functools import cache
-
 import swords_dataset
+from swords_dataset import split_index
+from swords_dataset.split_index import find_example as find_example  # the tabs' look-ups, re-exported
+from swords_dataset.split_index import get_row as get_row
+from swords_dataset.split_index import ids_starting
+from swords_dataset.split_index import load_rows as load_rows
 from swords_lexsub.errors import SwordsError
 from swords_metric import metric_family
 from swords_space.errors import SpaceError, shown
 
-# The splits a pasted context is looked up in, first match wins: SWORDS before CoInCo (SWORDS targets were
-# drawn from CoInCo, so a SWORDS context is usually also a CoInCo one, with other gold).
-LOOKUP_ORDER: tuple[tuple[str, str], ...] = (
-    ("swords", "test"),
-    ("swords", "dev"),
-    ("coinco", "test"),
-    ("coinco", "dev"),
-    ("semeval07", "test"),
-    ("semeval07", "trial"),
-)
 POS_TAGS = ("NOUN", "VERB", "ADJ", "ADV")
 ALL_POS = "all"
 SNIPPET_CHARS = 70
 # What a search result needs to be shown (example_label): not the gold, not the candidates.
 LISTED_COLUMNS = ["id", "context", "target", "offset", "pos", "target_lemma"]
-
-_split_lock = threading.Lock()
-_index_lock = threading.Lock()
 
 
 def splits() -> list[tuple[str, str]]:
@@ -46,7 +31,7 @@ def splits() -> list[tuple[str, str]]:
 def is_swords_family(config: str) -> bool:
     """Whether a config is scored with the SWORDS metrics (SWORDS, CoInCo, SemEval-2007), which the Space's
     classes, live judgements, analysis and comparisons are made of; ProLex and TSAR-2022 have their own."""
-    return metric_family(config) == "swords"
+    return not metric_family(config).official
 
 
 def split_label(config: str, split: str) -> str:
@@ -81,43 +66,6 @@ def choose_split(label: str | None) -> tuple[str, str]:
         raise unknown from None
 
 
-@dataclass(frozen=True)
-class _Split:
-    table: object  # pyarrow.Table: every column, in Arrow's compact memory
-    positions: dict[str, int]  # id -> row number
-    targets: list[str]  # lower-cased, for search
-    lemmas: list[str]  # lower-cased
-    pos: list[str]
-
-
-@cache
-def _read(config: str, split: str) -> _Split:
-    table = swords_dataset.split_table(config, split)
-    ids = table.column("id").to_pylist()
-    return _Split(
-        table=table,
-        positions={row_id: i for i, row_id in enumerate(ids)},
-        targets=[target.lower() for target in table.column("target").to_pylist()],
-        lemmas=[(lemma or "").lower() for lemma in table.column("target_lemma").to_pylist()],  # null: no lemma given
-        pos=table.column("pos").to_pylist(),
-    )
-
-
-def _split_data(config: str, split: str) -> _Split:
-    swords_dataset.check_config(config, split)
-    with _split_lock:  # two sessions asking at once read the file once
-        return _read(config, split)
-
-
-def load_rows(config: str, split: str) -> list[dict]:
-    """All rows of a split as dicts: a new list every call (nothing keeps it), for whoever needs them all."""
-    return _split_data(config, split).table.to_pylist()
-
-
-def _row(config: str, split: str, position: int) -> dict:
-    return _split_data(config, split).table.slice(position, 1).to_pylist()[0]
-
-
 SHORT_ID_CHARS = 10  # "t:65b44b55…": a SWORDS id's first 8 hex digits, unique in every split (checked by a test)
 ELLIPSIS = "…"
 
@@ -132,15 +80,8 @@ def full_id(config: str, split: str, shown_id: str) -> str:
     """The id a table's short id stands for (short_id), or the id itself when it is not a short one."""
     if not shown_id.endswith(ELLIPSIS):
         return shown_id
-    prefix = shown_id[: -len(ELLIPSIS)]
-    matches = [row_id for row_id in _split_data(config, split).positions if row_id.startswith(prefix)]
+    matches = ids_starting(config, split, shown_id[: -len(ELLIPSIS)])
     return matches[0] if len(matches) == 1 else shown_id
-
-
-def get_row(config: str, split: str, row_id: str) -> dict | None:
-    """One row as a dict (built on demand: a new dict every call), or None when the split has no such id."""
-    position = _split_data(config, split).positions.get(row_id)
-    return None if position is None else _row(config, split, position)
 
 
 def snippet(row: dict, width: int = SNIPPET_CHARS) -> str:
@@ -160,57 +101,10 @@ def example_label(row: dict) -> str:
 def search(config: str, split: str, query: str = "", pos: str = ALL_POS, limit: int = 200) -> tuple[list[dict], int]:
     """Rows whose target or target lemma starts with `query` (case-insensitive; all when empty), of the
     given POS; at most `limit` of them (with the LISTED_COLUMNS only), and how many matched in all."""
-    data = _split_data(config, split)
-    needle = (query or "").strip().lower()
     any_pos = pos in (None, "", ALL_POS)
-    matches = [
-        i
-        for i, (target, lemma, tag) in enumerate(zip(data.targets, data.lemmas, data.pos, strict=True))
-        if (any_pos or tag == pos) and (not needle or target.startswith(needle) or lemma.startswith(needle))
-    ]
-    # Exact matches first, so "bright" is not buried under "brightly" and "brightness".
-    matches.sort(key=lambda i: data.targets[i] != needle and data.lemmas[i] != needle)
-    shown = matches[: max(limit, 0)]
-    rows = data.table.select(LISTED_COLUMNS).take(shown).to_pylist() if shown else []
-    return rows, len(matches)
-
-
-@cache
-def _build_index() -> dict[tuple[str, int, str], tuple[str, str, int]]:
-    """(context, offset, target) -> (config, split, row number), over LOOKUP_ORDER, first wins. Equal
-    contexts share one string (CoInCo has about six targets a context, and SWORDS reuses CoInCo's)."""
-    index: dict[tuple[str, int, str], tuple[str, str, int]] = {}
-    contexts: dict[str, str] = {}
-    for config, split in LOOKUP_ORDER:
-        table = _split_data(config, split).table
-        columns = zip(*(table.column(name).to_pylist() for name in ("context", "offset", "target")), strict=True)
-        for i, (context, offset, target) in enumerate(columns):
-            context = contexts.setdefault(context, context)
-            index.setdefault((context, offset, target), (config, split, i))
-    return index
-
-
-def _index() -> dict[tuple[str, int, str], tuple[str, str, int]]:
-    with _index_lock:
-        return _build_index()
-
-
-def find_example(context: str, offset: int, target: str) -> tuple[str, str, dict] | None:
-    """(config, split, row) of the benchmark example with exactly this context and target occurrence,
-    also when the paste lost or gained whitespace at its ends; None for free text."""
-    index = _index()
-    stripped = context.strip()
-    lead = len(context) - len(context.lstrip())
-    for key in ((context, offset, target), (stripped, offset - lead, target)):
-        hit = index.get(key)
-        if hit is not None:
-            config, split, position = hit
-            return config, split, _row(config, split, position)
-    return None
+    return split_index.search(config, split, query, None if any_pos else pos, limit, LISTED_COLUMNS)
 
 
 def warm() -> None:
     """Read what the first requests need (called in the background at start)."""
-    _index()
-    for config, split in splits():
-        _split_data(config, split)
+    split_index.warm(splits())
