@@ -8,7 +8,6 @@ from __future__ import annotations
 from html import escape
 
 from swords_dataset.card import DESCRIPTIONS
-from swords_metric import metric_family
 
 # The lines saying what these benchmarks lack, where a SWORDS row shows its POS, lemma and graded score.
 NO_POS_OR_LEMMA = "no POS, no lemma: the benchmark gives none"
@@ -106,7 +105,9 @@ def _tsar_html(row: dict) -> str:
 
 
 def substitutes_html(row: dict) -> str:
-    """A ProLex or TSAR-2022 example's gold substitutes as the benchmark gives them."""
+    """A ProLex or TSAR-2022 example's gold substitutes as the benchmark gives them: annotators' counts (TSAR-2022's
+    gold) as bars, experts' judgements (ProLex's, no counts) as labels."""
     if not row.get("substitutes"):
         return f'<div style="{_BOX}"><em>This example has no gold substitutes.</em></div>'
-    return _tsar_html(row) if metric_family(row["benchmark"]) == "tsar2022" else _prolex_html(row)
+    counted = all(s.get("votes_total") is not None for s in row["substitutes"])
+    return _tsar_html(row) if counted else _prolex_html(row)
