@@ -42,7 +42,7 @@ def run_compare(scorer, family: Family, args: argparse.Namespace, note, said_whe
     if args.json:
         print(json.dumps(result, indent=2, allow_nan=False))  # every figure is finite
         return 0
-    blocks = [format_comparison(result, family.decimals)]
+    blocks = [format_comparison(result, family.reader.decimals)]
     blocks += [format_differences(result["differences"], scorer.k)] if "differences" in result else []
     print("\n\n".join(blocks))
     return 0

@@ -8,60 +8,21 @@ from __future__ import annotations
 
 import functools
 import json
-import math
 from dataclasses import dataclass, field, replace
 from importlib import resources
 
 from swords_lexsub.terminal import shown
-from swords_metric.official.tsar2022 import PRINTED_DECIMALS, TSAR_COLUMNS
-from swords_metric.references.metric_family import SWORDS, metric_family
+from swords_metric.references.metric_family import SWORDS, TSAR2022, Family, family_named, metric_family
 
 PUBLISHED_FILE = "published-results.json"
-# The metrics a published row may report, in the order tables show them, with their short labels.
-PUBLISHED_METRICS: dict[str, str] = {
-    "lenient_a_f@10": "F@10 A",
-    "lenient_a_p@10": "P@10 A",
-    "lenient_a_r@10": "R@10 A",
-    "lenient_c_f@10": "F@10 C",
-    "lenient_c_p@10": "P@10 C",
-    "lenient_c_r@10": "R@10 C",
-    "strict_a_f@10": "strict F@10 A",
-    "strict_a_p@10": "strict P@10 A",
-    "strict_a_r@10": "strict R@10 A",
-    "strict_c_f@10": "strict F@10 C",
-    "strict_c_p@10": "strict P@10 C",
-    "strict_c_r@10": "strict R@10 C",
-    "gap": "GAP",
-    "gap_rat": "GAP-rat",
-    "best_r": "best",
-    "best_mode_r": "best-m",
-    "oot_r": "oot",
-    "oot_mode_r": "oot-m",
-    "strict_c_p@1": "P@1",
-    "lexsubgen_p@1": "LSG P@1",
-    "lexsubgen_p@3": "LSG P@3",
-    "lexsubgen_r@10": "LSG R@10",
-    **TSAR_COLUMNS,  # TSAR-2022's official metrics, as fractions (its scorer and findings paper print them so)
-}
+# The families whose papers' figures the file holds (ProLex's paper reports none on its test split).
+_TABLED = (SWORDS, TSAR2022)
+# The metrics a published row may report, in the order tables show them, with their columns' labels as papers head
+# them (each family's reader table): the SWORDS metrics' in percent, TSAR-2022's official ones as fractions.
+PUBLISHED_METRICS: dict[str, str] = {metric.key: metric.paper for family in _TABLED for metric in family.reader.metrics}
 # The columns of the printed tables (the CLI, the manual, the Space): all but the precision and recall behind the
 # SWORDS paper's F@10 (its Table 7), which --json and published_results() give.
-SHOWN_METRICS: tuple[str, ...] = tuple(
-    key for key in PUBLISHED_METRICS if "_p@10" not in key and "_r@10" not in key or key.startswith("lexsubgen_")
-)
-# Metrics published as fractions floored to 4 decimals (TSAR-2022's): this run's figure is shown the same way.
-FRACTION_METRICS = frozenset(TSAR_COLUMNS)
-TSAR_LEGEND = (
-    "TSAR-2022's official metrics, fractions floored to 4 decimals as tsar_eval.py prints them: ACC@1, the "
-    "first answer is a gold substitute; ACC@k@Top1, one of the first k is a most frequent one; MAP@k, mean "
-    "average precision at k (divided by k); Potential@k, one of the first k is gold"
-)
-LEGEND = (
-    "F@10 A / C: lenient F@10 against acceptable / conceivable substitutes; strict: the same without the "
-    "lenient filter; GAP-rat: GAP weighted by score (the ranking setting's figure in the SWORDS paper); best, "
-    "oot (and -m, mode): SemEval-2007 recall; P@1: strict precision at 1 against conceivable; LSG: LexSubGen's "
-    "P@1, P@3, R@10; †: reranked by BERT (SWORDS paper); duplicates: oot answers with duplicates (McCarthy & "
-    "Navigli)"
-)
+SHOWN_METRICS: tuple[str, ...] = tuple(key for family in _TABLED for key in family.reader.compact)
 
 
 @dataclass(frozen=True)
@@ -178,13 +139,9 @@ def _columns(rows: list[PublishedResult], keys=SHOWN_METRICS) -> list[str]:
     return [key for key in keys if key in reported]
 
 
-def _run_cell(result: dict, key: str) -> str:
-    if key not in result:
-        return ""
-    if key in FRACTION_METRICS:  # floored, as the official scorer prints it and the published rows give it
-        factor = 10**PRINTED_DECIMALS
-        return str(math.floor(result[key] * factor) / factor)
-    return f"{result[key]:.2f}"
+def _run_cell(result: dict, key: str, family: Family) -> str:
+    """This run's figure as its family's tables print it (TSAR-2022's floored, as the published rows give it)."""
+    return family.reader.text(result[key]) if key in result else ""
 
 
 def _table(lines: list[list[str]]) -> str:
@@ -212,24 +169,25 @@ def format_published(result: dict, config: str, split: str, source: str) -> str:
     rows = published_systems(config, split)
     if not rows:
         return f"No published results on {config} {split} in this toolkit's table (swords_metric/{PUBLISHED_FILE})."
+    family = metric_family(config)
     columns = _columns(rows)
     part = coverage(result)
     label = f"this run: {part[0]:,} of {part[1]:,} targets" if part else "this run"
     table = [
         ["", "source", *(PUBLISHED_METRICS[key] for key in columns)],
-        [label, shown(source), *(_run_cell(result, key) for key in columns)],
+        [label, shown(source), *(_run_cell(result, key, family) for key in columns)],
         [""] * (2 + len(columns)),
     ]
     table += [[f"published: {row.label}", row.source, *(row.figure(key) for key in columns)] for row in rows]
     papers = published_papers()
     cited = sorted({row.paper for row in rows}, key=list(papers).index)
-    scale = "fractions" if set(columns) <= FRACTION_METRICS else "percent"
+    scale = "fractions" if family.reader.scale == "fraction" else "percent"
     lines = [
         f"Published results on {config} {split}, beside this run (figures in {scale}, as each paper reports them; "
         "blank: not reported)",
         _table(table),
         "",
-        TSAR_LEGEND if metric_family(config).official else LEGEND,
+        family.reader.legend,
     ]
     if part:
         lines.insert(
@@ -266,7 +224,7 @@ def published_json(result: dict, config: str, split: str) -> dict:
 def published_markdown(family: str = SWORDS) -> str:
     """The manual's table of published results of one metric family (the SWORDS metrics' benchmarks by default;
     "tsar2022"): every system of every paper, with its citation."""
-    rows = [row for row in published_systems() if metric_family(row.config) == family]
+    rows = [row for row in published_systems() if family_named(family).scores(row.config)]
     columns = _columns(rows)
     lines = [
         "| system | benchmark | source | setting | " + " | ".join(PUBLISHED_METRICS[k] for k in columns) + " |",

@@ -46,22 +46,9 @@ from swords_baselines.llm.prompting import prompting
 from swords_lexsub.credentials import public_url
 from swords_lexsub.errors import SwordsError
 from swords_lexsub.terminal import shown
-from swords_metric import MetricInputError, Scorer, family_metric_keys, metric_family
+from swords_metric import MetricInputError, Scorer, metric_family
 
-# The figures of the SWORDS paper's Tables 4 and 8 (percent), and the Scorer's signature. TSAR-2022 and ProLex
-# tasks print their family's official metrics instead (fractions, as their scorers print them; metrics_of).
-METRICS = (
-    "lenient_a_f@10",
-    "lenient_c_f@10",
-    "strict_a_f@10",
-    "strict_c_f@10",
-    "strict_c_p@1",
-    "best_r",
-    "best_mode_r",
-    "oot_r",
-    "oot_mode_r",
-)
-SIGNATURE = "signature"
+SIGNATURE = "signature"  # every task also reports the scorer's signature
 VERSION = 2  # 2: priming never from the split being scored (swords_dev_gen primes from SWORDS test)
 SERVER_ANSWER_SECONDS = 10.0  # the task's own question to the server, before lm-eval's requests
 # lm-eval's options that would change the prompt the runner sends, as lm-eval passes them to build_all_requests.
@@ -74,10 +61,10 @@ PROMPT_OPTIONS = (
 
 
 def metrics_of(benchmark: str) -> tuple[str, ...]:
-    """The figures a task on `benchmark` prints: the SWORDS paper's, or the benchmark's own official metrics (TSAR-2022:
-    the ten of tsar_eval.py; ProLex: acc/prof P/R/F@10)."""
-    family = metric_family(benchmark)
-    return METRICS if family == "swords" else tuple(family_metric_keys(family))
+    """The figures a task on `benchmark` prints, as its family's reader table says: the SWORDS paper's Tables 4 and 8
+    (percent), or the benchmark's own official metrics (fractions: TSAR-2022's ten of tsar_eval.py, ProLex's acc/prof
+    P/R/F@10)."""
+    return metric_family(benchmark).reader.reported
 
 
 def kept_whole(method: Callable) -> Callable:

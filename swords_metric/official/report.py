@@ -9,7 +9,7 @@ from swords_metric.references.metric_family import family_named
 
 def family_metric_keys(family: str, k: int = 10) -> list[str]:
     """The metric keys a family's result holds, in the order reports show them (its Family's table)."""
-    return family_named(family).metric_keys(k)
+    return family_named(family).reader.metric_keys(k)
 
 
 def format_family_result(result: dict, title: str, k: int = 10) -> str:

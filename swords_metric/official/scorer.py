@@ -123,7 +123,7 @@ class FamilyScorer(ScorerBase):
         settings: list[tuple[str, object]] = [("family", self.family)]
         if self.family.signs_k:
             settings.append(("k", self.k))
-        settings += [("scorer", self.family.official_scorer), ("match", "exact"), ("scale", self.family.scale)]
+        settings += [("scorer", self.family.official_scorer), ("match", "exact"), ("scale", self.family.reader.scale)]
         settings.append(("targets", len(self.rows)))
         signature = Signature(
             self.family, FAMILY_METRIC_VERSION, self.config or self.family, self.split, tuple(settings)
@@ -172,7 +172,7 @@ class FamilyScorer(ScorerBase):
             "b": sum(given_b),
             "both": sum(x and y for x, y in zip(given_a, given_b, strict=True)),
         }
-        metrics = {key: metrics[key] for key in self.family.metric_keys(self.k)}  # in the order reports show them
+        metrics = {key: metrics[key] for key in self.family.reader.metric_keys(self.k)}  # in a report's order
         return {"a": sources[0], "b": sources[1], "metrics": metrics, "coverage": coverage,
                 "signature": self.signature(bootstrap, seed)}  # fmt: skip
 

@@ -176,9 +176,10 @@ def tsar_scores(golds: Sequence[TsarGold], answers: Sequence[Sequence[str] | Non
     return result
 
 
-def floored(value: float) -> float:
-    """A figure as tsar_eval.py prints it: floored to 4 decimals."""
-    factor = 10**PRINTED_DECIMALS
+def floored(value: float, decimals: int = PRINTED_DECIMALS) -> float:
+    """A figure as tsar_eval.py prints it: floored (not rounded) to 4 decimals. The one copy of the rule: TSAR-2022's
+    reader table (references/reader_table.py) shows its figures through it."""
+    factor = 10**decimals
     return math.floor(value * factor) / factor
 
 

@@ -8,17 +8,13 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Mapping
 
-from swords_metric.official.prolex import PROLEX_ASPECTS
-from swords_metric.official.tsar2022 import TSAR_METRICS
+from swords_metric.references.reader_table import PROLEX_TABLE, SWORDS_TABLE, TSAR_TABLE, ReaderTable
 
 # Why the SWORDS metrics do not score the other families' rows: said in one line when they are given them.
 NOT_SWORDS = (
     "its rows have no POS, which the SWORDS metrics lemmatize by (with English WordNet: meaningless for "
     "Spanish and Portuguese), and it has its own official metrics"
 )
-# The official families' metric keys in a report's order ("{k}": the scorer's k).
-TSAR_KEYS = tuple(TSAR_METRICS)
-PROLEX_KEYS = tuple(f"{aspect}_{m}@{{k}}" for aspect in PROLEX_ASPECTS for m in "prf")
 TSAR_CUTOFFS = "ACC@1, ACC@k@Top1 at 1-3, MAP@k and Potential@k at 3, 5, 10"
 
 
@@ -39,14 +35,10 @@ class Family(str):
     signs_k: bool  # whether k decides its figures, so the signature names it
     has_details: bool  # the per-substitute details, summary, differences and judgments (the SWORDS metrics')
     official_scorer: str | None  # what its figures reproduce: the official scorer at the commit the data pins
-    scale: str  # "percent" or "fraction", as its papers and scorers print them
-    decimals: int  # the decimals a comparison table shows
-    floored_decimals: int | None  # figures its official scorer prints floored to this many decimals
-    headline: str  # the metric a leaderboard ranks by
+    reader: ReaderTable  # what its results mean to a reader: keys, labels, scale, rounding, headline (reader_table.py)
     default_intervals: bool  # `swords evaluate` gives 95% intervals unless --bootstrap 0 (the official scorers: none)
     scores_given_lines: bool  # its official scorer scores only the lines a file holds (tsar_eval.py), not every row
     untabled_source: str  # how a published row without a paper table is sourced (TSAR: the official results files)
-    keys: tuple[str, ...]  # an official family's metric keys in a report's order ("{k}": the scorer's k)
 
     @property
     def scorer_class(self) -> type:
@@ -59,9 +51,19 @@ class Family(str):
 
         return Scorer
 
-    def metric_keys(self, k: int = 10) -> list[str]:
-        """The metric keys of an official family's result, in the order reports show them ("{k}": the scorer's k)."""
-        return [key.format(k=k) for key in self.keys]
+    # The reader table's figures, asked of the family itself (its one copy is the table).
+    scale = property(lambda self: self.reader.scale)
+    decimals = property(lambda self: self.reader.decimals)
+    floored_decimals = property(lambda self: self.reader.floored_decimals)
+    headline = property(lambda self: self.reader.headline)
+
+    def shown(self, value: float) -> float:
+        """A figure as the family's tables show it (its reader table's rounding: TSAR-2022's floored)."""
+        return self.reader.shown(value)
+
+    def scores(self, config: str) -> bool:
+        """Whether this family scores a config's benchmark."""
+        return metric_family(config) is self
 
     def k_refusal(self, k: int) -> str | None:
         """Why this family's metrics do not take this k (the text after the option's name), or None."""
@@ -72,20 +74,17 @@ class Family(str):
 
 SWORDS = Family(
     "swords", official=False, takes_ranking=True, takes_problematic=True, fixed_k=None, signs_k=True,
-    has_details=True, official_scorer=None, scale="percent", decimals=2, floored_decimals=None,
-    headline="lenient_a_f@10", keys=(), default_intervals=True, scores_given_lines=False,
-    untabled_source="",
+    has_details=True, official_scorer=None, reader=SWORDS_TABLE, default_intervals=True,
+    scores_given_lines=False, untabled_source="",
 )  # fmt: skip
 TSAR2022 = Family(
     "tsar2022", official=True, takes_ranking=False, takes_problematic=False, fixed_k=10, signs_k=False,
-    has_details=False, official_scorer="tsar_eval.py@089c266", scale="fraction", decimals=4, floored_decimals=4,
-    headline="acc@1", keys=TSAR_KEYS, default_intervals=False, scores_given_lines=True,
-    untabled_source=", official results",
+    has_details=False, official_scorer="tsar_eval.py@089c266", reader=TSAR_TABLE, default_intervals=False,
+    scores_given_lines=True, untabled_source=", official results",
 )  # fmt: skip
 PROLEX = Family(
     "prolex", official=True, takes_ranking=False, takes_problematic=False, fixed_k=None, signs_k=True,
-    has_details=False, official_scorer="evaluate.py@f54ba0f:hard", scale="fraction", decimals=4,
-    floored_decimals=None, headline="acc_f@10", keys=PROLEX_KEYS, default_intervals=False,
+    has_details=False, official_scorer="evaluate.py@f54ba0f:hard", reader=PROLEX_TABLE, default_intervals=False,
     scores_given_lines=False, untabled_source="",
 )  # fmt: skip
 FAMILIES = (SWORDS, TSAR2022, PROLEX)
