@@ -11,8 +11,9 @@ from pathlib import Path
 import swords_dataset
 from swords_dataset.judgements import ACCEPTABLE_ABOVE, CONCEIVABLE_FROM
 from swords_metric.arguments import check_flag, check_k, check_split_name
-from swords_metric.details.explain import Judgement, judgements
-from swords_metric.errors import MetricInputError, shown
+from swords_metric.details.explain import Judgement, judge_target
+from swords_metric.details.stream import DetailsRequest
+from swords_metric.errors import MetricInputError
 from swords_metric.metrics.bootstrap import MIN_PAIRED_RESAMPLES, check_resamples, check_seed
 from swords_metric.metrics.target_scores import TargetScores, precision_recall_at, score_targets
 from swords_metric.official.scorer import FamilyScorer, check_family_options
@@ -20,9 +21,9 @@ from swords_metric.predictions.files import MAX_PREDICTIONS_BYTES, MAX_TARGET_CH
 from swords_metric.predictions.prepared import PreparedPredictions
 from swords_metric.reading import lemma_lists, prepare_for, read_for
 from swords_metric.references.metric_family import SWORDS, metric_family, rows_family
+from swords_metric.references.scored import ScoredTargets
 from swords_metric.references.shipped import LEMMATIZER, shipped_references
 from swords_metric.references.split import ReferenceSplit, shipped_split
-from swords_metric.references.target_ids import TargetIndex
 from swords_metric.results import comparison, system_result
 from swords_metric.scorer_base import ScorerBase
 from swords_metric.signature import Signature
@@ -126,14 +127,9 @@ class Scorer(ScorerBase):
         self.k, self.split, self.setting, self.config = check_k(k), check_split_name(split), setting, config
         self.depth = max(self.k, max(CURVE_KS))  # how much of each ranking prepared predictions keep
         self.include_problematic = check_flag(include_problematic, "include_problematic")
-        self.skipped = [flag and not self.include_problematic for flag in self.problematic]
-        self.references = [None if skip else ref for ref, skip in zip(references.references, self.skipped, strict=True)]
-        self.scored = [reference is not None and bool(reference.lemmas) for reference in self.references]
-        benchmarks = sorted({row["benchmark"] for row in self.rows if row["benchmark"]})
-        self.benchmark = "+".join(benchmarks) or "custom"
-        where = f"{self.config or self.benchmark}" + (f" {self.split}" if self.split else "")
-        self.index = TargetIndex([row["id"] for row in self.rows], [row["upstream_id"] for row in self.rows], where)
-        self.position = self.index.position
+        self.targets = targets = ScoredTargets.of(references, self.include_problematic, self.config, self.split)
+        self.benchmark, self.skipped, self.references = targets.benchmark, targets.skipped, targets.references
+        self.scored, self.index, self.position = targets.scored, targets.index, targets.index.position
 
     # -- predictions, prepared once --
 
@@ -146,7 +142,7 @@ class Scorer(ScorerBase):
         path ending .jsonl, .csv or .parquet, the details file is written as they are prepared (see the
         metric card, "Details"; checked before any work: an existing details file is replaced only as
         swords evaluate wrote it, or with `details_force`); `details_file` of the result says where it went."""
-        return prepare_for(self, predictions, source, self.depth, details, details_force)
+        return prepare_for(self, self.targets, predictions, source, self.depth, self._details(details, details_force))
 
     def read(
         self,
@@ -162,7 +158,8 @@ class Scorer(ScorerBase):
         over max_bytes (uncompressed), or a target over max_target_chars of JSON, is refused. With `details`
         (a .jsonl, .csv or .parquet path), the details file is written as the targets are read (an existing
         one is replaced only as swords evaluate wrote it, or with `details_force`; see prepare)."""
-        return read_for(self, path, max_bytes, max_target_chars, source or str(path), details, details_force)
+        request = self._details(details, details_force)
+        return read_for(self, self.targets, path, max_bytes, max_target_chars, source or str(path), self.depth, request)
 
     def align(self, predictions: Mapping[str, object] | Sequence[object], source: str = "predictions") -> list:
         """Predictions in reference order (None where a target has none); see TargetIndex.align."""
@@ -187,10 +184,7 @@ class Scorer(ScorerBase):
         """Each substitute against the target's gold, as the metric counts it: lemmatized under the target's
         POS, matched against the lemmas of the reference (judgements of a lemma's forms merged), classed with
         the benchmark's thresholds. Works for every target of the split, scored or left out."""
-        position = self.index.position.get(target_id, self.index.upstream_position.get(target_id))
-        if position is None:
-            raise MetricInputError(f"no target {shown(target_id)} in {self.index.where}")
-        return judgements(self.split_references.references[position], self.rows[position]["pos"], substitutes)
+        return judge_target(self.targets, target_id, substitutes)
 
     # -- results --
 
@@ -227,7 +221,8 @@ class Scorer(ScorerBase):
         `predictions_for_skipped_targets`; `id_scheme`; `input_notes` (empty substitutes, copies of the
         target, duplicates after lemmatization: all scored as upstream scores them)."""
         bootstrap, seed = check_resamples(bootstrap), check_seed(seed)
-        return system_result(self, self.prepare(predictions, source), bootstrap, seed, by_pos)
+        prepared = self.prepare(predictions, source)
+        return system_result(self.targets, prepared, self.k, self.signature, bootstrap, seed, by_pos)
 
     def precision_recall(self, predictions, ks: Iterable[int] = CURVE_KS) -> dict[int, dict[str, float]]:
         """Precision and recall (percent) at each k, e.g. 1…20, lenient and strict, against acceptable and
@@ -237,7 +232,7 @@ class Scorer(ScorerBase):
         ks = sorted({int(k) for k in ks})
         if not ks or ks[0] < 1:
             raise MetricInputError(f"precision_recall needs cut-offs of at least 1, got {ks}")
-        prepared = prepare_for(self, predictions, "predictions", max(self.depth, ks[-1]))
+        prepared = prepare_for(self, self.targets, predictions, "predictions", max(self.depth, ks[-1]))
         if ks[-1] > prepared.depth:
             raise MetricInputError(
                 f"predictions are prepared {prepared.depth} deep; k={ks[-1]} needs a Scorer with k >= {ks[-1]}"
@@ -252,7 +247,7 @@ class Scorer(ScorerBase):
         bootstrap = check_resamples(bootstrap, MIN_PAIRED_RESAMPLES, "the paired test's bootstrap")
         seed = check_seed(seed)
         a, b = self.prepare(predictions_a, sources[0]), self.prepare(predictions_b, sources[1])
-        return comparison(self, a, b, bootstrap, seed, sources)
+        return comparison(self.targets, a, b, self.k, self.signature, bootstrap, seed, sources)
 
     # -- what the metric counted (swords_metric/details/) --
 
@@ -264,21 +259,21 @@ class Scorer(ScorerBase):
         WordNet's graph (about 0.3 s, once a process)."""
         from swords_metric.details.analysis import analyze
 
-        return analyze(self, self.prepare(predictions).ranked, worst, relations)
+        return analyze(self.targets, self.prepare(predictions).ranked, self.k, worst, relations)
 
     def target_details(self, predictions) -> list[dict]:
         """The per-target records of a details file (kind "target"), for every scored target in reference
         order: P/R/F@k per family, GAP, top-k lemmas, acceptable substitutes missed."""
         from swords_metric.details.explain import target_records
 
-        return target_records(self, self.prepare(predictions).ranked)
+        return target_records(self.targets, self.prepare(predictions).ranked, self.k)
 
     def differences(self, predictions_a, predictions_b, n: int = 10) -> list[dict]:
         """The `n` targets where two systems differ most in per-target lenient F@k against acceptable, as
         records with both systems' figures and top-k lemmas (a comparison file's `pair` records)."""
         from swords_metric.details.analysis import differences
 
-        return differences(self, self.prepare(predictions_a, "A").ranked, self.prepare(predictions_b, "B").ranked, n)
+        return differences(self.targets, self.prepare(predictions_a, "A"), self.prepare(predictions_b, "B"), self.k, n)
 
     def write_comparison(
         self, path: str | Path, predictions_a, predictions_b, sources: tuple[str, str] = ("A", "B"), force: bool = False
@@ -291,7 +286,12 @@ class Scorer(ScorerBase):
 
         place = path if isinstance(path, DetailsPlace) else details_place(path, force=force, force_option="force=True")
         a, b = self.prepare(predictions_a, sources[0]), self.prepare(predictions_b, sources[1])
-        return write_comparison(self, place, a.ranked, b.ranked, sources)
+        return write_comparison(self.targets, self._details(place, force), a.ranked, b.ranked, sources)
+
+    def _details(self, path, force: bool) -> DetailsRequest | None:
+        """A details file asked for (None: none), and the settings its header states (k: its records' cut-off)."""
+        settings = {"config": self.config, "split": self.split, "setting": self.setting, "k": self.k}
+        return None if path is None else DetailsRequest(path, force, {**settings, "signature": self.signature()})
 
 
 def score(predictions, references: Iterable[Mapping], k: int = 10, include_problematic: bool = False, **kwargs) -> dict:

@@ -17,6 +17,8 @@ from swords_metric.details.explain import ranked_or_none, target_record
 from swords_metric.errors import MetricInputError
 from swords_metric.metrics.gold_sets import gold_sets, lemma_class
 from swords_metric.metrics.ranking import top_counts
+from swords_metric.predictions.prepared import PreparedPredictions
+from swords_metric.references.scored import ScoredTargets
 
 COUNTED = (
     "the strict top-k: each target's first k substitutes as precision counts them (lemmatized, the target "
@@ -52,14 +54,13 @@ def _with_shares(group: dict) -> dict:
     return group
 
 
-def analyze(scorer, ranked: Sequence, worst: int = 5, relations: bool = True) -> dict:
-    """The summary of prepared predictions (`ranked`: PreparedPredictions.ranked) against the scorer's
-    references: counts and shares per class (and, with `relations`, per WordNet relation, which loads
+def analyze(targets: ScoredTargets, ranked: Sequence, k: int, worst: int = 5, relations: bool = True) -> dict:
+    """The summary of prepared predictions (`ranked`: PreparedPredictions.ranked) against the scored targets'
+    references, at cut-off k: counts and shares per class (and, with `relations`, per WordNet relation, which loads
     WordNet's graph: about 0.3 s) over all targets, per POS and per gold-set size, and the `worst` worst
     targets (WORST_RULE) with what they missed."""
     if isinstance(worst, bool) or not isinstance(worst, int) or worst < 0:
         raise MetricInputError(f"worst must be a whole number of at least 0, got {worst!r}")
-    k = scorer.k
     names: tuple[str, ...] = ()
     if relations:
         from swords_metric.wordnet.relations import RELATIONS as names
@@ -67,10 +68,8 @@ def analyze(scorer, ranked: Sequence, worst: int = 5, relations: bool = True) ->
     overall, by_pos = _group(names), {}
     by_size = {label: _group(names) for label, _, _ in GOLD_SIZES}
     candidates = []
-    for position, scored in enumerate(scorer.scored):
-        if not scored:
-            continue
-        reference, prediction = scorer.references[position], ranked_or_none(ranked[position])
+    for position in targets.scored_positions():
+        reference, prediction = targets.references[position], ranked_or_none(ranked[position])
         gold = gold_sets(reference)
         top = prediction.top[:k] if prediction is not None else ()
         groups = (overall, by_pos.setdefault(reference.pos, _group(names)), by_size[gold_size(len(gold.acceptable))])
@@ -91,10 +90,12 @@ def analyze(scorer, ranked: Sequence, worst: int = 5, relations: bool = True) ->
             p = hits / predicted if predicted else 0.0
             r = hits / reference_k
             f = 2 * p * r / (p + r) if p + r else 0.0
-            candidates.append((f, hits - len(gold.acceptable), scorer.rows[position]["id"], position))
+            candidates.append((f, hits - len(gold.acceptable), targets.rows[position]["id"], position))
     worst_targets = []
     for _, _, _, position in sorted(candidates)[:worst]:
-        record = target_record(scorer.rows[position], scorer.references[position], ranked_or_none(ranked[position]), k)
+        record = target_record(
+            targets.rows[position], targets.references[position], ranked_or_none(ranked[position]), k
+        )
         worst_targets.append(
             {
                 key: record[key]
@@ -123,12 +124,12 @@ def analyze(scorer, ranked: Sequence, worst: int = 5, relations: bool = True) ->
     }
 
 
-def differences(scorer, ranked_a: Sequence, ranked_b: Sequence, n: int = 10) -> list[dict]:
-    """The `n` targets where two systems differ most (DIFFERENCE_RULE), as pair records (details.pair_record:
-    both systems' figures and top-k lemmas)."""
+def differences(targets: ScoredTargets, a: PreparedPredictions, b: PreparedPredictions, k: int, n: int = 10) -> list:
+    """The `n` targets where two systems' prepared predictions differ most (DIFFERENCE_RULE), as pair records
+    (details.pair_record: both systems' figures and top-k lemmas)."""
     if isinstance(n, bool) or not isinstance(n, int) or n < 0:
         raise MetricInputError(f"n must be a whole number of at least 0, got {n!r}")
     from swords_metric.details.writer import pair_records
 
-    differing = [record for record in pair_records(scorer, ranked_a, ranked_b) if record["difference"] != 0]
+    differing = [record for record in pair_records(targets, a.ranked, b.ranked, k) if record["difference"] != 0]
     return sorted(differing, key=lambda record: (-abs(record["difference"]), record["id"]))[:n]

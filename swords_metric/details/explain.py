@@ -28,6 +28,7 @@ from swords_metric.metrics.ranking import (
 )
 from swords_metric.predictions.lemmatized import substitute_lemma
 from swords_metric.references.reference import Reference
+from swords_metric.references.scored import ScoredTargets
 
 if TYPE_CHECKING:  # only a type here: relations load WordNet's graph, which a plain summary does not need
     from swords_metric.wordnet.relations import TargetRelations
@@ -65,6 +66,13 @@ def judgements(reference: Reference | None, pos: str, substitutes: Iterable[str]
             Judgement(substitute, lemma, label, reference.score(i), reference.positives[i], reference.totals[i])
         )
     return judged
+
+
+def judge_target(targets: ScoredTargets, target_id: str, substitutes: Iterable[str]) -> list[Judgement]:
+    """Scorer.judge: judgements of the substitutes against the gold of the target named by either id (a
+    MetricInputError for neither), scored or left out."""
+    position = targets.find(target_id)
+    return judgements(targets.split.references[position], targets.rows[position]["pos"], substitutes)
 
 
 def ranked_or_none(slot) -> RankedPrediction | None:
@@ -184,10 +192,9 @@ def target_record(row: Mapping, reference: Reference, ranked: RankedPrediction |
     }
 
 
-def target_records(scorer, ranked: Sequence) -> list[dict]:
-    """target_record of every scored target of a Scorer, in reference order (`ranked`: PreparedPredictions.ranked)."""
+def target_records(targets: ScoredTargets, ranked: Sequence, k: int) -> list[dict]:
+    """target_record of every scored target, in reference order (`ranked`: PreparedPredictions.ranked)."""
     return [
-        target_record(scorer.rows[i], scorer.references[i], ranked_or_none(ranked[i]), scorer.k)
-        for i, scored in enumerate(scorer.scored)
-        if scored
+        target_record(targets.rows[i], targets.references[i], ranked_or_none(ranked[i]), k)
+        for i in targets.scored_positions()
     ]

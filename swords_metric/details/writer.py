@@ -1,5 +1,7 @@
 """Writing details files as a Scorer prepares predictions (DetailsStream: a target's records go out as soon as
-it is prepared, so memory does not grow with the file), and the comparison file of two systems."""
+it is prepared, so memory does not grow with the file), and the comparison file of two systems. Each reads the split's
+targets as scored (ScoredTargets) and the Scorer's settings its header states (config, split, setting, k, signature;
+k is also the cut-off of its records)."""
 
 from __future__ import annotations
 
@@ -10,19 +12,10 @@ from swords_metric.details.columns import COMPARISON, DETAILS, PAIR_FIGURES, SUB
 from swords_metric.details.explain import ranked_or_none, substitute_records, target_figures, target_record
 from swords_metric.details.formats import DetailsWriter
 from swords_metric.details.place import DetailsPlace
+from swords_metric.details.stream import DetailsRequest
 from swords_metric.metrics.ranking import PR_FAMILY_NAMES, RankedPrediction
+from swords_metric.references.scored import ScoredTargets
 from swords_metric.wordnet.relations import target_relations
-
-
-def _header(scorer, sources: dict) -> dict:
-    return {
-        **sources,
-        "config": scorer.config,
-        "split": scorer.split,
-        "setting": scorer.setting,
-        "k": scorer.k,
-        "signature": scorer.signature(),
-    }
 
 
 class DetailsStream:
@@ -30,8 +23,8 @@ class DetailsStream:
     target (its substitute records, then its target record), `finish` (target records of the scored targets
     the input did not name, then the file is put in place) or `abort`."""
 
-    def __init__(self, scorer, place: DetailsPlace, source: str) -> None:
-        self.scorer = scorer
+    def __init__(self, targets: ScoredTargets, place: DetailsPlace, source: str, settings: dict) -> None:
+        self.targets, self.k = targets, settings["k"]
         fields = {
             "substitute": ["kind", "id", "upstream_id", "target", "pos", *SUBSTITUTE_FIELDS],
             "target": ["kind", "id", "upstream_id", "target", "pos", *TARGET_FIELDS],
@@ -39,30 +32,28 @@ class DetailsStream:
         self.writer = DetailsWriter(
             place.path,
             DETAILS,
-            {**_header(scorer, {"predictions": source}), "fields": fields},
+            {"predictions": source, **settings, "fields": fields},
             on_complete=place.record,
         )
-        self.observed = bytearray(len(scorer.rows))
+        self.observed = bytearray(len(targets.rows))
 
     def observe(self, position: int, pairs: list, ranked: RankedPrediction) -> None:
-        scorer = self.scorer
-        row, reference = scorer.rows[position], scorer.references[position]
+        row, reference = self.targets.rows[position], self.targets.references[position]
         relations = target_relations(reference.target_lemma, reference.pos)
         counted = 0
-        for record in substitute_records(row, reference, pairs, scorer.k, relations):
+        for record in substitute_records(row, reference, pairs, self.k, relations):
             counted += record["rank"] is not None
             self.writer.write(record)
         self._target(position, ranked, len(pairs), counted)
         self.observed[position] = 1
 
     def _target(self, position: int, ranked: RankedPrediction | None, given: int, counted: int) -> None:
-        scorer = self.scorer
-        record = target_record(scorer.rows[position], scorer.references[position], ranked, scorer.k)
+        record = target_record(self.targets.rows[position], self.targets.references[position], ranked, self.k)
         self.writer.write({**record, "substitutes_given": given, "substitutes_counted": counted})
 
     def finish(self) -> None:
-        for position, scored in enumerate(self.scorer.scored):
-            if scored and not self.observed[position]:
+        for position in self.targets.scored_positions():
+            if not self.observed[position]:
                 self._target(position, None, 0, 0)
         self.writer.close()
 
@@ -96,23 +87,24 @@ def pair_record(row, reference, ranked_a: RankedPrediction | None, ranked_b: Ran
     return {**record, **sides["a"], **sides["b"]}
 
 
-def pair_records(scorer, ranked_a: Sequence, ranked_b: Sequence):
+def pair_records(targets: ScoredTargets, ranked_a: Sequence, ranked_b: Sequence, k: int):
     """pair_record of every scored target, in reference order."""
-    for position, scored in enumerate(scorer.scored):
-        if scored:
-            yield pair_record(
-                scorer.rows[position],
-                scorer.references[position],
-                ranked_or_none(ranked_a[position]),
-                ranked_or_none(ranked_b[position]),
-                scorer.k,
-            )
+    for position in targets.scored_positions():
+        yield pair_record(
+            targets.rows[position],
+            targets.references[position],
+            ranked_or_none(ranked_a[position]),
+            ranked_or_none(ranked_b[position]),
+            k,
+        )
 
 
 def write_comparison(
-    scorer, place: DetailsPlace, ranked_a: Sequence, ranked_b: Sequence, sources: tuple[str, str]
+    targets: ScoredTargets, request: DetailsRequest, ranked_a: Sequence, ranked_b: Sequence, sources: tuple[str, str]
 ) -> int:
-    """The comparison file: one pair record per scored target. Returns how many were written."""
+    """The comparison file `request` asks for (its path a DetailsPlace, checked before the predictions were
+    prepared): one pair record per scored target at its settings' k. Returns how many were written."""
+    place, settings = request.path, request.settings
     fields = {
         "pair": [
             "kind",
@@ -125,11 +117,13 @@ def write_comparison(
         ]
     }
     header = {
-        **_header(scorer, {"a": sources[0], "b": sources[1]}),
+        "a": sources[0],
+        "b": sources[1],
+        **settings,
         "fields": fields,
         "families": list(PR_FAMILY_NAMES),
     }
     with DetailsWriter(place.path, COMPARISON, header, on_complete=place.record) as writer:
-        for record in pair_records(scorer, ranked_a, ranked_b):
+        for record in pair_records(targets, ranked_a, ranked_b, settings["k"]):
             writer.write(record)
     return writer.records
