@@ -5,42 +5,14 @@ rows of its benchmark split, as `swords evaluate --published` prints them; the L
 
 from __future__ import annotations
 
-import math
-
 import pandas as pd
 from pandas.io.formats.style import Styler
 
-from swords_metric import (
-    PUBLISHED_METRICS,
-    SHOWN_METRICS,
-    PublishedResult,
-    metric_family,
-    published_papers,
-    published_systems,
-)
-from swords_space.scoring import FAMILY_METRIC_ROWS
+from swords_metric import metric_family, published_papers, published_systems
 from swords_space.table_widths import fitted_widths
 
-# One row per system of a paper on a benchmark split, its figures from several tables merged (as the CLI prints them).
-PUBLISHED: tuple[PublishedResult, ...] = tuple(published_systems())
 THIS_RUN_SOURCE = "this run, measured here"  # a published row's source is its citation
 _THIS_RUN_STYLE = "background-color: #fef9c3; font-weight: 600"  # the run stands apart from the published rows
-# The metrics a published row reports, in the order the metric's tables show them (the SWORDS metrics'; TSAR-2022's
-# rows have their own columns). The table beside a run shows those its split's published rows report (shown_keys).
-REPORTED_METRICS = tuple(
-    key
-    for key in SHOWN_METRICS
-    if any(key in row.metrics for row in PUBLISHED if metric_family(row.config) == "swords")
-)
-# TSAR-2022's official metrics, as its published rows report them (fractions floored to 4 decimals).
-TSAR_REPORTED_METRICS = tuple(
-    key
-    for key in SHOWN_METRICS
-    if any(key in row.metrics for row in PUBLISHED if metric_family(row.config) == "tsar2022")
-)
-# Every metric's column label: the published ones', and ProLex's (no paper of it is in the published results).
-_LABELS = PUBLISHED_METRICS | {key: label for label, key in FAMILY_METRIC_ROWS["prolex"]}
-PRINTED_DECIMALS = 4  # TSAR-2022's scorer and results tables floor every figure to 4 decimals
 # A split no paper reports on shows this run's main figures (the Metrics table above has them all).
 CORE_METRICS = ("lenient_a_f@10", "lenient_c_f@10", "strict_a_f@10", "strict_c_f@10", "gap", "strict_c_p@1")
 RUN_NAME_CHARS = 16  # this run's file name in the system column, cut with "…" past it (the summary has it whole)
@@ -55,36 +27,27 @@ def citations() -> str:
     )
 
 
-def floored(value: float) -> float:
-    """A TSAR-2022 figure as its scorer prints it and its results tables publish it: floored to 4 decimals."""
-    factor = 10**PRINTED_DECIMALS
-    return math.floor(value * factor) / factor
-
-
-def shown_figure(family: str, value: float) -> float:
-    """A run's figure as its family's tables print it: the SWORDS metrics' percent to 2 decimals; TSAR-2022's
-    fractions floored to 4 (tsar_eval.py); ProLex's fractions to 4."""
-    if family == "tsar2022":
-        return floored(value)
-    return round(value, 4 if family == "prolex" else 2)
-
-
 def shown_keys(config: str, split: str) -> tuple[str, ...]:
-    """The metrics of the table beside the published rows of a split: those its published rows report (SWORDS
-    metrics: fewer columns, each compared), else the main ones; TSAR-2022 and ProLex: their official ones."""
+    """The metrics of the table beside the published rows of a split: an official family's own (all of them); the
+    SWORDS metrics' that its published rows report (fewer columns, each compared), else the main ones. In the
+    family's reader table's order."""
     family = metric_family(config)
-    if family == "tsar2022":
-        return TSAR_REPORTED_METRICS
-    if family == "prolex":
-        return tuple(key for _, key in FAMILY_METRIC_ROWS["prolex"])
+    if family.official:
+        return family.reader.compact
     reported = {key for row in published_systems(config, split) for key in row.metrics}
-    return tuple(key for key in REPORTED_METRICS if key in reported) or CORE_METRICS
+    return tuple(key for key in family.reader.compact if key in reported) or CORE_METRICS
+
+
+def _labels(config: str) -> dict[str, str]:
+    """Each metric's column label, as the papers head their columns (the family's reader table)."""
+    return {metric.key: metric.paper for metric in metric_family(config).reader.metrics}
 
 
 def columns(config: str, split: str) -> list[str]:
     """The table's columns: the system, its source (this run's, or a citation), the metrics (shown_keys), the
     setting (a short label: no column wraps a word at 1,280 px)."""
-    return ["system", "source", *(_LABELS[key] for key in shown_keys(config, split)), SETTING]
+    labels = _labels(config)
+    return ["system", "source", *(labels[key] for key in shown_keys(config, split)), SETTING]
 
 
 def variants(config: str, split: str) -> list[str]:
@@ -104,9 +67,9 @@ def beside_published(result: dict, config: str, split: str, source: str, setting
     published rows report (blank: not reported). TSAR-2022: its official metrics, this run's floored as the
     published ones are; ProLex (no published rows): its own metrics."""
     rows = published_systems(config, split)
-    family, keys = metric_family(config), shown_keys(config, split)
+    reader, keys = metric_family(config).reader, shown_keys(config, split)
     numbered = {variant: n for n, variant in enumerate(variants(config, split), 1)}
-    measured = [shown_figure(family, result[key]) if key in result else None for key in keys]
+    measured = [reader.shown(result[key]) if key in result else None for key in keys]
     table = [[run_name(source), THIS_RUN_SOURCE, *measured, setting]]
     table += [
         [
@@ -118,7 +81,8 @@ def beside_published(result: dict, config: str, split: str, source: str, setting
         for row in rows
     ]
     frame = pd.DataFrame(table, columns=columns(config, split))
-    figures = {_LABELS[key]: _figure for key in keys}  # as each paper prints it: 34.6, not 34.60
+    labels = _labels(config)
+    figures = {labels[key]: _figure for key in keys}  # as each paper prints it: 34.6, not 34.60
     return frame.style.apply(
         lambda line: [_THIS_RUN_STYLE if line.iloc[1] == THIS_RUN_SOURCE else ""] * len(line), axis=1
     ).format(figures, na_rep="")
@@ -126,10 +90,10 @@ def beside_published(result: dict, config: str, split: str, source: str, setting
 
 def notes(config: str, split: str) -> str:
     """What the table's setting labels stand for, below it: this run's metric variant, then each published one."""
-    how = {
-        "tsar2022": "the official metrics, floored to 4 decimals",
-        "prolex": "evaluate.py's hard metrics",
-    }.get(metric_family(config), "every metric, lenient and strict, measured here")
+    family = metric_family(config)
+    how = "every metric, lenient and strict, measured here"
+    if family.official:
+        how = f"its official metrics, {family.reader.how_shown}"
     listed = "".join(f" [{n}] {variant}." for n, variant in enumerate(variants(config, split), 1))
     return f"This run: {how}.{listed}" if listed else f"This run: {how}. No published result on this split."
 

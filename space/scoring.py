@@ -8,84 +8,34 @@ the Explore tab alike: tests/space/test_space_labels.py measures it against scor
 
 from __future__ import annotations
 
-import math
 import threading
 from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
 
-from swords_metric import PUBLISHED_METRICS, Scorer, TaskSet, make_tasks
+from swords_metric import Scorer, TaskSet, make_tasks, metric_family
 
-# (label, metric key) of the metrics the UI shows, in the paper's order: Table 4, then 7 and 8.
-METRIC_ROWS: tuple[tuple[str, str], ...] = (
-    ("lenient F@10, acceptable", "lenient_a_f@10"),
-    ("lenient F@10, conceivable", "lenient_c_f@10"),
-    ("strict F@10, acceptable", "strict_a_f@10"),
-    ("strict F@10, conceivable", "strict_c_f@10"),
-    ("lenient P@10, acceptable", "lenient_a_p@10"),
-    ("lenient R@10, acceptable", "lenient_a_r@10"),
-    ("lenient P@10, conceivable", "lenient_c_p@10"),
-    ("lenient R@10, conceivable", "lenient_c_r@10"),
-    ("strict P@10, acceptable", "strict_a_p@10"),
-    ("strict R@10, acceptable", "strict_a_r@10"),
-    ("strict P@10, conceivable", "strict_c_p@10"),
-    ("strict R@10, conceivable", "strict_c_r@10"),
-    ("GAP", "gap"),
-    ("GAP (ratio weights)", "gap_rat"),
-    ("best", "best_r"),
-    ("best-mode", "best_mode_r"),
-    ("oot", "oot_r"),
-    ("oot-mode", "oot_mode_r"),
-    ("P@1 (strict, conceivable)", "strict_c_p@1"),
-    ("LexSubGen P@1", "lexsubgen_p@1"),
-    ("LexSubGen P@3", "lexsubgen_p@3"),
-    ("LexSubGen R@10", "lexsubgen_r@10"),
-)
+# The tab's tables show the SWORDS paper's F@10 figures first (its Table 4), then the precision and recall behind
+# them (Table 7), then the rest (Table 8); an official family's in its scorer's order (its reader table's).
+TABLE_4_FIRST = ("lenient_a_f@10", "lenient_c_f@10", "strict_a_f@10", "strict_c_f@10")
+SWORDS_FAMILY = metric_family("swords")
+
+
+def metric_rows(family: object = SWORDS_FAMILY) -> tuple[tuple[str, str], ...]:
+    """(label, metric key) of the figures the tab shows for a Family (swords_metric.metric_family): its reader
+    table's long labels, in the tab's order."""
+    names = family.reader.names
+    first = [key for key in TABLE_4_FIRST if key in names]
+    return tuple((names[key], key) for key in [*first, *(key for key in names if key not in first)])
+
+
+METRIC_ROWS = metric_rows()  # the SWORDS metrics'
 METRIC_LABELS = {key: label for label, key in METRIC_ROWS}
-PROLEX, TSAR2022 = "prolex", "tsar2022"  # swords_metric.metric_family's names
-# (label, metric key) of the figures of the benchmarks with their own official metrics, in their scorers' order.
-FAMILY_METRIC_ROWS: dict[str, tuple[tuple[str, str], ...]] = {
-    TSAR2022: tuple(
-        (PUBLISHED_METRICS[key], key)
-        for key in (
-            "acc@1",
-            "acc@1@top1",
-            "acc@2@top1",
-            "acc@3@top1",
-            "map@3",
-            "map@5",
-            "map@10",
-            "potential@3",
-            "potential@5",
-            "potential@10",
-        )
-    ),
-    PROLEX: tuple(
-        (f"{m.upper()}@10, {name}", f"{aspect}_{m}@10")
-        for aspect, name in (("acc", "acceptable"), ("prof", "proficiency-oriented"))
-        for m in "prf"
-    ),
-}
-
-
-def metric_rows(family) -> tuple[tuple[str, str], ...]:
-    """(label, key) of the figures the tab shows for a Family (swords_metric.metric_family): the SWORDS metrics', or
-    an official family's, in its scorer's order."""
-    return FAMILY_METRIC_ROWS[family] if family.official else METRIC_ROWS
-
-
-def shown_figure(family, value: float) -> float:
-    """A figure as its Family's tables print it: the SWORDS metrics' percent to 2 decimals; TSAR-2022's fractions
-    floored to 4 (tsar_eval.py); ProLex's fractions to 4."""
-    if family.floored_decimals is not None:
-        factor = 10**family.floored_decimals
-        return math.floor(value * factor) / factor
-    return round(value, family.decimals)
 
 
 def interval(family, bounds) -> str:
     """A 95% interval as the tab shows it: percent to 1 decimal, fractions to the Family's decimals."""
-    decimals = 1 if family.scale == "percent" else family.decimals
+    decimals = 1 if family.reader.scale == "percent" else family.reader.decimals
     return f"[{bounds[0]:.{decimals}f}, {bounds[1]:.{decimals}f}]"
 
 

@@ -68,6 +68,7 @@ _LAZY = {
     "DETAILS_EXTENSIONS": ("details.columns", "EXTENSIONS"),
     "check_details_path": ("details.place", "check_details_path"),
     "is_details_file": ("details.place", "is_details_file"),
+    "Board": ("leaderboard", "Board"),
     "PUBLISHED_METRICS": ("published", "PUBLISHED_METRICS"),
     "PublishedResult": ("published", "PublishedResult"),
     "format_published": ("published", "format_published"),
@@ -86,6 +87,7 @@ if TYPE_CHECKING:  # the names _LAZY loads, as type checkers and the API referen
     from swords_metric.details.analysis import GOLD_SIZES
     from swords_metric.details.columns import EXTENSIONS as DETAILS_EXTENSIONS
     from swords_metric.details.place import check_details_path, is_details_file
+    from swords_metric.leaderboard import Board
     from swords_metric.published import (
         PUBLISHED_METRICS,
         SHOWN_METRICS,
@@ -152,6 +154,7 @@ __all__ = [
     "record_key",
     "unfinished_tasks",
     "ACCEPTABLE_ABOVE",
+    "Board",
     "CLASSES",
     "CONCEIVABLE_FROM",
     "DETAILS_EXTENSIONS",

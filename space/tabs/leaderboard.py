@@ -14,62 +14,20 @@ from pandas.io.formats.style import Styler
 
 from swords_dataset import CONFIGS
 from swords_lexsub.terminal import shown
-from swords_metric import metric_family, published_benchmarks
+from swords_metric import Board, MetricInputError, published_benchmarks
 from swords_space import SPACE_DIR
 from swords_space.inputs import Dropdown, refuse
-from swords_space.published import PUBLISHED, shown_figure
 from swords_space.render import plural
 from swords_space.render_board import Bar, bar_chart_html, figure
-from swords_space.scoring import FAMILY_METRIC_ROWS, PROLEX, TSAR2022
 from swords_space.stored import UnusableFile, metrics_files, read_metrics, results_dir, skipped
 from swords_space.table_widths import unbroken, width_px
-from swords_space.tabs import score_family
 
-LEADERBOARD_METRICS = (
-    ("lenient F@10", "lenient_a_f@10"),
-    ("lenient Fc@10", "lenient_c_f@10"),
-    ("strict F@10", "strict_a_f@10"),
-    ("strict Fc@10", "strict_c_f@10"),
-    ("GAP", "gap"),
-    ("GAP-rat", "gap_rat"),
-    ("best", "best_r"),
-    ("best-m", "best_mode_r"),
-    ("oot", "oot_r"),
-    ("oot-m", "oot_mode_r"),
-    ("P@1", "strict_c_p@1"),
-    ("LSG P@1", "lexsubgen_p@1"),
-    ("LSG P@3", "lexsubgen_p@3"),
-    ("LSG R@10", "lexsubgen_r@10"),
-)
-# SemEval-2007's oot credits an answer given twice twice (McCarthy & Navigli 2009): it may pass 100.
-_OVER_100 = {"oot_r"}
 DEFAULT_BENCHMARK = "swords test"
-SWORDS = "swords"  # the SWORDS metrics' family (swords_metric.metric_family)
 SHIPPED, YOURS = "measured: shipped", "measured: your run"  # a run's source: the Space's results, or the user's
 MEASURED = (SHIPPED, YOURS)
 PUBLISHED_SOURCE = "published: "
 _PUBLISHED_STYLE = "background-color: #f3f4f6; color: #374151"
 _MEASURED_STYLE = "background-color: #eff6ff; font-weight: 600"  # render_board's measured hue, lighter
-# The published rows that report a metric of the board: every system of every paper (SWORDS Table 7's precision
-# and recall are not on the board, its F@10 are).
-PUBLISHED_ROWS = tuple(row for row in PUBLISHED if any(key in row.metrics for _, key in LEADERBOARD_METRICS))
-# A benchmark with its own official metrics has its own board: its metrics (fractions, as its scorer prints them),
-# its runs measured here and its published rows (TSAR-2022: every team and run of the official results).
-BOARD_METRICS = {SWORDS: LEADERBOARD_METRICS, **FAMILY_METRIC_ROWS}
-FAMILY_PUBLISHED_ROWS = {SWORDS: PUBLISHED_ROWS} | {
-    family: tuple(row for row in PUBLISHED if metric_family(row.config) == family) for family in FAMILY_METRIC_ROWS
-}
-# The main metric a board is ranked and charted by, the first of its family's that the split's published rows
-# report (a split no paper reports on: the first). SWORDS, CoInCo, SemEval-2007: the SWORDS paper's lenient F@10
-# against acceptable substitutes; where no paper reports it, SemEval-2007's best, else LexSubGen's P@1.
-MAIN_METRICS = {SWORDS: ("lenient_a_f@10", "best_r", "lexsubgen_p@1"), TSAR2022: ("acc@1",), PROLEX: ("acc_f@10",)}
-WHY_MAIN = {
-    "lenient_a_f@10": "F@10 against the acceptable substitutes, lenient: the SWORDS paper's main metric",
-    "best_r": "SemEval-2007's official best, which this split's papers report (none reports F@10)",
-    "lexsubgen_p@1": "LexSubGen's precision at 1, which this split's papers report (none reports F@10 or best)",
-    "acc@1": "TSAR-2022's official ranking metric (its results tables are sorted by it)",
-    "acc_f@10": "F@10 against the acceptable substitutes: ProLex's evaluate.py default",
-}
 # Column widths: a column fits its header and its longest figure or text on one line (the table's font is
 # monospace, 8.4 px a character at Gradio's default size, bold ones too; 9 leaves room), plus its padding; a
 # system's name wraps between its words past SYSTEM_PX. A header is never wrapped: "proficiency-oriented" would
@@ -94,21 +52,17 @@ def benchmark_choices() -> list[str]:
 
 
 def main_metric(benchmark: str) -> tuple[str, str]:
-    """(column label, metric key) of the metric a benchmark split's board is ranked and charted by."""
-    family = metric_family(benchmark.split(" ")[0])
-    reported = {
-        key for row in FAMILY_PUBLISHED_ROWS[family] if f"{row.config} {row.split}" == benchmark for key in row.metrics
-    }
-    key = next((key for key in MAIN_METRICS[family] if key in reported), MAIN_METRICS[family][0])
-    return dict((key, label) for label, key in BOARD_METRICS[family])[key], key
+    """(column label, metric key) of the metric a benchmark split's board is ranked and charted by (the metric's
+    Board: the first of its family's leaderboard metrics that the split's published rows report)."""
+    return Board(benchmark).main
 
 
 def leaderboard_columns(benchmark: str = DEFAULT_BENCHMARK) -> list[str]:
     """The board's columns: the system, its main figure and its source first (in view at 1,280 px), then the other
     figures and the targets."""
-    family, (main, _) = metric_family(benchmark.split(" ")[0]), main_metric(benchmark)
-    others = [label for label, _ in BOARD_METRICS[family] if label != main]
-    return ["system", main, "source", *others, "targets"]
+    board = Board(benchmark)
+    main, _ = board.main
+    return ["system", main, "source", *(label for label, _ in board.metrics if label != main), "targets"]
 
 
 def published_source(entry) -> str:
@@ -117,21 +71,18 @@ def published_source(entry) -> str:
     return f"{PUBLISHED_SOURCE}{entry.source}{reproduced}"
 
 
-def measured_row(metrics: dict, family: str = SWORDS) -> dict:
-    """A metrics file's row of its family's board (its run header checked by stored.read_metrics), by column: the
-    figures must be percentages (the SWORDS metrics) or fractions (the others, as their scorers print them) and the
-    targets a count, else UnusableFile says which."""
-    run, row = metrics["run"], {}
-    for label, key in BOARD_METRICS[family]:
-        value = metrics.get(key)
-        top = (1000 if key in _OVER_100 else 100) if family == SWORDS else 1
-        if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= top:
-            raise UnusableFile(f'"{key}" is not a {"percentage" if family == SWORDS else "fraction"}')
-        row[label] = round(float(value), 1) if family == SWORDS else shown_figure(family, value)
+def measured_row(metrics: dict, benchmark: str = DEFAULT_BENCHMARK) -> dict:
+    """A metrics file's row of its split's board (its run header checked by stored.read_metrics), by column: the
+    figures as the metric's Board checks and shows them (percentages or fractions, by the family) and the targets a
+    count, else UnusableFile says which."""
+    try:
+        row = Board(benchmark).measured(metrics)
+    except MetricInputError as error:
+        raise UnusableFile(str(error)) from None
     targets = metrics.get("targets_scored")
     if isinstance(targets, bool) or not isinstance(targets, int) or not 0 <= targets < 10**9:
         raise UnusableFile('"targets_scored" is not a count of targets')
-    return row | {"system": shown(run["system"]), "targets": targets, "source": SHIPPED}
+    return row | {"system": shown(metrics["run"]["system"]), "targets": targets, "source": SHIPPED}
 
 
 SHIPPED_RESULTS = SPACE_DIR / "results"  # the baselines' results that come with the Space
@@ -156,7 +107,8 @@ def leaderboard(folder: str | Path | None = None, benchmark: str = DEFAULT_BENCH
     logged once)."""
     if benchmark not in benchmark_choices():
         raise refuse(f"Benchmark {shown(benchmark)!r} is not one of: {', '.join(benchmark_choices())}")
-    family, (main, key) = metric_family(benchmark.split(" ")[0]), main_metric(benchmark)
+    board = Board(benchmark)
+    main, _ = board.main
     folders = result_folders(folder)
     yours = {path.name for path in metrics_files(folders[-1][0])} if len(folders) > 1 else set()
     measured, skipped_names, elsewhere, counts = [], [], 0, dict.fromkeys((SHIPPED, YOURS), 0)
@@ -170,7 +122,7 @@ def leaderboard(folder: str | Path | None = None, benchmark: str = DEFAULT_BENCH
                     elsewhere += 1
                     continue
                 try:
-                    row = measured_row(metrics, family) | {"source": source}
+                    row = measured_row(metrics, benchmark) | {"source": source}
                 except UnusableFile as error:
                     skipped(path, str(error))
             if row is None:
@@ -179,13 +131,10 @@ def leaderboard(folder: str | Path | None = None, benchmark: str = DEFAULT_BENCH
                 measured.append(row)
                 counts[source] += 1
     published = [
-        {label: entry.metrics.get(metric) for label, metric in BOARD_METRICS[family]}
-        | {"system": entry.label, "targets": None, "source": published_source(entry)}
-        for entry in FAMILY_PUBLISHED_ROWS[family]
-        if f"{entry.config} {entry.split}" == benchmark
+        board.published_figures(entry) | {"system": entry.label, "targets": None, "source": published_source(entry)}
+        for entry in board.published
     ]
-    ranked = sorted(measured + published, key=lambda row: (row[main] is None, -(row[main] or 0)))
-    table = pd.DataFrame(ranked, columns=leaderboard_columns(benchmark))
+    table = pd.DataFrame(board.ranked(measured + published), columns=leaderboard_columns(benchmark))
     note = f"{plural(counts[SHIPPED], 'shipped result')} on {benchmark} (`{_shown_folder(folders[0][0])}`)"
     if len(folders) > 1:
         note += f" and {plural(counts[YOURS], 'of yours', 'of yours')} (`{_shown_folder(folders[1][0])}`)"
@@ -193,9 +142,9 @@ def leaderboard(folder: str | Path | None = None, benchmark: str = DEFAULT_BENCH
         note += f" ({elsewhere} more on other benchmark splits: choose one above)"
     if skipped_names:
         note += f"; skipped (not a metrics file of `swords run`): {', '.join(skipped_names)}"
-    note += f". Ranked by **{main}** ({WHY_MAIN[key]}), best first"
-    if family != SWORDS:
-        note += f". {score_family.FAMILY_NAMES[family]}'s official metrics: {score_family.HOW_SHOWN[family]}"
+    note += f". Ranked by **{main}** ({board.why_main}), best first"
+    if board.family.official:  # its own official metrics: said how its figures are shown
+        note += f". {board.reader.title}'s official metrics: {board.reader.how_shown}"
     return table, note + "."
 
 

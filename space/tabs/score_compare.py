@@ -1,7 +1,8 @@
 """The Score tab's comparison with a second predictions file (optional): the metric's paired bootstrap test between
-the two (Scorer.compare) and the targets where they differ most (Scorer.differences:
-per-target lenient F@10 against acceptable), with both systems' top substitutes, as a table whose rows open in the
-Substitute tab and as a chart. The figures are the metric's, laid out."""
+the two (the scorer's compare, any family's, as `swords evaluate --compare`) and, for the SWORDS metrics, the
+targets where they differ most (Scorer.differences: per-target lenient F@10 against acceptable), with both systems'
+top substitutes, as a table whose rows open in the Substitute tab and as a chart. The figures are the metric's,
+laid out as the family's reader table shows them."""
 
 from __future__ import annotations
 
@@ -49,12 +50,13 @@ def comparison_table(comparison: dict | None, config: str = "swords") -> pd.Data
     if not comparison:
         return pd.DataFrame(columns=COMPARISON_COLUMNS)
     family, figures = metric_family(config), comparison["metrics"]
+    shown = family.reader.shown
     rows = [
         [
             label,
-            scoring.shown_figure(family, f["a"]),
-            scoring.shown_figure(family, f["b"]),
-            round(f["difference"], family.decimals),
+            shown(f["a"]),
+            shown(f["b"]),
+            round(f["difference"], family.reader.decimals),
             scoring.interval(family, f["interval"]),
             f"{f['p_value']:.4f}",
         ]  # as swords evaluate
@@ -117,8 +119,9 @@ def outputs() -> tuple[gr.Column, gr.Dataframe, gr.BarPlot, gr.Dataframe]:
     with gr.Column(visible=False, elem_id="score-compare") as block:
         gr.Markdown(
             "### Compared with the second file\nThe paired bootstrap test (targets resampled jointly, "
-            "1,000 resamples; difference: this file minus the compared one), and the targets where the two "
-            "differ most in per-target lenient F@10 against acceptable substitutes."
+            "1,000 resamples; difference: this file minus the compared one), and, on SWORDS, CoInCo and "
+            "SemEval-2007, the targets where the two differ most in per-target lenient F@10 against acceptable "
+            "substitutes."
         )
         with gr.Row():
             with gr.Column(scale=3):

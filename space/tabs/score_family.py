@@ -5,14 +5,8 @@ targets where two files differ most). The figures are FamilyScorer.score's, laid
 
 from __future__ import annotations
 
-from swords_space.published import shown_figure
-from swords_space.scoring import FAMILY_METRIC_ROWS, PROLEX, TSAR2022
+from swords_metric import metric_family
 
-FAMILY_NAMES = {TSAR2022: "TSAR-2022", PROLEX: "ProLex"}
-HOW_SHOWN = {
-    TSAR2022: "fractions floored to 4 decimals, as tsar_eval.py prints them",
-    PROLEX: "fractions to 4 decimals (evaluate.py's hard metrics: exact strings, k = 10)",
-}
 SWORDS_ONLY = (
     "The precision/recall curve, what a system proposed (classes, WordNet relations, worst targets), the "
     "figures by part of speech and the targets where two files differ most apply to SWORDS, CoInCo and "
@@ -23,17 +17,15 @@ SWORDS_ONLY = (
 def summary(result: dict, config: str, split: str, source: str) -> str:
     """What was scored, the headline figures and what was dropped as the official scorer drops it (ScoreResult.summary
     adds the comparison and that the SWORDS-only parts of the tab do not apply)."""
-    family = result["family"]
+    reader = metric_family(config).reader  # the family's reader table: its name, labels, rounding, headline figures
     line = (
-        f"Scored **{source}** on **{config} {split}** with {FAMILY_NAMES[family]}'s official metrics "
-        f"({HOW_SHOWN[family]}): {result['targets_scored']:,} targets"
+        f"Scored **{source}** on **{config} {split}** with {reader.title}'s official metrics "
+        f"({reader.how_shown}): {result['targets_scored']:,} targets"
     )
     missing = result["targets_without_predictions"]
     if missing:
         line += f", **{missing:,} without answers** (each scores 0 and counts in the mean)"
-    headline = ("acc@1", "map@3", "potential@3") if family == TSAR2022 else ("acc_f@10", "prof_f@10")
-    labels = dict((key, label) for label, key in FAMILY_METRIC_ROWS[family])
-    line += ". " + ", ".join(f"{labels[key]} **{shown_figure(family, result[key])}**" for key in headline) + "."
+    line += ". " + ", ".join(f"{reader.names[key]} **{reader.shown(result[key])}**" for key in reader.summary) + "."
     dropped = (result.get("input_notes") or {}).get("complex_word_or_repeat_dropped")
     if dropped:
         line += f" {dropped:,} answers were the complex word or a repeat (dropped, as tsar_eval.py drops them)."

@@ -70,7 +70,7 @@ class ScoreResult:
             [
                 label,
                 key,
-                scoring.shown_figure(family, self.result[key]),
+                family.reader.shown(self.result[key]),
                 scoring.interval(family, intervals[key]) if intervals.get(key) else "",
             ]
             for label, key in scoring.metric_rows(family)

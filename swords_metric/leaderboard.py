@@ -1,0 +1,99 @@
+"""A leaderboard of one benchmark split ("swords test", "tsar2022_en test"): the figures it shows (its family's
+compact metrics, with their short labels, from the family's reader table), the main metric it ranks by (the first of
+the family's leaderboard metrics that the split's published rows report), a measured run's figures checked for
+their unit and shown as the board shows them, the published rows on it, and the ranking: best first, rows that do
+not report the main metric last, ties in the order given (measured runs first). The Space's Leaderboard tab lays it
+out; nothing here reads a file."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from swords_metric.errors import MetricInputError
+from swords_metric.published import PublishedResult, published_systems
+from swords_metric.references.metric_family import Family, metric_family
+from swords_metric.references.reader_table import ReaderTable
+
+# SemEval-2007's oot credits an answer given twice twice (McCarthy & Navigli 2009): it may pass 100.
+OVER_100 = frozenset({"oot_r"})
+# Why a board ranks by its main metric, in a few words.
+WHY_MAIN = {
+    "lenient_a_f@10": "F@10 against the acceptable substitutes, lenient: the SWORDS paper's main metric",
+    "best_r": "SemEval-2007's official best, which this split's papers report (none reports F@10)",
+    "lexsubgen_p@1": "LexSubGen's precision at 1, which this split's papers report (none reports F@10 or best)",
+    "acc@1": "TSAR-2022's official ranking metric (its results tables are sorted by it)",
+    "acc_f@10": "F@10 against the acceptable substitutes: ProLex's evaluate.py default",
+}
+
+
+@dataclass(frozen=True)
+class Board:
+    """The leaderboard of one benchmark split, "CONFIG SPLIT" (see the module)."""
+
+    benchmark: str
+
+    @property
+    def family(self) -> Family:
+        """The split's metric family (decided by metric_family)."""
+        return metric_family(self.benchmark.partition(" ")[0])
+
+    @property
+    def reader(self) -> ReaderTable:
+        """The reader table of the split's metric family: labels, scale, rounding, leaderboard metrics."""
+        return self.family.reader
+
+    @property
+    def metrics(self) -> tuple[tuple[str, str], ...]:
+        """(column label, metric key) of the figures the board shows: its family's compact metrics, in order."""
+        return tuple((self.reader.labels[key], key) for key in self.reader.compact)
+
+    @functools.cached_property
+    def published(self) -> tuple[PublishedResult, ...]:
+        """The published rows on the board: every system of every paper on the split that reports one of its
+        figures (SWORDS Table 7's precision and recall are not on the board, its F@10 are)."""
+        config, _, split = self.benchmark.partition(" ")
+        keys = {key for _, key in self.metrics}
+        return tuple(row for row in published_systems(config, split) if keys & set(row.metrics))
+
+    @property
+    def main(self) -> tuple[str, str]:
+        """(column label, metric key) of the metric the board is ranked and charted by: the first of its family's
+        leaderboard metrics that the split's published rows report (a split no paper reports on: the first)."""
+        reported = {key for row in self.published for key in row.metrics}
+        key = next((key for key in self.reader.leaderboard if key in reported), self.reader.leaderboard[0])
+        return self.reader.labels[key], key
+
+    @property
+    def why_main(self) -> str:
+        """Why the board ranks by its main metric, in a few words."""
+        return WHY_MAIN[self.main[1]]
+
+    def figure(self, value: float) -> float:
+        """A measured figure as the board shows it: percentages to 1 decimal, as the papers print them; fractions
+        as their official scorers print them (TSAR-2022's floored to 4 decimals)."""
+        return round(float(value), 1) if self.reader.scale == "percent" else self.reader.shown(value)
+
+    def measured(self, metrics: Mapping) -> dict[str, float]:
+        """A run's figures (a metrics file of `swords run`, or a result) by column label, as the board shows them.
+        A figure must be a percentage (the SWORDS metrics) or a fraction (the official families', as their scorers
+        print them), else a MetricInputError names the key."""
+        percent = self.reader.scale == "percent"
+        row = {}
+        for label, key in self.metrics:
+            value = metrics.get(key)
+            top = (1000 if key in OVER_100 else 100) if percent else 1
+            if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= top:
+                raise MetricInputError(f'"{key}" is not a {"percentage" if percent else "fraction"}')
+            row[label] = self.figure(value)
+        return row
+
+    def published_figures(self, row: PublishedResult) -> dict[str, float | None]:
+        """A published row's figures by column label, as its paper prints them (None: not reported)."""
+        return {label: row.metrics.get(key) for label, key in self.metrics}
+
+    def ranked(self, rows: Iterable[Mapping]) -> list[Mapping]:
+        """Rows (by column label) ranked by the main metric, best first; rows without it last; ties as given."""
+        main = self.main[0]
+        return sorted(rows, key=lambda row: (row[main] is None, -(row[main] or 0)))
