@@ -33,9 +33,11 @@ from pathlib import Path
 import swords_dataset
 from swords_metric.errors import MetricInputError, shown
 from swords_metric.judgments.agreement import claimed_text
+from swords_metric.judgments.judged import JudgedSplit, judged_split
 from swords_metric.judgments.merge import LLM_PREFIX, MergedJudgments, merge_judgments
 from swords_metric.judgments.protocol import ABSTAIN, ACCEPT
 from swords_metric.judgments.tasks import refusal
+from swords_metric.references.scored import ScoredTargets
 from swords_metric.references.split import REFERENCE_COLUMNS
 from swords_metric.scorer import Scorer
 
@@ -43,17 +45,17 @@ JUDGED_SOURCE = "judged"
 LABEL_OF = {ACCEPT: "TRUE", ABSTAIN: "UNSURE"}  # reject: "FALSE"
 
 
-def benchmark_rows(scorer, rows: Iterable[Mapping] | None = None) -> list[dict]:
-    """The rows of the scorer's targets, in its order, with their substitutes: from `rows`, else from its shipped
+def benchmark_rows(judged: JudgedSplit, rows: Iterable[Mapping] | None = None) -> list[dict]:
+    """The rows of the judged targets, in their order, with their substitutes: from `rows`, else from the shipped
     split (a Scorer restricted to some targets gets just theirs)."""
     if rows is None:
-        if not scorer.config or not scorer.split:
+        if not judged.config or not judged.split:
             raise MetricInputError("judgments: give the benchmark rows (references=) the Scorer was made from")
-        parts = swords_dataset.split_parts(scorer.config, scorer.split)
+        parts = swords_dataset.split_parts(judged.config, judged.split)
         columns = list(REFERENCE_COLUMNS)
-        rows = (row for part in parts for row in swords_dataset.rows(scorer.config, part, columns=columns))
+        rows = (row for part in parts for row in swords_dataset.rows(judged.config, part, columns=columns))
     by_id = {row["id"]: row for row in rows}
-    return [dict(by_id[row["id"]]) for row in scorer.rows]
+    return [dict(by_id[row["id"]]) for row in judged.targets.rows]
 
 
 def judged_substitute(substitute: str, labels: list[str]) -> dict:
@@ -80,9 +82,9 @@ def extended_rows(rows: list[dict], merged: MergedJudgments) -> list[dict]:
     ]
 
 
-def scored_only(merged: MergedJudgments, scorer: Scorer) -> MergedJudgments:
+def scored_only(merged: MergedJudgments, targets: ScoredTargets) -> MergedJudgments:
     """`merged` with only the judgements of the scorer's targets (--given-only scores some); the others counted."""
-    ids = {row["id"] for row in scorer.rows}
+    ids = {row["id"] for row in targets.rows}
     labels = {key: labels for key, labels in merged.labels.items() if key[0] in ids}
     if len(labels) == len(merged.labels):
         return merged
@@ -106,10 +108,10 @@ def signature_settings(merged: MergedJudgments) -> tuple[tuple[str, object], ...
     return tuple(settings)
 
 
-def _unjudged(scorer, prepared, k: int) -> tuple[int, int]:
+def _unjudged(targets: ScoredTargets, prepared, k: int) -> tuple[int, int]:
     """(strict top-k substitutes over the scored targets, those whose lemma the target's gold does not hold)."""
     shown_ = unjudged = 0
-    for scored, reference, ranked in zip(scorer.scored, scorer.references, prepared.ranked, strict=True):
+    for scored, reference, ranked in zip(targets.scored, targets.references, prepared.ranked, strict=True):
         if scored and ranked is not None and not isinstance(ranked, str):
             top = ranked.top[:k]
             shown_ += len(top)
@@ -117,7 +119,7 @@ def _unjudged(scorer, prepared, k: int) -> tuple[int, int]:
     return shown_, unjudged
 
 
-def _per_substitute(official: Scorer, extended: Scorer) -> dict[str, dict[str, int]]:
+def _per_substitute(official: ScoredTargets, extended: ScoredTargets) -> dict[str, dict[str, int]]:
     """Histograms of the judgements that count (abstentions left out) per gold lemma: new and the benchmark's."""
     new, old = Counter(), Counter()
     for before, after, scored in zip(official.references, extended.references, extended.scored, strict=True):
@@ -165,21 +167,23 @@ def extend_result(
     """`result` (Scorer.score's of `prepared`, `predictions` prepared by `scorer`) with "extended" and "judgments"
     added: `predictions` (a predictions file, or what Scorer.prepare takes) scored on the gold `merged` extends
     (its judgements of the scorer's targets: a scorer restricted to some signs only theirs)."""
-    merged = scored_only(merged, scorer)
+    judged, k = judged_split(scorer), scorer.k
+    merged = scored_only(merged, judged.targets)
+    # The extended gold scored as the official one: a Scorer of the same settings over the extended rows.
     ext = Scorer(
-        extended_rows(benchmark_rows(scorer, rows), merged),
-        k=scorer.k,
-        split=scorer.split,
+        extended_rows(benchmark_rows(judged, rows), merged),
+        k=k,
+        split=judged.split,
         setting=scorer.setting,
         include_problematic=scorer.include_problematic,
-        config=scorer.config,
+        config=judged.config,
     )
     ext_prepared = _prepare(ext, predictions, source)
     extended = ext.score(ext_prepared, bootstrap, seed, by_pos, source)
     extended["signature"] = ext.signature(bootstrap, seed, signature_settings(merged))
     result["extended"] = extended
-    top, before = _unjudged(scorer, prepared, scorer.k)
-    _, after = _unjudged(ext, ext_prepared, scorer.k)
+    top, before = _unjudged(judged.targets, prepared, k)
+    _, after = _unjudged(ext.targets, ext_prepared, k)
     result["judgments"] = {
         **merged.counts(),
         "files": merged.files,
@@ -192,8 +196,8 @@ def extend_result(
             judge: claimed_text(merged.agreement.get(judge)) for judge in merged.judges if judge.startswith(LLM_PREFIX)
         },
         "notes": merged.notes,
-        "unjudged_top_k": {"k": scorer.k, "substitutes": top, "before": before, "after": after},
-        "judgements_per_substitute": _per_substitute(scorer, ext),
+        "unjudged_top_k": {"k": k, "substitutes": top, "before": before, "after": after},
+        "judgements_per_substitute": _per_substitute(judged.targets, ext.targets),
     }
     return result
 

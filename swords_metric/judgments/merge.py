@@ -31,6 +31,7 @@ from pathlib import Path
 
 from swords_metric.errors import MetricInputError, shown
 from swords_metric.judgments.files import MAX_JUDGMENTS_BYTES, is_tasks_file, read_tasks
+from swords_metric.judgments.judged import JudgedSplit, judged_split
 from swords_metric.judgments.records import iter_judgments, record_time
 from swords_metric.judgments.tasks import Task, check_judged
 
@@ -96,13 +97,9 @@ class MergedJudgments:
         }
 
 
-def _bench(scorer) -> tuple[str | None, str | None]:
-    return (scorer.config or getattr(scorer, "benchmark", None)), scorer.split
-
-
-def _same_bench(scorer, value: dict, where: str, what: str) -> None:
+def _same_bench(judged: JudgedSplit, value: dict, where: str, what: str) -> None:
     """Refuse a record or tasks header that names another dataset or split than the scorer's."""
-    dataset, split = _bench(scorer)
+    dataset, split = judged.dataset, judged.split
     for key, ours in (("dataset", dataset), ("split", split)):
         theirs = value.get(key)
         if theirs is not None and ours is not None and theirs != ours:
@@ -111,12 +108,12 @@ def _same_bench(scorer, value: dict, where: str, what: str) -> None:
             )
 
 
-def _read_tasks(scorer, paths: list[Path], merged: MergedJudgments) -> dict[str, tuple[Task, str]]:
+def _read_tasks(judged: JudgedSplit, paths: list[Path], merged: MergedJudgments) -> dict[str, tuple[Task, str]]:
     """Task id -> (task, "FILE:LINE") over the tasks files; one id given to two different tasks is refused."""
     tasks: dict[str, tuple[Task, str]] = {}
     for path in paths:
         taskset = read_tasks(path)
-        _same_bench(scorer, taskset.header, f"{path}:1", "a tasks file")
+        _same_bench(judged, taskset.header, f"{path}:1", "a tasks file")
         merged.tasks_files.append(str(path))
         for number, task in enumerate(taskset.tasks, 2):
             where = f"{path}:{number}"
@@ -143,16 +140,16 @@ def _candidate(record: dict, task: Task, where: str) -> str | None:
     return kinds[0]
 
 
-def _answer(scorer, record: dict, tasks: dict, where: str) -> tuple[tuple, str, Task]:
+def _answer(judged: JudgedSplit, record: dict, tasks: dict, where: str) -> tuple[tuple, str, Task]:
     """(key, target id, task) of a checked record."""
-    _same_bench(scorer, record, where, "a record")
+    _same_bench(judged, record, where, "a record")
     if record["task"] not in tasks:
         raise MetricInputError(f"{where}: task {shown(record['task'], 80)} is in none of the tasks files given")
     task, _ = tasks[record["task"]]
-    position = scorer.index.position.get(record["id"], scorer.index.upstream_position.get(record["id"]))
+    position = judged.targets.position(record["id"])
     if position is None:
-        raise MetricInputError(f"{where}: target {shown(record['id'], 80)} is not in {scorer.index.where}")
-    target_id = scorer.rows[position]["id"]
+        raise MetricInputError(f"{where}: target {shown(record['id'], 80)} is not in {judged.targets.index.where}")
+    target_id = judged.targets.rows[position]["id"]
     if target_id != task.id:
         raise MetricInputError(f"{where}: target {shown(record['id'], 80)} is not task {shown(task.task, 80)}'s")
     key = (record["judge"], task.task, record["substitute"], _candidate(record, task, where))
@@ -177,7 +174,7 @@ def _agreement(record: dict, where: str, claims: dict) -> None:
         )
 
 
-def _read(scorer, paths: list[Path], tasks: dict, merged: MergedJudgments) -> dict:
+def _read(judged: JudgedSplit, paths: list[Path], tasks: dict, merged: MergedJudgments) -> dict:
     """key -> (target id, label, time, "FILE:LINE", normalised time) of the answer the merge rule keeps."""
     answers: dict = {}
     claims: dict = {}
@@ -186,7 +183,7 @@ def _read(scorer, paths: list[Path], tasks: dict, merged: MergedJudgments) -> di
         for record in iter_judgments(path, merged.notes, MAX_JUDGMENTS_BYTES):
             where = record.pop("_where")
             merged.records += 1
-            key, target_id, _task = _answer(scorer, record, tasks, where)
+            key, target_id, _task = _answer(judged, record, tasks, where)
             _agreement(record, where, claims)
             stamp, label = record_time(record["time"]), record["label"]
             held = answers.get(key)
@@ -243,9 +240,9 @@ def merge_judgments(scorer, paths: Iterable[str | Path]) -> MergedJudgments:
             "judgments: give the tasks file(s) the judgments answer beside them (a record is checked against its "
             "task: its candidates and its controls)"
         )
-    merged = MergedJudgments(files=[str(path) for path in judgments_paths])
-    tasks = _read_tasks(scorer, tasks_paths, merged)
-    answers = _read(scorer, judgments_paths, tasks, merged)
+    merged, judged = MergedJudgments(files=[str(path) for path in judgments_paths]), judged_split(scorer)
+    tasks = _read_tasks(judged, tasks_paths, merged)
+    answers = _read(judged, judgments_paths, tasks, merged)
     _digests(answers, tasks, merged)
-    keep(scorer, answers, tasks, merged)
+    keep(judged.targets, answers, tasks, merged)
     return merged

@@ -11,11 +11,14 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 
 from swords_dataset.judgements import NOT_IN_BENCHMARK
+from swords_metric.details.explain import judge_target
 from swords_metric.judgments.protocol import CONTROL_ACCURACY, control_correct
+from swords_metric.references.scored import ScoredTargets
 
 
-def keep(scorer, answers: dict, tasks: dict, merged) -> None:
-    """Fill merged.labels (labels ordered by judge) and the filter's counts from `answers` (merge._read's)."""
+def keep(targets: ScoredTargets, answers: dict, tasks: dict, merged) -> None:
+    """Fill merged.labels (labels ordered by judge) and the filter's counts from `answers` (merge._read's), each
+    kept judgement checked against the gold of its target among `targets`."""
     by_task: dict[tuple[str, str], dict] = defaultdict(dict)
     for (judge, task_id, substitute, kind), (target_id, label, _, _) in answers.items():
         by_task[judge, task_id][substitute, kind] = (target_id, label)
@@ -45,8 +48,8 @@ def keep(scorer, answers: dict, tasks: dict, merged) -> None:
         else:
             kept += [(target_id, s, label) for (s, kind), (target_id, label) in given.items() if kind is None]
     for target_id, substitute, label in kept:
-        judged = scorer.judge(target_id, [substitute])[0]
-        reference = scorer.split_references.references[scorer.index.position[target_id]]
+        judged = judge_target(targets, target_id, [substitute])[0]
+        reference = targets.split.references[targets.index.position[target_id]]
         if judged.label != NOT_IN_BENCHMARK:
             merged.already_judged += 1
         elif reference is not None and judged.lemma == reference.target_lemma:

@@ -27,12 +27,14 @@ from pathlib import Path
 
 import swords_dataset
 from swords_dataset.judgements import NOT_IN_BENCHMARK
-from swords_metric.details.explain import substitute_records
+from swords_metric.details.explain import judge_target, substitute_records
 from swords_metric.errors import MetricInputError, shown
+from swords_metric.judgments.judged import JudgedSplit, judged_split
 from swords_metric.judgments.protocol import INSTRUCTIONS_VERSION, MAX_CANDIDATES, RANDOM_CONTROL, TARGET_CONTROL
 from swords_metric.predictions.files import PredictionFile
 from swords_metric.predictions.prepared import prepare_given, prepare_keyed
 from swords_metric.references.metric_family import SWORDS
+from swords_metric.references.scored import ScoredTargets
 from swords_metric.wordnet.graph import load_wordnet_graph
 from swords_metric.wordnet.lemmatizer import wordnet_pos
 
@@ -112,20 +114,13 @@ def _dictionary(pos: str) -> tuple[str, ...]:
     return tuple(w for w in load_wordnet_graph().lemmas(pos) if w.isascii() and w.isalpha() and w.islower())
 
 
-def _position(scorer, target_id: str) -> int:
-    position = scorer.index.position.get(target_id, scorer.index.upstream_position.get(target_id))
-    if position is None:
-        raise MetricInputError(f"no target {shown(target_id)} in {scorer.index.where}")
-    return position
-
-
-def _random_word(scorer, position: int, taken: set[str], rng: random.Random) -> str:
+def _random_word(targets: ScoredTargets, position: int, taken: set[str], rng: random.Random) -> str:
     """A dictionary word whose lemma (as the metric lemmatizes it) is not in `taken`."""
-    row = scorer.rows[position]
+    row = targets.rows[position]
     pool = _dictionary(wordnet_pos(row.get("pos") or ""))
     while True:
         word = rng.choice(pool)
-        if scorer.judge(row["id"], [word])[0].lemma not in taken:
+        if judge_target(targets, row["id"], [word])[0].lemma not in taken:
             return word
 
 
@@ -141,31 +136,33 @@ def _split(items: list[str], size: int) -> list[list[str]]:
     return chunks
 
 
-def _contexts(scorer, positions: Iterable[int]) -> dict[str, tuple[str, int]]:
+def _contexts(judged: JudgedSplit, positions: Iterable[int]) -> dict[str, tuple[str, int]]:
     """Target id -> (context, offset) of the targets at `positions`: from the Scorer's rows, or (a shipped split's
     Scorer keeps no contexts) from the split's Parquet."""
-    rows = [scorer.rows[p] for p in positions]
+    rows = [judged.targets.rows[p] for p in positions]
     if all("context" in row for row in rows):
         return {row["id"]: (row["context"], int(row["offset"])) for row in rows}
-    if not scorer.config or not scorer.split:
+    if not judged.config or not judged.split:
         raise MetricInputError("judgments: the Scorer's rows hold no contexts; make it from rows that have them")
     wanted = {row["id"] for row in rows}
     contexts = {}
-    for part in swords_dataset.split_parts(scorer.config, scorer.split):
-        for row in swords_dataset.rows(scorer.config, part, columns=["id", "context", "offset"]):
+    for part in swords_dataset.split_parts(judged.config, judged.split):
+        for row in swords_dataset.rows(judged.config, part, columns=["id", "context", "offset"]):
             if row["id"] in wanted:
                 contexts[row["id"]] = (row["context"], int(row["offset"]))
     return contexts
 
 
-def _target_tasks(scorer, position: int, candidates: list[str], seed: int, contexts: dict) -> list[Task]:
+def _target_tasks(
+    targets: ScoredTargets, position: int, candidates: list[str], seed: int, contexts: dict
+) -> list[Task]:
     if not candidates:
         return []
-    row = scorer.rows[position]
+    row = targets.rows[position]
     context, offset = contexts[row["id"]]
     rng = random.Random(f"{seed}:{row['id']}")
-    reference = scorer.split_references.references[position]
-    taken = {judged.lemma for judged in scorer.judge(row["id"], [row["target"], *candidates])}
+    reference = targets.split.references[position]
+    taken = {judged.lemma for judged in judge_target(targets, row["id"], [row["target"], *candidates])}
     if reference is not None:
         taken |= {reference.target_lemma, *reference.lemmas}
     shuffled = list(dict.fromkeys(candidates))
@@ -175,7 +172,7 @@ def _target_tasks(scorer, position: int, candidates: list[str], seed: int, conte
         shown_ = [Candidate(substitute) for substitute in chunk]
         for control in (
             Candidate(row["target"], TARGET_CONTROL),
-            Candidate(_random_word(scorer, position, taken, rng), RANDOM_CONTROL),
+            Candidate(_random_word(targets, position, taken, rng), RANDOM_CONTROL),
         ):
             shown_.insert(rng.randint(0, len(shown_)), control)
         tasks.append(Task(f"{row['id']}#{n}", row["id"], context, row["target"], offset, shown_))
@@ -187,22 +184,23 @@ def tasks_for(scorer, candidates: Mapping[str, Iterable[str]], *, seed: int = 0)
     shuffled (seeded), at most MAX_CANDIDATES a task, each with the two controls. No candidates: no task; the
     target word is shown once, as its control. An unknown id, or a candidate not a string: one MetricInputError."""
     check_judged(scorer)
+    judged = judged_split(scorer)
     if not isinstance(candidates, Mapping):
         raise MetricInputError(f"candidates must map target ids to words, got {shown(candidates)}")
     positions = {}
     for target_id, items in candidates.items():
-        position = _position(scorer, str(target_id))
+        position = judged.targets.find(str(target_id))
         if isinstance(items, str) or not isinstance(items, Iterable):
             raise MetricInputError(f"candidates of {shown(target_id)} must be a list of words, got {shown(items)}")
         items = list(items)
         for item in items:
             if not isinstance(item, str):
                 raise MetricInputError(f"candidates of {shown(target_id)}: {shown(item)} is not a word (a string)")
-        target = scorer.rows[position]["target"]
+        target = judged.targets.rows[position]["target"]
         positions[position] = [c for c in items if c.strip() and c != target]
-    tasks, contexts = [], _contexts(scorer, positions)
+    tasks, contexts = [], _contexts(judged, positions)
     for position in sorted(positions):
-        tasks += _target_tasks(scorer, position, positions[position], seed, contexts)
+        tasks += _target_tasks(judged.targets, position, positions[position], seed, contexts)
     return _identified(tasks, {"seed": seed})
 
 
@@ -225,12 +223,12 @@ def _identified(tasks: list[Task], settings: Mapping) -> list[Task]:
     return tasks
 
 
-def _new_candidates(scorer, k: int, found: dict[int, list[str]]):
+def _new_candidates(targets: ScoredTargets, k: int, found: dict[int, list[str]]):
     """An observer of the metric's preparation: per scored target, its strict top-k substitutes whose lemma the
     prepared reference does not hold, in the system's first surface form of each lemma, by rank."""
 
     def observe(position: int, pairs: list, ranked) -> None:
-        records = substitute_records(scorer.rows[position], scorer.references[position], pairs, k, None)
+        records = substitute_records(targets.rows[position], targets.references[position], pairs, k, None)
         found[position] = [
             r["substitute"]
             for r in records
@@ -259,27 +257,27 @@ def make_tasks(scorer, predictions, *, k: int = 10, targets: int | None = None, 
         raise MetricInputError(f"k must be a positive whole number, got {shown(k)}")
     if targets is not None and (isinstance(targets, bool) or not isinstance(targets, int) or targets < 1):
         raise MetricInputError(f"targets must be a positive whole number, got {shown(targets)}")
+    judged = judged_split(scorer)
     found: dict[int, list[str]] = {}
-    observe = _new_candidates(scorer, k, found)
+    observe = _new_candidates(judged.targets, k, found)
+    # Prepared as the Scorer prepares them (it owns them), the observer seeing each target's substitutes.
+    references, index = judged.targets.references, judged.targets.index
     if isinstance(predictions, str | Path):
         file = PredictionFile(predictions)
-        prepare_keyed(
-            file, scorer.references, scorer.index, scorer.depth, str(predictions), scorer, file.duplicate, observe
-        )
+        prepare_keyed(file, references, index, judged.depth, str(predictions), scorer, file.duplicate, observe)
     else:
-        prepare_given(
-            predictions, scorer.rows, scorer.references, scorer.index, scorer.depth, "predictions", scorer, observe
-        )
+        rows = judged.targets.rows
+        prepare_given(predictions, rows, references, index, judged.depth, "predictions", scorer, observe)
     chosen = sorted(found)
     if targets is not None and targets < len(chosen):
         chosen = sorted(random.Random(seed).sample(chosen, targets))
-    tasks, contexts = [], _contexts(scorer, [p for p in chosen if found[p]])
+    tasks, contexts = [], _contexts(judged, [p for p in chosen if found[p]])
     for position in chosen:
-        tasks += _target_tasks(scorer, position, found[position], seed, contexts)
+        tasks += _target_tasks(judged.targets, position, found[position], seed, contexts)
     with_tasks = len({task.id for task in tasks})
     settings = {
-        "dataset": scorer.config or scorer.benchmark,
-        "split": scorer.split,
+        "dataset": judged.dataset,
+        "split": judged.split,
         "predictions_sha256": _fingerprint(predictions),
         "k": k,
         "seed": seed,
