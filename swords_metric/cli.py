@@ -223,7 +223,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         _check_options(args, family)
         options = {"k": args.k, "setting": args.setting, "include_problematic": args.include_problematic}
-        scorer = scorer_for(args.dataset, args.split, **options)
+        scorer = scorer_for(args.dataset, args.split, family=family, **options)
         if args.include_problematic and not any(scorer.problematic):
             raise SwordsError(
                 f"--include-problematic: {args.dataset} {args.split} has no problematic targets (only "

@@ -20,7 +20,7 @@ from swords_metric.official.scorer import FamilyScorer, check_family_options
 from swords_metric.predictions.files import MAX_PREDICTIONS_BYTES, MAX_TARGET_CHARS
 from swords_metric.predictions.prepared import PreparedPredictions
 from swords_metric.reading import lemma_lists, prepare_for, read_for
-from swords_metric.references.metric_family import SWORDS, metric_family, rows_family
+from swords_metric.references.metric_family import SWORDS, Family, family_of
 from swords_metric.references.scored import ScoredTargets
 from swords_metric.references.shipped import LEMMATIZER, shipped_references
 from swords_metric.references.split import ReferenceSplit, shipped_split
@@ -44,10 +44,12 @@ def scorer_for(
     setting: str = "generative",
     include_problematic: bool = False,
     config: str | None = None,
+    family: Family | None = None,
 ) -> Scorer | FamilyScorer:
     """The scorer of a shipped split (`scorer_for("coinco", "test")`; joined: "dev+test") or rows (`scorer_for(rows)`)
-    of the metric family decided by the config's name, else the first row's benchmark: a `Scorer` (the SWORDS paper's
-    metrics) or a `FamilyScorer` (TSAR-2022's, ProLex's official metrics), its options checked first."""
+    of the metric family decided by the config's name, else the first row's benchmark (or given as `family`, as
+    `swords evaluate` decides it with the config): a `Scorer` (the SWORDS paper's metrics) or a `FamilyScorer`
+    (TSAR-2022's, ProLex's official metrics), its options checked first."""
     named = isinstance(config_or_rows, str)
     if named:
         config = config_or_rows
@@ -55,13 +57,13 @@ def scorer_for(
             raise MetricInputError(f"scorer_for({config!r}): give the split too, e.g. scorer_for({config!r}, 'test')")
         parts = swords_dataset.split_parts(config, split)
         rows = itertools.chain.from_iterable(swords_dataset.rows(config, part) for part in parts)
-        family = metric_family(config)
     else:
-        rows, found = rows_family(config_or_rows)
-        family = metric_family(config) if config else found
+        rows = config_or_rows
+    if family is None:
+        rows, family = family_of(config, rows)
     check_family_options(family, k, setting, include_problematic)
     if family.official:  # its own official metrics
-        return FamilyScorer(rows, config=config, split=split, k=k)
+        return FamilyScorer(rows, config=config, split=split, k=k, family=family)
     if named:
         return Scorer.from_references(shipped_references(config, parts), k, split, setting, include_problematic, config)
     return Scorer(rows, k=k, split=split, setting=setting, include_problematic=include_problematic, config=config)

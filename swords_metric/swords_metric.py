@@ -198,6 +198,7 @@ class SwordsMetric(evaluate.Metric):
 
     _benchmark = None  # the benchmark of what add/add_batch stored (its first reference's), until compute
     _family = None  # the metric family of what add/add_batch stored (their first reference's), until compute
+    _scored_family = None  # the family compute decided, for _compute's scorer (None: scorer_for decides it)
     _id_schemes: tuple[str | None, ...] = ()  # how each batch stored named its targets (None: in order), until compute
     _id_scheme: str | None = None  # of what compute scores: the one scheme every batch used, else None
 
@@ -261,6 +262,7 @@ class SwordsMetric(evaluate.Metric):
             raise MetricInputError("predictions and references: none given (nor added with add or add_batch)")
         else:
             check_compute_options(kwargs, self._family or SWORDS, self._benchmark)
+        self._scored_family = self._family  # the stored rows' family, decided as they were stored
         self._family = self._benchmark = None
         self._id_scheme = self._id_schemes[0] if len(set(self._id_schemes)) == 1 else None
         self._id_schemes = ()
@@ -280,7 +282,7 @@ class SwordsMetric(evaluate.Metric):
     ):
         # Without a split name, references that are exactly a shipped split are signed with its name.
         options = {"k": k, "split": split, "include_problematic": include_problematic, "setting": setting}
-        scorer = scorer_for(references, **options)
+        scorer = scorer_for(references, family=self._scored_family, **options)
         # The same lists, but where one was escaped; None: a target not in the predictions.
         predictions = [None if items is None else _restored(items) for items in predictions]
         if self._id_scheme is not None:  # keyed again by the ids the input used, so that the scorer names the scheme

@@ -46,7 +46,7 @@ from swords_baselines.llm.prompting import prompting
 from swords_lexsub.credentials import public_url
 from swords_lexsub.errors import SwordsError
 from swords_lexsub.terminal import shown
-from swords_metric import MetricInputError, Scorer, metric_family
+from swords_metric import MetricInputError, metric_family, scorer_for
 
 SIGNATURE = "signature"  # every task also reports the scorer's signature
 VERSION = 2  # 2: priming never from the split being scored (swords_dev_gen primes from SWORDS test)
@@ -58,13 +58,6 @@ PROMPT_OPTIONS = (
     ("apply_chat_template", "--apply_chat_template"),
     ("system_instruction", "--system_instruction"),
 )
-
-
-def metrics_of(benchmark: str) -> tuple[str, ...]:
-    """The figures a task on `benchmark` prints, as its family's reader table says: the SWORDS paper's Tables 4 and 8
-    (percent), or the benchmark's own official metrics (fractions: TSAR-2022's ten of tsar_eval.py, ProLex's acc/prof
-    P/R/F@10)."""
-    return metric_family(benchmark).reader.reported
 
 
 def kept_whole(method: Callable) -> Callable:
@@ -130,7 +123,8 @@ class SwordsGeneration(ConfigurableTask):
             fail(name, error)
         self._tokenizer = self._builder = self._scorer = None
         self._scored: dict = {}
-        self.metrics = metrics_of(self.benchmark)
+        self.family = metric_family(self.benchmark)  # decided once, with the config: its figures, its scorer
+        self.metrics = self.family.reader.reported
         aggregations = {metric: self._aggregation(metric) for metric in (*self.metrics, SIGNATURE)}
         super().__init__(
             config={
@@ -251,7 +245,7 @@ class SwordsGeneration(ConfigurableTask):
         key = tuple((target_id, tuple(map(tuple, prediction))) for target_id, prediction in items)
         if key not in self._scored:
             if self._scorer is None:
-                self._scorer = Scorer.from_dataset(self.benchmark, self.split)
+                self._scorer = scorer_for(self.benchmark, self.split, family=self.family)
             try:
                 scorer, prepared = self._scorer.restricted_to_given(self._scorer.prepare(dict(items)))
             except MetricInputError as error:

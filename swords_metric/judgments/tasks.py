@@ -33,7 +33,6 @@ from swords_metric.judgments.judged import JudgedSplit, judged_split
 from swords_metric.judgments.protocol import INSTRUCTIONS_VERSION, MAX_CANDIDATES, RANDOM_CONTROL, TARGET_CONTROL
 from swords_metric.predictions.files import PredictionFile
 from swords_metric.predictions.prepared import prepare_given, prepare_keyed
-from swords_metric.references.metric_family import SWORDS
 from swords_metric.references.scored import ScoredTargets
 from swords_metric.wordnet.graph import load_wordnet_graph
 from swords_metric.wordnet.lemmatizer import wordnet_pos
@@ -88,7 +87,7 @@ def refusal(benchmark: str, family: str) -> str | None:
     """Why judgements cannot extend this benchmark's gold (one line), or None: they extend SWORDS's. TSAR-2022's and
     ProLex's official scorers have no per-substitute score; CoInCo's and SemEval-2007's gold was recalled by
     annotators (who wrote substitutes), not judged."""
-    if family != SWORDS:
+    if not family.has_details:  # its own official metrics: no per-substitute score to extend
         reason = NOT_JUDGED.get(family, f"{benchmark} is scored by its own official scorer")
         return f"judgments: {reason}; judgments extend SWORDS's gold"
     recalled = [name for name in benchmark.split("+") if name in RECALLED]

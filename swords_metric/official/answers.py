@@ -24,7 +24,7 @@ from swords_metric.official.formats import PROLEX_SUFFIX, TSAR_SUFFIX
 from swords_metric.predictions.bounded_text import text_blocks
 from swords_metric.predictions.files import PredictionFile
 from swords_metric.predictions.items import normalize_prediction_items
-from swords_metric.references.metric_family import PROLEX, TSAR2022
+from swords_metric.references.metric_family import Family, suffix_family
 
 JSON_SUFFIXES = (".jsonl", ".json")
 # What is kept of one target, so that a file of any size holds the scorer to what the split needs: at most this many
@@ -35,17 +35,14 @@ MAX_ANSWERS_KEPT = 100
 # characters) is held as its first HELD_CHARS characters and a digest of the whole, which, like it, matches no gold
 # substitute and equals exactly the answers equal to it (all that the metrics ask of an answer).
 MAX_ANSWER_CHARS, HELD_CHARS = 200, 100
-OFFICIAL_SUFFIX = {TSAR2022: TSAR_SUFFIX, PROLEX: PROLEX_SUFFIX}
-FAMILY_NAMES = {TSAR2022: "TSAR-2022", PROLEX: "ProLex"}
-_OFFICIAL_SHAPE = {TSAR2022: "sentence<TAB>complex word<TAB>answers…", PROLEX: "target word, Sentence, Substitutes"}
 
 
-def formats_text(family: str) -> str:
+def formats_text(family: Family) -> str:
     """Which extension chooses which format, for messages."""
     return (
-        f"the extension chooses the format: {OFFICIAL_SUFFIX[family]} for {FAMILY_NAMES[family]}'s official "
-        f"format ({_OFFICIAL_SHAPE[family]}), .jsonl or .json for JSON lines or the upstream result format, each "
-        f"also gzipped ({OFFICIAL_SUFFIX[family]}.gz)"
+        f"the extension chooses the format: {family.official_suffix} for {family.reader.title}'s official "
+        f"format ({family.official_format}), .jsonl or .json for JSON lines or the upstream result format, each "
+        f"also gzipped ({family.official_suffix}.gz)"
     )
 
 
@@ -160,13 +157,13 @@ def read_answers(
 ) -> Answers:
     """A predictions file, its format chosen by its extension (see the module), kept per row."""
     family, suffix = scorer.family, _suffix(path)
-    if suffix in (TSAR_SUFFIX, PROLEX_SUFFIX) and suffix != OFFICIAL_SUFFIX[family]:
-        other = TSAR2022 if suffix == TSAR_SUFFIX else PROLEX
+    other = suffix_family(suffix)  # a file in a family's official format
+    if other is not None and suffix != family.official_suffix:
         raise MetricInputError(
-            f"{path}: a {suffix} file is {FAMILY_NAMES[other]}'s official format, not "
-            f"{FAMILY_NAMES[family]}'s; {formats_text(family)}"
+            f"{path}: a {suffix} file is {other.reader.title}'s official format, not "
+            f"{family.reader.title}'s; {formats_text(family)}"
         )
-    if suffix == OFFICIAL_SUFFIX[family]:
+    if suffix == family.official_suffix:
         slots = AnswerSlots(scorer, source, f"{family}-{suffix[1:]}")
         lines = scorer.metrics.official_lines(path, scorer.rows, max_bytes, max_target_chars, partial)
         for position, given, _ in lines:

@@ -9,7 +9,7 @@ import json
 from swords_lexsub.errors import SwordsError
 from swords_metric.errors import MetricInputError
 from swords_metric.official.scorer import FamilyScorer
-from swords_metric.references.metric_family import Family, family_named
+from swords_metric.references.metric_family import Family
 
 # Options of `swords evaluate` that only a family with details uses (the SWORDS metrics): (attribute, option, given
 # when).
@@ -43,14 +43,14 @@ def check_family_arguments(args: argparse.Namespace, family: Family) -> None:
         raise SwordsError(f"--k {args.k}: {refusal}; leave --k out")
 
 
-def missing_note(result: dict, source: str) -> str | None:
+def missing_note(result: dict, source: str, family: Family) -> str | None:
     """What became of the targets a file leaves out (scored with the others, as instances without answers), and
-    what the official scorer would do with such a file; None when it answers every target."""
+    what the family's official scorer would do with such a file; None when it answers every target."""
     missing = result["targets_not_in_predictions"]
     if not missing:
         return None
     told = f"{missing:,} of {result['targets_scored']:,} targets are not in {source}: "
-    if family_named(result["family"]).scores_given_lines:
+    if family.scores_given_lines:
         return told + (
             "each scored as an instance without answers (0 in every metric, counted in the mean); "
             "tsar_eval.py, given a file of the answered lines alone, would leave them out, as --given-only "
@@ -80,7 +80,7 @@ def run_family(args: argparse.Namespace, scorer: FamilyScorer, note) -> int:
             result["targets_in_split"] = split_targets  # so that a comparison with the whole split says so
     except MetricInputError as error:
         raise SwordsError(str(error)) from None
-    told = missing_note(result, args.predictions)
+    told = missing_note(result, args.predictions, scorer.family)
     if told:
         note(told)
     cut = (result.get("input_notes") or {}).get("targets_past_answer_limit")

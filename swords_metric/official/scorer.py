@@ -23,7 +23,7 @@ from swords_metric.official.answers import Answers, prepare_answers, read_answer
 from swords_metric.official.bootstrap import family_paired_test
 from swords_metric.official.family_metrics import official_metrics
 from swords_metric.predictions.files import MAX_PREDICTIONS_BYTES, MAX_TARGET_CHARS
-from swords_metric.references.metric_family import Family, metric_family, row_family
+from swords_metric.references.metric_family import Family, family_of, row_family
 from swords_metric.references.split import reference_substitutes, without_gold
 from swords_metric.references.target_ids import TargetIndex
 from swords_metric.scorer_base import ScorerBase
@@ -35,7 +35,16 @@ FAMILY_METRIC_VERSION = "1.0"
 class FamilyScorer(ScorerBase):
     """The rows of one split of a TSAR-2022 or ProLex config, scoring any number of systems."""
 
-    def __init__(self, rows: Iterable[Mapping], config: str | None = None, split: str | None = None, k: int = 10):
+    def __init__(
+        self,
+        rows: Iterable[Mapping],
+        config: str | None = None,
+        split: str | None = None,
+        k: int = 10,
+        family: Family | None = None,
+    ):
+        """The scorer of a TSAR-2022 or ProLex split's rows; `family`: as scorer_for decided it (else decided here,
+        by the config's name or the rows', as metric_family.family_of decides it)."""
         if rows is None or isinstance(rows, str | bytes | Mapping) or not isinstance(rows, Iterable):
             raise MetricInputError(
                 f"references: expected benchmark rows (a loaded split or a list of its rows), got {shown(rows)}"
@@ -54,7 +63,7 @@ class FamilyScorer(ScorerBase):
         families = {row_family(row) for row in self.rows}
         self.config = config or _one_config(self.rows)
         self.split = split or _split_of(self.rows)
-        self.family = metric_family(self.config) if self.config else families.pop()
+        self.family = family or family_of(self.config, self.rows)[1]
         if families - {self.family}:
             raise MetricInputError(f"references: rows of several metric families ({', '.join(sorted(families))})")
         self.k = int(k)
@@ -108,7 +117,8 @@ class FamilyScorer(ScorerBase):
                 "targets), so there is nothing to score with only the targets it answers "
                 "(--given-only)"
             )
-        scorer = FamilyScorer([self.rows[i] for i in keep], config=self.config, split=self.split, k=self.k)
+        kept = [self.rows[i] for i in keep]
+        scorer = FamilyScorer(kept, config=self.config, split=self.split, k=self.k, family=self.family)
         return scorer, answers.subset(keep, scorer)
 
     def target_statistics(self, predictions) -> list[tuple[dict[str, list[float]], object]]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Mapping
 
+from swords_metric.official.formats import PROLEX_SUFFIX, TSAR_SUFFIX
 from swords_metric.references.reader_table import PROLEX_TABLE, SWORDS_TABLE, TSAR_TABLE, ReaderTable
 
 # Why the SWORDS metrics do not score the other families' rows: said in one line when they are given them.
@@ -39,6 +40,8 @@ class Family(str):
     default_intervals: bool  # `swords evaluate` gives 95% intervals unless --bootstrap 0 (the official scorers: none)
     scores_given_lines: bool  # its official scorer scores only the lines a file holds (tsar_eval.py), not every row
     untabled_source: str  # how a published row without a paper table is sourced (TSAR: the official results files)
+    official_suffix: str | None  # the extension of its official scorer's predictions format (".tsv", ".csv")
+    official_format: str | None  # that format's columns, in a few words
 
     @property
     def scorer_class(self) -> type:
@@ -75,20 +78,27 @@ class Family(str):
 SWORDS = Family(
     "swords", official=False, takes_ranking=True, takes_problematic=True, fixed_k=None, signs_k=True,
     has_details=True, official_scorer=None, reader=SWORDS_TABLE, default_intervals=True,
-    scores_given_lines=False, untabled_source="",
+    scores_given_lines=False, untabled_source="", official_suffix=None, official_format=None,
 )  # fmt: skip
 TSAR2022 = Family(
     "tsar2022", official=True, takes_ranking=False, takes_problematic=False, fixed_k=10, signs_k=False,
     has_details=False, official_scorer="tsar_eval.py@089c266", reader=TSAR_TABLE, default_intervals=False,
-    scores_given_lines=True, untabled_source=", official results",
+    scores_given_lines=True, untabled_source=", official results", official_suffix=TSAR_SUFFIX,
+    official_format="sentence<TAB>complex word<TAB>answers…",
 )  # fmt: skip
 PROLEX = Family(
     "prolex", official=True, takes_ranking=False, takes_problematic=False, fixed_k=None, signs_k=True,
     has_details=False, official_scorer="evaluate.py@f54ba0f:hard", reader=PROLEX_TABLE, default_intervals=False,
-    scores_given_lines=False, untabled_source="",
+    scores_given_lines=False, untabled_source="", official_suffix=PROLEX_SUFFIX,
+    official_format="target word, Sentence, Substitutes",
 )  # fmt: skip
 FAMILIES = (SWORDS, TSAR2022, PROLEX)
 _BY_NAME = {str(family): family for family in FAMILIES}
+
+
+def suffix_family(suffix: str | None) -> Family | None:
+    """The family whose official predictions format a file extension names (".tsv": TSAR-2022's), or None."""
+    return next((family for family in FAMILIES if suffix and family.official_suffix == suffix), None)
 
 
 def family_named(name: str) -> Family:
@@ -104,6 +114,14 @@ def metric_family(name: str | None) -> Family:
         if name == family or name.startswith(f"{family}_"):
             return family
     return SWORDS
+
+
+def family_of(config: str | None, rows: Iterable[Mapping]) -> tuple[Iterable[Mapping], Family]:
+    """The family of a config when one is named, else of the rows (rows_family); and the rows to read (the rows
+    are looked at only when no config is named)."""
+    if config:
+        return rows, metric_family(config)
+    return rows_family(rows)
 
 
 def row_family(row: object) -> Family:
