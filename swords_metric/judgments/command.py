@@ -7,7 +7,7 @@ import argparse
 
 from swords_lexsub.errors import SwordsError
 from swords_metric.judgments.files import MAX_JUDGMENTS_BYTES
-from swords_metric.judgments.tasks import refusal
+from swords_metric.judgments.judged import refusal
 from swords_metric.references.metric_family import metric_family
 
 

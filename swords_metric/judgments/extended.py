@@ -33,10 +33,9 @@ from pathlib import Path
 import swords_dataset
 from swords_metric.errors import MetricInputError, shown
 from swords_metric.judgments.agreement import claimed_text
-from swords_metric.judgments.judged import JudgedSplit, judged_split
+from swords_metric.judgments.judged import JudgedSplit, judged_split, refusal
 from swords_metric.judgments.merge import LLM_PREFIX, MergedJudgments, merge_judgments
 from swords_metric.judgments.protocol import ABSTAIN, ACCEPT
-from swords_metric.judgments.tasks import refusal
 from swords_metric.references.scored import ScoredTargets
 from swords_metric.references.split import REFERENCE_COLUMNS
 from swords_metric.scorer import Scorer

@@ -31,9 +31,9 @@ from pathlib import Path
 
 from swords_metric.errors import MetricInputError, shown
 from swords_metric.judgments.files import MAX_JUDGMENTS_BYTES, is_tasks_file, read_tasks
-from swords_metric.judgments.judged import JudgedSplit, judged_split
+from swords_metric.judgments.judged import JudgedSplit, check_judged, judged_split
 from swords_metric.judgments.records import iter_judgments, record_time
-from swords_metric.judgments.tasks import Task, check_judged
+from swords_metric.judgments.tasks import Task
 
 LLM_PREFIX = "llm:"  # an LLM judge's id: llm:<model>:<prompt sha256[:8]>
 

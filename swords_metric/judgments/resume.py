@@ -12,8 +12,9 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable
 
+from swords_metric.judgments.judged import refusal
 from swords_metric.judgments.merge import LLM_PREFIX
-from swords_metric.judgments.tasks import TaskSet, refusal
+from swords_metric.judgments.tasks import TaskSet
 from swords_metric.references.metric_family import metric_family
 
 

@@ -29,7 +29,7 @@ import swords_dataset
 from swords_dataset.judgements import NOT_IN_BENCHMARK
 from swords_metric.details.explain import judge_target, substitute_records
 from swords_metric.errors import MetricInputError, shown
-from swords_metric.judgments.judged import JudgedSplit, judged_split
+from swords_metric.judgments.judged import JudgedSplit, check_judged, judged_split
 from swords_metric.judgments.protocol import INSTRUCTIONS_VERSION, MAX_CANDIDATES, RANDOM_CONTROL, TARGET_CONTROL
 from swords_metric.predictions.files import PredictionFile
 from swords_metric.predictions.prepared import prepare_given, prepare_keyed
@@ -39,8 +39,6 @@ from swords_metric.wordnet.lemmatizer import wordnet_pos
 
 TASKS_FORMAT, TASKS_VERSION = "swords-judge-tasks", 2
 READ_VERSIONS = (1, 2)  # version 1: made before task ids carried the tasks' fingerprint
-# Benchmarks whose gold was recalled (annotators wrote substitutes), not judged: no judgement can join it.
-RECALLED = ("coinco", "semeval07")
 
 
 @dataclass(frozen=True)
@@ -72,39 +70,6 @@ class TaskSet:
 
     header: dict
     tasks: list[Task] = field(default_factory=list)
-
-
-# Why a benchmark's gold cannot take judgements, by metric family (SWORDS's: by benchmark, RECALLED).
-NOT_JUDGED = {
-    "tsar2022": "TSAR-2022's official scorer counts matches against the annotators' suggestions and has no "
-    "acceptability score per substitute for judgements to extend",
-    "prolex": "ProLex's gold is experts' accept/reject lists and its official scorer has no score per substitute "
-    "for judgements to extend",
-}
-
-
-def refusal(benchmark: str, family: str) -> str | None:
-    """Why judgements cannot extend this benchmark's gold (one line), or None: they extend SWORDS's. TSAR-2022's and
-    ProLex's official scorers have no per-substitute score; CoInCo's and SemEval-2007's gold was recalled by
-    annotators (who wrote substitutes), not judged."""
-    if not family.has_details:  # its own official metrics: no per-substitute score to extend
-        reason = NOT_JUDGED.get(family, f"{benchmark} is scored by its own official scorer")
-        return f"judgments: {reason}; judgments extend SWORDS's gold"
-    recalled = [name for name in benchmark.split("+") if name in RECALLED]
-    if recalled:
-        return (
-            f"judgments: {recalled[0]}'s gold was recalled by annotators (who wrote substitutes), not judged, so "
-            "no judgement can join it; judgments extend SWORDS's gold"
-        )
-    return None
-
-
-def check_judged(scorer) -> None:
-    """Refuse, in one MetricInputError, a scorer whose gold cannot take judgements (refusal)."""
-    benchmark = getattr(scorer, "benchmark", None) or scorer.config or scorer.family
-    reason = refusal(benchmark, scorer.family)
-    if reason:
-        raise MetricInputError(reason)
 
 
 @functools.cache
