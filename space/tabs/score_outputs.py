@@ -17,20 +17,24 @@ from swords_space.tabs.score_result import BY_POS_COLUMNS, SCORE_METRIC_COLUMNS,
 NOT_SCORED = "**Not scored.**"
 
 
-PUBLISHED_OUTPUT, WORST_OUTPUT, DIFFERENCES_OUTPUT = 4, 8, 11  # those tables' places among the outputs
+PUBLISHED_OUTPUT, WORST_OUTPUT, COMPARISON_OUTPUT, DIFFERENCE_CHART_OUTPUT, DIFFERENCES_OUTPUT = 4, 8, 9, 10, 11
 
 
 def fitted(outputs: tuple) -> list:
     """The page's outputs: the table beside the published rows with its columns as wide as their longest word, and
-    its hyphens, the worst targets' and the differences' non-breaking (no word breaks at 1,280 px). The API's
-    /score answers the tables as they are (an update is not a value)."""
+    its hyphens, the worst targets' and the differences' non-breaking (no word breaks at 1,280 px); a comparison
+    without the targets where the files differ most (an official family's: no per-target details) shows its paired
+    test alone. The API's /score answers the tables as they are (an update is not a value)."""
     outputs = list(outputs)
     table = outputs[PUBLISHED_OUTPUT]
     widths = beside.widths(table)
     table.data.update(unbroken(table.data))
     outputs[PUBLISHED_OUTPUT] = gr.Dataframe(table, headers=list(table.data.columns), column_widths=widths)
-    for place in (WORST_OUTPUT, DIFFERENCES_OUTPUT):
-        outputs[place] = unbroken(outputs[place])
+    outputs[WORST_OUTPUT] = unbroken(outputs[WORST_OUTPUT])
+    compared, differences = outputs[COMPARISON_OUTPUT], outputs[DIFFERENCES_OUTPUT]
+    shown = compared.empty or not differences.empty
+    outputs[DIFFERENCES_OUTPUT] = gr.Dataframe(unbroken(differences), visible=shown)
+    outputs[DIFFERENCE_CHART_OUTPUT] = gr.BarPlot(outputs[DIFFERENCE_CHART_OUTPUT], visible=shown)
     return outputs
 
 

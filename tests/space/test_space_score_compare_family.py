@@ -13,13 +13,13 @@ import sys
 
 import pytest
 
-from .helpers import import_space
+from .helpers import COINCO_ORACLE, import_space
 
 pytest.importorskip("pandas", reason="the Space's tables are pandas DataFrames (installed with gradio)")
 import_space()
 from swords_space import benchmarks, offered_systems, systems  # noqa: E402
 from swords_space.tabs import score_compare  # noqa: E402
-from swords_space.tabs.score import on_score, score_predictions  # noqa: E402
+from swords_space.tabs.score import on_score, on_score_page, score_predictions  # noqa: E402
 
 from ..metric.family_sources import PROLEX_DATA, need, parals_answers, tsar_gold_lines, write_prolex_predictions  # noqa: E402
 from ..metric.test_family_metric import need_config  # noqa: E402
@@ -124,3 +124,21 @@ def test_the_tabs_outputs_show_the_comparison_block_without_differences(tsar_fil
     assert list(comparison["metric"])[0] == "ACC@1" and len(comparison) == len(TSAR_KEYS)
     assert chart.empty and differences.empty
     assert block.visible is True
+
+
+def test_the_page_shows_the_targets_where_files_differ_only_where_there_are_some(tsar_files, tmp_path):
+    """TSAR-2022's comparison has no per-target details: the page shows its paired test alone. SWORDS's shows the
+    targets where the files differ (the CoInCo oracle against its own first 100 answers)."""
+    gold, wordnet = tsar_files
+    quiet = {"progress": lambda *a, **k: None}
+    outputs = on_score_page(
+        str(gold), None, "tsar2022_en test", "generative", 0, "lenient", False, str(wordnet), **quiet
+    )
+    assert len(outputs[9]) == len(TSAR_KEYS) and (outputs[10].visible, outputs[11].visible) == (False, False)
+    first = tmp_path / "first-100.jsonl"
+    first.write_text("".join(COINCO_ORACLE.read_text(encoding="utf-8").splitlines(keepends=True)[:100]))
+    outputs = on_score_page(
+        str(COINCO_ORACLE), None, "swords test", "generative", 0, "lenient", False, str(first), **quiet
+    )
+    assert len(outputs[11].value["data"]) == score_compare.DIFFERENCES_SHOWN
+    assert (outputs[10].visible, outputs[11].visible) == (True, True)
