@@ -124,8 +124,7 @@ class Scorer(ScorerBase):
         """The one place a Scorer is set up, however its references were made."""
         if setting not in SETTINGS:
             raise MetricInputError(f"unknown setting {setting!r}; choose {' or '.join(SETTINGS)}")
-        self.split_references = references
-        self.rows, self.problematic = references.targets, references.problematic
+        self.split_references, self.rows, self.problematic = references, references.targets, references.problematic
         self.k, self.split, self.setting, self.config = check_k(k), check_split_name(split), setting, config
         self.depth = max(self.k, max(CURVE_KS))  # how much of each ranking prepared predictions keep
         self.include_problematic = check_flag(include_problematic, "include_problematic")
@@ -290,8 +289,7 @@ class Scorer(ScorerBase):
         a, b = self.prepare(predictions_a, sources[0]), self.prepare(predictions_b, sources[1])
         return write_comparison(self.targets, self._details(place, force), a.ranked, b.ranked, sources)
 
-    def _details(self, path, force: bool) -> DetailsRequest | None:
-        """A details file asked for (None: none), and the settings its header states (k: its records' cut-off)."""
+    def _details(self, path, force: bool) -> DetailsRequest | None:  # the file asked for (or None), its header
         settings = {"config": self.config, "split": self.split, "setting": self.setting, "k": self.k}
         return None if path is None else DetailsRequest(path, force, {**settings, "signature": self.signature()})
 
