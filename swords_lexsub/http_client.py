@@ -1,7 +1,8 @@
 """The one HTTP client factory for servers outside this process: `bounded_client(http, ...)` makes an httpx (or
-httpx2) client whose every answer is read up to MAX_BODY_BYTES, decompressed with a bound (bounded_body.py). The LLM
-client (baselines/llm/client.py, asynchronous) and the Hub's publishing session (hub/session.py, which adds each
-request's wall-time bound as the inner transport) are made here.
+httpx2) client whose every answer is read up to MAX_BODY_BYTES, decompressed with a bound (bounded_body.py), and whose
+requests go through the proxy the environment names (HTTPS_PROXY, NO_PROXY ...). The LLM client
+(baselines/llm/client.py, asynchronous), the served tokenizer (baselines/llm/served_tokens.py) and the Hub's publishing
+session (hub/session.py, which adds each request's wall-time bound as the inner transport) are made here.
 
 Why our own and not the client's: httpx reads a whole body into memory and decompresses it without a bound, so a
 server that sends an endless body or a gzip bomb would fill the memory.
@@ -12,6 +13,8 @@ the caller, so this module imports neither.
 
 from __future__ import annotations
 
+import threading
+import urllib.request
 from collections.abc import AsyncIterator, Callable, Iterator
 from functools import cache
 from types import ModuleType
@@ -26,7 +29,15 @@ from swords_lexsub.bounded_body import (
     refusal,
 )
 
-__all__ = ["ACCEPT_ENCODING", "MAX_BODY_BYTES", "BodyTooLarge", "bounded_client", "bounded_transport"]
+__all__ = [
+    "ACCEPT_ENCODING",
+    "MAX_BODY_BYTES",
+    "BodyTooLarge",
+    "bounded_client",
+    "bounded_transport",
+    "env_proxy",
+    "proxied_transport",
+]
 
 
 class BodyTooLarge(Exception):
@@ -36,6 +47,16 @@ class BodyTooLarge(Exception):
 
 # Makes the exception a refused body is raised as: (request, reason) -> exception. The default is BodyTooLarge.
 Refuse = Callable[[Any, str], Exception]
+
+
+def env_proxy(url: Any) -> str | None:
+    """The proxy the environment names for `url` (an http module's URL), as urllib reads it: HTTP_PROXY, HTTPS_PROXY,
+    ALL_PROXY, NO_PROXY; None for none."""
+    proxies = urllib.request.getproxies()
+    proxy = proxies.get(url.scheme) or proxies.get("all")
+    if proxy and urllib.request.proxy_bypass(url.host):
+        return None
+    return proxy
 
 
 @cache
@@ -67,6 +88,43 @@ def _classes(http: ModuleType) -> dict[str, type]:
             extensions=response.extensions,
             request=request,
         )
+
+    class Proxied(http.BaseTransport):
+        # A client given a transport leaves its own proxy settings off: each request's proxy is chosen here.
+        def __init__(self, **options: Any) -> None:
+            self.options, self.transports, self.lock = options, {}, threading.Lock()
+
+        def _for(self, url):
+            proxy = env_proxy(url)
+            with self.lock:
+                if proxy not in self.transports:
+                    self.transports[proxy] = http.HTTPTransport(proxy=proxy, **self.options)
+                return self.transports[proxy]
+
+        def handle_request(self, request):
+            return self._for(request.url).handle_request(request)
+
+        def close(self) -> None:
+            for transport in self.transports.values():
+                transport.close()
+
+    class AsyncProxied(http.AsyncBaseTransport):
+        def __init__(self, **options: Any) -> None:
+            self.options, self.transports, self.lock = options, {}, threading.Lock()
+
+        def _for(self, url):
+            proxy = env_proxy(url)
+            with self.lock:
+                if proxy not in self.transports:
+                    self.transports[proxy] = http.AsyncHTTPTransport(proxy=proxy, **self.options)
+                return self.transports[proxy]
+
+        async def handle_async_request(self, request):
+            return await self._for(request.url).handle_async_request(request)
+
+        async def aclose(self) -> None:
+            for transport in self.transports.values():
+                await transport.aclose()
 
     def counted(counter: BodyCounter, chunk: bytes, fail: Callable[[str], Exception]) -> bytes:
         try:
@@ -110,7 +168,7 @@ def _classes(http: ModuleType) -> dict[str, type]:
 
     class Transport(http.BaseTransport):
         def __init__(self, inner=None, limit: int = MAX_BODY_BYTES, refuse: Refuse | None = None) -> None:
-            self.inner = inner or http.HTTPTransport()
+            self.inner = inner or Proxied()
             self.limit, self.refuse = limit, refuse or default_refuse
 
         def handle_request(self, request):
@@ -127,7 +185,7 @@ def _classes(http: ModuleType) -> dict[str, type]:
 
     class AsyncTransport(http.AsyncBaseTransport):
         def __init__(self, inner=None, limit: int = MAX_BODY_BYTES, refuse: Refuse | None = None) -> None:
-            self.inner = inner or http.AsyncHTTPTransport()
+            self.inner = inner or AsyncProxied()
             self.limit, self.refuse = limit, refuse or default_refuse
 
         async def handle_async_request(self, request):
@@ -142,7 +200,13 @@ def _classes(http: ModuleType) -> dict[str, type]:
         async def aclose(self) -> None:
             await self.inner.aclose()
 
-    return {"sync": Transport, "async": AsyncTransport}
+    return {"sync": Transport, "async": AsyncTransport, "sync proxied": Proxied, "async proxied": AsyncProxied}
+
+
+def proxied_transport(http: ModuleType, *, asynchronous: bool = False, **options: Any) -> Any:
+    """A transport of `http` that sends each request through the proxy the environment names for its URL (none:
+    directly), over `http`'s own transports made with `options` (limits ...)."""
+    return _classes(http)["async proxied" if asynchronous else "sync proxied"](**options)
 
 
 def bounded_transport(
@@ -154,8 +218,8 @@ def bounded_transport(
     refuse: Refuse | None = None,
 ) -> Any:
     """A transport of `http` whose answers yield at most `limit` bytes of (decompressed) body; a body announced
-    larger, or in an encoding not asked for, is refused before it is read. `inner` sends the requests (`http`'s own
-    transport by default); `refuse(request, reason)` makes the exception raised (BodyTooLarge by default)."""
+    larger, or in an encoding not asked for, is refused before it is read. `inner` sends the requests
+    (proxied_transport by default); `refuse(request, reason)` makes the exception raised (BodyTooLarge by default)."""
     return _classes(http)["async" if asynchronous else "sync"](inner, limit, refuse)
 
 

@@ -1,4 +1,5 @@
-"""The circuit breaker: when a server is down, stop sending to it instead of retrying every target."""
+"""The circuit breaker: when a server is down, stop sending to it instead of retrying every target (openai's client
+has none: each request would spend its own retries on a dead server)."""
 
 from __future__ import annotations
 

@@ -4,14 +4,14 @@ choice of the tokenizer that counts a prompt's budget."""
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Sequence
 
 from swords_baselines.llm.errors import ServerUnreachable, UnknownTokenizer
 from swords_baselines.llm.tokens import ENCODINGS, Tokenizer, encoding_for_model, get_tokenizer
 from swords_lexsub.credentials import public_url
 from swords_lexsub.errors import SwordsError
-
-MAX_ANSWER_BYTES = 16 * 2**20  # a prompt's token ids are a few hundred kB at most; read no more than this
+from swords_lexsub.http_client import MAX_BODY_BYTES, BodyTooLarge, bounded_client, proxied_transport
 
 
 class ServerTokenizer(Tokenizer):
@@ -22,6 +22,7 @@ class ServerTokenizer(Tokenizer):
         root = base_url.rstrip("/")
         self.root = root[: -len("/v1")] if root.endswith("/v1") else root
         self.model, self.flavor, self.timeout = model, flavor, timeout
+        self._http = None
         super().__init__(f"{flavor} /tokenize of {model}", self._encode)
         self.prompt_overhead = len(self._tokenize("a", special=True)) - len(self._tokenize("a", special=False))
         self._eos: int | None = None
@@ -38,24 +39,34 @@ class ServerTokenizer(Tokenizer):
         return self._eos
 
     def _post(self, path: str, body: dict | None) -> dict:
-        import urllib.error
-        import urllib.request
+        """The server's JSON object at `path` (POSTed `body`, or a GET), read within twice the timeout: a server
+        that trickles its answer is given up, as the LLM client gives it up."""
+        import httpx
 
-        data = json.dumps(body).encode() if body is not None else None
-        request = urllib.request.Request(self.root + path, data=data, headers={"Content-Type": "application/json"})
+        if self._http is None:
+            # No connection kept open between requests (as urllib did): llama.cpp's HTTP server holds one of its few
+            # threads for each open connection, which the completions need.
+            once = proxied_transport(httpx, limits=httpx.Limits(max_keepalive_connections=0))
+            self._http = bounded_client(httpx, inner=once, timeout=self.timeout, follow_redirects=True)
+        seconds, started = 2 * self.timeout, time.monotonic()
         try:
-            with urllib.request.urlopen(request, timeout=self.timeout) as response:
-                data = response.read(MAX_ANSWER_BYTES + 1)
-            if len(data) > MAX_ANSWER_BYTES:
-                raise SwordsError(f"the server's {path} answered more than {MAX_ANSWER_BYTES // 2**20} MB")
-            answer = json.loads(data)
-        except urllib.error.HTTPError as error:
-            raise SwordsError(f"the server's {path} answered HTTP {error.code}") from None
+            with self._http.stream("GET" if body is None else "POST", self.root + path, json=body) as response:
+                if response.status_code >= 400:
+                    raise SwordsError(f"the server's {path} answered HTTP {response.status_code}")
+                chunks = []
+                for chunk in response.iter_bytes():
+                    chunks.append(chunk)
+                    if time.monotonic() - started > seconds:
+                        raise ServerUnreachable(f"its {path}: no whole answer within {seconds:g} s")
+            answer = json.loads(b"".join(chunks))
+        except SwordsError:  # said above (a ValueError too)
+            raise
+        except BodyTooLarge:
+            raise SwordsError(f"the server's {path} answered more than {MAX_BODY_BYTES // 2**20} MB") from None
         except ValueError:  # an answer, but not JSON: not this flavor's endpoint
             raise SwordsError(f"the server's {path} answered something other than JSON") from None
-        except OSError as error:  # no answer: refused, timed out, reset
-            reason = getattr(error, "reason", error)  # a URLError wraps the socket's error
-            raise ServerUnreachable(f"its {path}: {getattr(reason, 'strerror', None) or reason}") from None
+        except httpx.HTTPError as error:  # no answer: refused, timed out, reset
+            raise ServerUnreachable(f"its {path}: {_reason(error)}") from None
         if not isinstance(answer, dict):
             raise SwordsError(f"the server's {path} answered something other than a JSON object")
         return answer
@@ -86,6 +97,16 @@ class ServerTokenizer(Tokenizer):
         if isinstance(answer.get("count"), int):
             return answer["count"]
         return len(answer.get("tokens") or [])
+
+
+def _reason(error: Exception) -> str:
+    """What the socket said ("Connection refused"), else the client's own words ("timed out")."""
+    cause = error
+    while cause is not None:
+        if isinstance(cause, OSError) and cause.strerror:
+            return cause.strerror
+        cause = cause.__cause__ or cause.__context__
+    return str(error) or type(error).__name__
 
 
 def server_tokenizer(base_url: str, model: str, timeout: float = 5.0) -> ServerTokenizer | None:

@@ -21,7 +21,7 @@ from typing import TypeVar
 
 from swords_lexsub.bounded_body import MAX_BODY_BYTES
 from swords_lexsub.errors import SwordsError
-from swords_lexsub.http_client import bounded_client
+from swords_lexsub.http_client import bounded_client, proxied_transport
 from swords_lexsub.hub.transport import HubLimits, refuse, transport_class
 
 T = TypeVar("T")
@@ -67,9 +67,15 @@ def hub_session(limits: HubLimits) -> Iterator[None]:
     transport = transport_class(http)
     verbosity = hf_logging.get_verbosity()
     registry = _agent_registry_guard(constants)
+    # Connections are not kept: each request's socket is its own, to be shut at its time (transport.py).
+    once = {"limits": http.Limits(max_keepalive_connections=0)}
     set_client_factory(
         lambda: bounded_client(
-            http, inner=transport(limits), refuse=refuse(limits), follow_redirects=True, timeout=None
+            http,
+            inner=transport(limits, proxied_transport(http, **once)),
+            refuse=refuse(limits),
+            follow_redirects=True,
+            timeout=None,
         )
     )
     hf_logging.set_verbosity(hf_logging.CRITICAL + 10)

@@ -17,7 +17,6 @@ import os
 import socket
 import threading
 import time
-import urllib.request
 from collections.abc import Callable, Iterator
 
 from swords_lexsub.errors import SwordsError
@@ -149,24 +148,8 @@ def transport_class(http):
     class HubTransport(http.BaseTransport):
         """Every request bounded in wall time (see the module's docstring)."""
 
-        def __init__(self, limits: HubLimits) -> None:
-            self.limits = limits
-            self.transports: dict[str | None, object] = {}
-            self.lock = threading.Lock()
-
-        def _inner(self, url) -> object:
-            # The client's own proxy settings are off once a transport is given: take them from the environment
-            # here. Connections are not kept: each request's socket is its own, to be shut at its time.
-            proxies = urllib.request.getproxies()
-            proxy = proxies.get(url.scheme) or proxies.get("all")
-            if proxy and urllib.request.proxy_bypass(url.host):
-                proxy = None
-            with self.lock:
-                if proxy not in self.transports:
-                    self.transports[proxy] = http.HTTPTransport(
-                        proxy=proxy, limits=http.Limits(max_keepalive_connections=0)
-                    )
-                return self.transports[proxy]
+        def __init__(self, limits: HubLimits, inner) -> None:
+            self.limits, self.inner = limits, inner
 
         def handle_request(self, request):
             limits = self.limits
@@ -194,7 +177,7 @@ def transport_class(http):
             watch = _Watch(ends, late)
             request.extensions["trace"] = watch.trace
             try:
-                response = self._inner(request.url).handle_request(request)
+                response = self.inner.handle_request(request)
             except Exception as error:
                 watch.finish()
                 if watch.fired or time.monotonic() >= ends:
@@ -221,7 +204,6 @@ def transport_class(http):
             )
 
         def close(self) -> None:
-            for transport in self.transports.values():
-                transport.close()
+            self.inner.close()
 
     return HubTransport
