@@ -54,16 +54,6 @@ class Family(str):
 
         return Scorer
 
-    # The reader table's figures, asked of the family itself (its one copy is the table).
-    scale = property(lambda self: self.reader.scale)
-    decimals = property(lambda self: self.reader.decimals)
-    floored_decimals = property(lambda self: self.reader.floored_decimals)
-    headline = property(lambda self: self.reader.headline)
-
-    def shown(self, value: float) -> float:
-        """A figure as the family's tables show it (its reader table's rounding: TSAR-2022's floored)."""
-        return self.reader.shown(value)
-
     def scores(self, config: str) -> bool:
         """Whether this family scores a config's benchmark."""
         return metric_family(config) is self
