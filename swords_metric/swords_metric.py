@@ -13,7 +13,7 @@ from swords_metric.compute_options import COMPUTE_OPTIONS, benchmark_of, check_c
 from swords_metric.errors import MetricInputError, shown
 from swords_metric.judgments.extended import extended_scores
 from swords_metric.predictions.items import normalize_prediction_items
-from swords_metric.references.metric_family import SWORDS, rows_family
+from swords_metric.references.metric_family import SWORDS, Family, rows_family
 from swords_metric.references.split import PROVENANCE_FIELDS, REFERENCE_COLUMNS, SUBSTITUTE_FIELDS, reference_view
 from swords_metric.references.target_ids import UPSTREAM_IDS, TargetIndex
 from swords_metric.scorer import scorer_for
@@ -211,9 +211,10 @@ class SwordsMetric(evaluate.Metric):
             raise MetricInputError(f"add_batch: nothing given; {_ADD_BATCH}")
         self._store(predictions, _references_view(references))
 
-    def _store(self, predictions, references: list[dict]) -> None:
+    def _store(self, predictions, references: list[dict], family: Family | None = None) -> None:
         """The predictions go to evaluate's store in their stored form a chunk at a time, so that no second copy of
-        them is made; every one is read first, so that a bad one leaves nothing of the batch stored."""
+        them is made; every one is read first, so that a bad one leaves nothing of the batch stored. `family`: the
+        references' (compute decided it), else decided here."""
         if not references:
             raise MetricInputError("references: none given; score against a benchmark split's rows")
         predictions, scheme = _aligned(predictions, references)
@@ -225,7 +226,7 @@ class SwordsMetric(evaluate.Metric):
                 predictions=[_prediction_view(items, reference["id"]) for items, reference in chunk],
                 references=references[start : start + _CHUNK],
             )
-        self._family = self._family or rows_family(references)[1]
+        self._family = self._family or family or rows_family(references)[1]
         self._benchmark = self._benchmark or benchmark_of(references)
         self._id_schemes += (scheme,)
 
@@ -256,8 +257,9 @@ class SwordsMetric(evaluate.Metric):
             raise MetricInputError(f"{other}: none given; pass {other}=… along with the {name}")
         if references is not None:
             views = _references_view(references)
-            check_compute_options(kwargs, rows_family(views)[1], benchmark_of(views))
-            self._store(predictions, views)
+            family = rows_family(views)[1]  # decided once for this call: its options, its rows, its scorer
+            check_compute_options(kwargs, family, benchmark_of(views))
+            self._store(predictions, views, family)
         elif self.writer is None:  # evaluate's own writer: nothing was added with add or add_batch
             raise MetricInputError("predictions and references: none given (nor added with add or add_batch)")
         else:
