@@ -69,6 +69,7 @@ SLOW = (
     r"^swords run --system wordnet\+embedding --dataset swords --split test$",
     r"^swords run --system wordnet --dataset coinco --split test",
     r"^swords data build ",  # other than the one NOT_RUN names
+    r"^swords data verify$",  # 4.7 s: loads every config (test_stats.py checks its figures in the quick lane)
 )
 
 

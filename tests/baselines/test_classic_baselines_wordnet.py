@@ -75,6 +75,7 @@ WORDNET_SWORDS_TEST = {
 }
 
 
+@pytest.mark.slow  # 3.4 s a relation set on two quiet cores
 @pytest.mark.parametrize("relations", list(WORDNET_SWORDS_TEST))
 def test_wordnet_scores_on_swords_test(relations, tmp_path):
     metrics = run_system("wordnet", {"relations": relations}, tmp_path)

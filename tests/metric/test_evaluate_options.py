@@ -47,6 +47,7 @@ def test_a_bad_seed_from_python_is_a_metric_input_error(seed):
         scorer.score(prepared, bootstrap=0, seed=seed)  # recorded in no signature, but still not a seed
 
 
+@pytest.mark.slow  # 4.3 s: imports evaluate (transformers, torch)
 def test_a_bad_seed_through_compute_is_a_metric_input_error():
     import swords_metric
 

@@ -134,6 +134,7 @@ def test_the_space_scores_upstream_keyed_uploads_as_the_cli(coinco_rows, system,
     assert "upstream SWORDS library's target ids" in shown.summary()
 
 
+@pytest.mark.slow  # 3.1 s on two quiet cores
 def test_compare_reads_either_scheme_and_says_when_coverage_differs(coinco_rows, system, tmp_path):
     upstream = tmp_path / "a.json"
     upstream.write_text(json.dumps({"substitutes": {row["upstream_id"]: system[row["id"]] for row in coinco_rows}}))

@@ -42,6 +42,7 @@ def test_api_errors_are_messages(client):
         client.predict("word " * 1_000_000, "word", 1, "auto", "coinco-oracle", 10, api_name="/substitute")
 
 
+@pytest.mark.slow  # 3.3 s on two quiet cores
 def test_api_concurrent_sessions_get_their_own_answers(server, example_row):
     from gradio_client import Client
 

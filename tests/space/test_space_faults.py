@@ -188,6 +188,7 @@ def test_a_hanging_llm_is_bounded_and_holds_up_no_one(monkeypatch):
     assert not cli_flag(message), message
 
 
+@pytest.mark.slow  # 4.3 s on two quiet cores
 def test_messages_speak_the_uis_language(tmp_path):
     from swords_space.errors import SpaceError
     from swords_space.tabs.score import score_predictions
