@@ -10,18 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from swords_metric.errors import MetricInputError
-from swords_metric.references.metric_family import PROLEX, TSAR2022, Family
+from swords_metric.references.metric_family import Family
 from swords_metric.references.scored import ScoredTargets
 
 # Benchmarks whose gold was recalled (annotators wrote substitutes), not judged: no judgement can join it.
 RECALLED = ("coinco", "semeval07")
-# Why the gold of a family with its own official metrics cannot take judgements (SWORDS's: by benchmark, RECALLED).
-NOT_JUDGED = {
-    TSAR2022: "TSAR-2022's official scorer counts matches against the annotators' suggestions and has no "
-    "acceptability score per substitute for judgements to extend",
-    PROLEX: "ProLex's gold is experts' accept/reject lists and its official scorer has no score per substitute "
-    "for judgements to extend",
-}
 
 
 def refusal(benchmark: str, family: Family) -> str | None:
@@ -29,7 +22,7 @@ def refusal(benchmark: str, family: Family) -> str | None:
     ProLex's official scorers have no per-substitute score; CoInCo's and SemEval-2007's gold was recalled by
     annotators (who wrote substitutes), not judged."""
     if not family.has_details:  # its own official metrics: no per-substitute score to extend
-        reason = NOT_JUDGED.get(family, f"{benchmark} is scored by its own official scorer")
+        reason = family.not_judged or f"{benchmark} is scored by its own official scorer"
         return f"judgments: {reason}; judgments extend SWORDS's gold"
     recalled = [name for name in benchmark.split("+") if name in RECALLED]
     if recalled:

@@ -41,6 +41,7 @@ class Family(str):
     scores_given_lines: bool  # its official scorer scores only the lines a file holds (tsar_eval.py), not every row
     untabled_source: str  # how a published row without a paper table is sourced (TSAR: the official results files)
     official_suffix: str | None  # the extension of its official scorer's predictions format (".tsv", ".csv")
+    not_judged: str | None  # why judgements cannot extend its gold (None: SWORDS's can, unless recalled)
     official_format: str | None  # that format's columns, in a few words
 
     @property
@@ -68,19 +69,23 @@ class Family(str):
 SWORDS = Family(
     "swords", official=False, takes_ranking=True, takes_problematic=True, fixed_k=None, signs_k=True,
     has_details=True, official_scorer=None, reader=SWORDS_TABLE, default_intervals=True,
-    scores_given_lines=False, untabled_source="", official_suffix=None, official_format=None,
+    scores_given_lines=False, untabled_source="", official_suffix=None, official_format=None, not_judged=None,
 )  # fmt: skip
 TSAR2022 = Family(
     "tsar2022", official=True, takes_ranking=False, takes_problematic=False, fixed_k=10, signs_k=False,
     has_details=False, official_scorer="tsar_eval.py@089c266", reader=TSAR_TABLE, default_intervals=False,
     scores_given_lines=True, untabled_source=", official results", official_suffix=TSAR_SUFFIX,
     official_format="sentence<TAB>complex word<TAB>answers…",
+    not_judged="TSAR-2022's official scorer counts matches against the annotators' suggestions and has no "
+    "acceptability score per substitute for judgements to extend",
 )  # fmt: skip
 PROLEX = Family(
     "prolex", official=True, takes_ranking=False, takes_problematic=False, fixed_k=None, signs_k=True,
     has_details=False, official_scorer="evaluate.py@f54ba0f:hard", reader=PROLEX_TABLE, default_intervals=False,
     scores_given_lines=False, untabled_source="", official_suffix=PROLEX_SUFFIX,
     official_format="target word, Sentence, Substitutes",
+    not_judged="ProLex's gold is experts' accept/reject lists and its official scorer has no score per substitute "
+    "for judgements to extend",
 )  # fmt: skip
 FAMILIES = (SWORDS, TSAR2022, PROLEX)
 _BY_NAME = {str(family): family for family in FAMILIES}
