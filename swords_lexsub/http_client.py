@@ -89,8 +89,11 @@ def _classes(http: ModuleType) -> dict[str, type]:
             request=request,
         )
 
-    class Proxied(http.BaseTransport):
-        # A client given a transport leaves its own proxy settings off: each request's proxy is chosen here.
+    class PerProxy:
+        # A client given a transport leaves its own proxy settings off: each request's proxy is chosen here, one
+        # inner transport (of `kind`) a proxy.
+        kind: type
+
         def __init__(self, **options: Any) -> None:
             self.options, self.transports, self.lock = options, {}, threading.Lock()
 
@@ -98,8 +101,11 @@ def _classes(http: ModuleType) -> dict[str, type]:
             proxy = env_proxy(url)
             with self.lock:
                 if proxy not in self.transports:
-                    self.transports[proxy] = http.HTTPTransport(proxy=proxy, **self.options)
+                    self.transports[proxy] = self.kind(proxy=proxy, **self.options)
                 return self.transports[proxy]
+
+    class Proxied(PerProxy, http.BaseTransport):
+        kind = http.HTTPTransport
 
         def handle_request(self, request):
             return self._for(request.url).handle_request(request)
@@ -108,16 +114,8 @@ def _classes(http: ModuleType) -> dict[str, type]:
             for transport in self.transports.values():
                 transport.close()
 
-    class AsyncProxied(http.AsyncBaseTransport):
-        def __init__(self, **options: Any) -> None:
-            self.options, self.transports, self.lock = options, {}, threading.Lock()
-
-        def _for(self, url):
-            proxy = env_proxy(url)
-            with self.lock:
-                if proxy not in self.transports:
-                    self.transports[proxy] = http.AsyncHTTPTransport(proxy=proxy, **self.options)
-                return self.transports[proxy]
+    class AsyncProxied(PerProxy, http.AsyncBaseTransport):
+        kind = http.AsyncHTTPTransport
 
         async def handle_async_request(self, request):
             return await self._for(request.url).handle_async_request(request)
