@@ -19,12 +19,13 @@ from typing import TYPE_CHECKING
 from swords_dataset.judgements import ACCEPTABLE_ABOVE, CLASSES, CONCEIVABLE_FROM
 from swords_metric.details.explain import Judgement
 from swords_metric.errors import MetricInputError
+from swords_metric.evaluation import Evaluation, evaluate
+from swords_metric.families import Family, family_of
 from swords_metric.judgments.agreement import accuracy, cohen_kappa, spearman
 from swords_metric.judgments.extended import extended_scores
 from swords_metric.judgments.files import MAX_JUDGMENTS_BYTES, MAX_TASKS_BYTES, read_tasks, write_tasks
 from swords_metric.judgments.merge import MergedJudgments, merge_judgments
 from swords_metric.judgments.protocol import (
-    CONTROL_ACCURACY,
     INSTRUCTIONS,
     INSTRUCTIONS_VERSION,
     LABELS,
@@ -38,12 +39,10 @@ from swords_metric.judgments.resume import (
     judged_by,
     llm_judge,
     mismatched_record,
-    record_key,
     unfinished_tasks,
 )
 from swords_metric.judgments.tasks import Candidate, Task, TaskSet, make_tasks, tasks_for
 from swords_metric.metrics.bootstrap import check_resamples
-from swords_metric.official.report import family_metric_keys, format_family_result
 from swords_metric.official.scorer import FamilyScorer
 from swords_metric.predictions.files import (
     MAX_PREDICTIONS_BYTES,
@@ -53,30 +52,30 @@ from swords_metric.predictions.files import (
     write_predictions,
 )
 from swords_metric.predictions.prepared import PreparedPredictions
-from swords_metric.references.metric_family import FAMILIES, metric_family
 from swords_metric.references.target_ids import UnknownTargetsError
 from swords_metric.report import format_analysis, format_comparison, format_differences, format_result
-from swords_metric.scorer import SETTINGS, Scorer, score, scorer_for
+from swords_metric.scorer import Scorer, score, scorer_for
 from swords_metric.wordnet.lemmatizer import UD_TO_WORDNET, lemmatize
 
 METRIC_DIR = Path(__file__).resolve().parent
+metric_family = family_of  # its earlier name
+
+
+def format_family_result(result: dict, title: str, k: int = 10) -> str:
+    """A TSAR-2022 or ProLex result (FamilyScorer.score's) as a text report: its family's (Family.report)."""
+    return family_of(result["family"]).report(result, title, k, "generative")
+
 
 # Names whose modules load when first used (details, relations, WordNet's graph, published results), so that a
 # plain score does not pay for them: public name -> (module, its name there).
 _LAZY = {
-    "GOLD_SIZES": ("details.analysis", "GOLD_SIZES"),
-    "DETAILS_EXTENSIONS": ("details.columns", "EXTENSIONS"),
     "check_details_path": ("details.place", "check_details_path"),
     "is_details_file": ("details.place", "is_details_file"),
     "Board": ("leaderboard", "Board"),
-    "PUBLISHED_METRICS": ("published", "PUBLISHED_METRICS"),
-    "PublishedResult": ("published", "PublishedResult"),
-    "format_published": ("published", "format_published"),
     "published_papers": ("published", "published_papers"),
     "published_results": ("published", "published_results"),
     "published_systems": ("published", "published_systems"),
     "published_benchmarks": ("published", "published_benchmarks"),
-    "SHOWN_METRICS": ("published", "SHOWN_METRICS"),
     "RELATIONS": ("wordnet.relations", "RELATIONS"),
     "WordNetGraph": ("wordnet.graph", "WordNetGraph"),
     "load_wordnet_graph": ("wordnet.graph", "load_wordnet_graph"),
@@ -84,15 +83,9 @@ _LAZY = {
 
 
 if TYPE_CHECKING:  # the names _LAZY loads, as type checkers and the API reference (mkdocstrings) see them
-    from swords_metric.details.analysis import GOLD_SIZES
-    from swords_metric.details.columns import EXTENSIONS as DETAILS_EXTENSIONS
     from swords_metric.details.place import check_details_path, is_details_file
     from swords_metric.leaderboard import Board
     from swords_metric.published import (
-        PUBLISHED_METRICS,
-        SHOWN_METRICS,
-        PublishedResult,
-        format_published,
         published_benchmarks,
         published_papers,
         published_results,
@@ -121,7 +114,6 @@ def load(**kwargs):
 
 # The public surface: nothing outside swords_metric imports its modules (import-linter checks it).
 __all__ = [
-    "CONTROL_ACCURACY",
     "INSTRUCTIONS",
     "INSTRUCTIONS_VERSION",
     "LABELS",
@@ -136,7 +128,9 @@ __all__ = [
     "MergedJudgments",
     "accuracy",
     "cohen_kappa",
+    "evaluate",
     "extended_scores",
+    "family_of",
     "judgment_record",
     "merge_judgments",
     "spearman",
@@ -151,40 +145,31 @@ __all__ = [
     "judged_by",
     "llm_judge",
     "mismatched_record",
-    "record_key",
     "unfinished_tasks",
     "ACCEPTABLE_ABOVE",
     "Board",
+    "Evaluation",
+    "Family",
     "CLASSES",
     "CONCEIVABLE_FROM",
-    "DETAILS_EXTENSIONS",
-    "FAMILIES",
     "FamilyScorer",
-    "GOLD_SIZES",
     "MAX_PREDICTIONS_BYTES",
     "MAX_TARGET_CHARS",
-    "METRIC_DIR",
-    "PUBLISHED_METRICS",
     "RELATIONS",
-    "SETTINGS",
-    "SHOWN_METRICS",
     "UD_TO_WORDNET",
     "Judgement",
     "MetricInputError",
     "PredictionFile",
     "PreparedPredictions",
-    "PublishedResult",
     "Scorer",
     "UnknownTargetsError",
     "WordNetGraph",
     "check_details_path",
     "check_resamples",
-    "family_metric_keys",
     "format_analysis",
     "format_comparison",
     "format_differences",
     "format_family_result",
-    "format_published",
     "format_result",
     "is_details_file",
     "lemmatize",

@@ -11,14 +11,11 @@ import swords_dataset
 from swords_lexsub.arguments import int_range
 from swords_lexsub.errors import SwordsError
 from swords_lexsub.terminal import shown
-from swords_metric.compare_command import DIFFERENCES, run_compare
 from swords_metric.errors import MetricInputError
+from swords_metric.evaluation import BOOTSTRAP, DIFFERENCES, WORST
 from swords_metric.judgments.command import add_judgments_argument, check_judgments_arguments
+from swords_metric.options import SETTINGS
 from swords_metric.predictions.files import MAX_PREDICTIONS_BYTES
-from swords_metric.references.metric_family import Family, metric_family
-from swords_metric.scorer import SETTINGS
-
-WORST, BOOTSTRAP = 5, 1000  # --worst, --bootstrap when not given
 
 
 def register(subparsers) -> None:
@@ -125,43 +122,6 @@ def register(subparsers) -> None:
     command.set_defaults(func=run)
 
 
-def input_notes(result: dict, source: str) -> list[str]:
-    """One-line notes on what the scorer did with unusual input (printed to stderr, not an error)."""
-    notes = []
-    missing = result.get("targets_not_in_predictions", 0)
-    if missing:
-        notes.append(
-            f"{missing:,} of {result['targets_scored']:,} scored targets are not in {source}: "
-            "scored as empty answers, as upstream scores them"
-        )
-    unusual = result.get("input_notes") or {}
-    parts = [
-        f"{unusual[key]:,} {label}"
-        for key, label in (
-            ("empty_substitutes", "empty substitutes (one wrong answer each)"),
-            ("target_copies", "copies of the target (dropped)"),
-            ("duplicates", "duplicates after lemmatization (merged)"),
-        )
-        if unusual.get(key)
-    ]
-    if parts:
-        notes.append(f"{source}: " + ", ".join(parts) + "; scored as upstream scores them")
-    variants = unusual.get("unicode_variants")
-    if variants:
-        notes.append(
-            f"{source}: {variants:,} substitutes match a gold word only as plain text (invisible format "
-            "characters removed, NFKC: composed accents, fullwidth letters, no-break spaces); not matched, "
-            'as upstream does not match them (see the metric card, "Unicode")'
-        )
-    skipped = result.get("predictions_for_skipped_targets", 0)
-    if skipped:
-        notes.append(
-            f"{skipped:,} predictions are for CoInCo's problematic targets, left out as upstream leaves them out "
-            "(--include-problematic scores them)"
-        )
-    return notes
-
-
 def note(text: str) -> None:
     """One line on stderr, as a terminal can show it (file names and words escaped)."""
     print(f"note: {shown(text)}", file=sys.stderr)
@@ -172,107 +132,55 @@ def _with_hint(error: MetricInputError) -> SwordsError:
     return SwordsError(str(error), f"use --dataset {belongs_to[0]} --split {belongs_to[1]}" if belongs_to else None)
 
 
-def _check_options(args: argparse.Namespace, family: Family) -> None:
-    """Before any scoring work: options that do not go together or would be ignored, and where --details would
-    go (the options a family does not take are refused before, by check_family_arguments)."""
-    if args.published and args.compare:
-        raise SwordsError("--published goes with --predictions (a single system), not --compare")
-    if args.given_only and args.compare:
-        raise SwordsError("--given-only goes with --predictions: --compare scores both files on every target")
-    if args.published and args.k != 10 and family.has_details:  # ProLex's published rows are at its k
-        raise SwordsError(f"--published shows F@10 as the papers report it; it goes with --k 10, not --k {args.k}")
-    if args.differences is not None and not args.compare:
-        raise SwordsError("--differences goes with --compare (the targets where two systems differ most)")
-    summary = [
-        option for option, given in (("--worst", args.worst is not None), ("--relations", args.relations)) if given
-    ]
-    if summary and (args.compare or args.no_analysis):
-        other = "--compare (which prints no summary)" if args.compare else "--no-analysis"
-        raise SwordsError(f"{summary[0]} sets the summary of what the system proposed; it does not go with {other}")
-    if args.no_analysis and args.compare:
-        raise SwordsError("--no-analysis goes with --predictions: --compare prints no summary to leave out")
-    if args.force and not args.details:
-        raise SwordsError("--force goes with --details (it replaces a details file that changed since it was written)")
-    args.details_place = None
-    if args.details:
-        from swords_metric.details.place import details_place
-
-        args.details_place = details_place(args.details, "--details", args.force, "--force")
-
-
-def _said_where(path, records: int) -> None:
-    """Where the details went (the file itself, by its absolute path), on stderr."""
-    print(f"details: {records:,} records written to {shown(os.path.abspath(path))}", file=sys.stderr)
-
-
 def run(args: argparse.Namespace) -> int:
-    from swords_metric.judgments.extended import extend_result
-    from swords_metric.judgments.merge import merge_judgments
-    from swords_metric.judgments.report import format_extended
-    from swords_metric.official.cli import check_family_arguments, run_family
-    from swords_metric.report import format_analysis, format_result
-    from swords_metric.scorer import check_resamples, scorer_for
+    from swords_metric.evaluation import check_options, evaluate
+    from swords_metric.families import family_of
+    from swords_metric.options import check_cli_combinations
 
     # The benchmark's metric family, decided once: every check and step below asks it. The options are checked,
-    # as options, before any work: those the family takes.
-    family = metric_family(args.dataset)
-    check_judgments_arguments(args)
-    check_family_arguments(args, family)
-    if args.bootstrap is None and (family.default_intervals or args.compare):
-        args.bootstrap = BOOTSTRAP
+    # as options, before any work.
+    family = family_of(args.dataset)
     try:
-        _check_options(args, family)
-        options = {"k": args.k, "setting": args.setting, "include_problematic": args.include_problematic}
-        scorer = scorer_for(args.dataset, args.split, family=family, **options)
-        if args.include_problematic and not any(scorer.problematic):
-            raise SwordsError(
-                f"--include-problematic: {args.dataset} {args.split} has no problematic targets (only "
-                "CoInCo flags any); leave the option out"
-            )
-        if args.compare:  # any family: the paired bootstrap test between two files
-            return run_compare(scorer, family, args, note, _said_where)
-        if family.official:  # TSAR-2022, ProLex: their own official metrics, their own report
-            return run_family(args, scorer, note)
-        check_resamples(args.bootstrap, what="--bootstrap")  # before reading the file
-        merged = merge_judgments(scorer, args.judgments) if args.judgments else None  # checked before the run
-        prepared = scorer.read(args.predictions, details=args.details_place)
-        if prepared.details_file is not None:
-            _said_where(*prepared.details_file)
-        split_targets = sum(scorer.scored)
-        if args.given_only and not any(prepared.given_mask()):
-            raise SwordsError(
-                f"{args.predictions} answers no target of {args.dataset} {args.split} "
-                f"({len(prepared.ranked):,} targets), so --given-only has nothing to score"
-            )
-        if args.given_only:
-            scorer, prepared = scorer.restricted_to_given(prepared)
-        result = scorer.score(prepared, bootstrap=args.bootstrap, seed=args.seed)
-        if merged is not None:
-            extend_result(result, scorer, prepared, args.predictions, merged, None, args.bootstrap, args.seed)
-        if args.given_only:
-            result["targets_in_split"] = split_targets  # so that a comparison with the whole split says so
-        if not args.no_analysis:
-            # With --details, WordNet's graph is loaded already: the summary gets the relations at little cost.
-            relations = args.relations or bool(args.details)
-            worst = WORST if args.worst is None else args.worst
-            result["analysis"] = scorer.analyze(prepared, worst=worst, relations=relations)
+        check_judgments_arguments(args, family)
+        asked = {name: getattr(args, name) for name in ("details", "force", "relations", "no_analysis", "worst")}
+        check_options(family, "cli", args.dataset, args.k, args.setting, args.include_problematic,
+                      **asked, differences=args.differences)  # fmt: skip
+        check_cli_combinations(args, family)
+        place = None
+        if args.details:
+            from swords_metric.details.place import details_place
+
+            place = details_place(args.details, "--details", args.force, "--force")
+        evaluation = evaluate(
+            args.predictions,
+            dataset=args.dataset,
+            split=args.split,
+            family=family,
+            compare=tuple(args.compare) if args.compare else None,
+            judgments=args.judgments,
+            k=args.k,
+            setting=args.setting,
+            include_problematic=args.include_problematic,
+            bootstrap=args.bootstrap,
+            seed=args.seed,
+            given_only=args.given_only,
+            details=place,
+            force=args.force,
+            analysis=not args.no_analysis,
+            worst=args.worst,
+            relations=args.relations,
+            differences=args.differences,
+            style="cli",
+        )
     except MetricInputError as error:
         raise _with_hint(error) from None
-    for line in input_notes(result, args.predictions):
+    if evaluation.details is not None:
+        path, records = evaluation.details
+        print(f"details: {records:,} records written to {shown(os.path.abspath(path))}", file=sys.stderr)
+    for line in evaluation.notes:
         note(line)
-    if args.published:
-        from swords_metric.published import format_published, published_json
     if args.json:
-        if args.published:
-            result["published"] = published_json(result, args.dataset, args.split)
-        print(json.dumps(result, indent=2, allow_nan=False))  # every figure is finite
-        return 0
-    title = f"{args.predictions} on {args.dataset} {args.split}"
-    blocks = [format_result(result, title=title, setting=args.setting, k=args.k)]
-    blocks += [format_extended(result, args.k, args.setting)] if "extended" in result else []
-    if "analysis" in result:
-        blocks.append(format_analysis(result["analysis"]))
-    if args.published:
-        blocks.append(format_published(result, args.dataset, args.split, args.predictions))
-    print("\n\n".join(blocks))
+        print(json.dumps(evaluation.json(args.published), indent=2, allow_nan=False))  # every figure is finite
+    else:
+        print(evaluation.text(args.published))
     return 0

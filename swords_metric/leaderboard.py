@@ -12,9 +12,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from swords_metric.errors import MetricInputError
+from swords_metric.families import Family, ReaderTable, family_of
 from swords_metric.published import PublishedResult, published_systems
-from swords_metric.references.metric_family import Family, metric_family
-from swords_metric.references.reader_table import ReaderTable
 
 # SemEval-2007's oot credits an answer given twice twice (McCarthy & Navigli 2009): it may pass 100.
 OVER_100 = frozenset({"oot_r"})
@@ -36,8 +35,8 @@ class Board:
 
     @property
     def family(self) -> Family:
-        """The split's metric family (decided by metric_family)."""
-        return metric_family(self.benchmark.partition(" ")[0])
+        """The split's metric family (decided by the registry, swords_metric.families)."""
+        return family_of(self.benchmark.partition(" ")[0])
 
     @property
     def reader(self) -> ReaderTable:

@@ -12,17 +12,17 @@ from dataclasses import dataclass, field, replace
 from importlib import resources
 
 from swords_lexsub.terminal import shown
-from swords_metric.references.metric_family import SWORDS, TSAR2022, Family, family_named, metric_family
+from swords_metric.families import SWORDS, TSAR2022, Family, family_of
 
 PUBLISHED_FILE = "published-results.json"
 # The families whose papers' figures the file holds (ProLex's paper reports none on its test split).
 _TABLED = (SWORDS, TSAR2022)
 # The metrics a published row may report, in the order tables show them, with their columns' labels as papers head
 # them (each family's reader table): the SWORDS metrics' in percent, TSAR-2022's official ones as fractions.
-PUBLISHED_METRICS: dict[str, str] = {metric.key: metric.paper for family in _TABLED for metric in family.reader.metrics}
+PUBLISHED_METRICS: dict[str, str] = {metric.key: metric.paper for tabled in _TABLED for metric in tabled.reader.metrics}
 # The columns of the printed tables (the CLI, the manual, the Space): all but the precision and recall behind the
 # SWORDS paper's F@10 (its Table 7), which --json and published_results() give.
-SHOWN_METRICS: tuple[str, ...] = tuple(key for family in _TABLED for key in family.reader.compact)
+SHOWN_METRICS: tuple[str, ...] = tuple(key for tabled in _TABLED for key in tabled.reader.compact)
 
 
 @dataclass(frozen=True)
@@ -71,7 +71,7 @@ class PublishedResult:
         if tables:
             where = f", Table{'s' if len(tables) > 1 else ''} {self.table}"
         else:
-            where = metric_family(self.config).untabled_source
+            where = family_of(self.config).untabled_source
         return f"{self.cite}{where}" + ("" if self.verified else ", unverified")
 
 
@@ -169,7 +169,7 @@ def format_published(result: dict, config: str, split: str, source: str) -> str:
     rows = published_systems(config, split)
     if not rows:
         return f"No published results on {config} {split} in this toolkit's table (swords_metric/{PUBLISHED_FILE})."
-    family = metric_family(config)
+    family = family_of(config)
     columns = _columns(rows)
     part = coverage(result)
     label = f"this run: {part[0]:,} of {part[1]:,} targets" if part else "this run"
@@ -181,7 +181,7 @@ def format_published(result: dict, config: str, split: str, source: str) -> str:
     table += [[f"published: {row.label}", row.source, *(row.figure(key) for key in columns)] for row in rows]
     papers = published_papers()
     cited = sorted({row.paper for row in rows}, key=list(papers).index)
-    scale = "fractions" if family.reader.scale == "fraction" else "percent"
+    scale = "percent" if family.reader.scale == "percent" else "fractions"
     lines = [
         f"Published results on {config} {split}, beside this run (figures in {scale}, as each paper reports them; "
         "blank: not reported)",
@@ -221,10 +221,11 @@ def published_json(result: dict, config: str, split: str) -> dict:
     }
 
 
-def published_markdown(family: str = SWORDS) -> str:
+def published_markdown(family: Family | str = SWORDS) -> str:
     """The manual's table of published results of one metric family (the SWORDS metrics' benchmarks by default;
     "tsar2022"): every system of every paper, with its citation."""
-    rows = [row for row in published_systems() if family_named(family).scores(row.config)]
+    tabled = family_of(family)
+    rows = [row for row in published_systems() if family_of(row.config) is tabled]
     columns = _columns(rows)
     lines = [
         "| system | benchmark | source | setting | " + " | ".join(PUBLISHED_METRICS[k] for k in columns) + " |",

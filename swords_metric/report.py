@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from swords_lexsub.terminal import shown
 
+SWORDS_UNIT = "percentages, as the SWORDS paper reports them"  # the SWORDS reader table's how_shown
+
 
 def _cell(result: dict, name: str) -> str:
     value = f"{result[name]:6.2f}"
@@ -34,6 +36,7 @@ def format_result(result: dict, title: str = "", setting: str = "generative", k:
     if result.get("id_scheme"):
         line += f"; keyed by {result['id_scheme']} ids"
     out.append(line)
+    out.append(f"figures: {SWORDS_UNIT}")
     out.append("")
     if setting == "ranking":
         out.append("Ranking setting (Table 7)")
@@ -95,22 +98,27 @@ def format_result(result: dict, title: str = "", setting: str = "generative", k:
     return "\n".join(out)
 
 
-def format_comparison(comparison: dict, decimals: int = 2) -> str:
-    """The paired test's table (any family's; `decimals`: its Family's, 2 for percent, 4 for fractions)."""
+def format_comparison(comparison: dict, reader=None) -> str:
+    """The paired test's table, any family's: `reader` is its family's reader table (swords_metric.families), whose
+    rounding the figures of A and B follow (TSAR-2022's floored as tsar_eval.py prints them); the SWORDS
+    metrics' when None."""
+    d = 2 if reader is None else reader.decimals
+    shown_as = (lambda value: value) if reader is None else reader.shown  # TSAR-2022's floored, as tsar_eval.py
+    text = lambda value: f"{shown_as(value):.{d}f}"  # noqa: E731
     table = [["metric", shown(comparison["a"]), shown(comparison["b"]), "A - B", "95% interval", "p"]]
-    d = decimals
     for name, c in comparison["metrics"].items():
         table.append(
             [
                 name,
-                f"{c['a']:.{d}f}",
-                f"{c['b']:.{d}f}",
+                text(c["a"]),
+                text(c["b"]),
                 f"{c['difference']:+.{d}f}",
                 f"[{c['interval'][0]:+.{d}f}, {c['interval'][1]:+.{d}f}]",
                 f"{c['p_value']:.4f}",
             ]
         )
-    return table_text(table) + f"\n\nsignature: {comparison['signature']}"
+    figures = f"figures: {SWORDS_UNIT if reader is None else reader.how_shown}"
+    return figures + "\n" + table_text(table) + f"\n\nsignature: {comparison['signature']}"
 
 
 def _shortened(words: list[str], most: int) -> str:

@@ -5,34 +5,36 @@ references prepared once, scoring any number of systems with the SWORDS metrics.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import swords_dataset
 from swords_dataset.judgements import ACCEPTABLE_ABOVE, CONCEIVABLE_FROM
-from swords_metric.arguments import check_flag, check_k, check_split_name
-from swords_metric.details.explain import Judgement, judge_target
-from swords_metric.details.stream import DetailsRequest
 from swords_metric.errors import MetricInputError
-from swords_metric.metrics.bootstrap import MIN_PAIRED_RESAMPLES, check_resamples, check_seed
+from swords_metric.families import SWORDS, Family, family_of, rows_family
+from swords_metric.families.base import ScorerBase
+from swords_metric.metrics.bootstrap import MIN_PAIRED_RESAMPLES, check_resamples, check_seed, intervals, paired_test
 from swords_metric.metrics.target_scores import TargetScores, precision_recall_at, score_targets
-from swords_metric.official.scorer import FamilyScorer, check_family_options
-from swords_metric.predictions.files import MAX_PREDICTIONS_BYTES, MAX_TARGET_CHARS
-from swords_metric.predictions.prepared import PreparedPredictions
-from swords_metric.reading import lemma_lists, prepare_for, read_for
-from swords_metric.references.metric_family import SWORDS, Family, family_of
+from swords_metric.official.scorer import FamilyScorer
+from swords_metric.options import check_flag, check_k, check_scorer_options, check_setting, check_split_name
+from swords_metric.predictions.files import MAX_PREDICTIONS_BYTES, MAX_TARGET_CHARS, PredictionFile
+from swords_metric.predictions.items import normalize_prediction_items
+from swords_metric.predictions.lemmatized import prepare_prediction
+from swords_metric.predictions.prepared import PreparedPredictions, prepare_given, prepare_keyed
 from swords_metric.references.scored import ScoredTargets
 from swords_metric.references.shipped import LEMMATIZER, shipped_references
 from swords_metric.references.split import ReferenceSplit, shipped_split
-from swords_metric.results import comparison, system_result
-from swords_metric.scorer_base import ScorerBase
 from swords_metric.signature import Signature
 
-__all__ = ["Judgement", "PreparedPredictions", "Scorer", "check_resamples", "score", "scorer_for"]
+if TYPE_CHECKING:
+    from swords_metric.details.explain import Judgement
+
+__all__ = ["PreparedPredictions", "Scorer", "check_resamples", "score", "scorer_for"]
 
 # 1.1: CoInCo's problematic targets left out by default; duplicates merged in upstream's order.
 METRIC_VERSION = "1.2"  # 1.2: LexSubGen's P@k, R@k by its own conventions (swords_metric/metrics/lexsubgen.py)
-SETTINGS = ("generative", "ranking")
 CURVE_KS = tuple(range(1, 21))  # precision_recall's default cut-offs; predictions are prepared this deep
 
 
@@ -47,25 +49,36 @@ def scorer_for(
     family: Family | None = None,
 ) -> Scorer | FamilyScorer:
     """The scorer of a shipped split (`scorer_for("coinco", "test")`; joined: "dev+test") or rows (`scorer_for(rows)`)
-    of the metric family decided by the config's name, else the first row's benchmark (or given as `family`, as
-    `swords evaluate` decides it with the config): a `Scorer` (the SWORDS paper's metrics) or a `FamilyScorer`
+    of the metric family the registry decides by the config's name, else the first row's benchmark (or given as
+    `family`, as `swords evaluate` decides it): a `Scorer` (the SWORDS paper's metrics) or a `FamilyScorer`
     (TSAR-2022's, ProLex's official metrics), its options checked first."""
     named = isinstance(config_or_rows, str)
+    rows = config_or_rows
     if named:
         config = config_or_rows
         if split is None:
             raise MetricInputError(f"scorer_for({config!r}): give the split too, e.g. scorer_for({config!r}, 'test')")
-        parts = swords_dataset.split_parts(config, split)
-        rows = itertools.chain.from_iterable(swords_dataset.rows(config, part) for part in parts)
-    else:
-        rows = config_or_rows
+        swords_dataset.split_parts(config, split)  # a split of the config, or one line naming the choices
     if family is None:
-        rows, family = family_of(config, rows)
-    check_family_options(family, k, setting, include_problematic)
-    if family.official:  # its own official metrics
+        rows, family = (rows, family_of(config)) if config else rows_family(rows)
+    k = check_scorer_options(family, k, setting, include_problematic)
+    return make_scorer(config if named else rows, split, family, k, setting, include_problematic, config)
+
+
+def make_scorer(
+    source: str | Iterable[Mapping], split, family: Family, k: int, setting: str, include_problematic: bool, config
+) -> Scorer | FamilyScorer:
+    """The family's scorer of a shipped split (`source` its config) or of rows, its options checked already."""
+    named = isinstance(source, str)
+    if named:
+        parts = swords_dataset.split_parts(source, split)
+        rows = itertools.chain.from_iterable(swords_dataset.rows(source, part) for part in parts)
+    else:
+        rows = source
+    if family is not SWORDS:  # its own official metrics: the one scorer of every official family
         return FamilyScorer(rows, config=config, split=split, k=k, family=family)
     if named:
-        return Scorer.from_references(shipped_references(config, parts), k, split, setting, include_problematic, config)
+        return Scorer.from_references(shipped_references(source, parts), k, split, setting, include_problematic, source)
     return Scorer(rows, k=k, split=split, setting=setting, include_problematic=include_problematic, config=config)
 
 
@@ -81,9 +94,9 @@ class Scorer(ScorerBase):
     input). CoInCo's "problematic" targets are left out of the scores, as the upstream library leaves them out, unless
     `include_problematic`; predictions for them are accepted and counted. `Scorer(rows)` is the SWORDS metrics only
     (TSAR-2022 and ProLex rows are refused in one line); `scorer_for` and `Scorer.from_dataset` give any benchmark's
-    scorer (for those two, their `FamilyScorer`). It implements ScorerBase (scorer_base.py)."""
+    scorer (for those two, their `FamilyScorer`). It implements ScorerBase (swords_metric/families/base.py)."""
 
-    family = SWORDS  # the metric family (references/metric_family.py), as FamilyScorer.family
+    family = SWORDS  # the metric family (swords_metric/families/swords.py), as FamilyScorer.family
 
     def __init__(
         self,
@@ -122,8 +135,7 @@ class Scorer(ScorerBase):
 
     def _build(self, references: ReferenceSplit, k, split, setting, include_problematic, config) -> None:
         """The one place a Scorer is set up, however its references were made."""
-        if setting not in SETTINGS:
-            raise MetricInputError(f"unknown setting {setting!r}; choose {' or '.join(SETTINGS)}")
+        setting = check_setting(setting)
         self.split_references, self.rows, self.problematic = references, references.targets, references.problematic
         self.k, self.split, self.setting, self.config = check_k(k), check_split_name(split), setting, config
         self.depth = max(self.k, max(CURVE_KS))  # how much of each ranking prepared predictions keep
@@ -143,7 +155,7 @@ class Scorer(ScorerBase):
         path ending .jsonl, .csv or .parquet, the details file is written as they are prepared (see the
         metric card, "Details"; checked before any work: an existing details file is replaced only as
         swords evaluate wrote it, or with `details_force`); `details_file` of the result says where it went."""
-        return prepare_for(self, self.targets, predictions, source, self.depth, self._details(details, details_force))
+        return self._prepared(predictions, source, self.depth, self._details(details, details_force))
 
     def read(
         self,
@@ -153,14 +165,44 @@ class Scorer(ScorerBase):
         source: str | None = None,
         details: str | Path | None = None,
         details_force: bool = False,
+        partial: bool = False,
     ) -> PreparedPredictions:
         """A predictions file (upstream format or JSONL, gzipped or not; see swords_metric/predictions/files.py),
         read as a stream and prepared a target at a time: memory grows with the targets, not with the file. A file
         over max_bytes (uncompressed), or a target over max_target_chars of JSON, is refused. With `details`
         (a .jsonl, .csv or .parquet path), the details file is written as the targets are read (an existing
-        one is replaced only as swords evaluate wrote it, or with `details_force`; see prepare)."""
-        request = self._details(details, details_force)
-        return read_for(self, self.targets, path, max_bytes, max_target_chars, source or str(path), self.depth, request)
+        one is replaced only as swords evaluate wrote it, or with `details_force`; see prepare). `partial` is
+        FamilyScorer.read's (a file keyed by id may always hold part of a split)."""
+        file = PredictionFile(path, max_bytes, max_target_chars)
+        source, targets = source or str(path), self.targets
+        with _details_stream(self._details(details, details_force), targets, source) as stream:
+            observe = stream.observe if stream is not None else None
+            prepared = prepare_keyed(
+                file, targets.references, targets.index, self.depth, source, self, file.duplicate, observe
+            )
+        prepared.file_format, prepared.substitutes_lemmatized = file.format, file.substitutes_lemmatized
+        prepared.details_file = stream.written() if stream is not None else None
+        return prepared
+
+    def _prepared(self, predictions, source: str, depth: int, details=None) -> PreparedPredictions:
+        """Predictions prepared `depth` deep: those this Scorer prepared already are returned as they are."""
+        if isinstance(predictions, PreparedPredictions):
+            if predictions.owner is not self:
+                raise MetricInputError(f"{predictions.source}: prepared by another Scorer; prepare them with this one")
+            if details is not None:
+                raise MetricInputError(
+                    f"{predictions.source}: already prepared; details are written while "
+                    "predictions are prepared (pass details= to read or prepare)"
+                )
+            return predictions
+        targets = self.targets
+        with _details_stream(details, targets, source) as stream:
+            observe = stream.observe if stream is not None else None
+            prepared = prepare_given(
+                predictions, targets.rows, targets.references, targets.index, depth, source, self, observe
+            )
+        prepared.details_file = stream.written() if stream is not None else None
+        return prepared
 
     def align(self, predictions: Mapping[str, object] | Sequence[object], source: str = "predictions") -> list:
         """Predictions in reference order (None where a target has none); see TargetIndex.align."""
@@ -171,6 +213,11 @@ class Scorer(ScorerBase):
         empty answers), and the predictions prepared for it: e.g. a run over part of a split."""
         prepared = self.prepare(predictions)
         keep = [i for i, slot in enumerate(prepared.ranked) if slot is not None]
+        if not keep:
+            raise MetricInputError(
+                f"{prepared.source} answers no target of {self.targets.index.where} ({len(prepared.ranked):,} "
+                "targets), so --given-only has nothing to score"
+            )
         subset = self.split_references.subset(keep)
         scorer = Scorer.from_references(subset, self.k, self.split, self.setting, self.include_problematic, self.config)
         return scorer, prepared.subset(keep, scorer)
@@ -179,12 +226,17 @@ class Scorer(ScorerBase):
         """Per reference, in order, the prediction as the metrics read it before any cut-off: [(lemma, score)]
         ordered by score, the target's lemma and later duplicates dropped (None: no reference, or no
         prediction). What the official scorers are fed when they run beside this one."""
-        return lemma_lists(self.align(predictions), self.references)
+        return [
+            None if items is None or ref is None else prepare_prediction(normalize_prediction_items(items), ref)
+            for items, ref in zip(self.align(predictions), self.references, strict=True)
+        ]
 
     def judge(self, target_id: str, substitutes: Iterable[str]) -> list[Judgement]:
         """Each substitute against the target's gold, as the metric counts it: lemmatized under the target's
         POS, matched against the lemmas of the reference (judgements of a lemma's forms merged), classed with
         the benchmark's thresholds. Works for every target of the split, scored or left out."""
+        from swords_metric.details.explain import judge_target
+
         return judge_target(self.targets, target_id, substitutes)
 
     # -- results --
@@ -202,7 +254,7 @@ class Scorer(ScorerBase):
         ]
         if any(self.problematic):
             settings.append(("problematic", "included" if self.include_problematic else "excluded"))
-        signature = Signature(SWORDS, METRIC_VERSION, self.benchmark, self.split, (*settings, *extra))
+        signature = Signature(SWORDS.name, METRIC_VERSION, self.benchmark, self.split, (*settings, *extra))
         return str(signature.resampled(bootstrap, seed))
 
     def target_scores(self, predictions, source: str = "predictions") -> TargetScores:
@@ -222,8 +274,24 @@ class Scorer(ScorerBase):
         `predictions_for_skipped_targets`; `id_scheme`; `input_notes` (empty substitutes, copies of the
         target, duplicates after lemmatization: all scored as upstream scores them)."""
         bootstrap, seed = check_resamples(bootstrap), check_seed(seed)
-        prepared = self.prepare(predictions, source)
-        return system_result(self.targets, prepared, self.k, self.signature, bootstrap, seed, by_pos)
+        prepared, targets = self.prepare(predictions, source), self.targets
+        scores = score_targets(targets.references, prepared.ranked, self.k)
+        result: dict = scores.aggregate()
+        result["targets_without_predictions"] = int(result["targets_without_predictions"])
+        result["targets_scored"] = int(result["targets_scored"])
+        result["targets_not_in_predictions"] = sum(targets.scored) - sum(_covered(targets, prepared))
+        result["targets_skipped"] = sum(targets.skipped)
+        result["predictions_for_skipped_targets"] = sum(
+            skip and has for skip, has in zip(targets.skipped, prepared.given_mask(), strict=True)
+        )
+        result["id_scheme"] = prepared.scheme
+        result["input_notes"] = prepared.notes.as_dict()
+        if by_pos:
+            result["by_pos"] = {pos: dict(metrics) for pos, metrics in scores.by_pos().items()}
+        if bootstrap:
+            result["confidence_intervals"] = intervals(scores, bootstrap, seed)
+        result["signature"] = self.signature(bootstrap, seed)
+        return result
 
     def precision_recall(self, predictions, ks: Iterable[int] = CURVE_KS) -> dict[int, dict[str, float]]:
         """Precision and recall (percent) at each k, e.g. 1…20, lenient and strict, against acceptable and
@@ -233,7 +301,7 @@ class Scorer(ScorerBase):
         ks = sorted({int(k) for k in ks})
         if not ks or ks[0] < 1:
             raise MetricInputError(f"precision_recall needs cut-offs of at least 1, got {ks}")
-        prepared = prepare_for(self, self.targets, predictions, "predictions", max(self.depth, ks[-1]))
+        prepared = self._prepared(predictions, "predictions", max(self.depth, ks[-1]))
         if ks[-1] > prepared.depth:
             raise MetricInputError(
                 f"predictions are prepared {prepared.depth} deep; k={ks[-1]} needs a Scorer with k >= {ks[-1]}"
@@ -248,7 +316,18 @@ class Scorer(ScorerBase):
         bootstrap = check_resamples(bootstrap, MIN_PAIRED_RESAMPLES, "the paired test's bootstrap")
         seed = check_seed(seed)
         a, b = self.prepare(predictions_a, sources[0]), self.prepare(predictions_b, sources[1])
-        return comparison(self.targets, a, b, self.k, self.signature, bootstrap, seed, sources)
+        targets = self.targets
+        scores_a, scores_b = (score_targets(targets.references, p.ranked, self.k) for p in (a, b))
+        covered_a, covered_b = _covered(targets, a), _covered(targets, b)
+        coverage = {
+            "targets_scored": sum(targets.scored),
+            "a": sum(covered_a),
+            "b": sum(covered_b),
+            "both": sum(x and y for x, y in zip(covered_a, covered_b, strict=True)),
+        }
+        metrics = paired_test(scores_a, scores_b, scores_a.aggregate(), scores_b.aggregate(), bootstrap, seed)
+        return {"a": sources[0], "b": sources[1], "metrics": metrics, "coverage": coverage,
+                "signature": self.signature(bootstrap, seed)}  # fmt: skip
 
     # -- what the metric counted (swords_metric/details/) --
 
@@ -289,9 +368,35 @@ class Scorer(ScorerBase):
         a, b = self.prepare(predictions_a, sources[0]), self.prepare(predictions_b, sources[1])
         return write_comparison(self.targets, self._details(place, force), a.ranked, b.ranked, sources)
 
-    def _details(self, path, force: bool) -> DetailsRequest | None:  # the file asked for (or None), its header
+    def _details(self, path, force: bool) -> tuple | None:  # the file asked for (or None), its header's settings
         settings = {"config": self.config, "split": self.split, "setting": self.setting, "k": self.k}
-        return None if path is None else DetailsRequest(path, force, {**settings, "signature": self.signature()})
+        return None if path is None else (path, force, {**settings, "signature": self.signature()})
+
+
+def _covered(targets: ScoredTargets, prepared: PreparedPredictions) -> list[bool]:
+    """Per reference: scored, and given predictions (an empty list counts as given)."""
+    return [scored and given for scored, given in zip(targets.scored, prepared.given_mask(), strict=True)]
+
+
+@contextmanager
+def _details_stream(request: tuple | None, targets: ScoredTargets, source: str) -> Iterator:
+    """The stream writing a details file (`request`: where, force, its header's settings) while predictions are
+    prepared, or None; the file is finished, or dropped if preparing fails. The writer is imported only then."""
+    if request is None:
+        yield None
+        return
+    from swords_metric.details.place import DetailsPlace, details_place
+    from swords_metric.details.writer import DetailsStream
+
+    path, force, settings = request
+    place = path if isinstance(path, DetailsPlace) else details_place(path, force=force)
+    stream = DetailsStream(targets, place, source, settings)
+    try:
+        yield stream
+    except BaseException as error:
+        stream.abort(error)
+        raise
+    stream.finish()
 
 
 def score(predictions, references: Iterable[Mapping], k: int = 10, include_problematic: bool = False, **kwargs) -> dict:

@@ -9,14 +9,18 @@ import evaluate
 import numpy as np
 
 from swords_dataset.schema import FEATURES
-from swords_metric.compute_options import COMPUTE_OPTIONS, benchmark_of, check_compute_options
+from swords_metric import evaluation
 from swords_metric.errors import MetricInputError, shown
-from swords_metric.judgments.extended import extended_scores
+from swords_metric.families import SWORDS, Family, rows_family
 from swords_metric.predictions.items import normalize_prediction_items
-from swords_metric.references.metric_family import SWORDS, Family, rows_family
-from swords_metric.references.split import PROVENANCE_FIELDS, REFERENCE_COLUMNS, SUBSTITUTE_FIELDS, reference_view
+from swords_metric.references.split import (
+    PROVENANCE_FIELDS,
+    REFERENCE_COLUMNS,
+    SUBSTITUTE_FIELDS,
+    family_reference_view,
+    reference_view,
+)
 from swords_metric.references.target_ids import UPSTREAM_IDS, TargetIndex
-from swords_metric.scorer import scorer_for
 
 _CITATION = """\
 @inproceedings{lee-etal-2021-swords,
@@ -87,16 +91,21 @@ _PREDICTION = datasets.List({"substitute": datasets.Value("string"), "score": da
 _CHUNK = 1000  # references whose predictions are converted and handed to evaluate's store at a time
 
 
-def _reference_view(row, position=0):
-    """Just the scored columns of a row, normalised as the Scorer reads them (evaluate rejects unknown keys and
-    None strings); a row that is not one (None, a string, a dict without 'id') is a MetricInputError naming it.
-    TSAR-2022 and ProLex rows are kept too: `_compute` scores them with their own metric family."""
-    return reference_view(row, position, family_view=True)
+# COMPUTE_OPTIONS: what compute() takes besides predictions and references (swords_metric/evaluation.py checks them).
+COMPUTE_OPTIONS = ("k", "bootstrap", "seed", "split", "include_problematic", "setting", "judgments")
 
 
-def _references_view(references):
-    if references is None:
-        return None
+def _reference_view(row, position=0, family: Family = SWORDS):
+    """Just the scored columns of a row, normalised as its family's scorer reads them (evaluate rejects unknown
+    keys and None strings); a row that is not one (None, a string, a dict without 'id') is a MetricInputError
+    naming it. TSAR-2022 and ProLex rows are kept as theirs: `_compute` scores them with their own metrics."""
+    if family is SWORDS:
+        return reference_view(row, position)
+    return family_reference_view(row, position)
+
+
+def _references_view(references) -> tuple[list[dict], Family]:
+    """The rows' views, and their family: decided once, by the first row (the registry's rows_family)."""
     if isinstance(references, datasets.Dataset):
         references = references.select_columns([c for c in REFERENCE_COLUMNS if c in references.column_names])
     elif isinstance(references, str | bytes | Mapping) or not isinstance(references, Iterable):
@@ -104,7 +113,27 @@ def _references_view(references):
             f"references: expected benchmark rows (a loaded split or a list of its rows), got a "
             f"{type(references).__name__}"
         )
-    return [_reference_view(row, position) for position, row in enumerate(references)]
+    references, family = rows_family(references)
+    return [_reference_view(row, position, family) for position, row in enumerate(references)], family
+
+
+def _benchmark(rows) -> str | None:
+    """The benchmark a split's first row names (CoInCo's gold cannot take judgments), or None."""
+    try:
+        return rows[0]["benchmark"]
+    except (KeyError, IndexError, TypeError):
+        return None
+
+
+def _check_compute_options(options: dict, family: Family, benchmark: str | None) -> None:
+    """compute()'s options, checked before anything is stored or computed (as `swords evaluate` checks its own)."""
+    for name in options:
+        if name not in COMPUTE_OPTIONS:
+            raise MetricInputError(f"compute: no option {shown(name)}; its options are {', '.join(COMPUTE_OPTIONS)}")
+    defaults = {"k": 10, "setting": "generative", "include_problematic": False, "bootstrap": 0, "seed": 0}
+    given = {**defaults, **options}
+    evaluation.check_options(family, "api", benchmark, given["k"], given["setting"], given["include_problematic"],
+                  given["bootstrap"], given["seed"], given.get("split"), given.get("judgments"))  # fmt: skip
 
 
 # evaluate keeps predictions in Arrow, whose strings are UTF-8, which cannot hold a lone surrogate (JSON can carry
@@ -209,12 +238,12 @@ class SwordsMetric(evaluate.Metric):
         _check_call("add_batch", _ADD_BATCH, args, kwargs, (predictions, references))
         if references is None:
             raise MetricInputError(f"add_batch: nothing given; {_ADD_BATCH}")
-        self._store(predictions, _references_view(references))
+        self._store(predictions, *_references_view(references))
 
-    def _store(self, predictions, references: list[dict], family: Family | None = None) -> None:
+    def _store(self, predictions, references: list[dict], family: Family) -> None:
         """The predictions go to evaluate's store in their stored form a chunk at a time, so that no second copy of
         them is made; every one is read first, so that a bad one leaves nothing of the batch stored. `family`: the
-        references' (compute decided it), else decided here."""
+        references' (decided as their views were made)."""
         if not references:
             raise MetricInputError("references: none given; score against a benchmark split's rows")
         predictions, scheme = _aligned(predictions, references)
@@ -226,8 +255,8 @@ class SwordsMetric(evaluate.Metric):
                 predictions=[_prediction_view(items, reference["id"]) for items, reference in chunk],
                 references=references[start : start + _CHUNK],
             )
-        self._family = self._family or family or rows_family(references)[1]
-        self._benchmark = self._benchmark or benchmark_of(references)
+        self._family = self._family or family
+        self._benchmark = self._benchmark or _benchmark(references)
         self._id_schemes += (scheme,)
 
     def add(self, *args, prediction=None, reference=None, **kwargs):
@@ -235,11 +264,11 @@ class SwordsMetric(evaluate.Metric):
         _check_call("add", _ADD, args, kwargs, (prediction, reference))
         if reference is None:
             raise MetricInputError(f"add: nothing given; {_ADD}")
-        reference = _reference_view(reference)
+        (reference,), family = _references_view([reference])
         prediction = _prediction_view(prediction, reference["id"])
         super().add(prediction=prediction, reference=reference)
-        self._family = self._family or rows_family([reference])[1]
-        self._benchmark = self._benchmark or benchmark_of([reference])
+        self._family = self._family or family
+        self._benchmark = self._benchmark or _benchmark([reference])
         self._id_schemes += (None,)
         return None
 
@@ -256,14 +285,13 @@ class SwordsMetric(evaluate.Metric):
             name, other = ("predictions", "references") if references is None else ("references", "predictions")
             raise MetricInputError(f"{other}: none given; pass {other}=… along with the {name}")
         if references is not None:
-            views = _references_view(references)
-            family = rows_family(views)[1]  # decided once for this call: its options, its rows, its scorer
-            check_compute_options(kwargs, family, benchmark_of(views))
+            views, family = _references_view(references)  # decided once for this call: options, rows, scorer
+            _check_compute_options(kwargs, family, _benchmark(views))
             self._store(predictions, views, family)
         elif self.writer is None:  # evaluate's own writer: nothing was added with add or add_batch
             raise MetricInputError("predictions and references: none given (nor added with add or add_batch)")
         else:
-            check_compute_options(kwargs, self._family or SWORDS, self._benchmark)
+            _check_compute_options(kwargs, self._family or SWORDS, self._benchmark)
         self._scored_family = self._family  # the stored rows' family, decided as they were stored
         self._family = self._benchmark = None
         self._id_scheme = self._id_schemes[0] if len(set(self._id_schemes)) == 1 else None
@@ -283,8 +311,6 @@ class SwordsMetric(evaluate.Metric):
         judgments=None,
     ):
         # Without a split name, references that are exactly a shipped split are signed with its name.
-        options = {"k": k, "split": split, "include_problematic": include_problematic, "setting": setting}
-        scorer = scorer_for(references, family=self._scored_family, **options)
         # The same lists, but where one was escaped; None: a target not in the predictions.
         predictions = [None if items is None else _restored(items) for items in predictions]
         if self._id_scheme is not None:  # keyed again by the ids the input used, so that the scorer names the scheme
@@ -292,6 +318,18 @@ class SwordsMetric(evaluate.Metric):
             predictions = {
                 row[key]: items for row, items in zip(references, predictions, strict=True) if items is not None
             }
-        if not judgments:
-            return scorer.score(predictions, bootstrap=bootstrap, seed=seed)  # prepared a target at a time, no copy
-        return extended_scores(scorer, predictions, judgments, references, bootstrap, seed)  # official + "extended"
+        evaluated = evaluation.evaluate(  # prepared a target at a time, no copy; with judgments, "extended" added
+            predictions,
+            references=references,
+            family=self._scored_family,
+            split=split,
+            judgments=judgments,
+            k=k,
+            setting=setting,
+            include_problematic=include_problematic,
+            bootstrap=bootstrap,
+            seed=seed,
+            analysis=False,
+            source="predictions",
+        )
+        return evaluated.result

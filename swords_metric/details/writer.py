@@ -12,7 +12,6 @@ from swords_metric.details.columns import COMPARISON, DETAILS, PAIR_FIGURES, SUB
 from swords_metric.details.explain import ranked_or_none, substitute_records, target_figures, target_record
 from swords_metric.details.formats import DetailsWriter
 from swords_metric.details.place import DetailsPlace
-from swords_metric.details.stream import DetailsRequest
 from swords_metric.metrics.ranking import PR_FAMILY_NAMES, RankedPrediction
 from swords_metric.references.scored import ScoredTargets
 from swords_metric.wordnet.relations import target_relations
@@ -100,11 +99,12 @@ def pair_records(targets: ScoredTargets, ranked_a: Sequence, ranked_b: Sequence,
 
 
 def write_comparison(
-    targets: ScoredTargets, request: DetailsRequest, ranked_a: Sequence, ranked_b: Sequence, sources: tuple[str, str]
+    targets: ScoredTargets, request: tuple, ranked_a: Sequence, ranked_b: Sequence, sources: tuple[str, str]
 ) -> int:
-    """The comparison file `request` asks for (its path a DetailsPlace, checked before the predictions were
-    prepared): one pair record per scored target at its settings' k. Returns how many were written."""
-    place, settings = request.path, request.settings
+    """The comparison file `request` asks for (its path, a DetailsPlace checked before the predictions were
+    prepared; force; its header's settings): one pair record per scored target at its settings' k. Returns how
+    many were written."""
+    place, _, settings = request
     fields = {
         "pair": [
             "kind",

@@ -8,7 +8,6 @@ import argparse
 from swords_lexsub.errors import SwordsError
 from swords_metric.judgments.files import MAX_JUDGMENTS_BYTES
 from swords_metric.judgments.judged import refusal
-from swords_metric.references.metric_family import metric_family
 
 
 def add_judgments_argument(command: argparse.ArgumentParser) -> None:
@@ -24,11 +23,12 @@ def add_judgments_argument(command: argparse.ArgumentParser) -> None:
     )
 
 
-def check_judgments_arguments(args: argparse.Namespace) -> None:
-    """Before any work: --judgments on a benchmark whose gold cannot take judgements, or with --compare."""
+def check_judgments_arguments(args: argparse.Namespace, family) -> None:
+    """Before any work: --judgments on a benchmark whose gold cannot take judgements (its `family` says), or with
+    --compare."""
     if not getattr(args, "judgments", None):
         return
-    reason = refusal(args.dataset, metric_family(args.dataset))
+    reason = refusal(args.dataset, family)
     if reason:
         raise SwordsError(f"--judgments: {args.dataset}: {reason.removeprefix('judgments: ')}")
     if args.compare:

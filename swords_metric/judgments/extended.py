@@ -132,7 +132,7 @@ def _per_substitute(official: ScoredTargets, extended: ScoredTargets) -> dict[st
     }
 
 
-def check_judgments_option(judgments, family: str, benchmark: str | None = None) -> None:
+def check_judgments_option(judgments, family, benchmark: str | None = None) -> None:
     """compute()'s `judgments`: None, or judgments files (paths) for a benchmark whose gold can take them."""
     if judgments is None:
         return
@@ -140,7 +140,7 @@ def check_judgments_option(judgments, family: str, benchmark: str | None = None)
         judgments = [judgments]  # one path is taken as a list of one
     if not isinstance(judgments, Iterable) or not all(isinstance(path, str | Path) for path in judgments):
         raise MetricInputError(f"judgments: expected tasks and judgments files (paths), got {shown(judgments)}")
-    reason = refusal(benchmark or family, family)
+    reason = refusal(benchmark or family.name, family)
     if reason:
         raise MetricInputError(reason)
 

@@ -10,19 +10,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from swords_metric.errors import MetricInputError
-from swords_metric.references.metric_family import Family
 from swords_metric.references.scored import ScoredTargets
 
 # Benchmarks whose gold was recalled (annotators wrote substitutes), not judged: no judgement can join it.
 RECALLED = ("coinco", "semeval07")
 
 
-def refusal(benchmark: str, family: Family) -> str | None:
+def refusal(benchmark: str, family) -> str | None:
     """Why judgements cannot extend this benchmark's gold (one line), or None: they extend SWORDS's. TSAR-2022's and
     ProLex's official scorers have no per-substitute score; CoInCo's and SemEval-2007's gold was recalled by
     annotators (who wrote substitutes), not judged."""
-    if not family.has_details:  # its own official metrics: no per-substitute score to extend
-        reason = family.not_judged or f"{benchmark} is scored by its own official scorer"
+    reason = family.not_judged  # its own official metrics: no per-substitute score to extend
+    if reason:
         return f"judgments: {reason}; judgments extend SWORDS's gold"
     recalled = [name for name in benchmark.split("+") if name in RECALLED]
     if recalled:
@@ -35,7 +34,7 @@ def refusal(benchmark: str, family: Family) -> str | None:
 
 def check_judged(scorer) -> None:
     """Refuse, in one MetricInputError, a scorer whose gold cannot take judgements (refusal)."""
-    benchmark = getattr(scorer, "benchmark", None) or scorer.config or scorer.family
+    benchmark = getattr(scorer, "benchmark", None) or scorer.config or scorer.family.name
     reason = refusal(benchmark, scorer.family)
     if reason:
         raise MetricInputError(reason)

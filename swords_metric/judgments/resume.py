@@ -12,16 +12,16 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable
 
+from swords_metric.families import family_of
 from swords_metric.judgments.judged import refusal
 from swords_metric.judgments.merge import LLM_PREFIX
 from swords_metric.judgments.tasks import TaskSet
-from swords_metric.references.metric_family import metric_family
 
 
 def judgeable(config: str) -> bool:
     """Whether judgements can extend a benchmark config's gold (SWORDS's: judged; not CoInCo's or SemEval-2007's,
     recalled; not TSAR-2022's or ProLex's, scored by their own official scorers)."""
-    return refusal(config, metric_family(config)) is None
+    return refusal(config, family_of(config)) is None
 
 
 def llm_judge(name: str) -> bool:

@@ -1,21 +1,60 @@
-"""Bootstrap confidence intervals and the paired bootstrap test: targets resampled with replacement (jointly for
-the systems compared), each resample's metrics computed from the per-target sums (TargetScores)."""
+"""The one significance engine, blind to the metric (sacrebleu's contract): a family gives per-target statistics
+that sum over targets and the figures a resample's sums become; targets are resampled with replacement (jointly for
+the systems compared) and every resample's figures computed from its sums. It gives 95% confidence intervals and
+the paired bootstrap test, for the SWORDS metrics (TargetScores) and the official families (InstanceStatistics)
+alike."""
 
 from __future__ import annotations
 
 import numbers
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Protocol
 
 import numpy as np
 
 from swords_metric.errors import MetricInputError, shown
-from swords_metric.metrics.target_scores import TargetScores, metrics_from_totals
 
-# The metrics that get bootstrap confidence intervals and paired tests.
-INTERVAL_METRICS = ("lenient_a_f@{k}", "lenient_c_f@{k}", "strict_a_f@{k}", "strict_c_f@{k}", "gap", "gap_rat")
 MAX_RESAMPLES = 1_000_000
 MIN_PAIRED_RESAMPLES = 100  # below this a p-value says little (its resolution is 1 / resamples)
 _RESAMPLE_CHUNK = 1000  # resamples drawn and summed at a time: memory stays bounded whatever the count
+
+
+class Statistics(Protocol):
+    """Per-target statistics of one system, as a family makes them: how many targets, the sums of a chunk of
+    resamples (`counts[r, t]`: how often target t is drawn in resample r), and the figures those sums give."""
+
+    def __len__(self) -> int: ...
+
+    def sums(self, counts: np.ndarray) -> object: ...
+
+    def figures(self, sums: object) -> dict[str, np.ndarray]: ...
+
+
+class InstanceStatistics:
+    """An official family's per-instance statistics, in groups resampled alike, each with how its sums become
+    figures: [(statistic -> per-instance values, sums -> figures)]."""
+
+    def __init__(self, groups: Sequence[tuple[Mapping[str, Sequence[float]], Callable[[dict], dict]]]):
+        self.groups = [
+            (list(columns), np.array([columns[name] for name in columns], dtype=np.float64), from_sums)
+            for columns, from_sums in groups
+        ]
+
+    def __len__(self) -> int:
+        return self.groups[0][1].shape[1]
+
+    def sums(self, counts: np.ndarray) -> list[dict[str, np.ndarray]]:
+        sums = []
+        for names, values, _ in self.groups:
+            summed = counts @ values.T
+            sums.append({name: summed[:, i] for i, name in enumerate(names)})
+        return sums
+
+    def figures(self, sums: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+        figures: dict[str, np.ndarray] = {}
+        for (_, _, from_sums), summed in zip(self.groups, sums, strict=True):
+            figures.update(from_sums(summed))
+        return figures
 
 
 def check_resamples(bootstrap: object, minimum: int = 0, what: str = "bootstrap") -> int:
@@ -36,8 +75,8 @@ def check_seed(seed: object, what: str = "seed") -> int:
 
 
 def resample_counts(n: int, bootstrap: int, seed: int) -> Iterator[np.ndarray]:
-    """The one resampler (every family's intervals and paired tests draw here): per chunk of resamples, how often
-    each of the n targets is drawn, an array (resamples, n), drawn in chunks so that memory stays bounded."""
+    """The one resampler: per chunk of resamples, how often each of the n targets is drawn, an array
+    (resamples, n), drawn in chunks so that memory stays bounded."""
     rng = np.random.default_rng(seed)
     for start in range(0, bootstrap, _RESAMPLE_CHUNK):
         size = min(_RESAMPLE_CHUNK, bootstrap - start)
@@ -48,16 +87,13 @@ def resample_counts(n: int, bootstrap: int, seed: int) -> Iterator[np.ndarray]:
         yield counts.reshape(size, n).astype(np.float64)
 
 
-def resampled_metrics(scores: Sequence[TargetScores], k: int, bootstrap: int, seed: int) -> list[dict[str, np.ndarray]]:
-    """The interval metrics of every resample (targets drawn with replacement, jointly for all the given
-    systems)."""
-    names = [m.format(k=k) for m in INTERVAL_METRICS]
-    collected: list[dict[str, list[np.ndarray]]] = [{name: [] for name in names} for _ in scores]
-    for counts in resample_counts(len(scores[0]), bootstrap, seed):
-        for system, into in zip(scores, collected, strict=True):
-            metrics = metrics_from_totals(system.resampled_totals(counts), k)
-            for name in names:
-                into[name].append(np.atleast_1d(metrics[name]))
+def resampled(systems: Sequence[Statistics], bootstrap: int, seed: int) -> list[dict[str, np.ndarray]]:
+    """Per system, every figure of every resample: targets drawn jointly for the systems."""
+    collected: list[dict[str, list[np.ndarray]]] = [{} for _ in systems]
+    for counts in resample_counts(len(systems[0]), bootstrap, seed):
+        for system, into in zip(systems, collected, strict=True):
+            for name, values in system.figures(system.sums(counts)).items():
+                into.setdefault(name, []).append(np.atleast_1d(values))
     return [{name: np.concatenate(parts) for name, parts in into.items()} for into in collected]
 
 
@@ -65,23 +101,15 @@ def _interval(values: np.ndarray) -> list[float]:
     return [float(np.percentile(values, 2.5)), float(np.percentile(values, 97.5))]
 
 
-def intervals(scores: TargetScores, k: int, bootstrap: int, seed: int) -> dict[str, list[float]]:
-    """95% percentile intervals of the interval metrics."""
-    return {name: _interval(values) for name, values in resampled_metrics([scores], k, bootstrap, seed)[0].items()}
+def intervals(statistics: Statistics, bootstrap: int, seed: int) -> dict[str, list[float]]:
+    """95% percentile intervals of every resampled figure."""
+    return {name: _interval(values) for name, values in resampled([statistics], bootstrap, seed)[0].items()}
 
 
-def paired_test(scores_a: TargetScores, scores_b: TargetScores, k: int, bootstrap: int, seed: int) -> dict:
-    """Per interval metric: A, B, their difference, its 95% interval and a two-sided p-value for 'no
-    difference', from resampling the targets jointly."""
-    resampled_a, resampled_b = resampled_metrics([scores_a, scores_b], k, bootstrap, seed)
-    return paired_figures(resampled_a, resampled_b, scores_a.aggregate(), scores_b.aggregate())
-
-
-def paired_figures(
-    resampled_a: dict[str, np.ndarray], resampled_b: dict[str, np.ndarray], observed_a: dict, observed_b: dict
-) -> dict:
-    """The paired test's table (every family's): per resampled metric, A, B, their difference, its 95% interval
-    and a two-sided p-value for 'no difference' (the resamples drawn jointly for A and B)."""
+def paired_test(a: Statistics, b: Statistics, observed_a: Mapping, observed_b: Mapping, bootstrap: int, seed: int):
+    """The paired test's table (every family's): per resampled figure, A, B, their difference, its 95% interval
+    and a two-sided p-value for 'no difference' (the targets resampled jointly for A and B)."""
+    resampled_a, resampled_b = resampled([a, b], bootstrap, seed)
     comparison = {}
     for name in resampled_a:
         difference = resampled_a[name] - resampled_b[name]

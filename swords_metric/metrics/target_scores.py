@@ -22,6 +22,8 @@ from swords_metric.metrics.ranking import PR_FAMILIES, RankedPrediction, rank_pr
 from swords_metric.references.reference import Reference
 
 LEXSUBGEN_KS = lexsubgen.KS
+# The metrics that get bootstrap confidence intervals and paired tests (swords_metric/metrics/bootstrap.py).
+INTERVAL_METRICS = ("lenient_a_f@{k}", "lenient_c_f@{k}", "strict_a_f@{k}", "strict_c_f@{k}", "gap", "gap_rat")
 
 
 def _pr_columns(k: int) -> list[tuple[str, str, str, int]]:
@@ -99,6 +101,13 @@ class TargetScores:
     def resampled_totals(self, counts: np.ndarray) -> dict[str, np.ndarray]:
         """Column sums for many resamples at once: counts[b, t] is how often target t is drawn in resample b."""
         return {name: counts @ values for name, values in self.columns.items()}
+
+    sums = resampled_totals  # the significance engine's name (swords_metric/metrics/bootstrap.py: Statistics)
+
+    def figures(self, totals: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        """The interval metrics of resampled column sums."""
+        metrics = metrics_from_totals(totals, self.k)
+        return {name: metrics[name] for name in (m.format(k=self.k) for m in INTERVAL_METRICS)}
 
     def aggregate(self, rows: np.ndarray | None = None) -> dict[str, float]:
         """Metrics in percent over the given target rows (all by default; repeats allowed)."""

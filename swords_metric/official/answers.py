@@ -20,18 +20,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from swords_metric.errors import MetricInputError
-from swords_metric.official.formats import PROLEX_SUFFIX, TSAR_SUFFIX
+from swords_metric.families import Family, suffix_family
+from swords_metric.official.formats import PROLEX_SUFFIX, TSAR_SUFFIX, official_lines
 from swords_metric.predictions.bounded_text import text_blocks
 from swords_metric.predictions.files import PredictionFile
 from swords_metric.predictions.items import normalize_prediction_items
-from swords_metric.references.metric_family import Family, suffix_family
 
 JSON_SUFFIXES = (".jsonl", ".json")
-# What is kept of one target, so that a file of any size holds the scorer to what the split needs: at most this many
-# answers (far above any real system: TSAR-2022's gold has at most ~10 distinct substitutes an instance and its
-# metrics read the first 10; ProLex's read the first k, k at most this), ...
-MAX_ANSWERS_KEPT = 100
-# ... each of at most this many characters: a longer answer that is not a gold substitute (the longest is 41
+# What is kept of one target: at most MAX_ANSWERS_KEPT answers (swords_metric/families/base.py), each of at most
+# this many characters: a longer answer that is not a gold substitute (the longest is 41
 # characters) is held as its first HELD_CHARS characters and a digest of the whole, which, like it, matches no gold
 # substitute and equals exactly the answers equal to it (all that the metrics ask of an answer).
 MAX_ANSWER_CHARS, HELD_CHARS = 200, 100
@@ -95,9 +92,9 @@ class AnswerSlots:
         self.answers = Answers([None] * size, source, scorer, file_format, [0] * size, [False] * size)
 
     def put(self, position: int, given: Iterable[str]) -> None:
-        metrics = self.scorer.metrics  # the family's OfficialMetrics: what it keeps of a row's answers, its gold words
-        kept, dropped, cut = metrics.kept(given, self.scorer.rows[position], self.scorer.k)
-        gold = metrics.gold_words(self.scorer.golds[position])
+        family = self.scorer.family  # what it keeps of a row's answers, its gold words
+        kept, dropped, cut = family.kept(given, self.scorer.rows[position], self.scorer.k)
+        gold = family.gold_words(self.scorer.golds[position])
         self.answers.ranked[position] = [
             _held(answer, gold) if len(answer) > MAX_ANSWER_CHARS else answer for answer in kept
         ]
@@ -164,8 +161,8 @@ def read_answers(
             f"{family.reader.title}'s; {formats_text(family)}"
         )
     if suffix == family.official_suffix:
-        slots = AnswerSlots(scorer, source, f"{family}-{suffix[1:]}")
-        lines = scorer.metrics.official_lines(path, scorer.rows, max_bytes, max_target_chars, partial)
+        slots = AnswerSlots(scorer, source, f"{family.name}-{suffix[1:]}")
+        lines = official_lines(suffix, path, scorer.rows, max_bytes, max_target_chars, partial)
         for position, given, _ in lines:
             slots.put(position, given)
         return slots.answers

@@ -245,3 +245,12 @@ def prolex_csv_answers(
             "one row per instance, in the split's order; for a run over part of the split, JSONL "
             "keyed by id, which `swords evaluate --given-only` scores alone)"
         )
+
+
+def official_lines(suffix: str, path: Path, rows: Sequence[dict], max_bytes: int, max_chars: int, partial: bool):
+    """The official format an extension names, read line by line against the split's rows: (row position,
+    answers, line) a line. A ProLex CSV is matched by position (whole); a TSAR-2022 TSV, with `partial`, by
+    sentence and complex word."""
+    if suffix == TSAR_SUFFIX:
+        return tsar_tsv_answers(path, rows, max_bytes, max_chars, partial)
+    return prolex_csv_answers(path, rows, max_bytes, min(max_chars, MAX_CSV_ROW_CHARS))

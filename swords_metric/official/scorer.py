@@ -16,17 +16,21 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from swords_dataset import SPLIT_JOINER
-from swords_metric.arguments import check_flag, check_k
 from swords_metric.errors import MetricInputError, shown
-from swords_metric.metrics.bootstrap import MIN_PAIRED_RESAMPLES, check_resamples, check_seed
+from swords_metric.families import Family, one_family, rows_family
+from swords_metric.families.base import ScorerBase
+from swords_metric.metrics.bootstrap import (
+    MIN_PAIRED_RESAMPLES,
+    check_resamples,
+    check_seed,
+    intervals,
+    paired_test,
+)
 from swords_metric.official.answers import Answers, prepare_answers, read_answers
-from swords_metric.official.bootstrap import family_paired_test
-from swords_metric.official.family_metrics import official_metrics
+from swords_metric.options import check_k
 from swords_metric.predictions.files import MAX_PREDICTIONS_BYTES, MAX_TARGET_CHARS
-from swords_metric.references.metric_family import Family, family_of, row_family
 from swords_metric.references.split import reference_substitutes, without_gold
 from swords_metric.references.target_ids import TargetIndex
-from swords_metric.scorer_base import ScorerBase
 from swords_metric.signature import Signature
 
 FAMILY_METRIC_VERSION = "1.0"
@@ -43,8 +47,8 @@ class FamilyScorer(ScorerBase):
         k: int = 10,
         family: Family | None = None,
     ):
-        """The scorer of a TSAR-2022 or ProLex split's rows; `family`: as scorer_for decided it (else decided here,
-        by the config's name or the rows', as metric_family.family_of decides it)."""
+        """The scorer of a TSAR-2022 or ProLex split's rows; `family`: as the registry decided it
+        (swords_metric.families; else decided here, by the rows)."""
         if rows is None or isinstance(rows, str | bytes | Mapping) or not isinstance(rows, Iterable):
             raise MetricInputError(
                 f"references: expected benchmark rows (a loaded split or a list of its rows), got {shown(rows)}"
@@ -60,26 +64,21 @@ class FamilyScorer(ScorerBase):
             self.rows[-1]["substitutes"] = reference_substitutes(row, position)
         if not self.rows:
             raise MetricInputError("references: none given; score against a benchmark split's rows")
-        families = {row_family(row) for row in self.rows}
         self.config = config or _one_config(self.rows)
         self.split = split or _split_of(self.rows)
-        self.family = family or family_of(self.config, self.rows)[1]
-        if families - {self.family}:
-            raise MetricInputError(f"references: rows of several metric families ({', '.join(sorted(families))})")
+        self.family = family or rows_family(self.rows)[1]
+        one_family(self.rows, self.family)
         self.k = int(k)
         self.where = where = f"{self.config or self.family}" + (f" {self.split}" if self.split else "")
-        if self.family.official:
-            official_metrics(self.family).check_k(self.k)
+        self.family.check_k(self.k)
         if not any(row["substitutes"] for row in self.rows):
             raise without_gold([str(row["id"]) for row in self.rows])
         self.index = TargetIndex(
             [str(row["id"]) for row in self.rows], [str(row["upstream_id"] or "") for row in self.rows], where
         )
-        if not self.family.official:
+        if self.family.official_scorer is None:
             raise MetricInputError(f"references: {where} is scored with the SWORDS metrics (swords_metric.Scorer)")
-        self.metrics = official_metrics(self.family)
-        self.golds = [self.metrics.gold(row) for row in self.rows]
-        check_family_options(self.family, self.k)
+        self.golds = [self.family.gold(row) for row in self.rows]
 
     # -- predictions --
 
@@ -98,11 +97,14 @@ class FamilyScorer(ScorerBase):
         max_target_chars: int = MAX_TARGET_CHARS,
         source: str | None = None,
         partial: bool = False,
+        details: None = None,
+        details_force: bool = False,
     ) -> Answers:
         """A predictions file, its format chosen by its extension: the benchmark's official format (TSAR .tsv, ProLex
         .csv; .gz too) or JSONL / upstream JSON. Every format is streamed: at most max_bytes (after decompression)
         and max_target_chars for one target (a JSONL line, a TSV line). `partial`: a TSV may hold any of the split's
-        lines, in any order (as tsar_eval.py reads it); the others are not in the predictions."""
+        lines, in any order (as tsar_eval.py reads it); the others are not in the predictions. `details` and
+        `details_force` are Scorer.read's (no per-substitute details here: given one, the options refuse it)."""
         path = Path(path)
         return read_answers(self, path, max_bytes, max_target_chars, source or str(path), partial)
 
@@ -123,21 +125,16 @@ class FamilyScorer(ScorerBase):
 
     def target_statistics(self, predictions) -> list[tuple[dict[str, list[float]], object]]:
         """Per instance, the statistics the figures are computed from, in groups (each with its figures from sums)."""
-        return self.metrics.statistics(self.golds, self.prepare(predictions).ranked, self.k)
+        return self.family.statistics(self.golds, self.prepare(predictions).ranked, self.k)
 
     # -- results --
 
     def signature(self, bootstrap: int = 0, seed: int | None = None) -> str:
         """Everything that decides the numbers (swords_metric/signature.py): the family, its official scorer, k
         where the family's metrics take one (ProLex), the targets; and the resamples, with `bootstrap`."""
-        settings: list[tuple[str, object]] = [("family", self.family)]
-        if self.family.signs_k:
-            settings.append(("k", self.k))
-        settings += [("scorer", self.family.official_scorer), ("match", "exact"), ("scale", self.family.reader.scale)]
-        settings.append(("targets", len(self.rows)))
-        signature = Signature(
-            self.family, FAMILY_METRIC_VERSION, self.config or self.family, self.split, tuple(settings)
-        )
+        settings = self.family.signature_settings(self.k, len(self.rows))
+        name = self.family.name
+        signature = Signature(name, FAMILY_METRIC_VERSION, self.config or name, self.split, settings)
         return str(signature.resampled(bootstrap, seed))
 
     def score(
@@ -153,8 +150,9 @@ class FamilyScorer(ScorerBase):
         `by_pos` is accepted for the Scorer's signature (these benchmarks give no POS)."""
         bootstrap, seed = check_resamples(bootstrap), check_seed(seed)
         answers = self.prepare(predictions, source)
-        result: dict = {"family": self.family}
-        result.update(self.metrics.result(self.golds, answers, self.k, bootstrap, seed))
+        result: dict = {"family": self.family.name}
+        drawn = intervals(self.target_statistics(answers), bootstrap, seed) if bootstrap else None
+        result.update(self.family.figures(self.golds, answers, self.k, drawn))
         result["targets_scored"] = len(self.rows)
         result["targets_without_predictions"] = answers.without_answers
         result["targets_not_in_predictions"] = len(self.rows) - answers.given
@@ -170,11 +168,9 @@ class FamilyScorer(ScorerBase):
         bootstrap = check_resamples(bootstrap, MIN_PAIRED_RESAMPLES, "the paired test's bootstrap")
         seed = check_seed(seed)
         a, b = self.prepare(predictions_a, sources[0]), self.prepare(predictions_b, sources[1])
-        observed = tuple(self.metrics.result(self.golds, answers, self.k, 0, seed) for answers in (a, b))
-        groups_a, groups_b = (self.metrics.statistics(self.golds, answers.ranked, self.k) for answers in (a, b))
-        metrics: dict = {}
-        for (statistics_a, from_sums), (statistics_b, _) in zip(groups_a, groups_b, strict=True):
-            metrics.update(family_paired_test((statistics_a, statistics_b), from_sums, observed, bootstrap, seed))
+        observed = [self.family.figures(self.golds, answers, self.k, None) for answers in (a, b)]
+        statistics = [self.target_statistics(answers) for answers in (a, b)]
+        metrics = paired_test(*statistics, *observed, bootstrap, seed)
         given_a, given_b = ([items is not None for items in answers.ranked] for answers in (a, b))
         coverage = {
             "targets_scored": len(self.rows),
@@ -182,27 +178,9 @@ class FamilyScorer(ScorerBase):
             "b": sum(given_b),
             "both": sum(x and y for x, y in zip(given_a, given_b, strict=True)),
         }
-        metrics = {key: metrics[key] for key in self.family.reader.metric_keys(self.k)}  # in a report's order
+        metrics = {key: metrics[key] for key in self.family.keys(self.k)}  # in a report's order
         return {"a": sources[0], "b": sources[1], "metrics": metrics, "coverage": coverage,
                 "signature": self.signature(bootstrap, seed)}  # fmt: skip
-
-
-def check_family_options(
-    family: Family, k: object = 10, setting: object = "generative", include_problematic: object = False
-) -> None:
-    """The Python API's options as a family's metrics take them, one MetricInputError naming the option (as
-    `swords evaluate` refuses the same options, swords_metric/official/cli.py): checked before any work."""
-    k, include_problematic = check_k(k), check_flag(include_problematic, "include_problematic")
-    if setting != "generative" and not family.takes_ranking:
-        raise MetricInputError(
-            f"setting {setting!r}: the {family} metrics score a system's ranked answers "
-            "(generative); the ranking setting is the SWORDS metrics'"
-        )
-    if include_problematic and not family.takes_problematic:
-        raise MetricInputError(f"include_problematic: only CoInCo flags problematic targets, not {family}")
-    refusal = family.k_refusal(k)
-    if refusal:
-        raise MetricInputError(f"k={k}: {refusal}; leave k out")
 
 
 def _id_parts(row: Mapping) -> list[str]:

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from swords_metric.errors import MetricInputError, shown
-from swords_metric.references.metric_family import NOT_SWORDS, row_family
+from swords_metric.families import rows_family
 from swords_metric.references.reference import Reference, prepare_reference
 
 # The columns of a benchmark row that scoring reads (and, of its substitutes and provenance, these fields):
@@ -51,10 +51,11 @@ def without_gold(ids: Sequence[str]) -> MetricInputError:
     )
 
 
-def reference_view(row: object, position: int, family_view: bool = False) -> dict:
-    """The fields scoring reads of one benchmark row, normalised (ids and benchmark as strings, lists for the
-    substitutes and candidates); a MetricInputError naming the row if it is not one. A TSAR-2022 or ProLex row
-    is refused (the SWORDS metrics do not apply), or with `family_view` given as family_reference_view."""
+def reference_view(row: object, position: int) -> dict:
+    """The fields the SWORDS metrics read of one benchmark row, normalised (ids and benchmark as strings, lists for
+    the substitutes and candidates); a MetricInputError naming the row if it is not one. A TSAR-2022 or ProLex row
+    (no POS) is refused: the SWORDS metrics do not apply (the `evaluate` module's view of those rows is
+    family_reference_view)."""
     if not isinstance(row, Mapping):
         raise MetricInputError(
             f"references: item {position} is {shown(row)}, expected a benchmark row (a dict with "
@@ -64,14 +65,6 @@ def reference_view(row: object, position: int, family_view: bool = False) -> dic
         raise MetricInputError(
             f"references: item {position} has no 'id' (give benchmark rows as swords_dataset gives them)"
         )
-    family = row_family(row)
-    if family.official and family_view:
-        return family_reference_view(row, position)
-    if family.official:
-        raise MetricInputError(
-            f"reference {row['id']}: a {family} row; the SWORDS metrics do not score it: "
-            f"{NOT_SWORDS} (swords_metric.scorer_for(rows) gives its {family} scorer)"
-        )
     view = {
         "id": str(row["id"]),
         "upstream_id": str(row.get("upstream_id") or ""),
@@ -79,6 +72,7 @@ def reference_view(row: object, position: int, family_view: bool = False) -> dic
     }
     for key in ("target", "pos"):
         if not isinstance(row.get(key), str):
+            _refuse_other_family(row)
             raise MetricInputError(f"reference {view['id']}: '{key}' must be a string, got {shown(row.get(key))}")
         view[key] = row[key]
     view["substitutes"] = [
@@ -87,6 +81,13 @@ def reference_view(row: object, position: int, family_view: bool = False) -> dic
     view["candidates"] = list(row.get("candidates") or [])
     view["provenance"] = {"coinco_problematic": bool((row.get("provenance") or {}).get("coinco_problematic"))}
     return view
+
+
+def _refuse_other_family(row: Mapping) -> None:
+    """A row of a family with its own metrics (its benchmark's, by the registry) refused in one line naming it."""
+    refused = rows_family([row])[1].refused_rows(row["id"])
+    if refused is not None:
+        raise refused
 
 
 def family_reference_view(row: Mapping, position: int) -> dict:

@@ -1,6 +1,7 @@
-"""ProLex's precision, recall and F at k (Zhang et al. 2024), computed as its evaluate.py computes its "hard"
-metrics (Evaluator.calculate_metrics), against the acceptable substitutes and against the proficiency-oriented
-ones, with the same integer counts and the same float operations (so the figures are the scorer's to the bit).
+"""The ProLex family: its precision, recall and F at k (Zhang et al. 2024), computed as its evaluate.py computes
+its "hard" metrics (Evaluator.calculate_metrics), against the acceptable substitutes and against the
+proficiency-oriented ones, with the same integer counts and the same float operations (so the figures are the
+scorer's to the bit).
 
 What evaluate.py does, and so what this does (exact strings, case-sensitive, no lemmas):
 - an instance whose gold list is empty is left out of both precision and recall (53 of ProLex test's 680 have no
@@ -16,9 +17,12 @@ is not used here (see the metric card), so only the hard metrics are computed.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 
 from swords_metric.errors import MetricInputError
+from swords_metric.families.base import MAX_ANSWERS_KEPT, Metric, OfficialFamily, ReaderTable
+from swords_metric.metrics.bootstrap import InstanceStatistics
 
 # The two gold sets (evaluate.py's `aspect`), as labels on a ProLex row's substitutes.
 PROLEX_ASPECTS: dict[str, str] = {"acc": "acceptable", "prof": "proficiency_acceptable"}
@@ -78,3 +82,83 @@ def prolex_scores(
     then its divisions)."""
     counts = prolex_counts(golds, answers, k)
     return prolex_figures(*(sum(counts[name]) for name in ("hits", "answered", "recallable")))
+
+
+_PROLEX_GOLDS = {"acc": "acceptable", "prof": "proficiency-oriented"}
+PROLEX_TABLE = ReaderTable(
+    title="ProLex",
+    metrics=tuple(
+        Metric(f"{aspect}_{m}@10", *[f"{m.upper()}@10, {_PROLEX_GOLDS[aspect]}"] * 3)
+        for aspect in PROLEX_ASPECTS
+        for m in "prf"
+    ),
+    keys=tuple(f"{aspect}_{m}@{{k}}" for aspect in PROLEX_ASPECTS for m in "prf"),
+    scale="fraction",
+    decimals=4,
+    floored_decimals=None,
+    headline="acc_f@10",
+    leaderboard=("acc_f@10",),
+    summary=("acc_f@10", "prof_f@10"),
+    reported=tuple(f"{aspect}_{m}@10" for aspect in PROLEX_ASPECTS for m in "prf"),
+    how_shown="fractions to 4 decimals (evaluate.py's hard metrics: exact strings, k = 10)",
+    legend=(
+        "ProLex's hard metrics (evaluate.py), fractions: P, R and F at 10 against the acceptable and against the "
+        "proficiency-oriented substitutes"
+    ),
+)
+
+
+class ProlexFamily(OfficialFamily):
+    """ProLex's hard metrics (see the module): micro-averages of per-instance counts, against each kind of gold."""
+
+    name = "prolex"
+    reader = PROLEX_TABLE
+    official_scorer = "evaluate.py@f54ba0f:hard"
+    official_suffix = ".csv"
+    official_format = "target word, Sentence, Substitutes"
+    not_judged = (
+        "ProLex's gold is experts' accept/reject lists and its official scorer has no score per substitute "
+        "for judgements to extend"
+    )
+    missing = (
+        "each scored as an empty answer list, as evaluate.py's calculate_metrics scores one (no hit, its "
+        "gold counted in recall); --given-only leaves them out"
+    )
+
+    def check_k(self, k: int) -> None:
+        if k > MAX_ANSWERS_KEPT:
+            raise MetricInputError(
+                f"k {k}: ProLex's metrics read a target's first k answers, and at most "
+                f"{MAX_ANSWERS_KEPT:,} are kept of a target; give k up to {MAX_ANSWERS_KEPT:,}"
+            )
+
+    def gold(self, row: dict) -> dict[str, list[str]]:
+        return prolex_gold(row)
+
+    def gold_words(self, gold: dict[str, list[str]]) -> set[str]:
+        return {word for words in gold.values() for word in words}
+
+    def kept(self, given, row, k):
+        return list(itertools.islice(given, k)), 0, False  # its metrics read the first k
+
+    def figures(self, golds, answers, k, intervals: dict | None) -> dict:
+        result: dict = {}
+        for aspect in PROLEX_ASPECTS:
+            aspect_golds = [gold[aspect] for gold in golds]
+            p, r, f = prolex_scores(aspect_golds, answers.ranked, k)
+            result.update({f"{aspect}_p@{k}": p, f"{aspect}_r@{k}": r, f"{aspect}_f@{k}": f})
+            result[f"targets_scored_{aspect}"] = sum(1 for gold in aspect_golds if gold)
+        if intervals:
+            result["confidence_intervals"] = intervals
+        return result
+
+    def statistics(self, golds, ranked, k) -> InstanceStatistics:
+        groups = []
+        for aspect in PROLEX_ASPECTS:
+            names = [f"{aspect}_{m}@{k}" for m in "prf"]
+            counts = prolex_counts([gold[aspect] for gold in golds], ranked, k)
+            groups.append((counts, lambda sums, names=names: dict(zip(names, prolex_figures(**sums), strict=True))))
+        return InstanceStatistics(groups)
+
+
+PROLEX = ProlexFamily()

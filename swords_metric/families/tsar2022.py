@@ -1,6 +1,7 @@
-"""TSAR-2022's ten official metrics (Saggion et al. 2022, the shared task on lexical simplification), computed
-as the shared task's scorer, tsar_eval.py, computes them: the same matching, the same order of float operations,
-so that every figure equals the scorer's to the last bit (and its printed, floored figure to the last digit).
+"""The TSAR-2022 family: its ten official metrics (Saggion et al. 2022, the shared task on lexical simplification),
+computed as the shared task's scorer, tsar_eval.py, computes them: the same matching, the same order of float
+operations, so that every figure equals the scorer's to the last bit (and its printed, floored figure to the last
+digit).
 
 What the official scorer does, and so what this does:
 - gold: one line an instance, one item per annotation; an item equal to the complex word (case-sensitive) is
@@ -19,11 +20,12 @@ What the official scorer does, and so what this does:
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from swords_metric.errors import MetricInputError, shown
+from swords_metric.families.base import MAX_ANSWERS_KEPT, Metric, OfficialFamily, ReaderTable, floored
+from swords_metric.metrics.bootstrap import InstanceStatistics
 
 # Our metric key -> the name tsar_eval.py prints it under, in the order it prints them.
 TSAR_METRICS: dict[str, str] = {
@@ -176,13 +178,101 @@ def tsar_scores(golds: Sequence[TsarGold], answers: Sequence[Sequence[str] | Non
     return result
 
 
-def floored(value: float, decimals: int = PRINTED_DECIMALS) -> float:
-    """A figure as tsar_eval.py prints it: floored (not rounded) to 4 decimals. The one copy of the rule: TSAR-2022's
-    reader table (references/reader_table.py) shows its figures through it."""
-    factor = 10**decimals
-    return math.floor(value * factor) / factor
-
-
 def official_figures(result: dict[str, float]) -> dict[str, float]:
     """The figures under the names tsar_eval.py prints, floored as it floors them."""
-    return {name: floored(result[key]) for key, name in TSAR_METRICS.items()}
+    return {name: floored(result[key], PRINTED_DECIMALS) for key, name in TSAR_METRICS.items()}
+
+
+TSAR_CUTOFFS = "ACC@1, ACC@k@Top1 at 1-3, MAP@k and Potential@k at 3, 5, 10"
+TSAR_TABLE = ReaderTable(
+    title="TSAR-2022",
+    metrics=tuple(Metric(key, label, label, label) for key, label in TSAR_COLUMNS.items()),
+    keys=tuple(TSAR_METRICS),
+    scale="fraction",
+    decimals=PRINTED_DECIMALS,
+    floored_decimals=PRINTED_DECIMALS,
+    headline="acc@1",
+    leaderboard=("acc@1",),
+    summary=("acc@1", "map@3", "potential@3"),
+    reported=tuple(TSAR_METRICS),
+    how_shown="fractions floored to 4 decimals, as tsar_eval.py prints them",
+    legend=(
+        "TSAR-2022's official metrics, fractions floored to 4 decimals as tsar_eval.py prints them: ACC@1, the "
+        "first answer is a gold substitute; ACC@k@Top1, one of the first k is a most frequent one; MAP@k, mean "
+        "average precision at k (divided by k); Potential@k, one of the first k is gold"
+    ),
+)
+
+
+class Tsar2022Family(OfficialFamily):
+    """TSAR-2022's official metrics (see the module): means of per-instance values, at their own cut-offs."""
+
+    name = "tsar2022"
+    reader = TSAR_TABLE
+    official_scorer = "tsar_eval.py@089c266"
+    official_suffix = ".tsv"
+    official_format = "sentence<TAB>complex word<TAB>answers…"
+    untabled_source = ", official results"
+    not_judged = (
+        "TSAR-2022's official scorer counts matches against the annotators' suggestions and has no "
+        "acceptability score per substitute for judgements to extend"
+    )
+    signs_k = False  # its metrics have their own cut-offs
+    fixed_k = 10  # the only k accepted
+    # tsar_eval.py scores only the lines a file holds, not every row.
+    missing = (
+        "each scored as an instance without answers (0 in every metric, counted in the mean); "
+        "tsar_eval.py, given a file of the answered lines alone, would leave them out, as --given-only "
+        "does"
+    )
+
+    def refusal(self, option: str, value: object) -> str | None:
+        if option == "k" and value != self.fixed_k:
+            return f"TSAR-2022's metrics have their own cut-offs ({TSAR_CUTOFFS})"
+        return super().refusal(option, value)
+
+    def gold(self, row: dict) -> TsarGold:
+        return TsarGold.from_row(row)
+
+    def gold_words(self, gold: TsarGold) -> dict[str, int]:
+        return gold.counts
+
+    def kept(self, given, row, k):
+        return tsar_answers(given, row["target"], MAX_ANSWERS_KEPT)  # its metrics read the first 10
+
+    def figures(self, golds, answers, k, intervals: dict | None) -> dict:
+        figures = tsar_scores(golds, answers.ranked)
+        return {
+            **figures,
+            **({"confidence_intervals": intervals} if intervals else {}),
+            "official": official_figures(figures),
+            "input_notes": {
+                "complex_word_or_repeat_dropped": sum(answers.dropped),
+                "targets_past_answer_limit": sum(answers.cut),
+            },
+        }
+
+    def statistics(self, golds, ranked, k) -> InstanceStatistics:
+        n = len(golds)
+        return InstanceStatistics([(tsar_instance_values(golds, ranked), lambda sums: {m: sums[m] / n for m in sums})])
+
+    def printed(self, result: dict, key: str) -> str:
+        official = result.get("official", {}).get(TSAR_METRICS[key])
+        if official is None:
+            return ""
+        if result.get("targets_not_in_predictions", 0):
+            return f"   (floored: {official})"
+        return f"   (tsar_eval.py prints {TSAR_METRICS[key]} = {official})"
+
+    def report_notes(self, result: dict) -> list[str]:
+        missing = result.get("targets_not_in_predictions", 0)
+        if "official" not in result or not missing:
+            return []
+        return [
+            f"floored: what tsar_eval.py prints for a file of all {result['targets_scored']:,} lines, the "
+            f"{missing:,} not in the predictions without answers (for the lines given alone it prints what "
+            "--given-only gives)"
+        ]
+
+
+TSAR2022 = Tsar2022Family()
