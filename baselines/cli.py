@@ -193,14 +193,7 @@ def execute(
     from swords_baselines.run.ownership import check_ownership, file_hashes, journal_header, run_header
     from swords_baselines.run.runner import journal_line, run, same_settings
     from swords_lexsub.credentials import public_value
-    from swords_metric import (
-        FamilyScorer,
-        MetricInputError,
-        Scorer,
-        check_resamples,
-        format_family_result,
-        format_result,
-    )
+    from swords_metric import MetricInputError, check_resamples, evaluate, scorer_for
 
     try:
         bootstrap = check_resamples(bootstrap, what="--bootstrap")
@@ -232,17 +225,14 @@ def execute(
         check_ownership(paths, force)  # before any work: a run replaces only what a run wrote
     if not output_path.name.endswith(OUTPUT_SUFFIXES):  # say what the names will be before they appear
         print(shown(f"--output {output_path}: a run writes {written_files(paths)}"), file=sys.stderr)
-    try:  # TSAR-2022 and ProLex get their own official metrics' scorer (a FamilyScorer)
-        full = Scorer.from_dataset(dataset, split, setting=cls.setting)
+    try:  # the benchmark's family's scorer (TSAR-2022 and ProLex: their official metrics)
+        full = scorer_for(dataset, split, setting=cls.setting)
     except MetricInputError as error:
         raise SwordsError(str(error)) from None
     report: dict = {}
     if reuse:
         header = stored if isinstance(stored.get("files"), dict) else {**stored, "files": file_hashes(paths)}
-        try:  # read as a stream: memory grows with the targets, not the file
-            scorer, predictions = full.restricted_to_given(full.read(paths["jsonl"]))
-        except MetricInputError as error:
-            raise SwordsError(str(error)) from None
+        predictions = paths["jsonl"]  # read as a stream: memory grows with the targets, not the file
         print(
             f"{paths['jsonl']}: a finished run with these settings; its stored predictions are scored "
             "(--force recomputes them)",
@@ -262,8 +252,14 @@ def execute(
                 answers = run(system, rows, output_path, header, progress=progress, force=force)
             header = run_header(paths) or header  # as recorded, with the sha256 of the files written
             report = system.report()
-        scorer, predictions = full.restricted_to_given(full.prepare(answers))  # the targets the system covers
-    result = scorer.score(predictions, bootstrap=bootstrap)
+        predictions = answers
+    try:  # only the targets the system covers are scored
+        source = str(predictions) if isinstance(predictions, Path) else "predictions"
+        evaluation = evaluate(predictions, scorer=full, setting=cls.setting, bootstrap=bootstrap, given_only=True,
+                              analysis=False, source=source)  # fmt: skip
+    except MetricInputError as error:
+        raise SwordsError(str(error)) from None
+    result = {key: value for key, value in evaluation.result.items() if key != "targets_in_split"}
     result["run"] = {**header, **({"report": report} if report else {})}
     try:
         text = json.dumps(result, indent=2, allow_nan=False)
@@ -278,10 +274,7 @@ def execute(
         print(text)
         return 0
     title = f"{name} on {dataset} {split} ({targets_text(header)}) -> {paths['jsonl']}, {paths['upstream']}"
-    if isinstance(scorer, FamilyScorer):  # TSAR-2022, ProLex: their official metrics, signed with the family
-        print(format_family_result(result, title=title, k=scorer.k))
-    else:
-        print(format_result(result, title=title, setting=cls.setting, k=scorer.k))
+    print(evaluation.family.report(result, title, full.k, cls.setting))
     for key, value in report.items():
         print(f"{key}: {value}")
     return 0

@@ -59,10 +59,10 @@ class Evaluation:
         return scored < total
 
     def json(self, published: bool = False) -> dict:
-        """What `--json` prints: the result (or the comparison), with its unit."""
+        """What `--json` prints: the result (or the comparison), its unit among its keys."""
         if self.comparison is not None:
-            return {**self.comparison, "unit": self.family.reader.scale}
-        result = {**self.result, "unit": self.family.reader.scale}
+            return self.comparison
+        result = dict(self.result)
         if published:
             from swords_metric.published import published_json
 
@@ -140,7 +140,7 @@ def evaluate(
     evaluation = Evaluation(family, dataset or scorer.config, split or scorer.split, scorer.k, setting, "")
     if compare is not None:
         return _compare(evaluation, scorer, compare, bootstrap, seed, details, differences, sources, style)
-    evaluation.source = source or str(predictions)
+    evaluation.source = source or (str(predictions) if isinstance(predictions, str | Path) else "predictions")
     check_resamples(bootstrap, what="--bootstrap" if style == "cli" else "bootstrap")
     merged = _merged(scorer, judgments)  # checked before the run is read
     prepared = _prepared(scorer, predictions, evaluation.source, details, force, given_only)

@@ -291,6 +291,7 @@ class Scorer(ScorerBase):
         if bootstrap:
             result["confidence_intervals"] = intervals(scores, bootstrap, seed)
         result["signature"] = self.signature(bootstrap, seed)
+        result["unit"] = self.family.reader.scale  # percent
         return result
 
     def precision_recall(self, predictions, ks: Iterable[int] = CURVE_KS) -> dict[int, dict[str, float]]:
@@ -327,7 +328,7 @@ class Scorer(ScorerBase):
         }
         metrics = paired_test(scores_a, scores_b, scores_a.aggregate(), scores_b.aggregate(), bootstrap, seed)
         return {"a": sources[0], "b": sources[1], "metrics": metrics, "coverage": coverage,
-                "signature": self.signature(bootstrap, seed)}  # fmt: skip
+                "signature": self.signature(bootstrap, seed), "unit": self.family.reader.scale}  # fmt: skip
 
     # -- what the metric counted (swords_metric/details/) --
 

@@ -46,7 +46,7 @@ from swords_baselines.llm.prompting import prompting
 from swords_lexsub.credentials import public_url
 from swords_lexsub.errors import SwordsError
 from swords_lexsub.terminal import shown
-from swords_metric import MetricInputError, metric_family, scorer_for
+from swords_metric import MetricInputError, evaluate, family_of, scorer_for
 
 SIGNATURE = "signature"  # every task also reports the scorer's signature
 VERSION = 2  # 2: priming never from the split being scored (swords_dev_gen primes from SWORDS test)
@@ -123,7 +123,7 @@ class SwordsGeneration(ConfigurableTask):
             fail(name, error)
         self._tokenizer = self._builder = self._scorer = None
         self._scored: dict = {}
-        self.family = metric_family(self.benchmark)  # decided once, with the config: its figures, its scorer
+        self.family = family_of(self.benchmark)  # decided once, with the config: its figures, its scorer
         self.metrics = self.family.reader.reported
         aggregations = {metric: self._aggregation(metric) for metric in (*self.metrics, SIGNATURE)}
         super().__init__(
@@ -246,11 +246,13 @@ class SwordsGeneration(ConfigurableTask):
         if key not in self._scored:
             if self._scorer is None:
                 self._scorer = scorer_for(self.benchmark, self.split, family=self.family)
-            try:
-                scorer, prepared = self._scorer.restricted_to_given(self._scorer.prepare(dict(items)))
+            try:  # the targets answered (a --limit run's), scored as `swords run` scores them
+                evaluation = evaluate(
+                    dict(items), scorer=self._scorer, given_only=True, analysis=False, source="predictions"
+                )
             except MetricInputError as error:
                 fail(self.config.task, error)
-            self._scored = {key: scorer.score(prepared)}  # one set of answers at a time: every metric reads it
+            self._scored = {key: evaluation.result}  # one set of answers at a time: every metric reads it
         return self._scored[key]
 
     def _aggregation(self, metric: str):

@@ -148,8 +148,8 @@ class ProlexFamily(OfficialFamily):
             p, r, f = prolex_scores(aspect_golds, answers.ranked, k)
             result.update({f"{aspect}_p@{k}": p, f"{aspect}_r@{k}": r, f"{aspect}_f@{k}": f})
             result[f"targets_scored_{aspect}"] = sum(1 for gold in aspect_golds if gold)
-        if intervals:
-            result["confidence_intervals"] = intervals
+            if intervals:  # after the first aspect's figures, as results have always held them
+                result.setdefault("confidence_intervals", intervals)
         return result
 
     def statistics(self, golds, ranked, k) -> InstanceStatistics:

@@ -157,6 +157,7 @@ class FamilyScorer(ScorerBase):
         result["targets_without_predictions"] = answers.without_answers
         result["targets_not_in_predictions"] = len(self.rows) - answers.given
         result["signature"] = self.signature(bootstrap, seed)
+        result["unit"] = self.family.reader.scale  # fraction
         return result
 
     def compare(
@@ -180,7 +181,7 @@ class FamilyScorer(ScorerBase):
         }
         metrics = {key: metrics[key] for key in self.family.keys(self.k)}  # in a report's order
         return {"a": sources[0], "b": sources[1], "metrics": metrics, "coverage": coverage,
-                "signature": self.signature(bootstrap, seed)}  # fmt: skip
+                "signature": self.signature(bootstrap, seed), "unit": self.family.reader.scale}  # fmt: skip
 
 
 def _id_parts(row: Mapping) -> list[str]:

@@ -14,7 +14,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from swords_metric import DETAILS_EXTENSIONS, MetricInputError, Scorer, is_details_file
+from swords_metric import MetricInputError, Scorer, is_details_file
+from swords_metric.details.columns import EXTENSIONS as DETAILS_EXTENSIONS
 
 from ..baselines.run_helpers import SWORDS, one_line, swords
 from ..conftest import REPO_ROOT

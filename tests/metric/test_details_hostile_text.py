@@ -14,7 +14,8 @@ import pyarrow.parquet as pq
 import pytest
 
 import swords_dataset
-from swords_metric import DETAILS_EXTENSIONS, MetricInputError, Scorer
+from swords_metric import MetricInputError, Scorer
+from swords_metric.details.columns import EXTENSIONS as DETAILS_EXTENSIONS
 
 from ..baselines.run_helpers import swords
 from .real_systems import COINCO_ORACLE
@@ -155,7 +156,7 @@ def test_a_file_name_with_control_characters_is_shown_escaped(tmp_path):
     )
     assert compared.returncode == 0, compared.stderr
     assert "\x1b" not in compared.stdout + compared.stderr and "\r" not in compared.stdout + compared.stderr
-    assert compared.stdout.splitlines()[0].split()[:2] == ["metric", shown]
+    assert compared.stdout.splitlines()[1].split()[:2] == ["metric", shown]  # under the line of its unit
     assert any(f"note: the files cover different targets ({shown}: 3," in line for line in compared.stderr.splitlines())
     missing = tmp_path / "gone\x1b[31m.jsonl"
     with pytest.raises(MetricInputError) as raised:

@@ -16,7 +16,7 @@ import pytest
 import swords_dataset
 import swords_metric
 from swords_metric import MetricInputError, Scorer, scorer_for
-from swords_metric.official.tsar2022 import TSAR_METRICS
+from swords_metric.families.tsar2022 import TSAR_METRICS
 
 from ..baselines.run_helpers import swords
 from .family_sources import (

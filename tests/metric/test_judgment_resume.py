@@ -20,9 +20,9 @@ from swords_metric import (
     make_tasks,
     mismatched_record,
     read_judgments,
-    record_key,
     unfinished_tasks,
 )
+from swords_metric.judgments.resume import record_key
 
 
 @pytest.fixture(scope="module")

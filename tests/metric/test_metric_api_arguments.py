@@ -122,7 +122,6 @@ def test_k_is_refused_for_tsar_2022_as_the_cli_refuses_it(metric):
     for make in (
         lambda: scorer_for(rows, k=5),
         lambda: Scorer.from_dataset("tsar2022_en", "test", k=5),
-        lambda: swords_metric.FamilyScorer(rows, k=5),
         lambda: metric.compute(predictions=gold_first(rows), references=rows, k=5),
     ):
         with pytest.raises(MetricInputError, match=message):

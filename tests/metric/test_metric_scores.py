@@ -157,5 +157,5 @@ def test_api_errors_name_the_target(scorer, swords_test_rows):
         scorer.score({tid: ["ok", float("nan")]})
     with pytest.raises(MetricInputError, match="prediction lists for 762 references"):
         scorer.score([["a"]] * 3)
-    with pytest.raises(MetricInputError, match="unknown setting"):
+    with pytest.raises(MetricInputError, match="setting must be one of generative, ranking, got 'sorting'"):
         Scorer(swords_test_rows[:2], setting="sorting")

@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 
 from swords_baselines.system import SYSTEMS
-from swords_metric import PUBLISHED_METRICS, published_papers, published_results, published_systems
-from swords_metric.published import published_markdown
+from swords_metric import published_papers, published_results, published_systems
+from swords_metric.published import PUBLISHED_METRICS, published_markdown
 
 from ..baselines.run_helpers import swords
 from ..conftest import REPO_ROOT

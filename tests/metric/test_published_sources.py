@@ -15,8 +15,9 @@ import pytest
 
 from swords_dataset import CONFIGS
 from swords_dataset.builder.sources import default_sources_dir
-from swords_metric import PUBLISHED_METRICS, published_papers, published_results
-from swords_metric.official.tsar2022 import TSAR_COLUMNS
+from swords_metric import published_papers, published_results
+from swords_metric.families.tsar2022 import TSAR_COLUMNS
+from swords_metric.published import PUBLISHED_METRICS
 
 from ..conftest import REPO_ROOT
 

@@ -18,9 +18,9 @@ SWORDS_TEST = (
 
 def test_one_factory_gives_each_benchmark_its_scorer():
     swords, tsar, prolex = (scorer_for(config, "test") for config in ("swords", "tsar2022_en", "prolex"))
-    assert type(swords) is Scorer and swords.family == "swords"
-    assert type(tsar) is FamilyScorer and tsar.family == "tsar2022" and len(tsar.rows) == 373
-    assert type(prolex) is FamilyScorer and prolex.family == "prolex"
+    assert type(swords) is Scorer and swords.family.name == "swords"
+    assert type(tsar) is FamilyScorer and tsar.family.name == "tsar2022" and len(tsar.rows) == 373
+    assert type(prolex) is FamilyScorer and prolex.family.name == "prolex"
     assert Scorer.from_dataset("tsar2022_en", "test").signature() == tsar.signature()  # from_dataset asks it
     rows = swords_dataset.rows("tsar2022_en", "test")
     assert type(scorer_for(rows)) is FamilyScorer and type(scorer_for(iter(rows))) is FamilyScorer
