@@ -17,31 +17,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from swords_dataset.judgements import ACCEPTABLE_ABOVE, CLASSES, CONCEIVABLE_FROM
-from swords_metric.details.explain import Judgement
 from swords_metric.errors import MetricInputError
 from swords_metric.evaluation import Evaluation, evaluate
 from swords_metric.families import Family, family_of
-from swords_metric.judgments.agreement import accuracy, cohen_kappa, spearman
-from swords_metric.judgments.extended import extended_scores
-from swords_metric.judgments.files import MAX_JUDGMENTS_BYTES, MAX_TASKS_BYTES, read_tasks, write_tasks
-from swords_metric.judgments.merge import MergedJudgments, merge_judgments
-from swords_metric.judgments.protocol import (
-    INSTRUCTIONS,
-    INSTRUCTIONS_VERSION,
-    LABELS,
-    MAX_CANDIDATES,
-)
-from swords_metric.judgments.records import Judgments, JudgmentsWriter, judgment_record, read_judgments
-from swords_metric.judgments.resume import (
-    LLM_PREFIX,
-    carried_records,
-    judgeable,
-    judged_by,
-    llm_judge,
-    mismatched_record,
-    unfinished_tasks,
-)
-from swords_metric.judgments.tasks import Candidate, Task, TaskSet, make_tasks, tasks_for
 from swords_metric.metrics.bootstrap import check_resamples
 from swords_metric.official.scorer import FamilyScorer
 from swords_metric.predictions.files import (
@@ -66,9 +44,38 @@ def format_family_result(result: dict, title: str, k: int = 10) -> str:
     return family_of(result["family"]).report(result, title, k, "generative")
 
 
-# Names whose modules load when first used (details, relations, WordNet's graph, published results), so that a
-# plain score does not pay for them: public name -> (module, its name there).
+# Names whose modules load when first used (judging, details, relations, WordNet's graph, published results), so
+# that a plain score does not pay for them: public name -> (module, its name there).
 _LAZY = {
+    "Judgement": ("details.explain", "Judgement"),
+    **{name: ("judgments.agreement", name) for name in ("accuracy", "cohen_kappa", "spearman")},
+    "extended_scores": ("judgments.extended", "extended_scores"),
+    **{
+        name: ("judgments.files", name)
+        for name in ("MAX_JUDGMENTS_BYTES", "MAX_TASKS_BYTES", "read_tasks", "write_tasks")
+    },
+    **{name: ("judgments.merge", name) for name in ("MergedJudgments", "merge_judgments")},
+    **{
+        name: ("judgments.protocol", name)
+        for name in ("INSTRUCTIONS", "INSTRUCTIONS_VERSION", "LABELS", "MAX_CANDIDATES")
+    },
+    **{
+        name: ("judgments.records", name)
+        for name in ("Judgments", "JudgmentsWriter", "judgment_record", "read_judgments")
+    },
+    **{
+        name: ("judgments.resume", name)
+        for name in (
+            "LLM_PREFIX",
+            "carried_records",
+            "judgeable",
+            "judged_by",
+            "llm_judge",
+            "mismatched_record",
+            "unfinished_tasks",
+        )
+    },
+    **{name: ("judgments.tasks", name) for name in ("Candidate", "Task", "TaskSet", "make_tasks", "tasks_for")},
     "check_details_path": ("details.place", "check_details_path"),
     "is_details_file": ("details.place", "is_details_file"),
     "Board": ("leaderboard", "Board"),
@@ -83,7 +90,24 @@ _LAZY = {
 
 
 if TYPE_CHECKING:  # the names _LAZY loads, as type checkers and the API reference (mkdocstrings) see them
+    from swords_metric.details.explain import Judgement
     from swords_metric.details.place import check_details_path, is_details_file
+    from swords_metric.judgments.agreement import accuracy, cohen_kappa, spearman
+    from swords_metric.judgments.extended import extended_scores
+    from swords_metric.judgments.files import MAX_JUDGMENTS_BYTES, MAX_TASKS_BYTES, read_tasks, write_tasks
+    from swords_metric.judgments.merge import MergedJudgments, merge_judgments
+    from swords_metric.judgments.protocol import INSTRUCTIONS, INSTRUCTIONS_VERSION, LABELS, MAX_CANDIDATES
+    from swords_metric.judgments.records import Judgments, JudgmentsWriter, judgment_record, read_judgments
+    from swords_metric.judgments.resume import (
+        LLM_PREFIX,
+        carried_records,
+        judgeable,
+        judged_by,
+        llm_judge,
+        mismatched_record,
+        unfinished_tasks,
+    )
+    from swords_metric.judgments.tasks import Candidate, Task, TaskSet, make_tasks, tasks_for
     from swords_metric.leaderboard import Board
     from swords_metric.published import (
         published_benchmarks,

@@ -24,11 +24,11 @@ from swords_lexsub.files import atomic_writer
 from swords_metric.errors import MetricInputError, shown
 from swords_metric.judgments.protocol import CONTROLS
 from swords_metric.judgments.tasks import READ_VERSIONS, TASKS_FORMAT, Candidate, Task, TaskSet
+from swords_metric.options import MAX_JUDGMENTS_BYTES, MAX_TASKS_BYTES
 from swords_metric.predictions.bounded_text import size_text, text_lines
 from swords_metric.predictions.json_stream import decode_line
 
-MAX_TASKS_BYTES = 32 << 20
-MAX_JUDGMENTS_BYTES = 32 << 20
+__all__ = ["MAX_JUDGMENTS_BYTES", "MAX_TASKS_BYTES", "read_tasks", "write_tasks"]
 MAX_LINE_CHARS = 1 << 20  # a task line holds its context (SWORDS's longest is a few kB)
 
 

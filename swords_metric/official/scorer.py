@@ -76,9 +76,7 @@ class FamilyScorer(ScorerBase):
         self.index = TargetIndex(
             [str(row["id"]) for row in self.rows], [str(row["upstream_id"] or "") for row in self.rows], where
         )
-        if self.family.official_scorer is None:
-            raise MetricInputError(f"references: {where} is scored with the SWORDS metrics (swords_metric.Scorer)")
-        self.golds = [self.family.gold(row) for row in self.rows]
+        self.golds = self.family.golds(self.rows, where)
 
     # -- predictions --
 
