@@ -19,7 +19,14 @@ from typing import TYPE_CHECKING
 from swords_dataset.judgements import ACCEPTABLE_ABOVE, CLASSES, CONCEIVABLE_FROM
 from swords_metric.details.explain import Judgement
 from swords_metric.errors import MetricInputError
-from swords_metric.judgments.agreement import accuracy, cohen_kappa, spearman
+from swords_metric.judgments.agreement import (
+    MAX_AGREEMENT_CANDIDATES,
+    MIN_AGREEMENT_CANDIDATES,
+    accuracy,
+    check_agreement,
+    cohen_kappa,
+    spearman,
+)
 from swords_metric.judgments.extended import extended_scores
 from swords_metric.judgments.files import MAX_JUDGMENTS_BYTES, MAX_TASKS_BYTES, read_tasks, write_tasks
 from swords_metric.judgments.merge import MergedJudgments, merge_judgments
@@ -122,6 +129,8 @@ def load(**kwargs):
 # The public surface: nothing outside swords_metric imports its modules (import-linter checks it).
 __all__ = [
     "CONTROL_ACCURACY",
+    "MAX_AGREEMENT_CANDIDATES",
+    "MIN_AGREEMENT_CANDIDATES",
     "INSTRUCTIONS",
     "INSTRUCTIONS_VERSION",
     "LABELS",
@@ -135,6 +144,7 @@ __all__ = [
     "TaskSet",
     "MergedJudgments",
     "accuracy",
+    "check_agreement",
     "cohen_kappa",
     "extended_scores",
     "judgment_record",

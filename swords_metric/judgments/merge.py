@@ -30,6 +30,7 @@ from datetime import UTC
 from pathlib import Path
 
 from swords_metric.errors import MetricInputError, shown
+from swords_metric.judgments.agreement import check_agreement
 from swords_metric.judgments.files import MAX_JUDGMENTS_BYTES, is_tasks_file, read_tasks
 from swords_metric.judgments.judged import JudgedSplit, check_judged, judged_split
 from swords_metric.judgments.records import iter_judgments, record_time
@@ -157,10 +158,12 @@ def _answer(judged: JudgedSplit, record: dict, tasks: dict, where: str) -> tuple
 
 
 def _agreement(record: dict, where: str, claims: dict) -> None:
-    """An LLM judge's claimed agreement: one per judge (records without one claim nothing)."""
-    judge, claim = record["judge"], record.get("agreement")
+    """An LLM judge's claimed agreement: one per judge, as its figures (check_agreement's: other keys, a
+    validation's time say, are not the agreement); records without one claim nothing."""
+    judge = record["judge"]
     if not judge.startswith(LLM_PREFIX):
         return
+    claim = check_agreement(record.get("agreement"), where)
     if claim is None:
         claims.setdefault(judge, (None, where))
         return
@@ -168,9 +171,10 @@ def _agreement(record: dict, where: str, claims: dict) -> None:
     if held is None:
         claims[judge] = (claim, where)
     elif held != claim:
+        differ = [key for key in sorted(held.keys() | claim.keys()) if held.get(key) != claim.get(key)]
         raise MetricInputError(
-            f"{held_where} and {where}: judge {shown(judge, 80)} claims two different agreements; judge with one "
-            "validation"
+            f"{held_where} and {where}: judge {shown(judge, 80)} claims two different agreements (they differ in "
+            f"{', '.join(differ)}); judge with one validation"
         )
 
 

@@ -5,7 +5,7 @@ Judgments file (JSONL, the contract other tools write to): one record per judged
 "substitute", "judge", "label": "accept" | "reject" | "abstain", "control": true | false, "time": ISO 8601}, and
 optionally "control_kind" ("target" | "random"), "dataset", "split", "agreement"; other fields are kept and ignored.
 A time without a zone is taken as UTC. Text holding a lone surrogate (legal in JSON, not text) is refused, and so
-is an `agreement` whose figures are not numbers a validation can give (agreement.py's check_claimed).
+is an `agreement` whose figures are not numbers a validation can give (agreement.py's check_agreement).
 JudgmentsWriter appends one whole line per record and flushes it, so a killed writer leaves at most one cut last
 line, which read_judgments drops with a note (a cut line anywhere else is an error naming it).
 """
@@ -20,7 +20,7 @@ from pathlib import Path
 
 from swords_lexsub.files import no_space, no_space_reason
 from swords_metric.errors import MetricInputError, shown
-from swords_metric.judgments.agreement import check_claimed
+from swords_metric.judgments.agreement import check_agreement
 from swords_metric.judgments.files import MAX_JUDGMENTS_BYTES, MAX_LINE_CHARS, file_lines, text_field
 from swords_metric.judgments.protocol import CONTROLS, LABELS
 from swords_metric.judgments.tasks import Candidate, Task
@@ -94,7 +94,7 @@ def check_record(value, where: str) -> dict:
     for key in ("dataset", "split"):
         if value.get(key) is not None:
             text_field(value, key, where)
-    check_claimed(value.get("agreement"), f"{where}: 'agreement'")
+    check_agreement(value.get("agreement"), f"{where}: 'agreement'")
     return value
 
 

@@ -194,7 +194,10 @@ def _llm(case: Case, agreement) -> list[dict]:
         ('{"kappa_acceptable": 1e999}', "kappa_acceptable must be a number within -1..1, got inf"),
         ('{"spearman": 5.0}', "spearman must be a number within -1..1, got 5.0"),
         ('{"accuracy_acceptable": -0.1}', "accuracy_acceptable must be a number within 0..1, got -0.1"),
-        ('{"candidates": 1.5}', "candidates must be a whole number >= 0, got 1.5"),
+        ('{"candidates": 1.5}', "candidates must be a whole number, got 1.5"),
+        ('{"kappa_acceptable": 0.4, "candidates": 10}', "candidates 10 is no measurement: a validation compares 50"),
+        ('{"spearman": 0.4, "candidates": 1000000000000000000000000000000}', "candidates 100000000000000"),
+        ('{"spearman": 0.4}', "its figures name no candidates"),
         ('"kappa_a=0.99\\u001b[2J"', "'agreement' must be an object of figures or null, got "),
     ],
 )
@@ -215,7 +218,7 @@ def test_an_impossible_agreement_is_one_line_from_evaluate_json(case, tmp_path, 
 def test_a_claimed_agreement_is_signed_as_claimed_and_its_text_never_shown(scorer, case, tmp_path):
     """Figures in range are signed as claimed; the claim's other text (an escape sequence, a note) never reaches
     the signature or the report; one judge claiming two agreements is refused naming both records."""
-    claim = {"kappa_acceptable": 0.99, "spearman": 0.5, "candidates": 100000, "note": "\x1b[2J<script>x</script>"}
+    claim = {"kappa_acceptable": 0.99, "spearman": 0.5, "candidates": 40000, "note": "\x1b[2J<script>x</script>"}
     path = tmp_path / "llm.jsonl"
     _write(path, _llm(case, claim))
     done = run_swords(
@@ -224,15 +227,16 @@ def test_a_claimed_agreement_is_signed_as_claimed_and_its_text_never_shown(score
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert "\x1b" not in done.stdout and "<script>" not in done.stdout
-    assert "|agreement:claimed:kappa_a=0.99,rho=0.50,n=100000\n" in done.stdout
-    assert "agreement claimed:kappa_a=0.99,rho=0.50,n=100000 (as its records claim; not checked)" in done.stdout
+    assert "|agreement:claimed:kappa_a=0.99,rho=0.50,n=40000\n" in done.stdout
+    assert "agreement claimed:kappa_a=0.99,rho=0.50,n=40000 (as its records claim; not checked)" in done.stdout
     records = _llm(case, claim)
     records[5]["agreement"] = {**claim, "spearman": 0.6}
     _write(path, records)
     with pytest.raises(MetricInputError) as error:
         merge_judgments(scorer, [case.tasks, path])
     assert str(error.value) == (
-        f"{path}:1 and {path}:6: judge 'llm:m:0123abcd' claims two different agreements; judge with one validation"
+        f"{path}:1 and {path}:6: judge 'llm:m:0123abcd' claims two different agreements (they differ in spearman); "
+        "judge with one validation"
     )
 
 
