@@ -28,8 +28,16 @@ from swords_metric.judgments.agreement import (
     spearman,
 )
 from swords_metric.judgments.extended import extended_scores
-from swords_metric.judgments.files import MAX_JUDGMENTS_BYTES, MAX_TASKS_BYTES, read_tasks, write_tasks
+from swords_metric.judgments.files import (
+    MAX_JUDGMENTS_BYTES,
+    MAX_TASKS_BYTES,
+    TASKS_DIGEST,
+    read_tasks,
+    tasks_digest,
+    write_tasks,
+)
 from swords_metric.judgments.merge import MergedJudgments, merge_judgments
+from swords_metric.judgments.names import LLM_PREFIX, check_judge_name, judge_id
 from swords_metric.judgments.protocol import (
     CONTROL_ACCURACY,
     INSTRUCTIONS,
@@ -39,7 +47,6 @@ from swords_metric.judgments.protocol import (
 )
 from swords_metric.judgments.records import Judgments, JudgmentsWriter, judgment_record, read_judgments
 from swords_metric.judgments.resume import (
-    LLM_PREFIX,
     carried_records,
     judgeable,
     judged_by,
@@ -153,10 +160,14 @@ __all__ = [
     "make_tasks",
     "read_judgments",
     "read_tasks",
+    "TASKS_DIGEST",
+    "tasks_digest",
     "tasks_for",
     "write_tasks",
     "LLM_PREFIX",
     "carried_records",
+    "check_judge_name",
+    "judge_id",
     "judgeable",
     "judged_by",
     "llm_judge",

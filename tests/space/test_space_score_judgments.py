@@ -117,6 +117,22 @@ def test_bad_judgments_files_are_one_message_naming_them(judged, tmp_path):
         score_predictions(str(COINCO_ORACLE), None, "swords test", bootstrap=0, judgments=list(map(str, halves)))
 
 
+@pytest.mark.parametrize("time", ["9999-12-31T23:59:59-01:00", "0001-01-01T00:00:00+01:00"])
+def test_a_time_at_the_calendars_ends_is_one_message_naming_its_line(judged, tmp_path, time):
+    """Issue 47: a valid time outside the years 1 to 9999 once in UTC was an OverflowError in the tab."""
+    _, files, tasks_file = judged
+    records = [json.loads(line) for line in files["Bob"].read_text().splitlines()]
+    records[1]["time"] = time
+    ends = tmp_path / "ends.jsonl"
+    ends.write_text("".join(json.dumps(r) + "\n" for r in records))
+    with pytest.raises(SpaceError) as found:
+        score_predictions(str(COINCO_ORACLE), None, "swords test", bootstrap=0, judgments=[str(tasks_file), str(ends)])
+    assert (
+        str(found.value)
+        == f"ends.jsonl:2: 'time' {time!r} is past the years 1 to 9999 in UTC, where times are compared"
+    )
+
+
 def test_an_llm_judges_agreement_from_its_records_is_shown_as_text_not_markup():
     """Issue 41: the judge's name and claimed agreement come from a judgments file, so a `<script>` or a Markdown
     link in them is shown as the characters it is."""
@@ -135,7 +151,9 @@ def test_an_llm_judges_agreement_from_its_records_is_shown_as_text_not_markup():
         "judges_dropped": 1,
         "tasks_dropped_judge": 1,
         "tasks_without_controls": 0,
+        "tasks_lacking_control": 0,
         "duplicates": 0,
+        "folded": 0,
         "already_judged": 0,
         "judgements_per_substitute": {"new": {"1": 1}},
         "agreement": hostile,
