@@ -151,7 +151,7 @@ def run_validation(args: argparse.Namespace, judge) -> int:
             print(shown(f"judge validate: nothing recorded in {output}"), file=sys.stderr)
             return 1
     elif output is not None:
-        atomic_write(output, json.dumps({**entries, judge.judge: entry}, indent=2).encode("utf-8"))
+        atomic_write(output, json.dumps({**entries, judge.judge: entry}, indent=2, allow_nan=False).encode("utf-8"))
         print(shown(f"wrote {output}"), file=sys.stderr)
     return 0
 
