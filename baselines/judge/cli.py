@@ -185,7 +185,7 @@ def read_agreement(path: str, judge: str) -> dict:
     its readers refuse is refused here, before any request."""
     from swords_baselines.judge.outputs import entries_of, strict_json
     from swords_lexsub.files import open_regular
-    from swords_metric import MetricInputError, check_agreement
+    from swords_metric import MetricInputError, check_agreement, judge_id
 
     try:
         with open_regular(path, "--agreement") as f:  # a FIFO or a folder: one line, never a hang
@@ -203,10 +203,13 @@ def read_agreement(path: str, judge: str) -> dict:
         raise SwordsError(f"{not_ours} ({error})") from None
     if entries_of(entries) is None:
         raise SwordsError(not_ours)
-    if judge not in entries:
+    found = [key for key in entries if judge_id(key) == judge]  # as the metric compares names: LLM: is llm:
+    if not found:
         known = ", ".join(sorted(entries)) or "none"
         raise SwordsError(f"--agreement {path}: no figures for the judge {judge} (it has: {known})")
-    entry = {k: v for k, v in entries[judge].items() if k != "written_by"}
+    if len(found) > 1:
+        raise SwordsError(f"--agreement {path}: {' and '.join(found)} are one judge, {judge}; keep one of them")
+    entry = {k: v for k, v in entries[found[0]].items() if k != "written_by"}
     try:
         check_agreement(entry, f"--agreement {path}: the figures for {judge}")
     except MetricInputError as error:

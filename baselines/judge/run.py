@@ -25,7 +25,7 @@ from swords_baselines.judge.outputs import (
     lock_is_ours,
     refuse_foreign,
 )
-from swords_baselines.judge.records import checked, offered
+from swords_baselines.judge.records import checked, offered, same_judge
 from swords_baselines.judge.waits import announce, retry_status
 from swords_baselines.run.files import JOURNAL_SUFFIX, RunLock, open_in_place, whole_lines
 from swords_lexsub.errors import SwordsError
@@ -98,7 +98,9 @@ def _output_records(output: Path, header: dict, force: bool, candidates: dict) -
     refuse_foreign(output, records is not None, force, COMMAND)
     if force or records is None:
         return []
-    same = all(r.get("judge") == header["judge"] and r.get("tasks_sha256") == header["tasks_sha256"] for r in records)
+    same = all(
+        same_judge(r.get("judge"), header["judge"]) and r.get("tasks_sha256") == header["tasks_sha256"] for r in records
+    )
     if not same:
         raise SwordsError(
             f"{output} holds another judge's judgments or those of other tasks; choose another --output, or pass "
