@@ -10,10 +10,15 @@ judge's last word on the item, so it decides, whatever came before it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable
 from datetime import datetime
 
 from swords_metric.errors import MetricInputError
+
+
+def _order(key: tuple) -> tuple:
+    """A key (a tuple of strings, a control kind None among them) as it sorts: the same in any input order."""
+    return tuple("" if part is None else part for part in key)
 
 
 def place(where: str) -> tuple[str, int]:
@@ -22,64 +27,58 @@ def place(where: str) -> tuple[str, int]:
     return (path, int(line)) if line.isdigit() else (where, 0)
 
 
-class _Item:
-    __slots__ = ("latest", "labels", "distinct", "count")
-
-    def __init__(self, stamp: datetime):
-        self.latest = stamp
-        self.labels: dict[str, tuple[str, object]] = {}  # label at the latest time -> (record, value) first by place
-        self.distinct: set[tuple[str, datetime]] = set()
-        self.count = 0
-
-
 # What a refusal says of a tie: (key, (record, label), (record, label), time) -> the message.
-Tie = Callable[[Hashable, tuple[str, str], tuple[str, str], datetime], str]
+Tie = Callable[[tuple, tuple[str, str], tuple[str, str], datetime], str]
 
 
 class LaterWins:
-    """Answers gathered by item (`add`), then decided all at once (`decided`): the order they came in is lost."""
+    """Answers gathered by item (`add`), then decided all at once (`decided`): the order they came in is lost.
+    Memory: a few fields per answer."""
 
     def __init__(self) -> None:
-        self._items: dict[Hashable, _Item] = {}
-        self.answers = 0
+        self._items: dict[tuple, list[tuple[datetime, str, str, object]]] = {}
+        self.answers = self.duplicates = self.superseded = 0
 
-    def add(self, key: Hashable, label: str, stamp: datetime, where: str, value: object = None) -> None:
+    def add(self, key: tuple, label: str, stamp: datetime, where: str, value: object = None) -> None:
         """One answer to the item `key` (stamp: an aware time), read at `where`, with what the caller keeps of it."""
-        item = self._items.get(key)
-        if item is None:
-            item = self._items[key] = _Item(stamp)
-        elif stamp > item.latest:
-            item.latest, item.labels = stamp, {}
         self.answers += 1
-        item.count += 1
-        item.distinct.add((label, stamp))
-        if stamp == item.latest:
-            held = item.labels.get(label)
-            if held is None or place(where) < place(held[0]):
-                item.labels[label] = (where, value)
+        answer = (stamp, label, where, value)
+        held = self._items.get(key)
+        if held is None:
+            self._items[key] = [answer]
+        else:
+            held.append(answer)
 
-    @property
-    def duplicates(self) -> int:
-        """Answers that were an answer again: the same label at the same time."""
-        return sum(item.count - len(item.distinct) for item in self._items.values())
-
-    @property
-    def superseded(self) -> int:
-        """Distinct answers a later one superseded."""
-        return sum(len(item.distinct) - 1 for item in self._items.values())
-
-    def decided(self, tie: Tie) -> dict[Hashable, tuple[str, datetime, str, object]]:
-        """key -> (label, time, record, value) of the answer kept, keys sorted; different labels at an item's latest
-        time are one MetricInputError (tie's message; of the smallest such key, so the same in any order)."""
-        ties = [key for key, item in self._items.items() if len(item.labels) > 1]
+    def decided(self, tie: Tie) -> dict[tuple, tuple[str, datetime, str, object]]:
+        """key -> (label, time, record, value) of the answer kept (of the answers at the latest time, the first by
+        place), and the counts `duplicates` (the same label at the same time again) and `superseded` (distinct
+        answers a later one superseded). Different labels at an item's latest time are one MetricInputError (tie's
+        message, of the smallest such key and its records first by place: the same in any order)."""
+        kept, ties, duplicates, superseded = {}, [], 0, 0
+        for key, answers in self._items.items():
+            if len(answers) == 1:
+                stamp, label, where, value = answers[0]
+                kept[key] = (label, stamp, where, value)
+                continue
+            distinct = {(stamp, label) for stamp, label, _, _ in answers}
+            duplicates += len(answers) - len(distinct)
+            superseded += len(distinct) - 1
+            latest = _latest(answers)
+            if len({label for _, label, _, _ in latest}) > 1:
+                ties.append(key)
+                continue
+            stamp, label, where, value = latest[0]
+            kept[key] = (label, stamp, where, value)
         if ties:
-            key = min(ties, key=repr)
-            labels = self._items[key].labels
-            one, other = sorted(((where, label) for label, (where, _) in labels.items()), key=lambda w: place(w[0]))[:2]
-            raise MetricInputError(tie(key, one, other, self._items[key].latest))
-        kept = {}
-        for key in sorted(self._items, key=repr):
-            item = self._items[key]
-            ((label, (where, value)),) = item.labels.items()
-            kept[key] = (label, item.latest, where, value)
+            key = min(ties, key=_order)
+            (stamp, label, where, _), *others = _latest(self._items[key])
+            other = next(answer for answer in others if answer[1] != label)
+            raise MetricInputError(tie(key, (where, label), (other[2], other[1]), stamp))
+        self.duplicates, self.superseded = duplicates, superseded
         return kept
+
+
+def _latest(answers: list[tuple]) -> list[tuple]:
+    """The answers at the latest time, first by place (then label)."""
+    latest = max(answer[0] for answer in answers)
+    return sorted((answer for answer in answers if answer[0] == latest), key=lambda a: (place(a[2]), a[1]))

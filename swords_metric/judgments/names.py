@@ -13,6 +13,7 @@ marks, digits and punctuation have none); Han, kana and Hangul are one group, as
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 
 from swords_metric.errors import MetricInputError
@@ -24,6 +25,7 @@ _EAST_ASIAN = frozenset({"CJK", "HIRAGANA", "KATAKANA", "HANGUL", "BOPOMOFO", "I
 _WIDTHS = frozenset({"FULLWIDTH", "HALFWIDTH"})
 
 
+@functools.lru_cache(maxsize=4096)  # a merge asks once a record, of a few names
 def judge_id(name: str) -> str:
     """A judge's name as judges are compared: trimmed, NFC, an LLM judge's `llm:` prefix lower-case."""
     name = unicodedata.normalize("NFC", name.strip())
@@ -48,16 +50,21 @@ def _script(character: str) -> str | None:
     return "EAST ASIAN" if words[0] in _EAST_ASIAN else words[0]
 
 
-def scripts(name: str) -> list[str]:
+def scripts(name: str) -> tuple[str, ...]:
     """The scripts of a name's letters, in the order they first appear (title case: 'Latin', 'Cyrillic')."""
     found = dict.fromkeys(script for script in map(_script, name) if script is not None)
-    return [script.title() for script in found]
+    return tuple(script.title() for script in found)
+
+
+@functools.lru_cache(maxsize=4096)  # a merge checks every record's name: a few names, many times
+def _mixed(name: str) -> tuple[str, ...]:
+    return () if is_llm_judge(name) else scripts(name)
 
 
 def check_judge_name(name: str, where: str = "") -> str:
     """A judge's name as judge_id gives it, or one MetricInputError naming `where` (if given) when its letters mix
     scripts (an LLM judge's id, made by swords judge llm from a model's name, is not checked)."""
-    mixed = [] if is_llm_judge(name) else scripts(name)
+    mixed = _mixed(name)
     if len(mixed) > 1:
         escaped = name.encode("ascii", "backslashreplace").decode("ascii")
         text = (

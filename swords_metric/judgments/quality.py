@@ -82,7 +82,7 @@ def keep(targets: ScoredTargets, answers: dict, tasks: dict, merged) -> None:
                     folded.add((judge, target_id, judged.lemma), label, stamp, where, (substitute, judged))
     kept = folded.decided(_tie)
     merged.folded = folded.answers - len(kept)
-    for (_, target_id, _), (label, _, _, (substitute, judged)) in kept.items():
+    for (_, target_id, _), (label, _, _, (substitute, judged)) in sorted(kept.items(), key=lambda item: item[0]):
         reference = targets.split.references[targets.index.position[target_id]]
         if judged.label != NOT_IN_BENCHMARK:
             merged.already_judged += 1

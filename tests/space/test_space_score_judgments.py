@@ -133,6 +133,21 @@ def test_a_time_at_the_calendars_ends_is_one_message_naming_its_line(judged, tmp
     )
 
 
+def test_a_record_timed_after_the_merges_clock_is_noted_under_its_uploads_name(judged, tmp_path):
+    """Issue 47: a record dated years ahead still wins; the summary says so, naming the file as it was uploaded."""
+    _, files, tasks_file = judged
+    records = [json.loads(line) for line in files["Bob"].read_text().splitlines()]
+    records[1]["time"] = "2099-01-01T00:00:00+00:00"
+    ahead = tmp_path / "ahead.jsonl"
+    ahead.write_text("".join(json.dumps(r) + "\n" for r in records))
+    result = score_predictions(
+        str(COINCO_ORACLE), None, "swords test", bootstrap=0, judgments=[str(tasks_file), str(ahead)]
+    ).result
+    (note,) = [line for line in score_judgments.extended_summary(result).split("\n\n") if line.startswith("Note:")]
+    assert note.startswith("Note: 1 record is timed after this merge") and "at ahead.jsonl:2 \\(2099" in note
+    assert str(tmp_path) not in note
+
+
 def test_an_llm_judges_agreement_from_its_records_is_shown_as_text_not_markup():
     """Issue 41: the judge's name and claimed agreement come from a judgments file, so a `<script>` or a Markdown
     link in them is shown as the characters it is."""
@@ -154,6 +169,7 @@ def test_an_llm_judges_agreement_from_its_records_is_shown_as_text_not_markup():
         "tasks_lacking_control": 0,
         "duplicates": 0,
         "folded": 0,
+        "notes": [],
         "already_judged": 0,
         "judgements_per_substitute": {"new": {"1": 1}},
         "agreement": hostile,
