@@ -48,12 +48,29 @@ def format_family_result(result: dict, title: str, k: int = 10) -> str:
 # that a plain score does not pay for them: public name -> (module, its name there).
 _LAZY = {
     "Judgement": ("details.explain", "Judgement"),
-    **{name: ("judgments.agreement", name) for name in ("accuracy", "cohen_kappa", "spearman")},
+    **{
+        name: ("judgments.agreement", name)
+        for name in (
+            "MIN_AGREEMENT_CANDIDATES",
+            "accuracy",
+            "check_agreement",
+            "cohen_kappa",
+            "spearman",
+        )
+    },
     "extended_scores": ("judgments.extended", "extended_scores"),
     **{
         name: ("judgments.files", name)
-        for name in ("MAX_JUDGMENTS_BYTES", "MAX_TASKS_BYTES", "read_tasks", "write_tasks")
+        for name in (
+            "MAX_JUDGMENTS_BYTES",
+            "MAX_TASKS_BYTES",
+            "TASKS_DIGEST",
+            "read_tasks",
+            "tasks_digest",
+            "write_tasks",
+        )
     },
+    **{name: ("judgments.names", name) for name in ("LLM_PREFIX", "check_judge_name", "judge_id")},
     **{name: ("judgments.merge", name) for name in ("MergedJudgments", "merge_judgments")},
     **{
         name: ("judgments.protocol", name)
@@ -66,7 +83,6 @@ _LAZY = {
     **{
         name: ("judgments.resume", name)
         for name in (
-            "LLM_PREFIX",
             "carried_records",
             "judgeable",
             "judged_by",
@@ -92,14 +108,32 @@ _LAZY = {
 if TYPE_CHECKING:  # the names _LAZY loads, as type checkers and the API reference (mkdocstrings) see them
     from swords_metric.details.explain import Judgement
     from swords_metric.details.place import check_details_path, is_details_file
-    from swords_metric.judgments.agreement import accuracy, cohen_kappa, spearman
+    from swords_metric.judgments.agreement import (
+        MIN_AGREEMENT_CANDIDATES,
+        accuracy,
+        check_agreement,
+        cohen_kappa,
+        spearman,
+    )
     from swords_metric.judgments.extended import extended_scores
-    from swords_metric.judgments.files import MAX_JUDGMENTS_BYTES, MAX_TASKS_BYTES, read_tasks, write_tasks
+    from swords_metric.judgments.files import (
+        MAX_JUDGMENTS_BYTES,
+        MAX_TASKS_BYTES,
+        TASKS_DIGEST,
+        read_tasks,
+        tasks_digest,
+        write_tasks,
+    )
     from swords_metric.judgments.merge import MergedJudgments, merge_judgments
-    from swords_metric.judgments.protocol import INSTRUCTIONS, INSTRUCTIONS_VERSION, LABELS, MAX_CANDIDATES
+    from swords_metric.judgments.names import LLM_PREFIX, check_judge_name, judge_id
+    from swords_metric.judgments.protocol import (
+        INSTRUCTIONS,
+        INSTRUCTIONS_VERSION,
+        LABELS,
+        MAX_CANDIDATES,
+    )
     from swords_metric.judgments.records import Judgments, JudgmentsWriter, judgment_record, read_judgments
     from swords_metric.judgments.resume import (
-        LLM_PREFIX,
         carried_records,
         judgeable,
         judged_by,
@@ -138,6 +172,7 @@ def load(**kwargs):
 
 # The public surface: nothing outside swords_metric imports its modules (import-linter checks it).
 __all__ = [
+    "MIN_AGREEMENT_CANDIDATES",
     "INSTRUCTIONS",
     "INSTRUCTIONS_VERSION",
     "LABELS",
@@ -151,6 +186,7 @@ __all__ = [
     "TaskSet",
     "MergedJudgments",
     "accuracy",
+    "check_agreement",
     "cohen_kappa",
     "evaluate",
     "extended_scores",
@@ -161,10 +197,14 @@ __all__ = [
     "make_tasks",
     "read_judgments",
     "read_tasks",
+    "TASKS_DIGEST",
+    "tasks_digest",
     "tasks_for",
     "write_tasks",
     "LLM_PREFIX",
     "carried_records",
+    "check_judge_name",
+    "judge_id",
     "judgeable",
     "judged_by",
     "llm_judge",

@@ -180,9 +180,12 @@ def tasks_command(args: argparse.Namespace) -> int:
 
 
 def read_agreement(path: str, judge: str) -> dict:
-    """This judge's entry of a validation file, or one line saying why there is none."""
-    from swords_baselines.judge.outputs import entries_of
+    """This judge's entry of a validation file, its figures checked as `swords evaluate` checks a record's claim
+    (swords_metric's check_agreement), or one line saying why there is none: every record carries it, so a claim
+    its readers refuse is refused here, before any request."""
+    from swords_baselines.judge.outputs import entries_of, strict_json
     from swords_lexsub.files import open_regular
+    from swords_metric import MetricInputError, check_agreement, judge_id
 
     try:
         with open_regular(path, "--agreement") as f:  # a FIFO or a folder: one line, never a hang
@@ -191,16 +194,27 @@ def read_agreement(path: str, judge: str) -> dict:
         raise SwordsError(f"--agreement {path}: no such file (a `swords judge validate --output` file)") from None
     if len(data) > MAX_AGREEMENT_BYTES:
         raise SwordsError(f"--agreement {path}: larger than {MAX_AGREEMENT_BYTES:,} bytes; not a validation file")
+    not_ours = f"--agreement {path}: not a file `swords judge validate --output` wrote"
     try:
-        entries = json.loads(data)
-    except (ValueError, RecursionError):
+        entries = strict_json(data)
+    except (json.JSONDecodeError, RecursionError):
         entries = None
+    except ValueError as error:  # NaN, Infinity: Python reads them, no validation writes them
+        raise SwordsError(f"{not_ours} ({error})") from None
     if entries_of(entries) is None:
-        raise SwordsError(f"--agreement {path}: not a file `swords judge validate --output` wrote")
-    if judge not in entries:
+        raise SwordsError(not_ours)
+    found = [key for key in entries if judge_id(key) == judge]  # as the metric compares names: LLM: is llm:
+    if not found:
         known = ", ".join(sorted(entries)) or "none"
         raise SwordsError(f"--agreement {path}: no figures for the judge {judge} (it has: {known})")
-    return {k: v for k, v in entries[judge].items() if k != "written_by"}
+    if len(found) > 1:
+        raise SwordsError(f"--agreement {path}: {' and '.join(found)} are one judge, {judge}; keep one of them")
+    entry = {k: v for k, v in entries[found[0]].items() if k != "written_by"}
+    try:
+        check_agreement(entry, f"--agreement {path}: the figures for {judge}")
+    except MetricInputError as error:
+        raise SwordsError(f"{error}; `swords evaluate` would refuse every record claiming them") from None
+    return entry
 
 
 def llm_command(args: argparse.Namespace) -> int:
@@ -216,7 +230,7 @@ def llm_command(args: argparse.Namespace) -> int:
     if args.agreement:
         header["agreement"] = read_agreement(args.agreement, judge.judge)
     started = time.monotonic()
-    outcome = judge_tasks(taskset, judge, Path(args.output), header, force=args.force)
+    outcome = judge_tasks(taskset, judge, Path(args.output), header, force=args.force, tasks=f"--tasks {args.tasks}")
     print(shown(f"wrote {args.output}"), file=sys.stderr)
     print(f"judge: {judge.judge}")
     print(f"judgments: {outcome.judgments}")

@@ -100,6 +100,13 @@ def _label_of(token: object) -> tuple[str | None, bool]:
     return (begun[0] if len(begun) == 1 else None), bool(begun)
 
 
+def _probability(logprob: object) -> float | None:
+    """The probability a log-probability stands for, or None where it is none (NaN, infinite, positive, no number)."""
+    if isinstance(logprob, bool) or not isinstance(logprob, int | float) or not -math.inf < logprob <= 0:
+        return None
+    return math.exp(logprob)
+
+
 def p_accept(response: object) -> float | None:
     """The judge's probability of `accept` from a chat response's log-probabilities (see the module's docstring)."""
     try:
@@ -116,6 +123,8 @@ def p_accept(response: object) -> float | None:
             continue  # Markdown, a quote, JSON's {"label": before the answer
         if label is None:
             return None  # "a": accept or abstain, not told apart here
+        if _probability(position.get("logprob")) is None:
+            return None  # the answer's own token has no probability (NaN, positive, missing): nothing to share
         mass = dict.fromkeys(LABELS, 0.0)
         seen = set()
         alternatives = position.get("top_logprobs")
@@ -124,9 +133,9 @@ def p_accept(response: object) -> float | None:
                 continue
             seen.add(alternative.get("token"))
             named, _ = _label_of(alternative.get("token"))
-            logprob = alternative.get("logprob")
-            if named and isinstance(logprob, int | float) and math.isfinite(logprob) and logprob <= 0:
-                mass[named] += math.exp(logprob)
+            probability = _probability(alternative.get("logprob"))
+            if named and probability is not None:
+                mass[named] += probability
         total = sum(mass.values())
         return round(mass["accept"] / total, 6) if total > 0 else None
     return None

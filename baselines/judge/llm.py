@@ -7,6 +7,7 @@ sha256 (model_file.py). Resuming a killed run is the command's (run.py); a rerun
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -143,6 +144,9 @@ class LLMJudge:
             reply = await self.client.request("chat", body)
         except TargetFailed as error:
             return Verdict(task, candidate, None, failure=f"no answer: {error}", constraint=kind)
+        if not finite_json(reply.response):  # Python reads NaN and Infinity; no JSON writer writes them
+            failure = "no answer: the server's answer is malformed (its JSON holds NaN or Infinity, which JSON has not)"
+            return Verdict(task, candidate, None, failure=failure, constraint=kind)
         label = parse_label(reply.text)
         if label is None:
             failure = f"not a label: {reply.text[:60]!r}"
@@ -165,6 +169,21 @@ class LLMJudge:
     @property
     def cache_hits(self) -> int:
         return self.client.usage.cache_hits if self.client is not None else 0
+
+
+def finite_json(value: object) -> bool:
+    """Whether every number in parsed JSON is finite (a bare NaN or Infinity, which Python's json reads, is not);
+    walked without recursion, however deep the server nested it."""
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, float) and not math.isfinite(item):
+            return False
+        if isinstance(item, dict):
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+    return True
 
 
 def _shipped_sha256() -> str | None:
