@@ -113,7 +113,7 @@ def proxy_secrets() -> set[str]:
     """The credentials every proxy the environment names carries (user, password, their Basic-auth token): for a
     redactor's tokens, since the client sends them to the proxy and the proxy may echo them."""
     found: set[str] = set()
-    for key, value in urllib.request.getproxies_environment().items():
-        if key != "no" and value:
+    for name, value in os.environ.items():  # every one set, in either case, not only those urllib takes
+        if name.lower().endswith("_proxy") and name.lower() != "no_proxy" and value:
             found |= url_secrets(_url(value))
     return found

@@ -106,13 +106,14 @@ def test_a_value_that_cannot_work_names_its_variable(clean, value, problem):
 def test_a_proxy_s_credentials_are_masked_in_any_case(clean):
     clean.setenv("HTTPS_PROXY", "http://bob2:Pr0xy-Pa55word@proxy.test:3128")
     clean.setenv("http_proxy", "http://al%40ice:pw12@proxy.test:3128")
+    clean.setenv("HTTP_PROXY", "http://carol:Hidden-By-The-Lower-Case@proxy.test:3128")  # not sent, masked all the same
     redactor = Redactor(tokens=proxy_secrets())
     basic = base64.b64encode(b"bob2:Pr0xy-Pa55word").decode()
-    text = f"Basic {basic} | bob2:Pr0xy-Pa55word | BOB2 PR0XY-PA55WORD | xxpa55wordyy | al@ice:PW12 | al%40ice"
-    shown = redactor.redact(text)
-    for secret in ("bob2", "pr0xy", "pa55word", basic[:8].lower(), "al@ice", "pw12", "al%40ice"):
+    text = f"Basic {basic} | bob2:Pr0xy-Pa55word | BOB2 PR0XY-PA55WORD | xxpa55wordyy | al@ice:PW12 | al%40ice | carol"
+    shown = redactor.redact(f"{text} Hidden-By-The")
+    for secret in ("bob2", "pr0xy", "pa55word", basic[:8].lower(), "al@ice", "pw12", "al%40ice", "carol", "hidden"):
         assert secret not in shown.lower(), (secret, shown)
-    assert shown.count("|") == 5  # the text around them stays
+    assert shown.count("|") == 6  # the text around them stays
 
 
 def test_a_url_shown_keeps_its_newline():
