@@ -20,6 +20,7 @@ from swords_lexsub.files import check_output_file, check_writable_folder, sha256
 from swords_lexsub.terminal import shown
 
 MAX_AGREEMENT_BYTES = 2**20  # a validation file holds a few figures a judge
+CONSTRAINTS = ("auto", "none")  # --constraint (baselines/judge/constraint.py's AUTO and NONE: not imported at start)
 
 
 def register(subparsers) -> None:
@@ -92,6 +93,13 @@ def add_judge_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--concurrency", type=int_range(1, 256, "a number of requests"), default=4, help="requests in flight"
     )
+    parser.add_argument(
+        "--constraint",
+        choices=CONSTRAINTS,
+        default=CONSTRAINTS[0],
+        help="auto: hold the answer to a label where the server can (a grammar, a guided choice, a JSON schema; "
+        "free text where it refuses it); none: free text",
+    )
 
 
 def judge_of(args: argparse.Namespace, command: str = "judge llm"):
@@ -112,6 +120,7 @@ def judge_of(args: argparse.Namespace, command: str = "judge llm"):
         max_retries=args.max_retries,
         backoff=args.backoff,
         concurrency=args.concurrency,
+        constraint=args.constraint,
     )
     with said_as(command):
         judge = LLMJudge(settings)
