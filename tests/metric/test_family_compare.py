@@ -143,7 +143,7 @@ def test_family_compare_refuses_what_it_does_not_take(tmp_path):
     )
 
 
-@pytest.mark.slow  # N s on two cores
+@pytest.mark.slow  # 4 s on two cores
 def test_tsar_compare_reads_a_file_of_part_of_the_split_as_tsar_eval_reads_it(tmp_path):
     """A TSV of part of the split, in any order, was refused with advice to use --given-only, which --compare refuses
     (issue 47). --compare reads it as tsar_eval.py reads a file (the lines it holds), scores the instances it leaves
