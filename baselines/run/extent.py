@@ -100,6 +100,16 @@ def stored_plan(paths: dict[str, Path], stored: dict, identity_: dict, limit: in
     return reuse, ours and not reuse
 
 
+def part_of_split(header: dict) -> tuple[int, int] | None:
+    """(targets answered, the split's targets) of a run over part of its split (--limit, or a system that answers
+    only some of its targets), from its header; None for a run of the whole split (or a header that does not say)."""
+    targets, split_targets = header.get("targets"), header.get("split_targets")
+    counts = (targets, split_targets)
+    if not all(isinstance(count, int) and not isinstance(count, bool) for count in counts):
+        return None
+    return (targets, split_targets) if 0 <= targets < split_targets else None
+
+
 def targets_text(header: dict) -> str:
     """The run's targets as its printed title says them: a partial run says so, and why."""
     if not header.get("split_targets"):
