@@ -10,6 +10,7 @@ import sys
 import swords_dataset
 from swords_lexsub.arguments import int_range
 from swords_lexsub.errors import SwordsError
+from swords_lexsub.files import refuse_input_as_output
 from swords_lexsub.terminal import shown
 from swords_metric.compare_command import DIFFERENCES, run_compare
 from swords_metric.errors import MetricInputError
@@ -195,8 +196,14 @@ def _check_options(args: argparse.Namespace, family: Family) -> None:
         raise SwordsError("--force goes with --details (it replaces a details file that changed since it was written)")
     args.details_place = None
     if args.details:
-        from swords_metric.details.place import details_place
+        from swords_metric.details.place import details_place, record_path
 
+        read = [("--predictions", args.predictions), *(("--compare", path) for path in args.compare or ())]
+        read += [("--judgments", path) for path in args.judgments or ()]
+        refuse_input_as_output(  # the details file and its record beside it: neither a file this command reads
+            [(f"--details {args.details}", path) for path in (args.details, record_path(args.details))],
+            [(f"{option} {path}", path) for option, path in read],
+        )
         args.details_place = details_place(args.details, "--details", args.force, "--force")
 
 

@@ -16,7 +16,10 @@ def _compare(scorer, family: Family, args: argparse.Namespace, note, said_where)
     from swords_metric.scorer import MIN_PAIRED_RESAMPLES, check_resamples
 
     check_resamples(args.bootstrap, MIN_PAIRED_RESAMPLES, "the paired test's --bootstrap")  # before reading
-    a, b = (scorer.read(path) for path in args.compare)
+    # A TSAR-2022 file may hold part of the split's lines, in any order, as tsar_eval.py reads it: the instances it
+    # leaves out are scored without answers, as a JSONL file's missing targets are (the coverage note says so).
+    reading = {"partial": True} if family.scores_given_lines else {}
+    a, b = (scorer.read(path, **reading) for path in args.compare)
     result = scorer.compare(a, b, bootstrap=args.bootstrap, seed=args.seed, sources=tuple(args.compare))
     coverage = result["coverage"]
     if not coverage["a"] == coverage["b"] == coverage["both"]:
@@ -42,7 +45,7 @@ def run_compare(scorer, family: Family, args: argparse.Namespace, note, said_whe
     if args.json:
         print(json.dumps(result, indent=2, allow_nan=False))  # every figure is finite
         return 0
-    blocks = [format_comparison(result, family.reader.decimals)]
+    blocks = [format_comparison(result, family.reader)]
     blocks += [format_differences(result["differences"], scorer.k)] if "differences" in result else []
     print("\n\n".join(blocks))
     return 0

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from swords_lexsub.terminal import shown
+from swords_metric.references.reader_table import SWORDS_TABLE, ReaderTable
 
 
 def _cell(result: dict, name: str) -> str:
@@ -95,22 +96,29 @@ def format_result(result: dict, title: str = "", setting: str = "generative", k:
     return "\n".join(out)
 
 
-def format_comparison(comparison: dict, decimals: int = 2) -> str:
-    """The paired test's table (any family's; `decimals`: its Family's, 2 for percent, 4 for fractions)."""
+def format_comparison(comparison: dict, reader: ReaderTable = SWORDS_TABLE) -> str:
+    """The paired test's table (any family's): each file's figures as the family's reader table prints them
+    (TSAR-2022's floored, as tsar_eval.py prints them and as `--predictions` gives them); the difference and its
+    interval, of the figures before any flooring, to the table's decimals."""
     table = [["metric", shown(comparison["a"]), shown(comparison["b"]), "A - B", "95% interval", "p"]]
-    d = decimals
+    d = reader.decimals
     for name, c in comparison["metrics"].items():
         table.append(
             [
                 name,
-                f"{c['a']:.{d}f}",
-                f"{c['b']:.{d}f}",
+                reader.text(c["a"]),
+                reader.text(c["b"]),
                 f"{c['difference']:+.{d}f}",
                 f"[{c['interval'][0]:+.{d}f}, {c['interval'][1]:+.{d}f}]",
                 f"{c['p_value']:.4f}",
             ]
         )
-    return table_text(table) + f"\n\nsignature: {comparison['signature']}"
+    floored = (
+        f"\nA, B: {reader.how_shown}; A - B and its interval: of the figures before flooring, to {d} decimals"
+        if reader.floored_decimals is not None
+        else ""
+    )
+    return table_text(table) + f"\n{floored}\nsignature: {comparison['signature']}"
 
 
 def _shortened(words: list[str], most: int) -> str:

@@ -16,7 +16,7 @@ import swords_dataset
 from swords_baselines.judge.outputs import refuse_foreign, refuse_link
 from swords_lexsub.arguments import float_range, int_range
 from swords_lexsub.errors import SwordsError
-from swords_lexsub.files import check_output_file, check_writable_folder, sha256_of
+from swords_lexsub.files import check_output_file, check_writable_folder, refuse_input_as_output, sha256_of
 from swords_lexsub.terminal import shown
 
 MAX_AGREEMENT_BYTES = 2**20  # a validation file holds a few figures a judge
@@ -102,6 +102,11 @@ def add_judge_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def model_input(args: argparse.Namespace) -> tuple[str, str | None]:
+    """The local model file a judge command reads (--local --model FILE), as refuse_input_as_output takes it."""
+    return f"--model {args.model}", args.model if args.local else None
+
+
 def judge_of(args: argparse.Namespace, command: str = "judge llm"):
     from swords_baselines.judge.llm import JudgeSettings, LLMJudge
     from swords_baselines.llm.client import check_base_url
@@ -159,6 +164,7 @@ def tasks_command(args: argparse.Namespace) -> int:
     swords_dataset.check_config(args.dataset, args.split)
     output = Path(args.output)
     what = f"--output {output}"
+    refuse_input_as_output([(what, output)], [(f"--predictions {args.predictions}", args.predictions)])
     refuse_link(output, what)  # the system's /dev/stdout is a link: never replaced, --force or not
     check_output_file(output, what, create_folder=True, kind="tasks")
     ours = tasks_file_is_ours(output)
@@ -227,9 +233,14 @@ def read_agreement(path: str, judge: str) -> dict:
 
 
 def llm_command(args: argparse.Namespace) -> int:
-    from swords_baselines.judge.run import judge_tasks
+    from swords_baselines.judge.run import judge_tasks, paths_of
     from swords_metric import MetricInputError, read_tasks
 
+    output = Path(args.output)  # the judgments, the journal and the lock: none of them a file the run reads
+    refuse_input_as_output(
+        [(f"--output {output}", path) for path in paths_of(output).values()],
+        [(f"--tasks {args.tasks}", args.tasks), (f"--agreement {args.agreement}", args.agreement), model_input(args)],
+    )
     judge = judge_of(args)  # checks the settings and the key; starts nothing
     try:
         taskset = read_tasks(args.tasks)
@@ -257,6 +268,7 @@ def validate_command(args: argparse.Namespace) -> int:
     from swords_baselines.judge.validate import run_validation
 
     if args.output:
+        refuse_input_as_output([(f"--output {args.output}", args.output)], [model_input(args)])
         refuse_link(Path(args.output), f"--output {args.output}")
     from swords_baselines.judge.waits import Announced
 

@@ -166,7 +166,8 @@ class FamilyScorer(ScorerBase):
     ) -> dict:
         """Paired bootstrap test, as Scorer.compare's (instances resampled jointly, by the same resampler): per
         metric, A, B, their difference (fractions), its 95% interval and a two-sided p-value for 'no difference';
-        and how many targets each input covers."""
+        TSAR-2022: `official`, each file's figures floored under tsar_eval.py's names, as score gives them; and how
+        many targets each input covers."""
         bootstrap = check_resamples(bootstrap, MIN_PAIRED_RESAMPLES, "the paired test's bootstrap")
         seed = check_seed(seed)
         a, b = self.prepare(predictions_a, sources[0]), self.prepare(predictions_b, sources[1])
@@ -183,8 +184,10 @@ class FamilyScorer(ScorerBase):
             "both": sum(x and y for x, y in zip(given_a, given_b, strict=True)),
         }
         metrics = {key: metrics[key] for key in self.family.reader.metric_keys(self.k)}  # in a report's order
-        return {"a": sources[0], "b": sources[1], "metrics": metrics, "coverage": coverage,
-                "signature": self.signature(bootstrap, seed)}  # fmt: skip
+        result = {"a": sources[0], "b": sources[1], "metrics": metrics}
+        if "official" in observed[0]:  # TSAR-2022: each file's figures as tsar_eval.py prints them, as score gives
+            result["official"] = {"a": observed[0]["official"], "b": observed[1]["official"]}
+        return result | {"coverage": coverage, "signature": self.signature(bootstrap, seed)}
 
 
 def check_family_options(
