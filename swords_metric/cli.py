@@ -10,6 +10,7 @@ import sys
 import swords_dataset
 from swords_lexsub.arguments import int_range
 from swords_lexsub.errors import SwordsError
+from swords_lexsub.files import refuse_input_as_output
 from swords_lexsub.terminal import shown
 from swords_metric.errors import MetricInputError
 from swords_metric.evaluation import BOOTSTRAP, DIFFERENCES, WORST
@@ -167,8 +168,14 @@ def run(args: argparse.Namespace) -> int:
         check_cli_combinations(args, family)
         place = None
         if args.details:
-            from swords_metric.details.place import details_place
+            from swords_metric.details.place import details_place, record_path
 
+            read = [("--predictions", args.predictions), *(("--compare", path) for path in args.compare or ())]
+            read += [("--judgments", path) for path in args.judgments or ()]
+            refuse_input_as_output(  # the details file and its record beside it: neither a file this command reads
+                [(f"--details {args.details}", path) for path in (args.details, record_path(args.details))],
+                [(f"{option} {path}", path) for option, path in read],
+            )
             place = details_place(args.details, "--details", args.force, "--force")
         evaluation = evaluate(
             args.predictions,

@@ -16,10 +16,11 @@ import swords_dataset
 from swords_baselines.judge.outputs import refuse_foreign, refuse_link
 from swords_lexsub.arguments import float_range, int_range
 from swords_lexsub.errors import SwordsError
-from swords_lexsub.files import check_output_file, check_writable_folder, sha256_of
+from swords_lexsub.files import check_output_file, check_writable_folder, refuse_input_as_output, sha256_of
 from swords_lexsub.terminal import shown
 
 MAX_AGREEMENT_BYTES = 2**20  # a validation file holds a few figures a judge
+CONSTRAINTS = ("auto", "none")  # --constraint (baselines/judge/constraint.py's AUTO and NONE: not imported at start)
 
 
 def register(subparsers) -> None:
@@ -92,6 +93,18 @@ def add_judge_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--concurrency", type=int_range(1, 256, "a number of requests"), default=4, help="requests in flight"
     )
+    parser.add_argument(
+        "--constraint",
+        choices=CONSTRAINTS,
+        default=CONSTRAINTS[0],
+        help="auto: hold the answer to a label where the server can (a grammar, a guided choice, a JSON schema; "
+        "free text where it refuses it); none: free text",
+    )
+
+
+def model_input(args: argparse.Namespace) -> tuple[str, str | None]:
+    """The local model file a judge command reads (--local --model FILE), as refuse_input_as_output takes it."""
+    return f"--model {args.model}", args.model if args.local else None
 
 
 def judge_of(args: argparse.Namespace, command: str = "judge llm"):
@@ -112,6 +125,7 @@ def judge_of(args: argparse.Namespace, command: str = "judge llm"):
         max_retries=args.max_retries,
         backoff=args.backoff,
         concurrency=args.concurrency,
+        constraint=args.constraint,
     )
     with said_as(command):
         judge = LLMJudge(settings)
@@ -150,6 +164,7 @@ def tasks_command(args: argparse.Namespace) -> int:
     swords_dataset.check_config(args.dataset, args.split)
     output = Path(args.output)
     what = f"--output {output}"
+    refuse_input_as_output([(what, output)], [(f"--predictions {args.predictions}", args.predictions)])
     refuse_link(output, what)  # the system's /dev/stdout is a link: never replaced, --force or not
     check_output_file(output, what, create_folder=True, kind="tasks")
     ours = tasks_file_is_ours(output)
@@ -218,9 +233,14 @@ def read_agreement(path: str, judge: str) -> dict:
 
 
 def llm_command(args: argparse.Namespace) -> int:
-    from swords_baselines.judge.run import judge_tasks
+    from swords_baselines.judge.run import judge_tasks, paths_of
     from swords_metric import MetricInputError, read_tasks
 
+    output = Path(args.output)  # the judgments, the journal and the lock: none of them a file the run reads
+    refuse_input_as_output(
+        [(f"--output {output}", path) for path in paths_of(output).values()],
+        [(f"--tasks {args.tasks}", args.tasks), (f"--agreement {args.agreement}", args.agreement), model_input(args)],
+    )
     judge = judge_of(args)  # checks the settings and the key; starts nothing
     try:
         taskset = read_tasks(args.tasks)
@@ -248,6 +268,7 @@ def validate_command(args: argparse.Namespace) -> int:
     from swords_baselines.judge.validate import run_validation
 
     if args.output:
+        refuse_input_as_output([(f"--output {args.output}", args.output)], [model_input(args)])
         refuse_link(Path(args.output), f"--output {args.output}")
     from swords_baselines.judge.waits import Announced
 
