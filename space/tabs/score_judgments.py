@@ -12,8 +12,8 @@ from pathlib import Path
 import gradio as gr
 import pandas as pd
 
-from swords_metric import MetricInputError, Scorer, extended_scores
-from swords_space import scoring
+from swords_metric import family_of
+from swords_space import benchmarks, scoring
 from swords_space.errors import SpaceError
 from swords_space.inputs import File
 from swords_space.render import markdown_text, plural
@@ -35,21 +35,6 @@ def checked(uploads: list | None) -> list[tuple[Path, str]]:
             f"The judgments files have {total / 2**20:.1f} MB in all; at most {MAX_JUDGMENTS_BYTES // 2**20} MB."
         )
     return files
-
-
-def scored(scorer: Scorer, prepared, path: Path, shown: str, uploads: list | None, bootstrap: int) -> dict:
-    """The run's official result (Scorer.score of the predictions read once); with judgments files, the metric's
-    extended_scores of the same file: the official result with "extended" and "judgments" added."""
-    files = checked(uploads)
-    if not files:
-        return scorer.score(prepared, bootstrap=bootstrap)
-    try:  # the file was read within the tab's limits already: reading it again is bounded too
-        return extended_scores(scorer, path, [p for p, _ in files], bootstrap=bootstrap, source=shown)
-    except MetricInputError as error:
-        message = str(error).replace(str(path), shown)
-        for judged, name in files:
-            message = message.replace(str(judged), name)
-        raise SpaceError(message) from None
 
 
 def extended_table(result: dict) -> pd.DataFrame:
@@ -107,6 +92,14 @@ def shown(result: dict) -> tuple:
         extended_table(result),
         result["extended"]["signature"] if has else "",
     )
+
+
+def on_split(split_label):
+    """The judgments files' input, shown where the benchmark's gold can take judgements (its Family's not_judged:
+    not TSAR-2022's, not ProLex's); hidden, it holds none."""
+    config, _ = benchmarks.choose_split(split_label)
+    why_not = family_of(config).not_judged
+    return gr.File(visible=True) if why_not is None else gr.File(value=None, visible=False)
 
 
 def inputs() -> gr.File:
