@@ -247,7 +247,7 @@ def build(splits: list[str], fill: explore.ExampleTarget, tabs: gr.Tabs) -> None
     gr.Markdown(f"Published rows: {beside.citations()}. Blank: not reported.")
     with gr.Column(elem_id="score-worst-block") as worst_block:
         worst = score_analysis.worst_targets()
-    compare_block, comparison, difference_chart, differences = score_compare.outputs()
+    compare_block, comparison, difference_chart, differences, difference_block = score_compare.outputs()
     with gr.Column(elem_id="score-by-pos-block") as by_pos_block:
         by_pos = gr.Dataframe(
             label="By part of speech (percent)", elem_id="score-by-pos", headers=BY_POS_COLUMNS, interactive=False
@@ -285,6 +285,7 @@ def build(splits: list[str], fill: explore.ExampleTarget, tabs: gr.Tabs) -> None
         charts_block,
         worst_block,
         by_pos_block,
+        difference_block,
     ]
     # The API's /score answers a file it cannot score with an error; the page shows it in the summary instead.
     api_score = gr.Button(visible=False)

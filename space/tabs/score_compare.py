@@ -112,9 +112,9 @@ def inputs(stored_choices: list[tuple[str, str]], max_mb: int) -> tuple[gr.File,
     return upload, stored
 
 
-def outputs() -> tuple[gr.Column, gr.Dataframe, gr.BarPlot, gr.Dataframe]:
-    """The comparison's block (shown when a second file was given): the paired test, the chart and the table of
-    the targets where the files differ most."""
+def outputs() -> tuple[gr.Column, gr.Dataframe, gr.BarPlot, gr.Dataframe, gr.Column]:
+    """The comparison's block (shown when a second file was given): the paired test, the chart (in its column, with
+    its legend) and the table of the targets where the files differ most."""
     with gr.Column(visible=False, elem_id="score-compare") as block:
         gr.Markdown(
             "### Compared with the second file\nThe paired bootstrap test (targets resampled jointly, "
@@ -132,7 +132,7 @@ def outputs() -> tuple[gr.Column, gr.Dataframe, gr.BarPlot, gr.Dataframe]:
                     wrap=True,
                     column_widths=COMPARISON_WIDTHS,
                 )
-            with gr.Column(scale=2):
+            with gr.Column(scale=2, elem_id="score-difference-chart-block") as chart_block:
                 chart = gr.BarPlot(
                     x="target",
                     y="difference",
@@ -163,4 +163,4 @@ def outputs() -> tuple[gr.Column, gr.Dataframe, gr.BarPlot, gr.Dataframe]:
             wrap=True,
             column_widths=["11%", "6%", "8%", "9%", "9%", "23%", "23%", "11%"],  # no word breaks at 1,280 px
         )
-    return block, table, chart, differences
+    return block, table, chart, differences, chart_block

@@ -18,16 +18,15 @@ from swords_space.tabs.score_result import BY_POS_COLUMNS, CURVE_COLUMNS, SCORE_
 NOT_SCORED = "**Not scored.**"
 
 
-METRICS_OUTPUT, PUBLISHED_OUTPUT, WORST_OUTPUT, COMPARISON_OUTPUT, DIFFERENCE_CHART_OUTPUT = 1, 4, 8, 9, 10
-DIFFERENCES_OUTPUT, SPLIT_OUTPUT = 11, 13
+METRICS_OUTPUT, PUBLISHED_OUTPUT, WORST_OUTPUT, COMPARISON_OUTPUT, DIFFERENCES_OUTPUT, SPLIT_OUTPUT = 1, 4, 8, 9, 11, 13
 
 
 def fitted(outputs: tuple) -> list:
     """The page's outputs: the metrics, the paired test and the table beside the published rows titled with the unit
     of their figures (the scored split's family's), the last with its columns as wide as their longest word, and its
     hyphens, the worst targets' and the differences' non-breaking (no word breaks at 1,280 px); a comparison
-    without the targets where the files differ most (an official family's: no per-target figures) shows its paired
-    test alone. The API's /score answers the tables as they are (an update is not a value)."""
+    without the targets where the files differ most (no per-target figures: scored() hides their chart) shows its
+    paired test alone. The API's /score answers the tables as they are (an update is not a value)."""
     outputs = list(outputs)
     reader = family_of(benchmarks.parse_split_label(outputs[SPLIT_OUTPUT])[0]).reader
     table = outputs[PUBLISHED_OUTPUT]
@@ -39,9 +38,7 @@ def fitted(outputs: tuple) -> list:
     outputs[WORST_OUTPUT] = unbroken(outputs[WORST_OUTPUT])
     compared, differences = outputs[COMPARISON_OUTPUT], outputs[DIFFERENCES_OUTPUT]
     outputs[COMPARISON_OUTPUT] = gr.Dataframe(compared, label=scoring.titled(score_compare.PAIRED_TEST, reader))
-    shown = compared.empty or not differences.empty
-    outputs[DIFFERENCES_OUTPUT] = gr.Dataframe(unbroken(differences), visible=shown)
-    outputs[DIFFERENCE_CHART_OUTPUT] = gr.BarPlot(outputs[DIFFERENCE_CHART_OUTPUT], visible=shown)
+    outputs[DIFFERENCES_OUTPUT] = gr.Dataframe(unbroken(differences), visible=compared.empty or not differences.empty)
     return outputs
 
 
@@ -68,6 +65,7 @@ def scored(result: ScoreResult, curve_setting: str) -> tuple:
         gr.Column(visible=not result.curve.empty or result.analysis is not None),
         gr.Column(visible=result.analysis is not None),
         gr.Column(visible=bool(result.result.get("by_pos"))),
+        gr.Column(visible=result.comparison is None or result.differences is not None),  # the differences' chart
     )
 
 
@@ -91,5 +89,5 @@ def not_scored() -> tuple:
         None,
         gr.Column(visible=False),
         *score_judgments.shown({}),
-        *(gr.skip(),) * 3,
+        *(gr.skip(),) * 4,
     )

@@ -106,7 +106,7 @@ def test_the_page_says_why_a_file_is_not_scored_below_the_button_and_empties_the
     *scored, status = on_score_page(str(COINCO_ORACLE), None, "swords test", "generative", 0, **quiet)
     assert status == "" and "762 targets" in scored[0]
     assert (scored[1].label, scored[9].label) == ("Metrics (percent)", "Paired test (percent)")  # their unit
-    assert all(block.visible for block in scored[-3:])  # the SWORDS metrics' panels: the charts, worst, by POS
+    assert all(block.visible for block in scored[-4:])  # the SWORDS metrics' panels: charts, worst, by POS, differences
     with pytest.raises(gr.Error, match="a metrics file"):
         on_score(metrics, None, "swords test", "generative", 0, progress=lambda *a, **k: None)
 

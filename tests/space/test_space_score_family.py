@@ -126,7 +126,7 @@ def test_the_tabs_outputs_for_tsar_hide_the_swords_only_panels(tsar_en_files):
     assert signature.startswith("tsar2022-metric:1.0|bench:tsar2022_en|split:test|family:tsar2022")
     assert list(metrics["key"])[:2] == ["acc@1", "acc@1@top1"]
     assert by_pos.empty and curve.empty and classes.empty and relations.empty and worst.empty
-    charts, worst_block, by_pos_block = out[-3:]
+    charts, worst_block, by_pos_block, _ = out[-4:]
     assert (charts.visible, worst_block.visible, by_pos_block.visible) == (False, False, False)
     page = on_score_page(str(jsonl), None, "tsar2022_en test", "generative", 0, progress=lambda *a, **k: None)
     assert page[1].label == "Metrics (fraction 0–1)" and page[9].label == "Paired test (fraction 0–1)"
