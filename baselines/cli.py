@@ -11,7 +11,7 @@ import swords_dataset
 from swords_baselines.system import SYSTEMS
 from swords_lexsub.arguments import SwordsParser, int_range
 from swords_lexsub.errors import SwordsError
-from swords_lexsub.files import atomic_write
+from swords_lexsub.files import atomic_write, refuse_input_as_output
 from swords_lexsub.terminal import shown
 
 
@@ -206,6 +206,10 @@ def execute(
     options = cls.resolved_options(options, dataset, split)  # recorded as used (the LLM's priming split)
     output_path = Path(output or f"runs/{name}.{dataset}.{split}.jsonl")
     paths = output_paths(output_path)
+    refuse_input_as_output(  # a file an option names (--recorded, --thesaurus, --model …) is never a run's file
+        [(f"--output {output_path}", path) for path in paths.values()],
+        [(f"--{key.replace('_', '-')} {value}", value) for key, value in options.items() if isinstance(value, str)],
+    )
     check_location(output_path, paths)
     # What identifies a run: the options that decide the answers (credentials never among them).
     decisive = {o.name for o in cls.options if o.affects_output}

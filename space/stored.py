@@ -14,7 +14,7 @@ from pathlib import Path
 
 from swords_baselines.run.files import output_paths
 from swords_baselines.run.metrics_file import UnusableMetrics, read_metrics_file
-from swords_lexsub.terminal import shown
+from swords_lexsub.terminal import clipped, shown
 from swords_space import SPACE_DIR, benchmarks
 from swords_space.errors import SpaceError
 
@@ -25,6 +25,15 @@ _reported: set[tuple] = set()  # (path, size, modified) of the unusable files al
 
 # A file of the results folder the tabs cannot use; str(error) says why (the runner's reader of its metrics files).
 UnusableFile = UnusableMetrics
+
+
+SYSTEM_CHARS = 60  # a run's system name as the tabs show it: past this many characters, cut (terminal.clipped)
+
+
+def system_label(run: dict, most: int = SYSTEM_CHARS) -> str:
+    """A run header's system name as the tabs show it: escaped (shown), cut with "…" past `most` characters (a
+    metrics file may name its system in thousands of them), its length said."""
+    return clipped(shown(run["system"]), most)
 
 
 def results_dir(folder: str | Path | None = None) -> Path:
@@ -86,7 +95,7 @@ def stored_predictions(folder: str | Path | None = None) -> list[tuple[str, str]
             skipped(path, "not a regular file (a pipe, a device or a folder)")
             continue
         run = _run(path)
-        label = f"{shown(run['system'])} · {run['dataset']} {run['split']}" if run else shown(path.name)
+        label = f"{system_label(run)} · {run['dataset']} {run['split']}" if run else shown(path.name)
         choices.append((label, path.name))
     return choices
 

@@ -8,6 +8,7 @@ line, a cache file and a run's outputs all pass through a Redactor first.
 from __future__ import annotations
 
 import base64
+import re
 from collections.abc import Iterable
 from urllib.parse import unquote, urlsplit, urlunsplit
 
@@ -23,19 +24,21 @@ GRAM = TOKEN_PIECE // 2
 
 def public_url(url: str) -> str:
     """The URL without user:password@ or query string, which may carry credentials."""
-    try:
-        parts = urlsplit(url)
-        host = parts.hostname or ""
-        if parts.port:
-            host += f":{parts.port}"
-    except ValueError:  # not a URL urllib can take apart (a bad port, a broken [IPv6]): cut it up by hand
-        text = url.split("?", 1)[0].split("#", 1)[0]
-        scheme, separator, rest = text.partition("://")
-        authority, slash, path = rest.partition("/")
-        if "@" in authority:
-            authority = MASK + "@" + authority.rsplit("@", 1)[1]
-        return scheme + separator + authority + slash + path if separator else text
-    return urlunsplit((parts.scheme, host, parts.path, "", ""))
+    if not any(character in url for character in "\t\r\n"):  # urlsplit drops them: shown, they must stay
+        try:
+            parts = urlsplit(url)
+            host = parts.hostname or ""
+            if parts.port:
+                host += f":{parts.port}"
+            return urlunsplit((parts.scheme, host, parts.path, "", ""))
+        except ValueError:  # not a URL urllib can take apart (a bad port, a broken [IPv6]): cut it up by hand
+            pass
+    text = url.split("?", 1)[0].split("#", 1)[0]
+    scheme, separator, rest = text.partition("://")
+    authority, slash, path = rest.partition("/")
+    if "@" in authority:
+        authority = MASK + "@" + authority.rsplit("@", 1)[1]
+    return scheme + separator + authority + slash + path if separator else text
 
 
 def url_secrets(url: str) -> set[str]:
@@ -71,6 +74,7 @@ class Redactor:
         self._secrets: set[str] = set()
         self._pieces: set[str] = set()  # every TOKEN_PIECE-long piece of a token, lower-cased
         self._grams: set[str] = set()  # every GRAM-long piece of a token, lower-cased: where to look closer
+        self._short: set[str] = set()  # tokens shorter than a piece, lower-cased: masked whole in any case
         self.add(*secrets)
         self.add_token(*tokens)
         for url in urls:
@@ -85,18 +89,25 @@ class Redactor:
             self.add(*url_secrets(url))
 
     def add_token(self, *tokens: str | None) -> None:
-        """An access token (the Hub's): masked whole, and so is any piece of it of TOKEN_PIECE characters or more,
-        in any case."""
+        """An access token (the Hub's, a proxy's password): masked whole, and so is any piece of it of TOKEN_PIECE
+        characters or more, in any case."""
         for token in tokens:
             if token and len(token) >= MIN_SECRET_LENGTH:
                 self.add(token)
                 lowered = token.lower()
+                if len(token) < TOKEN_PIECE:
+                    self._short.add(lowered)
                 self._pieces.update(lowered[i : i + TOKEN_PIECE] for i in range(len(lowered) - TOKEN_PIECE + 1))
                 self._grams.update(lowered[i : i + GRAM] for i in range(len(lowered) - GRAM + 1))
 
     def redact(self, text: str) -> str:
         for secret in sorted(self._secrets, key=len, reverse=True):
             text = text.replace(secret, MASK)
+        if self._short:
+            lowered = text.lower()
+            if any(token in lowered for token in self._short):  # rare: only then a regular expression
+                pattern = "|".join(re.escape(token) for token in sorted(self._short, key=len, reverse=True))
+                text = re.sub(pattern, MASK, text, flags=re.IGNORECASE)
         return self._mask_pieces(text) if self._pieces else text
 
     def _mask_pieces(self, text: str) -> str:

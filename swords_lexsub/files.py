@@ -10,12 +10,13 @@ import re
 import resource
 import stat
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import BinaryIO
 
 from swords_lexsub.errors import SwordsError
+from swords_lexsub.terminal import shown
 
 # errno values that mean "no room": a full disk or quota, or a file-size limit.
 NO_SPACE = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
@@ -244,6 +245,46 @@ def check_output_file(path: str | Path, what: str, create_folder: bool = False, 
         os.unlink(probe)
     except OSError as error:
         raise SwordsError(f"{what}: cannot write in the folder {folder} ({error.strerror or error})") from None
+
+
+def _identity(path: str | Path) -> tuple[int, int] | None:
+    """(device, inode) of the file `path` leads to (links followed); None when there is nothing to compare."""
+    try:
+        info = os.stat(path)
+    except (OSError, ValueError):  # missing, unreadable, a NUL in the name: not a file this command reads
+        return None
+    return info.st_dev, info.st_ino
+
+
+def _how_same(output: Path, read: Path) -> str:
+    """How two names of one file are one: the path as written, a symbolic link, or another name altogether."""
+    if os.path.abspath(output) == os.path.abspath(read):
+        return "the same path"
+    if os.path.realpath(output) == os.path.realpath(read):
+        return "through a symbolic link"
+    return "another name of it: a hard link or a bind mount"
+
+
+def refuse_input_as_output(
+    outputs: Iterable[tuple[str, str | Path]], inputs: Iterable[tuple[str, str | Path | None]]
+) -> None:
+    """Before any work: no file a command writes, replaces or removes (`outputs`) is one of the files it reads
+    (`inputs`), --force or not: writing it would destroy what the command reads. Each is (what names it, e.g.
+    "--output x.jsonl", and the path). Files are compared by device and inode, links followed, so a symbolic link,
+    a hard link, a bind mount or another spelling of the path (`./x`, `../d/x`) is caught as well as the same path.
+    An input that is not there (or None) is left to the command's own checks. One SwordsError naming both."""
+    read = [(what, Path(path), _identity(path)) for what, path in inputs if path is not None and str(path)]
+    read = [(what, path, identity) for what, path, identity in read if identity is not None]
+    for what, path in outputs:
+        identity = _identity(path)  # None: a new file, which no input can be
+        for input_what, input_path, input_identity in read:
+            if identity is not None and identity == input_identity:
+                named = "" if what.endswith(str(path)) else f": {shown(path)}"
+                raise SwordsError(
+                    f"{what}{named} is the same file as {input_what} ({_how_same(Path(path), input_path)}), which "
+                    "this command reads; writing it would destroy its own input, so it is refused even with "
+                    "--force: name another file"
+                )
 
 
 def check_writable_folder(folder: str | Path, what: str, hint: str = "") -> None:

@@ -1,6 +1,6 @@
 """The one HTTP client factory for servers outside this process: `bounded_client(http, ...)` makes an httpx (or
 httpx2) client whose every answer is read up to MAX_BODY_BYTES, decompressed with a bound (bounded_body.py), and whose
-requests go through the proxy the environment names (HTTPS_PROXY, NO_PROXY ...). The LLM client
+requests go through the proxy the environment names (proxies.py: HTTPS_PROXY, NO_PROXY ...). The LLM client
 (baselines/llm/client.py, asynchronous), the served tokenizer (baselines/llm/served_tokens.py) and the Hub's publishing
 session (hub/session.py, which adds each request's wall-time bound as the inner transport) are made here.
 
@@ -14,7 +14,6 @@ the caller, so this module imports neither.
 from __future__ import annotations
 
 import threading
-import urllib.request
 from collections.abc import AsyncIterator, Callable, Iterator
 from functools import cache
 from types import ModuleType
@@ -28,16 +27,24 @@ from swords_lexsub.bounded_body import (
     BodyUndecodable,
     refusal,
 )
+from swords_lexsub.errors import SwordsError
+from swords_lexsub.proxies import Proxy, proxy_for
 
 __all__ = [
     "ACCEPT_ENCODING",
     "MAX_BODY_BYTES",
     "BodyTooLarge",
+    "ProxyUnusable",
     "bounded_client",
     "bounded_transport",
     "env_proxy",
     "proxied_transport",
+    "proxy_of",
 ]
+
+
+class ProxyUnusable(SwordsError):
+    """A proxy the environment names that the http module cannot use (a command checks it before any request)."""
 
 
 class BodyTooLarge(Exception):
@@ -49,14 +56,19 @@ class BodyTooLarge(Exception):
 Refuse = Callable[[Any, str], Exception]
 
 
-def env_proxy(url: Any) -> str | None:
-    """The proxy the environment names for `url` (an http module's URL), as urllib reads it: HTTP_PROXY, HTTPS_PROXY,
-    ALL_PROXY, NO_PROXY; None for none."""
-    proxies = urllib.request.getproxies()
-    proxy = proxies.get(url.scheme) or proxies.get("all")
-    if proxy and urllib.request.proxy_bypass(url.host):
-        return None
-    return proxy
+# Where a request's proxy is kept (request.extensions), for whoever says why the request failed.
+_PROXY = "swords_proxy"
+
+
+def env_proxy(url: Any) -> Proxy | None:
+    """The proxy the environment names for `url` (an http module's URL), as urllib reads it (proxies.py); None for
+    none."""
+    return proxy_for(url.scheme, url.host, url.port)
+
+
+def proxy_of(request: Any) -> Proxy | None:
+    """The proxy a request was sent through (None: straight to its server, or not sent by this factory)."""
+    return request.extensions.get(_PROXY) if request is not None else None
 
 
 @cache
@@ -97,18 +109,25 @@ def _classes(http: ModuleType) -> dict[str, type]:
         def __init__(self, **options: Any) -> None:
             self.options, self.transports, self.lock = options, {}, threading.Lock()
 
-        def _for(self, url):
-            proxy = env_proxy(url)
+        def _for(self, request):
+            proxy = env_proxy(request.url)
+            if proxy is not None:
+                request.extensions[_PROXY] = proxy
             with self.lock:
                 if proxy not in self.transports:
-                    self.transports[proxy] = self.kind(proxy=proxy, **self.options)
+                    # One that cannot work (a command checks it before any request) is said as the command says it,
+                    # not as the http module fails on it (InvalidURL, ImportError, an ExceptionGroup at connect).
+                    refusal = proxy.refusal() if proxy is not None else None
+                    if refusal is not None:
+                        raise ProxyUnusable(refusal)
+                    self.transports[proxy] = self.kind(proxy=proxy and proxy.url, **self.options)
                 return self.transports[proxy]
 
     class Proxied(PerProxy, http.BaseTransport):
         kind = http.HTTPTransport
 
         def handle_request(self, request):
-            return self._for(request.url).handle_request(request)
+            return self._for(request).handle_request(request)
 
         def close(self) -> None:
             for transport in self.transports.values():
@@ -118,7 +137,7 @@ def _classes(http: ModuleType) -> dict[str, type]:
         kind = http.AsyncHTTPTransport
 
         async def handle_async_request(self, request):
-            return await self._for(request.url).handle_async_request(request)
+            return await self._for(request).handle_async_request(request)
 
         async def aclose(self) -> None:
             for transport in self.transports.values():

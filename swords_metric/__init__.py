@@ -1,107 +1,143 @@
 """The SWORDS paper's lexical substitution metrics, identical to the official scorers, offline and fast.
 
->>> from swords_metric import Scorer, scorer_for
->>> scorer = Scorer.from_dataset("swords", "test")
->>> scorer_for("tsar2022_en", "test")                 # any benchmark's scorer: here TSAR-2022's official metrics
+>>> from swords_metric import Scorer, evaluate, scorer_for
+>>> scorer = scorer_for("swords", "test")             # any benchmark's scorer (TSAR-2022, ProLex: their own)
 >>> scorer.score({"t:…": ["fascinating", "incredible"]})["lenient_a_f@10"]
->>> scorer.score(scorer.read("predictions.jsonl"))   # a file, streamed in bounded memory
+>>> evaluate("predictions.jsonl", dataset="swords", split="test").text()   # what `swords evaluate` prints
 >>> prepared = scorer.read("predictions.jsonl", details="details.parquet")   # and what the metric counted
 >>> scorer.analyze(prepared)                          # classes, WordNet relations, worst targets: plain data
 
-or through `evaluate`: ``swords_metric.load().compute(predictions=..., references=rows)``.
+or through `evaluate`: ``swords_metric.load().compute(predictions=..., references=rows)``. Every public name loads
+its module when first used, so that a command imports only what it runs.
 """
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from swords_dataset.judgements import ACCEPTABLE_ABOVE, CLASSES, CONCEIVABLE_FROM
-from swords_metric.details.explain import Judgement
-from swords_metric.errors import MetricInputError
-from swords_metric.evaluation import Evaluation, evaluate
-from swords_metric.families import Family, family_of
-from swords_metric.judgments.agreement import accuracy, cohen_kappa, spearman
-from swords_metric.judgments.extended import extended_scores
-from swords_metric.judgments.files import MAX_JUDGMENTS_BYTES, MAX_TASKS_BYTES, read_tasks, write_tasks
-from swords_metric.judgments.merge import MergedJudgments, merge_judgments
-from swords_metric.judgments.protocol import (
-    INSTRUCTIONS,
-    INSTRUCTIONS_VERSION,
-    LABELS,
-    MAX_CANDIDATES,
-)
-from swords_metric.judgments.records import Judgments, JudgmentsWriter, judgment_record, read_judgments
-from swords_metric.judgments.resume import (
-    LLM_PREFIX,
-    carried_records,
-    judgeable,
-    judged_by,
-    llm_judge,
-    mismatched_record,
-    unfinished_tasks,
-)
-from swords_metric.judgments.tasks import Candidate, Task, TaskSet, make_tasks, tasks_for
-from swords_metric.metrics.bootstrap import check_resamples
-from swords_metric.official.scorer import FamilyScorer
-from swords_metric.predictions.files import (
-    MAX_PREDICTIONS_BYTES,
-    MAX_TARGET_CHARS,
-    PredictionFile,
-    read_predictions,
-    write_predictions,
-)
-from swords_metric.predictions.prepared import PreparedPredictions
-from swords_metric.references.target_ids import UnknownTargetsError
-from swords_metric.report import format_analysis, format_comparison, format_differences, format_result
-from swords_metric.scorer import Scorer, score, scorer_for
-from swords_metric.wordnet.lemmatizer import UD_TO_WORDNET, lemmatize
-
 METRIC_DIR = Path(__file__).resolve().parent
-metric_family = family_of  # its earlier name
 
-
-def format_family_result(result: dict, title: str, k: int = 10) -> str:
-    """A TSAR-2022 or ProLex result (FamilyScorer.score's) as a text report: its family's (Family.report)."""
-    return family_of(result["family"]).report(result, title, k, "generative")
-
-
-# Names whose modules load when first used (details, relations, WordNet's graph, published results), so that a
-# plain score does not pay for them: public name -> (module, its name there).
-_LAZY = {
-    "check_details_path": ("details.place", "check_details_path"),
-    "is_details_file": ("details.place", "is_details_file"),
-    "Board": ("leaderboard", "Board"),
-    "published_papers": ("published", "published_papers"),
-    "published_results": ("published", "published_results"),
-    "published_systems": ("published", "published_systems"),
-    "published_benchmarks": ("published", "published_benchmarks"),
-    "RELATIONS": ("wordnet.relations", "RELATIONS"),
-    "WordNetGraph": ("wordnet.graph", "WordNetGraph"),
-    "load_wordnet_graph": ("wordnet.graph", "load_wordnet_graph"),
+# The public surface, module -> its public names: nothing outside swords_metric imports its modules (import-linter
+# checks it), and each module loads when one of its names is first used.
+_PUBLIC = {
+    "swords_dataset.judgements": ("ACCEPTABLE_ABOVE", "CLASSES", "CONCEIVABLE_FROM"),
+    "swords_metric.details.explain": ("Judgement",),
+    "swords_metric.details.place": ("check_details_path", "is_details_file"),
+    "swords_metric.errors": ("MetricInputError",),
+    "swords_metric.evaluation": ("Evaluation", "evaluate"),
+    "swords_metric.families": ("Family", "family_of"),
+    "swords_metric.judgments.agreement": (
+        "MIN_AGREEMENT_CANDIDATES",
+        "accuracy",
+        "check_agreement",
+        "cohen_kappa",
+        "spearman",
+    ),
+    "swords_metric.judgments.extended": ("extended_scores",),
+    "swords_metric.judgments.files": (
+        "MAX_JUDGMENTS_BYTES",
+        "MAX_TASKS_BYTES",
+        "TASKS_DIGEST",
+        "read_tasks",
+        "tasks_digest",
+        "write_tasks",
+    ),
+    "swords_metric.judgments.merge": ("MergedJudgments", "merge_judgments"),
+    "swords_metric.judgments.names": ("LLM_PREFIX", "check_judge_name", "judge_id"),
+    "swords_metric.judgments.protocol": ("INSTRUCTIONS", "INSTRUCTIONS_VERSION", "LABELS", "MAX_CANDIDATES"),
+    "swords_metric.judgments.records": ("Judgments", "JudgmentsWriter", "judgment_record", "read_judgments"),
+    "swords_metric.judgments.resume": (
+        "carried_records",
+        "judgeable",
+        "judged_by",
+        "llm_judge",
+        "mismatched_record",
+        "unfinished_tasks",
+    ),
+    "swords_metric.judgments.tasks": ("Candidate", "Task", "TaskSet", "make_tasks", "tasks_for"),
+    "swords_metric.leaderboard": ("Board",),
+    "swords_metric.metrics.bootstrap": ("check_resamples",),
+    "swords_metric.official.scorer": ("FamilyScorer",),
+    "swords_metric.predictions.files": (
+        "MAX_PREDICTIONS_BYTES",
+        "MAX_TARGET_CHARS",
+        "PredictionFile",
+        "read_predictions",
+        "write_predictions",
+    ),
+    "swords_metric.predictions.prepared": ("PreparedPredictions",),
+    "swords_metric.published": ("published_benchmarks", "published_papers", "published_results", "published_systems"),
+    "swords_metric.references.target_ids": ("UnknownTargetsError",),
+    "swords_metric.report": ("format_analysis", "format_comparison", "format_differences", "format_result"),
+    "swords_metric.scorer": ("Scorer", "score", "scorer_for"),
+    "swords_metric.wordnet.graph": ("WordNetGraph", "load_wordnet_graph"),
+    "swords_metric.wordnet.lemmatizer": ("UD_TO_WORDNET", "lemmatize"),
+    "swords_metric.wordnet.relations": ("RELATIONS",),
 }
+_MODULE_OF = {name: module for module, names in _PUBLIC.items() for name in names}
 
-
-if TYPE_CHECKING:  # the names _LAZY loads, as type checkers and the API reference (mkdocstrings) see them
+if TYPE_CHECKING:  # the names as type checkers and the API reference (mkdocstrings) see them
+    from swords_dataset.judgements import ACCEPTABLE_ABOVE, CLASSES, CONCEIVABLE_FROM
+    from swords_metric.details.explain import Judgement
     from swords_metric.details.place import check_details_path, is_details_file
-    from swords_metric.leaderboard import Board
-    from swords_metric.published import (
-        published_benchmarks,
-        published_papers,
-        published_results,
-        published_systems,
+    from swords_metric.errors import MetricInputError
+    from swords_metric.evaluation import Evaluation, evaluate
+    from swords_metric.families import Family, family_of
+    from swords_metric.judgments.agreement import (
+        MIN_AGREEMENT_CANDIDATES,
+        accuracy,
+        check_agreement,
+        cohen_kappa,
+        spearman,
     )
+    from swords_metric.judgments.extended import extended_scores
+    from swords_metric.judgments.files import (
+        MAX_JUDGMENTS_BYTES,
+        MAX_TASKS_BYTES,
+        TASKS_DIGEST,
+        read_tasks,
+        tasks_digest,
+        write_tasks,
+    )
+    from swords_metric.judgments.merge import MergedJudgments, merge_judgments
+    from swords_metric.judgments.names import LLM_PREFIX, check_judge_name, judge_id
+    from swords_metric.judgments.protocol import INSTRUCTIONS, INSTRUCTIONS_VERSION, LABELS, MAX_CANDIDATES
+    from swords_metric.judgments.records import Judgments, JudgmentsWriter, judgment_record, read_judgments
+    from swords_metric.judgments.resume import (
+        carried_records,
+        judgeable,
+        judged_by,
+        llm_judge,
+        mismatched_record,
+        unfinished_tasks,
+    )
+    from swords_metric.judgments.tasks import Candidate, Task, TaskSet, make_tasks, tasks_for
+    from swords_metric.leaderboard import Board
+    from swords_metric.metrics.bootstrap import check_resamples
+    from swords_metric.official.scorer import FamilyScorer
+    from swords_metric.predictions.files import (
+        MAX_PREDICTIONS_BYTES,
+        MAX_TARGET_CHARS,
+        PredictionFile,
+        read_predictions,
+        write_predictions,
+    )
+    from swords_metric.predictions.prepared import PreparedPredictions
+    from swords_metric.published import published_benchmarks, published_papers, published_results, published_systems
+    from swords_metric.references.target_ids import UnknownTargetsError
+    from swords_metric.report import format_analysis, format_comparison, format_differences, format_result
+    from swords_metric.scorer import Scorer, score, scorer_for
     from swords_metric.wordnet.graph import WordNetGraph, load_wordnet_graph
+    from swords_metric.wordnet.lemmatizer import UD_TO_WORDNET, lemmatize
     from swords_metric.wordnet.relations import RELATIONS
 
 
 def __getattr__(name: str):
-    if name not in _LAZY:
+    if name not in _MODULE_OF:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
-
-    module, attribute = _LAZY[name]
-    value = globals()[name] = getattr(importlib.import_module(f".{module}", __name__), attribute)
+    value = globals()[name] = getattr(importlib.import_module(_MODULE_OF[name]), name)
     return value
 
 
@@ -112,76 +148,91 @@ def load(**kwargs):
     return evaluate.load(str(METRIC_DIR), **kwargs)
 
 
-# The public surface: nothing outside swords_metric imports its modules (import-linter checks it).
+def metric_family(name: object):
+    """The metric family of a config or benchmark name (its earlier name: family_of)."""
+    return __getattr__("family_of")(name)
+
+
+def format_family_result(result: dict, title: str, k: int = 10) -> str:
+    """A TSAR-2022 or ProLex result (FamilyScorer.score's) as a text report: its family's (Family.report)."""
+    return __getattr__("family_of")(result["family"]).report(result, title, k, "generative")
+
+
 __all__ = [
+    "ACCEPTABLE_ABOVE",
+    "Board",
+    "CLASSES",
+    "CONCEIVABLE_FROM",
+    "Candidate",
+    "Evaluation",
+    "Family",
+    "FamilyScorer",
     "INSTRUCTIONS",
     "INSTRUCTIONS_VERSION",
-    "LABELS",
-    "MAX_CANDIDATES",
-    "MAX_JUDGMENTS_BYTES",
-    "MAX_TASKS_BYTES",
-    "Candidate",
+    "Judgement",
     "Judgments",
     "JudgmentsWriter",
+    "LABELS",
+    "LLM_PREFIX",
+    "MAX_CANDIDATES",
+    "MAX_JUDGMENTS_BYTES",
+    "MAX_PREDICTIONS_BYTES",
+    "MAX_TARGET_CHARS",
+    "MAX_TASKS_BYTES",
+    "MIN_AGREEMENT_CANDIDATES",
+    "MergedJudgments",
+    "MetricInputError",
+    "PredictionFile",
+    "PreparedPredictions",
+    "RELATIONS",
+    "Scorer",
+    "TASKS_DIGEST",
     "Task",
     "TaskSet",
-    "MergedJudgments",
+    "UD_TO_WORDNET",
+    "UnknownTargetsError",
+    "WordNetGraph",
     "accuracy",
+    "carried_records",
+    "check_agreement",
+    "check_details_path",
+    "check_judge_name",
+    "check_resamples",
     "cohen_kappa",
     "evaluate",
     "extended_scores",
     "family_of",
-    "judgment_record",
-    "merge_judgments",
-    "spearman",
-    "make_tasks",
-    "read_judgments",
-    "read_tasks",
-    "tasks_for",
-    "write_tasks",
-    "LLM_PREFIX",
-    "carried_records",
-    "judgeable",
-    "judged_by",
-    "llm_judge",
-    "mismatched_record",
-    "unfinished_tasks",
-    "ACCEPTABLE_ABOVE",
-    "Board",
-    "Evaluation",
-    "Family",
-    "CLASSES",
-    "CONCEIVABLE_FROM",
-    "FamilyScorer",
-    "MAX_PREDICTIONS_BYTES",
-    "MAX_TARGET_CHARS",
-    "RELATIONS",
-    "UD_TO_WORDNET",
-    "Judgement",
-    "MetricInputError",
-    "PredictionFile",
-    "PreparedPredictions",
-    "Scorer",
-    "UnknownTargetsError",
-    "WordNetGraph",
-    "check_details_path",
-    "check_resamples",
     "format_analysis",
     "format_comparison",
     "format_differences",
     "format_family_result",
     "format_result",
     "is_details_file",
+    "judge_id",
+    "judgeable",
+    "judged_by",
+    "judgment_record",
     "lemmatize",
+    "llm_judge",
     "load",
     "load_wordnet_graph",
+    "make_tasks",
+    "merge_judgments",
     "metric_family",
+    "mismatched_record",
     "published_benchmarks",
     "published_papers",
     "published_results",
     "published_systems",
+    "read_judgments",
     "read_predictions",
+    "read_tasks",
     "score",
     "scorer_for",
+    "spearman",
+    "tasks_digest",
+    "tasks_for",
+    "unfinished_tasks",
     "write_predictions",
+    "write_tasks",
 ]

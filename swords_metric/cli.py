@@ -10,11 +10,11 @@ import sys
 import swords_dataset
 from swords_lexsub.arguments import int_range
 from swords_lexsub.errors import SwordsError
+from swords_lexsub.files import refuse_input_as_output
 from swords_lexsub.terminal import shown
 from swords_metric.errors import MetricInputError
 from swords_metric.evaluation import BOOTSTRAP, DIFFERENCES, WORST
-from swords_metric.judgments.command import add_judgments_argument, check_judgments_arguments
-from swords_metric.options import SETTINGS
+from swords_metric.options import MAX_JUDGMENTS_BYTES, SETTINGS
 from swords_metric.predictions.files import MAX_PREDICTIONS_BYTES
 
 
@@ -118,7 +118,16 @@ def register(subparsers) -> None:
         help="with --details: replace a details file even if it changed since swords evaluate wrote "
         "it, or has no record of what was written (an earlier release's)",
     )
-    add_judgments_argument(command.add_argument_group("judgments (SWORDS: a gold extended by new judgements)"))
+    command.add_argument_group("judgments (SWORDS: a gold extended by new judgements)").add_argument(
+        "--judgments",
+        nargs="+",
+        metavar="FILE",
+        help="SWORDS only: the tasks files and the judgments files that answer them, in any order (JSONL, one judged "
+        f"candidate a line: `swords judge`, the Space's Judge tab, or any tool; at most {MAX_JUDGMENTS_BYTES >> 20} "
+        "MB each); each record is checked against its task, the later answer wins, and SWORDS's quality filter "
+        "applies; the report adds every figure on the gold they extend, beside the official one, under a "
+        "signature that says so (docs: scoring/judgments)",
+    )
     command.set_defaults(func=run)
 
 
@@ -132,6 +141,16 @@ def _with_hint(error: MetricInputError) -> SwordsError:
     return SwordsError(str(error), f"use --dataset {belongs_to[0]} --split {belongs_to[1]}" if belongs_to else None)
 
 
+def _check_judgments(args: argparse.Namespace, family) -> None:
+    from swords_metric.judgments.judged import refusal
+
+    reason = refusal(args.dataset, family)
+    if reason:
+        raise SwordsError(f"--judgments: {args.dataset}: {reason.removeprefix('judgments: ')}")
+    if args.compare:
+        raise SwordsError("--judgments goes with --predictions (one system), not --compare")
+
+
 def run(args: argparse.Namespace) -> int:
     from swords_metric.evaluation import check_options, evaluate
     from swords_metric.families import family_of
@@ -141,15 +160,22 @@ def run(args: argparse.Namespace) -> int:
     # as options, before any work.
     family = family_of(args.dataset)
     try:
-        check_judgments_arguments(args, family)
+        if args.judgments:  # before any work: on a benchmark whose gold cannot take judgements, or with --compare
+            _check_judgments(args, family)
         asked = {name: getattr(args, name) for name in ("details", "force", "relations", "no_analysis", "worst")}
         check_options(family, "cli", args.dataset, args.k, args.setting, args.include_problematic,
                       **asked, differences=args.differences)  # fmt: skip
         check_cli_combinations(args, family)
         place = None
         if args.details:
-            from swords_metric.details.place import details_place
+            from swords_metric.details.place import details_place, record_path
 
+            read = [("--predictions", args.predictions), *(("--compare", path) for path in args.compare or ())]
+            read += [("--judgments", path) for path in args.judgments or ()]
+            refuse_input_as_output(  # the details file and its record beside it: neither a file this command reads
+                [(f"--details {args.details}", path) for path in (args.details, record_path(args.details))],
+                [(f"{option} {path}", path) for option, path in read],
+            )
             place = details_place(args.details, "--details", args.force, "--force")
         evaluation = evaluate(
             args.predictions,

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from swords_lexsub.terminal import shown
 from swords_metric.errors import MetricInputError
-from swords_metric.families import Family, family_of
+from swords_metric.families import Family, decided
 from swords_metric.metrics.bootstrap import MIN_PAIRED_RESAMPLES, check_resamples, check_seed
 from swords_metric.options import check_family_options, check_flag, check_k, check_setting, check_split_name
 
@@ -126,15 +126,12 @@ def evaluate(
     the gold `judgments` extends when given. `bootstrap` None: the family's default (the SWORDS metrics draw 95%
     intervals, the official scorers none; a comparison draws 1,000). Options a family does not take are refused
     first, worded for `style` ("cli": swords evaluate's flags; "api": the Python API's names)."""
-    if scorer is not None:
-        family = scorer.family
-    elif family is None:
-        family = family_of(dataset) if dataset else _rows_family(references)
+    family = decided(dataset, references, given=scorer.family if scorer is not None else family)
     asked = {"details": details, "force": force, "relations": relations, "no_analysis": not analysis}
     asked |= {"worst": worst, "differences": differences}
     k = check_options(family, style, dataset, k, setting, include_problematic, 0, seed, split, judgments, **asked)
     if bootstrap is None:
-        bootstrap = BOOTSTRAP if compare else family.default_bootstrap(BOOTSTRAP)
+        bootstrap = family.default_bootstrap(BOOTSTRAP, compared=compare is not None)
     if scorer is None:
         scorer = _scorer(family, dataset, split, references, k, setting, include_problematic, style)
     evaluation = Evaluation(family, dataset or scorer.config, split or scorer.split, scorer.k, setting, "")
@@ -192,12 +189,6 @@ def check_options(
     return k
 
 
-def _rows_family(references) -> Family:
-    from swords_metric.families import rows_family
-
-    return rows_family(references)[1]
-
-
 def _scorer(family, dataset, split, references, k, setting, include_problematic, style):
     """The split's scorer (the family decided; its options checked already), and for swords evaluate a CoInCo-only
     option refused where there is nothing for it to do."""
@@ -233,7 +224,9 @@ def _compare(evaluation, scorer, paths, bootstrap, seed, details, differences, s
     what = "the paired test's --bootstrap" if style == "cli" else "the paired test's bootstrap"
     check_resamples(bootstrap, MIN_PAIRED_RESAMPLES, what)  # before reading
     sources = sources or tuple(str(path) for path in paths)
-    a, b = (_prepared(scorer, path, str(path), None, False, False) for path in paths)
+    # A file may hold part of the split (a TSAR-2022 .tsv its lines in any order, as tsar_eval.py reads it): the
+    # targets it leaves out are scored without answers, and the coverage note says how many each covers.
+    a, b = (_prepared(scorer, path, str(path), None, False, True) for path in paths)
     result = scorer.compare(a, b, bootstrap=bootstrap, seed=seed, sources=sources)
     coverage = result["coverage"]
     if not coverage["a"] == coverage["b"] == coverage["both"]:

@@ -2,8 +2,8 @@
 compact metrics, with their short labels, from the family's reader table), the main metric it ranks by (the first of
 the family's leaderboard metrics that the split's published rows report), a measured run's figures checked for
 their unit and shown as the board shows them, the published rows on it, and the ranking: best first, rows that do
-not report the main metric last, ties in the order given (measured runs first). The Space's Leaderboard tab lays it
-out; nothing here reads a file."""
+not report the main metric last, ties in the order given (measured runs first), runs over part of the split after
+the rest. The Space's Leaderboard tab lays it out; nothing here reads a file."""
 
 from __future__ import annotations
 
@@ -96,3 +96,9 @@ class Board:
         """Rows (by column label) ranked by the main metric, best first; rows without it last; ties as given."""
         main = self.main[0]
         return sorted(rows, key=lambda row: (row[main] is None, -(row[main] or 0)))
+
+    def ranked_apart(self, rows: Iterable[Mapping], partial: Iterable[Mapping]) -> list[Mapping]:
+        """The board in order: `rows` (published rows, and runs over every target of the split) ranked; then the
+        runs over part of the split (`swords run --limit`), ranked among themselves only: their figures are over
+        other targets, so none is ranked above or among the others, whatever its figure."""
+        return self.ranked(rows) + self.ranked(partial)

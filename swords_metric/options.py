@@ -15,6 +15,9 @@ import numpy as np
 from swords_metric.errors import MetricInputError, shown
 
 SETTINGS = ("generative", "ranking")
+# The largest tasks and judgments files read (each): SWORDS test's every unjudged top-10 substitute of a run, judged by
+# ten people, is about 12 MB (swords_metric/judgments/files.py reads them).
+MAX_TASKS_BYTES = MAX_JUDGMENTS_BYTES = 32 << 20
 # What an option of a family with no per-substitute details (TSAR-2022, ProLex) is told on the command line.
 _SWORDS_ONLY = (
     "{flag} belongs to the SWORDS metrics; {dataset} is scored with the {family} metrics, as its official scorer "
@@ -152,9 +155,10 @@ CLI_RULES = (
 )
 
 
-def check_cli_combinations(args, family) -> None:
-    """swords evaluate's options that do not go together (CLI_RULES), before any work."""
+def check_cli_combinations(args, chosen) -> None:
+    """swords evaluate's options that do not go together (CLI_RULES; `chosen`: the benchmark's family, which
+    --published asks), before any work."""
     other = "--compare (which prints no summary)" if args.compare else "--no-analysis"
     for applies, line in CLI_RULES:
-        if applies(args, family):
+        if applies(args, chosen):
             raise MetricInputError(line.format(other=other, k=args.k))

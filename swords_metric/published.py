@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from importlib import resources
 
 from swords_lexsub.terminal import shown
-from swords_metric.families import SWORDS, TSAR2022, Family, family_of
+from swords_metric.families import SWORDS, TSAR2022, Family, configs_of, family_of
 
 PUBLISHED_FILE = "published-results.json"
 # The families whose papers' figures the file holds (ProLex's paper reports none on its test split).
@@ -181,7 +181,7 @@ def format_published(result: dict, config: str, split: str, source: str) -> str:
     table += [[f"published: {row.label}", row.source, *(row.figure(key) for key in columns)] for row in rows]
     papers = published_papers()
     cited = sorted({row.paper for row in rows}, key=list(papers).index)
-    scale = "percent" if family.reader.scale == "percent" else "fractions"
+    scale = {"percent": "percent", "fraction": "fractions"}[family.reader.scale]
     lines = [
         f"Published results on {config} {split}, beside this run (figures in {scale}, as each paper reports them; "
         "blank: not reported)",
@@ -225,7 +225,7 @@ def published_markdown(family: Family | str = SWORDS) -> str:
     """The manual's table of published results of one metric family (the SWORDS metrics' benchmarks by default;
     "tsar2022"): every system of every paper, with its citation."""
     tabled = family_of(family)
-    rows = [row for row in published_systems() if family_of(row.config) is tabled]
+    rows = [row for row in published_systems() if row.config in configs_of(tabled)]
     columns = _columns(rows)
     lines = [
         "| system | benchmark | source | setting | " + " | ".join(PUBLISHED_METRICS[k] for k in columns) + " |",

@@ -99,12 +99,11 @@ def format_result(result: dict, title: str = "", setting: str = "generative", k:
 
 
 def format_comparison(comparison: dict, reader=None) -> str:
-    """The paired test's table, any family's: `reader` is its family's reader table (swords_metric.families), whose
-    rounding the figures of A and B follow (TSAR-2022's floored as tsar_eval.py prints them); the SWORDS
-    metrics' when None."""
+    """The paired test's table, any family's: each file's figures as the family's reader table prints them
+    (`reader`, the SWORDS metrics' when None; TSAR-2022's floored, as tsar_eval.py prints them and as
+    `--predictions` gives them); the difference and its interval, of the figures before any flooring."""
     d = 2 if reader is None else reader.decimals
-    shown_as = (lambda value: value) if reader is None else reader.shown  # TSAR-2022's floored, as tsar_eval.py
-    text = lambda value: f"{shown_as(value):.{d}f}"  # noqa: E731
+    text = (lambda value: f"{value:.2f}") if reader is None else reader.text
     table = [["metric", shown(comparison["a"]), shown(comparison["b"]), "A - B", "95% interval", "p"]]
     for name, c in comparison["metrics"].items():
         table.append(
@@ -118,6 +117,8 @@ def format_comparison(comparison: dict, reader=None) -> str:
             ]
         )
     figures = f"figures: {SWORDS_UNIT if reader is None else reader.how_shown}"
+    if reader is not None and reader.floored_decimals is not None:
+        figures += f"; A - B and its interval: of the figures before flooring, to {d} decimals"
     return figures + "\n" + table_text(table) + f"\n\nsignature: {comparison['signature']}"
 
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import swords_dataset
 from swords_dataset.judgements import ACCEPTABLE_ABOVE, CONCEIVABLE_FROM
 from swords_metric.errors import MetricInputError
-from swords_metric.families import SWORDS, Family, family_of, rows_family
+from swords_metric.families import SWORDS, Family, family_of, refuse_row, rows_family
 from swords_metric.families.base import ScorerBase
 from swords_metric.metrics.bootstrap import MIN_PAIRED_RESAMPLES, check_resamples, check_seed, intervals, paired_test
 from swords_metric.metrics.target_scores import TargetScores, precision_recall_at, score_targets
@@ -59,10 +59,12 @@ def scorer_for(
         if split is None:
             raise MetricInputError(f"scorer_for({config!r}): give the split too, e.g. scorer_for({config!r}, 'test')")
         swords_dataset.split_parts(config, split)  # a split of the config, or one line naming the choices
-    if family is None:
-        rows, family = (rows, family_of(config)) if config else rows_family(rows)
-    k = check_scorer_options(family, k, setting, include_problematic)
-    return make_scorer(config if named else rows, split, family, k, setting, include_problematic, config)
+    if not config:
+        rows, by_rows = rows_family(rows)  # an iterator's first row is looked at and kept
+        family = family or by_rows
+    chosen = family or family_of(config)
+    k = check_scorer_options(chosen, k, setting, include_problematic)
+    return make_scorer(config_or_rows, split, chosen, k, setting, include_problematic, config)
 
 
 def make_scorer(
@@ -109,7 +111,7 @@ class Scorer(ScorerBase):
     ):
         """The scorer of any benchmark rows (references prepared on the spot). Without `split` and `config`,
         rows that are exactly a shipped split's are signed with its name."""
-        references = ReferenceSplit.from_rows(rows)
+        references = ReferenceSplit.from_rows(rows, refuse_row)
         if split is None and config is None:
             config, split = shipped_split([target["id"] for target in references.targets]) or (None, None)
         self._build(references, k, split, setting, include_problematic, config)

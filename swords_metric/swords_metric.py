@@ -11,7 +11,7 @@ import numpy as np
 from swords_dataset.schema import FEATURES
 from swords_metric import evaluation
 from swords_metric.errors import MetricInputError, shown
-from swords_metric.families import SWORDS, Family, rows_family
+from swords_metric.families import SWORDS, Family, refuse_row, rows_family
 from swords_metric.predictions.items import normalize_prediction_items
 from swords_metric.references.split import (
     PROVENANCE_FIELDS,
@@ -100,7 +100,7 @@ def _reference_view(row, position=0, family: Family = SWORDS):
     keys and None strings); a row that is not one (None, a string, a dict without 'id') is a MetricInputError
     naming it. TSAR-2022 and ProLex rows are kept as theirs: `_compute` scores them with their own metrics."""
     if family is SWORDS:
-        return reference_view(row, position)
+        return reference_view(row, position, refuse_row)
     return family_reference_view(row, position)
 
 

@@ -60,15 +60,19 @@ class LLMServer:
     # completion repeats the Authorization header and the request line).
     # Also: "429" (every request: HTTP 429 with Retry-After `retry_after`), "endless" (a body that never ends),
     # "endless-announced" (the same, announced as 1 GB), "gzip-bomb" (a 64 kB gzip body that expands to 64 MB),
-    # "trickle" (a valid answer, one byte every half second).
+    # "trickle" (a valid answer, one byte every half second), "bad-chunk" (a chunk size that is no number).
     mode: str | None = None
     varied: bool = False  # targets without a canned answer get words chosen by a hash of their query
     generic: str = GENERIC  # the answer to targets without a canned one
     usage: dict = field(default_factory=dict)  # replaces the usage counts of every answer (e.g. negative ones)
     retry_after: str = "1"  # the Retry-After header of mode "429"
     body_bytes_sent: int = 0  # by the modes that misbehave mid-body, until the client hung up
-    # GET /v1/models answers with one model of this `owned_by` ("llamacpp", "vllm", "openai"); None: 501, as any GET
+    # GET /v1/models answers with one model of this `owned_by` ("llamacpp", "vllm", "openai"); None: 501, as any GET;
+    # "stall": it is read and never answered
     models_owned_by: str | None = None
+    # A request holding any of these fields (the constraints: "grammar", "guided_choice", "response_format") is
+    # answered HTTP 400, as a server that does not take them
+    refused_fields: tuple[str, ...] = ()
     gets: list[str] = field(default_factory=list)  # the paths of the GET /models it answered
 
     def __post_init__(self) -> None:
@@ -95,6 +99,10 @@ class LLMServer:
                     return
                 with server._lock:
                     server.gets.append(self.path)
+                if owner == "stall":
+                    server._release.wait(600)
+                    self.close_connection = True
+                    return
                 model = {"id": "m", "object": "model", "owned_by": owner}
                 data = json.dumps({"object": "list", "data": [model]}).encode()
                 self.send_response(200)
@@ -117,7 +125,7 @@ class LLMServer:
                         server._release.wait(600)
                         self.close_connection = True
                         return
-                    if server.mode in ("endless", "endless-announced", "gzip-bomb", "trickle"):
+                    if server.mode in ("endless", "endless-announced", "gzip-bomb", "trickle", "bad-chunk"):
                         server._misbehave(self, body)
                         return
                     authorization = self.headers.get("Authorization", "")
@@ -178,6 +186,9 @@ class LLMServer:
             data = b"".join(compressor.compress(b"\0" * 2**20) for _ in range(64)) + compressor.flush()
             handler.send_header("Content-Encoding", "gzip")
             chunks, announced = iter([data]), len(data)
+        elif self.mode == "bad-chunk":
+            handler.send_header("Transfer-Encoding", "chunked")
+            chunks, announced = iter([b"zz\r\n{}\r\n0\r\n\r\n"]), None
         else:  # trickle
             _, _, payload = self.respond(handler.path.split("?", 1)[0], body, "")
             chunks, announced = (payload[i : i + 1] for i in range(len(payload))), len(payload)
@@ -243,6 +254,10 @@ class LLMServer:
             return 429, {"Content-Type": "application/json", "Retry-After": self.retry_after}, error
         if self.mode == "echo":
             text = f" {authorization}, {text.strip()}"
+        refused = [name for name in self.refused_fields if name in body]
+        if refused:
+            error = {"error": {"message": f"Unrecognized request argument supplied: {refused[0]}", "code": 400}}
+            return 400, {"Content-Type": "application/json"}, json.dumps(error).encode()
         fault = self._next_fault(query)
         json_type = {"Content-Type": "application/json"}
         if fault is not None:

@@ -16,10 +16,11 @@ import swords_dataset
 from swords_baselines.judge.outputs import refuse_foreign, refuse_link
 from swords_lexsub.arguments import float_range, int_range
 from swords_lexsub.errors import SwordsError
-from swords_lexsub.files import check_output_file, check_writable_folder, sha256_of
+from swords_lexsub.files import check_output_file, check_writable_folder, refuse_input_as_output, sha256_of
 from swords_lexsub.terminal import shown
 
 MAX_AGREEMENT_BYTES = 2**20  # a validation file holds a few figures a judge
+CONSTRAINTS = ("auto", "none")  # --constraint (baselines/judge/constraint.py's AUTO and NONE: not imported at start)
 
 
 def register(subparsers) -> None:
@@ -92,6 +93,18 @@ def add_judge_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--concurrency", type=int_range(1, 256, "a number of requests"), default=4, help="requests in flight"
     )
+    parser.add_argument(
+        "--constraint",
+        choices=CONSTRAINTS,
+        default=CONSTRAINTS[0],
+        help="auto: hold the answer to a label where the server can (a grammar, a guided choice, a JSON schema; "
+        "free text where it refuses it); none: free text",
+    )
+
+
+def model_input(args: argparse.Namespace) -> tuple[str, str | None]:
+    """The local model file a judge command reads (--local --model FILE), as refuse_input_as_output takes it."""
+    return f"--model {args.model}", args.model if args.local else None
 
 
 def judge_of(args: argparse.Namespace, command: str = "judge llm"):
@@ -112,6 +125,7 @@ def judge_of(args: argparse.Namespace, command: str = "judge llm"):
         max_retries=args.max_retries,
         backoff=args.backoff,
         concurrency=args.concurrency,
+        constraint=args.constraint,
     )
     with said_as(command):
         judge = LLMJudge(settings)
@@ -150,6 +164,7 @@ def tasks_command(args: argparse.Namespace) -> int:
     swords_dataset.check_config(args.dataset, args.split)
     output = Path(args.output)
     what = f"--output {output}"
+    refuse_input_as_output([(what, output)], [(f"--predictions {args.predictions}", args.predictions)])
     refuse_link(output, what)  # the system's /dev/stdout is a link: never replaced, --force or not
     check_output_file(output, what, create_folder=True, kind="tasks")
     ours = tasks_file_is_ours(output)
@@ -180,9 +195,12 @@ def tasks_command(args: argparse.Namespace) -> int:
 
 
 def read_agreement(path: str, judge: str) -> dict:
-    """This judge's entry of a validation file, or one line saying why there is none."""
-    from swords_baselines.judge.outputs import entries_of
+    """This judge's entry of a validation file, its figures checked as `swords evaluate` checks a record's claim
+    (swords_metric's check_agreement), or one line saying why there is none: every record carries it, so a claim
+    its readers refuse is refused here, before any request."""
+    from swords_baselines.judge.outputs import entries_of, strict_json
     from swords_lexsub.files import open_regular
+    from swords_metric import MetricInputError, check_agreement, judge_id
 
     try:
         with open_regular(path, "--agreement") as f:  # a FIFO or a folder: one line, never a hang
@@ -191,22 +209,38 @@ def read_agreement(path: str, judge: str) -> dict:
         raise SwordsError(f"--agreement {path}: no such file (a `swords judge validate --output` file)") from None
     if len(data) > MAX_AGREEMENT_BYTES:
         raise SwordsError(f"--agreement {path}: larger than {MAX_AGREEMENT_BYTES:,} bytes; not a validation file")
+    not_ours = f"--agreement {path}: not a file `swords judge validate --output` wrote"
     try:
-        entries = json.loads(data)
-    except (ValueError, RecursionError):
+        entries = strict_json(data)
+    except (json.JSONDecodeError, RecursionError):
         entries = None
+    except ValueError as error:  # NaN, Infinity: Python reads them, no validation writes them
+        raise SwordsError(f"{not_ours} ({error})") from None
     if entries_of(entries) is None:
-        raise SwordsError(f"--agreement {path}: not a file `swords judge validate --output` wrote")
-    if judge not in entries:
+        raise SwordsError(not_ours)
+    found = [key for key in entries if judge_id(key) == judge]  # as the metric compares names: LLM: is llm:
+    if not found:
         known = ", ".join(sorted(entries)) or "none"
         raise SwordsError(f"--agreement {path}: no figures for the judge {judge} (it has: {known})")
-    return {k: v for k, v in entries[judge].items() if k != "written_by"}
+    if len(found) > 1:
+        raise SwordsError(f"--agreement {path}: {' and '.join(found)} are one judge, {judge}; keep one of them")
+    entry = {k: v for k, v in entries[found[0]].items() if k != "written_by"}
+    try:
+        check_agreement(entry, f"--agreement {path}: the figures for {judge}")
+    except MetricInputError as error:
+        raise SwordsError(f"{error}; `swords evaluate` would refuse every record claiming them") from None
+    return entry
 
 
 def llm_command(args: argparse.Namespace) -> int:
-    from swords_baselines.judge.run import judge_tasks
+    from swords_baselines.judge.run import judge_tasks, paths_of
     from swords_metric import MetricInputError, read_tasks
 
+    output = Path(args.output)  # the judgments, the journal and the lock: none of them a file the run reads
+    refuse_input_as_output(
+        [(f"--output {output}", path) for path in paths_of(output).values()],
+        [(f"--tasks {args.tasks}", args.tasks), (f"--agreement {args.agreement}", args.agreement), model_input(args)],
+    )
     judge = judge_of(args)  # checks the settings and the key; starts nothing
     try:
         taskset = read_tasks(args.tasks)
@@ -216,7 +250,7 @@ def llm_command(args: argparse.Namespace) -> int:
     if args.agreement:
         header["agreement"] = read_agreement(args.agreement, judge.judge)
     started = time.monotonic()
-    outcome = judge_tasks(taskset, judge, Path(args.output), header, force=args.force)
+    outcome = judge_tasks(taskset, judge, Path(args.output), header, force=args.force, tasks=f"--tasks {args.tasks}")
     print(shown(f"wrote {args.output}"), file=sys.stderr)
     print(f"judge: {judge.judge}")
     print(f"judgments: {outcome.judgments}")
@@ -234,6 +268,7 @@ def validate_command(args: argparse.Namespace) -> int:
     from swords_baselines.judge.validate import run_validation
 
     if args.output:
+        refuse_input_as_output([(f"--output {args.output}", args.output)], [model_input(args)])
         refuse_link(Path(args.output), f"--output {args.output}")
     from swords_baselines.judge.waits import Announced
 

@@ -2,7 +2,10 @@
 
 A server is asked once (GET /models) what it is: llama.cpp (the embedded engine, or `llama-server`) takes a GBNF
 grammar, vLLM a guided choice, OpenAI's API a JSON schema. Any other server, or one whose /models does not answer,
-gets free text, read by prompt.parse_label. The kind used is recorded with every judgment (`constraint`).
+gets free text, read by prompt.parse_label; one line on stderr says why. A server that refuses the constraint it was
+sent (HTTP 400 or 422, where the same request without it is answered: an older llama.cpp, a gateway such as LiteLLM)
+gets free text from then on, said in one line (`--constraint none` asks for free text from the start). The kind used
+is recorded with every judgment (`constraint`).
 
 Where a server returns token log-probabilities (the three above, asked with `logprobs`), `p_accept` is the share of
 `accept` in the probability the model gave the three labels at the answer's first word: the alternatives among the
@@ -16,11 +19,17 @@ import math
 import sys
 
 from swords_baselines.judge.prompt import words
-from swords_lexsub.terminal import shown
+from swords_baselines.llm.errors import TargetFailed
+from swords_lexsub.terminal import clipped, shown
 from swords_metric import LABELS
 
 NONE, GRAMMAR, GUIDED, SCHEMA = "none", "grammar", "guided_choice", "json_schema"
 KINDS = (GRAMMAR, GUIDED, SCHEMA, NONE)
+AUTO = "auto"  # --constraint: the one the server takes (asked); or NONE, free text
+# How each kind is said, and the server that takes it.
+NAMES = {GRAMMAR: "a GBNF grammar", GUIDED: "a guided choice", SCHEMA: "a JSON schema"}
+SERVERS = {GRAMMAR: "llama.cpp", GUIDED: "vLLM", SCHEMA: "OpenAI's API"}
+REFUSED_STATUSES = (400, 422)  # a request's field the server does not take
 GBNF = "root ::= " + " | ".join(f'"{label}"' for label in LABELS)
 SCHEMA_MAX_TOKENS = 16  # {"label": "abstain"} is about 7 tokens
 TOP_LOGPROBS = 20  # OpenAI's most, and vLLM's default most
@@ -33,12 +42,17 @@ PROBE_SECONDS = (
 OPENAI_OWNERS = {"openai", "system", "openai-internal"}
 
 
+def _owners(models: object) -> list[str]:
+    data = models.get("data") if isinstance(models, dict) else None
+    found = [m.get("owned_by") for m in data if isinstance(m, dict)] if isinstance(data, list) else []
+    return sorted({str(owner) for owner in found if owner is not None})
+
+
 def kind_of(models: object, openai: bool) -> str:
     """The constraint a server takes, from its GET /models body (None when it did not answer)."""
     if openai:
         return SCHEMA
-    data = models.get("data") if isinstance(models, dict) else None
-    owners = {m.get("owned_by") for m in data if isinstance(m, dict)} if isinstance(data, list) else set()
+    owners = set(_owners(models))
     if "llamacpp" in owners:
         return GRAMMAR
     if "vllm" in owners:
@@ -50,18 +64,44 @@ def kind_of(models: object, openai: bool) -> str:
 
 async def probe(client, openai: bool) -> str:
     """The constraint the client's server takes: asked once, waited for PROBE_SECONDS; free text if it says nothing
-    (one line on stderr says so)."""
+    or names a server that takes none of them (one line on stderr says so)."""
     if openai:
         return SCHEMA
     try:
-        return kind_of(await client.models(PROBE_SECONDS), openai)
+        models = await client.models(PROBE_SECONDS)
+    except TimeoutError:
+        said = f"the server did not say what it is (GET /models: no answer within {PROBE_SECONDS:g} s)"
     except Exception as error:  # noqa: BLE001 (any failure to answer: the server is asked for free text)
-        reason = client.redact(str(error).splitlines()[0] if str(error).strip() else type(error).__name__)
-        print(
-            shown(f"judge: the server did not say what it is (GET /models: {reason[:80]}); its answers are free text"),
-            file=sys.stderr,
-        )
-        return NONE
+        said = f"the server did not say what it is (GET /models: {client.failure(error)[:160]})"
+    else:
+        kind = kind_of(models, openai)
+        if kind != NONE:
+            return kind
+        owners = [repr(clipped(owner, 40)) for owner in _owners(models)[:3]]
+        named = f"models owned by {', '.join(owners)}" if owners else "no owner of its models"
+        said = f"the server's GET /models names {named}, not llama.cpp, vLLM or OpenAI"
+    say(client, f"{said}; its answers are free text")
+    return NONE
+
+
+def refused(kind: str, error: TargetFailed) -> bool:
+    """Whether a request sent under `kind` failed as a request with a field the server does not take fails (HTTP 400
+    or 422): then the same request is sent without the constraint, to tell."""
+    return kind != NONE and error.status in REFUSED_STATUSES
+
+
+def refusal_line(client, kind: str, error: TargetFailed) -> str:
+    """What is said, once, when the server refused the constraint and answered the same request without it."""
+    return (
+        f"the server at {client.public_base_url} ({SERVERS[kind]} by its GET /models) refused {NAMES[kind]} "
+        f'({str(error)[:100]}); its answers are free text from here on, recorded as "constraint": "none" '
+        "(--constraint none asks for free text from the start)"
+    )
+
+
+def say(client, text: str) -> None:
+    """One line on stderr, credentials removed and control characters escaped."""
+    print(shown(f"judge: {client.redact(text)}"), file=sys.stderr)
 
 
 def constrained(body: dict, kind: str) -> dict:
@@ -100,6 +140,13 @@ def _label_of(token: object) -> tuple[str | None, bool]:
     return (begun[0] if len(begun) == 1 else None), bool(begun)
 
 
+def _probability(logprob: object) -> float | None:
+    """The probability a log-probability stands for, or None where it is none (NaN, infinite, positive, no number)."""
+    if isinstance(logprob, bool) or not isinstance(logprob, int | float) or not -math.inf < logprob <= 0:
+        return None
+    return math.exp(logprob)
+
+
 def p_accept(response: object) -> float | None:
     """The judge's probability of `accept` from a chat response's log-probabilities (see the module's docstring)."""
     try:
@@ -116,6 +163,8 @@ def p_accept(response: object) -> float | None:
             continue  # Markdown, a quote, JSON's {"label": before the answer
         if label is None:
             return None  # "a": accept or abstain, not told apart here
+        if _probability(position.get("logprob")) is None:
+            return None  # the answer's own token has no probability (NaN, positive, missing): nothing to share
         mass = dict.fromkeys(LABELS, 0.0)
         seen = set()
         alternatives = position.get("top_logprobs")
@@ -124,9 +173,9 @@ def p_accept(response: object) -> float | None:
                 continue
             seen.add(alternative.get("token"))
             named, _ = _label_of(alternative.get("token"))
-            logprob = alternative.get("logprob")
-            if named and isinstance(logprob, int | float) and math.isfinite(logprob) and logprob <= 0:
-                mass[named] += math.exp(logprob)
+            probability = _probability(alternative.get("logprob"))
+            if named and probability is not None:
+                mass[named] += probability
         total = sum(mass.values())
         return round(mass["accept"] / total, 6) if total > 0 else None
     return None

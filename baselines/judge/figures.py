@@ -17,12 +17,12 @@ import math
 import random
 from collections.abc import Sequence
 
-from swords_metric import accuracy, cohen_kappa, spearman
+from swords_metric import MIN_AGREEMENT_CANDIDATES, accuracy, cohen_kappa, spearman
 
 LEVELS = (("acceptable", 0.5), ("conceivable", 0.0))
 # Below this many labelled candidates, or with no acceptable or no unacceptable one among them, a validation is
 # not a measurement: kappa at acceptable has nothing to tell apart, and 1 in 50 moves an accuracy by 0.02.
-MIN_CANDIDATES = 50
+MIN_CANDIDATES = MIN_AGREEMENT_CANDIDATES  # the metric refuses a claimed agreement on fewer
 
 
 def _finite(value: float | None) -> float | None:

@@ -7,6 +7,8 @@ sha256 (model_file.py). Resuming a killed run is the command's (run.py); a rerun
 
 from __future__ import annotations
 
+import asyncio
+import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,7 +17,7 @@ from swords_baselines.judge import constraint as constraints
 from swords_baselines.judge.model_file import content_sha256
 from swords_baselines.judge.prompt import judge_id, parse_label, request_body
 from swords_baselines.llm.cache import ResponseCache
-from swords_baselines.llm.client import LLMClient, api_key, effective_base_url, is_openai
+from swords_baselines.llm.client import LLMClient, api_key, check_server_proxy, effective_base_url, is_openai
 from swords_baselines.llm.config import default_cache_dir
 from swords_baselines.llm.errors import TargetFailed
 from swords_baselines.llm.retry import Backoff
@@ -59,6 +61,7 @@ class JudgeSettings:
     max_retries: int = 6
     backoff: float = 1.0
     concurrency: int = 4
+    constraint: str = constraints.AUTO  # --constraint: auto (what the server takes) or none (free text)
 
     def cache_folder(self) -> Path | None:
         if (self.cache_dir or "").lower() == "off":
@@ -81,6 +84,8 @@ class LLMJudge:
         self.sha256: str | None = None  # a local model file's content
         self.session = LLMSession()  # the engine, the client and the event loop
         self._entered = False
+        self._first = asyncio.Lock()  # held by the requests that wait for the first constrained answer
+        self._tried = False  # a constrained request was answered, or the constraint refused
         if settings.local:
             from swords_baselines.llm.engine import DEFAULT_MODEL, LocalEngine
 
@@ -93,7 +98,9 @@ class LLMJudge:
             name = DEFAULT_MODEL if shipped else self.engine.path.stem
             self.judge = judge_id(f"{name}@{self.sha256[:12]}")
         else:
-            api_key(effective_base_url(settings.base_url), settings.api_key_env)  # a missing key: said before work
+            base_url = effective_base_url(settings.base_url)
+            api_key(base_url, settings.api_key_env)  # a missing key: said before work
+            check_server_proxy(base_url, "judge llm")  # so is a proxy variable that cannot work
             self.judge = judge_id(settings.model)
 
     @property
@@ -113,6 +120,13 @@ class LLMJudge:
         return public_url(effective_base_url(self.settings.base_url))
 
     def __enter__(self) -> LLMJudge:
+        try:
+            return self._enter()
+        except BaseException:  # a start that fails or is interrupted (Ctrl-C during the probe) closes what it started
+            self.__exit__()
+            raise
+
+    def _enter(self) -> LLMJudge:
         settings = self.settings
         self.session.start(
             lambda engine: f"local:sha256:{self.sha256}",  # the model's content
@@ -125,7 +139,9 @@ class LLMJudge:
             cache=ResponseCache(settings.cache_folder()),
         )
         self._entered = True
-        if self.engine is not None:
+        if settings.constraint == constraints.NONE:
+            self.constraint = constraints.NONE  # the server is not asked what it is
+        elif self.engine is not None:
             self.constraint = constraints.GRAMMAR  # llama.cpp's
         else:
             openai = is_openai(effective_base_url(settings.base_url))
@@ -137,12 +153,36 @@ class LLMJudge:
         self.session.close()
 
     async def _verdict(self, task: Task, candidate: Candidate) -> Verdict:
+        if self.constraint != constraints.NONE and not self._tried:
+            # One request at a time until the server took or refused the constraint: one that refuses it is sent it
+            # once, not once a request in flight.
+            async with self._first:
+                if not self._tried:
+                    try:
+                        return await self._asked(task, candidate)
+                    finally:
+                        self._tried = True
+        return await self._asked(task, candidate)
+
+    async def _asked(self, task: Task, candidate: Candidate) -> Verdict:
         kind = self.constraint
-        body = constraints.constrained(request_body(self.model, task, candidate.substitute), kind)
+        body = request_body(self.model, task, candidate.substitute)
         try:
-            reply = await self.client.request("chat", body)
+            reply = await self.client.request("chat", constraints.constrained(body, kind))
         except TargetFailed as error:
-            return Verdict(task, candidate, None, failure=f"no answer: {error}", constraint=kind)
+            if not constraints.refused(kind, error):
+                return Verdict(task, candidate, None, failure=f"no answer: {error}", constraint=kind)
+            try:  # the same request without the constraint: answered, the server refused the constraint alone
+                reply = await self.client.request("chat", body)
+            except TargetFailed as again:
+                return Verdict(task, candidate, None, failure=f"no answer: {again}", constraint=kind)
+            if self.constraint != constraints.NONE:  # said once, for the requests in flight with it too
+                self.constraint = constraints.NONE
+                constraints.say(self.client, constraints.refusal_line(self.client, kind, error))
+            kind = constraints.NONE
+        if not finite_json(reply.response):  # Python reads NaN and Infinity; no JSON writer writes them
+            failure = "no answer: the server's answer is malformed (its JSON holds NaN or Infinity, which JSON has not)"
+            return Verdict(task, candidate, None, failure=failure, constraint=kind)
         label = parse_label(reply.text)
         if label is None:
             failure = f"not a label: {reply.text[:60]!r}"
@@ -165,6 +205,21 @@ class LLMJudge:
     @property
     def cache_hits(self) -> int:
         return self.client.usage.cache_hits if self.client is not None else 0
+
+
+def finite_json(value: object) -> bool:
+    """Whether every number in parsed JSON is finite (a bare NaN or Infinity, which Python's json reads, is not);
+    walked without recursion, however deep the server nested it."""
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, float) and not math.isfinite(item):
+            return False
+        if isinstance(item, dict):
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+    return True
 
 
 def _shipped_sha256() -> str | None:

@@ -14,6 +14,7 @@ A symbolic link at an output (the system's /dev/stdout is one) is never written 
 from __future__ import annotations
 
 import json
+import math
 import os
 from pathlib import Path
 
@@ -26,6 +27,23 @@ LLM_WRITER = "swords judge llm"
 VALIDATE_WRITER = "swords judge validate"
 MAX_OWNED_BYTES = 256 * 2**20  # a judgments file of ours is ~300 bytes a candidate; a larger file is not ours
 _MAX_LINE_BYTES = 2**20
+
+
+def strict_json(data: bytes | str) -> object:
+    """JSON as its other readers take it: NaN, Infinity and a number past a float's range (1e999), which Python's
+    json reads, are a ValueError naming them (json.JSONDecodeError: not JSON at all)."""
+    return json.loads(data, parse_constant=_not_a_number, parse_float=_finite)
+
+
+def _not_a_number(constant: str) -> None:
+    raise ValueError(f"{constant} is not JSON")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text[:40]} is past a number's range")
+    return value
 
 
 def _first_line(path: Path) -> object:
@@ -73,7 +91,7 @@ def validation_entries(path: Path) -> dict | None:
     try:
         if path.stat().st_size > MAX_OWNED_BYTES:
             return None
-        return entries_of(json.loads(path.read_bytes()))
+        return entries_of(strict_json(path.read_bytes()))  # NaN: edited by hand, never written by validate
     except (OSError, ValueError, RecursionError):
         return None
 

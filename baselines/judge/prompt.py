@@ -11,7 +11,8 @@ import re
 import unicodedata
 
 from swords_baselines.llm.prompt import mark_target
-from swords_metric import INSTRUCTIONS, LABELS, Task
+from swords_metric import INSTRUCTIONS, LABELS, LLM_PREFIX, Task
+from swords_metric import judge_id as compared_name
 
 ANSWER = "Answer with exactly one word: accept, reject or abstain."
 SYSTEM_TEMPLATE = "{instructions}\n\n{answer}"
@@ -38,8 +39,9 @@ def template_hash() -> str:
 
 
 def judge_id(model: str) -> str:
-    """`llm:<model>:<prompt sha256[:8]>`: the model and the prompt that made a judgment."""
-    return f"llm:{model}:{template_hash()}"
+    """`llm:<model>:<prompt sha256[:8]>`: the model and the prompt that made a judgment, written as the metric
+    compares judges' names (NFC, trimmed), so the name in the records is the one the merge and validate compare."""
+    return compared_name(f"{LLM_PREFIX}{model}:{template_hash()}")
 
 
 def messages(task: Task, substitute: str) -> list[dict]:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from swords_baselines.judge.constraint import KINDS, NONE, kept_fields
 from swords_lexsub.terminal import shown
-from swords_metric import LABELS, Candidate, Task, TaskSet, judgment_record
+from swords_metric import LABELS, Candidate, Task, TaskSet, judge_id, judgment_record
 
 MAX_NOTES = 5  # dropped records named one a line; past this, a count
 VERDICT_FIELDS = ("constraint", "p_accept")  # what a record holds of its verdict besides the label (llm.py)
@@ -35,9 +35,14 @@ def _shown_value(value: object) -> str:
     return repr(value) if isinstance(value, str) else shown(str(value))
 
 
+def same_judge(name: object, judge: str) -> bool:
+    """Whether a record's `judge` names this judge as the metric compares names (`LLM:` in any case, NFC, trimmed)."""
+    return isinstance(name, str) and judge_id(name) == judge
+
+
 def problem(record: dict, header: dict, candidates: dict) -> str | None:
     """Why `record` cannot be kept as a judgment of this run (`header`: its judge and tasks_sha256), or None."""
-    if record.get("judge") != header["judge"]:
+    if not same_judge(record.get("judge"), header["judge"]):
         return f"another judge's record ({_shown_value(record.get('judge'))})"
     if record.get("tasks_sha256") != header["tasks_sha256"]:
         return "a record of another tasks file"

@@ -25,7 +25,7 @@ from swords_baselines.judge.outputs import (
     lock_is_ours,
     refuse_foreign,
 )
-from swords_baselines.judge.records import checked, offered
+from swords_baselines.judge.records import checked, offered, same_judge
 from swords_baselines.judge.waits import announce, retry_status
 from swords_baselines.run.files import JOURNAL_SUFFIX, RunLock, open_in_place, whole_lines
 from swords_lexsub.errors import SwordsError
@@ -98,7 +98,9 @@ def _output_records(output: Path, header: dict, force: bool, candidates: dict) -
     refuse_foreign(output, records is not None, force, COMMAND)
     if force or records is None:
         return []
-    same = all(r.get("judge") == header["judge"] and r.get("tasks_sha256") == header["tasks_sha256"] for r in records)
+    same = all(
+        same_judge(r.get("judge"), header["judge"]) and r.get("tasks_sha256") == header["tasks_sha256"] for r in records
+    )
     if not same:
         raise SwordsError(
             f"{output} holds another judge's judgments or those of other tasks; choose another --output, or pass "
@@ -147,17 +149,47 @@ def _ask(judge: LLMJudge, items: list, outcome: Outcome, journal, done: dict, he
                     verdict.task, verdict.candidate, header["judge"], verdict.label, **verdict.fields()
                 )
                 record.update(extra)
-                journal.write(json.dumps(record, ensure_ascii=False) + "\n")
+                journal.write(_line(record))
                 journal.flush()
                 done[_key(record)] = record
         except SwordsError as error:  # the server is down, the key refused: what was judged stays
             raise SwordsError(f"{error}; {_where_kept(done, at)}: rerun the same command to resume") from None
 
 
-def judge_tasks(taskset: TaskSet, judge: LLMJudge, output: Path, header: dict, force: bool = False) -> Outcome:
+def _line(record: dict) -> str:
+    """A journal's or an output's line: strict JSON (NaN or Infinity, which no reader takes, is a ValueError)."""
+    return json.dumps(record, ensure_ascii=False, allow_nan=False) + "\n"
+
+
+def _drop_empty(journal: Path, done: dict) -> None:
+    """A failed run's journal that holds no judgment goes: it would resume nothing."""
+    if not done:
+        journal.unlink(missing_ok=True)
+
+
+def _no_label(outcome: Outcome) -> str:
+    no_answer = sum(v.answer is None for v in outcome.failed)
+    last = next((v for v in reversed(outcome.failed) if v.answer is not None), outcome.failed[-1])
+    return (
+        f"judge llm: no candidate got a label ({len(outcome.failed):,} asked: {len(outcome.failed) - no_answer:,} "
+        f"answers named none, {no_answer:,} got no answer; last: {last.failure}); nothing was written: a judge "
+        "whose answers name none of accept, reject or abstain cannot judge (try a model that follows instructions)"
+    )
+
+
+def judge_tasks(
+    taskset: TaskSet, judge: LLMJudge, output: Path, header: dict, force: bool = False, tasks: str = "the tasks file"
+) -> Outcome:
     """Judge every candidate not yet judged, journalled; write the output atomically. `header` identifies the
-    run (its "judge" and "tasks_sha256" are stamped on every record, with `header["agreement"]` if any). A run in
-    which no candidate asked got an answer (a server that only answers 429) is one SwordsError, nothing written."""
+    run (its "judge" and "tasks_sha256" are stamped on every record, with `header["agreement"]` if any). A run
+    that would write no judgment is one SwordsError, nothing written: a tasks file without a task (before any
+    request), a run in which no candidate asked got an answer (a server that only answers 429), or one in which no
+    answer named a label (a server that answers "I think it fits.")."""
+    if not taskset.tasks:  # `tasks`: the file's name in the line
+        raise SwordsError(
+            f"judge llm: {tasks} holds no task: nothing to judge, nothing written (`swords judge tasks` makes "
+            "none when the benchmark judged every substitute the run gave)"
+        )
     header = {"format": JOURNAL_FORMAT, **header}
     paths = check_outputs(output)
     with RunLock(paths, command=COMMAND):
@@ -181,7 +213,7 @@ def judge_tasks(taskset: TaskSet, judge: LLMJudge, output: Path, header: dict, f
                 open_in_place(paths["journal"], os.O_WRONLY | os.O_APPEND | os.O_CREAT), "a", encoding="utf-8"
             ) as journal:
                 if fresh:
-                    journal.write(json.dumps(header, ensure_ascii=False) + "\n")
+                    journal.write(_line(header))
                     journal.flush()
                 if items:
                     _ask(judge, items, outcome, journal, done, header, extra, places)
@@ -195,15 +227,19 @@ def judge_tasks(taskset: TaskSet, judge: LLMJudge, output: Path, header: dict, f
             ) from None
         if items and len(outcome.failed) == len(items) and all(v.answer is None for v in outcome.failed):
             last = outcome.failed[-1].failure
+            _drop_empty(paths["journal"], done)
             raise SwordsError(
                 f"judge llm: no candidate asked got an answer ({len(items):,} asked; last: {last}); "
                 f"{_where_kept(done, places)}: rerun the same command once the server answers"
             )
+        if not done:  # every answer named no label: an output without a judgment is no output
+            _drop_empty(paths["journal"], done)
+            raise SwordsError(_no_label(outcome))
         ordered = [done[key] for t in taskset.tasks for c in t.candidates if (key := (t.task, c.substitute)) in done]
         for record in ordered:  # the agreement of this run, also on the records an earlier run of it wrote
             record.pop("agreement", None)
             record.update(extra)
-        text = "".join(json.dumps(record, ensure_ascii=False) + "\n" for record in ordered)
+        text = "".join(_line(record) for record in ordered)
         try:
             atomic_write(output, text.encode("utf-8"))
         except SwordsError as error:  # no space: nothing replaced, the journal keeps every judgment

@@ -17,10 +17,10 @@ from pathlib import Path
 
 from swords_lexsub.errors import SwordsError
 from swords_lexsub.terminal import shown
-from swords_metric import MAX_TASKS_BYTES, TaskSet
+from swords_metric import MAX_TASKS_BYTES, TASKS_DIGEST, TaskSet, tasks_digest
 
 TASKS_FORMAT = "swords-judge-tasks"
-DIGEST = "content_sha256"  # the header's key for the digest of everything else in the file
+DIGEST = TASKS_DIGEST  # the header's key for the digest of everything else in the file (the metric's, which checks it)
 MAX_LINE_CHARS = 1 << 20  # read_tasks's bound on a line (not public); a test has it refuse a line this refuses
 _MAX_HEADER_BYTES = 1 << 16
 _STAMP_BYTES = len(f', "{DIGEST}": "{"0" * 64}"')  # what the digest adds to the header line
@@ -28,12 +28,6 @@ _STAMP_BYTES = len(f', "{DIGEST}": "{"0" * 64}"')  # what the digest adds to the
 
 def _header_bytes(header: dict) -> bytes:
     return (json.dumps(header, ensure_ascii=False) + "\n").encode("utf-8")
-
-
-def _digest(header: dict, body: bytes) -> str:
-    """The sha256 of the header without its digest (as written, in its own key order) and of the task lines."""
-    unstamped = {key: value for key, value in header.items() if key != DIGEST}
-    return hashlib.sha256(_header_bytes(unstamped) + body).hexdigest()
 
 
 def task_lines(taskset: TaskSet, what: str) -> bytes:
@@ -71,7 +65,7 @@ def stamped(taskset: TaskSet, body: bytes) -> TaskSet:
     """The task set with its header stamped with the digest of the file that write_tasks will make of it."""
     header = {key: value for key, value in taskset.header.items() if key != DIGEST}
     try:
-        header[DIGEST] = _digest(header, body)
+        header[DIGEST] = tasks_digest(header, body)
     except UnicodeEncodeError:
         raise SwordsError("the tasks file's header holds text UTF-8 cannot hold; nothing was written") from None
     return TaskSet(header, taskset.tasks)

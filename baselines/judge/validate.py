@@ -29,7 +29,7 @@ from swords_baselines.judge.outputs import VALIDATE_WRITER, refuse_foreign, vali
 from swords_lexsub.errors import SwordsError
 from swords_lexsub.files import atomic_write, check_output_file
 from swords_lexsub.terminal import shown
-from swords_metric import MAX_CANDIDATES, MetricInputError, Scorer, spearman, tasks_for
+from swords_metric import MAX_CANDIDATES, MetricInputError, Scorer, judge_id, spearman, tasks_for
 
 MAIN_POOL, SECOND_POOL = "swords_test_subset", "swords_reannotated"  # both: test, the same 89 targets
 
@@ -151,7 +151,8 @@ def run_validation(args: argparse.Namespace, judge) -> int:
             print(shown(f"judge validate: nothing recorded in {output}"), file=sys.stderr)
             return 1
     elif output is not None:
-        atomic_write(output, json.dumps({**entries, judge.judge: entry}, indent=2).encode("utf-8"))
+        others = {key: value for key, value in entries.items() if judge_id(key) != judge.judge}  # LLM: is llm:
+        atomic_write(output, json.dumps({**others, judge.judge: entry}, indent=2, allow_nan=False).encode("utf-8"))
         print(shown(f"wrote {output}"), file=sys.stderr)
     return 0
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from urllib.parse import parse_qsl, urlsplit, urlunsplit
@@ -19,12 +18,14 @@ from swords_baselines.llm.breaker import CircuitBreaker
 from swords_baselines.llm.cache import ResponseCache
 from swords_baselines.llm.errors import BadOutput, FatalAPIError, ServerDown, TargetFailed
 from swords_baselines.llm.parse import extract
-from swords_baselines.llm.retry import MAX_TOTAL_WAIT, Backoff, classify, note_headers
+from swords_baselines.llm.retry import MAX_TOTAL_WAIT, Backoff, classify, described, note_headers
 from swords_baselines.llm.usage import Usage
 from swords_lexsub.credentials import Redactor, public_url, url_secrets
 from swords_lexsub.errors import SwordsError
 from swords_lexsub.extras import import_failure
 from swords_lexsub.http_client import bounded_client
+from swords_lexsub.proxies import check_proxy, proxy_secrets
+from swords_lexsub.urls import SPACES, url_problem
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 CONNECT_TIMEOUT = 10.0  # seconds to open a connection: a host that does not accept one is not slow, it is down
@@ -44,30 +45,10 @@ def check_base_url(url: str, what: str = "--base-url") -> str:
     """An API base URL as the client can use it, or one SwordsError naming what is wrong with it (the
     scheme, the syntax, the host, the port), before any request. The message shows the URL without its
     credentials."""
-    shown = public_url(url)
-    if not url or any(character.isspace() or not character.isprintable() for character in url):
-        raise SwordsError(f"llm: {what} {shown!r}: a URL has no spaces or control characters")
-    try:
-        parts = urlsplit(url)
-        port = parts.port
-    except ValueError as error:
-        found = re.search(r"://[^/?#]*:([0-9]+)(?:[/?#]|$)", url)
-        if "Port" not in str(error):
-            problem = f"not a valid URL ({error})"
-        elif found:
-            problem = f"port {found.group(1)} is out of range (1 to 65535)"
-        else:
-            problem = "its port is not a number"
-        raise SwordsError(f"llm: {what} {shown}: {problem}") from None
-    if "://" not in url:
-        raise SwordsError(f"llm: {what} {shown}: no scheme (write http://… or https://…)")
-    if parts.scheme.lower() not in ("http", "https"):
-        scheme = f"{parts.scheme!r}" if parts.scheme else "none"
-        raise SwordsError(f"llm: {what} {shown}: the scheme must be http or https (it is {scheme})")
-    if not parts.hostname:
-        raise SwordsError(f"llm: {what} {shown}: no host")
-    if port == 0:
-        raise SwordsError(f"llm: {what} {shown}: port 0 is out of range (1 to 65535)")
+    problem = url_problem(url, ("http", "https"))
+    if problem is not None:  # the URL as given, escaped (a newline in it is shown as \n: urlsplit would drop it)
+        shown = public_url(url)
+        raise SwordsError(f"llm: {what} {repr(shown) if problem == SPACES else shown}: {problem}")
     return url
 
 
@@ -79,6 +60,15 @@ def effective_base_url(base_url: str | None) -> str:
     if environment:
         return check_base_url(environment, "$OPENAI_BASE_URL").rstrip("/")
     return DEFAULT_BASE_URL
+
+
+def check_server_proxy(base_url: str, command: str = "llm") -> None:
+    """Before any request: the proxy the environment names for the server, if any, can be used (one SwordsError naming
+    its variable and what is wrong with it)."""
+    try:
+        check_proxy(base_url)
+    except SwordsError as error:
+        raise SwordsError(f"{command}: {error}") from None
 
 
 def is_openai(base_url: str) -> bool:
@@ -116,6 +106,7 @@ class LLMClient:
         cache_identity: str | None = None,
         on_retry: Callable[[Usage, str, float], None] | None = None,
         keep: Callable[[dict, str], bool] | None = None,
+        direct: bool = False,
     ) -> None:
         if concurrency < 1:
             raise SwordsError("concurrency must be at least 1")
@@ -133,7 +124,9 @@ class LLMClient:
         self.breaker = CircuitBreaker()
         # As the Hub token is: every piece of a secret of 8 characters or more, in any case (a server may echo a
         # key cut short or upper-cased).
-        self.redactor = Redactor(tokens=url_secrets(self.base_url))
+        # The proxy's user and password too: sent to it with every request, and a proxy may echo them.
+        self.redactor = Redactor(tokens=url_secrets(self.base_url) | proxy_secrets())
+        self.direct = direct  # no proxy: the embedded engine, on this machine's loopback
         key = session_key or os.environ.get(api_key_env)
         if key != PLACEHOLDER_KEY:  # known before any answer, a cached one too
             self.redactor.add_token(key)
@@ -163,6 +156,7 @@ class LLMClient:
             http = bounded_client(  # no body past MAX_BODY_BYTES is read
                 httpx,
                 asynchronous=True,
+                inner=httpx.AsyncHTTPTransport() if self.direct else None,
                 timeout=httpx.Timeout(self.timeout, connect=min(self.timeout, CONNECT_TIMEOUT)),
                 event_hooks={"response": [note_headers]},
             )
@@ -226,7 +220,7 @@ class LLMClient:
                 failure = classify(error, self.timeout, self.public_base_url, self.redact)
                 retry_after, last_error = failure.retry_after, failure.message
                 if failure.server_side and sent_at is not None:
-                    self.breaker.failed(sent_at, lambda n, e=last_error: self._down(n, e))
+                    self.breaker.failed(sent_at, lambda n, e=last_error, w=failure.who: self._down(n, e, w))
             if attempt == self.max_retries:
                 break
             wait = self.backoff.wait(attempt, retry_after)
@@ -247,6 +241,10 @@ class LLMClient:
             await asyncio.sleep(wait)
         attempts = attempt + 1
         raise TargetFailed(self.redact(f"{last_error} (after {attempts} attempt{'s' * (attempts > 1)})"))
+
+    def failure(self, error: Exception) -> str:
+        """What a failed request's exception means, in a few words without credentials (retry.described)."""
+        return described(error, self.timeout, self.public_base_url, self.redact)
 
     async def models(self, seconds: float | None = None) -> object:
         """The server's GET /models body as JSON (what it serves and, as `owned_by`, what it is), asked once
@@ -275,12 +273,11 @@ class LLMClient:
             kind = raw.http_response.headers.get("content-type", "unknown type")
             raise BadOutput(f"response body is not JSON ({kind}, HTTP {raw.http_response.status_code})") from None
 
-    def _down(self, failures: int, last_error: str) -> str:
+    def _down(self, failures: int, last_error: str, who: str | None = None) -> str:
+        """The circuit breaker's line: who is down (the server, or the proxy in front of it) and the last failure."""
         state = "is not answering" if "timed out" in last_error or "connect" in last_error else "keeps failing"
-        return (
-            f"the server at {self.public_base_url} {state}: {failures} requests in a row failed (last: {last_error}); "
-            "no more are sent"
-        )
+        who = who or f"the server at {self.public_base_url}"
+        return f"{who} {state}: {failures} requests in a row failed (last: {last_error}); no more are sent"
 
     def _record(self, endpoint: str, body: dict, data: object) -> dict | None:
         """What the cache keeps of an answer: None for a response that is not strict JSON (NaN, Infinity),

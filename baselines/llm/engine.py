@@ -138,10 +138,11 @@ class LocalEngine:
     def _wait_healthy(self, address: str) -> None:
         import urllib.request
 
+        direct = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # on this machine: through no proxy
         deadline = time.monotonic() + self.load_timeout
         while time.monotonic() < deadline and self.host is not None and self.host.alive():
             try:
-                with urllib.request.urlopen(f"{address}/health", timeout=5) as response:
+                with direct.open(f"{address}/health", timeout=5) as response:
                     if json.loads(response.read()).get("status") == "ok":
                         return
             except (OSError, ValueError):

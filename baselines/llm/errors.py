@@ -14,7 +14,12 @@ class ServerDown(FatalAPIError):
 
 
 class TargetFailed(Exception):
-    """One request failed for good (after its retries, or at once for a request the server rejects)."""
+    """One request failed for good (after its retries, or at once for a request the server rejects: `status` is the
+    HTTP status it rejected it with)."""
+
+    def __init__(self, message: str, status: int | None = None) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 class BadOutput(Exception):

@@ -14,7 +14,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from swords_baselines.llm.cache import ResponseCache
-from swords_baselines.llm.client import LLMClient, api_key, effective_base_url
+from swords_baselines.llm.client import LLMClient, api_key, check_server_proxy, effective_base_url
 from swords_baselines.llm.config import LLMConfig
 from swords_baselines.llm.errors import TargetFailed
 from swords_baselines.llm.failures import Failure, FailurePolicy
@@ -107,9 +107,12 @@ class LLM(System):
     # -- System interface --
 
     def check(self) -> None:
-        """Before any work: an API key is needed for OpenAI's API (other servers get a placeholder)."""
+        """Before any work: an API key is needed for OpenAI's API (other servers get a placeholder), and the proxy
+        the environment names for the server must be one that can work."""
         if not self.settings.local:
-            api_key(effective_base_url(self.settings.base_url), self.settings.api_key_env, self._session_key)
+            base_url = effective_base_url(self.settings.base_url)
+            api_key(base_url, self.settings.api_key_env, self._session_key)
+            check_server_proxy(base_url)
 
     def start(self) -> None:
         """Start the local engine (--local), make the client, choose the tokenizer (probing the server's

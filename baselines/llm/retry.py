@@ -12,12 +12,17 @@ Retry-After past 2 minutes with their 8 s backoff (here the run stops instead); 
 from __future__ import annotations
 
 import email.utils
+import os
 import random
+import ssl
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from urllib.parse import urlsplit
 
 from swords_baselines.llm.errors import FatalAPIError, TargetFailed
+from swords_lexsub.http_client import BodyTooLarge, ProxyUnusable, proxy_of
+from swords_lexsub.proxies import Proxy
 
 MAX_BACKOFF = 60.0  # seconds: the longest exponential wait between two attempts
 # Seconds one request may spend waiting between its attempts, in all: the circuit breaker's bound on failures
@@ -31,11 +36,13 @@ _HEADERS_SEEN = "swords_response_headers"
 @dataclass(frozen=True)
 class Retryable:
     """A failure worth another attempt: what to say, how long the server asked us to wait (None: it did not
-    say), and whether the server is at fault (which the circuit breaker counts)."""
+    say), whether the server is at fault (which the circuit breaker counts), and who failed when it is not the server
+    alone (a proxy: "the proxy http://… (HTTPS_PROXY)")."""
 
     message: str
     retry_after: float | None
     server_side: bool
+    who: str | None = None
 
 
 @dataclass
@@ -83,8 +90,10 @@ def classify(error: Exception, timeout: float, where: str, redact: Callable[[str
     succeed) or TargetFailed (this request never will). `where` is the server's public URL."""
     import openai
 
-    from swords_lexsub.http_client import BodyTooLarge
-
+    if isinstance(error.__cause__, ProxyUnusable) or isinstance(error, ProxyUnusable):
+        raise FatalAPIError(redact(str(error.__cause__ or error))) from None
+    proxy = proxy_of(getattr(error, "request", None))
+    via = f"{where} through {proxy}" if proxy is not None else where
     if isinstance(error, openai.APITimeoutError):
         headers = _headers_seen(error)
         if headers is not None:
@@ -96,26 +105,96 @@ def classify(error: Exception, timeout: float, where: str, redact: Callable[[str
                 None,
                 True,
             )
-        return Retryable(f"timed out after {timeout:g} s with no response from {where}", None, True)
+        who = f"the server at {where}, through {proxy}," if proxy is not None else None
+        return Retryable(f"timed out after {timeout:g} s with no response from {via}", None, True, who)
     if isinstance(error, openai.APIConnectionError):
-        cause = error.__cause__
-        if isinstance(cause, BodyTooLarge):
-            return Retryable(str(cause), None, True)
-        if cause is not None and "complete message body" in str(cause):
-            return Retryable(f"the response was cut short: {redact(str(cause))}", None, True)
-        detail = redact(str(cause or error)) or type(cause or error).__name__
-        return Retryable(f"cannot connect to {where} ({detail})", None, True)
+        return _unanswered(error, where, proxy, redact)
     if isinstance(error, openai.APIStatusError):
         status = error.status_code
         message = redact(f"HTTP {status}: {error.message}")
+        if status == 407 and proxy is not None:
+            raise FatalAPIError(_credentials_asked(proxy)) from None
         if status in (401, 403, 404):
             raise FatalAPIError(f"{message} ({where})") from None
         if status == 429:
             return Retryable(message, retry_after_seconds(error.response.headers), False)
         if status >= 500 or status in (408, 409):
             return Retryable(message, retry_after_seconds(error.response.headers), True)
-        raise TargetFailed(message) from None
+        raise TargetFailed(message, status) from None
     raise FatalAPIError(redact(f"unexpected {type(error).__name__}: {error}")) from None
+
+
+def described(error: Exception, timeout: float, where: str, redact: Callable[[str], str]) -> str:
+    """What a failed request's exception means, in a few words, as classify says it whether or not a retry could help
+    (the constraint's probe says it once and goes on)."""
+    import openai
+
+    if not isinstance(error, openai.APIError):
+        text = str(error).strip()
+        return redact(text.splitlines()[0] if text else type(error).__name__)
+    try:
+        return classify(error, timeout, where, redact).message
+    except (FatalAPIError, TargetFailed) as said:
+        return redact(str(said))
+
+
+def _unanswered(error: Exception, where: str, proxy: Proxy | None, redact: Callable[[str], str]) -> Retryable:
+    """What a request that got no whole answer met (openai's APIConnectionError): a proxy that cannot be used, refused
+    or not reached, is named; an answer cut short or malformed is said as such, not as "cannot connect"."""
+    import httpx
+
+    cause = error.__cause__
+    detail = redact(str(cause or error)) or type(cause or error).__name__
+    if isinstance(cause, BodyTooLarge):
+        return Retryable(str(cause), None, True)
+    if proxy is not None and isinstance(cause, httpx.ProxyError):  # the proxy's answer to CONNECT
+        if detail.startswith("407"):
+            raise FatalAPIError(_credentials_asked(proxy)) from None
+        who = f"the server at {where}, through {proxy},"  # the proxy answered: what is behind it did not
+        return Retryable(f"{proxy} opened no tunnel to {where} ({detail})", None, True, who)
+    tls = _tls_failure(cause)
+    to_proxy = proxy is not None and (tls is None or urlsplit(proxy.url).scheme.lower() == "https")
+    if to_proxy and isinstance(cause, httpx.ConnectError):  # a tunnel's TLS to the server is the server's
+        if tls is not None:  # TLS to a proxy that speaks plain HTTP, or whose certificate is not trusted
+            raise FatalAPIError(
+                f"{proxy}: its TLS handshake failed ({redact(tls)}); a proxy that speaks plain HTTP is written "
+                f"http://… in {proxy.variable}"
+            ) from None
+        return Retryable(f"cannot connect to {proxy}: {_socket_reason(cause) or detail}", None, True, str(proxy))
+    via = f"{where} through {proxy}" if proxy is not None else where
+    if isinstance(cause, httpx.RemoteProtocolError | httpx.DecodingError):
+        if "complete message body" in detail:
+            return Retryable(f"the response was cut short: {detail}", None, True)
+        if "without sending a response" in detail:
+            return Retryable(f"{via} closed the connection without answering", None, True)
+        return Retryable(f"the answer from {via} was malformed ({detail})", None, True)
+    reason = _socket_reason(cause) if isinstance(cause, httpx.ConnectError) else None
+    return Retryable(f"cannot connect to {via} ({reason or detail})", None, True)
+
+
+def _credentials_asked(proxy: Proxy) -> str:
+    """A proxy's 407: it wants credentials, or refuses the ones its variable gives."""
+    if "@" in urlsplit(proxy.url).netloc:
+        return f"{proxy} refuses the user and password {proxy.variable} gives (HTTP 407)"
+    return f"{proxy} asks for a user and password (HTTP 407): write them in {proxy.variable} as http://user:password@host:port"
+
+
+def _tls_failure(error: BaseException | None) -> str | None:
+    """The TLS error behind a failed connection, if that is what it was."""
+    while error is not None:
+        if isinstance(error, ssl.SSLError):
+            return error.reason or str(error)
+        error = error.__cause__ or error.__context__
+    return None
+
+
+def _socket_reason(error: BaseException | None) -> str | None:
+    """What the socket said ("Connection refused"), under anyio's "All connection attempts failed"."""
+    while error is not None:
+        if isinstance(error, OSError) and error.errno:
+            return os.strerror(error.errno)
+        error = error.__cause__ or error.__context__
+    return None
 
 
 async def note_headers(response) -> None:

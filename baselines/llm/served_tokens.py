@@ -11,17 +11,18 @@ from swords_baselines.llm.errors import ServerUnreachable, UnknownTokenizer
 from swords_baselines.llm.tokens import ENCODINGS, Tokenizer, encoding_for_model, get_tokenizer
 from swords_lexsub.credentials import public_url
 from swords_lexsub.errors import SwordsError
-from swords_lexsub.http_client import MAX_BODY_BYTES, BodyTooLarge, bounded_client, proxied_transport
+from swords_lexsub.http_client import MAX_BODY_BYTES, BodyTooLarge, bounded_client, proxied_transport, proxy_of
 
 
 class ServerTokenizer(Tokenizer):
     """The serving model's own tokenizer, asked through its server: llama.cpp's /tokenize, /apply-template and
     /props, or vLLM's /tokenize. Counts are the server's, so a prompt's budget is exact for any model."""
 
-    def __init__(self, base_url: str, model: str, flavor: str, timeout: float = 10.0) -> None:
+    def __init__(self, base_url: str, model: str, flavor: str, timeout: float = 10.0, direct: bool = False) -> None:
         root = base_url.rstrip("/")
         self.root = root[: -len("/v1")] if root.endswith("/v1") else root
         self.model, self.flavor, self.timeout = model, flavor, timeout
+        self.direct = direct  # no proxy: the embedded engine, on this machine's loopback
         self._http = None
         super().__init__(f"{flavor} /tokenize of {model}", self._encode)
         self.prompt_overhead = len(self._tokenize("a", special=True)) - len(self._tokenize("a", special=False))
@@ -46,7 +47,8 @@ class ServerTokenizer(Tokenizer):
         if self._http is None:
             # No connection kept open between requests (as urllib did): llama.cpp's HTTP server holds one of its few
             # threads for each open connection, which the completions need.
-            once = proxied_transport(httpx, limits=httpx.Limits(max_keepalive_connections=0))
+            limits = httpx.Limits(max_keepalive_connections=0)
+            once = httpx.HTTPTransport(limits=limits) if self.direct else proxied_transport(httpx, limits=limits)
             self._http = bounded_client(httpx, inner=once, timeout=self.timeout, follow_redirects=True)
         seconds, started = 2 * self.timeout, time.monotonic()
         try:
@@ -66,7 +68,7 @@ class ServerTokenizer(Tokenizer):
         except ValueError:  # an answer, but not JSON: not this flavor's endpoint
             raise SwordsError(f"the server's {path} answered something other than JSON") from None
         except httpx.HTTPError as error:  # no answer: refused, timed out, reset
-            raise ServerUnreachable(f"its {path}: {_reason(error)}") from None
+            raise ServerUnreachable(f"its {path}{_through(error)}: {_reason(error)}") from None
         if not isinstance(answer, dict):
             raise SwordsError(f"the server's {path} answered something other than a JSON object")
         return answer
@@ -99,6 +101,15 @@ class ServerTokenizer(Tokenizer):
         return len(answer.get("tokens") or [])
 
 
+def _through(error: Exception) -> str:
+    """ ", through the proxy http://… (HTTPS_PROXY)" when the request went through one."""
+    try:
+        proxy = proxy_of(error.request)
+    except RuntimeError:  # an httpx error without its request
+        proxy = None
+    return f", through {proxy}" if proxy is not None else ""
+
+
 def _reason(error: Exception) -> str:
     """What the socket said ("Connection refused"), else the client's own words ("timed out")."""
     cause = error
@@ -109,12 +120,12 @@ def _reason(error: Exception) -> str:
     return str(error) or type(error).__name__
 
 
-def server_tokenizer(base_url: str, model: str, timeout: float = 5.0) -> ServerTokenizer | None:
+def server_tokenizer(base_url: str, model: str, timeout: float = 5.0, direct: bool = False) -> ServerTokenizer | None:
     """The tokenizer of the model behind `base_url`, if its server offers /tokenize (llama.cpp, vLLM); None
-    if it does not; ServerUnreachable if it does not answer at all within `timeout`."""
+    if it does not; ServerUnreachable if it does not answer at all within `timeout`. `direct`: through no proxy."""
     for flavor in ("llama.cpp", "vllm"):
         try:
-            tokenizer = ServerTokenizer(base_url, model, flavor, timeout)
+            tokenizer = ServerTokenizer(base_url, model, flavor, timeout, direct)
             if tokenizer.encode("lexical substitution"):
                 return tokenizer
         except ServerUnreachable:  # no answer at all (refused, timed out): no other flavor will do better
@@ -134,7 +145,7 @@ def choose_tokenizer(model: str, tokenizer: str | None, base_url: str, local: bo
         return get_tokenizer(model)
     where = public_url(base_url)
     try:
-        served = server_tokenizer(where, model)
+        served = server_tokenizer(where, model, direct=local)
     except ServerUnreachable as error:
         served, why = None, f"the server at {where} does not answer ({error})"
     else:

@@ -14,7 +14,7 @@ from contextlib import closing
 from typing import TYPE_CHECKING, Any
 
 from swords_baselines.llm.client import LLMClient
-from swords_baselines.llm.completion import close_within, in_completion_order, run_to_end
+from swords_baselines.llm.completion import close_within, in_completion_order, run_to_end, settle
 from swords_baselines.llm.errors import ServerDown
 from swords_lexsub.errors import SwordsError
 
@@ -34,9 +34,10 @@ class LLMSession:
     def start(self, local_identity: Callable[[LocalEngine], str] | None = None, **client_options) -> LLMClient:
         """Start the engine, if any, and make the client (LLMClient's options). Requests go to the engine, whose
         answers are cached under `local_identity(engine)` (it listens on a new port each time), or to the options'
-        base_url."""
+        base_url (through the proxy the environment names for it; the engine's, directly)."""
         if self.engine is not None:
             client_options["base_url"] = self.engine.start()
+            client_options["direct"] = True
             client_options["cache_identity"] = local_identity(self.engine) if local_identity else None
         self.client = LLMClient(**client_options)
         return self.client
@@ -49,8 +50,16 @@ class LLMSession:
         return self._loop
 
     def run(self, awaitable: Any) -> Any:
-        """One awaitable run to its end on the session's loop (a probe before the requests)."""
-        return run_to_end(self.loop, awaitable)
+        """One awaitable run to its end on the session's loop (a probe before the requests). Stopped by an exception
+        (Ctrl-C, SIGTERM), it is cancelled and its end awaited (at most completion.SETTLE_SECONDS): an interrupt
+        inside its own step (the client's imports) would otherwise leave it failed with no one to retrieve that, and
+        Python would print "Task exception was never retrieved" and a traceback after the command's one line."""
+        task = asyncio.ensure_future(awaitable, loop=self.loop)
+        try:
+            return run_to_end(self.loop, task)
+        except BaseException:
+            settle(self.loop, {task})
+            raise
 
     def completed(
         self,
@@ -65,9 +74,12 @@ class LLMSession:
         ServerDown's: what is kept), anything else as it is."""
         with closing(in_completion_order(self.loop, coroutines)) as batches:
             for done in batches:
-                fatal = next((task.exception() for task in done if task.exception() is not None), None)
-                for task in done:
-                    if task.exception() is None:
+                # Every exception retrieved first: a caller that stops at one of the results (five targets failed in
+                # a row) would leave the rest unretrieved, and Python would print each with its traceback at exit.
+                failures = [task.exception() for task in done]
+                fatal = next((failure for failure in failures if failure is not None), None)
+                for task, failure in zip(done, failures, strict=True):
+                    if failure is None:
                         yield task.result()
                 if isinstance(fatal, ServerDown):
                     raise SwordsError(f"{command}: {fatal}{after_down() if after_down else ''}") from None

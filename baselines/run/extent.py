@@ -3,9 +3,10 @@ one extent may do with the journal or finished run of another on the same output
 
 The extent is no part of a run's identity (system, decisive options, benchmark): a run limited to 20 targets
 resumes one limited to 5, and a full run completes a limited one, taking its answers and answering the rest. A
-run never narrows what an output holds: a --limit below the stored run's (or a limited run over a full one) is
-refused, so that no answer is lost. The header records the extent (`targets`, `split_targets` when the run
-answers part of the split, `limit`), so a limited run's metrics cannot pass for a full run's.
+run never narrows what an output holds: a --limit below the number of targets the stored run answers is refused,
+so that no answer is lost (a limit of that many or more drops nothing: the stored run is reused or completed). The
+header records the extent (`targets`, `split_targets` when the run answers part of the split, `limit`), so a limited
+run's metrics cannot pass for a full run's.
 """
 
 from __future__ import annotations
@@ -48,25 +49,41 @@ def extent_header(identity_: dict, rows: list[dict], split_targets: int, limit: 
     return header
 
 
+def held(header: dict) -> float:
+    """How many targets a header's run answers (its "targets"; an older header without them: its reach)."""
+    targets = header.get("targets")
+    valid = isinstance(targets, int) and not isinstance(targets, bool) and targets >= 0
+    return targets if valid else reach(header)
+
+
+def complete(header: dict) -> bool:
+    """Whether a header's run answers every target its system can answer: no --limit, or a limit it did not reach
+    (--limit 1000 on a split of 762)."""
+    return held(header) < reach(header)
+
+
 def shown_reach(header: dict) -> str:
     return f"--limit {header['limit']}" if reach(header) < math.inf else "every target (no --limit)"
 
 
 def check_not_narrowed(where: Path, recorded: dict, limit: int, what: str) -> None:
     """Refuse a run that would answer fewer targets than the run recorded at `where` (a journal or a finished
-    run), whose answers it would drop."""
-    wanted = {"limit": limit} if limit > 0 else {}
-    if reach(wanted) < reach(recorded):
+    run), whose answers it would drop. The targets it answers are counted, not its --limit: a limit of at least
+    as many targets (--limit 762 after a full run of 762) drops nothing."""
+    answered = held(recorded)
+    if 0 < limit < answered:
         raise SwordsError(
-            f"{where} holds {what} made with {shown_reach(recorded)}; a run with {shown_reach(wanted)} would drop "
-            "answers: rerun with that limit or more (or none), choose another --output, or pass --force"
+            f"{where} holds {what} of {answered:,} targets, made with {shown_reach(recorded)}; a run with --limit "
+            f"{limit} would drop answers: rerun with --limit {answered} or more (or none), choose another --output, "
+            "or pass --force"
         )
 
 
 def stored_plan(paths: dict[str, Path], stored: dict, identity_: dict, limit: int) -> tuple[bool, bool]:
-    """(reuse, extend) for a finished run at the output: reuse it when it is this very run (same identity and
-    extent, its files a run's); extend it when it is this run with a narrower --limit. Another run, or a run
-    this one would narrow, is refused in one line."""
+    """(reuse, extend) for a finished run at the output: reuse it when it is this very run (same identity, and it
+    answers the targets this one would: the same --limit, or every target the system answers and a limit that
+    reaches them all); extend it when it is this run with a narrower --limit. Another run, or a run this one would
+    narrow, is refused in one line."""
     from swords_baselines.run.ownership import prediction_file_is_ours
     from swords_baselines.run.runner import same_settings, settings_difference
 
@@ -78,8 +95,19 @@ def stored_plan(paths: dict[str, Path], stored: dict, identity_: dict, limit: in
         )
     check_not_narrowed(paths["jsonl"], stored, limit, "a finished run")
     ours = all(prediction_file_is_ours(paths, role, stored) for role in ("jsonl", "upstream"))
-    reuse = ours and reach(stored) == reach({"limit": limit})
+    wanted = reach({"limit": limit})
+    reuse = ours and (reach(stored) == wanted or (complete(stored) and wanted >= held(stored)))
     return reuse, ours and not reuse
+
+
+def part_of_split(header: dict) -> tuple[int, int] | None:
+    """(targets answered, the split's targets) of a run over part of its split (--limit, or a system that answers
+    only some of its targets), from its header; None for a run of the whole split (or a header that does not say)."""
+    targets, split_targets = header.get("targets"), header.get("split_targets")
+    counts = (targets, split_targets)
+    if not all(isinstance(count, int) and not isinstance(count, bool) for count in counts):
+        return None
+    return (targets, split_targets) if 0 <= targets < split_targets else None
 
 
 def targets_text(header: dict) -> str:

@@ -15,7 +15,7 @@ import swords_dataset
 from swords_lexsub.errors import SwordsError
 
 MAX_METRICS_BYTES = 2**20  # a metrics file of `swords run` is about 8 kB
-MAX_NAME_CHARS = 200  # a system's, a benchmark's or a split's name in a run header
+MAX_NAME_CHARS = 200  # a benchmark's or a split's name in a run header (a system's: any length, cut where shown)
 
 
 class UnusableMetrics(SwordsError):
@@ -60,10 +60,14 @@ def _no_constant(name: str) -> None:
     raise ValueError(f"{name} is not a number standard JSON allows")
 
 
-def _name(run: dict, key: str) -> str:
+def _name(run: dict, key: str, most: int | None = MAX_NAME_CHARS) -> str:
     value = run.get(key)
-    if not isinstance(value, str) or not value or len(value) > MAX_NAME_CHARS:
+    if not isinstance(value, str) or not value:
         raise UnusableMetrics(f'its run header has no "{key}" name')
+    if most is not None and len(value) > most:
+        raise UnusableMetrics(
+            f'its run header\'s "{key}" name is {len(value):,} characters long, over the {most:,} one may have'
+        )
     return value
 
 
@@ -82,7 +86,7 @@ def parse_metrics(content: bytes) -> dict:
     if not isinstance(run, dict):
         raise UnusableMetrics('no run header ("run": {…}) of `swords run`')
     dataset, split = _name(run, "dataset"), _name(run, "split")
-    _name(run, "system")
+    _name(run, "system", most=None)  # a long name is the run's all the same: readers show it cut (stored.py)
     try:
         swords_dataset.check_config(dataset, split)
     except SwordsError:

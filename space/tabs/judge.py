@@ -267,9 +267,10 @@ def build(demo: gr.Blocks) -> None:
         with gr.Column(scale=2):
             with gr.Accordion("Instructions (SWORDS's, Appendix B of the paper)", open=True):
                 gr.Markdown(INSTRUCTIONS, elem_id="judge-instructions")
-            progress = gr.Markdown(progress_text(None), elem_id="judge-progress")
-            saved = gr.HTML(elem_id="judge-saved")
-            task = gr.HTML(elem_id="judge-task")
+            # Labels name the API's outputs (/judge_start, /judge_save); neither component shows one on the page.
+            progress = gr.Markdown(progress_text(None), label="Progress", elem_id="judge-progress")
+            saved = gr.HTML(label="Saved (or why not)", elem_id="judge-saved")
+            task = gr.HTML(label="Task", elem_id="judge-task")
             radios = [
                 Radio(
                     CHOICES, value=None, label=f"candidate {i + 1}", visible=False, elem_id=f"judge-candidate-{i + 1}"

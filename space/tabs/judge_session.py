@@ -24,6 +24,7 @@ from swords_metric import (
     Task,
     TaskSet,
     carried_records,
+    check_judge_name,
     judged_by,
     judgment_record,
     llm_judge,
@@ -113,6 +114,10 @@ def judge_name(name: str | None) -> str:
         )
     if llm_judge(name):
         raise SpaceError(f'A name starting "{LLM_PREFIX}" is an LLM judge\'s (swords judge llm); choose another.')
+    try:  # 'аlice' with a Cyrillic 'а': the metric refuses it in a judgments file, so the tab never writes one
+        check_judge_name(name)
+    except MetricInputError as error:
+        raise SpaceError(f"{error}.") from None
     return name
 
 

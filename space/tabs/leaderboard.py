@@ -12,14 +12,15 @@ import gradio as gr
 import pandas as pd
 from pandas.io.formats.style import Styler
 
+from swords_baselines.run.extent import part_of_split
 from swords_dataset import CONFIGS
 from swords_lexsub.terminal import shown
 from swords_metric import Board, MetricInputError, published_benchmarks
 from swords_space import SPACE_DIR, scoring
 from swords_space.inputs import Dropdown, refuse
-from swords_space.render import plural
+from swords_space.render import markdown_text, plural
 from swords_space.render_board import Bar, bar_chart_html, figure
-from swords_space.stored import UnusableFile, metrics_files, read_metrics, results_dir, skipped
+from swords_space.stored import UnusableFile, metrics_files, read_metrics, results_dir, skipped, system_label
 from swords_space.table_widths import unbroken, width_px
 
 DEFAULT_BENCHMARK = "swords test"
@@ -28,11 +29,14 @@ MEASURED = (SHIPPED, YOURS)
 PUBLISHED_SOURCE = "published: "
 _PUBLISHED_STYLE = "background-color: #f3f4f6; color: #374151"
 _MEASURED_STYLE = "background-color: #eff6ff; font-weight: 600"  # render_board's measured hue, lighter
+_PARTIAL_STYLE = "background-color: #eff6ff; font-style: italic"  # measured, over part of the split: not ranked
 # Column widths: a column fits its header and its longest figure or text on one line (the table's font is
 # monospace, 8.4 px a character at Gradio's default size, bold ones too; 9 leaves room), plus its padding; a
 # system's name wraps between its words past SYSTEM_PX. A header is never wrapped: "proficiency-oriented" would
 # break at its hyphen.
 CHAR_PX, PAD_PX, SYSTEM_PX, SOURCE_CHARS = 9, 28, 260, 22
+PART_OF = " of "  # a partial run's targets: "5 of 762"
+NAME_CHARS = (SYSTEM_PX - PAD_PX) // CHAR_PX - 1  # a run's system name past this is cut: its first word fits, "…" too
 
 ABOUT = """One benchmark split at a time, ranked by its main metric, best first. The runs measured here are tinted blue,
 in bold: the results shipped with the Space and your own. The published results are shaded grey; the source column
@@ -40,7 +44,8 @@ cites paper and table. Blank: not reported; †: reranked by BERT; LSG: LexSubGe
 by it; scroll sideways for every metric. ProLex and TSAR-2022 are ranked by their own official metrics.
 
 **Add your run:** `swords run --system SYSTEM --dataset swords --split test --output runs/mine.jsonl` writes
-`runs/mine.metrics.json`. Then `swords demo --results runs` shows it here, marked "your run", beside the rest."""
+`runs/mine.metrics.json`. Then `swords demo --results runs` shows it here, marked "your run", beside the rest. A run
+over part of the split (`--limit N`) is listed last, in italics, not ranked or charted; its source says so."""
 
 # -- handlers -----------------------------------------------------------------------------------------------
 
@@ -73,8 +78,9 @@ def published_source(entry) -> str:
 
 def measured_row(metrics: dict, benchmark: str = DEFAULT_BENCHMARK) -> dict:
     """A metrics file's row of its split's board (its run header checked by stored.read_metrics), by column: the
-    figures as the metric's Board checks and shows them (percentages or fractions, by the family) and the targets a
-    count, else UnusableFile says which."""
+    figures as the metric's Board checks and shows them (percentages or fractions, by the family), the system's name
+    as the tabs show it (cut past NAME_CHARS, to fit its column) and the targets it was scored on ("5 of 762" for a
+    run over part of the split: partial()), else UnusableFile says which."""
     try:
         row = Board(benchmark).measured(metrics)
     except MetricInputError as error:
@@ -82,7 +88,20 @@ def measured_row(metrics: dict, benchmark: str = DEFAULT_BENCHMARK) -> dict:
     targets = metrics.get("targets_scored")
     if isinstance(targets, bool) or not isinstance(targets, int) or not 0 <= targets < 10**9:
         raise UnusableFile('"targets_scored" is not a count of targets')
-    return row | {"system": shown(metrics["run"]["system"]), "targets": targets, "source": SHIPPED}
+    part = part_of_split(metrics["run"])
+    shown_targets = f"{targets:,}" if part is None else f"{targets:,}{PART_OF}{part[1]:,}"
+    return row | {"system": system_label(metrics["run"], NAME_CHARS), "targets": shown_targets, "source": SHIPPED}
+
+
+def partial(row: dict) -> bool:
+    """Whether a board's row is a run over part of its split (its targets "5 of 762"): not ranked among the others,
+    whose figures are over every target."""
+    return PART_OF in str(row.get("targets") or "")
+
+
+def partial_rows(table: pd.DataFrame) -> pd.Series:
+    """Which rows of a board are partial runs (partial), as a mask of its rows."""
+    return table["targets"].map(lambda targets: partial({"targets": targets})).astype(bool)
 
 
 SHIPPED_RESULTS = SPACE_DIR / "results"  # the baselines' results that come with the Space
@@ -96,15 +115,18 @@ def result_folders(folder: str | Path | None = None) -> list[tuple[Path, str]]:
 
 
 def _shown_folder(folder: Path) -> str:
-    """A folder for the note: relative to the project when inside it (not the server's layout)."""
-    return shown(folder.relative_to(SPACE_DIR.parent) if folder.is_relative_to(SPACE_DIR.parent) else folder)
+    """A folder for the note, as code: relative to the project when inside it (not the server's layout); its name
+    shown as it is, never as Markdown or HTML."""
+    inside = folder.is_relative_to(SPACE_DIR.parent)
+    return f"<code>{markdown_text(folder.relative_to(SPACE_DIR.parent) if inside else folder)}</code>"
 
 
 def leaderboard(folder: str | Path | None = None, benchmark: str = DEFAULT_BENCHMARK) -> tuple[pd.DataFrame, str]:
     """A benchmark split's board: the runs on it (every *.metrics.json `swords run` wrote, shipped and the user's:
     result_folders) and its published results, one row each, ranked by its main metric, best first (not
-    reported: last; ties: measured first); and a note on where the runs come from and what was skipped (each
-    logged once)."""
+    reported: last; ties: measured first); then the runs over part of the split (partial), ranked among
+    themselves only; and a note on where the runs come from, the partial runs and what was skipped (each logged once;
+    every file name shown as text, never as Markdown or HTML)."""
     if benchmark not in benchmark_choices():
         raise refuse(f"Benchmark {shown(benchmark)!r} is not one of: {', '.join(benchmark_choices())}")
     board = Board(benchmark)
@@ -122,11 +144,13 @@ def leaderboard(folder: str | Path | None = None, benchmark: str = DEFAULT_BENCH
                     elsewhere += 1
                     continue
                 try:
-                    row = measured_row(metrics, benchmark) | {"source": source}
+                    row = measured_row(metrics, benchmark)
+                    partly = f", partial: {row['targets']} targets" if partial(row) else ""  # in view at 1,280 px
+                    row["source"] = source + partly
                 except UnusableFile as error:
                     skipped(path, str(error))
             if row is None:
-                skipped_names.append(shown(path.name))
+                skipped_names.append(markdown_text(path.name))
             else:
                 measured.append(row)
                 counts[source] += 1
@@ -134,12 +158,21 @@ def leaderboard(folder: str | Path | None = None, benchmark: str = DEFAULT_BENCH
         board.published_figures(entry) | {"system": entry.label, "targets": None, "source": published_source(entry)}
         for entry in board.published
     ]
-    table = pd.DataFrame(board.ranked(measured + published), columns=leaderboard_columns(benchmark))
-    note = f"{plural(counts[SHIPPED], 'shipped result')} on {benchmark} (`{_shown_folder(folders[0][0])}`)"
+    parts = [row for row in measured if partial(row)]
+    whole = [row for row in measured if not partial(row)]
+    ordered = board.ranked_apart(whole + published, parts)
+    table = pd.DataFrame(ordered, columns=leaderboard_columns(benchmark))
+    note = f"{plural(counts[SHIPPED], 'shipped result')} on {benchmark} ({_shown_folder(folders[0][0])})"
     if len(folders) > 1:
-        note += f" and {plural(counts[YOURS], 'of yours', 'of yours')} (`{_shown_folder(folders[1][0])}`)"
+        note += f" and {plural(counts[YOURS], 'of yours', 'of yours')} ({_shown_folder(folders[1][0])})"
     if elsewhere:
         note += f" ({elsewhere} more on other benchmark splits: choose one above)"
+    if parts:
+        note += (
+            f"; {plural(len(parts), 'partial run')} (over part of the split: `swords run --limit`, or a system that "
+            "answers some of its targets; its source says how many of how many) listed last, not ranked among the "
+            "runs over every target, and not charted"
+        )
     if skipped_names:
         note += f"; skipped (not a metrics file of `swords run`): {', '.join(skipped_names)}"
     note += f". Ranked by **{main}** ({board.why_main}), best first"
@@ -152,12 +185,13 @@ def leaderboard(folder: str | Path | None = None, benchmark: str = DEFAULT_BENCH
 def chart(table: pd.DataFrame, benchmark: str) -> str:
     """The bar chart of the board's main metric, in the table's order: the rows that report it."""
     main, _ = main_metric(benchmark)
-    reported = table[table[main].notna()]
+    whole = table[~partial_rows(table)]
+    reported = whole[whole[main].notna()]
     bars = [
         Bar(system, float(value), source in MEASURED)
         for system, value, source in zip(reported["system"], reported[main], reported["source"], strict=True)
     ]
-    return bar_chart_html(bars, main, benchmark, unreported=len(table) - len(reported))
+    return bar_chart_html(bars, main, benchmark, unreported=len(whole) - len(reported))
 
 
 def column_widths(table: pd.DataFrame) -> list[str]:
@@ -181,10 +215,14 @@ def styled(table: pd.DataFrame) -> Styler:
     """The board with the published rows shaded grey and the runs measured here tinted and bold; blanks where not
     reported; figures as their papers and scorers print them (34.6, not 34.60)."""
     published = table["source"].str.startswith(PUBLISHED_SOURCE)
+    parts = partial_rows(table)
     figures = {column: figure for column in table.columns if column not in ("system", "targets", "source")}
-    return table.style.apply(
-        lambda line: [_PUBLISHED_STYLE if published[line.name] else _MEASURED_STYLE] * len(line), axis=1
-    ).format(figures | {"targets": "{:.0f}"}, na_rep="")
+
+    def style(line) -> list[str]:
+        kind = _PUBLISHED_STYLE if published[line.name] else _PARTIAL_STYLE if parts[line.name] else _MEASURED_STYLE
+        return [kind] * len(line)
+
+    return table.style.apply(style, axis=1).format(figures, na_rep="")
 
 
 def on_leaderboard(benchmark: str | None = DEFAULT_BENCHMARK):
@@ -223,7 +261,7 @@ def build(demo: gr.Blocks) -> None:
         )
         with gr.Column(scale=1, min_width=360):  # gr.HTML takes no scale of its own
             figure_of_main = gr.HTML(elem_id="leaderboard-chart")
-    note = gr.Markdown(label="Sources")
+    note = gr.Markdown(label="Sources", elem_id="leaderboard-note")
     refresh = gr.Button("Refresh")
     refresh.click(on_leaderboard, benchmark, [board, note], api_name="leaderboard").then(
         on_board, benchmark, [board, note, figure_of_main], api_visibility="private"

@@ -97,13 +97,20 @@ def score_predictions(
                 **options,
             ).comparison
     except MetricInputError as error:
-        message = str(error)
-        for file, name in names.items():
-            message = message.replace(file, name)
-        raise SpaceError(message) from None
+        raise SpaceError(_as_known(str(error), names)) from None
+    if "judgments" in evaluation.result:  # the merge's notes (a cut last line, …) name the uploads too
+        judged_notes = evaluation.result["judgments"]["notes"]
+        evaluation.result["judgments"]["notes"] = [_as_known(note, names) for note in judged_notes]
     progress(1.0, "done")
     scored = (evaluation.result, evaluation.family, config, split, setting, shown, score_result.curve_frame(curve))
     return ScoreResult(*scored, predictions.file_format or "", other_shown, comparison)
+
+
+def _as_known(text: str, names: dict[str, str]) -> str:
+    """The uploads named as the user knows them, not by the server's copies."""
+    for where, name in names.items():
+        text = text.replace(where, name)
+    return text
 
 
 # -- events -------------------------------------------------------------------------------------------------

@@ -69,8 +69,11 @@ def extended_summary(result: dict) -> str:
         f"Left out (SWORDS's filter): {judged['tasks_dropped_control']:,} tasks with a wrong control answer, "
         f"{plural(judged['judges_dropped'], 'judge')} under 90% control accuracy "
         f"({plural(judged['tasks_dropped_judge'], 'task')}), "
-        f"{judged['tasks_without_controls']:,} tasks without controls; {judged['duplicates']:,} duplicate records "
-        f"counted once; {judged['already_judged']:,} judgements of substitutes the benchmark judged already (its "
+        f"{judged['tasks_without_controls']:,} tasks with a control unanswered, "
+        f"{judged['tasks_lacking_control']:,} tasks lacking a target or random control; "
+        f"{judged['duplicates']:,} duplicate records counted once; {judged['folded']:,} answers of a judge to a "
+        "substitute they judged in another task too folded into their later one (one judgement per judge and "
+        f"substitute); {judged['already_judged']:,} judgements of substitutes the benchmark judged already (its "
         "judgement kept).",
         f"Judgements per new substitute: {_histogram(judged['judgements_per_substitute']['new'])} (the benchmark's "
         "have up to 10).",
@@ -80,6 +83,8 @@ def extended_summary(result: dict) -> str:
         # Both come from the judgments files: shown as text, never as Markdown or HTML (a link, a script).
         said = markdown_text(measured) if measured else "never measured"
         lines.append(f"LLM judge {markdown_text(judge)}: agreement with SWORDS's annotators {said}.")
+    # The merge's notes (a cut last line, records timed after its clock), as the command's report shows them.
+    lines += [f"Note: {markdown_text(note)}" for note in judged["notes"]]
     return "\n\n".join(lines)
 
 

@@ -13,7 +13,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from swords_lexsub.files import atomic_write, sha256_of
+from swords_lexsub.files import atomic_write, refuse_input_as_output, sha256_of
 from swords_lexsub.hub.export_folder import (
     MANIFEST,
     SCRATCH_PREFIX,
@@ -98,7 +98,9 @@ def export(target: Path, release: Release, repos: list[HubRepo] | None = None) -
     target = Path(target)
     check_wheel(release)
     repos = hub_repos() if repos is None else repos
-    check_export_folder(target)
+    recorded = check_export_folder(target)
+    replaced = [target / MANIFEST, *(target / relative for relative in recorded)]
+    refuse_input_as_output([(str(target), path) for path in replaced], [(f"--wheel {release.wheel}", release.wheel)])
     created = not os.path.lexists(target)
     try:
         target.mkdir(parents=True, exist_ok=True)

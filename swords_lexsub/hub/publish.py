@@ -13,6 +13,7 @@ from swords_lexsub.errors import SwordsError
 from swords_lexsub.hub.endpoint import hub_endpoint
 from swords_lexsub.hub.session import hub_session, within_deadline
 from swords_lexsub.hub.transport import HubLimits
+from swords_lexsub.proxies import check_proxy, proxy_secrets
 from swords_lexsub.terminal import shown
 
 TOKEN_VARIABLES = ("HF_TOKEN", "HUGGING_FACE_HUB_TOKEN")
@@ -75,7 +76,8 @@ def upload(
 
     endpoint = hub_endpoint()
     limits = limits or HubLimits()
-    redactor = Redactor(urls=[endpoint], tokens=[token])
+    check_proxy(endpoint)  # a proxy variable that cannot work: one line naming it, before any request
+    redactor = Redactor(urls=[endpoint], tokens=[token, *proxy_secrets()])  # a proxy may echo its password
 
     def create_and_upload() -> object:
         api = HfApi(endpoint=endpoint, token=token)

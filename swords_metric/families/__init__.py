@@ -17,7 +17,7 @@ from swords_metric.families.prolex import PROLEX
 from swords_metric.families.swords import SWORDS
 from swords_metric.families.tsar2022 import TSAR2022
 
-__all__ = ["FAMILIES", "PROLEX", "SWORDS", "TSAR2022", "Family", "ReaderTable", "family_of", "rows_family"]
+__all__ = ["FAMILIES", "PROLEX", "SWORDS", "TSAR2022", "Family", "ReaderTable", "decided", "family_of", "rows_family"]
 
 FAMILIES: tuple[Family, ...] = (SWORDS, TSAR2022, PROLEX)
 _OFFICIAL = (TSAR2022, PROLEX)  # the families a config's name names ("tsar2022_en"); every other is SWORDS's
@@ -31,6 +31,13 @@ def family_of(name: object) -> Family:
         return name
     name = str(name or "")
     return next((f for f in _OFFICIAL if name == f.name or name.startswith(f"{f.name}_")), SWORDS)
+
+
+def configs_of(family: Family) -> frozenset[str]:
+    """The shipped configs a family scores."""
+    import swords_dataset
+
+    return frozenset(config for config in swords_dataset.CONFIGS if family_of(config) is family)
 
 
 def suffix_family(suffix: str | None) -> Family | None:
@@ -61,10 +68,23 @@ def rows_family(rows: Iterable[Mapping]) -> tuple[Iterable[Mapping], Family]:
     return iterator, SWORDS  # none: the Scorer says so
 
 
-def one_family(rows: list[Mapping], family: Family) -> None:
+def decided(config: str | None, rows=None, given: Family | None = None) -> Family:
+    """The family `given` (decided already), else of a config when one is named, else of the rows (their first
+    row's)."""
+    return given or (family_of(config) if config else rows_family(rows)[1])
+
+
+def one_family(rows: list[Mapping], decided_by_first: Family) -> None:
     """Refuse rows of several families (each its own metrics), given the family their first row decided."""
     benchmarks = {row.get("benchmark") or str(row.get("id") or "").split(":", 1)[0] for row in rows}
-    families = {family_of(name) for name in benchmarks}
-    if families - {family}:
-        names = ", ".join(sorted(str(f) for f in families))
-        raise MetricInputError(f"references: rows of several metric families ({names})")
+    names = {family_of(name).name for name in benchmarks}
+    if names != {decided_by_first.name}:
+        raise MetricInputError(f"references: rows of several metric families ({', '.join(sorted(names))})")
+
+
+def refuse_row(row: Mapping) -> None:
+    """A row the SWORDS metrics were given that is an official family's (no POS), refused in one line naming its
+    family and the scorer that takes it; a row of the SWORDS family is left to its own checks."""
+    refused = _row_family(row).refused_rows(row["id"])
+    if refused is not None:
+        raise refused

@@ -124,8 +124,9 @@ class Family:
         every option."""
         return None
 
-    def default_bootstrap(self, default: int) -> int:
-        """The resamples `swords evaluate` draws when --bootstrap is not given (the SWORDS metrics: intervals)."""
+    def default_bootstrap(self, default: int, compared: bool = False) -> int:
+        """The resamples `swords evaluate` draws when --bootstrap is not given: the SWORDS metrics' intervals, and
+        every family's paired test."""
         return default
 
     # -- what a report holds besides the figures --
@@ -158,6 +159,10 @@ class Family:
     def keys(self, k: int) -> list[str]:
         """The metric keys of a result in a report's order."""
         return self.reader.metric_keys(k)
+
+    def golds(self, rows: list[dict], where: str) -> list:
+        """Each row's gold as an official family's metrics read it (for its scorer); the SWORDS metrics refuse."""
+        raise MetricInputError(f"references: {where} is scored with the SWORDS metrics (swords_metric.Scorer)")
 
     def refused_rows(self, row_id: str) -> MetricInputError | None:
         """The error for a row of this family given to the SWORDS metrics' Scorer (None: the SWORDS family's)."""
@@ -200,8 +205,8 @@ class OfficialFamily(Family):
             return f"the {self} metrics score a system's ranked answers (generative)"
         return None
 
-    def default_bootstrap(self, default: int) -> int:
-        return 0  # the official scorers give no intervals (and the figures are theirs either way)
+    def default_bootstrap(self, default: int, compared: bool = False) -> int:
+        return default if compared else 0  # the official scorers give no intervals (the figures are theirs)
 
     def signature_settings(self, k: int, targets: int) -> tuple[tuple[str, object], ...]:
         """What decides the figures besides the benchmark and split: the family, k where its metrics take one,
@@ -213,6 +218,9 @@ class OfficialFamily(Family):
         return (*settings, ("targets", targets))
 
     # -- the metrics (FamilyScorer asks these) --
+
+    def golds(self, rows: list[dict], where: str) -> list:
+        return [self.gold(row) for row in rows]
 
     def gold(self, row: dict) -> object:
         """A row's gold as the metrics read it."""

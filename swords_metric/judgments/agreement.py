@@ -1,7 +1,12 @@
 """How far one set of labels agrees with another: accuracy, Cohen's kappa, and Spearman's rank correlation with
 ties given their average rank. Small on purpose (a judge's validation compares a few hundred items); tested
-against values worked out by hand. Also the check of an agreement a judgments record claims (check_claimed) and its
-text in a signature (claimed_text): the toolkit cannot redo the validation, so the figures are shown as claimed."""
+against values worked out by hand. Also the check of an agreement a judgments record claims (check_agreement: the
+one check, which `swords evaluate --judgments` and `swords judge llm --agreement` both make) and its text in a
+signature (claimed_text): the toolkit cannot redo the validation, so the figures are shown as claimed.
+
+A claimed agreement is its figures: the CLAIMED figures and `candidates`, the numbers a signature shows. Two claims
+with the same figures are one agreement, whatever else their validations wrote (a time, the seconds it took); the
+figures are compared and hashed as numbers, so `1` and `1.0` are one figure."""
 
 from __future__ import annotations
 
@@ -74,28 +79,53 @@ def spearman(x: Sequence[float], y: Sequence[float]) -> float | None:
     return sum(p * q for p, q in zip(dx, dy, strict=True)) / (sxx * syy) ** 0.5
 
 
-def check_claimed(agreement: object, where: str) -> None:
-    """An agreement a record claims: null, or an object whose figures (CLAIMED) are null or numbers they can be
-    (a kappa or rho within -1..1, an accuracy within 0..1; never NaN or infinite) and whose `candidates` is null or
-    a whole number >= 0; else one MetricInputError naming `where`. Other keys are kept and never shown."""
+# The counts a validation's `candidates` can take: swords judge validate records no measurement on fewer than
+# MIN_AGREEMENT_CANDIDATES (1 in 50 moves an accuracy by 0.02), and none can compare more candidates than SWORDS
+# judged (dev 22,978 and test 45,705 together; a test checks the figure against the shipped data).
+MIN_AGREEMENT_CANDIDATES = 50
+MAX_AGREEMENT_CANDIDATES = 68_683
+
+
+def check_agreement(agreement: object, where: str) -> dict | None:
+    """A claimed agreement (a judgments record's `agreement`, a `swords judge validate --output` entry) checked, as
+    its figures: None for null, else {figure: float, ..., "candidates": int} with the CLAIMED figures it gives. Each
+    figure is null or a number it can be (a kappa or rho within -1..1, an accuracy within 0..1; never NaN or
+    infinite); `candidates` is a whole number from MIN_AGREEMENT_CANDIDATES to MAX_AGREEMENT_CANDIDATES, and must be
+    given with any figure. Anything else is one MetricInputError naming `where`. Other keys are never shown: not
+    returned."""
     if agreement is None:
-        return
+        return None
     if not isinstance(agreement, dict):
         raise MetricInputError(f"{where} must be an object of figures or null, got {shown(agreement, 40)}")
+    figures: dict = {}
     for key, _short, low, high in CLAIMED:
         value = agreement.get(key)
         if value is None:
             continue
         if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
             raise MetricInputError(f"{where}: {key} must be a number within {low:g}..{high:g}, got {shown(value, 40)}")
+        figures[key] = float(value)
     count = agreement.get("candidates")
-    if count is not None and (isinstance(count, bool) or not isinstance(count, int) or count < 0):
-        raise MetricInputError(f"{where}: candidates must be a whole number >= 0, got {shown(count, 40)}")
+    if count is None:
+        if figures:
+            raise MetricInputError(
+                f"{where}: its figures name no candidates (how many they were measured on); a validation records "
+                f"at least {MIN_AGREEMENT_CANDIDATES}"
+            )
+        return figures
+    if isinstance(count, bool) or not isinstance(count, int):
+        raise MetricInputError(f"{where}: candidates must be a whole number, got {shown(count, 40)}")
+    if not MIN_AGREEMENT_CANDIDATES <= count <= MAX_AGREEMENT_CANDIDATES:
+        raise MetricInputError(
+            f"{where}: candidates {shown(count, 40)} is no measurement: a validation compares "
+            f"{MIN_AGREEMENT_CANDIDATES} to {MAX_AGREEMENT_CANDIDATES:,} candidates (SWORDS judged no more)"
+        )
+    return {**figures, "candidates": count}
 
 
-def claimed_text(agreement: object) -> str:
-    """A checked claimed agreement as a signature shows it: "unmeasured" (none), else "claimed:" and its figures
-    (kappa_a=0.41,...,n=200): numbers only, so no text from a record reaches a signature or a terminal."""
+def claimed_text(agreement: dict | None) -> str:
+    """A claimed agreement as check_agreement gives it, as a signature shows it: "unmeasured" (none), else "claimed:"
+    and its figures (kappa_a=0.41,...,n=200): numbers only, so no text from a record reaches a signature."""
     if agreement is None:
         return "unmeasured"
     parts = [f"{short}={agreement[key]:.2f}" for key, short, _, _ in CLAIMED[:3] if agreement.get(key) is not None]

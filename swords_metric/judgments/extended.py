@@ -34,7 +34,8 @@ import swords_dataset
 from swords_metric.errors import MetricInputError, shown
 from swords_metric.judgments.agreement import claimed_text
 from swords_metric.judgments.judged import JudgedSplit, judged_split, refusal
-from swords_metric.judgments.merge import LLM_PREFIX, MergedJudgments, merge_judgments
+from swords_metric.judgments.merge import MergedJudgments, merge_judgments
+from swords_metric.judgments.names import is_llm_judge
 from swords_metric.judgments.protocol import ABSTAIN, ACCEPT
 from swords_metric.references.scored import ScoredTargets
 from swords_metric.references.split import REFERENCE_COLUMNS
@@ -101,7 +102,7 @@ def signature_settings(merged: MergedJudgments) -> tuple[tuple[str, object], ...
         ("substitutes", merged.substitutes),
         ("judges", len(merged.judges)),
     ]
-    llm = [judge for judge in merged.judges if judge.startswith(LLM_PREFIX)]
+    llm = [judge for judge in merged.judges if is_llm_judge(judge)]
     if llm:
         settings.append(("agreement", ";".join(claimed_text(merged.agreement.get(judge)) for judge in llm)))
     return tuple(settings)
@@ -192,7 +193,7 @@ def extend_result(
         "control_accuracy": merged.control_accuracy,
         "dropped_judges": merged.judges_dropped,
         "agreement": {
-            judge: claimed_text(merged.agreement.get(judge)) for judge in merged.judges if judge.startswith(LLM_PREFIX)
+            judge: claimed_text(merged.agreement.get(judge)) for judge in merged.judges if is_llm_judge(judge)
         },
         "notes": merged.notes,
         "unjudged_top_k": {"k": k, "substitutes": top, "before": before, "after": after},

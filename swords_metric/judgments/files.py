@@ -7,7 +7,10 @@ line {"task": "<id>#<n>@<tasks_id>", "id", "context", "target", "offset", "candi
 null | "target" | "random"}, ...]}. `tasks_id` is a fingerprint of the file's tasks (tasks.py), so two runs' tasks
 never share an id. A version 1 file (made before; ids "<id>#<n>") still reads: its ids are taken as they are, and
 merging refuses two tasks files that give one id to different tasks. Written atomically (write_tasks); an existing
-file is replaced only if it is a tasks file.
+file is replaced only if it is a tasks file. The header carries `content_sha256` (TASKS_DIGEST, tasks_digest): the
+sha256 of the header without it (as json.dumps writes it) and of every task line, so that a tasks file edited
+since it was written is known (read_tasks(..., unchanged=True), as the merge reads them, refuses it). A judgment
+record in a tasks file (tasks, then judgments, in one file) is refused naming its line.
 
 The largest files accepted (checked from the file's size, before anything is read): MAX_TASKS_BYTES and
 MAX_JUDGMENTS_BYTES (32 MB each; SWORDS test's every unjudged top-10 substitute of a run, judged by ten people, is
@@ -16,6 +19,7 @@ about 3 MB of judgments); one line at most MAX_LINE_CHARS.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import stat
 from pathlib import Path
@@ -24,12 +28,15 @@ from swords_lexsub.files import atomic_writer
 from swords_metric.errors import MetricInputError, shown
 from swords_metric.judgments.protocol import CONTROLS
 from swords_metric.judgments.tasks import READ_VERSIONS, TASKS_FORMAT, Candidate, Task, TaskSet
+from swords_metric.options import MAX_JUDGMENTS_BYTES, MAX_TASKS_BYTES
 from swords_metric.predictions.bounded_text import size_text, text_lines
 from swords_metric.predictions.json_stream import decode_line
 
-MAX_TASKS_BYTES = 32 << 20
-MAX_JUDGMENTS_BYTES = 32 << 20
+__all__ = ["MAX_JUDGMENTS_BYTES", "MAX_TASKS_BYTES", "read_tasks", "write_tasks"]
 MAX_LINE_CHARS = 1 << 20  # a task line holds its context (SWORDS's longest is a few kB)
+TASKS_DIGEST = "content_sha256"  # the tasks header's key for the sha256 of everything else in the file
+# What a line of each file holds, as messages name it.
+_LINE_HOLDS = {"tasks file": "one task", "judgments file": "one judgment record"}
 
 
 def _check(path: Path, max_bytes: int, what: str) -> None:
@@ -49,16 +56,20 @@ def _check(path: Path, max_bytes: int, what: str) -> None:
         )
 
 
-def file_lines(path: Path, max_bytes: int, what: str):
-    """(where, value, cut) of every non-blank line: `cut` when it is the last line and has no line end."""
+def file_lines(path: Path, max_bytes: int, what: str, seen=None):
+    """(where, value, cut) of every non-blank line: `cut` when it is the last line and has no line end; `seen`, if
+    given, is called with (number, text) of every line, blank ones too, as it is read."""
     _check(path, max_bytes, what)
-    for number, line in text_lines(path, max_bytes, MAX_LINE_CHARS):
+    holds = _LINE_HOLDS.get(what, "one record")
+    for number, line in text_lines(path, max_bytes, MAX_LINE_CHARS, what, holds):
+        if seen is not None:
+            seen(number, line)
         if not line.strip():
             continue
         where = f"{path}:{number}"
         ended = line.endswith(("\n", "\r"))
         try:
-            yield where, decode_line(line, where), False
+            yield where, decode_line(line, where, holds), False
         except MetricInputError:
             if ended:
                 raise
@@ -84,19 +95,39 @@ def is_tasks_file(path: Path) -> bool:
         with open(path, "rb") as f:
             first = f.readline(1 << 16)
         return json.loads(first).get("format") == TASKS_FORMAT
-    except (OSError, ValueError, AttributeError):
+    except (OSError, ValueError, AttributeError, RecursionError):  # a first line nested 100,000 deep is no header
         return False
 
 
+def _header_line(header: dict) -> bytes:
+    return (json.dumps(header, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def _unstamped(header: dict):
+    """A sha256 fed with the header without its digest, as written: the start of tasks_digest."""
+    return hashlib.sha256(_header_line({key: value for key, value in header.items() if key != TASKS_DIGEST}))
+
+
+def tasks_digest(header: dict, body: bytes) -> str:
+    """The sha256 a tasks file's header carries under TASKS_DIGEST: of the header without it (json.dumps of it, in
+    its own key order, and a line end) and of `body`, the task lines as the file holds them."""
+    digest = _unstamped(header)
+    digest.update(body)
+    return digest.hexdigest()
+
+
 def write_tasks(path: str | Path, taskset: TaskSet) -> None:
-    """The tasks file, written atomically; an existing file is replaced only if it is a tasks file."""
+    """The tasks file, written atomically, its header stamped with tasks_digest; an existing file is replaced only
+    if it is a tasks file."""
     path = Path(path)
     if path.exists() and (not path.is_file() or not is_tasks_file(path)):
         raise MetricInputError(f"{path}: exists and is not a tasks file; name another output")
+    body = b"".join((json.dumps(_task_dict(task), ensure_ascii=False) + "\n").encode("utf-8") for task in taskset.tasks)
+    header = {key: value for key, value in taskset.header.items() if key != TASKS_DIGEST}
+    header[TASKS_DIGEST] = tasks_digest(header, body)
     with atomic_writer(path) as f:
-        f.write((json.dumps(taskset.header, ensure_ascii=False) + "\n").encode("utf-8"))
-        for task in taskset.tasks:
-            f.write((json.dumps(_task_dict(task), ensure_ascii=False) + "\n").encode("utf-8"))
+        f.write(_header_line(header))
+        f.write(body)
 
 
 def text_field(record: dict, key: str, where: str) -> str:
@@ -133,11 +164,26 @@ def _task(value, where: str) -> Task:
     return Task(text_field(value, "task", where), text_field(value, "id", where), context, target, offset, shown_)
 
 
-def read_tasks(path: str | Path, max_bytes: int = MAX_TASKS_BYTES) -> TaskSet:
-    """A tasks file (write_tasks's format); anything wrong is one MetricInputError naming the file and line."""
+def _not_a_task(value, where: str) -> None:
+    """A judgment record where a task should be (a file of tasks then judgments): one line saying what it is."""
+    if isinstance(value, dict) and "candidates" not in value and {"judge", "label"} <= value.keys():
+        raise MetricInputError(
+            f"{where}: a judgment record in a tasks file (its first line is a tasks header); keep the tasks and the "
+            "judgments in files of their own"
+        )
+
+
+def read_tasks(path: str | Path, max_bytes: int = MAX_TASKS_BYTES, *, unchanged: bool = False) -> TaskSet:
+    """A tasks file (write_tasks's format); anything wrong is one MetricInputError naming the file and line. With
+    `unchanged`, a file whose header's content_sha256 no longer holds (edited since it was written) is refused."""
     path = Path(path)
-    header, tasks, lines = None, [], {}
-    for where, value, cut in file_lines(path, max_bytes, "tasks file"):
+    header, tasks, lines, digest = None, [], {}, None
+
+    def seen(number: int, text: str) -> None:
+        if digest is not None:
+            digest.update(text.encode("utf-8"))
+
+    for where, value, cut in file_lines(path, max_bytes, "tasks file", seen):
         if cut:
             raise MetricInputError(f"{where}: the last line is cut short (not JSON); write the tasks file again")
         if header is None:
@@ -146,7 +192,10 @@ def read_tasks(path: str | Path, max_bytes: int = MAX_TASKS_BYTES) -> TaskSet:
             if value.get("version") not in READ_VERSIONS:
                 raise MetricInputError(f"{where}: tasks file version {shown(value.get('version'))}, expected 1 or 2")
             header = value
+            if unchanged and TASKS_DIGEST in header:
+                digest = _unstamped(header)
             continue
+        _not_a_task(value, where)
         task = _task(value, where)
         if task.task in lines:
             raise MetricInputError(f"{where}: task {shown(task.task, 80)} again (first at line {lines[task.task]})")
@@ -154,4 +203,9 @@ def read_tasks(path: str | Path, max_bytes: int = MAX_TASKS_BYTES) -> TaskSet:
         tasks.append(task)
     if header is None:
         raise MetricInputError(f"{path}: empty; not a tasks file")
+    if digest is not None and digest.hexdigest() != header[TASKS_DIGEST]:
+        raise MetricInputError(
+            f"{path}:1: the tasks file was changed since it was written (its {TASKS_DIGEST} no longer holds); "
+            "judgments are checked against the tasks as made: give that file, or make the tasks again"
+        )
     return TaskSet(header, tasks)

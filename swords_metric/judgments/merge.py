@@ -1,5 +1,5 @@
 """Judgments files merged, each record checked against its task, into the judgements that join the gold, with
-SWORDS's quality filter (B.3: quality.py).
+SWORDS's quality filter (B.3) and one judgement per judge and substitute (quality.py).
 
 merge_judgments(scorer, paths) takes tasks files and judgments files together (a tasks file is known by its
 header). Without a tasks file it refuses: a record cannot be checked without its task. Then, in one line naming
@@ -7,17 +7,20 @@ the file and line, it refuses:
   - an empty judgments file, a record naming another dataset or split, a target not in the scorer's split;
   - a record whose task is in none of the tasks files, whose target is not its task's, or whose substitute its
     task never offered (a judgment counts only for a candidate its task showed);
-  - two tasks files giving one task id to different tasks (version 1 files share ids "<id>#<n>");
-  - one judge answering one candidate of one task twice at the same time with different labels (naming both);
+  - two tasks files giving one task id to different tasks (version 1 files share ids "<id>#<n>"), a tasks file
+    edited since it was written (files.py), a file of tasks then judgments;
+  - one judge answering one candidate with different labels at its latest time (naming two records);
   - one LLM judge claiming two different agreements (naming both records).
-The merge rule, the same in any file or line order: of a judge's answers to one candidate of one task, the one
-with the later `time` wins (counted as `replaced`); the same label at the same time counts once (`duplicates`).
-Whether a candidate is a control is what its task says, never what a record says.
+The merge rule is answers.py's, decided on the whole set: of a judge's answers to one candidate of one task, the
+latest wins (the others counted as `replaced`); the same label at the same time counts once (`duplicates`). Judges
+are compared by names.py's judge_id (NFC, trimmed, `LLM:` as `llm:`). Whether a candidate is a control is what its
+task says, never what a record says. A record timed after the merge's own clock is noted (it wins over any record
+made before it).
 
 The result (MergedJudgments) holds, per (target id, substitute as judged), the labels kept, the counts, and
 `sha256`: the digest of the merged judgments, normalised (judge, task, substitute, control, label, time in UTC;
-sorted), with each LLM judge's claimed agreement; `tasks_sha256`: the digest of the tasks they were checked
-against. Memory: the records' few fields per judgement, not the files' text.
+sorted), with each LLM judge's claimed agreement as its figures; `tasks_sha256`: the digest of the tasks they were
+checked against. Memory: the records' few fields per judgement, not the files' text.
 """
 
 from __future__ import annotations
@@ -26,16 +29,17 @@ import hashlib
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import UTC
+from datetime import UTC, datetime
 from pathlib import Path
 
 from swords_metric.errors import MetricInputError, shown
+from swords_metric.judgments.agreement import check_agreement
+from swords_metric.judgments.answers import LaterWins, place
 from swords_metric.judgments.files import MAX_JUDGMENTS_BYTES, is_tasks_file, read_tasks
 from swords_metric.judgments.judged import JudgedSplit, check_judged, judged_split
+from swords_metric.judgments.names import is_llm_judge, judge_id
 from swords_metric.judgments.records import iter_judgments, record_time
 from swords_metric.judgments.tasks import Task
-
-LLM_PREFIX = "llm:"  # an LLM judge's id: llm:<model>:<prompt sha256[:8]>
 
 
 @dataclass
@@ -50,6 +54,7 @@ class MergedJudgments:
     records: int = 0  # records read, all files
     duplicates: int = 0  # the same answer again (same judge, task, candidate, label and time), counted once
     replaced: int = 0  # a judge's answer that a later-timed answer to the same candidate replaced
+    folded: int = 0  # kept answers of a judge to a substitute another task showed them too: one judgement counts
     judges: list[str] = field(default_factory=list)  # judges kept
     judges_dropped: list[str] = field(default_factory=list)  # control accuracy under 90%
     control_accuracy: dict[str, float] = field(default_factory=dict)  # per judge, over all their tasks
@@ -57,6 +62,7 @@ class MergedJudgments:
     tasks_dropped_control: int = 0  # of kept judges: a wrong control answer
     tasks_dropped_judge: int = 0  # of dropped judges
     tasks_without_controls: int = 0  # a control of the task not answered: cannot be checked, dropped
+    tasks_lacking_control: int = 0  # the task holds no target control or no random control: cannot be checked
     already_judged: int = 0  # kept judgements of substitutes the benchmark judged: its judgement left as it is
     target_copies: int = 0  # kept judgements of the target word itself as a candidate: left out
     outside_scored: int = 0  # kept judgements of targets the scored ones leave out (--given-only)
@@ -81,12 +87,14 @@ class MergedJudgments:
             "records": self.records,
             "duplicates": self.duplicates,
             "replaced": self.replaced,
+            "folded": self.folded,
             "judges": len(self.judges),
             "judges_dropped": len(self.judges_dropped),
             "tasks": self.tasks,
             "tasks_dropped_control": self.tasks_dropped_control,
             "tasks_dropped_judge": self.tasks_dropped_judge,
             "tasks_without_controls": self.tasks_without_controls,
+            "tasks_lacking_control": self.tasks_lacking_control,
             "already_judged": self.already_judged,
             "target_copies": self.target_copies,
             "outside_scored": self.outside_scored,
@@ -112,7 +120,7 @@ def _read_tasks(judged: JudgedSplit, paths: list[Path], merged: MergedJudgments)
     """Task id -> (task, "FILE:LINE") over the tasks files; one id given to two different tasks is refused."""
     tasks: dict[str, tuple[Task, str]] = {}
     for path in paths:
-        taskset = read_tasks(path)
+        taskset = read_tasks(path, unchanged=True)  # edited since it was written: refused
         _same_bench(judged, taskset.header, f"{path}:1", "a tasks file")
         merged.tasks_files.append(str(path))
         for number, task in enumerate(taskset.tasks, 2):
@@ -140,8 +148,8 @@ def _candidate(record: dict, task: Task, where: str) -> str | None:
     return kinds[0]
 
 
-def _answer(judged: JudgedSplit, record: dict, tasks: dict, where: str) -> tuple[tuple, str, Task]:
-    """(key, target id, task) of a checked record."""
+def _answer(judged: JudgedSplit, record: dict, tasks: dict, where: str) -> tuple[tuple, str]:
+    """(key, target id) of a checked record: key (judge id, task id, substitute, control kind)."""
     _same_bench(judged, record, where, "a record")
     if record["task"] not in tasks:
         raise MetricInputError(f"{where}: task {shown(record['task'], 80)} is in none of the tasks files given")
@@ -152,65 +160,86 @@ def _answer(judged: JudgedSplit, record: dict, tasks: dict, where: str) -> tuple
     target_id = judged.targets.rows[position]["id"]
     if target_id != task.id:
         raise MetricInputError(f"{where}: target {shown(record['id'], 80)} is not task {shown(task.task, 80)}'s")
-    key = (record["judge"], task.task, record["substitute"], _candidate(record, task, where))
-    return key, target_id, task
+    key = (judge_id(record["judge"]), task.task, record["substitute"], _candidate(record, task, where))
+    return key, target_id
 
 
-def _agreement(record: dict, where: str, claims: dict) -> None:
-    """An LLM judge's claimed agreement: one per judge (records without one claim nothing)."""
-    judge, claim = record["judge"], record.get("agreement")
-    if not judge.startswith(LLM_PREFIX):
-        return
-    if claim is None:
-        claims.setdefault(judge, (None, where))
-        return
-    held, held_where = claims.get(judge, (None, where))
-    if held is None:
-        claims[judge] = (claim, where)
-    elif held != claim:
-        raise MetricInputError(
-            f"{held_where} and {where}: judge {shown(judge, 80)} claims two different agreements; judge with one "
-            "validation"
+def _claim(judge: str, record: dict, where: str, claims: dict) -> None:
+    """An LLM judge's claimed agreement, as its figures (check_agreement's: other keys, a validation's time say, are
+    not the agreement), gathered with the first record (by place) that claims it; null claims nothing."""
+    if is_llm_judge(judge):
+        claim = check_agreement(record.get("agreement"), where)
+        held = claims.setdefault(judge, {})
+        key = None if claim is None else tuple(sorted(claim.items()))
+        if key not in held or place(where) < place(held[key]):
+            held[key] = where
+
+
+def _agreements(claims: dict) -> dict[str, dict | None]:
+    """Each LLM judge's one claimed agreement (None: none claimed); two claims of one judge are one MetricInputError
+    naming a record of each (the same in any order)."""
+    agreements = {}
+    for judge in sorted(claims):
+        made = sorted((place(where), where, key) for key, where in claims[judge].items() if key is not None)
+        if len(made) > 1:
+            (_, one, first), (_, other, second) = made[:2]
+            first, second = dict(first), dict(second)
+            differ = [key for key in sorted(first.keys() | second.keys()) if first.get(key) != second.get(key)]
+            raise MetricInputError(
+                f"{one} and {other}: judge {shown(judge, 80)} claims two different agreements (they differ in "
+                f"{', '.join(differ)}); judge with one validation"
+            )
+        agreements[judge] = dict(made[0][2]) if made else None
+    return agreements
+
+
+def _tie(key: tuple, one: tuple[str, str], other: tuple[str, str], stamp: datetime) -> str:
+    judge, task, substitute, _ = key
+    return (
+        f"{one[0]} and {other[0]}: judge {shown(judge, 80)} answered {shown(substitute, 80)} in task "
+        f"{shown(task, 80)} both {one[1]} and {other[1]} at its latest time ({stamp.isoformat()}); keep one"
+    )
+
+
+def _future(now: datetime, latest: tuple[datetime, str] | None, after: int, merged: MergedJudgments) -> None:
+    """A note when records are timed after the merge's own clock: such a record wins over any made before it."""
+    if latest is not None:
+        merged.notes.append(
+            f"{after:,} record{'s are' if after != 1 else ' is'} timed after this merge's clock "
+            f"({now.isoformat(timespec='seconds')}), the latest at {latest[1]} ({latest[0].isoformat()}): a later "
+            "time wins the merge rule, so check the clock of what wrote them"
         )
 
 
 def _read(judged: JudgedSplit, paths: list[Path], tasks: dict, merged: MergedJudgments) -> dict:
-    """key -> (target id, label, time, "FILE:LINE", normalised time) of the answer the merge rule keeps."""
-    answers: dict = {}
-    claims: dict = {}
+    """key -> (target id, label, time, "FILE:LINE") of the answer the merge rule keeps."""
+    answers, claims = LaterWins(), {}
+    latest, after, now = None, 0, datetime.now(UTC)
     for path in paths:
         before = merged.records
         for record in iter_judgments(path, merged.notes, MAX_JUDGMENTS_BYTES):
             where = record.pop("_where")
             merged.records += 1
-            key, target_id, _task = _answer(judged, record, tasks, where)
-            _agreement(record, where, claims)
-            stamp, label = record_time(record["time"]), record["label"]
-            held = answers.get(key)
-            if held is None:
-                answers[key] = (target_id, label, stamp, where)
-            elif held[2] == stamp and held[1] == label:
-                merged.duplicates += 1
-            elif held[2] == stamp:
-                raise MetricInputError(
-                    f"{held[3]} and {where}: judge {shown(key[0], 80)} answered {shown(key[2], 80)} in task "
-                    f"{shown(key[1], 80)} both {held[1]} and {label} at one time ({record['time']}); keep one"
-                )
-            else:
-                merged.replaced += 1
-                if stamp > held[2]:
-                    answers[key] = (target_id, label, stamp, where)
+            key, target_id = _answer(judged, record, tasks, where)
+            _claim(key[0], record, where, claims)
+            stamp = record_time(record["time"])
+            answers.add(key, record["label"], stamp, where, target_id)
+            if stamp > now:
+                after += 1
+                if latest is None or (stamp, place(where)) > (latest[0], place(latest[1])):
+                    latest = (stamp, where)
         if merged.records == before:
             raise MetricInputError(f"{path}: holds no judgment record (empty, or blank lines only)")
-    merged.agreement = {judge: claim for judge, (claim, _) in claims.items()}
-    return answers
+    merged.agreement = _agreements(claims)
+    kept = answers.decided(_tie)
+    merged.duplicates, merged.replaced = answers.duplicates, answers.superseded
+    _future(now, latest, after, merged)
+    return {key: (target_id, label, stamp, where) for key, (label, stamp, where, target_id) in kept.items()}
 
 
 def _digests(answers: dict, tasks: dict, merged: MergedJudgments) -> None:
-    """The order-free digests of the merged judgments (with the claimed agreements) and of the tasks used."""
-    lines = sorted(
-        json.dumps([*key, label, stamp.astimezone(UTC).isoformat()]) for key, (_, label, stamp, _) in answers.items()
-    )
+    """The order-free digests of the merged judgments (with the claimed agreements' figures) and of the tasks."""
+    lines = sorted(json.dumps([*key, label, stamp.isoformat()]) for key, (_, label, stamp, _) in answers.items())
     lines += sorted(json.dumps(["agreement", j, c], sort_keys=True) for j, c in merged.agreement.items())
     merged.sha256 = hashlib.sha256("\n".join(lines).encode("utf-8")).hexdigest()
     used = sorted({key[1] for key in answers})
@@ -233,15 +262,18 @@ def merge_judgments(scorer, paths: Iterable[str | Path]) -> MergedJudgments:
         raise MetricInputError("judgments: give at least one judgments file, with the tasks file(s) it answers")
     tasks_paths = [path for path in paths if path.is_file() and is_tasks_file(path)]
     judgments_paths = [path for path in paths if path not in tasks_paths]
-    if not judgments_paths:
-        raise MetricInputError("judgments: only tasks files given; give the judgments files that answer them too")
     if not tasks_paths:
         raise MetricInputError(
             "judgments: give the tasks file(s) the judgments answer beside them (a record is checked against its "
             "task: its candidates and its controls)"
         )
     merged, judged = MergedJudgments(files=[str(path) for path in judgments_paths]), judged_split(scorer)
-    tasks = _read_tasks(judged, tasks_paths, merged)
+    tasks = _read_tasks(judged, tasks_paths, merged)  # a file of tasks then judgments: refused at its first record
+    if not judgments_paths:
+        raise MetricInputError(
+            f"judgments: only tasks files given ({', '.join(map(str, tasks_paths))}: each holds a tasks header and "
+            "tasks); give the judgments files that answer them too"
+        )
     answers = _read(judged, judgments_paths, tasks, merged)
     _digests(answers, tasks, merged)
     keep(judged.targets, answers, tasks, merged)

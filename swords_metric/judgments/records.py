@@ -4,8 +4,9 @@ read_judgments) and appended (JudgmentsWriter), with one clear line (file:line) 
 Judgments file (JSONL, the contract other tools write to): one record per judged candidate, {"task", "id",
 "substitute", "judge", "label": "accept" | "reject" | "abstain", "control": true | false, "time": ISO 8601}, and
 optionally "control_kind" ("target" | "random"), "dataset", "split", "agreement"; other fields are kept and ignored.
-A time without a zone is taken as UTC. Text holding a lone surrogate (legal in JSON, not text) is refused, and so
-is an `agreement` whose figures are not numbers a validation can give (agreement.py's check_claimed).
+A time without a zone is taken as UTC, and a time must be one in UTC (years 1 to 9999). A judge's name whose letters
+mix scripts is refused (names.py). Text holding a lone surrogate (legal in JSON, not text) is refused, and so
+is an `agreement` whose figures are not numbers a validation can give (agreement.py's check_agreement).
 JudgmentsWriter appends one whole line per record and flushes it, so a killed writer leaves at most one cut last
 line, which read_judgments drops with a note (a cut line anywhere else is an error naming it).
 """
@@ -20,8 +21,9 @@ from pathlib import Path
 
 from swords_lexsub.files import no_space, no_space_reason
 from swords_metric.errors import MetricInputError, shown
-from swords_metric.judgments.agreement import check_claimed
+from swords_metric.judgments.agreement import check_agreement
 from swords_metric.judgments.files import MAX_JUDGMENTS_BYTES, MAX_LINE_CHARS, file_lines, text_field
+from swords_metric.judgments.names import check_judge_name
 from swords_metric.judgments.protocol import CONTROLS, LABELS
 from swords_metric.judgments.tasks import Candidate, Task
 
@@ -45,9 +47,10 @@ def now() -> str:
 
 
 def record_time(value: str) -> datetime:
-    """A record's time as an aware datetime (a time without a zone is UTC); ValueError if it is none."""
+    """A record's time in UTC (a time without a zone is taken as UTC): ValueError if it is no time, OverflowError if
+    it is none in UTC (9999-12-31T23:59:59-01:00 is in the year 10000 there)."""
     stamp = datetime.fromisoformat(value)
-    return stamp if stamp.tzinfo is not None else stamp.replace(tzinfo=UTC)
+    return stamp.replace(tzinfo=UTC) if stamp.tzinfo is None else stamp.astimezone(UTC)
 
 
 def judgment_record(task: Task, candidate: Candidate, judge: str, label: str, **extra) -> dict:
@@ -79,6 +82,7 @@ def check_record(value, where: str) -> dict:
         raise MetricInputError(f"{where}: not a judgment record (no {', '.join(map(repr, missing))})")
     for key in ("task", "id", "substitute", "judge"):
         text_field(value, key, where)
+    check_judge_name(value["judge"], where)
     if value["label"] not in LABELS:
         raise MetricInputError(f"{where}: 'label' must be one of {', '.join(LABELS)}, got {shown(value['label'])}")
     if not isinstance(value["control"], bool):
@@ -91,10 +95,14 @@ def check_record(value, where: str) -> dict:
         record_time(value["time"])
     except (TypeError, ValueError):
         raise MetricInputError(f"{where}: 'time' must be an ISO 8601 time, got {shown(value['time'])}") from None
+    except OverflowError:
+        raise MetricInputError(
+            f"{where}: 'time' {shown(value['time'])} is past the years 1 to 9999 in UTC, where times are compared"
+        ) from None
     for key in ("dataset", "split"):
         if value.get(key) is not None:
             text_field(value, key, where)
-    check_claimed(value.get("agreement"), f"{where}: 'agreement'")
+    check_agreement(value.get("agreement"), f"{where}: 'agreement'")
     return value
 
 

@@ -48,7 +48,10 @@ def format_extended(result: dict, k: int = 10, setting: str = "generative") -> s
         f"quality filter (SWORDS B.3): judges under 90% control accuracy dropped {judged['judges_dropped']:,} "
         f"({judged['tasks_dropped_judge']:,} tasks), tasks with a wrong control answer dropped "
         f"{judged['tasks_dropped_control']:,}, tasks with a control unanswered dropped "
-        f"{judged['tasks_without_controls']:,}, of {judged['tasks']:,}",
+        f"{judged['tasks_without_controls']:,}, tasks lacking a target or random control dropped "
+        f"{judged['tasks_lacking_control']:,}, of {judged['tasks']:,}",
+        f"one judgement per judge and substitute: {judged['folded']:,} answers to a substitute the same judge "
+        "answered in another task folded into their later one",
         f"left as the benchmark judged them: {judged['already_judged']:,} judgements of substitutes it had; "
         f"the target word itself: {judged['target_copies']:,}",
         "judgements that count per substitute (abstentions left out): new "

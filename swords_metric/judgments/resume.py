@@ -5,7 +5,8 @@ records afterwards.
 
 A task is finished when every one of its candidates has this judge's label: a task's records are written together,
 so a task cut short (a killed writer) is judged again, and its new records come later in the file, where the merge's
-later-time rule keeps them."""
+later-time rule keeps them. A record is this judge's when its name is theirs as the merge compares names (names.py:
+NFC, trimmed), so a file whose names a tool wrote decomposed (NFD) resumes where it stopped."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from collections.abc import Callable, Iterable
 
 from swords_metric.families import family_of
 from swords_metric.judgments.judged import refusal
-from swords_metric.judgments.merge import LLM_PREFIX
+from swords_metric.judgments.names import is_llm_judge, judge_id
 from swords_metric.judgments.tasks import TaskSet
 
 
@@ -25,9 +26,9 @@ def judgeable(config: str) -> bool:
 
 
 def llm_judge(name: str) -> bool:
-    """Whether a judge's name is an LLM judge's id (`llm:<model>:<prompt>`, swords judge llm): a person's name never
-    passes for a model's."""
-    return name.lower().startswith(LLM_PREFIX)
+    """Whether a judge's name is an LLM judge's id (`llm:<model>:<prompt>`, swords judge llm; `LLM:` in any case): a
+    person's name never passes for a model's."""
+    return is_llm_judge(name)
 
 
 def record_key(record: dict) -> str:
@@ -68,8 +69,9 @@ def mismatched_record(
 def judged_by(records: Iterable[dict], taskset: TaskSet, judge: str) -> set[str]:
     """The tasks (ids) this judge has finished in the records: every candidate of the task has their label."""
     labelled: dict[str, set[str]] = {}
+    judge = judge_id(judge)
     for record in records:
-        if record["judge"] == judge:
+        if judge_id(record["judge"]) == judge:
             labelled.setdefault(record["task"], set()).add(record["substitute"])
     return {
         task.task

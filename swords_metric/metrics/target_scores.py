@@ -182,15 +182,15 @@ def precision_recall_at(
     `lenient_a_r`, …, `strict_c_r`): the sums score_targets makes at one k, made at each k in one pass.
     RankedPredictions must be at least max(ks) deep."""
     ks = sorted(set(ks))
-    sums = {k: {(family, part): 0 for family in PR_FAMILIES for part in range(3)} for k in ks}
+    sums = {k: {(pr, part): 0 for pr in PR_FAMILIES for part in range(3)} for k in ks}
     for reference, ranked in _ranked_pairs(references, predictions, ks[-1]):
         gold_set = gold_sets(reference)
-        for family in PR_FAMILIES:
-            top, gold = top_and_gold(ranked, gold_set, family[0] == "lenient", family[1] == "a")
+        for pr in PR_FAMILIES:
+            top, gold = top_and_gold(ranked, gold_set, pr[0] == "lenient", pr[1] == "a")
             for k in ks:
                 into = sums[k]
                 for part, count in enumerate(top_counts(top, gold, k)[:3]):
-                    into[family, part] += count
+                    into[pr, part] += count
     curve = {}
     for k in ks:
         into = sums[k]

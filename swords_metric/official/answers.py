@@ -154,13 +154,13 @@ def read_answers(
 ) -> Answers:
     """A predictions file, its format chosen by its extension (see the module), kept per row."""
     family, suffix = scorer.family, _suffix(path)
-    other = suffix_family(suffix)  # a file in a family's official format
-    if other is not None and suffix != family.official_suffix:
+    owner = suffix_family(suffix) or family  # the family whose official format the extension names
+    if owner is not family:
         raise MetricInputError(
-            f"{path}: a {suffix} file is {other.reader.title}'s official format, not "
+            f"{path}: a {suffix} file is {owner.reader.title}'s official format, not "
             f"{family.reader.title}'s; {formats_text(family)}"
         )
-    if suffix == family.official_suffix:
+    if suffix is not None and suffix == family.official_suffix:
         slots = AnswerSlots(scorer, source, f"{family.name}-{suffix[1:]}")
         lines = official_lines(suffix, path, scorer.rows, max_bytes, max_target_chars, partial)
         for position, given, _ in lines:

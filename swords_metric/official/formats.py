@@ -28,8 +28,8 @@ PROLEX_COLUMNS = ("target word", "Substitutes")
 MAX_CSV_ROW_CHARS = 1 << 20  # a ProLex row is a sentence and a few hundred characters of answers
 _PARTIAL_HINT = (
     "for a run over part of the split, the lines given are scored alone, as tsar_eval.py scores them, "
-    "with `swords evaluate --given-only` (in Python: read(path, partial=True)); JSONL keyed by id can "
-    "carry such a run too"
+    "with `swords evaluate --predictions FILE --given-only` (in Python: read(path, partial=True)); "
+    "`swords evaluate --compare` reads such a file as it is; JSONL keyed by id can carry such a run too"
 )
 
 
@@ -242,8 +242,9 @@ def prolex_csv_answers(
     if count != len(rows):
         raise MetricInputError(
             f"{path}: {count:,} rows for the {len(rows):,} instances of the split (ProLex's format: "
-            "one row per instance, in the split's order; for a run over part of the split, JSONL "
-            "keyed by id, which `swords evaluate --given-only` scores alone)"
+            "one row per instance, in the split's order); for a run over part of the split, give JSONL "
+            "keyed by id: a target it leaves out is an empty answer, or left out with `swords evaluate "
+            "--predictions FILE --given-only`"
         )
 
 

@@ -76,9 +76,7 @@ class FamilyScorer(ScorerBase):
         self.index = TargetIndex(
             [str(row["id"]) for row in self.rows], [str(row["upstream_id"] or "") for row in self.rows], where
         )
-        if self.family.official_scorer is None:
-            raise MetricInputError(f"references: {where} is scored with the SWORDS metrics (swords_metric.Scorer)")
-        self.golds = [self.family.gold(row) for row in self.rows]
+        self.golds = self.family.golds(self.rows, where)
 
     # -- predictions --
 
@@ -180,8 +178,11 @@ class FamilyScorer(ScorerBase):
             "both": sum(x and y for x, y in zip(given_a, given_b, strict=True)),
         }
         metrics = {key: metrics[key] for key in self.family.keys(self.k)}  # in a report's order
-        return {"a": sources[0], "b": sources[1], "metrics": metrics, "coverage": coverage,
-                "signature": self.signature(bootstrap, seed), "unit": self.family.reader.scale}  # fmt: skip
+        result = {"a": sources[0], "b": sources[1], "metrics": metrics}
+        if "official" in observed[0]:  # TSAR-2022: each file's figures as tsar_eval.py prints them, as score gives
+            result["official"] = {"a": observed[0]["official"], "b": observed[1]["official"]}
+        unit = self.family.reader.scale
+        return result | {"coverage": coverage, "signature": self.signature(bootstrap, seed), "unit": unit}
 
 
 def _id_parts(row: Mapping) -> list[str]:

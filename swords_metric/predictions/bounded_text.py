@@ -29,8 +29,9 @@ def size_text(size: int) -> str:
     return f"{size:,} byte" + ("" if size == 1 else "s")
 
 
-def check_file(path: Path, max_bytes: int) -> None:
-    """Refuse what is not a readable regular file, or a plain file larger than max_bytes, before reading."""
+def check_file(path: Path, max_bytes: int, what: str = "predictions file") -> None:
+    """Refuse what is not a readable regular file, or a plain file larger than max_bytes, before reading; `what`
+    the file is, as messages name it."""
     try:
         info = path.stat()
     except FileNotFoundError:
@@ -38,24 +39,24 @@ def check_file(path: Path, max_bytes: int) -> None:
     except OSError as error:
         raise MetricInputError(f"{path}: cannot open ({error.strerror or error})") from None
     if stat.S_ISDIR(info.st_mode):
-        raise MetricInputError(f"{path}: is a directory, not a predictions file")
+        raise MetricInputError(f"{path}: is a directory, not a {what}")
     if not stat.S_ISREG(info.st_mode):
-        raise MetricInputError(f"{path}: not a regular file (a pipe, socket or device); give a predictions file")
+        raise MetricInputError(f"{path}: not a regular file (a pipe, socket or device); give a {what}")
     if path.suffix != ".gz" and info.st_size > max_bytes:
-        raise MetricInputError(f"{path}: larger than {size_text(max_bytes)}; not a predictions file")
+        raise MetricInputError(f"{path}: larger than {size_text(max_bytes)}; not a {what}")
 
 
-def _plain_blocks(path: Path, max_bytes: int) -> Iterator[bytes]:
+def _plain_blocks(path: Path, max_bytes: int, what: str) -> Iterator[bytes]:
     read = 0
     with open(path, "rb") as f:
         while block := f.read(BLOCK_BYTES):
             read += len(block)
             if read > max_bytes:  # grew since it was checked
-                raise MetricInputError(f"{path}: larger than {size_text(max_bytes)}; not a predictions file")
+                raise MetricInputError(f"{path}: larger than {size_text(max_bytes)}; not a {what}")
             yield block
 
 
-def _gzip_blocks(path: Path, max_bytes: int) -> Iterator[bytes]:
+def _gzip_blocks(path: Path, max_bytes: int, what: str) -> Iterator[bytes]:
     inflater = zlib.decompressobj(wbits=47)  # gzip or zlib header, auto-detected
     expanded = 0
     with open(path, "rb") as f:
@@ -68,7 +69,7 @@ def _gzip_blocks(path: Path, max_bytes: int) -> Iterator[bytes]:
                 block = inflater.decompress(compressed, BLOCK_BYTES)
                 expanded += len(block)
                 if expanded > max_bytes:
-                    raise MetricInputError(f"{path}: expands past {size_text(max_bytes)}; not a predictions file")
+                    raise MetricInputError(f"{path}: expands past {size_text(max_bytes)}; not a {what}")
                 if block:
                     yield block
                 compressed = inflater.unconsumed_tail
@@ -78,15 +79,16 @@ def _gzip_blocks(path: Path, max_bytes: int) -> Iterator[bytes]:
         raise MetricInputError(f"{path}: the gzip data is truncated")
 
 
-def text_blocks(path: str | Path, max_bytes: int) -> Iterator[str]:
+def text_blocks(path: str | Path, max_bytes: int, what: str = "predictions file") -> Iterator[str]:
     """The file's text, a block at a time (a byte-order mark dropped). Every problem is a
-    MetricInputError naming the file (and, for bytes that are not UTF-8, their line and column)."""
+    MetricInputError naming the file (and, for bytes that are not UTF-8, their line and column); `what` the file
+    is, as messages name it."""
     path = Path(path)
-    check_file(path, max_bytes)
+    check_file(path, max_bytes, what)
     decoder = codecs.getincrementaldecoder("utf-8")()
     lines, column = 1, 0  # where the next byte is: its line, and the bytes before it on that line
     at_start = True
-    blocks = _gzip_blocks(path, max_bytes) if path.suffix == ".gz" else _plain_blocks(path, max_bytes)
+    blocks = _gzip_blocks(path, max_bytes, what) if path.suffix == ".gz" else _plain_blocks(path, max_bytes, what)
     try:
         for block in blocks:
             pending = len(decoder.getstate()[0])  # bytes of a character cut by the previous block
@@ -128,12 +130,19 @@ def _not_utf8(path: Path, error: UnicodeDecodeError, line: int, column: int) -> 
 _LINE_END = re.compile(r"\r\n|\r|\n")
 
 
-def text_lines(path: str | Path, max_bytes: int, max_line_chars: int) -> Iterator[tuple[int, str]]:
+def text_lines(
+    path: str | Path,
+    max_bytes: int,
+    max_line_chars: int,
+    what: str = "predictions file",
+    line: str = "one target's answers",
+) -> Iterator[tuple[int, str]]:
     """(line number, line with its ending as written) of a text file read as text_blocks reads it, lines ended as
     Python's open() ends them (\\n, \\r\\n or a lone \\r), so that a reader sees the lines the official scorers
-    see; a line longer than max_line_chars is a MetricInputError naming it, raised before more is read."""
+    see; a line longer than max_line_chars is a MetricInputError naming it, raised before more is read. `what` the
+    file is and what a `line` of it holds, as messages name them."""
     pending, number = "", 0
-    for block in text_blocks(path, max_bytes):
+    for block in text_blocks(path, max_bytes, what):
         text = pending + block
         start = 0
         # `pending` holds no line end, except a final \r that may be the first half of a \r\n.
@@ -142,18 +151,17 @@ def text_lines(path: str | Path, max_bytes: int, max_line_chars: int) -> Iterato
                 break
             number += 1
             if match.end() - start > max_line_chars:
-                raise _too_long(path, number, max_line_chars)
+                raise _too_long(path, number, max_line_chars, line)
             yield number, text[start : match.end()]
             start = match.end()
         pending = text[start:]
         if len(pending) > max_line_chars:
-            raise _too_long(path, number + 1, max_line_chars)
+            raise _too_long(path, number + 1, max_line_chars, line)
     if pending:
         yield number + 1, pending
 
 
-def _too_long(path: str | Path, number: int, limit: int) -> MetricInputError:
+def _too_long(path: str | Path, number: int, limit: int, line: str) -> MetricInputError:
     return MetricInputError(
-        f"{path}:{number}: the line holds more than {limit:,} characters, the most one line (one "
-        "target's answers) may take"
+        f"{path}:{number}: the line holds more than {limit:,} characters, the most one line ({line}) may take"
     )

@@ -72,19 +72,20 @@ def _raw_decode(text: str, start: int) -> tuple[object, int]:
         return _TOLERANT_DECODER.raw_decode(text, start)
 
 
-def _decode_problem(error: Exception) -> str:
-    """What is wrong, for the errors that do not depend on where the text was cut."""
+def _decode_problem(error: Exception, what: str = "predictions") -> str:
+    """What is wrong, for the errors that do not depend on where the text was cut (`what` the text should be)."""
     if isinstance(error, DuplicateKey):
         return f"key {shown(error.key, 80)} appears twice in one JSON object"
-    return "JSON nested too deeply to be predictions"  # RecursionError
+    return f"JSON nested too deeply to be {what}"  # RecursionError
 
 
 def _not_json(message: str, column: int) -> str:
     return f"not JSON ({message.removesuffix(' at')} at column {column})"
 
 
-def decode_line(line: str, where: str) -> object:
-    """One JSONL line's value; a MetricInputError naming `where` (the file and line) and the column."""
+def decode_line(line: str, where: str, what: str = "predictions") -> object:
+    """One JSONL line's value; a MetricInputError naming `where` (the file and line) and the column (`what` the line
+    should hold, as a message names it)."""
     try:
         value, end = _raw_decode(line, _WHITESPACE.match(line).end())
         end = _WHITESPACE.match(line, end).end()
@@ -94,7 +95,7 @@ def decode_line(line: str, where: str) -> object:
     except json.JSONDecodeError as error:
         raise MetricInputError(f"{where}: {_not_json(error.msg, error.colno)}") from None
     except (DuplicateKey, RecursionError) as error:
-        raise MetricInputError(f"{where}: {_decode_problem(error)}") from None
+        raise MetricInputError(f"{where}: {_decode_problem(error, what)}") from None
 
 
 def json_lines(blocks: Iterable[str], max_line: int, too_long: Callable[[int], Exception]) -> Iterator[tuple[int, str]]:

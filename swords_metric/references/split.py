@@ -10,7 +10,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from swords_metric.errors import MetricInputError, shown
-from swords_metric.families import rows_family
 from swords_metric.references.reference import Reference, prepare_reference
 
 # The columns of a benchmark row that scoring reads (and, of its substitutes and provenance, these fields):
@@ -51,11 +50,11 @@ def without_gold(ids: Sequence[str]) -> MetricInputError:
     )
 
 
-def reference_view(row: object, position: int) -> dict:
+def reference_view(row: object, position: int, refuse_row=None) -> dict:
     """The fields the SWORDS metrics read of one benchmark row, normalised (ids and benchmark as strings, lists for
     the substitutes and candidates); a MetricInputError naming the row if it is not one. A TSAR-2022 or ProLex row
     (no POS) is refused: the SWORDS metrics do not apply (the `evaluate` module's view of those rows is
-    family_reference_view)."""
+    family_reference_view); `refuse_row` says so, naming the row's family (swords_metric.families.refuse_row)."""
     if not isinstance(row, Mapping):
         raise MetricInputError(
             f"references: item {position} is {shown(row)}, expected a benchmark row (a dict with "
@@ -72,7 +71,8 @@ def reference_view(row: object, position: int) -> dict:
     }
     for key in ("target", "pos"):
         if not isinstance(row.get(key), str):
-            _refuse_other_family(row)
+            if refuse_row is not None:
+                refuse_row(row)
             raise MetricInputError(f"reference {view['id']}: '{key}' must be a string, got {shown(row.get(key))}")
         view[key] = row[key]
     view["substitutes"] = [
@@ -81,13 +81,6 @@ def reference_view(row: object, position: int) -> dict:
     view["candidates"] = list(row.get("candidates") or [])
     view["provenance"] = {"coinco_problematic": bool((row.get("provenance") or {}).get("coinco_problematic"))}
     return view
-
-
-def _refuse_other_family(row: Mapping) -> None:
-    """A row of a family with its own metrics (its benchmark's, by the registry) refused in one line naming it."""
-    refused = rows_family([row])[1].refused_rows(row["id"])
-    if refused is not None:
-        raise refused
 
 
 def family_reference_view(row: Mapping, position: int) -> dict:
@@ -119,7 +112,7 @@ class ReferenceSplit:
     references: list[Reference | None]
 
     @classmethod
-    def from_rows(cls, rows: Iterable[Mapping]) -> ReferenceSplit:
+    def from_rows(cls, rows: Iterable[Mapping], refuse_row=None) -> ReferenceSplit:
         """Prepare every row's reference on the spot (lemmatizing its substitutes and candidates)."""
         if rows is None or isinstance(rows, str | bytes | Mapping) or not isinstance(rows, Iterable):
             raise MetricInputError(
@@ -127,7 +120,7 @@ class ReferenceSplit:
             )
         targets, problematic, references = [], [], []
         for position, row in enumerate(rows):
-            view = reference_view(row, position)
+            view = reference_view(row, position, refuse_row)
             targets.append({key: view[key] for key in TARGET_FIELDS})
             problematic.append(view["provenance"]["coinco_problematic"])
             references.append(prepare_reference(view))

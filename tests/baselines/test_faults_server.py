@@ -144,6 +144,17 @@ def test_no_more_than_16_mb_of_a_body_is_read(tmp_path, key, mode, message, read
         assert sent >= 16 * 2**20
 
 
+@pytest.mark.slow  # 11 s on two cores
+def test_a_malformed_chunked_body_is_said_as_such_not_as_cannot_connect(tmp_path, key):
+    """Issue 47: a chunk size that is no number was "cannot connect to …"."""
+    with LLMServer(mode="bad-chunk") as server:
+        done = swords(*llm_args(server.base_url, tmp_path / "out.jsonl", "--max-retries", "0", limit=1), env=key)
+        assert len(server.requests) == 1  # connected, and answered
+    line = failed_target(done)
+    assert f"the answer from {server.base_url} was malformed (illegal chunk header" in line, line
+    assert "cannot connect" not in done.stderr
+
+
 @pytest.mark.slow  # 6 s on two cores
 def test_a_body_trickled_a_byte_at_a_time_is_given_up_after_twice_the_timeout(tmp_path, key):
     with LLMServer(mode="trickle") as server:
@@ -195,6 +206,7 @@ def test_lone_surrogates_from_the_server_and_from_the_cache_reach_no_file_as_suc
         ("127.0.0.1:{port}/v1", "no scheme (write http://… or https://…)"),
         ("http://:{port}/v1", "no host"),
         ("http://127.0.0.1:port/v1", "its port is not a number"),
+        ("http://127.0.0.1:{port}/v1\n", "a URL has no spaces or control characters"),  # shown with its \n
     ],
 )
 @pytest.mark.slow  # 9 s on two cores
@@ -205,6 +217,7 @@ def test_a_base_url_that_cannot_work_is_one_line_before_any_request(tmp_path, ke
         done = swords(*llm_args(secret, tmp_path / "out.jsonl"), env=key)
         line = one_line(done)
         assert line.startswith("swords: error: llm: --base-url ") and line.endswith(problem), line
+        assert ("/v1\\n'" in line) == ("\n" in url), line  # issue 47: the newline was dropped from the URL shown
         assert "PASSWORD9" not in done.stderr + done.stdout and "QUERYSECRET9" not in done.stderr + done.stdout
         assert done.seconds < 15 and server.requests == [] and list(tmp_path.iterdir()) == []
         # The same from Python (the Space's form and the lm-eval tasks build the system this way) ...

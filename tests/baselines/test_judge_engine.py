@@ -16,7 +16,7 @@ import pytest
 
 from swords_baselines.llm.engine import unavailable_reason
 
-from ..conftest import REPO_ROOT
+from ..conftest import REPO_ROOT, free_port
 from .judge_helpers import dev_tasks_file, records
 from .run_helpers import SWORDS
 
@@ -24,6 +24,10 @@ if unavailable_reason():
     pytest.skip(f"the local engine cannot run here: {unavailable_reason()}", allow_module_level=True)
 
 OFFLINE = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "OPENAI_API_KEY": ""}
+# A proxy variable that names a port nobody listens on: the engine, on this machine, is asked directly (issue 47:
+# its health check went through the proxy, and the requests too).
+DEAD_PROXY = f"http://127.0.0.1:{free_port()}"
+OFFLINE.update(HTTP_PROXY=DEAD_PROXY, http_proxy=DEAD_PROXY, NO_PROXY="", no_proxy="")
 LABELS = {"accept", "reject", "abstain"}
 
 

@@ -141,8 +141,8 @@ def test_no_piece_of_a_secret_the_server_echoes_is_shown_or_written(tasks, tmp_p
     pieces = {"whole": secret, "first 13": secret[:13], "upper": secret.upper(), "middle": secret[9:21], "query": query}
     output, cache = tmp_path / "out" / "j.jsonl", tmp_path / "cache"
     with LLMServer(mode="echo", generic="no idea") as server:
-        echoed = [secret[:13], secret.upper(), f"x {secret[9:21]} y"]
-        for (task, candidate), text in zip(items(tasks)[:3], echoed, strict=True):
+        echoed = [secret[:13], secret.upper(), f"x {secret[9:21]} y", "accept"]  # one label: an output is written
+        for (task, candidate), text in zip(items(tasks)[:4], echoed, strict=True):
             server.canned[user_message(task, candidate.substitute)] = Canned(text)
         url = f"{server.base_url}?api-key={query}"
         args = judge_args(url, tasks, output, "--api-key-env", "SWORDS_FAULT_KEY", cache=str(cache))

@@ -294,18 +294,3 @@ def test_a_look_alike_model_file_does_not_take_the_shipped_model_s_agreement(loo
     line = refusal(capsys, [*args, "--model", str(look_alike[1]), "--agreement", str(validation)])
     assert "no figures for the judge llm:smollm2-135m@" in line and shipped_judge not in line.split("(it has")[0]
     assert not (tmp_path / "j.jsonl").exists()
-
-
-def test_a_model_s_digest_is_kept_while_its_size_and_mtime_stay_and_made_again_when_they_change(tmp_path):
-    from swords_baselines.judge.model_file import content_sha256
-
-    model, kept = tmp_path / "m.gguf", tmp_path / "digests"
-    model.write_bytes(b"GGUF" + bytes(1000))
-    assert content_sha256(model, kept) == hashlib.sha256(model.read_bytes()).hexdigest()
-    (entry,) = kept.iterdir()
-    stamp = json.loads(entry.read_text())
-    entry.write_text(json.dumps({**stamp, "sha256": "0" * 64}))  # a digest kept for this path, size and mtime ...
-    assert content_sha256(model, kept) == "0" * 64  # ... is used, not made again
-    model.write_bytes(b"GGUF" + bytes(999) + b"x")
-    os.utime(model, ns=(stamp["mtime_ns"] + 10**9, stamp["mtime_ns"] + 10**9))
-    assert content_sha256(model, kept) == hashlib.sha256(model.read_bytes()).hexdigest()

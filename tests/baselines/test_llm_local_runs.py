@@ -25,7 +25,7 @@ from swords_baselines.llm.engine import unavailable_reason
 from swords_baselines.run.files import output_paths
 from swords_metric import read_predictions
 
-from ..conftest import REPO_ROOT
+from ..conftest import REPO_ROOT, free_port
 from ..doc_commands import LOCAL_RUN, documented, make_sandbox, run_command
 from .conftest import ENGINE_CONTEXT
 from .engine_helpers import BUDGET, MAX_TOKENS, OFFLINE
@@ -45,13 +45,16 @@ def local_command(output: Path, *extra: str, limit: int = 5) -> list[str]:
 
 
 def local_run(output: Path, *extra: str, limit: int = 5, timeout: float = 600) -> subprocess.CompletedProcess:
+    """The run, with a proxy variable naming a port nobody listens on: the engine, on this machine, is asked directly
+    (its health check, /tokenize and the completions; issue 47)."""
+    dead = f"http://127.0.0.1:{free_port()}"
     return subprocess.run(
         local_command(output, *extra, limit=limit),
         cwd=REPO_ROOT,
         capture_output=True,
         text=True,
         timeout=timeout,
-        env={**os.environ, **OFFLINE},
+        env={**os.environ, **OFFLINE, "HTTP_PROXY": dead, "http_proxy": dead, "NO_PROXY": "", "no_proxy": ""},
     )
 
 

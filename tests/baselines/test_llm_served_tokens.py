@@ -41,3 +41,21 @@ def test_a_closed_port_is_said_as_the_socket_says_it():
         base_url = server.base_url  # the port is free once the server is gone
     with pytest.raises(ServerUnreachable, match=r"^its /tokenize: Connection refused$"):
         ServerTokenizer(base_url, "m", "llama.cpp", timeout=0.8)
+
+
+def test_a_proxy_that_is_not_there_is_named(monkeypatch):
+    """The /tokenize probe goes through the proxy the environment names, and a proxy that is not there is named (issue
+    47); the embedded engine's (`direct`) goes to its server."""
+    from tests.conftest import free_port
+
+    for name in ("http_proxy", "no_proxy", "NO_PROXY"):
+        monkeypatch.delenv(name, raising=False)
+    proxy = f"http://127.0.0.1:{free_port()}"
+    monkeypatch.setenv("HTTP_PROXY", proxy)
+    with LLMServer() as server:
+        with pytest.raises(ServerUnreachable) as raised:
+            ServerTokenizer(server.base_url, "m", "llama.cpp", timeout=0.8)
+        assert str(raised.value) == f"its /tokenize, through the proxy {proxy} (HTTP_PROXY): Connection refused"
+        with pytest.raises(SwordsError, match=r"^the server's /tokenize answered HTTP 404$"):  # the server's own
+            ServerTokenizer(server.base_url, "m", "llama.cpp", timeout=0.8, direct=True)
+        assert [r["path"] for r in server.requests] == ["/tokenize"]

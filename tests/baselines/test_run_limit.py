@@ -24,7 +24,7 @@ def run_args(system: str, dataset: str, output: Path, *extra: str) -> list[str]:
     return ["run", "--system", system, "--dataset", dataset, "--split", "test", "--output", str(output), *extra]
 
 
-@pytest.mark.slow  # three runs of a few seconds each
+@pytest.mark.slow  # 18 s on two cores (five runs: limited, full, narrowed, and two limits that reach every target)
 @pytest.mark.parametrize(
     ("system", "dataset", "split_targets"), [("wordnet", "swords", 762), ("humans", "swords_test_subset", 89)]
 )
@@ -57,8 +57,18 @@ def test_a_limited_run_answers_the_first_targets_says_so_and_a_full_run_complete
 
     before = output.read_bytes()
     narrowed = one_line(swords(*run_args(system, dataset, output, "--limit", "3", "--no-progress")))
-    assert "made with every target (no --limit); a run with --limit 3 would drop answers" in narrowed
+    assert (
+        f"a finished run of {split_targets} targets, made with every target (no --limit); a run with --limit 3 "
+        "would drop answers" in narrowed
+    )
     assert output.read_bytes() == before
+    # A limit of as many targets as the full run answered, or more, drops nothing: the finished run is scored again
+    # (issue 47: --limit 762 after a full run of SWORDS test said it "would drop answers").
+    for limit in (split_targets, split_targets + 1):
+        again = swords(*run_args(system, dataset, output, "--limit", str(limit), "--bootstrap", "0", "--no-progress"))
+        assert again.returncode == 0, again.stderr
+        assert "a finished run with these settings; its stored predictions are scored" in again.stderr
+        assert f"({split_targets} targets)" in again.stdout and output.read_bytes() == before
 
 
 @pytest.mark.slow  # four runs against a server on 127.0.0.1
@@ -84,7 +94,7 @@ def test_a_wider_limit_asks_only_the_targets_it_lacks_and_a_narrower_one_is_refu
 
         narrowed = one_line(swords(*llm_args(server.base_url, output, limit=2), env=key))
         assert narrowed == (
-            f"swords: error: {output} holds a finished run made with --limit 6; a run with --limit 2 would drop "
-            "answers: rerun with that limit or more (or none), choose another --output, or pass --force"
+            f"swords: error: {output} holds a finished run of 6 targets, made with --limit 6; a run with --limit 2 "
+            "would drop answers: rerun with --limit 6 or more (or none), choose another --output, or pass --force"
         )
         assert len(server.requests) == 6 and len(lines(output)) == 6

@@ -56,6 +56,10 @@ def rewritten(tmp_path: Path, **run) -> Path:
         (lambda tmp: (tmp / "l.json").write_text("[1, 2]") and tmp / "l.json", "not a JSON object"),
         (lambda tmp: (tmp / "h.json").write_text('{"run": "oops"}') and tmp / "h.json", "no run header"),
         (lambda tmp: rewritten(tmp, system=""), 'its run header has no "system" name'),
+        (
+            lambda tmp: rewritten(tmp, split="t" * 5_000),
+            'its run header\'s "split" name is 5,000 characters long, over the 200 one may have',
+        ),
         (lambda tmp: rewritten(tmp, split="tset"), "its run is on 'swords' 'tset', not a benchmark split here"),
     ],
 )
@@ -66,3 +70,9 @@ def test_anything_else_is_one_phrase_at_once(tmp_path, make, why):
         read_metrics_file(path)
     assert time.perf_counter() - started < 1 and "\n" not in str(caught.value)
     assert isinstance(caught.value, SwordsError)  # the CLI and the Space show it as a line
+
+
+def test_a_system_named_in_thousands_of_characters_is_still_the_run_s_name(tmp_path):
+    """A 5,000-character system name was "no system name" (issue 47): the run is read, its name whole (the Space's
+    tabs show it cut)."""
+    assert read_metrics_file(rewritten(tmp_path, system="s" * 5_000))["run"]["system"] == "s" * 5_000

@@ -10,6 +10,7 @@ import pytest
 
 from swords_lexsub.http_client import BodyTooLarge, bounded_client
 from tests.llm_server import LLMServer
+from tests.proxy_server import ForwardProxy
 
 BODY = {"model": "m", "prompt": "p", "max_tokens": 5}
 
@@ -52,57 +53,21 @@ def test_an_answer_is_read_whole_and_a_bomb_or_a_huge_one_refused(module, asynch
     assert str(outcome) == message
 
 
-class _ForwardProxy:
-    """A real forward proxy on 127.0.0.1 for plain HTTP: it forwards each request to the URL named in its request line
-    and keeps that URL."""
-
-    def __init__(self) -> None:
-        import http.server
-        import threading
-        import urllib.request
-
-        seen = self.seen = []
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def log_message(self, *args) -> None:
-                pass
-
-            def do_POST(self) -> None:
-                seen.append(self.path)
-                body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-                forwarded = urllib.request.Request(self.path, data=body, headers={"Content-Type": "application/json"})
-                with urllib.request.build_opener(urllib.request.ProxyHandler({})).open(forwarded, timeout=30) as answer:
-                    data = answer.read()
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
-
-    def close(self) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
-
-
 @pytest.mark.parametrize("asynchronous", [False, True])
 def test_requests_go_through_the_proxy_the_environment_names(monkeypatch, asynchronous):
-    """A client given a transport leaves httpx's own proxy settings off; the factory's transport reads them."""
+    """A client given a transport leaves httpx's own proxy settings off; the factory's transport reads them. NO_PROXY
+    as urllib and requests read it: a host, or a host:port (issue 47: the port made it ignored)."""
     http = pytest.importorskip("httpx")
     for name in ("http_proxy", "HTTP_PROXY", "all_proxy", "ALL_PROXY", "no_proxy", "NO_PROXY"):
         monkeypatch.delenv(name, raising=False)
-    proxy = _ForwardProxy()
-    try:
-        with LLMServer() as server:
-            url = f"{server.base_url}/completions"
-            monkeypatch.setenv("HTTP_PROXY", proxy.url)
+    with LLMServer() as server, ForwardProxy() as proxy:
+        url = f"{server.base_url}/completions"
+        monkeypatch.setenv("HTTP_PROXY", proxy.url)
+        assert json.loads(_post(http, asynchronous, url))["choices"][0]["text"] == server.generic
+        assert proxy.seen == [url]
+        for bypass in ("127.0.0.1", f"127.0.0.1:{server.port}", f"example.org, .0.0.1:{server.port}"):
+            monkeypatch.setenv("NO_PROXY", bypass)
             assert json.loads(_post(http, asynchronous, url))["choices"][0]["text"] == server.generic
-            assert proxy.seen == [url]
-            monkeypatch.setenv("NO_PROXY", "127.0.0.1")
-            assert json.loads(_post(http, asynchronous, url))["choices"][0]["text"] == server.generic
-            assert proxy.seen == [url] and len(server.requests) == 2
-    finally:
-        proxy.close()
+        monkeypatch.setenv("NO_PROXY", f"127.0.0.1:{server.port + 1}")  # another port: through the proxy
+        assert json.loads(_post(http, asynchronous, url))["choices"][0]["text"] == server.generic
+        assert proxy.seen == [url, url] and len(server.requests) == 5

@@ -18,6 +18,7 @@ import swords_dataset
 from swords_lexsub.hub.export import MANIFEST
 
 from ..conftest import REPO_ROOT, run_swords
+from ..input_names import WAYS, another_name, refusal
 
 # A Python that has only what a Hub user has (datasets): every import of a swords_* package fails.
 BLOCKED_LOADER = textwrap.dedent(
@@ -209,3 +210,21 @@ def test_a_file_named_as_this_release_s_wheel_that_is_not_one_is_refused(tmp_pat
     assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1
     assert f"not a wheel of swords-lexsub {swords_dataset.__version__}" in result.stderr
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.slow  # 9 s on two cores (four exports refused, after one made)
+def test_an_export_never_replaces_the_wheel_it_is_given(built_wheel, tmp_path):
+    """A wheel an earlier export shipped, given again as --wheel (by its path, another spelling, a link or a hard
+    link), is a file the export would replace: refused before any work, the folder left as it was (issue 47). The
+    line names --wheel as the export reads it: the path resolved (a link followed: its target's name is the wheel's)."""
+    target = tmp_path / "out"
+    assert run_swords("hub", "export", str(target), "--wheel", str(built_wheel)).returncode == 0
+    shipped = target / "metric" / built_wheel.name
+    before = {path: path.read_bytes() for path in sorted(target.rglob("*")) if path.is_file()}
+    for way in WAYS:
+        given = another_name(shipped, way, folder=tmp_path)
+        result = run_swords("hub", "export", str(target), "--wheel", str(given))
+        read = "a hard link" if way == "a hard link" else "the same path"
+        assert result.returncode == 2
+        assert result.stderr.strip() == refusal(str(target), "--wheel", given.resolve(), read, shipped)
+        assert {path: path.read_bytes() for path in sorted(target.rglob("*")) if path.is_file()} == before

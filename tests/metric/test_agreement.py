@@ -55,3 +55,47 @@ def test_mismatched_or_empty_input_is_one_line():
         accuracy([1, 2], [1, 2, 3])
     with pytest.raises(MetricInputError, match="no items"):
         cohen_kappa([], [])
+
+
+def test_a_claimed_agreement_is_its_figures_as_numbers():
+    """check_agreement (evaluate's check of a record's claim, and judge llm's of its --agreement file): figures as
+    floats (1 and 1.0 are one figure), `candidates` a whole number, other keys (a validation's time) left out."""
+    from swords_metric import check_agreement
+
+    one = check_agreement({"kappa_acceptable": 1, "candidates": 200, "time": "2026-01-01T00:00:00Z"}, "here")
+    other = check_agreement({"kappa_acceptable": 1.0, "candidates": 200, "time": "2026-06-01T00:00:00Z"}, "here")
+    assert one == other == {"kappa_acceptable": 1.0, "candidates": 200}
+    assert repr(one["kappa_acceptable"]) == "1.0"
+    assert check_agreement(None, "here") is None and check_agreement({}, "here") == {}
+
+
+@pytest.mark.parametrize(
+    ("claim", "message"),
+    [
+        ({"kappa_acceptable": 0.5, "candidates": 10}, "here: candidates 10 is no measurement: a validation"),
+        ({"kappa_acceptable": 0.5, "candidates": 10**30}, "here: candidates 1000000000000000000000000000000 is no "),
+        ({"kappa_acceptable": 0.5, "candidates": 49}, "here: candidates 49 is no measurement"),
+        ({"kappa_acceptable": 0.5}, "here: its figures name no candidates (how many they were measured on)"),
+        ({"candidates": 1e30}, "here: candidates must be a whole number, got 1e+30"),
+        ({"candidates": True}, "here: candidates must be a whole number, got True"),
+        ({"spearman": float("nan"), "candidates": 60}, "here: spearman must be a number within -1..1, got nan"),
+    ],
+)
+def test_a_claim_no_validation_could_make_is_one_line(claim, message):
+    from swords_metric import check_agreement
+
+    with pytest.raises(MetricInputError) as error:
+        check_agreement(claim, "here")
+    assert str(error.value).startswith(message) and "\n" not in str(error.value)
+
+
+def test_the_most_candidates_a_validation_can_compare_is_what_swords_judged():
+    """MAX_AGREEMENT_CANDIDATES is every judged candidate of SWORDS's splits (validate samples one split's)."""
+    import swords_dataset
+    from swords_metric import MIN_AGREEMENT_CANDIDATES, check_agreement
+    from swords_metric.judgments.agreement import MAX_AGREEMENT_CANDIDATES
+
+    judged = sum(len(row["substitutes"]) for split in ("dev", "test") for row in swords_dataset.rows("swords", split))
+    assert MAX_AGREEMENT_CANDIDATES == judged == 68_683
+    assert check_agreement({"spearman": 0.3, "candidates": judged}, "here")["candidates"] == judged
+    assert check_agreement({"spearman": 0.3, "candidates": MIN_AGREEMENT_CANDIDATES}, "here")["spearman"] == 0.3

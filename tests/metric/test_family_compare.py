@@ -5,14 +5,23 @@ interval and p-value are those of the paired bootstrap recomputed here, independ
 from __future__ import annotations
 
 import json
+import random
 
 import numpy as np
 import pytest
 
+import swords_dataset
 from swords_metric import scorer_for
 
 from ..baselines.run_helpers import one_line, swords
-from .family_sources import PROLEX_DATA, need, parals_answers, tsar_gold_lines, write_prolex_predictions
+from .family_sources import (
+    PROLEX_DATA,
+    need,
+    parals_answers,
+    tsar_gold_lines,
+    write_prolex_predictions,
+    write_tsar_predictions,
+)
 from .test_family_metric import need_config
 
 TSAR_KEYS = ["acc@1", "map@3", "map@5", "map@10", "potential@3", "potential@5", "potential@10"]
@@ -45,7 +54,7 @@ def tsar_runs(tmp_path_factory):
 def test_tsar_compare_is_the_paired_test_of_two_runs(tsar_runs):
     a, b = map(str, tsar_runs)
     result = evaluate_json("--dataset", "tsar2022_en", "--compare", a, b, "--bootstrap", "2000", "--seed", "7")
-    assert list(result) == ["a", "b", "metrics", "coverage", "signature"]
+    assert list(result) == ["a", "b", "metrics", "official", "coverage", "signature"]
     assert list(result["metrics"]) == TSAR_KEYS
     assert result["coverage"] == {"targets_scored": 373, "a": 373, "b": 373, "both": 373}
     assert result["signature"].endswith("|targets:373|bootstrap:2000,seed:7")
@@ -53,6 +62,7 @@ def test_tsar_compare_is_the_paired_test_of_two_runs(tsar_runs):
     for key, row in result["metrics"].items():
         assert (row["a"], row["b"]) == (alone[0][key], alone[1][key])
         assert row["difference"] == row["a"] - row["b"]
+    assert result["official"] == {"a": alone[0]["official"], "b": alone[1]["official"]}  # as --predictions gives
     # The paired bootstrap of ACC@1 and Potential@10, recomputed from the gold file and the two runs: instances
     # drawn with numpy's seeded generator, 1,000 resamples at a time, the same draws for both systems.
     gold = tsar_gold_lines("en", "test")
@@ -91,8 +101,11 @@ def test_tsar_compare_prints_the_swords_layout(tsar_runs):
     lines = done.stdout.splitlines()
     assert lines[0].split() == ["metric", a, b, "A", "-", "B", "95%", "interval", "p"]
     assert [line.split()[0] for line in lines[1:11]] == TSAR_KEYS
-    assert lines[11] == "" and lines[12].startswith("signature: tsar2022-metric:1.0|bench:tsar2022_en|split:test|")
-    assert len(lines) == 13  # no differences table: the official metrics give no per-substitute details
+    assert lines[11] == "" and lines[12].startswith(
+        "A, B: fractions floored to 4 decimals, as tsar_eval.py prints them"
+    )
+    assert lines[13].startswith("signature: tsar2022-metric:1.0|bench:tsar2022_en|split:test|")
+    assert len(lines) == 14  # no differences table: the official metrics give no per-substitute details
 
 
 @pytest.mark.slow  # 3 s on two cores
@@ -128,3 +141,28 @@ def test_family_compare_refuses_what_it_does_not_take(tmp_path):
     assert one_line(swords(*base, "--bootstrap", "10")).endswith(
         "the paired test's --bootstrap must be between 100 and 1,000,000 resamples, got 10"
     )
+
+
+@pytest.mark.slow  # 4 s on two cores
+def test_tsar_compare_reads_a_file_of_part_of_the_split_as_tsar_eval_reads_it(tmp_path):
+    """A TSV of part of the split, in any order, was refused with advice to use --given-only, which --compare refuses
+    (issue 47). --compare reads it as tsar_eval.py reads a file (the lines it holds), scores the instances it leaves
+    out without answers, as a JSONL file's missing targets are, and says how many each file covers."""
+    need_config("tsar2022_en")
+    lines = [(s, t, a[::-1][:4]) for s, t, a in tsar_gold_lines("en", "test")]
+    chosen = sorted(random.Random(3).sample(range(len(lines)), 40), reverse=True)  # another order than the split's
+    part = write_tsar_predictions(tmp_path / "part.tsv", [lines[i] for i in chosen])
+    whole = write_tsar_predictions(tmp_path / "whole.tsv", lines)
+    done = swords("evaluate", "--dataset", "tsar2022_en", "--split", "test", "--compare", str(part), str(whole),
+                  "--bootstrap", "200", "--json")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["coverage"] == {"targets_scored": 373, "a": 40, "b": 373, "both": 40}
+    assert f"the files cover different targets ({part}: 40, {whole}: 373, both: 40 of 373)" in done.stderr
+    # The part's figures: those of the same answers keyed by id, every other target without answers.
+    ids = [row["id"] for row in swords_dataset.rows("tsar2022_en", "test")]
+    keyed = tmp_path / "part.jsonl"
+    keyed.write_text("".join(json.dumps({"id": ids[i], "substitutes": lines[i][2]}) + "\n" for i in chosen))
+    alone = evaluate_json("--dataset", "tsar2022_en", "--predictions", str(keyed))
+    assert {key: row["a"] for key, row in result["metrics"].items()} == {key: alone[key] for key in TSAR_KEYS}
+    assert result["official"]["a"] == alone["official"]

@@ -98,8 +98,9 @@ def test_a_partial_tsv_is_scored_with_given_only_as_tsar_eval_scores_it(tmp_path
     assert line.endswith(
         "first.tsv: 40 lines for the 373 instances of the split (TSAR's format: one line per "
         "instance, in the gold file's order); for a run over part of the split, the lines given are "
-        "scored alone, as tsar_eval.py scores them, with `swords evaluate --given-only` (in Python: "
-        "read(path, partial=True)); JSONL keyed by id can carry such a run too"
+        "scored alone, as tsar_eval.py scores them, with `swords evaluate --predictions FILE --given-only` (in "
+        "Python: read(path, partial=True)); `swords evaluate --compare` reads such a file as it is; JSONL keyed by "
+        "id can carry such a run too"
     ), line
     twice = write_tsar_predictions(tmp_path / "twice.tsv", [lines[3], lines[7], lines[3]])
     line = one_line(

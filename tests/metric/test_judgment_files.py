@@ -4,6 +4,7 @@ overwritten, and a full disk."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import signal
@@ -51,7 +52,9 @@ def test_tasks_round_trip(taskset, tmp_path):
     path = tmp_path / "tasks.jsonl"
     write_tasks(path, taskset)
     again = read_tasks(path)
-    assert again.header == taskset.header and again.tasks == taskset.tasks
+    header, body = path.read_bytes().split(b"\n", 1)  # stamped: the sha256 of the header without it, then the tasks
+    digest = hashlib.sha256((json.dumps(taskset.header, ensure_ascii=False) + "\n").encode("utf-8") + body)
+    assert again.header == {**taskset.header, "content_sha256": digest.hexdigest()} and again.tasks == taskset.tasks
     assert json.loads(path.read_text().splitlines()[0])["format"] == "swords-judge-tasks"
     write_tasks(path, taskset)  # a tasks file is replaced
 

@@ -11,7 +11,7 @@ import pytest
 from swords_metric import MetricInputError, Scorer, merge_judgments
 
 from ..conftest import run_swords
-from .judgment_cases import Case, make_case
+from .judgment_cases import Case, by_hand, make_case
 
 TO_LABEL = {"TRUE": "accept", "FALSE": "reject", "UNSURE": "abstain"}
 
@@ -120,7 +120,7 @@ def test_a_judgments_file_for_another_split_is_one_line_naming_the_line(case, tm
     assert done.stderr.count("\n") == 1
     header, *tasks = case.tasks.read_text().splitlines()
     undated = tmp_path / "tasks.jsonl"  # a header naming no split: each record's target is checked
-    undated.write_text("\n".join([json.dumps({**json.loads(header), "split": None}), *tasks]) + "\n")
+    undated.write_text("\n".join([json.dumps({**by_hand(header), "split": None}), *tasks]) + "\n")
     with pytest.raises(MetricInputError) as error:
         merge_judgments(dev, [undated, *case.files])
     first = _records(case.files[0])[0]["id"]

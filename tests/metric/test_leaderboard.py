@@ -42,6 +42,11 @@ def test_a_shipped_run_is_shown_to_one_decimal_and_ranked_among_the_papers():
     assert ranking[0]["lenient F@10"] == 34.6  # GPT-3 (Lee et al. 2021, Table 4) above the oracle
     tied = board.ranked([{"lenient F@10": 30.0, "system": "a"}, {"lenient F@10": 30.0, "system": "b"}])
     assert [r["system"] for r in tied] == ["a", "b"]  # ties as given: measured runs are listed first
+    # A run over part of the split (--limit 5, issue 47) comes after every other row, whatever its figure; partial
+    # runs are ranked among themselves.
+    partial = [{"lenient F@10": 80.0, "system": "quick"}, {"lenient F@10": 90.0, "system": "quicker"}]
+    apart = board.ranked_apart([row | {"system": "coinco-oracle"}, *published], partial)
+    assert apart[: len(ranking)] == ranking and [r["system"] for r in apart[len(ranking) :]] == ["quicker", "quick"]
 
 
 @pytest.mark.parametrize(

@@ -9,6 +9,7 @@ family_sources.py) and the system's file in TSAR's official format, as `swords e
 from __future__ import annotations
 
 import json
+import math
 import random
 from collections import Counter
 
@@ -16,6 +17,7 @@ import pytest
 
 from swords_metric import MetricInputError, scorer_for
 
+from ..baselines.run_helpers import swords
 from .family_sources import (
     tsar_gold_file,
     tsar_gold_lines,
@@ -24,6 +26,7 @@ from .family_sources import (
     tsar_rows,
     write_tsar_predictions,
 )
+from .test_family_metric import need_config
 
 pytestmark = pytest.mark.parity  # tsar_eval.py on every language's gold
 
@@ -131,3 +134,42 @@ def test_a_file_for_another_split_or_order_is_one_line(folder):
         r"of tsar2022_en:test:0000 \(target 'prototype'\)",
     ):
         scorer.read(spanish)  # read as a stream: its first line is refused before the rest is read
+
+
+# Our metric key -> the name tsar_eval.py prints its figure under (its print lines, read off tsar_eval.py).
+PRINTED_NAMES = {
+    "acc@1": "MAP@1/Potential@1/Precision@1",
+    "map@3": "MAP@3",
+    "map@5": "MAP@5",
+    "map@10": "MAP@10",
+    "potential@3": "Potential@3",
+    "potential@5": "Potential@5",
+    "potential@10": "Potential@10",
+    "acc@1@top1": "Accuracy@1@top_gold_1",
+    "acc@2@top1": "Accuracy@2@top_gold_1",
+    "acc@3@top1": "Accuracy@3@top_gold_1",
+}
+
+
+def test_compare_prints_each_file_s_figures_as_tsar_eval_prints_them(folder):
+    """`swords evaluate --compare` printed each file's figures rounded (MAP@5 0.9877) where tsar_eval.py,
+    `--predictions` and the Score tab floor them (0.9876; issue 47). Two systems on English test, whose figures round
+    and floor apart: the A and B columns are tsar_eval.py's printed figures, run beside it, and so is the JSON's
+    `official`."""
+    need_config("tsar2022_en")
+    gold = tsar_gold_file("en", "test")
+    made = systems("en", "test")
+    paths = [write_tsar_predictions(folder / f"compare-{n}.tsv", made[n]) for n in ("gold shuffled", "edge cases")]
+    printed = [tsar_official_printed(gold, path, folder) for path in paths]
+    unfloored = [tsar_official_unfloored(gold, path) for path in paths]
+    rounded_up = [key for figures in unfloored for key, v in figures.items() if round(v, 4) > math.floor(v * 1e4) / 1e4]
+    assert rounded_up  # the figures that printed one way here and another there
+    base = ["evaluate", "--dataset", "tsar2022_en", "--split", "test", "--compare", *map(str, paths)]
+    done = swords(*base, "--bootstrap", "100")
+    assert done.returncode == 0, done.stderr
+    rows = {line.split()[0]: line.split()[1:3] for line in done.stdout.splitlines()[1:11]}
+    assert rows == {key: [str(figures[name]) for figures in printed] for key, name in PRINTED_NAMES.items()}
+    assert "A, B: fractions floored to 4 decimals, as tsar_eval.py prints them" in done.stdout
+    done = swords(*base, "--bootstrap", "100", "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["official"] == {"a": printed[0], "b": printed[1]}

@@ -32,3 +32,27 @@ def import_space():
 def write(path: Path, content: bytes) -> str:
     path.write_bytes(content)
     return str(path)
+
+
+LONG_SYSTEM = "longname" * 625  # a system named in 5,000 characters
+HOSTILE_NAMES = ("<img src=x onerror=alert(1)>.metrics.json", "**bold** _it_ [a](x).metrics.json")
+
+
+def hostile_results(folder: Path) -> Path:
+    """A results folder a careless or hostile user may give `swords demo --results` (issue 47), on SWORDS test: a
+    full run ("mine", lenient F@10 30), a `--limit 5` run whose figure would top the board ("quick", 80), a run whose
+    system is named in 5,000 characters, and two files named as Markdown and HTML that are not metrics files."""
+    import json
+
+    base = json.loads((RESULTS / "thesaurus-oracle.swords.test.metrics.json").read_text())
+    runs = {
+        "mine": ({"system": "mine"}, 30.0, 762),
+        "quick": ({"system": "quick", "targets": 5, "split_targets": 762, "limit": 5}, 80.0, 5),
+        "long": ({"system": LONG_SYSTEM}, 20.0, 762),
+    }
+    for name, (run, figure, targets) in runs.items():
+        metrics = {**base, "lenient_a_f@10": figure, "targets_scored": targets, "run": {**base["run"], **run}}
+        (folder / f"{name}.swords.test.metrics.json").write_text(json.dumps(metrics))
+    for name in HOSTILE_NAMES:
+        (folder / name).write_text("{not json")
+    return folder

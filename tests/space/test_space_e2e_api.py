@@ -6,6 +6,7 @@ the app's log holds no traceback afterwards."""
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 
@@ -278,6 +279,22 @@ def test_tables_show_their_headers_before_any_query(client):
     assert headers["example-metrics"] == ["metric", "value"]
     assert headers["score-metrics"] == ["metric", "key", "value", "95% interval"]
     assert all(h and "1" not in h for h in headers.values()), headers
+
+
+def test_every_output_of_every_endpoint_has_a_name(client):
+    """The API named three of the Judge tab's outputs `value_162`, `value_163` and `value_164` (issue 47): every
+    output of every endpoint has a name of its own that says what it is, as gradio_client lists them."""
+    api = client.view_api(print_info=False, return_format="dict")["named_endpoints"]
+    endpoints = {"/substitute", "/search_examples", "/show_example", "/score", "/leaderboard", "/judge_start"}
+    assert endpoints | {"/judge_save"} == set(api)
+    for endpoint, info in api.items():
+        names = [output["label"] for output in info["returns"]]
+        assert all(name and not re.fullmatch(r"value_\d+", name) for name in names), (endpoint, names)
+        assert len(set(names)) == len(names), (endpoint, names)
+    for endpoint in ("/judge_start", "/judge_save"):
+        names = [output["label"] for output in api[endpoint]["returns"]]
+        assert names[:3] == ["Progress", "Task", "candidate 1"] and "Saved (or why not)" in names
+    assert "value_" not in client.view_api(print_info=False, return_format="str")  # the text a user reads, too
 
 
 def test_server_log_has_no_traceback(server):

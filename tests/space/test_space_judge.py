@@ -156,7 +156,14 @@ def test_every_candidate_is_judged_before_a_task_is_saved(tasks_file, tmp_path):
 
 @pytest.mark.parametrize(
     ("name", "message"),
-    [("", "Enter your name"), ("llm:gpt", "LLM judge"), ("a\x1bb", "control characters"), ("x" * 81, "at most 80")],
+    [
+        ("", "Enter your name"),
+        ("llm:gpt", "LLM judge"),
+        ("LLM:gpt", "LLM judge"),
+        ("a\x1bb", "control characters"),
+        ("x" * 81, "at most 80"),
+        ("\u0430lice", r"name '\\u0430lice' mixes Cyrillic and Latin letters"),
+    ],
 )
 def test_a_judge_needs_a_plain_name(tasks_file, tmp_path, name, message):
     with pytest.raises(SpaceError, match=message):

@@ -76,3 +76,19 @@ def test_start_again_with_the_page_s_own_download_doubles_no_record(tasks_file, 
     download.write_bytes(session.judgments.read_bytes())
     again = start(str(tasks_file), None, None, "Ann", partial=str(download), folder=tmp_path, previous=session)
     assert records_of(again.judgments) == records_of(download) and again.resumed == 2
+
+
+def test_a_file_whose_names_are_decomposed_resumes_where_it_stopped(tasks_file, tmp_path):
+    """Issue 47: 'José' typed in the tab (NFC) finds the tasks of a file a tool wrote with 'José' decomposed (NFD)
+    and a trailing space: the tab resumes after them, where it used to ask them again."""
+    import unicodedata
+
+    session = start(str(tasks_file), None, None, "Jos\u00e9", folder=tmp_path)
+    for task in session.tasks[:2]:
+        save(session, right_labels(task))
+    nfd = tmp_path / "nfd.jsonl"
+    records = [{**r, "judge": unicodedata.normalize("NFD", r["judge"]) + " "} for r in records_of(session.judgments)]
+    nfd.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), encoding="utf-8")
+    assert records[0]["judge"] != "Jos\u00e9"
+    again = start(str(tasks_file), None, None, "Jos\u00e9", partial=str(nfd), folder=tmp_path)
+    assert again.resumed == 2 and again.current.task == session.tasks[2].task

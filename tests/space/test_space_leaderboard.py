@@ -5,13 +5,14 @@ the main metric beside the table."""
 from __future__ import annotations
 
 import csv
+import html
 import json
 import re
 
 import pytest
 
 from ..metric.family_sources import TSAR_DATA, need
-from .helpers import RESULTS, import_space
+from .helpers import HOSTILE_NAMES, LONG_SYSTEM, RESULTS, hostile_results, import_space
 
 pytest.importorskip("pandas", reason="the Space's tables are pandas DataFrames (installed with gradio)")
 import_space()
@@ -68,12 +69,12 @@ def test_the_default_board_is_swords_test_ranked_by_lenient_f10_measured_and_pub
     assert len(published) == len(published_systems("swords", "test")) == len(table) - 3
     assert "published: Wada et al. 2022, Table 1" in set(published["source"])
     assert "published: Lee et al. 2021, Tables 4, 7, 8 (reproduced by coinco-oracle)" in set(published["source"])
-    assert note.startswith("3 shipped results on swords test (`space/results`) (1 more on other benchmark splits")
+    assert note.startswith("3 shipped results on swords test (<code>space/results</code>) (1 more on other benchmark")
     assert "Ranked by **lenient F@10** (F@10 against the acceptable substitutes, lenient: the SWORDS paper's" in note
     (tmp_path / "broken.metrics.json").write_text("{not json")
     table, note = leaderboard(tmp_path)
     assert "broken.metrics.json" in note and len(table) == len(published) + 3  # the shipped results stay
-    assert "3 shipped results on swords test (`space/results`) and 0 of yours (`" in note
+    assert "3 shipped results on swords test (<code>space/results</code>) and 0 of yours (<code>" in note
     # A run of the user's (`swords demo --results runs`) beside the shipped ones and the published ones.
     mine = json.loads((RESULTS / "thesaurus-oracle.swords.test.metrics.json").read_text())
     mine["run"]["system"], mine["lenient_a_f@10"] = "mine", 30.0
@@ -246,3 +247,31 @@ def test_the_api_answers_the_board_and_its_note():
     styled, note = on_leaderboard("swords_test_subset test")
     assert list(styled.data["system"]) == ["Humans", "humans", "Humans"] and note.startswith("1 shipped result ")
     assert "background-color: #eff6ff" in styled.to_html()  # the measured run tinted, as on the chart
+
+
+def test_a_results_folder_s_names_partial_runs_and_long_names_are_shown_for_what_they_are(tmp_path, monkeypatch):
+    """Issue 47: the note rendered file names as Markdown and HTML (`<img src=x …>.metrics.json` became an image); a
+    `--limit 5` run was ranked among full runs, with only its targets to tell; a 5,000-character system name was "no
+    system name"."""
+    markdown_it = pytest.importorskip("markdown_it")
+    hostile_results(tmp_path)
+    table, note = leaderboard(tmp_path)
+    page = markdown_it.MarkdownIt("commonmark").render(note)  # as a Markdown renderer shows the note
+    assert "<img" not in page and "<em>" not in page and "<a " not in page
+    assert page.count("<strong>") == 1  # the metric the board is ranked by, as the note writes it
+    for name in HOSTILE_NAMES:
+        assert html.escape(name, quote=False) in page  # the file's name, as it is
+    # The partial run: after every run over the whole split and every published row, whatever its figure; its
+    # targets "5 of 762"; the note says why. The others ranked as before.
+    assert table.iloc[-1]["system"] == "quick" and table.iloc[-1]["targets"] == "5 of 762"
+    assert table.iloc[-1]["source"] == "measured: your run, partial: 5 of 762 targets"  # the third column: in view
+    assert table.iloc[-1]["lenient F@10"] == 80.0 and ranked(table["lenient F@10"][:-1])
+    assert "1 partial run (over part of the split: `swords run --limit`" in note and "not ranked" in note
+    assert table[table["system"] == "mine"].iloc[0]["targets"] == "762"
+    # The long name: cut to what its column shows on one line (24 characters, and "…"), its length said.
+    (long,) = table[table["system"].str.startswith("longname")]["system"]
+    assert long == LONG_SYSTEM[:24] + "… (5,000 characters)" == "longnamelongnamelongname… (5,000 characters)"
+    # The chart: the runs over the whole split, ranked; the partial run is not charted.
+    monkeypatch.setenv("SWORDS_SPACE_RESULTS", str(tmp_path))
+    _, _, chart = on_board("swords test")
+    assert 'data-value="30.0"' in chart and 'data-value="80.0"' not in chart

@@ -10,8 +10,9 @@ import json
 
 import pytest
 
+from ..space_server import running_app
 from .browser import ARTIFACTS, choose, table_rows, words_not_whole
-from .helpers import RESULTS
+from .helpers import HOSTILE_NAMES, RESULTS, hostile_results
 
 pytest.importorskip("gradio", reason="the Space needs gradio: pip install 'swords-lexsub[space]'")
 pytestmark = pytest.mark.slow  # a browser and the app in its own process
@@ -104,3 +105,56 @@ def test_browser_leaderboard_wider_than_1280_px_keeps_every_figure_whole(narrow,
     assert words_not_whole(narrow, "#leaderboard") == [] and words_not_whole(narrow, "#leaderboard-chart") == []
     table_box = narrow.locator("#leaderboard").bounding_box()
     assert narrow.locator("#leaderboard-chart").bounding_box()["x"] >= table_box["x"] + table_box["width"]
+
+
+@pytest.fixture(scope="module")
+def hostile_server(tmp_path_factory):
+    """The app on a results folder a careless or hostile user may give it (helpers.hostile_results)."""
+    folder = tmp_path_factory.mktemp("hostile-space")
+    (folder / "results").mkdir()
+    results = hostile_results(folder / "results")
+    with running_app(folder, options=("--results", str(results))) as app:
+        yield app
+
+
+def test_browser_leaderboard_shows_names_as_text_and_partial_runs_apart(browser, hostile_server):
+    """Issue 47, at 1,280 px: a file named `<img src=x onerror=alert(1)>.metrics.json` is named in the note, not shown
+    as an image; the `--limit 5` run (lenient F@10 80, above every other) comes last, in italics, its targets
+    "5 of 762", and has no bar; a 5,000-character system name is cut, its length said. Screenshot in artifacts/."""
+    context = browser.new_context(viewport={"width": 1280, "height": 1000})
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    try:
+        page.goto(hostile_server["url"])
+        page.wait_for_selector("#run")
+        page.get_by_role("tab", name="Leaderboard").click()
+        page.wait_for_function("() => document.querySelectorAll('#leaderboard-chart .swords-bar').length > 0")
+        page.wait_for_function("() => document.querySelector('#leaderboard-note').innerText.includes('skipped')")
+        note = page.locator("#leaderboard-note")
+        assert note.locator("img, a, em").count() == 0
+        assert note.locator("strong").all_inner_texts() == ["lenient F@10"]  # the ranking metric, as the note says
+        text = note.inner_text()
+        for name in HOSTILE_NAMES:
+            assert name in text, text
+        assert "1 partial run" in text
+        bars = page.locator("#leaderboard-chart .swords-bar-value").all_inner_texts()
+        assert "30" in bars and "80" not in bars  # "mine" charted; the partial run not
+        page.locator("#leaderboard .virtual-table-viewport").hover()
+        for _ in range(3):  # the table draws the rows scrolled into view, measuring their heights as it goes
+            page.mouse.wheel(0, 3000)
+            page.wait_for_timeout(400)
+        last = table_rows(page, "#leaderboard")[-1]
+        assert last[:3] == ["quick", "80", "measured: your run, partial: 5 of 762 targets"] and last[-1] == "5 of 762"
+        style = (
+            page.locator("#leaderboard [role=row]")
+            .last.locator("[role=gridcell]")
+            .nth(1)
+            .evaluate("cell => getComputedStyle(cell.querySelector('span') || cell).fontStyle")
+        )
+        assert style == "italic"
+        assert words_not_whole(page, "#leaderboard") == []
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.locator("#leaderboard").screenshot(path=str(ARTIFACTS / "space-leaderboard-partial-1280.png"))
+        page.screenshot(path=str(ARTIFACTS / "space-leaderboard-hostile-1280.png"), full_page=True)
+    finally:
+        context.close()

@@ -117,6 +117,37 @@ def test_bad_judgments_files_are_one_message_naming_them(judged, tmp_path):
         score_predictions(str(COINCO_ORACLE), None, "swords test", bootstrap=0, judgments=list(map(str, halves)))
 
 
+@pytest.mark.parametrize("time", ["9999-12-31T23:59:59-01:00", "0001-01-01T00:00:00+01:00"])
+def test_a_time_at_the_calendars_ends_is_one_message_naming_its_line(judged, tmp_path, time):
+    """Issue 47: a valid time outside the years 1 to 9999 once in UTC was an OverflowError in the tab."""
+    _, files, tasks_file = judged
+    records = [json.loads(line) for line in files["Bob"].read_text().splitlines()]
+    records[1]["time"] = time
+    ends = tmp_path / "ends.jsonl"
+    ends.write_text("".join(json.dumps(r) + "\n" for r in records))
+    with pytest.raises(SpaceError) as found:
+        score_predictions(str(COINCO_ORACLE), None, "swords test", bootstrap=0, judgments=[str(tasks_file), str(ends)])
+    assert (
+        str(found.value)
+        == f"ends.jsonl:2: 'time' {time!r} is past the years 1 to 9999 in UTC, where times are compared"
+    )
+
+
+def test_a_record_timed_after_the_merges_clock_is_noted_under_its_uploads_name(judged, tmp_path):
+    """Issue 47: a record dated years ahead still wins; the summary says so, naming the file as it was uploaded."""
+    _, files, tasks_file = judged
+    records = [json.loads(line) for line in files["Bob"].read_text().splitlines()]
+    records[1]["time"] = "2099-01-01T00:00:00+00:00"
+    ahead = tmp_path / "ahead.jsonl"
+    ahead.write_text("".join(json.dumps(r) + "\n" for r in records))
+    result = score_predictions(
+        str(COINCO_ORACLE), None, "swords test", bootstrap=0, judgments=[str(tasks_file), str(ahead)]
+    ).result
+    (note,) = [line for line in score_judgments.extended_summary(result).split("\n\n") if line.startswith("Note:")]
+    assert note.startswith("Note: 1 record is timed after this merge") and "at ahead.jsonl:2 \\(2099" in note
+    assert str(tmp_path) not in note
+
+
 def test_an_llm_judges_agreement_from_its_records_is_shown_as_text_not_markup():
     """Issue 41: the judge's name and claimed agreement come from a judgments file, so a `<script>` or a Markdown
     link in them is shown as the characters it is."""
@@ -135,7 +166,10 @@ def test_an_llm_judges_agreement_from_its_records_is_shown_as_text_not_markup():
         "judges_dropped": 1,
         "tasks_dropped_judge": 1,
         "tasks_without_controls": 0,
+        "tasks_lacking_control": 0,
         "duplicates": 0,
+        "folded": 0,
+        "notes": [],
         "already_judged": 0,
         "judgements_per_substitute": {"new": {"1": 1}},
         "agreement": hostile,

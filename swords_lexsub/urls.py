@@ -1,0 +1,42 @@
+"""What is wrong with a URL a command is given, said before any request is sent: spaces or control characters, a
+broken syntax, a port out of range or not a number, a scheme the client cannot use, no host. The LLM client's
+`--base-url` (baselines/llm/client.py) and the environment's proxies (proxies.py) are checked here."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from urllib.parse import urlsplit
+
+SPACES = "a URL has no spaces or control characters"
+
+
+def url_problem(url: str, schemes: Sequence[str]) -> str | None:
+    """Why a client cannot send a request to (or through) `url`, in a few words; None if it can. `schemes` are the
+    schemes it takes, lower-case."""
+    if not url or any(character.isspace() or not character.isprintable() for character in url):
+        return SPACES  # urlsplit would drop a tab or a newline silently
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError as error:
+        found = re.search(r"://[^/?#]*:([0-9]+)(?:[/?#]|$)", url)
+        if "Port" not in str(error):
+            return f"not a valid URL ({error})"
+        if found:
+            return f"port {found.group(1)} is out of range (1 to 65535)"
+        return "its port is not a number"
+    if "://" not in url:
+        return f"no scheme (write {' or '.join(f'{scheme}://…' for scheme in schemes)})"
+    if parts.scheme.lower() not in schemes:
+        named = f"{parts.scheme!r}" if parts.scheme else "none"
+        return f"the scheme must be {_either(schemes)} (it is {named})"
+    if not parts.hostname:
+        return "no host"
+    if port == 0:
+        return "port 0 is out of range (1 to 65535)"
+    return None
+
+
+def _either(words: Sequence[str]) -> str:
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"

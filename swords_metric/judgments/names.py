@@ -1,0 +1,75 @@
+"""Who judged: a judge's name as the merge, the report, the signature and the Judge tab's resume rule compare it.
+
+A name is compared as `judge_id` gives it: trimmed and in Unicode's composed form (NFC), so 'José' typed as one
+character or as 'e' and a combining accent, and 'alice ' with a space, are one judge each. An LLM judge's id begins
+`llm:` (swords judge llm: `llm:<model>:<prompt sha256[:8]>`) in any case: `LLM:` is the same kind of judge and the
+prefix is written lower-case. Letters are compared as written otherwise ('Alice' and 'alice' stay two names).
+
+A name whose letters mix scripts ('\\u0430lice', a Cyrillic 'а' before Latin letters) would pass for another judge's
+name: `check_judge_name` refuses it in one line, the name shown with its non-ASCII letters escaped. The script of a
+letter is the first word of its Unicode name (LATIN, CYRILLIC, GREEK, ...: the standard library's unicodedata;
+marks, digits and punctuation have none); Han, kana and Hangul are one group, as Japanese and Korean names mix them.
+"""
+
+from __future__ import annotations
+
+import functools
+import unicodedata
+
+from swords_metric.errors import MetricInputError
+
+LLM_PREFIX = "llm:"  # an LLM judge's id: llm:<model>:<prompt sha256[:8]>
+# Scripts that one name may mix: Japanese writes Han with kana, Korean Hangul with Han.
+_EAST_ASIAN = frozenset({"CJK", "HIRAGANA", "KATAKANA", "HANGUL", "BOPOMOFO", "IDEOGRAPHIC"})
+# Name words that are no script: the script is the next word (FULLWIDTH LATIN CAPITAL LETTER A).
+_WIDTHS = frozenset({"FULLWIDTH", "HALFWIDTH"})
+
+
+@functools.lru_cache(maxsize=4096)  # a merge asks once a record, of a few names
+def judge_id(name: str) -> str:
+    """A judge's name as judges are compared: trimmed, NFC, an LLM judge's `llm:` prefix lower-case."""
+    name = unicodedata.normalize("NFC", name.strip())
+    if name[: len(LLM_PREFIX)].lower() == LLM_PREFIX:
+        name = LLM_PREFIX + name[len(LLM_PREFIX) :]
+    return name
+
+
+def is_llm_judge(name: str) -> bool:
+    """Whether a name is an LLM judge's id (`llm:` in any case): a person's name never passes for a model's."""
+    return name.strip()[: len(LLM_PREFIX)].lower() == LLM_PREFIX
+
+
+def _script(character: str) -> str | None:
+    if not unicodedata.category(character).startswith("L"):
+        return None
+    words = unicodedata.name(character, "").split()
+    if words and words[0] in _WIDTHS:
+        words = words[1:]
+    if not words:
+        return None
+    return "EAST ASIAN" if words[0] in _EAST_ASIAN else words[0]
+
+
+def scripts(name: str) -> tuple[str, ...]:
+    """The scripts of a name's letters, in the order they first appear (title case: 'Latin', 'Cyrillic')."""
+    found = dict.fromkeys(script for script in map(_script, name) if script is not None)
+    return tuple(script.title() for script in found)
+
+
+@functools.lru_cache(maxsize=4096)  # a merge checks every record's name: a few names, many times
+def _mixed(name: str) -> tuple[str, ...]:
+    return () if is_llm_judge(name) else scripts(name)
+
+
+def check_judge_name(name: str, where: str = "") -> str:
+    """A judge's name as judge_id gives it, or one MetricInputError naming `where` (if given) when its letters mix
+    scripts (an LLM judge's id, made by swords judge llm from a model's name, is not checked)."""
+    mixed = _mixed(name)
+    if len(mixed) > 1:
+        escaped = name.encode("ascii", "backslashreplace").decode("ascii")
+        text = (
+            f"the judge's name '{escaped}' mixes {' and '.join(mixed)} letters, so it would pass for another name; "
+            "write it in one script"
+        )
+        raise MetricInputError(f"{where}: {text}" if where else text[0].upper() + text[1:])
+    return judge_id(name)
