@@ -2,8 +2,8 @@
 metric with bootstrap intervals, per POS, precision and recall at k = 1…20, what the system proposed (classes and
 WordNet relations, worst targets: score_analysis.py), the published results on the split beside it, and, given a
 second file, the paired test and the targets where the two differ most (score_compare.py). Each file is read once,
-as a stream (score_files.py); every figure comes from those prepared predictions, shown as score_result.py lays
-them out."""
+as a stream (score_files.py); every figure is the metric's one evaluation of those prepared predictions
+(swords_metric.evaluate), shown as score_result.py lays it out."""
 
 from __future__ import annotations
 
@@ -48,7 +48,7 @@ def score_predictions(
     split: its evaluation (swords_metric.evaluate, by the split's shared scorer): every metric, bootstrap intervals,
     per POS, what it proposed (classes, WordNet relations, worst targets), with judgments files the figures on the
     gold they extend too; the family's P/R curve at k = 1…20; with a second file, the paired test and the targets
-    where the two differ most. What a family has not is not shown. Ids: the dataset's or the upstream library's."""
+    where the two differ most. A panel the family has no figures for is not shown. Ids: the dataset's or upstream's."""
     config, split = benchmarks.choose_split(split_label)
     setting = setting or "generative"
     if setting not in ("generative", "ranking"):

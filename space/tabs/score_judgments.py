@@ -1,6 +1,6 @@
 """Judgments in the Score tab: judgments files (the Judge tab's, `swords judge llm`'s, anyone's in the contract's
 format) uploaded beside the predictions extend the benchmark's gold with the substitutes they judged, and the run is
-scored on both (the metric's extended_scores: SWORDS's B.3 filter, every SWORDS metric recomputed). The tab shows
+scored on both (the evaluation's extended gold: SWORDS's B.3 filter, every SWORDS metric recomputed). The tab shows
 the official and the extended figures side by side, what the filter left out, how many of the system's top 10 were
 unjudged before and after, how many judgements each new substitute has, and the extended signature, which says it
 is extended so that an extended figure never passes for an official one."""
