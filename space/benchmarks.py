@@ -12,7 +12,6 @@ from swords_dataset.split_index import get_row as get_row
 from swords_dataset.split_index import ids_starting
 from swords_dataset.split_index import load_rows as load_rows
 from swords_lexsub.errors import SwordsError
-from swords_metric import metric_family
 from swords_space.errors import SpaceError, shown
 
 POS_TAGS = ("NOUN", "VERB", "ADJ", "ADV")
@@ -24,14 +23,8 @@ LISTED_COLUMNS = ["id", "context", "target", "offset", "pos", "target_lemma"]
 
 def splits() -> list[tuple[str, str]]:
     """Every (config, split) the Space shows, in the dataset card's order: ProLex and TSAR-2022 too (their rows have
-    no POS or lemma, and they are scored with their own official metrics: swords_metric.metric_family)."""
+    no POS or lemma, and they are scored with their own official metrics: swords_metric.family_of)."""
     return [(config, split) for config, names in swords_dataset.CONFIGS.items() for split in names]
-
-
-def is_swords_family(config: str) -> bool:
-    """Whether a config is scored with the SWORDS metrics (SWORDS, CoInCo, SemEval-2007), which the Space's
-    classes, live judgements, analysis and comparisons are made of; ProLex and TSAR-2022 have their own."""
-    return not metric_family(config).official
 
 
 def split_label(config: str, split: str) -> str:
@@ -47,11 +40,9 @@ def parse_split_label(label: str) -> tuple[str, str]:
     return config, split
 
 
-def split_choices(swords_family_only: bool = False) -> list[str]:
-    """Every split's label, for the UI's benchmark choices (only the SWORDS metrics' benchmarks when asked)."""
-    return [
-        split_label(config, split) for config, split in splits() if not swords_family_only or is_swords_family(config)
-    ]
+def split_choices() -> list[str]:
+    """Every split's label, for the UI's benchmark choices."""
+    return [split_label(config, split) for config, split in splits()]
 
 
 def choose_split(label: str | None) -> tuple[str, str]:

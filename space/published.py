@@ -8,13 +8,15 @@ from __future__ import annotations
 import pandas as pd
 from pandas.io.formats.style import Styler
 
-from swords_metric import metric_family, published_papers, published_systems
+from swords_metric import family_of, published_papers, published_systems
+from swords_space import scoring
 from swords_space.table_widths import fitted_widths
 
+TITLE = "Beside the published results on this benchmark split"  # the table's (with its unit: scoring.titled)
 THIS_RUN_SOURCE = "this run, measured here"  # a published row's source is its citation
 _THIS_RUN_STYLE = "background-color: #fef9c3; font-weight: 600"  # the run stands apart from the published rows
-# A split no paper reports on shows this run's main figures (the Metrics table above has them all).
-CORE_METRICS = ("lenient_a_f@10", "lenient_c_f@10", "strict_a_f@10", "strict_c_f@10", "gap", "strict_c_p@1")
+# A split no paper reports on shows this run's main figures (the Metrics table above has them all): the SWORDS metrics'.
+CORE_METRICS = (*scoring.TABLE_4_FIRST, "gap", "strict_c_p@1")
 RUN_NAME_CHARS = 16  # this run's file name in the system column, cut with "…" past it (the summary has it whole)
 SETTING = "setting"
 
@@ -28,19 +30,18 @@ def citations() -> str:
 
 
 def shown_keys(config: str, split: str) -> tuple[str, ...]:
-    """The metrics of the table beside the published rows of a split: an official family's own (all of them); the
-    SWORDS metrics' that its published rows report (fewer columns, each compared), else the main ones. In the
-    family's reader table's order."""
-    family = metric_family(config)
-    if family.official:
-        return family.reader.compact
+    """The metrics of the table beside the published rows of a split, in the family's reader table's order: those its
+    published rows report (fewer columns, each compared), else the main ones (CORE_METRICS), else (an official
+    family's, on a split no paper reports on) all of them."""
+    compact = family_of(config).reader.compact
     reported = {key for row in published_systems(config, split) for key in row.metrics}
-    return tuple(key for key in family.reader.compact if key in reported) or CORE_METRICS
+    shown = [key for key in compact if key in reported] or [key for key in compact if key in CORE_METRICS]
+    return tuple(shown) or compact
 
 
 def _labels(config: str) -> dict[str, str]:
     """Each metric's column label, as the papers head their columns (the family's reader table)."""
-    return {metric.key: metric.paper for metric in metric_family(config).reader.metrics}
+    return {metric.key: metric.paper for metric in family_of(config).reader.metrics}
 
 
 def columns(config: str, split: str) -> list[str]:
@@ -67,7 +68,7 @@ def beside_published(result: dict, config: str, split: str, source: str, setting
     published rows report (blank: not reported). TSAR-2022: its official metrics, this run's floored as the
     published ones are; ProLex (no published rows): its own metrics."""
     rows = published_systems(config, split)
-    reader, keys = metric_family(config).reader, shown_keys(config, split)
+    reader, keys = family_of(config).reader, shown_keys(config, split)
     numbered = {variant: n for n, variant in enumerate(variants(config, split), 1)}
     measured = [reader.shown(result[key]) if key in result else None for key in keys]
     table = [[run_name(source), THIS_RUN_SOURCE, *measured, setting]]
@@ -90,9 +91,10 @@ def beside_published(result: dict, config: str, split: str, source: str, setting
 
 def notes(config: str, split: str) -> str:
     """What the table's setting labels stand for, below it: this run's metric variant, then each published one."""
-    family = metric_family(config)
+    family = family_of(config)
     how = "every metric, lenient and strict, measured here"
-    if family.official:
+    official = scoring.official_metrics(family)
+    if official:
         how = f"its official metrics, {family.reader.how_shown}"
     listed = "".join(f" [{n}] {variant}." for n, variant in enumerate(variants(config, split), 1))
     return f"This run: {how}.{listed}" if listed else f"This run: {how}. No published result on this split."

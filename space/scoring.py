@@ -13,39 +13,54 @@ from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
 
-from swords_metric import Scorer, TaskSet, make_tasks, metric_family
+from swords_metric import Scorer, TaskSet, family_of, make_tasks
 
 # The tab's tables show the SWORDS paper's F@10 figures first (its Table 4), then the precision and recall behind
 # them (Table 7), then the rest (Table 8); an official family's in its scorer's order (its reader table's).
 TABLE_4_FIRST = ("lenient_a_f@10", "lenient_c_f@10", "strict_a_f@10", "strict_c_f@10")
-SWORDS_FAMILY = metric_family("swords")
+SWORDS_READER = family_of("swords").reader  # the Substitute tab's and the extended gold's metrics: the SWORDS paper's
+# A result's unit (its "unit": the family's reader table's scale) as a table's title says it.
+UNITS = {"percent": "percent", "fraction": "fraction 0–1"}
 
 
-def metric_rows(family: object = SWORDS_FAMILY) -> tuple[tuple[str, str], ...]:
-    """(label, metric key) of the figures the tab shows for a Family (swords_metric.metric_family): its reader
-    table's long labels, in the tab's order."""
-    names = family.reader.names
+def metric_rows(reader=SWORDS_READER) -> tuple[tuple[str, str], ...]:
+    """(label, metric key) of the figures the tab shows for a family's reader table (Family.reader): its long
+    labels, in the tab's order."""
+    names = reader.names
     first = [key for key in TABLE_4_FIRST if key in names]
     return tuple((names[key], key) for key in [*first, *(key for key in names if key not in first)])
 
 
 METRIC_ROWS = metric_rows()  # the SWORDS metrics'
-METRIC_LABELS = {key: label for label, key in METRIC_ROWS}
 
 
-def interval(family, bounds) -> str:
-    """A 95% interval as the tab shows it: percent to 1 decimal, fractions to the Family's decimals."""
-    decimals = 1 if family.reader.scale == "percent" else family.reader.decimals
+def titled(title: str, reader) -> str:
+    """A table's title with the unit of its figures: "Metrics (percent)", "Metrics (fraction 0–1)"."""
+    return f"{title} ({UNITS[reader.scale]})"
+
+
+def interval(reader, bounds) -> str:
+    """A 95% interval as the tab shows it: percent to 1 decimal, fractions to the reader table's decimals."""
+    decimals = 1 if reader.scale == "percent" else reader.decimals
     return f"[{bounds[0]:.{decimals}f}, {bounds[1]:.{decimals}f}]"
+
+
+def official_metrics(family) -> str:
+    """How the tabs name a family's figures where they are its own official scorer's ("TSAR-2022's official
+    metrics"); "" for the SWORDS paper's metrics (no official scorer of their own)."""
+    return f"{family.reader.title}'s official metrics" if family.official_scorer else ""
 
 
 _scorer_lock = threading.Lock()
 
 
 def scorer_for(config: str, split: str, setting: str = "generative", include_problematic: bool = False) -> Scorer:
-    """The split's Scorer, made once and shared by every session."""
+    """The split's scorer, made once and shared by every session, with the options its family takes (Family.refusal);
+    the evaluation refuses the others in the Space's words (TSAR-2022's ranking) or leaves them (CoInCo's box)."""
+    family, options = family_of(config), {"setting": setting, "include_problematic": include_problematic}
+    taken = {name: value for name, value in options.items() if not family.refusal(name, value)}
     with _scorer_lock:  # preparing references takes a second for CoInCo: once per split
-        return _scorer(config, split, setting, include_problematic)
+        return _scorer(config, split, taken.get("setting", "generative"), taken.get("include_problematic", False))
 
 
 @lru_cache(maxsize=16)

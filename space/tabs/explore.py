@@ -10,14 +10,11 @@ from html import escape
 
 import gradio as gr
 
-from swords_dataset import UNTAGGED_CONFIGS
+from swords_dataset import LANGUAGES, UNTAGGED_CONFIGS
 from swords_space import benchmarks, free_text, render, render_family, scoring
 from swords_space.errors import SpaceError, shown
 from swords_space.events import messages
 from swords_space.inputs import Dropdown, Textbox, refuse
-
-# The benchmarks without POS whose text is English (ProLex, TSAR-2022's English part).
-ENGLISH_UNTAGGED = ("prolex", "tsar2022_en")
 
 # -- handlers -----------------------------------------------------------------------------------------------
 
@@ -54,7 +51,7 @@ def _example(split_label: str | None, row_id: str | None) -> tuple[str, str, dic
 def show_example(split_label: str | None, row_id: str | None) -> tuple[str, str, str]:
     """(header, context with the target marked, substitutes with score bars) as HTML."""
     config, split, row = _example(split_label, row_id)
-    if not benchmarks.is_swords_family(config):  # its own judgements, shown as it gives them: no SWORDS classes
+    if config in UNTAGGED_CONFIGS:  # no POS to judge by: its own judgements, shown as it gives them, no SWORDS classes
         return (
             render_family.example_header(config, split, row),
             render.context_html(row["context"], row["offset"], len(row["target"])),
@@ -74,7 +71,7 @@ def example_inputs(split_label: str | None, row_id: str | None) -> tuple[str, st
     config, split, row = _example(split_label, row_id)
     offsets = free_text.occurrences(row["context"], row["target"])
     occurrence = offsets.index(row["offset"]) + 1 if row["offset"] in offsets else 1
-    if not benchmarks.is_swords_family(config):
+    if config in UNTAGGED_CONFIGS:
         return row["context"], row["target"], occurrence, free_text.AUTO_POS, None
     return row["context"], row["target"], occurrence, row["pos"], {"config": config, "split": split, "id": row["id"]}
 
@@ -82,9 +79,9 @@ def example_inputs(split_label: str | None, row_id: str | None) -> tuple[str, st
 def free_text_note(split_label: str | None) -> str | None:
     """Why an example of this benchmark reaches the Substitute tab as free text (None: it does not)."""
     config, _ = benchmarks.choose_split(split_label)
-    if benchmarks.is_swords_family(config):
+    if config not in UNTAGGED_CONFIGS:
         return None
-    english = "" if config in ENGLISH_UNTAGGED else " The systems here are English; an LLM may answer in its language."
+    english = " The systems here are English; an LLM may answer in its language." if config in LANGUAGES else ""
     return (
         f"{config} is scored with its own official metrics (the Score tab), not the SWORDS classes the Substitute "
         f"tab judges by: the example is filled in as free text, its suggestions not judged.{english}"

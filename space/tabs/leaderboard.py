@@ -16,7 +16,7 @@ from swords_baselines.run.extent import part_of_split
 from swords_dataset import CONFIGS
 from swords_lexsub.terminal import shown
 from swords_metric import Board, MetricInputError, published_benchmarks
-from swords_space import SPACE_DIR
+from swords_space import SPACE_DIR, scoring
 from swords_space.inputs import Dropdown, refuse
 from swords_space.render import markdown_text, plural
 from swords_space.render_board import Bar, bar_chart_html, figure
@@ -176,8 +176,9 @@ def leaderboard(folder: str | Path | None = None, benchmark: str = DEFAULT_BENCH
     if skipped_names:
         note += f"; skipped (not a metrics file of `swords run`): {', '.join(skipped_names)}"
     note += f". Ranked by **{main}** ({board.why_main}), best first"
-    if board.family.official:  # its own official metrics: said how its figures are shown
-        note += f". {board.reader.title}'s official metrics: {board.reader.how_shown}"
+    official = scoring.official_metrics(board.family)
+    if official:  # its own official metrics: said how its figures are shown
+        note += f". {official}: {board.reader.how_shown}"
     return table, note + "."
 
 
@@ -235,7 +236,8 @@ def on_board(benchmark: str | None = DEFAULT_BENCHMARK):
     """The page's board: the table with its columns fitted, its note and the chart of its main metric."""
     benchmark = benchmark or DEFAULT_BENCHMARK
     table, note = leaderboard(benchmark=benchmark)
-    board = gr.Dataframe(styled(unbroken(table)), column_widths=column_widths(table))  # no break at a hyphen
+    label = scoring.titled("Leaderboard", Board(benchmark).reader)  # with the unit of its figures
+    board = gr.Dataframe(styled(unbroken(table)), column_widths=column_widths(table), label=label)  # no hyphen breaks
     return board, note, chart(table, benchmark)
 
 
@@ -247,7 +249,7 @@ def build(demo: gr.Blocks) -> None:
     )
     with gr.Row(equal_height=False):
         board = gr.Dataframe(
-            label="Leaderboard",
+            label="Leaderboard (percent)",  # SWORDS test's (on_board titles each board with its unit)
             elem_id="leaderboard",
             headers=leaderboard_columns(),
             interactive=False,

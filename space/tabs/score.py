@@ -2,26 +2,25 @@
 metric with bootstrap intervals, per POS, precision and recall at k = 1…20, what the system proposed (classes and
 WordNet relations, worst targets: score_analysis.py), the published results on the split beside it, and, given a
 second file, the paired test and the targets where the two differ most (score_compare.py). Each file is read once,
-as a stream (score_files.py); every figure comes from those prepared predictions, shown as score_result.py lays
-them out."""
+as a stream (score_files.py); every figure is the metric's one evaluation of those prepared predictions
+(swords_metric.evaluate), shown as score_result.py lays it out."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import gradio as gr
-import pandas as pd
 
-from swords_metric import MetricInputError, metric_family
+from swords_metric import MetricInputError, evaluate
 from swords_space import benchmarks, memory, render, scoring
 from swords_space import published as beside
 from swords_space.errors import SpaceError
 from swords_space.events import Progress, messages, no_progress, tracker
 from swords_space.inputs import Checkbox, Dropdown, PredictionsFile, Radio, Slider
 from swords_space.stored import stored_predictions, stored_split
-from swords_space.tabs import explore, score_analysis, score_compare, score_family, score_judgments, score_outputs
+from swords_space.tabs import explore, score_analysis, score_compare, score_judgments, score_outputs, score_result
 from swords_space.tabs.score_files import MAX_UPLOAD_BYTES, chosen_file, read_predictions
-from swords_space.tabs.score_result import BY_POS_COLUMNS, SCORE_METRIC_COLUMNS, ScoreResult, pr_curve
+from swords_space.tabs.score_result import BY_POS_COLUMNS, SCORE_METRIC_COLUMNS, ScoreResult
 
 # Two scores at once: files are read as streams (memory grows with the targets, not the file), so three ~19 MB
 # CoInCo files and a bomb at once peak under 1 GB (benchmarks/bench_space.py); a bomb never waits behind one.
@@ -45,21 +44,15 @@ def score_predictions(
     compare_stored: str | None = None,
     judgments: list | None = None,
 ) -> ScoreResult:
-    """Score an uploaded predictions file (or a stored baseline's) on a benchmark split: every metric,
-    bootstrap intervals, per POS, the P/R curve at k = 1…20 and the metric's summary of what it proposed (classes,
-    WordNet relations, worst targets); with a second file (uploaded or stored), the paired test between the two
-    and the targets where they differ most; with judgments files, the figures on the gold they extend too
-    (score_judgments.py). Files may be keyed by the dataset's ids or by the upstream SWORDS library's."""
+    """Score an uploaded predictions file (or a stored baseline's), read once within the tab's limits, on a benchmark
+    split: its evaluation (swords_metric.evaluate, by the split's shared scorer): every metric, bootstrap intervals,
+    per POS, what it proposed (classes, WordNet relations, worst targets), with judgments files the figures on the
+    gold they extend too; the family's P/R curve at k = 1…20; with a second file, the paired test and the targets
+    where the two differ most. A panel the family has no figures for is not shown. Ids: the dataset's or upstream's."""
     config, split = benchmarks.choose_split(split_label)
-    family = metric_family(config)
     setting = setting or "generative"
     if setting not in ("generative", "ranking"):
         raise SpaceError("The setting is generative or ranking.")
-    if not family.takes_ranking and setting != "generative":
-        raise SpaceError(
-            f"{config} is scored with its official metrics, on a system's ranked answers: choose the "
-            "generative setting (the ranking setting is the SWORDS metrics')."
-        )
     resamples = int(min(max(bootstrap or 0, 0), MAX_BOOTSTRAP))
     path = chosen_file(upload, stored, folder)
     if path is None:
@@ -70,46 +63,54 @@ def score_predictions(
         "" if other is None else render.visible(other.name if other.name != path.name else f"{other.name} (compared)")
     )
     progress(0.05, f"preparing {config} {split}")
-    # CoInCo's problematic targets: the box means nothing to the other families' benchmarks.
-    scorer = scoring.scorer_for(config, split, setting, bool(include_problematic) and family.takes_problematic)
+    scorer = scoring.scorer_for(config, split, setting, bool(include_problematic))
     progress(0.15, "reading the predictions")
     predictions = read_predictions(scorer, path, shown)
     if other is not None:
         progress(0.3, "reading the file to compare with")
         other_predictions = read_predictions(scorer, other, other_shown)
-    comparison = differences = None
-    curve, analysis = pd.DataFrame(), {}
+    judged = score_judgments.checked(judgments)
+    names = {str(path): shown, **{str(file): name for file, name in judged}}  # as the user knows the files
+    options = {"dataset": config, "scorer": scorer, "setting": setting, "style": "space"}  # refused in its words
     try:
-        progress(0.4, f"scoring, {resamples} bootstrap resamples")
-        result = score_judgments.scored(scorer, predictions, path, shown, judgments, resamples)
-        if family.has_details:  # the curve and the summary are the SWORDS metrics' (per substitute)
-            progress(0.6, "precision and recall at k = 1…20")
-            curve = pr_curve(scorer, predictions)
-            progress(0.7, "what it proposed: classes and WordNet relations")
-            analysis = scorer.analyze(predictions, worst=score_analysis.WORST_TARGETS, relations=True)
-        if other is not None:  # the paired test, every family's (as swords evaluate --compare)
+        progress(0.4, f"scoring, {resamples} bootstrap resamples; what it proposed")
+        evaluation = evaluate(
+            path if judged else predictions,  # the gold judgments extend reads the file again (its size checked)
+            judgments=[file for file, _ in judged] or None,
+            include_problematic=bool(include_problematic),
+            bootstrap=resamples,
+            worst=score_analysis.WORST_TARGETS,
+            relations=True,
+            source=shown,
+            **options,
+        )
+        progress(0.7, "precision and recall at k = 1…20")
+        curve = evaluation.family.curve(scorer, predictions, score_result.CURVE_KS)
+        comparison = None
+        if other is not None:  # the paired test, on every benchmark (as swords evaluate --compare)
             progress(0.8, f"comparing, {score_compare.PAIRED_RESAMPLES} paired resamples")
-            comparison = scorer.compare(
-                predictions, other_predictions, bootstrap=score_compare.PAIRED_RESAMPLES, sources=(shown, other_shown)
-            )
-            if family.has_details:  # per-target figures of the SWORDS metrics
-                differences = scorer.differences(predictions, other_predictions, score_compare.DIFFERENCES_SHOWN)
+            comparison = evaluate(
+                compare=(predictions, other_predictions),
+                bootstrap=score_compare.PAIRED_RESAMPLES,
+                differences=score_compare.DIFFERENCES_SHOWN,
+                sources=(shown, other_shown),
+                **options,
+            ).comparison
     except MetricInputError as error:
-        raise SpaceError(str(error)) from None
+        raise SpaceError(_as_known(str(error), names)) from None
+    if "judgments" in evaluation.result:  # the merge's notes (a cut last line, …) name the uploads too
+        judged_notes = evaluation.result["judgments"]["notes"]
+        evaluation.result["judgments"]["notes"] = [_as_known(note, names) for note in judged_notes]
     progress(1.0, "done")
-    return ScoreResult(
-        result,
-        config,
-        split,
-        setting,
-        shown,
-        curve,
-        predictions.file_format or "",
-        analysis,
-        other_shown,
-        comparison,
-        differences,
-    )
+    scored = (evaluation.result, evaluation.family, config, split, setting, shown, score_result.curve_frame(curve))
+    return ScoreResult(*scored, predictions.file_format or "", other_shown, comparison)
+
+
+def _as_known(text: str, names: dict[str, str]) -> str:
+    """The uploads named as the user knows them, not by the server's copies."""
+    for where, name in names.items():
+        text = text.replace(where, name)
+    return text
 
 
 # -- events -------------------------------------------------------------------------------------------------
@@ -219,29 +220,31 @@ def build(splits: list[str], fill: explore.ExampleTarget, tabs: gr.Tabs) -> None
             )
             signature = gr.Textbox(label="Signature", elem_id="score-signature", interactive=False)
             extended = score_judgments.outputs()
-    gr.Markdown(score_family.SWORDS_ONLY.replace("apply", "below apply", 1), elem_id="score-swords-only")
-    with gr.Row(elem_id="score-charts"):
-        with gr.Column():
-            curve_setting = Radio(["lenient", "strict"], value="lenient", label="Curve")
-            curve = gr.LinePlot(
-                x="k",
-                y="value",
-                color="series",
-                label="Precision and recall at k",
-                x_title="k",
-                y_title="percent",
-                y_lim=[0, 100],
-                elem_id="score-curve",
-                color_map=render.CURVE_COLOURS,
-                colors_in_legend=[],
-            )
-            gr.HTML(render.swatches_html(render.CURVE_COLOURS))  # wraps, where the chart's own legend is cut
-        with gr.Column():
-            classes = score_analysis.class_plot()
-        with gr.Column():
-            relations = score_analysis.relation_plot()
+    # The panels of the SWORDS metrics, shown where the evaluation has them (score_outputs.scored).
+    with gr.Column(elem_id="score-swords-panels") as charts_block:
+        gr.Markdown(score_result.SWORDS_ONLY.replace("apply", "below apply", 1), elem_id="score-swords-only")
+        with gr.Row(elem_id="score-charts"):
+            with gr.Column():
+                curve_setting = Radio(["lenient", "strict"], value="lenient", label="Curve")
+                curve = gr.LinePlot(
+                    x="k",
+                    y="value",
+                    color="series",
+                    label="Precision and recall at k",
+                    x_title="k",
+                    y_title="percent",
+                    y_lim=[0, 100],
+                    elem_id="score-curve",
+                    color_map=render.CURVE_COLOURS,
+                    colors_in_legend=[],
+                )
+                gr.HTML(render.swatches_html(render.CURVE_COLOURS))  # wraps, where the chart's own legend is cut
+            with gr.Column():
+                classes = score_analysis.class_plot()
+            with gr.Column():
+                relations = score_analysis.relation_plot()
     published = gr.Dataframe(
-        label="Beside the published results on this benchmark split",
+        label=f"{beside.TITLE} (percent)",
         elem_id="score-published",
         headers=beside.columns("swords", "test"),
         interactive=False,
@@ -249,9 +252,13 @@ def build(splits: list[str], fill: explore.ExampleTarget, tabs: gr.Tabs) -> None
     )
     published_notes = gr.Markdown(elem_id="score-published-notes")
     gr.Markdown(f"Published rows: {beside.citations()}. Blank: not reported.")
-    worst = score_analysis.worst_targets()
-    compare_block, comparison, difference_chart, differences = score_compare.outputs()
-    by_pos = gr.Dataframe(label="By part of speech", elem_id="score-by-pos", headers=BY_POS_COLUMNS, interactive=False)
+    with gr.Column(elem_id="score-worst-block") as worst_block:
+        worst = score_analysis.worst_targets()
+    compare_block, comparison, difference_chart, differences, difference_block = score_compare.outputs()
+    with gr.Column(elem_id="score-by-pos-block") as by_pos_block:
+        by_pos = gr.Dataframe(
+            label="By part of speech (percent)", elem_id="score-by-pos", headers=BY_POS_COLUMNS, interactive=False
+        )
 
     inputs = [
         upload,
@@ -282,6 +289,10 @@ def build(splits: list[str], fill: explore.ExampleTarget, tabs: gr.Tabs) -> None
         scored_split,
         compare_block,
         *extended,
+        charts_block,
+        worst_block,
+        by_pos_block,
+        difference_block,
     ]
     # The API's /score answers a file it cannot score with an error; the page shows it in the summary instead.
     api_score = gr.Button(visible=False)
@@ -291,6 +302,7 @@ def build(splits: list[str], fill: explore.ExampleTarget, tabs: gr.Tabs) -> None
     scored.then(on_published_notes, scored_split, published_notes, api_visibility="private")
     curve_setting.change(on_curve_setting, [curve_state, curve_setting], curve, api_visibility="private")
     stored.change(on_stored, stored, [upload, split], api_visibility="private")
+    split.change(score_judgments.on_split, split, judgments, api_visibility="private")
     compare_stored.change(on_compare_stored, compare_stored, compare_upload, api_visibility="private")
     for table in (worst, differences):
         table.select(score_analysis.on_open_target, scored_split, [*fill.outputs(), tabs], api_visibility="private")

@@ -38,11 +38,11 @@ def listed(words: Sequence[str], limit: int = LISTED) -> str:
     return SEPARATOR.join(map(render.visible, words[:limit])) + (f"{SEPARATOR}… ({more} more)" if more > 0 else "")
 
 
-def share_chart(analysis: dict, kinds: Sequence[str], counts: str, shares: str) -> pd.DataFrame:
+def share_chart(analysis: dict | None, kinds: Sequence[str], counts: str, shares: str) -> pd.DataFrame:
     """A stacked bar chart's data (long format) from the metric's summary: for every target and for each POS,
     the share (percent) and count of the top-k substitutes of each kind (`kinds`, in the metric's order; the
     summary's `counts` and `shares` keys: "classes"/"class_shares", "relations"/"relation_shares")."""
-    if not analysis:  # not computed: a benchmark with its own metrics (score_family.SWORDS_ONLY)
+    if not analysis:  # none: no per-substitute details (the panels are not shown)
         return pd.DataFrame(columns=CHART_COLUMNS)
     groups = [(ALL_TARGETS, analysis["all"]), *analysis["by_pos"].items()]
     # Last kind first: the chart stacks the kinds in the order it first meets them, top down, so the metric's
@@ -56,18 +56,18 @@ def share_chart(analysis: dict, kinds: Sequence[str], counts: str, shares: str) 
     return pd.DataFrame(records, columns=CHART_COLUMNS)
 
 
-def class_chart(analysis: dict) -> pd.DataFrame:
+def class_chart(analysis: dict | None) -> pd.DataFrame:
     """The system's top-k substitutes by the metric's class (acceptable, conceivable, judged unacceptable, not
     in the benchmark), over all targets and per POS."""
     return share_chart(analysis, CLASSES, "classes", "class_shares")
 
 
-def relation_chart(analysis: dict) -> pd.DataFrame:
+def relation_chart(analysis: dict | None) -> pd.DataFrame:
     """The system's top-k substitutes by their WordNet relation to the target (synonym … not in WordNet)."""
     return share_chart(analysis, RELATIONS, "relations", "relation_shares")
 
 
-def worst_table(analysis: dict) -> pd.DataFrame:
+def worst_table(analysis: dict | None) -> pd.DataFrame:
     """The worst targets (the metric's rule: lowest per-target lenient F@k against acceptable), what the system
     proposed for each and the acceptable substitutes it missed; the id last, short (selecting a row opens it)."""
     rows = [
@@ -79,7 +79,7 @@ def worst_table(analysis: dict) -> pd.DataFrame:
             listed(record["acceptable_missed"]),
             benchmarks.short_id(record["id"]),
         ]
-        for record in analysis.get("worst_targets", [])
+        for record in (analysis or {}).get("worst_targets", [])
     ]
     return pd.DataFrame(rows, columns=WORST_COLUMNS)
 
@@ -140,7 +140,7 @@ def relation_plot() -> gr.BarPlot:
 
 def worst_targets() -> gr.Dataframe:
     return gr.Dataframe(
-        label=f"Worst targets. {OPEN_HINT}",
+        label=f"Worst targets (percent). {OPEN_HINT}",
         elem_id="score-worst",
         headers=WORST_COLUMNS,
         interactive=False,

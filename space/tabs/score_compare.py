@@ -9,7 +9,6 @@ from __future__ import annotations
 import gradio as gr
 import pandas as pd
 
-from swords_metric import metric_family
 from swords_space import benchmarks, render, scoring
 from swords_space.inputs import Dropdown, PredictionsFile
 from swords_space.table_widths import fitted_widths
@@ -18,6 +17,7 @@ from swords_space.tabs.score_analysis import OPEN_HINT, listed
 DIFFERENCES_SHOWN = 10  # targets where the two systems differ most
 PAIRED_RESAMPLES = 1000  # the paired test's, whatever the intervals' slider says (the metric's default)
 THIS_FILE, COMPARED = "this file", "compared file"
+PAIRED_TEST = "Paired test"  # its title, with its unit (scoring.titled)
 COMPARISON_COLUMNS = ["metric", THIS_FILE, COMPARED, "difference", "95% interval", "p-value"]
 DIFFERENCE_COLUMNS = [
     "target",
@@ -43,24 +43,23 @@ BETTER_COLOURS = {THIS_FILE: render.BAR_COLOURS["acceptable"], COMPARED: "#b4530
 # -- handlers -----------------------------------------------------------------------------------------------
 
 
-def comparison_table(comparison: dict | None, config: str = "swords") -> pd.DataFrame:
-    """The paired test (the scorer's compare, any family's) for the metrics the Score tab shows, in its order: both
-    files' figures, as the metrics table of the config's family shows them, the difference (this file minus the
-    compared one), its 95% interval and p-value."""
+def comparison_table(comparison: dict | None, reader=scoring.SWORDS_READER) -> pd.DataFrame:
+    """The paired test (the evaluation's comparison, any family's) for the metrics the Score tab shows, in its
+    order: both files' figures as the family's reader table shows them (the metrics table's: TSAR-2022's floored as
+    tsar_eval.py prints them), the difference (this file minus the compared one), its 95% interval and p-value."""
     if not comparison:
         return pd.DataFrame(columns=COMPARISON_COLUMNS)
-    family, figures = metric_family(config), comparison["metrics"]
-    shown = family.reader.shown
+    figures = comparison["metrics"]
     rows = [
         [
             label,
-            shown(f["a"]),
-            shown(f["b"]),
-            round(f["difference"], family.reader.decimals),
-            scoring.interval(family, f["interval"]),
+            reader.shown(f["a"]),
+            reader.shown(f["b"]),
+            round(f["difference"], reader.decimals),
+            scoring.interval(reader, f["interval"]),
             f"{f['p_value']:.4f}",
         ]  # as swords evaluate
-        for label, key in scoring.metric_rows(family)
+        for label, key in scoring.metric_rows(reader)
         for f in [figures.get(key)]
         if f is not None
     ]
@@ -113,9 +112,9 @@ def inputs(stored_choices: list[tuple[str, str]], max_mb: int) -> tuple[gr.File,
     return upload, stored
 
 
-def outputs() -> tuple[gr.Column, gr.Dataframe, gr.BarPlot, gr.Dataframe]:
-    """The comparison's block (shown when a second file was given): the paired test, the chart and the table of
-    the targets where the files differ most."""
+def outputs() -> tuple[gr.Column, gr.Dataframe, gr.BarPlot, gr.Dataframe, gr.Column]:
+    """The comparison's block (shown when a second file was given): the paired test, the chart (in its column, with
+    its legend) and the table of the targets where the files differ most."""
     with gr.Column(visible=False, elem_id="score-compare") as block:
         gr.Markdown(
             "### Compared with the second file\nThe paired bootstrap test (targets resampled jointly, "
@@ -126,14 +125,14 @@ def outputs() -> tuple[gr.Column, gr.Dataframe, gr.BarPlot, gr.Dataframe]:
         with gr.Row():
             with gr.Column(scale=3):
                 table = gr.Dataframe(
-                    label="Paired test",
+                    label=f"{PAIRED_TEST} (percent)",  # SWORDS's (the page titles a comparison with its unit)
                     elem_id="score-comparison",
                     headers=COMPARISON_COLUMNS,
                     interactive=False,
                     wrap=True,
                     column_widths=COMPARISON_WIDTHS,
                 )
-            with gr.Column(scale=2):
+            with gr.Column(scale=2, elem_id="score-difference-chart-block") as chart_block:
                 chart = gr.BarPlot(
                     x="target",
                     y="difference",
@@ -157,11 +156,11 @@ def outputs() -> tuple[gr.Column, gr.Dataframe, gr.BarPlot, gr.Dataframe]:
                     )
                 )
         differences = gr.Dataframe(
-            label=f"Where they differ most. {OPEN_HINT}",
+            label=f"Where they differ most (percent). {OPEN_HINT}",
             elem_id="score-differences",
             headers=DIFFERENCE_COLUMNS,
             interactive=False,
             wrap=True,
             column_widths=["11%", "6%", "8%", "9%", "9%", "23%", "23%", "11%"],  # no word breaks at 1,280 px
         )
-    return block, table, chart, differences
+    return block, table, chart, differences, chart_block

@@ -1,6 +1,6 @@
 """Judgments in the Score tab: judgments files (the Judge tab's, `swords judge llm`'s, anyone's in the contract's
 format) uploaded beside the predictions extend the benchmark's gold with the substitutes they judged, and the run is
-scored on both (the metric's extended_scores: SWORDS's B.3 filter, every SWORDS metric recomputed). The tab shows
+scored on both (the evaluation's extended gold: SWORDS's B.3 filter, every SWORDS metric recomputed). The tab shows
 the official and the extended figures side by side, what the filter left out, how many of the system's top 10 were
 unjudged before and after, how many judgements each new substitute has, and the extended signature, which says it
 is extended so that an extended figure never passes for an official one."""
@@ -12,8 +12,8 @@ from pathlib import Path
 import gradio as gr
 import pandas as pd
 
-from swords_metric import MetricInputError, Scorer, extended_scores
-from swords_space import scoring
+from swords_metric import family_of
+from swords_space import benchmarks, scoring
 from swords_space.errors import SpaceError
 from swords_space.inputs import File
 from swords_space.render import markdown_text, plural
@@ -35,27 +35,6 @@ def checked(uploads: list | None) -> list[tuple[Path, str]]:
             f"The judgments files have {total / 2**20:.1f} MB in all; at most {MAX_JUDGMENTS_BYTES // 2**20} MB."
         )
     return files
-
-
-def scored(scorer: Scorer, prepared, path: Path, shown: str, uploads: list | None, bootstrap: int) -> dict:
-    """The run's official result (Scorer.score of the predictions read once); with judgments files, the metric's
-    extended_scores of the same file: the official result with "extended" and "judgments" added."""
-    files = checked(uploads)
-    if not files:
-        return scorer.score(prepared, bootstrap=bootstrap)
-    names = [(str(path), shown), *((str(judged), name) for judged, name in files)]
-
-    def as_known(text: str) -> str:  # the uploads named as the user knows them, not by the server's copies
-        for where, name in names:
-            text = text.replace(where, name)
-        return text
-
-    try:  # the file was read within the tab's limits already: reading it again is bounded too
-        result = extended_scores(scorer, path, [p for p, _ in files], bootstrap=bootstrap, source=shown)
-    except MetricInputError as error:
-        raise SpaceError(as_known(str(error))) from None
-    result["judgments"]["notes"] = [as_known(note) for note in result["judgments"]["notes"]]
-    return result
 
 
 def extended_table(result: dict) -> pd.DataFrame:
@@ -118,6 +97,14 @@ def shown(result: dict) -> tuple:
         extended_table(result),
         result["extended"]["signature"] if has else "",
     )
+
+
+def on_split(split_label):
+    """The judgments files' input, shown where the benchmark's gold can take judgements (its Family's not_judged:
+    not TSAR-2022's, not ProLex's); hidden, it holds none."""
+    config, _ = benchmarks.choose_split(split_label)
+    why_not = family_of(config).not_judged
+    return gr.File(visible=True) if why_not is None else gr.File(value=None, visible=False)
 
 
 def inputs() -> gr.File:

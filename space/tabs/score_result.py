@@ -1,24 +1,29 @@
-"""A scored file as the Score tab shows it: its metrics with their intervals, per POS, the summary line, the
-precision/recall curve at k = 1…20, and the published results on its split beside it."""
+"""A scored file as the Score tab shows it: the one evaluation (swords_metric.evaluate) laid out: its metrics with
+their intervals, per POS, the summary line, the precision/recall curve at k = 1…20, the published results on its
+split beside it, and which of the panels apply (those of the SWORDS metrics only, where the evaluation has them)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import pandas as pd
 from pandas.io.formats.style import Styler
 
-from swords_metric import Scorer, metric_family
+from swords_metric import Family
 from swords_space import scoring
 from swords_space.published import beside_published
-from swords_space.tabs import score_family
 
 CURVE_KS = tuple(range(1, 21))
 # The columns of each table the tab shows (also its headers before the first answer).
 SCORE_METRIC_COLUMNS = ["metric", "key", "value", "95% interval"]
-BY_POS_COLUMNS = ["POS", "targets", "lenient F@10", "lenient Fc@10", "strict F@10", "strict Fc@10", "GAP"]
-BY_POS_METRICS = ("lenient_a_f@10", "lenient_c_f@10", "strict_a_f@10", "strict_c_f@10", "gap")
+BY_POS_METRICS = (*scoring.TABLE_4_FIRST, "gap")
+BY_POS_COLUMNS = ["POS", "targets", *(scoring.SWORDS_READER.labels[key] for key in BY_POS_METRICS)]
+CURVE_COLUMNS = ["k", "setting", "series", "value"]
+SWORDS_ONLY = (
+    "The precision/recall curve, what a system proposed (classes, WordNet relations, worst targets), the "
+    "figures by part of speech and the targets where two files differ most apply to SWORDS, CoInCo and "
+    "SemEval-2007 only."
+)
 UNUSUAL_INPUT = (
     ("empty_substitutes", "empty substitutes (wrong answers)"),
     ("target_copies", "copies of the target (dropped)"),
@@ -27,53 +32,54 @@ UNUSUAL_INPUT = (
 )
 
 
-def pr_curve(scorer: Scorer, predictions, ks: Iterable[int] = CURVE_KS) -> pd.DataFrame:
-    """Precision and recall at every k, as the metric computes them (Scorer.precision_recall: one pass over
-    predictions prepared once). Long format: k, setting, series, value."""
-    curve = scorer.precision_recall(predictions, ks)
+def curve_frame(curve: dict | None) -> pd.DataFrame:
+    """The family's precision and recall at every k (Family.curve: one pass over predictions prepared once) in
+    long format: k, setting, series, value; no rows where the family has no such curve (None)."""
     records = []
     for setting in ("lenient", "strict"):
         for threshold, name in (("a", "acceptable"), ("c", "conceivable")):
-            for k, values in curve.items():
-                records.append(
-                    {"k": k, "setting": setting, "series": f"P, {name}", "value": values[f"{setting}_{threshold}_p"]}
-                )
-                records.append(
-                    {"k": k, "setting": setting, "series": f"R, {name}", "value": values[f"{setting}_{threshold}_r"]}
-                )
-    return pd.DataFrame(records, columns=["k", "setting", "series", "value"])
+            for k, values in (curve or {}).items():
+                for measure in "pr":
+                    value = values[f"{setting}_{threshold}_{measure}"]
+                    records.append({"k": k, "setting": setting, "series": f"{measure.upper()}, {name}", "value": value})
+    return pd.DataFrame(records, columns=CURVE_COLUMNS)
 
 
 @dataclass
 class ScoreResult:
+    """The file's evaluation as the tab shows it: its result (figures, intervals, the metric's summary of what the
+    system proposed, the extended figures), its family, the curve, and the comparison with a second file."""
+
     result: dict
+    family: Family  # the benchmark's metric family: its reader table says how the tab shows the figures
     config: str
     split: str
     setting: str
     source: str  # the file's name, for messages
-    curve: pd.DataFrame = field(default_factory=pd.DataFrame)
+    curve: pd.DataFrame  # curve_frame's (no rows: the family has no curve)
     file_format: str = ""
-    analysis: dict = field(default_factory=dict)  # Scorer.analyze's summary, WordNet relations included
     compared: str = ""  # the second file's name, when one was given
-    comparison: dict | None = None  # Scorer.compare's paired test of the two files
-    differences: list[dict] | None = None  # Scorer.differences' targets where they differ most
+    comparison: dict | None = None  # the paired test of the two files (with "differences" where the family has them)
 
     @property
-    def family(self):
-        """The benchmark's metric Family (swords_metric.metric_family): what the tab shows of the result."""
-        return metric_family(self.config)
+    def analysis(self) -> dict | None:  # what the system proposed (None: the family has no per-substitute details)
+        return self.result.get("analysis")
+
+    @property
+    def differences(self) -> list[dict] | None:  # where the two files differ most (None: no per-target figures)
+        return (self.comparison or {}).get("differences")
 
     def metrics_table(self) -> pd.DataFrame:
         """The family's figures: label, key, the figure as its tables print it, the 95% bootstrap interval."""
-        family, intervals = self.family, self.result.get("confidence_intervals") or {}
+        reader, intervals = self.family.reader, self.result.get("confidence_intervals") or {}
         rows = [
             [
                 label,
                 key,
-                family.reader.shown(self.result[key]),
-                scoring.interval(family, intervals[key]) if intervals.get(key) else "",
+                reader.shown(self.result[key]),
+                scoring.interval(reader, intervals[key]) if intervals.get(key) else "",
             ]
-            for label, key in scoring.metric_rows(family)
+            for label, key in scoring.metric_rows(reader)
         ]
         return pd.DataFrame(rows, columns=SCORE_METRIC_COLUMNS)
 
@@ -89,19 +95,21 @@ class ScoreResult:
         return beside_published(self.result, self.config, self.split, self.source, self.setting)
 
     def summary(self) -> str:
-        if self.family.official:  # its own official metrics: the SWORDS-only parts of the tab do not apply
-            return f"{score_family.summary(self.result, self.config, self.split, self.source)}{self._compared()} " + (
-                score_family.SWORDS_ONLY
-            )
-        r = self.result
-        missing = r["targets_without_predictions"]
-        line = (
-            f"Scored **{self.source}** on **{self.config} {self.split}** ({self.setting}): "
-            f"{r['targets_scored']:,} targets"
-        )
-        if missing:
+        """What was scored and its headline figures as the family's figures read (its own official metrics': TSAR-2022's
+        floored as tsar_eval.py prints them; or the SWORDS paper's), what scoring did with unusual input, the file
+        compared with, and why the panels of the SWORDS metrics are not shown where they are not."""
+        r, reader = self.result, self.family.reader
+        official, missing = scoring.official_metrics(self.family), r["targets_without_predictions"]
+        how = f"with {official} ({reader.how_shown})" if official else f"({self.setting})"
+        line = f"Scored **{self.source}** on **{self.config} {self.split}** {how}: {r['targets_scored']:,} targets"
+        if missing and official:
+            line += f", **{missing:,} without answers** (each scores 0 and counts in the mean)"
+        elif missing:
             line += f", **{missing:,} without predictions** (they count as empty answers)"
-        line += f". lenient F@10 **{r['lenient_a_f@10']:.1f}**, Fc@10 **{r['lenient_c_f@10']:.1f}**."
+        if official:
+            line += ". " + ", ".join(f"{reader.names[key]} **{reader.shown(r[key])}**" for key in reader.summary) + "."
+        else:
+            line += f". lenient F@10 **{r['lenient_a_f@10']:.1f}**, Fc@10 **{r['lenient_c_f@10']:.1f}**."
         if r.get("targets_skipped"):
             line += (
                 f" CoInCo's {r['targets_skipped']} problematic targets are left out, as the upstream scorer "
@@ -113,7 +121,10 @@ class ScoreResult:
         parts = [f"{unusual[key]:,} {label}" for key, label in UNUSUAL_INPUT if unusual.get(key)]
         if parts:
             line += " Scored as the upstream scorer scores them: " + ", ".join(parts) + "."
-        return line + self._compared()
+        if unusual.get("complex_word_or_repeat_dropped"):
+            dropped = unusual["complex_word_or_repeat_dropped"]
+            line += f" {dropped:,} answers were the complex word or a repeat (dropped, as tsar_eval.py drops them)."
+        return line + self._compared() + ("" if self.analysis else f" {SWORDS_ONLY}")
 
     def _compared(self) -> str:
         """What the summary says of the file compared with, when one was given: which targets each answers."""
@@ -129,6 +140,4 @@ class ScoreResult:
         return line + "."
 
     def curve_for(self, setting: str) -> pd.DataFrame:
-        if self.curve.empty:  # no curve: a benchmark with its own metrics
-            return pd.DataFrame(columns=["k", "setting", "series", "value"])
         return self.curve[self.curve["setting"] == setting].reset_index(drop=True)

@@ -10,6 +10,7 @@ from html import escape
 import gradio as gr
 import pandas as pd
 
+from swords_dataset import UNTAGGED_CONFIGS
 from swords_dataset.judgements import NOT_IN_BENCHMARK
 from swords_space import benchmarks, free_text, offered_systems, render, scoring, systems
 from swords_space.errors import SpaceError
@@ -84,7 +85,7 @@ class SubstituteResult:
         if not self.metrics:
             return pd.DataFrame(columns=EXAMPLE_METRIC_COLUMNS)
         return pd.DataFrame(
-            [[scoring.METRIC_LABELS[key], round(self.metrics[key], 2)] for key in EXAMPLE_METRICS],
+            [[scoring.SWORDS_READER.names[key], round(self.metrics[key], 2)] for key in EXAMPLE_METRICS],
             columns=EXAMPLE_METRIC_COLUMNS,
         )
 
@@ -253,9 +254,9 @@ def build(demo: gr.Blocks, splits: list[str]) -> explore.ExampleTarget:
                 with gr.Accordion(systems_accordion_title(), open=False, elem_id="systems-note"):
                     gr.HTML("<ul>" + "".join(f"<li>{escape(note)}</li>" for note in notes) + "</ul>")
             fill = explore.ExampleTarget(context, target, occurrence, pos, example)
-            # Only the SWORDS metrics' benchmarks: the tab judges suggestions by their classes (ProLex and TSAR-2022
-            # examples come from the Explore tab as free text, saying why).
-            _pick_example(demo, [label for label in splits if benchmarks.is_swords_family(label.split(" ")[0])], fill)
+            # Only the benchmarks with POS: the tab judges suggestions by the SWORDS classes, lemmatized by POS
+            # (ProLex and TSAR-2022 examples come from the Explore tab as free text, saying why).
+            _pick_example(demo, [label for label in splits if label.split(" ")[0] not in UNTAGGED_CONFIGS], fill)
             llm_state = substitute_llm.build()
         with gr.Column(scale=1):
             status = gr.Markdown(label="Status", elem_id="substitute-status")

@@ -16,7 +16,7 @@ from .helpers import HOSTILE_NAMES, LONG_SYSTEM, RESULTS, hostile_results, impor
 
 pytest.importorskip("pandas", reason="the Space's tables are pandas DataFrames (installed with gradio)")
 import_space()
-from swords_metric import metric_family, published_benchmarks, published_systems  # noqa: E402
+from swords_metric import family_of, published_benchmarks, published_systems  # noqa: E402
 from swords_space.tabs.leaderboard import (  # noqa: E402
     DEFAULT_BENCHMARK,
     MEASURED,
@@ -93,11 +93,13 @@ def test_every_published_row_is_on_its_splits_board_with_its_figures():
     board_keys |= {"best_r", "best_mode_r", "oot_r", "oot_mode_r", "strict_c_p@1"}
     board_keys |= {"lexsubgen_p@1", "lexsubgen_p@3", "lexsubgen_r@10"}
     expected_rows = [
-        row for row in published_systems() if not metric_family(row.config).official and board_keys & set(row.metrics)
+        row
+        for row in published_systems()
+        if family_of(row.config).official_scorer is None and board_keys & set(row.metrics)
     ]
     seen = 0
     for benchmark in published_benchmarks():
-        if metric_family(benchmark.split(" ")[0]).official:
+        if family_of(benchmark.split(" ")[0]).official_scorer:
             continue
         table, _ = leaderboard(benchmark=benchmark)
         published = table[table["source"].str.startswith("published: ")]
@@ -232,10 +234,12 @@ def test_the_chart_has_a_bar_for_each_row_reporting_the_main_metric_in_the_table
     assert len(widths) == len(headers) and widths[0] == 260  # a long system name wraps between its words
     for header, width in zip(headers[1:], widths[1:], strict=True):
         assert width >= 8.4 * len(header) + 16, header  # 8.4 px a character of the monospace font, 8 px padding
-    _, _, empty = on_board("prolex test")
+    assert board.label == "Leaderboard (percent)"  # the unit of its figures
+    prolex, _, empty = on_board("prolex test")
     assert "No run or published result on this split reports F@10, acceptable." in empty
-    _, _, tsar = on_board("tsar2022_en test")
+    tsar_board, _, tsar = on_board("tsar2022_en test")
     assert "Bars from 0 to 1." in tsar and tsar.count('data-source="published"') == 33  # 0.0 to 0.8096
+    assert tsar_board.label == prolex.label == "Leaderboard (fraction 0–1)"
 
 
 def test_the_api_answers_the_board_and_its_note():

@@ -18,7 +18,7 @@ from swords_space import benchmarks, scoring, stored  # noqa: E402  (after the i
 from swords_space.errors import SpaceError  # noqa: E402
 from swords_space.tabs.score import on_score, on_score_page, score_predictions  # noqa: E402
 from swords_space.tabs.score_files import MAX_UNCOMPRESSED_BYTES, MAX_UPLOAD_BYTES  # noqa: E402
-from swords_space.tabs.score_result import pr_curve  # noqa: E402
+from swords_space.tabs.score_result import CURVE_KS, curve_frame  # noqa: E402
 
 
 def test_scoring_an_upload_matches_the_scorer(swords_test, coinco_predictions):
@@ -39,7 +39,7 @@ def test_scoring_an_upload_matches_the_scorer(swords_test, coinco_predictions):
 
 def test_the_curve_equals_scoring_at_each_k(swords_test, coinco_predictions):
     scorer = scoring.scorer_for("swords", "test")
-    curve = pr_curve(scorer, coinco_predictions)
+    curve = curve_frame(scorer.family.curve(scorer, coinco_predictions, CURVE_KS))
     assert sorted(curve["k"].unique()) == list(range(1, 21))
     for k in (1, 3, 10, 20):
         expected = Scorer(swords_test, k=k).score(coinco_predictions, by_pos=False)
@@ -105,6 +105,8 @@ def test_the_page_says_why_a_file_is_not_scored_below_the_button_and_empties_the
     quiet = {"progress": lambda *a, **k: None}
     *scored, status = on_score_page(str(COINCO_ORACLE), None, "swords test", "generative", 0, **quiet)
     assert status == "" and "762 targets" in scored[0]
+    assert (scored[1].label, scored[9].label) == ("Metrics (percent)", "Paired test (percent)")  # their unit
+    assert all(block.visible for block in scored[-4:])  # the SWORDS metrics' panels: charts, worst, by POS, differences
     with pytest.raises(gr.Error, match="a metrics file"):
         on_score(metrics, None, "swords test", "generative", 0, progress=lambda *a, **k: None)
 

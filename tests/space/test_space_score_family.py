@@ -18,7 +18,8 @@ import_space()
 from swords_metric import published_systems  # noqa: E402
 from swords_space import benchmarks  # noqa: E402
 from swords_space.errors import SpaceError  # noqa: E402
-from swords_space.tabs.score import on_score, score_predictions  # noqa: E402
+from swords_space.tabs.score import on_score, on_score_page, score_predictions  # noqa: E402
+from swords_space.tabs.score_judgments import on_split  # noqa: E402
 
 from ..metric.family_sources import PROLEX_DATA, need, tsar_gold_lines  # noqa: E402
 
@@ -116,13 +117,26 @@ def test_a_tsar_upload_scores_as_swords_evaluate_and_sits_beside_the_published_r
     assert "apply to SWORDS, CoInCo and SemEval-2007 only" in summary
 
 
-def test_the_tabs_outputs_for_tsar_leave_the_swords_only_parts_empty(tsar_en_files):
+def test_the_tabs_outputs_for_tsar_hide_the_swords_only_panels(tsar_en_files):
+    """TSAR-2022 has no curve, no summary of what a system proposed, no POS: their panels are not shown (hidden,
+    not empty with SWORDS headers), and the tables say their unit: fractions."""
     jsonl, _ = tsar_en_files
     out = on_score(str(jsonl), None, "tsar2022_en test", bootstrap=0, progress=lambda *a, **k: None)
     summary, metrics, by_pos, curve, published, signature, classes, relations, worst, *_ = out
     assert signature.startswith("tsar2022-metric:1.0|bench:tsar2022_en|split:test|family:tsar2022")
     assert list(metrics["key"])[:2] == ["acc@1", "acc@1@top1"]
     assert by_pos.empty and curve.empty and classes.empty and relations.empty and worst.empty
+    charts, worst_block, by_pos_block, _ = out[-4:]
+    assert (charts.visible, worst_block.visible, by_pos_block.visible) == (False, False, False)
+    page = on_score_page(str(jsonl), None, "tsar2022_en test", "generative", 0, progress=lambda *a, **k: None)
+    assert page[1].label == "Metrics (fraction 0–1)" and page[9].label == "Paired test (fraction 0–1)"
+    assert page[4].label == "Beside the published results on this benchmark split (fraction 0–1)"
+
+
+def test_the_judgments_input_shows_only_where_the_gold_takes_judgements():
+    assert on_split("swords test").visible is True and on_split("coinco test").visible is True  # CoInCo: refused
+    hidden = [on_split(label) for label in ("tsar2022_en test", "tsar2022_pt trial", "prolex test")]
+    assert all(update.visible is False and update.value is None for update in hidden)  # hidden, it holds none
 
 
 def test_a_prolex_csv_scores_as_swords_evaluate():

@@ -7,6 +7,7 @@ import time
 
 import pytest
 
+from swords_dataset import UNTAGGED_CONFIGS
 from swords_dataset.judgements import CLASSES, NOT_IN_BENCHMARK
 from swords_metric import Scorer
 
@@ -152,9 +153,7 @@ def _prediction(row: dict) -> list[tuple[str, float]]:
     return [(word, -float(i)) for i, word in enumerate([*gold, "zzzz-not-a-word", row["target"], ""])]
 
 
-@pytest.mark.parametrize(
-    ("config", "split"), [(c, s) for c, s in benchmarks.splits() if benchmarks.is_swords_family(c)]
-)
+@pytest.mark.parametrize(("config", "split"), [(c, s) for c, s in benchmarks.splits() if c not in UNTAGGED_CONFIGS])
 @pytest.mark.slow  # 4 s on two cores
 def test_example_metrics_are_the_shared_scorer_on_one_target(config, split):
     """The split's shared scorer restricted to one target gives exactly what a Scorer of that one row gives
