@@ -226,7 +226,7 @@ def _compare(evaluation, scorer, paths, bootstrap, seed, details, differences, s
     sources = sources or tuple(str(path) for path in paths)
     # A file may hold part of the split (a TSAR-2022 .tsv its lines in any order, as tsar_eval.py reads it): the
     # targets it leaves out are scored without answers, and the coverage note says how many each covers.
-    a, b = (_prepared(scorer, path, str(path), None, False, True) for path in paths)
+    a, b = (_prepared(scorer, path, source, None, False, True) for path, source in zip(paths, sources, strict=True))
     result = scorer.compare(a, b, bootstrap=bootstrap, seed=seed, sources=sources)
     coverage = result["coverage"]
     if not coverage["a"] == coverage["b"] == coverage["both"]:
