@@ -64,7 +64,7 @@ def scorer_for(
         family = family or by_rows
     chosen = family or family_of(config)
     k = check_scorer_options(chosen, k, setting, include_problematic)
-    return make_scorer(config_or_rows, split, chosen, k, setting, include_problematic, config)
+    return make_scorer(config if named else rows, split, chosen, k, setting, include_problematic, config)
 
 
 def make_scorer(

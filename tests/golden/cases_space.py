@@ -27,6 +27,10 @@ SCORE_OUTPUTS = (
     "extended summary",
     "extended table",
     "extended signature",
+    "charts block",
+    "proposed block",
+    "by POS block",
+    "differences chart block",
 )
 PAGE_OUTPUTS = (*SCORE_OUTPUTS, "status")
 
