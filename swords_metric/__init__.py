@@ -81,7 +81,7 @@ _LAZY = {
         for name in ("Judgments", "JudgmentsWriter", "judgment_record", "read_judgments")
     },
     **{
-        name: ("judgments.resume", name)
+        name: ("judgments.records", name)
         for name in (
             "carried_records",
             "judgeable",
@@ -132,13 +132,16 @@ if TYPE_CHECKING:  # the names _LAZY loads, as type checkers and the API referen
         LABELS,
         MAX_CANDIDATES,
     )
-    from swords_metric.judgments.records import Judgments, JudgmentsWriter, judgment_record, read_judgments
-    from swords_metric.judgments.resume import (
+    from swords_metric.judgments.records import (
+        Judgments,
+        JudgmentsWriter,
         carried_records,
         judgeable,
         judged_by,
+        judgment_record,
         llm_judge,
         mismatched_record,
+        read_judgments,
         unfinished_tasks,
     )
     from swords_metric.judgments.tasks import Candidate, Task, TaskSet, make_tasks, tasks_for
