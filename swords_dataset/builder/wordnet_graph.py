@@ -1,5 +1,6 @@
-"""Build the WordNet 3.0 graph the metric ships (``swords_metric/wordnet/wordnet-3.0-graph.zip``), read by the
-details' WordNet relations and the `wordnet` baseline through ``swords_metric.WordNetGraph``.
+"""Build the WordNet 3.0 graph the metric ships (wordnet-3.0-graph.zip).
+
+The details' WordNet relations and the `wordnet` baseline read it, through ``swords_metric.WordNetGraph``.
 
 From the raw database (:mod:`swords_dataset.builder.wordnet_files`) it keeps, and only this:
 

@@ -1,5 +1,6 @@
-"""Build the lemmatizer's WordNet 3.0 data (``swords_metric/wordnet/wordnet-3.0-morphy.json.gz``): what NLTK's
-lemmatizer reads of WordNet, the lemma names per POS (``index.POS``) and the exception lists (``POS.exc``).
+"""Build the WordNet 3.0 data file the metric's lemmatizer ships with (wordnet-3.0-morphy.json.gz).
+
+What NLTK's lemmatizer reads of WordNet: the lemma names per POS (``index.POS``) and the exception lists (``POS.exc``).
 
 Usage::
 
