@@ -109,8 +109,10 @@ if TYPE_CHECKING:  # the names as type checkers and the API reference (mkdocstri
         carried_records,
         judgeable,
         judged_by,
+        judgment_record,
         llm_judge,
         mismatched_record,
+        read_judgments,
         unfinished_tasks,
     )
     from swords_metric.judgments.tasks import Candidate, Task, TaskSet, make_tasks, tasks_for

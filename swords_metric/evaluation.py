@@ -82,7 +82,7 @@ class Evaluation:
         title = f"{self.source} on {self.dataset} {self.split}"
         blocks = [self.family.report(self.result, title, self.k, self.setting)]
         if "extended" in self.result:
-            from swords_metric.judgments.report import format_extended
+            from swords_metric.judgments.extended import format_extended
 
             blocks.append(format_extended(self.result, self.k, self.setting))
         if self.result.get("analysis") is not None:

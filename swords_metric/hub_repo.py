@@ -1,8 +1,6 @@
-"""The metric's Hub repository: an `evaluate` metric, which the Hub holds as a Gradio Space (`swords_metric`).
-
-It holds the module file `evaluate.load("ORG/swords_metric")` fetches (a thin one over this installed package, of
-the pinned release), its card (this package's README.md with the Space's settings), a Gradio 6 widget `app.py`
-that scores pasted predictions, and `requirements.txt` pinning the release. The files are in `hub/`."""
+"""The metric's Hub repository, a Gradio Space (`swords_metric`): the module file `evaluate.load("ORG/swords_metric")`
+fetches (thin, over this package of the pinned release), its card, a widget `app.py` and `requirements.txt` pinning
+the release. The files are in `hub/`."""
 
 from __future__ import annotations
 

@@ -35,12 +35,12 @@ class Board:
 
     @property
     def family(self) -> Family:
-        """The split's metric family (decided by the registry, swords_metric.families)."""
+        """The split's metric family."""
         return family_of(self.benchmark.partition(" ")[0])
 
     @property
     def reader(self) -> ReaderTable:
-        """The reader table of the split's metric family: labels, scale, rounding, leaderboard metrics."""
+        """The reader table of the split's metric family."""
         return self.family.reader
 
     @property
@@ -50,16 +50,15 @@ class Board:
 
     @functools.cached_property
     def published(self) -> tuple[PublishedResult, ...]:
-        """The published rows on the board: every system of every paper on the split that reports one of its
-        figures (SWORDS Table 7's precision and recall are not on the board, its F@10 are)."""
+        """The published rows on the board: every system of every paper on the split that reports one of its figures."""
         config, _, split = self.benchmark.partition(" ")
         keys = {key for _, key in self.metrics}
         return tuple(row for row in published_systems(config, split) if keys & set(row.metrics))
 
     @property
     def main(self) -> tuple[str, str]:
-        """(column label, metric key) of the metric the board is ranked and charted by: the first of its family's
-        leaderboard metrics that the split's published rows report (a split no paper reports on: the first)."""
+        """(column label, metric key) of the metric the board ranks by: the first of its family's leaderboard metrics
+        the split's published rows report (else the first)."""
         reported = {key for row in self.published for key in row.metrics}
         key = next((key for key in self.reader.leaderboard if key in reported), self.reader.leaderboard[0])
         return self.reader.labels[key], key
@@ -70,14 +69,13 @@ class Board:
         return WHY_MAIN[self.main[1]]
 
     def figure(self, value: float) -> float:
-        """A measured figure as the board shows it: percentages to 1 decimal, as the papers print them; fractions
-        as their official scorers print them (TSAR-2022's floored to 4 decimals)."""
+        """A measured figure as the board shows it: percentages to 1 decimal, as the papers print them; fractions as
+        their official scorers print them."""
         return round(float(value), 1) if self.reader.scale == "percent" else self.reader.shown(value)
 
     def measured(self, metrics: Mapping) -> dict[str, float]:
-        """A run's figures (a metrics file of `swords run`, or a result) by column label, as the board shows them.
-        A figure must be a percentage (the SWORDS metrics) or a fraction (the official families', as their scorers
-        print them), else a MetricInputError names the key."""
+        """A run's figures (a metrics file of `swords run`, or a result) by column label, as the board shows them; a
+        figure not in its family's unit is a MetricInputError naming the key."""
         percent = self.reader.scale == "percent"
         row = {}
         for label, key in self.metrics:

@@ -1,8 +1,6 @@
-"""Published results, read from the one file that holds them (published-results.json, beside this module): the
-CLI's `--published`, the Space's Score tab and leaderboard, and the manual's tables all read them here.
-
-Each row is a paper's figures for one system on one benchmark split, under the Scorer's metric keys, with the
-paper, its table, the setting and the metric variant it reports, and whether the figure was checked."""
+"""Published results, read from the one file that holds them (published-results.json, beside this module), for
+`--published`, the Space and the manual's tables: a row is a paper's figures for one system on one benchmark split,
+under the Scorer's metric keys, with its source, setting and metric variant, and whether the figure was checked."""
 
 from __future__ import annotations
 
@@ -13,25 +11,23 @@ from importlib import resources
 
 from swords_lexsub.terminal import shown
 from swords_metric.families import SWORDS, TSAR2022, Family, configs_of, family_of
+from swords_metric.report import table_text
 
 PUBLISHED_FILE = "published-results.json"
 # The families whose papers' figures the file holds (ProLex's paper reports none on its test split).
 _TABLED = (SWORDS, TSAR2022)
-# The metrics a published row may report, in the order tables show them, with their columns' labels as papers head
-# them (each family's reader table): the SWORDS metrics' in percent, TSAR-2022's official ones as fractions.
+# The metrics a published row may report, in the order tables show them, with their labels as papers head them.
 PUBLISHED_METRICS: dict[str, str] = {metric.key: metric.paper for tabled in _TABLED for metric in tabled.reader.metrics}
-# The columns of the printed tables (the CLI, the manual, the Space): all but the precision and recall behind the
-# SWORDS paper's F@10 (its Table 7), which --json and published_results() give.
+# The columns of the printed tables: all but the precision and recall behind the SWORDS paper's F@10 (Table 7).
 SHOWN_METRICS: tuple[str, ...] = tuple(key for tabled in _TABLED for key in tabled.reader.compact)
 
 
 @dataclass(frozen=True)
 class PublishedResult:
-    """One published row: the system as the paper names it, the paper (key, citation), its table (None when the
-    source names none), the benchmark config and split ("trial+test": splits pooled), the setting, the metric
-    variant, the figures (percent) by metric key, whether they were checked (`verified`, `where`), the `swords run`
-    system that reproduces them, if any, the reranker of the SWORDS paper's † rows and, for SemEval-2007's oot, the
-    number of items the system answered with duplicates (McCarthy & Navigli's IwD)."""
+    """One published row: the system as the paper names it, the paper (key, citation), its table (None: the source
+    names none), config and split ("trial+test": pooled), setting, metric variant, figures by metric key, whether
+    they were checked (`verified`, `where`), the `swords run` system that reproduces them, the reranker of the SWORDS
+    paper's † rows and, for SemEval-2007's oot, the items answered with duplicates (McCarthy & Navigli's IwD)."""
 
     system: str
     paper: str
@@ -65,8 +61,8 @@ class PublishedResult:
 
     @property
     def source(self) -> str:
-        """ "Lee et al. 2021, Table 4" ("Tables 4, 7" when merged; "unverified" when it is); "…, official results" for
-        a TSAR-2022 row (the shared task's results files have no table)."""
+        """ "Lee et al. 2021, Table 4" ("Tables 4, 7" when merged; ", unverified"); the family's source for a row
+        with no table."""
         tables = (self.table or "").split(", ") if self.table else []
         if tables:
             where = f", Table{'s' if len(tables) > 1 else ''} {self.table}"
@@ -119,9 +115,8 @@ def _merged(rows: list[PublishedResult]) -> PublishedResult:
 
 
 def published_systems(config: str | None = None, split: str | None = None) -> list[PublishedResult]:
-    """The published rows as the tables show them: one per system and benchmark split of a paper, a system's
-    figures from several tables of that paper merged (SWORDS: Tables 4, 7 and 8; SemEval-2007: Tables 4, 5, 7
-    and 8), in the file's order; its `table` lists them ("4, 7, 8")."""
+    """The published rows as the tables show them: one per system and benchmark split of a paper, its figures from
+    several tables merged, in the file's order; its `table` lists them ("4, 7, 8")."""
     groups: dict[tuple, list[PublishedResult]] = {}
     for row in published_results(config, split):
         key = (row.paper, row.system, row.reranked_by, row.config, row.split, row.setting, row.verified)
@@ -139,33 +134,16 @@ def _columns(rows: list[PublishedResult], keys=SHOWN_METRICS) -> list[str]:
     return [key for key in keys if key in reported]
 
 
-def _run_cell(result: dict, key: str, family: Family) -> str:
-    """This run's figure as its family's tables print it (TSAR-2022's floored, as the published rows give it)."""
-    return family.reader.text(result[key]) if key in result else ""
-
-
-def _table(lines: list[list[str]]) -> str:
-    widths = [max(len(line[i]) for line in lines) for i in range(len(lines[0]))]
-    return "\n".join(
-        "  ".join(
-            cell.ljust(w) if i < 2 else cell.rjust(w) for i, (cell, w) in enumerate(zip(line, widths, strict=True))
-        ).rstrip()
-        for line in lines
-    )
-
-
 def coverage(result: dict) -> tuple[int, int] | None:
-    """(targets this run scored, targets of the split) when the run scored only part of the split (`swords
-    evaluate --given-only` records `targets_in_split`), else None: published rows cover the whole split."""
+    """(targets this run scored, targets of the split) when the run scored only part of the split (--given-only),
+    else None."""
     total, scored = result.get("targets_in_split"), result["targets_scored"]
     return (scored, total) if total is not None and scored < total else None
 
 
 def format_published(result: dict, config: str, split: str, source: str) -> str:
-    """This run beside the published rows of its config and split, in two blocks: the run (marked "this run",
-    with how many of the split's targets it covers when that is not all of them), then the published rows
-    (marked "published", with their citation), each showing only the metrics it reports. One line when no paper
-    reports on this config and split."""
+    """This run beside the published rows of its config and split (the metrics they report), with their citations;
+    one line when no paper reports on them."""
     rows = published_systems(config, split)
     if not rows:
         return f"No published results on {config} {split} in this toolkit's table (swords_metric/{PUBLISHED_FILE})."
@@ -175,7 +153,7 @@ def format_published(result: dict, config: str, split: str, source: str) -> str:
     label = f"this run: {part[0]:,} of {part[1]:,} targets" if part else "this run"
     table = [
         ["", "source", *(PUBLISHED_METRICS[key] for key in columns)],
-        [label, shown(source), *(_run_cell(result, key, family) for key in columns)],
+        [label, shown(source), *(family.reader.text(result[key]) if key in result else "" for key in columns)],
         [""] * (2 + len(columns)),
     ]
     table += [[f"published: {row.label}", row.source, *(row.figure(key) for key in columns)] for row in rows]
@@ -185,7 +163,7 @@ def format_published(result: dict, config: str, split: str, source: str) -> str:
     lines = [
         f"Published results on {config} {split}, beside this run (figures in {scale}, as each paper reports them; "
         "blank: not reported)",
-        _table(table),
+        table_text(table, left=2),
         "",
         family.reader.legend,
     ]
@@ -206,7 +184,7 @@ def format_published(result: dict, config: str, split: str, source: str) -> str:
 
 def published_json(result: dict, config: str, split: str) -> dict:
     """The same as data: this run's figures for every metric the published rows report, and those rows (one per
-    paper table, with every figure, Table 7's precision and recall too)."""
+    paper table, every figure)."""
     rows = published_results(config, split)
     columns = _columns(rows, tuple(PUBLISHED_METRICS))
     part = coverage(result)

@@ -14,12 +14,12 @@ def _cell(result: dict, name: str) -> str:
     return value + (f" [{interval[0]:.1f}, {interval[1]:.1f}]" if interval else "")
 
 
-def table_text(lines: list[list[str]]) -> str:
-    """Rows of cells as aligned text: the first column to the left, the others to the right."""
+def table_text(lines: list[list[str]], left: int = 1) -> str:
+    """Rows of cells as aligned text: the first `left` columns to the left, the others to the right."""
     widths = [max(len(line[i]) for line in lines) for i in range(len(lines[0]))]
     return "\n".join(
         "  ".join(
-            cell.ljust(w) if i == 0 else cell.rjust(w) for i, (cell, w) in enumerate(zip(line, widths, strict=True))
+            cell.ljust(w) if i < left else cell.rjust(w) for i, (cell, w) in enumerate(zip(line, widths, strict=True))
         ).rstrip()
         for line in lines
     )
@@ -27,74 +27,43 @@ def table_text(lines: list[list[str]]) -> str:
 
 def format_result(result: dict, title: str = "", setting: str = "generative", k: int = 10) -> str:
     """A plain-text report of one system's result dict (as Scorer.score returns it)."""
-    out = []
-    if title:
-        out.append(shown(title))
+    out = [shown(title)] if title else []
     line = f"targets scored {result['targets_scored']}, without predictions {result['targets_without_predictions']}"
     if result.get("targets_skipped"):
         line += f"; {result['targets_skipped']} problematic targets left out (as upstream)"
     if result.get("id_scheme"):
         line += f"; keyed by {result['id_scheme']} ids"
-    out.append(line)
-    out.append(f"figures: {SWORDS_UNIT}")
-    out.append("")
+    out += [line, f"figures: {SWORDS_UNIT}", ""]
     if setting == "ranking":
-        out.append("Ranking setting (Table 7)")
-        out.append(
-            table_text([["", "GAP", "GAP (ratio weights)"], ["", _cell(result, "gap"), _cell(result, "gap_rat")]])
-        )
-        out.append("")
+        gap = [["", "GAP", "GAP (ratio weights)"], ["", _cell(result, "gap"), _cell(result, "gap_rat")]]
+        out += ["Ranking setting (Table 7)", table_text(gap), ""]
     out.append(
         f"Generative setting (Table 4): F@{k} against acceptable (A, score > 50%) and conceivable (C) references"
     )
     table = [["", f"F@{k} A", f"F@{k} C", f"P@{k} A", f"R@{k} A", f"P@{k} C", f"R@{k} C"]]
-    for setting_name in ("lenient", "strict"):
-        table.append(
-            [setting_name]
-            + [
-                _cell(result, f"{setting_name}_{t}_{m}@{k}")
-                for t, m in (("a", "f"), ("c", "f"), ("a", "p"), ("a", "r"), ("c", "p"), ("c", "r"))
-            ]
-        )
-    out.append(table_text(table))
-    out.append("")
-    out.append("Traditional metrics (Table 8) and LexSubGen's P/R")
-    names = [
-        "best_p",
-        "best_r",
-        "best_mode_p",
-        "best_mode_r",
-        "oot_p",
-        "oot_r",
-        "oot_mode_p",
-        "oot_mode_r",
-        "strict_c_p@1",
-        "gap",
-        "lexsubgen_p@1",
-        "lexsubgen_p@3",
-        "lexsubgen_r@10",
-    ]
-    out.append(
+    for name in ("lenient", "strict"):
+        parts = (("a", "f"), ("c", "f"), ("a", "p"), ("a", "r"), ("c", "p"), ("c", "r"))
+        table.append([name, *(_cell(result, f"{name}_{t}_{m}@{k}") for t, m in parts)])
+    names = (
+        "best_p best_r best_mode_p best_mode_r oot_p oot_r oot_mode_p oot_mode_r strict_c_p@1 gap lexsubgen_p@1 "
+        "lexsubgen_p@3 lexsubgen_r@10"
+    ).split()
+    out += [
+        table_text(table),
+        "",
+        "Traditional metrics (Table 8) and LexSubGen's P/R",
         table_text(
-            [[""] + [n.replace("strict_c_", "") for n in names[:9]], [""] + [f"{result[n]:.2f}" for n in names[:9]]]
-        )
-    )
-    out.append(table_text([[""] + names[9:], [""] + [f"{result[n]:.2f}" for n in names[9:]]]))
+            [["", *(n.replace("strict_c_", "") for n in names[:9])], ["", *(f"{result[n]:.2f}" for n in names[:9])]]
+        ),
+        table_text([["", *names[9:]], ["", *(f"{result[n]:.2f}" for n in names[9:])]]),
+    ]
     if result.get("by_pos"):
-        out.append("")
-        out.append("By part of speech")
         table = [["POS", "targets", f"lenient F@{k} A", f"lenient F@{k} C", f"strict F@{k} C", "GAP", "oot_r"]]
+        by_pos = (f"lenient_a_f@{k}", f"lenient_c_f@{k}", f"strict_c_f@{k}", "gap", "oot_r")
         for pos, metrics in result["by_pos"].items():
-            table.append(
-                [pos, str(int(metrics["targets_scored"]))]
-                + [
-                    f"{metrics[n]:.2f}"
-                    for n in (f"lenient_a_f@{k}", f"lenient_c_f@{k}", f"strict_c_f@{k}", "gap", "oot_r")
-                ]
-            )
-        out.append(table_text(table))
-    out.append("")
-    out.append(f"signature: {result['signature']}")
+            table.append([pos, str(int(metrics["targets_scored"])), *(f"{metrics[n]:.2f}" for n in by_pos)])
+        out += ["", "By part of speech", table_text(table)]
+    out += ["", f"signature: {result['signature']}"]
     return "\n".join(out)
 
 
@@ -123,8 +92,7 @@ def format_comparison(comparison: dict, reader=None) -> str:
 
 
 def _shortened(words: list[str], most: int) -> str:
-    """The first `most` words, each shown as a terminal line can hold it (a system's words may carry ESC
-    sequences, newlines, lone surrogates), and how many more there are."""
+    """The first `most` words, each shown as a terminal line can hold it, and how many more there are."""
     listed = ", ".join(shown(word) for word in words[:most])
     return listed + (f", … ({len(words) - most} more)" if len(words) > most else "") if words else "(none)"
 
@@ -135,8 +103,7 @@ def _target(record: dict) -> str:
 
 
 def format_analysis(analysis: dict) -> str:
-    """The summary (Scorer.analyze) as a compact text section: shares of the strict top-k per class and per
-    WordNet relation, over all targets, per POS and per size of the acceptable gold set; the worst targets."""
+    """The summary (Scorer.analyze) as a compact text section."""
     k, overall = analysis["k"], analysis["all"]
     groups = [
         ("all", overall),

@@ -23,9 +23,8 @@ from swords_metric.predictions.files import MAX_PREDICTIONS_BYTES, MAX_TARGET_CH
 from swords_metric.predictions.items import normalize_prediction_items
 from swords_metric.predictions.lemmatized import prepare_prediction
 from swords_metric.predictions.prepared import PreparedPredictions, prepare_given, prepare_keyed
-from swords_metric.references.scored import ScoredTargets
 from swords_metric.references.shipped import LEMMATIZER, shipped_references
-from swords_metric.references.split import ReferenceSplit, shipped_split
+from swords_metric.references.split import ReferenceSplit, ScoredTargets, shipped_split
 from swords_metric.signature import Signature
 
 if TYPE_CHECKING:

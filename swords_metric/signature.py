@@ -1,9 +1,5 @@
-"""A result's signature: everything that decides its numbers, sacrebleu-style, so that a reported figure is
-unambiguous. Every scorer builds its signature here (the SWORDS metrics', TSAR-2022's and ProLex's, a split or
-splits scored together such as dev+test), e.g.
-
-    swords-metric:1.2|bench:swords|split:test|setting:generative|k:10|…|targets:762|bootstrap:1000,seed:0
-"""
+"""A result's signature, every scorer's: everything that decides its numbers, sacrebleu-style (e.g.
+`swords-metric:1.2|bench:swords|split:test|setting:generative|k:10|…|targets:762|bootstrap:1000,seed:0`)."""
 
 from __future__ import annotations
 

@@ -15,9 +15,9 @@ Ranking, with ``c(w, s)`` the SemCor tag count of word ``w`` in synset ``s`` (Wo
 The score of the word in place ``i`` (0-based) of this list is ``1 / (i + 1)``, so scores fall with rank and a
 reranker can use them as a prior. Words are WordNet lemmas (``_`` shown as a space); the target lemma itself
 is dropped. The WordNet data is the metric's WordNet 3.0 graph (``swords_metric.load_wordnet_graph()``,
-shipped in ``swords_metric/wordnet/wordnet-3.0-graph.zip``, built offline by ``swords_metric.wordnet.graph_data`` from
-Debian's WordNet 3.0; license: ``swords_metric/wordnet/WORDNET-LICENSE.txt``): one WordNet for the baseline and the
-metric's details.
+shipped in ``swords_metric/wordnet/wordnet-3.0-graph.zip``, built offline by
+``swords_dataset.builder.wordnet_graph`` from Debian's WordNet 3.0; license:
+``swords_metric/wordnet/WORDNET-LICENSE.txt``): one WordNet for the baseline and the metric's details.
 
 This system keeps WordNet's lists as they are: it is the reference without context that the reranker is measured
 against (it is not a reproduction of a published baseline: SemEval-2007's WordNet baseline, McCarthy and Navigli

@@ -22,6 +22,7 @@ from typing import Any
 #: WordNet part-of-speech letter -> file suffix, as in the database (and NLTK's ``_FILEMAP``).
 POS_FILES: dict[str, str] = {"n": "noun", "v": "verb", "a": "adj", "r": "adv"}
 DEBIAN_WORDNET = Path("/usr/share/wordnet")  # Debian's wordnet-base (index.*, data.*, *.exc)
+METRIC_WORDNET = Path(__file__).parents[2] / "swords_metric" / "wordnet"  # where the extracts ship
 # Sense-key ss_type digit -> POS file letter (5, adjective satellite, lives in data.adj).
 _SS_TYPE_POS = {"1": "n", "2": "v", "3": "a", "4": "r", "5": "a"}
 

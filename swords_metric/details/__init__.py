@@ -1,3 +1,3 @@
-"""What the metric counted: details files written as predictions are prepared (writer.py, stream.py; formats.py
-writes each format, columns.py says what a file holds, cells.py each value's text; place.py where a file may go),
-their records and a substitute's judgement (explain.py), and a summary of what a system proposed (analysis.py)."""
+"""What the metric counted: its records and a substitute's judgement (explain.py), the files that hold them (what a
+file holds and its writer formats.py, streamed as predictions are prepared writer.py, where one may go place.py),
+and a summary of what a system proposed (analysis.py)."""

@@ -1,11 +1,9 @@
-"""The report's summary of what a system proposed, as plain data (Scorer.analyze, `swords evaluate`'s
-`analysis`), and the targets where two systems differ most (Scorer.differences).
+"""The report's summary of what a system proposed, as plain data (Scorer.analyze), and the targets where two systems
+differ most (Scorer.differences).
 
-What is counted is what precision counts: each scored target's strict top-k, its first k lemmas after the metric's
-ordering, lemmatization, target removal and merging. Each is classed with the metric's own gold sets (acceptable,
-conceivable, judged unacceptable, not in the benchmark) and by its WordNet relation to the target
-(swords_metric/wordnet/relations.py). So `100 * classes["acceptable"] / substitutes` is strict P@k against acceptable,
-and with "conceivable" added, against conceivable: exactly, as the tests check on real systems.
+What is counted is what precision counts: each scored target's strict top-k, classed with the metric's own gold
+sets and by its WordNet relation to the target. So `100 * classes["acceptable"] / substitutes` is strict P@k against
+acceptable, exactly (and with "conceivable" added, against conceivable).
 """
 
 from __future__ import annotations
@@ -18,7 +16,7 @@ from swords_metric.errors import MetricInputError
 from swords_metric.metrics.gold_sets import gold_sets, lemma_class
 from swords_metric.metrics.ranking import top_counts
 from swords_metric.predictions.prepared import PreparedPredictions
-from swords_metric.references.scored import ScoredTargets
+from swords_metric.references.split import ScoredTargets
 
 COUNTED = (
     "the strict top-k: each target's first k substitutes as precision counts them (lemmatized, the target "
@@ -30,6 +28,8 @@ WORST_RULE = (
     "lowest per-target lenient F@k against acceptable, among targets with an acceptable substitute; "
     "ties: more acceptable substitutes missed first, then by id"
 )
+# A worst target's fields (of its target record).
+WORST_FIELDS = "id upstream_id target pos acceptable lenient_a_p lenient_a_r lenient_a_f top acceptable_missed".split()
 DIFFERENCE_RULE = "largest |A - B| of per-target lenient F@k against acceptable, then by id; targets that differ"
 
 
@@ -46,7 +46,7 @@ def _group(relations: tuple[str, ...]) -> dict:
 
 
 def _with_shares(group: dict) -> dict:
-    """The group with `class_shares` (and `relation_shares`): percent of its substitutes (0 when it has none)."""
+    """The group with `class_shares` (and `relation_shares`): percent of its substitutes (0 if none)."""
     total = group["substitutes"]
     for counts, shares in (("classes", "class_shares"), ("relations", "relation_shares")):
         if counts in group:
@@ -55,10 +55,9 @@ def _with_shares(group: dict) -> dict:
 
 
 def analyze(targets: ScoredTargets, ranked: Sequence, k: int, worst: int = 5, relations: bool = True) -> dict:
-    """The summary of prepared predictions (`ranked`: PreparedPredictions.ranked) against the scored targets'
-    references, at cut-off k: counts and shares per class (and, with `relations`, per WordNet relation, which loads
-    WordNet's graph: about 0.3 s) over all targets, per POS and per gold-set size, and the `worst` worst
-    targets (WORST_RULE) with what they missed."""
+    """The summary of prepared predictions (PreparedPredictions.ranked) at cut-off k: counts and shares per class
+    (and, with `relations`, per WordNet relation: loading WordNet's graph takes about 0.3 s) over all targets, per
+    POS and per gold-set size, and the `worst` worst targets (WORST_RULE) with what they missed."""
     if isinstance(worst, bool) or not isinstance(worst, int) or worst < 0:
         raise MetricInputError(f"worst must be a whole number of at least 0, got {worst!r}")
     names: tuple[str, ...] = ()
@@ -96,23 +95,7 @@ def analyze(targets: ScoredTargets, ranked: Sequence, k: int, worst: int = 5, re
         record = target_record(
             targets.rows[position], targets.references[position], ranked_or_none(ranked[position]), k
         )
-        worst_targets.append(
-            {
-                key: record[key]
-                for key in (
-                    "id",
-                    "upstream_id",
-                    "target",
-                    "pos",
-                    "acceptable",
-                    "lenient_a_p",
-                    "lenient_a_r",
-                    "lenient_a_f",
-                    "top",
-                    "acceptable_missed",
-                )
-            }
-        )
+        worst_targets.append({key: record[key] for key in WORST_FIELDS})
     return {
         "k": k,
         "counted": COUNTED,
@@ -125,8 +108,7 @@ def analyze(targets: ScoredTargets, ranked: Sequence, k: int, worst: int = 5, re
 
 
 def differences(targets: ScoredTargets, a: PreparedPredictions, b: PreparedPredictions, k: int, n: int = 10) -> list:
-    """The `n` targets where two systems' prepared predictions differ most (DIFFERENCE_RULE), as pair records
-    (details.pair_record: both systems' figures and top-k lemmas)."""
+    """The `n` targets where two systems' prepared predictions differ most (DIFFERENCE_RULE), as pair records."""
     if isinstance(n, bool) or not isinstance(n, int) or n < 0:
         raise MetricInputError(f"n must be a whole number of at least 0, got {n!r}")
     from swords_metric.details.writer import pair_records

@@ -1,14 +1,6 @@
-"""What the metric counted, target by target and substitute by substitute: the records of a details file and
-of the report's summary, made from the very sets and orderings scoring uses (prepare_prediction of
-predictions/lemmatized.py, rank_prediction and top_counts of metrics/ranking.py), so that they add up to the
-metric's figures exactly.
-
-  substitute_records(row, reference, pairs, k, relations)  one record per predicted substitute, in the metric's
-                                                           order (see the metric card, "Details")
-  target_record(row, reference, ranked, k)                 per-target P/R/F@k (lenient and strict, against
-                                                           acceptable and conceivable), GAP, top-k, missed
-  judgements(reference, pos, substitutes)                  each substitute's class, score and votes (Judgement)
-"""
+"""What the metric counted, target by target and substitute by substitute (the records of a details file and of
+the report's summary; a substitute's Judgement), made from the very sets and orderings scoring uses, so that they
+add up to the metric's figures exactly."""
 
 from __future__ import annotations
 
@@ -28,9 +20,9 @@ from swords_metric.metrics.ranking import (
 )
 from swords_metric.predictions.lemmatized import substitute_lemma
 from swords_metric.references.reference import Reference
-from swords_metric.references.scored import ScoredTargets
+from swords_metric.references.split import ScoredTargets
 
-if TYPE_CHECKING:  # only a type here: relations load WordNet's graph, which a plain summary does not need
+if TYPE_CHECKING:  # relations load WordNet's graph, which a plain summary does not need
     from swords_metric.wordnet.relations import TargetRelations
 
 # Why a substitute does not count (its record's `dropped`): it lemmatizes to the target's lemma, or to the lemma
@@ -41,7 +33,7 @@ TARGET, DUPLICATE = "target", "duplicate"
 @dataclass(frozen=True)
 class Judgement:
     """One substitute against a target's gold, as the metric counts it: its lemma, its class (one of
-    swords_dataset.judgements.CLASSES) and, when the benchmark judged it, its score and votes."""
+    swords_dataset.judgements.CLASSES) and, if the benchmark judged it, its score and votes."""
 
     substitute: str
     lemma: str
@@ -52,8 +44,8 @@ class Judgement:
 
 
 def judgements(reference: Reference | None, pos: str, substitutes: Iterable[str]) -> list[Judgement]:
-    """Each substitute lemmatized under the target's POS as scoring lemmatizes it, matched against the reference's
-    lemmas and classed with the benchmark's thresholds (a reference of None: no gold, nothing matches)."""
+    """Each substitute lemmatized as scoring lemmatizes it, matched against the reference's lemmas and classed with
+    the benchmark's thresholds (no reference: nothing matches)."""
     judged = []
     for substitute in substitutes:
         lemma = substitute_lemma(substitute, pos)
@@ -69,8 +61,7 @@ def judgements(reference: Reference | None, pos: str, substitutes: Iterable[str]
 
 
 def judge_target(targets: ScoredTargets, target_id: str, substitutes: Iterable[str]) -> list[Judgement]:
-    """Scorer.judge: judgements of the substitutes against the gold of the target named by either id (a
-    MetricInputError for neither), scored or left out."""
+    """Scorer.judge: judgements against the gold of the target named by either id, scored or left out."""
     position = targets.find(target_id)
     return judgements(targets.split.references[position], targets.rows[position]["pos"], substitutes)
 
@@ -80,7 +71,7 @@ def ranked_or_none(slot) -> RankedPrediction | None:
     return slot if isinstance(slot, RankedPrediction) else None
 
 
-def _row_fields(row: Mapping, kind: str) -> dict:
+def row_fields(row: Mapping, kind: str) -> dict:
     return {
         "kind": kind,
         "id": row["id"],
@@ -93,12 +84,11 @@ def _row_fields(row: Mapping, kind: str) -> dict:
 def substitute_records(
     row: Mapping, reference: Reference, pairs: Sequence[tuple[str, float]], k: int, relations: TargetRelations | None
 ) -> Iterator[dict]:
-    """One record per (substitute, score) of `pairs` (as normalize_prediction_items gives them), in the order
-    the metric ranks them: by score, descending, equal scores in the order given (position: 1-based, as
-    given). `rank` counts the substitutes that count (1-based); the strict top-k is rank <= k, the lenient
-    top-k the first k of those the reference holds. Relations: None leaves `relation` out (null)."""
+    """One record per (substitute, score) of `pairs`, in the order the metric ranks them (by score, descending,
+    ties as given; `position` is 1-based, as given). `rank` counts the substitutes that count; the strict top-k is
+    rank <= k, the lenient top-k the first k of those the reference holds. No `relations`: `relation` is null."""
     order = sorted(range(len(pairs)), key=lambda i: pairs[i][1], reverse=True)  # stable, as prepare_prediction
-    base = _row_fields(row, "substitute")
+    base = row_fields(row, "substitute")
     target_lemma, index = reference.target_lemma, reference.index
     kept: dict[str, int] = {}
     lenient_rank = 0
@@ -140,9 +130,9 @@ def _percent(numerator: int, denominator: int) -> float:
 
 
 def target_figures(reference: Reference, ranked: RankedPrediction | None, k: int) -> dict:
-    """A target's share of every P/R/F family at k, as score_targets sums it (`FAMILY_hits`, `_predicted`
-    |top-k|, `_reference_k` min(k, |gold|), `_reference` |gold|), with the target's own P, R (percent) and F
-    (their harmonic mean); GAP and GAP-rat (None where the reference has no positive weight)."""
+    """A target's share of every P/R/F family at k, as score_targets sums it (`FAMILY_hits`, `_predicted` |top-k|,
+    `_reference_k` min(k, |gold|), `_reference` |gold|), its own P, R (percent) and F; GAP and GAP-rat (None where
+    the reference has no positive weight)."""
     ranked = ranked if ranked is not None else rank_prediction(None, reference, k)
     gold_set = gold_sets(reference)
     figures: dict = {}
@@ -168,8 +158,7 @@ def target_figures(reference: Reference, ranked: RankedPrediction | None, k: int
 
 
 def missed_acceptable(reference: Reference, ranked: RankedPrediction | None, k: int) -> list[str]:
-    """The acceptable lemmas the lenient top-k does not hold (what lenient recall against acceptable misses),
-    best-judged first (ties in the reference's order)."""
+    """The acceptable lemmas the lenient top-k does not hold, best-judged first (ties in the reference's order)."""
     found = set(ranked.lenient_top[:k]) if ranked is not None else set()
     acceptable = gold_sets(reference).acceptable
     missed = [i for i, lemma in enumerate(reference.lemmas) if lemma in acceptable and lemma not in found]
@@ -177,11 +166,11 @@ def missed_acceptable(reference: Reference, ranked: RankedPrediction | None, k: 
 
 
 def target_record(row: Mapping, reference: Reference, ranked: RankedPrediction | None, k: int) -> dict:
-    """The per-target record: the row's ids, target and POS, the sizes of its gold sets, its figures at k
-    (target_figures), its strict top-k lemmas and the acceptable substitutes it missed."""
+    """The per-target record: the row's ids, target and POS, its gold sets' sizes, its figures at k, its strict
+    top-k lemmas and the acceptable substitutes it missed."""
     gold = gold_sets(reference)
     return {
-        **_row_fields(row, "target"),
+        **row_fields(row, "target"),
         "in_predictions": ranked is not None,
         "reference_size": len(reference.lemmas),
         "acceptable": len(gold.acceptable),
@@ -193,7 +182,7 @@ def target_record(row: Mapping, reference: Reference, ranked: RankedPrediction |
 
 
 def target_records(targets: ScoredTargets, ranked: Sequence, k: int) -> list[dict]:
-    """target_record of every scored target, in reference order (`ranked`: PreparedPredictions.ranked)."""
+    """target_record of every scored target, in reference order."""
     return [
         target_record(targets.rows[i], targets.references[i], ranked_or_none(ranked[i]), k)
         for i in targets.scored_positions()

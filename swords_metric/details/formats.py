@@ -1,34 +1,162 @@
-"""Writing a details (or comparison) file, a record at a time (DetailsWriter), in the format its extension names:
-`.jsonl`, `.csv` or `.parquet`; its records and columns are swords_metric/details/columns.py's, each value's text
-swords_metric/details/cells.py's. JSONL writes each record's own fields after a first `header` record; CSV and
-Parquet have every column of the file's kind in every row (empty where a field is not the row's), lists as JSON text
-in CSV and as lists in Parquet. The CSV ends lines with CRLF (RFC 4180), so that a field holding a carriage return is
-quoted like one holding a newline.
+"""A details (or comparison) file, as `swords evaluate --details FILE` and Scorer.write_comparison write it: one table
+whose every record has `kind` and the target's ids, target and POS (a `substitute` record adds SUBSTITUTE_FIELDS, a
+`target` record TARGET_FIELDS, a comparison's `pair` record PAIR_FIELDS), marked as ours by a JSONL header record, a
+CSV's first line or a Parquet file's metadata key.
 
-A file is written as a stream (records go out as targets are scored) into a temporary file beside it, renamed when
-complete (swords_lexsub.files.atomic_writer); which existing file it may replace is swords_metric/details/place.py's
-concern, told the finished file's sha256 just before the rename.
+Each value's text, alike for every reader: a CSV text cell a spreadsheet would run as a formula gets a leading `'`
+(OWASP's rule); a lone surrogate stays a JSON escape in JSONL and becomes U+FFFD in CSV and Parquet; a score of
+±infinity is "inf" or "-inf" in JSONL, never Infinity.
+
+DetailsWriter streams records into a temporary file renamed when complete (place.py is told its sha256 just before):
+JSONL each record's own fields after a `header` record; CSV and Parquet every column of the file's kind in every
+row, lists as JSON text in CSV; CSV lines end with CRLF (RFC 4180), so a field holding a carriage return is quoted.
 """
 
 from __future__ import annotations
 
+import codecs
 import csv
 import hashlib
 import io
 import json
+import math
+import re
 from collections.abc import Callable
 from pathlib import Path
 
 from swords_lexsub.files import atomic_writer
-from swords_metric.details.cells import REPLACE_SURROGATES, csv_row, json_line, utf8_text
-from swords_metric.details.columns import COLUMNS, PARQUET_METADATA_KEY, VERSION, field_type
+from swords_metric.metrics.ranking import PR_FAMILY_NAMES
+
+DETAILS, COMPARISON = "swords-lexsub details", "swords-lexsub comparison"
+VERSION = 1
+EXTENSIONS = (".jsonl", ".csv", ".parquet")
+PARQUET_METADATA_KEY = b"swords_lexsub"
+
+COMMON_FIELDS = ("kind", "id", "upstream_id", "target", "pos")
+SUBSTITUTE_FIELDS = tuple(
+    "position substitute score lemma empty dropped merged_into_rank rank in_strict_top_k in_lenient_top_k class "
+    "gold_score votes_positive votes_total relation".split()
+)
+_PARTS = ("hits", "predicted", "reference_k", "reference", "p", "r", "f")
+_FAMILY_FIELDS = tuple(f"{name}_{part}" for name in PR_FAMILY_NAMES for part in _PARTS)
+TARGET_FIELDS = (
+    *"in_predictions substitutes_given substitutes_counted reference_size acceptable conceivable".split(),
+    *_FAMILY_FIELDS,
+    *"gap gap_rat top acceptable_missed".split(),
+)
+PAIR_FIGURES = (*(f"{name}_{part}" for name in PR_FAMILY_NAMES for part in "prf"), "gap", "gap_rat", "top")
+PAIR_FIELDS = ("difference", *(f"{side}_{field}" for side in ("a", "b") for field in ("in_predictions", *PAIR_FIGURES)))
+COLUMNS = {DETAILS: COMMON_FIELDS + SUBSTITUTE_FIELDS + TARGET_FIELDS, COMPARISON: COMMON_FIELDS + PAIR_FIELDS}
+FORMATS = tuple(COLUMNS)
+HEADER_LINES = frozenset(",".join(columns).encode() for columns in COLUMNS.values())  # a CSV's first line
+
+STRING_FIELDS = {"kind", "id", "upstream_id", "target", "pos", "substitute", "lemma", "dropped", "class", "relation"}
+_BOOLEANS = {"empty", "in_strict_top_k", "in_lenient_top_k", "in_predictions", "a_in_predictions", "b_in_predictions"}
+_LISTS = {"top", "acceptable_missed", "a_top", "b_top"}
+_FLOATS = {"score", "gold_score", "difference"}
+
+
+def field_type(name: str) -> str:
+    """A column's type: string, bool, list (of strings), float or int."""
+    if name in STRING_FIELDS:
+        return "string"
+    if name in _BOOLEANS:
+        return "bool"
+    if name in _LISTS:
+        return "list"
+    if name in _FLOATS or name.endswith(("_p", "_r", "_f", "gap", "gap_rat")):
+        return "float"
+    return "int"
+
+
+# OWASP's "CSV injection": a cell beginning with one of these is run as a formula by spreadsheets; and "'", so
+# that the quote added to neutralise them can be told from one that was there.
+_FORMULA_STARTS = frozenset("=+-@\t\r'")
+SPREADSHEET_QUOTE = "'"
+
+
+def spreadsheet_safe(text: str) -> str:
+    """A CSV text cell as a spreadsheet will not run it: `'` before a cell that begins with _FORMULA_STARTS."""
+    return SPREADSHEET_QUOTE + text if text[:1] in _FORMULA_STARTS else text
+
+
+def spreadsheet_text(cell: str) -> str:
+    """The inverse of spreadsheet_safe: one leading `'` removed."""
+    return cell[1:] if cell.startswith(SPREADSHEET_QUOTE) else cell
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_SURROGATES = re.compile("[\ud800-\udfff]+")
+REPLACE_SURROGATES = "swords-lexsub.replace-surrogates"
+
+
+def _replace_surrogates(error: UnicodeError) -> tuple[bytes, int]:
+    """A codec error handler: each lone surrogate becomes U+FFFD (any other encoding error is raised)."""
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    piece = error.object[error.start : error.end]
+    if not _SURROGATES.fullmatch(piece):
+        raise error
+    # As bytes: CPython's UTF-8 encoder takes a handler's replacement text only if it is ASCII.
+    return "\ufffd".encode() * len(piece), error.end
+
+
+codecs.register_error(REPLACE_SURROGATES, _replace_surrogates)
+
+
+def utf8_text(value):
+    """A string (or each string of a list) with lone surrogates replaced by U+FFFD, for Parquet's UTF-8."""
+    if isinstance(value, str):
+        return _SURROGATE.sub("\ufffd", value)
+    if isinstance(value, list):
+        return [utf8_text(item) for item in value]
+    return value
+
+
+def json_line(record: dict) -> bytes:
+    """A record as one line of standard JSON in UTF-8 (a lone surrogate as JSON's escape; a non-finite score as
+    "inf" or "-inf")."""
+    score = record.get("score")
+    if isinstance(score, float) and not math.isfinite(score):
+        record = {**record, "score": repr(score)}
+    text = json.dumps(record, ensure_ascii=False, allow_nan=False)
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError:
+        data = json.dumps(record, allow_nan=False).encode("ascii")
+    return data + b"\n"
+
+
+def _csv_cell(name: str, value) -> str:
+    """A record's value (not None) as CSV text."""
+    kind = type(value)
+    if kind is str:
+        return spreadsheet_safe(value) if name in STRING_FIELDS else value
+    if kind is bool:
+        return "true" if value else "false"
+    if kind is float:
+        return repr(value)
+    if kind is list:
+        return json.dumps(value, ensure_ascii=False, allow_nan=False)
+    return str(value)
+
+
+def csv_row(record: dict, positions: dict[str, int], width: int) -> list[str]:
+    """A record as a CSV row of `width` cells: its own fields where `positions` puts them, empty elsewhere."""
+    row = [""] * width
+    for name, value in record.items():
+        position = positions.get(name)
+        if value is not None and position is not None:
+            row[position] = _csv_cell(name, value)
+    return row
+
 
 ROW_BATCH = 8192  # Parquet rows buffered before a row group is written
 
 
 class _Fingerprinted:
-    """The temporary file a details file is written to, hashing and counting the bytes on their way in (the
-    record of what was written: swords_metric/details/place.py). Everything else is the file's own."""
+    """The temporary file a details file is written to, hashing and counting the bytes on their way in (for
+    place.py's record of what was written)."""
 
     def __init__(self, file) -> None:
         self._file, self.digest, self.size = file, hashlib.sha256(), 0
@@ -44,15 +172,13 @@ class _Fingerprinted:
 
 
 class DetailsWriter:
-    """A details (or comparison) file being written: `write` one record at a time, then `close` (the file
-    appears complete, atomically) or `abort` (the temporary file goes; an existing file is left as it was).
-    Also a context manager: an exception aborts."""
+    """A details (or comparison) file being written: `write` one record at a time, then `close` (the file appears
+    complete, atomically) or `abort` (an existing file is left as it was); as a context manager, an exception aborts.
+    `on_complete` is told the finished file's {"sha256", "bytes"} just before the rename; an exception there aborts."""
 
     def __init__(
         self, path: str | Path, kind: str, header: dict, on_complete: Callable[[dict], None] | None = None
     ) -> None:
-        """`on_complete` is told the finished file's {"sha256", "bytes"} just before it is renamed into place; an
-        exception there aborts the write."""
         self.path, self.columns = Path(path), COLUMNS[kind]
         self.format = self.path.suffix.lower()
         self.records = 0

@@ -1,15 +1,12 @@
-"""Where a details file may go, and which existing file it may replace: only a file `swords evaluate` wrote and
+"""Where a details file may go, and which existing file it may replace: only one `swords evaluate` wrote and
 nobody changed since.
 
-A details (or comparison) file is recognised as this toolkit's by its content (the JSONL header record, the
-CSV's exact first line, the Parquet schema's metadata), and what was written is recorded beside it: the record
-`.NAME.swords-record.json` holds the sha256 and size of the file as written. It is written (atomically) just
-before the finished file is renamed into place, and lists both the new file and the one being replaced, so
-that whichever of the two a kill leaves in place still matches it. A file whose record is missing (an earlier
-release wrote it, or the record was removed) or no longer matches (lines appended or changed, a CSV cut to its
-header plus other rows, a Parquet file re-written) is refused unless forced; a file that is not a details file
-at all is never replaced. The path itself may not be a symbolic link: replacing it would put a file where the
-link was and leave the file it points to as it was, so it is refused, naming the link and its target.
+A details (or comparison) file is recognised by its content (formats.py's marks), and what was written is recorded
+beside it: `.NAME.swords-record.json` holds the sha256 and size of the file as written. The record is written just
+before the finished file is renamed into place and lists both the new file and the one it replaces, so that
+whichever a kill leaves in place still matches. A file whose record is missing or no longer matches is refused
+unless forced; a file that is not a details file is never replaced; a symbolic link is refused (replacing it would
+leave the file it points to as it was).
 """
 
 from __future__ import annotations
@@ -22,7 +19,7 @@ from pathlib import Path
 
 from swords_lexsub.errors import SwordsError
 from swords_lexsub.files import atomic_write, check_output_file
-from swords_metric.details.columns import EXTENSIONS, FORMATS, HEADER_LINES, PARQUET_METADATA_KEY
+from swords_metric.details.formats import EXTENSIONS, FORMATS, HEADER_LINES, PARQUET_METADATA_KEY
 from swords_metric.errors import MetricInputError
 
 RECORD_FORMAT = "swords-lexsub details record"
@@ -31,22 +28,17 @@ _RECORD_LIMIT = 1 << 16  # a record is a few hundred bytes; anything far larger 
 
 
 def record_path(path: str | Path) -> Path:
-    """Where the record of the details file at `path` is kept: `.NAME.swords-record.json` beside it."""
+    """Where the record of the details file at `path` is kept."""
     path = Path(path)
     return path.with_name(f".{path.name}.swords-record.json")
 
 
-def _first_line(path: Path, limit: int = 1 << 20) -> bytes:
-    with open(path, "rb") as f:
-        return f.readline(limit)
-
-
 def is_details_file(path: str | Path) -> bool:
-    """Whether `path` has the content of a details or comparison file this toolkit writes (in any of the three
-    formats), whether or not it was changed since (see matches_record)."""
+    """Whether `path` has the content of a details or comparison file this toolkit writes, changed since or not."""
     path = Path(path)
     try:
-        first = _first_line(path)
+        with open(path, "rb") as f:
+            first = f.readline(1 << 20)
         if first.startswith(b"PAR1"):
             import pyarrow.parquet as pq
 
@@ -67,8 +59,7 @@ def fingerprint(path: str | Path) -> dict:
 
 
 def read_record(path: str | Path) -> list[dict] | None:
-    """What the record beside `path` says was written there (a list of fingerprints), or None: no record, or a
-    file in its place that is not one."""
+    """The fingerprints the record beside `path` lists, or None: no record, or a file in its place that is not one."""
     where = record_path(path)
     try:
         if where.is_symlink() or not where.is_file() or where.stat().st_size > _RECORD_LIMIT:
@@ -88,8 +79,7 @@ def read_record(path: str | Path) -> list[dict] | None:
 
 
 def matching_entry(path: str | Path) -> dict | None:
-    """The fingerprint of the file at `path` if its record lists it (the file is as swords evaluate wrote it),
-    else None. The file is hashed only when its size is one the record lists."""
+    """The fingerprint of the file at `path` if its record lists it, else None (hashed only if its size is listed)."""
     written = read_record(path)
     if not written:
         return None
@@ -102,9 +92,8 @@ def matching_entry(path: str | Path) -> dict | None:
 
 @dataclass
 class DetailsPlace:
-    """A checked place for a details file: `path`, whether the user said to replace what is there (`force`), and
-    the words that name the option and the say-so in messages (`--details`, `--force` on the command line;
-    `details`, `details_force=True` from Python)."""
+    """A checked place for a details file: `path`, `force` (replace what is there), and the words messages name the
+    option and the say-so by (`--details`, `--force` on the command line; `details`, `details_force=True` in Python)."""
 
     path: Path
     force: bool = False
@@ -117,8 +106,7 @@ class DetailsPlace:
         return f"{self.option} {self.path}"
 
     def check_replaceable(self) -> None:
-        """The file at `path` (if any) may be replaced: refused, naming it, when it is not a details file, or
-        when it has changed since swords evaluate wrote it and `force` is not set."""
+        """Refuse, naming it, a file at `path` that is not a details file, or changed since written and not forced."""
         path = self.path
         self.kept = None
         if path.is_symlink():
@@ -150,8 +138,8 @@ class DetailsPlace:
         )
 
     def record(self, written: dict) -> None:
-        """Just before the finished file goes into place: check again what is there now (it may have changed
-        while the predictions were read), then record `written` (its fingerprint) and the file it replaces."""
+        """Just before the finished file goes into place: check again what is there now (it may have changed while
+        the predictions were read), then record `written` (its fingerprint) and the file it replaces."""
         self.check_replaceable()
         entries = [written] + ([self.kept] if self.kept is not None and self.kept != written else [])
         body = {"format": RECORD_FORMAT, "version": RECORD_VERSION, "file": self.path.name, "written": entries}
@@ -164,10 +152,8 @@ class DetailsPlace:
 def details_place(
     path: str | Path, option: str = "details", force: bool = False, force_option: str = "details_force=True"
 ) -> DetailsPlace:
-    """Before any work: a details file can be written at `path`: a known extension, an ordinary writable place
-    (see swords_lexsub.files.check_output_file; the folder must exist), not a symbolic link, and no file there
-    that it may not replace (DetailsPlace.check_replaceable). Each problem is one MetricInputError naming the
-    option and the path."""
+    """Before any work: a details file can be written at `path` (a known extension, a writable place in an existing
+    folder, not a symbolic link, no file there it may not replace), or one MetricInputError naming option and path."""
     path = Path(path)
     what = f"{option} {path}"
     suffix = path.suffix.lower()

@@ -38,17 +38,9 @@ LARGE_CHARS = 2**20  # a paste this long takes a second or more to score
 LARGE_AT_ONCE = 2  # large pastes scored at once; a third is refused at once, leaving two slots to small ones
 _large = threading.BoundedSemaphore(LARGE_AT_ONCE)
 _SURROGATE = re.compile("[\ud800-\udfff]")
-HEADLINE = (
-    "lenient_a_f@10",
-    "lenient_c_f@10",
-    "strict_a_f@10",
-    "strict_c_f@10",
-    "gap",
-    "best_p",
-    "oot_p",
-    "targets_scored",
-    "targets_without_predictions",
-    "signature",
+HEADLINE = tuple(
+    "lenient_a_f@10 lenient_c_f@10 strict_a_f@10 strict_c_f@10 gap best_p oot_p targets_scored "
+    "targets_without_predictions signature".split()
 )
 
 

@@ -1,12 +1,8 @@
-"""How far one set of labels agrees with another: accuracy, Cohen's kappa, and Spearman's rank correlation with
-ties given their average rank. Small on purpose (a judge's validation compares a few hundred items); tested
-against values worked out by hand. Also the check of an agreement a judgments record claims (check_agreement: the
-one check, which `swords evaluate --judgments` and `swords judge llm --agreement` both make) and its text in a
-signature (claimed_text): the toolkit cannot redo the validation, so the figures are shown as claimed.
-
-A claimed agreement is its figures: the CLAIMED figures and `candidates`, the numbers a signature shows. Two claims
-with the same figures are one agreement, whatever else their validations wrote (a time, the seconds it took); the
-figures are compared and hashed as numbers, so `1` and `1.0` are one figure."""
+"""How far one set of labels agrees with another: accuracy, Cohen's kappa, and Spearman's rank correlation (ties
+given their average rank), small on purpose (a validation compares a few hundred items). Also the one check of an
+agreement a judgments record claims (check_agreement) and its text in a signature (claimed_text): the toolkit cannot
+redo the validation, so the figures are shown as claimed. A claimed agreement is its figures (CLAIMED and
+`candidates`), compared as numbers: two claims with the same figures are one agreement."""
 
 from __future__ import annotations
 
@@ -15,8 +11,7 @@ from collections.abc import Hashable, Sequence
 
 from swords_metric.errors import MetricInputError, shown
 
-# The figures of a claimed agreement (swords judge validate's keys), each with the values it can take, and the
-# short name a signature gives it; `candidates` is n.
+# A claimed agreement's figures (swords judge validate's keys): key, short name in a signature, lowest, highest.
 CLAIMED = (
     ("kappa_acceptable", "kappa_a", -1.0, 1.0),
     ("kappa_conceivable", "kappa_c", -1.0, 1.0),
@@ -41,8 +36,7 @@ def accuracy(a: Sequence[Hashable], b: Sequence[Hashable]) -> float:
 
 
 def cohen_kappa(a: Sequence[Hashable], b: Sequence[Hashable]) -> float:
-    """Cohen's kappa: (observed agreement - chance agreement) / (1 - chance agreement), chance from each side's
-    own label frequencies. 1.0 when both sides give every item one and the same label (no disagreement possible)."""
+    """Cohen's kappa, chance from each side's own label frequencies; 1.0 when both give every item one label."""
     n = _paired(a, b)
     observed = accuracy(a, b)
     count_a, count_b = Counter(a), Counter(b)
@@ -79,20 +73,17 @@ def spearman(x: Sequence[float], y: Sequence[float]) -> float | None:
     return sum(p * q for p, q in zip(dx, dy, strict=True)) / (sxx * syy) ** 0.5
 
 
-# The counts a validation's `candidates` can take: swords judge validate records no measurement on fewer than
-# MIN_AGREEMENT_CANDIDATES (1 in 50 moves an accuracy by 0.02), and none can compare more candidates than SWORDS
-# judged (dev 22,978 and test 45,705 together; a test checks the figure against the shipped data).
+# A validation's `candidates`: no measurement on fewer than 50 (1 in 50 moves an accuracy by 0.02), nor on more than
+# SWORDS judged (dev 22,978 and test 45,705).
 MIN_AGREEMENT_CANDIDATES = 50
 MAX_AGREEMENT_CANDIDATES = 68_683
 
 
 def check_agreement(agreement: object, where: str) -> dict | None:
-    """A claimed agreement (a judgments record's `agreement`, a `swords judge validate --output` entry) checked, as
-    its figures: None for null, else {figure: float, ..., "candidates": int} with the CLAIMED figures it gives. Each
-    figure is null or a number it can be (a kappa or rho within -1..1, an accuracy within 0..1; never NaN or
-    infinite); `candidates` is a whole number from MIN_AGREEMENT_CANDIDATES to MAX_AGREEMENT_CANDIDATES, and must be
-    given with any figure. Anything else is one MetricInputError naming `where`. Other keys are never shown: not
-    returned."""
+    """A claimed agreement (a record's `agreement`, a `swords judge validate --output` entry) as its figures: None for
+    null, else {figure: float, ..., "candidates": int}, each figure null or within its range, `candidates` a whole
+    number in range and given with any figure; other keys are dropped. Anything else: a MetricInputError naming
+    `where`."""
     if agreement is None:
         return None
     if not isinstance(agreement, dict):
@@ -124,8 +115,8 @@ def check_agreement(agreement: object, where: str) -> dict | None:
 
 
 def claimed_text(agreement: dict | None) -> str:
-    """A claimed agreement as check_agreement gives it, as a signature shows it: "unmeasured" (none), else "claimed:"
-    and its figures (kappa_a=0.41,...,n=200): numbers only, so no text from a record reaches a signature."""
+    """A checked agreement as a signature shows it: "unmeasured", or "claimed:" and its figures
+    (kappa_a=0.41,...,n=200): numbers only, so no text from a record reaches a signature."""
     if agreement is None:
         return "unmeasured"
     parts = [f"{short}={agreement[key]:.2f}" for key, short, _, _ in CLAIMED[:3] if agreement.get(key) is not None]

@@ -1,26 +1,18 @@
 """The extended gold and its scores: a run scored on the benchmark's gold and on the gold its judgments extend.
 
-extended_scores(scorer, predictions, judgments, rows=None, bootstrap=0, seed=0) merges the judgments files
-(merge.py: B.3's filter), adds each newly judged substitute to its target's row as the benchmark's own
-substitutes are held, {"substitute", "score": accepts / judgements, "votes_positive", "votes_total", "labels",
-"sources": ["judged"]}, and scores the run with an ordinary Scorer over the extended rows: every SWORDS metric
-(lenient and strict, acceptable and conceivable, GAP in the ranking setting), the benchmark's own substitutes
-untouched. A label is "TRUE" (accept), "FALSE" (reject) or "UNSURE" (abstain): an abstention is held as the
-benchmark holds its own annotators' abstentions, so the substitute's `score` counts it as a rejection (as the
-benchmark's scores do) and the metric, ours and upstream's alike, leaves it out of the judgements it counts, for
-old and new substitutes alike (a new substitute only abstained on stays unjudged).
+extended_scores merges the judgments files (merge.py), adds each newly judged substitute to its target's row as the
+benchmark holds its own (judged_substitute), and scores the run with an ordinary Scorer over the extended rows, the
+benchmark's own substitutes untouched. A label is "TRUE" (accept), "FALSE" (reject) or "UNSURE" (abstain): an
+abstention is held as the benchmark holds its annotators' (its `score` counts it as a rejection; the metric, ours and
+upstream's, leaves it out of the judgements it counts).
 
-The result is the official result (Scorer.score: its figures and signature, unchanged) with two more keys:
-  "extended"   the figures on the extended gold, under a signature that says so: the official settings then
-               `judgments:<sha256[:12]>|tasks:<sha256[:12]>|judgements:N|substitutes:M|judges:H` (the merged
-               judgments' digest, the digest of the tasks they were checked against, then the judgements that count,
-               the substitutes they joined to the gold and the judges kept, all of the scored targets) and, when an
-               LLM judged, `agreement:claimed:<the figures its records claim>` or `agreement:unmeasured`;
-  "judgments"  the filter's counts (merge.MergedJudgments.counts), the files, each judge's control accuracy, how
-               many of the run's strict top-k substitutes the gold held no judgement for before and after
-               (`unjudged_top_k`), and how many judgements that count each substitute has (`judgements_per_
-               substitute`: new ones against the benchmark's, which has up to 10).
-Without judgments nothing here runs: official numbers stay identical to upstream.
+The result is the official result (unchanged) with two more keys: "extended", the figures on the extended gold under
+a signature that says so (the official settings then `judgments:<sha256[:12]>|tasks:<sha256[:12]>|judgements:N|
+substitutes:M|judges:H` and, when an LLM judged, `agreement:claimed:<figures>` or `agreement:unmeasured`); and
+"judgments", the filter's counts, the files, each judge's control accuracy, the run's strict top-k substitutes the
+gold held no judgement for before and after (`unjudged_top_k`), and the judgements each substitute has
+(`judgements_per_substitute`: new ones against the benchmark's). Without judgments nothing here runs. Also the
+extended result as text (format_extended).
 """
 
 from __future__ import annotations
@@ -31,14 +23,15 @@ from dataclasses import replace
 from pathlib import Path
 
 import swords_dataset
+from swords_lexsub.terminal import shown as terminal_text
 from swords_metric.errors import MetricInputError, shown
 from swords_metric.judgments.agreement import claimed_text
 from swords_metric.judgments.judged import JudgedSplit, judged_split, refusal
 from swords_metric.judgments.merge import MergedJudgments, merge_judgments
 from swords_metric.judgments.names import is_llm_judge
 from swords_metric.judgments.protocol import ABSTAIN, ACCEPT
-from swords_metric.references.scored import ScoredTargets
-from swords_metric.references.split import REFERENCE_COLUMNS
+from swords_metric.references.split import REFERENCE_COLUMNS, ScoredTargets
+from swords_metric.report import table_text
 from swords_metric.scorer import Scorer
 
 JUDGED_SOURCE = "judged"
@@ -46,8 +39,7 @@ LABEL_OF = {ACCEPT: "TRUE", ABSTAIN: "UNSURE"}  # reject: "FALSE"
 
 
 def benchmark_rows(judged: JudgedSplit, rows: Iterable[Mapping] | None = None) -> list[dict]:
-    """The rows of the judged targets, in their order, with their substitutes: from `rows`, else from the shipped
-    split (a Scorer restricted to some targets gets just theirs)."""
+    """The rows of the judged targets, in their order, with their substitutes: from `rows`, else the shipped split."""
     if rows is None:
         if not judged.config or not judged.split:
             raise MetricInputError("judgments: give the benchmark rows (references=) the Scorer was made from")
@@ -93,8 +85,7 @@ def scored_only(merged: MergedJudgments, targets: ScoredTargets) -> MergedJudgme
 
 
 def signature_settings(merged: MergedJudgments) -> tuple[tuple[str, object], ...]:
-    """What the judgments add to a signature: the merged judgments' and their tasks' digests, the counts, and each
-    LLM judge's claimed agreement (numbers only: agreement.claimed_text)."""
+    """What the judgments add to a signature: the digests, the counts, each LLM judge's claimed agreement (numbers)."""
     settings = [
         ("judgments", merged.sha256[:12]),
         ("tasks", merged.tasks_sha256[:12]),
@@ -164,12 +155,10 @@ def extend_result(
     by_pos: bool = True,
     source: str = "predictions",
 ) -> dict:
-    """`result` (Scorer.score's of `prepared`, `predictions` prepared by `scorer`) with "extended" and "judgments"
-    added: `predictions` (a predictions file, or what Scorer.prepare takes) scored on the gold `merged` extends
-    (its judgements of the scorer's targets: a scorer restricted to some signs only theirs)."""
+    """`result` (Scorer.score's of `prepared`) with "extended" and "judgments" added: `predictions` scored on the gold
+    `merged` extends (its judgements of the scorer's targets only)."""
     judged, k = judged_split(scorer), scorer.k
     merged = scored_only(merged, judged.targets)
-    # The extended gold scored as the official one: a Scorer of the same settings over the extended rows.
     ext = Scorer(
         extended_rows(benchmark_rows(judged, rows), merged),
         k=k,
@@ -212,10 +201,67 @@ def extended_scores(
     by_pos: bool = True,
     source: str = "predictions",
 ) -> dict:
-    """The official result of `predictions` (a predictions file, or what Scorer.prepare takes) with its figures
-    on the gold the judgments files extend (see the module's docstring). `rows`: the benchmark rows the Scorer
-    was made from, when it is no shipped split's. The judgments are read and checked before the predictions."""
+    """The official result of `predictions` (a predictions file, or what Scorer.prepare takes) with its figures on the
+    gold the judgments files extend. `rows`: the benchmark rows the Scorer was made from, when it is no shipped
+    split's. The judgments are read and checked before the predictions."""
     merged = merge_judgments(scorer, [judgments] if isinstance(judgments, str | Path) else judgments)
     prepared = _prepare(scorer, predictions, source)
     result = scorer.score(prepared, bootstrap, seed, by_pos, source)
     return extend_result(result, scorer, prepared, predictions, merged, rows, bootstrap, seed, by_pos, source)
+
+
+def metric_names(k: int, setting: str) -> list[str]:
+    """The figures compared: P/R/F@k of every family, strict P@1 against conceivable, GAP in the ranking setting."""
+    names = [f"{s}_{t}_{m}@{k}" for s in ("lenient", "strict") for t in ("a", "c") for m in ("f", "p", "r")]
+    names.append("strict_c_p@1")
+    return names + (["gap", "gap_rat"] if setting == "ranking" else [])
+
+
+def _histogram(counts: dict[str, int]) -> str:
+    return ", ".join(f"{n}: {count:,}" for n, count in counts.items()) or "(none)"
+
+
+def format_extended(result: dict, k: int = 10, setting: str = "generative") -> str:
+    """The judgments part of a report (result: extended_scores's); text from files through terminal_text."""
+    extended, judged = result["extended"], result["judgments"]
+    table = [["", "official", "extended", "change"]]
+    for name in metric_names(k, setting):
+        table.append([name, f"{result[name]:.2f}", f"{extended[name]:.2f}", f"{extended[name] - result[name]:+.2f}"])
+    top = judged["unjudged_top_k"]
+    share = (lambda n: f"{100 * n / top['substitutes']:.1f}%") if top["substitutes"] else (lambda n: "-")
+    files = ", ".join(terminal_text(path) for path in judged["files"])
+    tasks = ", ".join(terminal_text(path) for path in judged["tasks_files"])
+    out = [
+        f"On the gold extended by judgments ({files})",
+        table_text(table),
+        "",
+        f"top-{top['k']} substitutes with no judgement in the gold: {top['before']:,} of {top['substitutes']:,} "
+        f"({share(top['before'])}) before, {top['after']:,} ({share(top['after'])}) after",
+        f"checked against their tasks ({tasks}): every record's task, target and candidate, and each task's "
+        "controls as the task holds them",
+        f"judgements kept: {judged['judgements']:,}, of {judged['substitutes']:,} new substitutes, by "
+        f"{judged['judges']:,} judges (abstentions, left out as the benchmark's are: {judged['abstentions']:,}; "
+        f"substitutes only abstained on, so still unjudged: {judged['abstained_only']:,})",
+        f"records read {judged['records']:,}, duplicates {judged['duplicates']:,}, replaced by a later answer "
+        f"{judged['replaced']:,}"
+        + (f", of targets not scored {judged['outside_scored']:,}" if judged["outside_scored"] else ""),
+        f"quality filter (SWORDS B.3): judges under 90% control accuracy dropped {judged['judges_dropped']:,} "
+        f"({judged['tasks_dropped_judge']:,} tasks), tasks with a wrong control answer dropped "
+        f"{judged['tasks_dropped_control']:,}, tasks with a control unanswered dropped "
+        f"{judged['tasks_without_controls']:,}, tasks lacking a target or random control dropped "
+        f"{judged['tasks_lacking_control']:,}, of {judged['tasks']:,}",
+        f"one judgement per judge and substitute: {judged['folded']:,} answers to a substitute the same judge "
+        "answered in another task folded into their later one",
+        f"left as the benchmark judged them: {judged['already_judged']:,} judgements of substitutes it had; "
+        f"the target word itself: {judged['target_copies']:,}",
+        "judgements that count per substitute (abstentions left out): new "
+        + _histogram(judged["judgements_per_substitute"]["new"])
+        + "; the benchmark's "
+        + _histogram(judged["judgements_per_substitute"]["benchmark"]),
+    ]
+    for judge, agreement in judged["agreement"].items():  # claimed_text's numbers: nothing from a record's text
+        said = "never measured" if agreement == "unmeasured" else f"{agreement} (as its records claim; not checked)"
+        out.append(f"LLM judge {terminal_text(judge)}: agreement {said}")
+    out += [f"note: {terminal_text(note)}" for note in judged["notes"]]
+    out += ["", f"extended signature: {extended['signature']}"]
+    return "\n".join(out)

@@ -4,17 +4,13 @@ records are records.py's.
 Tasks file (JSONL): a header line {"format": "swords-judge-tasks", "version": 2, "dataset", "split",
 "predictions_sha256", "k", "seed", "instructions_version", "tasks_id", "targets_without_new", ...}, then one task a
 line {"task": "<id>#<n>@<tasks_id>", "id", "context", "target", "offset", "candidates": [{"substitute", "control":
-null | "target" | "random"}, ...]}. `tasks_id` is a fingerprint of the file's tasks (tasks.py), so two runs' tasks
-never share an id. A version 1 file (made before; ids "<id>#<n>") still reads: its ids are taken as they are, and
-merging refuses two tasks files that give one id to different tasks. Written atomically (write_tasks); an existing
-file is replaced only if it is a tasks file. The header carries `content_sha256` (TASKS_DIGEST, tasks_digest): the
-sha256 of the header without it (as json.dumps writes it) and of every task line, so that a tasks file edited
-since it was written is known (read_tasks(..., unchanged=True), as the merge reads them, refuses it). A judgment
-record in a tasks file (tasks, then judgments, in one file) is refused naming its line.
+null | "target" | "random"}, ...]}. A version 1 file (ids "<id>#<n>") still reads, its ids as they are. Written
+atomically (write_tasks), replacing only a tasks file. The header's `content_sha256` (TASKS_DIGEST) is the sha256 of
+the header without it and of every task line, so a file edited since written is known (read_tasks(...,
+unchanged=True), as the merge reads them, refuses it). A judgment record in a tasks file is refused naming its line.
 
-The largest files accepted (checked from the file's size, before anything is read): MAX_TASKS_BYTES and
-MAX_JUDGMENTS_BYTES (32 MB each; SWORDS test's every unjudged top-10 substitute of a run, judged by ten people, is
-about 3 MB of judgments); one line at most MAX_LINE_CHARS.
+Sizes are checked before anything is read: MAX_TASKS_BYTES and MAX_JUDGMENTS_BYTES (32 MB each; every unjudged
+top-10 substitute of a run on SWORDS test, judged by ten people, is about 3 MB); a line at most MAX_LINE_CHARS.
 """
 
 from __future__ import annotations
@@ -22,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 import stat
+from dataclasses import asdict
 from pathlib import Path
 
 from swords_lexsub.files import atomic_writer
@@ -29,8 +26,7 @@ from swords_metric.errors import MetricInputError, shown
 from swords_metric.judgments.protocol import CONTROLS
 from swords_metric.judgments.tasks import READ_VERSIONS, TASKS_FORMAT, Candidate, Task, TaskSet
 from swords_metric.options import MAX_JUDGMENTS_BYTES, MAX_TASKS_BYTES
-from swords_metric.predictions.bounded_text import size_text, text_lines
-from swords_metric.predictions.json_stream import decode_line
+from swords_metric.predictions.bounded_text import decode_line, size_text, text_lines
 
 __all__ = ["MAX_JUDGMENTS_BYTES", "MAX_TASKS_BYTES", "read_tasks", "write_tasks"]
 MAX_LINE_CHARS = 1 << 20  # a task line holds its context (SWORDS's longest is a few kB)
@@ -79,17 +75,6 @@ def file_lines(path: Path, max_bytes: int, what: str, seen=None):
 # -- tasks --
 
 
-def _task_dict(task: Task) -> dict:
-    return {
-        "task": task.task,
-        "id": task.id,
-        "context": task.context,
-        "target": task.target,
-        "offset": task.offset,
-        "candidates": [{"substitute": c.substitute, "control": c.control} for c in task.candidates],
-    }
-
-
 def is_tasks_file(path: Path) -> bool:
     try:
         with open(path, "rb") as f:
@@ -122,7 +107,7 @@ def write_tasks(path: str | Path, taskset: TaskSet) -> None:
     path = Path(path)
     if path.exists() and (not path.is_file() or not is_tasks_file(path)):
         raise MetricInputError(f"{path}: exists and is not a tasks file; name another output")
-    body = b"".join((json.dumps(_task_dict(task), ensure_ascii=False) + "\n").encode("utf-8") for task in taskset.tasks)
+    body = b"".join((json.dumps(asdict(task), ensure_ascii=False) + "\n").encode("utf-8") for task in taskset.tasks)
     header = {key: value for key, value in taskset.header.items() if key != TASKS_DIGEST}
     header[TASKS_DIGEST] = tasks_digest(header, body)
     with atomic_writer(path) as f:

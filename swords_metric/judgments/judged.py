@@ -1,25 +1,19 @@
-"""Which gold judgements can extend, and what the judging code reads of a Scorer. `refusal` says in one line why a
-benchmark's gold cannot take judgements (TSAR-2022's and ProLex's official scorers have no per-substitute score;
-CoInCo's and SemEval-2007's gold was recalled, not judged); `check_judged` refuses such a Scorer. `judged_split` is
-read once where a public function is given a Scorer (make_tasks, tasks_for, merge_judgments, extend_result): its
-split's targets as scored, the names tasks files and records give the split, and how deep the Scorer prepares
-predictions. The tasks, the merge, the quality filter and the extended gold take that, not the Scorer."""
+"""Which gold judgements can extend (`refusal`, `check_judged`), and what the judging code reads of a Scorer
+(`judged_split`, read once where a public function is given one)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from swords_metric.errors import MetricInputError
-from swords_metric.references.scored import ScoredTargets
+from swords_metric.references.split import ScoredTargets
 
 # Benchmarks whose gold was recalled (annotators wrote substitutes), not judged: no judgement can join it.
 RECALLED = ("coinco", "semeval07")
 
 
 def refusal(benchmark: str, family) -> str | None:
-    """Why judgements cannot extend this benchmark's gold (one line), or None: they extend SWORDS's. TSAR-2022's and
-    ProLex's official scorers have no per-substitute score; CoInCo's and SemEval-2007's gold was recalled by
-    annotators (who wrote substitutes), not judged."""
+    """Why judgements cannot extend this benchmark's gold (one line), or None: they extend SWORDS's."""
     reason = family.not_judged  # its own official metrics: no per-substitute score to extend
     if reason:
         return f"judgments: {reason}; judgments extend SWORDS's gold"
@@ -42,9 +36,8 @@ def check_judged(scorer) -> None:
 
 @dataclass(frozen=True)
 class JudgedSplit:
-    """A split whose gold judgements extend (check_judged said so): `targets` (ids, rows, references), `config` and
-    `split` (None for rows of no shipped split), and `depth`, how much of each ranking the Scorer prepares
-    (make_tasks finds a run's candidates by the Scorer's own preparation)."""
+    """A split whose gold judgements extend: `targets`, `config` and `split` (None for rows of no shipped split), and
+    `depth`, how much of each ranking the Scorer prepares."""
 
     targets: ScoredTargets
     config: str | None

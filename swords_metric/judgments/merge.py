@@ -1,45 +1,129 @@
 """Judgments files merged, each record checked against its task, into the judgements that join the gold, with
-SWORDS's quality filter (B.3) and one judgement per judge and substitute (quality.py).
+SWORDS's quality filter (the paper's Appendix B.3) and one judgement per judge and substitute.
 
-merge_judgments(scorer, paths) takes tasks files and judgments files together (a tasks file is known by its
-header). Without a tasks file it refuses: a record cannot be checked without its task. Then, in one line naming
-the file and line, it refuses:
-  - an empty judgments file, a record naming another dataset or split, a target not in the scorer's split;
-  - a record whose task is in none of the tasks files, whose target is not its task's, or whose substitute its
-    task never offered (a judgment counts only for a candidate its task showed);
-  - two tasks files giving one task id to different tasks (version 1 files share ids "<id>#<n>"), a tasks file
-    edited since it was written (files.py), a file of tasks then judgments;
-  - one judge answering one candidate with different labels at its latest time (naming two records);
-  - one LLM judge claiming two different agreements (naming both records).
-The merge rule is answers.py's, decided on the whole set: of a judge's answers to one candidate of one task, the
-latest wins (the others counted as `replaced`); the same label at the same time counts once (`duplicates`). Judges
-are compared by names.py's judge_id (NFC, trimmed, `LLM:` as `llm:`). Whether a candidate is a control is what its
-task says, never what a record says. A record timed after the merge's own clock is noted (it wins over any record
-made before it).
+merge_judgments(scorer, paths) takes tasks and judgments files together (a tasks file is known by its header);
+without a tasks file it refuses, since a record is checked against its task. Then, in one line naming the file and
+line, it refuses an empty judgments file; a record naming another dataset or split, a target not in the split, a
+task in no tasks file, a target not its task's, or a substitute its task never offered; two tasks files giving one
+task id to different tasks (version 1 files share ids), a tasks file edited since written, a file of tasks then
+judgments; different labels at an item's latest time; one LLM judge claiming two different agreements. Judges are
+compared by names.py's judge_id; whether a candidate is a control is what its task says, never a record. A record
+timed after the merge's own clock is noted (it wins over any record made before it).
 
-The result (MergedJudgments) holds, per (target id, substitute as judged), the labels kept, the counts, and
-`sha256`: the digest of the merged judgments, normalised (judge, task, substitute, control, label, time in UTC;
-sorted), with each LLM judge's claimed agreement as its figures; `tasks_sha256`: the digest of the tasks they were
-checked against. Memory: the records' few fields per judgement, not the files' text.
+The merge rule (LaterWins), decided on the whole set so that nothing depends on the order of files or lines: of one
+judge's answers to one item (a candidate of a task; in the fold, a substitute of a target), the latest `time` wins;
+the same label at the same time is one answer (`duplicates`); every other distinct answer is superseded (`replaced`,
+or `folded`). Different labels at the latest time are refused, naming two records: no rule could say which the
+judge meant.
+
+The quality filter (B.3): a judge right on fewer than 90% of the controls they answered is dropped; then a task is
+dropped, each counted, whose tasks file holds no target or no random control (it cannot tell a judge who accepts
+everything), whose controls were not all answered, or with a control answered wrong. SWORDS's score is the fraction
+of annotators who judged a substitute appropriate (section 3.1), so a judge's answers to one substitute (its lemma,
+as the metric lemmatizes it) of one target, from any task kept, are folded into one by the merge rule. A judgement
+of a substitute the benchmark judged leaves the benchmark's as it is, and the target word itself is left out; both
+counted.
+
+The result (MergedJudgments) holds, per (target id, substitute), the labels kept, the counts, and `sha256`: the
+digest of the merged judgments, normalised (judge, task, substitute, control, label, time in UTC; sorted), with each
+LLM judge's claimed agreement as its figures; `tasks_sha256`: the digest of the tasks they were checked against.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+from swords_dataset.judgements import NOT_IN_BENCHMARK
+from swords_metric.details.explain import judge_target
 from swords_metric.errors import MetricInputError, shown
 from swords_metric.judgments.agreement import check_agreement
-from swords_metric.judgments.answers import LaterWins, place
 from swords_metric.judgments.files import MAX_JUDGMENTS_BYTES, is_tasks_file, read_tasks
 from swords_metric.judgments.judged import JudgedSplit, check_judged, judged_split
 from swords_metric.judgments.names import is_llm_judge, judge_id
+from swords_metric.judgments.protocol import CONTROL_ACCURACY, CONTROLS, control_correct
 from swords_metric.judgments.records import iter_judgments, record_time
-from swords_metric.judgments.tasks import Task
+from swords_metric.judgments.tasks import Task, task_json
+from swords_metric.references.split import ScoredTargets
+
+
+def _order(key: tuple) -> tuple:
+    """A key (strings, a control kind None among them) as it sorts."""
+    return tuple("" if part is None else part for part in key)
+
+
+def place(where: str) -> tuple[str, int]:
+    """A record's "FILE:LINE" as (file, line), to name records in an order independent of the input's."""
+    path, _, line = where.rpartition(":")
+    return (path, int(line)) if line.isdigit() else (where, 0)
+
+
+# What a refusal says of a tie: (key, (record, label), (record, label), time) -> the message.
+Tie = Callable[[tuple, tuple[str, str], tuple[str, str], datetime], str]
+
+
+class LaterWins:
+    """The merge rule: answers gathered by item (`add`), then decided all at once (`decided`)."""
+
+    def __init__(self) -> None:
+        self._items: dict[tuple, list[tuple[datetime, str, str, object]]] = {}
+        self.answers = self.duplicates = self.superseded = 0
+
+    def add(self, key: tuple, label: str, stamp: datetime, where: str, value: object = None) -> None:
+        """One answer to the item `key` (stamp: an aware time), read at `where`, with what the caller keeps of it."""
+        self.answers += 1
+        answer = (stamp, label, where, value)
+        held = self._items.get(key)
+        if held is None:
+            self._items[key] = [answer]
+        else:
+            held.append(answer)
+
+    def decided(self, tie: Tie) -> dict[tuple, tuple[str, datetime, str, object]]:
+        """key -> (label, time, record, value) of the answer kept (at the latest time, the first by place); counts
+        `duplicates` and `superseded`. A tie is one MetricInputError (`tie`'s message, of the smallest such key and
+        its records first by place)."""
+        kept, ties, duplicates, superseded = {}, [], 0, 0
+        for key, answers in self._items.items():
+            if len(answers) == 1:
+                stamp, label, where, value = answers[0]
+                kept[key] = (label, stamp, where, value)
+                continue
+            distinct = {(stamp, label) for stamp, label, _, _ in answers}
+            duplicates += len(answers) - len(distinct)
+            superseded += len(distinct) - 1
+            latest = _latest(answers)
+            if len({label for _, label, _, _ in latest}) > 1:
+                ties.append(key)
+                continue
+            stamp, label, where, value = latest[0]
+            kept[key] = (label, stamp, where, value)
+        if ties:
+            key = min(ties, key=_order)
+            (stamp, label, where, _), *others = _latest(self._items[key])
+            other = next(answer for answer in others if answer[1] != label)
+            raise MetricInputError(tie(key, (where, label), (other[2], other[1]), stamp))
+        self.duplicates, self.superseded = duplicates, superseded
+        return kept
+
+
+def _latest(answers: list[tuple]) -> list[tuple]:
+    """The answers at the latest time, first by place (then label)."""
+    latest = max(answer[0] for answer in answers)
+    return sorted((answer for answer in answers if answer[0] == latest), key=lambda a: (place(a[2]), a[1]))
+
+
+# MergedJudgments.counts()'s keys, in order, before abstentions, substitutes and abstained_only.
+COUNTED = (
+    "files tasks_files records duplicates replaced folded judges judges_dropped tasks tasks_dropped_control "
+    "tasks_dropped_judge tasks_without_controls tasks_lacking_control already_judged target_copies outside_scored "
+    "judgements"
+).split()
 
 
 @dataclass
@@ -80,29 +164,15 @@ class MergedJudgments:
         return sum(any(label != "abstain" for label in labels) for labels in self.labels.values())
 
     def counts(self) -> dict:
-        """The filter's counts, as reports and JSON show them."""
-        return {
-            "files": len(self.files),
-            "tasks_files": len(self.tasks_files),
-            "records": self.records,
-            "duplicates": self.duplicates,
-            "replaced": self.replaced,
-            "folded": self.folded,
-            "judges": len(self.judges),
-            "judges_dropped": len(self.judges_dropped),
-            "tasks": self.tasks,
-            "tasks_dropped_control": self.tasks_dropped_control,
-            "tasks_dropped_judge": self.tasks_dropped_judge,
-            "tasks_without_controls": self.tasks_without_controls,
-            "tasks_lacking_control": self.tasks_lacking_control,
-            "already_judged": self.already_judged,
-            "target_copies": self.target_copies,
-            "outside_scored": self.outside_scored,
-            "judgements": self.judgements,
-            "abstentions": sum(labels.count("abstain") for labels in self.labels.values()),
-            "substitutes": self.substitutes,
-            "abstained_only": len(self.labels) - self.substitutes,
-        }
+        """The filter's counts, as reports and JSON show them (a list's: its length)."""
+        counts = {}
+        for name in COUNTED:
+            value = getattr(self, name)
+            counts[name] = len(value) if isinstance(value, list) else value
+        counts["abstentions"] = sum(labels.count("abstain") for labels in self.labels.values())
+        counts["substitutes"] = self.substitutes
+        counts["abstained_only"] = len(self.labels) - self.substitutes
+        return counts
 
 
 def _same_bench(judged: JudgedSplit, value: dict, where: str, what: str) -> None:
@@ -165,8 +235,7 @@ def _answer(judged: JudgedSplit, record: dict, tasks: dict, where: str) -> tuple
 
 
 def _claim(judge: str, record: dict, where: str, claims: dict) -> None:
-    """An LLM judge's claimed agreement, as its figures (check_agreement's: other keys, a validation's time say, are
-    not the agreement), gathered with the first record (by place) that claims it; null claims nothing."""
+    """An LLM judge's claimed agreement, as its figures, gathered with the first record (by place) that claims it."""
     if is_llm_judge(judge):
         claim = check_agreement(record.get("agreement"), where)
         held = claims.setdefault(judge, {})
@@ -176,8 +245,8 @@ def _claim(judge: str, record: dict, where: str, claims: dict) -> None:
 
 
 def _agreements(claims: dict) -> dict[str, dict | None]:
-    """Each LLM judge's one claimed agreement (None: none claimed); two claims of one judge are one MetricInputError
-    naming a record of each (the same in any order)."""
+    """Each LLM judge's one claimed agreement (None: none claimed); two claims of one judge are refused, naming a
+    record of each."""
     agreements = {}
     for judge in sorted(claims):
         made = sorted((place(where), where, key) for key, where in claims[judge].items() if key is not None)
@@ -202,7 +271,7 @@ def _tie(key: tuple, one: tuple[str, str], other: tuple[str, str], stamp: dateti
 
 
 def _future(now: datetime, latest: tuple[datetime, str] | None, after: int, merged: MergedJudgments) -> None:
-    """A note when records are timed after the merge's own clock: such a record wins over any made before it."""
+    """A note when records are timed after the merge's own clock."""
     if latest is not None:
         merged.notes.append(
             f"{after:,} record{'s are' if after != 1 else ' is'} timed after this merge's clock "
@@ -242,20 +311,75 @@ def _digests(answers: dict, tasks: dict, merged: MergedJudgments) -> None:
     lines = sorted(json.dumps([*key, label, stamp.isoformat()]) for key, (_, label, stamp, _) in answers.items())
     lines += sorted(json.dumps(["agreement", j, c], sort_keys=True) for j, c in merged.agreement.items())
     merged.sha256 = hashlib.sha256("\n".join(lines).encode("utf-8")).hexdigest()
-    used = sorted({key[1] for key in answers})
-    task_lines = []
-    for task_id in used:
-        task = tasks[task_id][0]
-        shown_ = [[c.substitute, c.control] for c in task.candidates]
-        task_lines.append(json.dumps([task.task, task.id, task.context, task.target, task.offset, shown_]))
+    task_lines = [task_json(tasks[task_id][0]) for task_id in sorted({key[1] for key in answers})]
     merged.tasks_sha256 = hashlib.sha256("\n".join(task_lines).encode("utf-8")).hexdigest()
 
 
-def merge_judgments(scorer, paths: Iterable[str | Path]) -> MergedJudgments:
-    """Tasks and judgments files merged with SWORDS's quality filter (see the module's docstring); refused in one
-    line for a benchmark whose gold cannot take judgements (check_judged)."""
-    from swords_metric.judgments.quality import keep
+def _fold_tie(key: tuple, one: tuple[str, str], other: tuple[str, str], stamp: datetime) -> str:
+    judge, target_id, lemma = key
+    return (
+        f"{one[0]} and {other[0]}: judge {shown(judge, 80)} answered {shown(lemma, 80)} for target "
+        f"{shown(target_id, 80)} in two tasks, {one[1]} and {other[1]} at its latest time ({stamp.isoformat()}); one "
+        "judgement per judge and substitute counts: keep one"
+    )
 
+
+def _accuracy(by_task: dict, tasks: dict, merged) -> set[str]:
+    """Each judge's control accuracy over all their tasks, in merged.control_accuracy; the judges dropped."""
+    right, total = Counter(), Counter()
+    for (judge, task_id), given in by_task.items():
+        for candidate in tasks[task_id][0].candidates:
+            answer = given.get((candidate.substitute, candidate.control))
+            if candidate.control is not None and answer is not None:
+                total[judge] += 1
+                right[judge] += control_correct(candidate.control, answer[1])
+    judges = sorted({judge for judge, _ in by_task})
+    merged.control_accuracy = {judge: right[judge] / total[judge] for judge in judges if total[judge]}
+    dropped = {judge for judge in judges if total[judge] and right[judge] / total[judge] < CONTROL_ACCURACY}
+    merged.judges_dropped = sorted(dropped)
+    merged.judges = [judge for judge in judges if judge not in dropped]
+    return dropped
+
+
+def _keep(targets: ScoredTargets, answers: dict, tasks: dict, merged) -> None:
+    """The quality filter: merged.labels (ordered by judge) and the filter's counts from `answers` (_read's)."""
+    by_task: dict[tuple[str, str], dict] = defaultdict(dict)
+    for (judge, task_id, substitute, kind), answer in answers.items():
+        by_task[judge, task_id][substitute, kind] = answer
+    merged.tasks = len(by_task)
+    dropped = _accuracy(by_task, tasks, merged)
+    folded = LaterWins()
+    for (judge, task_id), given in sorted(by_task.items()):
+        controls = [c for c in tasks[task_id][0].candidates if c.control is not None]
+        labels = [given.get((c.substitute, c.control), (None, None))[1] for c in controls]
+        if judge in dropped:
+            merged.tasks_dropped_judge += 1
+        elif not set(CONTROLS) <= {c.control for c in controls}:
+            merged.tasks_lacking_control += 1
+        elif None in labels:
+            merged.tasks_without_controls += 1
+        elif not all(control_correct(c.control, label) for c, label in zip(controls, labels, strict=True)):
+            merged.tasks_dropped_control += 1
+        else:
+            for (substitute, kind), (target_id, label, stamp, where) in given.items():
+                if kind is None:
+                    judged = judge_target(targets, target_id, [substitute])[0]
+                    folded.add((judge, target_id, judged.lemma), label, stamp, where, (substitute, judged))
+    kept = folded.decided(_fold_tie)
+    merged.folded = folded.answers - len(kept)
+    for (_, target_id, _), (label, _, _, (substitute, judged)) in sorted(kept.items(), key=lambda item: item[0]):
+        reference = targets.split.references[targets.index.position[target_id]]
+        if judged.label != NOT_IN_BENCHMARK:
+            merged.already_judged += 1
+        elif reference is not None and judged.lemma == reference.target_lemma:
+            merged.target_copies += 1
+        else:
+            merged.labels.setdefault((target_id, substitute), []).append(label)
+
+
+def merge_judgments(scorer, paths: Iterable[str | Path]) -> MergedJudgments:
+    """Tasks and judgments files merged with SWORDS's quality filter (see the module's docstring); refused for a
+    benchmark whose gold cannot take judgements."""
     check_judged(scorer)
     paths = [Path(path) for path in paths]
     if not paths:
@@ -276,5 +400,5 @@ def merge_judgments(scorer, paths: Iterable[str | Path]) -> MergedJudgments:
         )
     answers = _read(judged, judgments_paths, tasks, merged)
     _digests(answers, tasks, merged)
-    keep(judged.targets, answers, tasks, merged)
+    _keep(judged.targets, answers, tasks, merged)
     return merged

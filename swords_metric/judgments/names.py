@@ -1,14 +1,8 @@
-"""Who judged: a judge's name as the merge, the report, the signature and the Judge tab's resume rule compare it.
-
-A name is compared as `judge_id` gives it: trimmed and in Unicode's composed form (NFC), so 'José' typed as one
-character or as 'e' and a combining accent, and 'alice ' with a space, are one judge each. An LLM judge's id begins
-`llm:` (swords judge llm: `llm:<model>:<prompt sha256[:8]>`) in any case: `LLM:` is the same kind of judge and the
-prefix is written lower-case. Letters are compared as written otherwise ('Alice' and 'alice' stay two names).
-
-A name whose letters mix scripts ('\\u0430lice', a Cyrillic 'а' before Latin letters) would pass for another judge's
-name: `check_judge_name` refuses it in one line, the name shown with its non-ASCII letters escaped. The script of a
-letter is the first word of its Unicode name (LATIN, CYRILLIC, GREEK, ...: the standard library's unicodedata;
-marks, digits and punctuation have none); Han, kana and Hangul are one group, as Japanese and Korean names mix them.
+"""Who judged: a judge's name as the merge, the report, the signature and the Judge tab's resume rule compare it
+(`judge_id`: trimmed, NFC, an LLM judge's `llm:` prefix in any case written lower-case; 'Alice' and 'alice' stay
+two names). A name whose letters mix scripts ('\\u0430lice', a Cyrillic 'а' before Latin) would pass for another's:
+`check_judge_name` refuses it. A letter's script is the first word of its Unicode name; Han, kana and Hangul are one
+group, as Japanese and Korean names mix them.
 """
 
 from __future__ import annotations
@@ -50,15 +44,11 @@ def _script(character: str) -> str | None:
     return "EAST ASIAN" if words[0] in _EAST_ASIAN else words[0]
 
 
-def scripts(name: str) -> tuple[str, ...]:
-    """The scripts of a name's letters, in the order they first appear (title case: 'Latin', 'Cyrillic')."""
-    found = dict.fromkeys(script for script in map(_script, name) if script is not None)
-    return tuple(script.title() for script in found)
-
-
 @functools.lru_cache(maxsize=4096)  # a merge checks every record's name: a few names, many times
 def _mixed(name: str) -> tuple[str, ...]:
-    return () if is_llm_judge(name) else scripts(name)
+    """The scripts of a name's letters, in the order they first appear ('Latin', 'Cyrillic'); none for an LLM's."""
+    found = () if is_llm_judge(name) else dict.fromkeys(script for script in map(_script, name) if script is not None)
+    return tuple(script.title() for script in found)
 
 
 def check_judge_name(name: str, where: str = "") -> str:

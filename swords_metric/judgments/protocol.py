@@ -1,5 +1,4 @@
-"""SWORDS's annotation protocol (the paper's Appendix B), the one owner of its words and constants: the Space's
-Judge tab, the tasks file and the LLM judge's prompt all take them from here.
+"""SWORDS's annotation protocol (the paper's Appendix B), the one owner of its words and constants.
 
 B.1: accept a substitute you "would actually consider using ... as the author of the original sentence", also when
 good but not quite grammatical, and the substitute identical to the target word; reject otherwise, and when the
@@ -37,8 +36,7 @@ INSTRUCTIONS_VERSION = hashlib.sha256(INSTRUCTIONS.encode("utf-8")).hexdigest()[
 
 
 def control_correct(control: str, label: str) -> bool:
-    """Whether a control's answer is right (B.3): the target word accepted; the random word not accepted (rejected
-    or abstained on)."""
+    """Whether a control's answer is right (B.3): the target word accepted; the random word not accepted."""
     if control == TARGET_CONTROL:
         return label == ACCEPT
     return label != ACCEPT

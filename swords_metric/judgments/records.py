@@ -4,28 +4,33 @@ read_judgments) and appended (JudgmentsWriter), with one clear line (file:line) 
 Judgments file (JSONL, the contract other tools write to): one record per judged candidate, {"task", "id",
 "substitute", "judge", "label": "accept" | "reject" | "abstain", "control": true | false, "time": ISO 8601}, and
 optionally "control_kind" ("target" | "random"), "dataset", "split", "agreement"; other fields are kept and ignored.
-A time without a zone is taken as UTC, and a time must be one in UTC (years 1 to 9999). A judge's name whose letters
-mix scripts is refused (names.py). Text holding a lone surrogate (legal in JSON, not text) is refused, and so
-is an `agreement` whose figures are not numbers a validation can give (agreement.py's check_agreement).
-JudgmentsWriter appends one whole line per record and flushes it, so a killed writer leaves at most one cut last
-line, which read_judgments drops with a note (a cut line anywhere else is an error naming it).
+A time without a zone is taken as UTC (it must be one in UTC). Refused: a judge's name mixing scripts (names.py),
+text holding a lone surrogate, an `agreement` whose figures no validation gives (check_agreement). JudgmentsWriter
+appends and flushes one whole line per record, so a killed writer leaves at most a cut last line, which
+read_judgments drops with a note (a cut line anywhere else is an error).
+
+Resuming a person's judging session (the Judge tab): which splits can be judged, a record's identity, which records
+fit the tasks, and which tasks a judge has finished (every candidate has their label, names compared as the merge
+compares them; a task cut short is judged again, and the merge's later-time rule keeps its new records).
 """
 
 from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
 from swords_lexsub.files import no_space, no_space_reason
 from swords_metric.errors import MetricInputError, shown
+from swords_metric.families import family_of
 from swords_metric.judgments.agreement import check_agreement
 from swords_metric.judgments.files import MAX_JUDGMENTS_BYTES, MAX_LINE_CHARS, file_lines, text_field
-from swords_metric.judgments.names import check_judge_name
+from swords_metric.judgments.judged import refusal
+from swords_metric.judgments.names import check_judge_name, is_llm_judge, judge_id
 from swords_metric.judgments.protocol import CONTROLS, LABELS
-from swords_metric.judgments.tasks import Candidate, Task
+from swords_metric.judgments.tasks import Candidate, Task, TaskSet
 
 REQUIRED = ("task", "id", "substitute", "judge", "label", "control", "time")
 # How a record this toolkit writes begins: a last line without a line end that begins so is a killed writer's.
@@ -118,9 +123,8 @@ def iter_judgments(path: str | Path, notes: list[str], max_bytes: int = MAX_JUDG
 
 
 def read_judgments(path: str | Path, max_bytes: int = MAX_JUDGMENTS_BYTES) -> Judgments:
-    """A judgments file's records, each with its `where` ("FILE:LINE") under the key "_where"; a cut last line (a
-    killed writer's) is dropped with a note in `.notes`; anything else wrong is one MetricInputError naming the
-    file and line."""
+    """A judgments file's records, each with "_where" ("FILE:LINE"); a cut last line is dropped with a note in
+    `.notes`; anything else wrong is one MetricInputError naming the file and line."""
     records = Judgments(path=Path(path))
     records.extend(iter_judgments(path, records.notes, max_bytes))
     return records
@@ -137,11 +141,9 @@ def record_line(record: dict, where: str = "judgment") -> bytes:
 
 
 class JudgmentsWriter:
-    """Appends judgment records to a judgments file, one whole line each, flushed: an existing file is appended to,
-    never truncated (it must be a judgments file: its first line a judgment record). A cut last line left by a
-    killed writer (it begins as a record this toolkit writes) is cut off before appending; a last record with no
-    line end gets one; any other last line without a line end (a user's) is refused, the file left as it is. Use
-    as a context manager: `with JudgmentsWriter(path) as out: out.write(record)`."""
+    """Appends judgment records to a judgments file (`with JudgmentsWriter(path) as out: out.write(record)`), one
+    whole line each, flushed, never truncating a judgments file. A cut last line left by a killed writer is cut off
+    first; a last record with no line end gets one; any other last line without a line end is refused."""
 
     def __init__(self, path: str | Path):
         self.path = Path(path)
@@ -207,3 +209,65 @@ class JudgmentsWriter:
             except OSError as error:
                 if exc[0] is None and no_space(error):
                     raise MetricInputError(f"{self.path}: {no_space_reason(error)}") from None
+
+
+def judgeable(config: str) -> bool:
+    """Whether judgements can extend a benchmark config's gold (SWORDS's; not a recalled or official-scorer one)."""
+    return refusal(config, family_of(config)) is None
+
+
+def llm_judge(name: str) -> bool:
+    """Whether a judge's name is an LLM judge's id (`llm:<model>:<prompt>`, in any case)."""
+    return is_llm_judge(name)
+
+
+def record_key(record: dict) -> str:
+    """A record's identity: its fields, not where it was read (so a record held twice is kept once)."""
+    return json.dumps({k: v for k, v in record.items() if k != "_where"}, sort_keys=True)
+
+
+def carried_records(earlier: list[dict], uploaded: Iterable[dict]) -> list[dict]:
+    """An earlier session's records, then an upload's that they do not hold already, in their order."""
+    held = {record_key(record) for record in earlier}
+    return [*earlier, *(record for record in uploaded if record_key(record) not in held)]
+
+
+def mismatched_record(
+    records: Iterable[dict], taskset: TaskSet, shown: Callable[[str], str] = str
+) -> tuple[dict, str] | None:
+    """The first record that does not belong with these tasks and why (one phrase, values through `shown`), or None:
+    one naming another dataset or split, or a task of the file with another target (another file's task is kept)."""
+    targets = {task.task: task.id for task in taskset.tasks}
+    dataset, split = taskset.header.get("dataset"), taskset.header.get("split")
+    for record in records:
+        for key, expected in (("dataset", dataset), ("split", split)):
+            if key in record and expected is not None and record[key] != expected:
+                return (
+                    record,
+                    f"a judgment for {key} {shown(str(record[key]))}, but the tasks are for {dataset} {split}",
+                )
+        if record["task"] in targets and record["id"] != targets[record["task"]]:
+            return record, (
+                f"task {shown(record['task'])} is target {shown(targets[record['task']])} in the tasks file, not "
+                f"{shown(record['id'])}"
+            )
+    return None
+
+
+def judged_by(records: Iterable[dict], taskset: TaskSet, judge: str) -> set[str]:
+    """The tasks (ids) this judge has finished in the records: every candidate of the task has their label."""
+    labelled: dict[str, set[str]] = {}
+    judge = judge_id(judge)
+    for record in records:
+        if judge_id(record["judge"]) == judge:
+            labelled.setdefault(record["task"], set()).add(record["substitute"])
+    return {
+        task.task
+        for task in taskset.tasks
+        if {candidate.substitute for candidate in task.candidates} <= labelled.get(task.task, set())
+    }
+
+
+def unfinished_tasks(taskset: TaskSet, finished: set[str]) -> list[int]:
+    """The places of the tasks still to judge, in the tasks file's order."""
+    return [i for i, task in enumerate(taskset.tasks) if task.task not in finished]

@@ -1,18 +1,12 @@
-"""Tasks in SWORDS's form (Appendix B): a target's candidates, shuffled and split into tasks of at most
-MAX_CANDIDATES (sizes as numpy.array_split makes them: differing by at most one), each with the two controls of B.3
-(the target word itself; a random dictionary word) shuffled in among them.
+"""Tasks in SWORDS's form (Appendix B): a target's candidates, shuffled and split into tasks of at most MAX_CANDIDATES
+(sizes as numpy.array_split makes them), each with the two controls of B.3 (the target word itself; a random
+single-word WordNet lemma under the target's POS, none of the target's, gold or candidate lemmas) shuffled in:
+make_tasks for a run's top-k substitutes the benchmark never judged (found by the metric's own preparation), tasks_for
+for any candidates (what `swords judge validate` uses).
 
-  make_tasks(scorer, predictions, k=10, targets=None, seed=0)  a run's top-k substitutes the benchmark never judged,
-                                                               found by the metric's own preparation (the details'
-                                                               substitute records): its lemmatizer, target removal
-                                                               and merging, never restated here
-  tasks_for(scorer, candidates, seed=0)                        tasks for any candidates per target id (e.g. ones the
-                                                               benchmark judged: what `swords judge validate` uses)
-
-Every random choice is seeded per target (`seed` and the target's id), so a target's tasks do not depend on which
-other targets were sampled. A task's id is "<target id>#<n>@<tasks_id>": `tasks_id` fingerprints the tasks made
-(targets, contexts, candidates; the header's settings), so two runs' tasks never share an id. The random control
-is a single-word WordNet 3.0 lemma under the target's POS, none of the target's own, gold or candidate lemmas.
+Every random choice is seeded per target, so a target's tasks do not depend on which others were sampled. A task's id
+is "<target id>#<n>@<tasks_id>": `tasks_id` fingerprints the tasks made and the settings, so two runs' tasks never
+share an id.
 """
 
 from __future__ import annotations
@@ -25,6 +19,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
+
 import swords_dataset
 from swords_dataset.judgements import NOT_IN_BENCHMARK
 from swords_metric.details.explain import judge_target, substitute_records
@@ -33,7 +29,7 @@ from swords_metric.judgments.judged import JudgedSplit, check_judged, judged_spl
 from swords_metric.judgments.protocol import INSTRUCTIONS_VERSION, MAX_CANDIDATES, RANDOM_CONTROL, TARGET_CONTROL
 from swords_metric.predictions.files import PredictionFile
 from swords_metric.predictions.prepared import prepare_given, prepare_keyed
-from swords_metric.references.scored import ScoredTargets
+from swords_metric.references.split import ScoredTargets
 from swords_metric.wordnet.graph import load_wordnet_graph
 from swords_metric.wordnet.lemmatizer import wordnet_pos
 
@@ -64,9 +60,7 @@ class Task:
 
 @dataclass
 class TaskSet:
-    """The tasks of a run (or of given candidates) and the tasks file's header: format, version, dataset, split,
-    predictions_sha256, k, seed, instructions_version and counts (targets, targets_with_tasks,
-    targets_without_new, candidates, tasks)."""
+    """The tasks of a run (or of given candidates) and the tasks file's header (its settings and counts)."""
 
     header: dict
     tasks: list[Task] = field(default_factory=list)
@@ -91,18 +85,12 @@ def _random_word(targets: ScoredTargets, position: int, taken: set[str], rng: ra
 def _split(items: list[str], size: int) -> list[list[str]]:
     """numpy.array_split's partition into the fewest parts of at most `size` (lengths differ by at most one)."""
     parts = -(-len(items) // size)
-    base, extra = divmod(len(items), parts) if parts else (0, 0)
-    chunks, start = [], 0
-    for n in range(parts):
-        end = start + base + (n < extra)
-        chunks.append(items[start:end])
-        start = end
-    return chunks
+    return [[items[i] for i in chunk] for chunk in np.array_split(np.arange(len(items)), parts)] if parts else []
 
 
 def _contexts(judged: JudgedSplit, positions: Iterable[int]) -> dict[str, tuple[str, int]]:
-    """Target id -> (context, offset) of the targets at `positions`: from the Scorer's rows, or (a shipped split's
-    Scorer keeps no contexts) from the split's Parquet."""
+    """Target id -> (context, offset) of the targets at `positions`: from the Scorer's rows, else the split's
+    Parquet (a shipped split's Scorer keeps no contexts)."""
     rows = [judged.targets.rows[p] for p in positions]
     if all("context" in row for row in rows):
         return {row["id"]: (row["context"], int(row["offset"])) for row in rows}
@@ -144,9 +132,8 @@ def _target_tasks(
 
 
 def tasks_for(scorer, candidates: Mapping[str, Iterable[str]], *, seed: int = 0) -> list[Task]:
-    """Tasks for the given candidates of each target (keyed by dataset or upstream id), in the split's order:
-    shuffled (seeded), at most MAX_CANDIDATES a task, each with the two controls. No candidates: no task; the
-    target word is shown once, as its control. An unknown id, or a candidate not a string: one MetricInputError."""
+    """Tasks for the given candidates of each target (by either id), in the split's order. No candidates: no task;
+    the target word is shown once, as its control. An unknown id, or a candidate not a string: a MetricInputError."""
     check_judged(scorer)
     judged = judged_split(scorer)
     if not isinstance(candidates, Mapping):
@@ -169,14 +156,18 @@ def tasks_for(scorer, candidates: Mapping[str, Iterable[str]], *, seed: int = 0)
 
 
 def tasks_id(tasks: list[Task], settings: Mapping) -> str:
-    """The fingerprint of tasks (their targets, contexts and candidates, in order) and the settings they were made
-    with: 12 hex digits of a sha256."""
+    """The fingerprint of tasks (targets, contexts, candidates, in order) and their settings: 12 hex digits of a
+    sha256."""
     digest = hashlib.sha256(json.dumps(dict(settings), sort_keys=True, default=str).encode("utf-8"))
     for task in tasks:
-        shown_ = [[c.substitute, c.control] for c in task.candidates]
-        line = [task.task, task.id, task.context, task.target, task.offset, shown_]
-        digest.update(b"\n" + json.dumps(line, ensure_ascii=True).encode("ascii"))
+        digest.update(b"\n" + task_json(task).encode("ascii"))
     return digest.hexdigest()[:12]
+
+
+def task_json(task: Task) -> str:
+    """A task as one line of ASCII JSON, as its digests read it."""
+    shown_ = [[c.substitute, c.control] for c in task.candidates]
+    return json.dumps([task.task, task.id, task.context, task.target, task.offset, shown_], ensure_ascii=True)
 
 
 def _identified(tasks: list[Task], settings: Mapping) -> list[Task]:
@@ -188,8 +179,8 @@ def _identified(tasks: list[Task], settings: Mapping) -> list[Task]:
 
 
 def _new_candidates(targets: ScoredTargets, k: int, found: dict[int, list[str]]):
-    """An observer of the metric's preparation: per scored target, its strict top-k substitutes whose lemma the
-    prepared reference does not hold, in the system's first surface form of each lemma, by rank."""
+    """An observer of the metric's preparation: per scored target, its strict top-k substitutes the reference does
+    not hold (each lemma's first surface form), by rank."""
 
     def observe(position: int, pairs: list, ranked) -> None:
         records = substitute_records(targets.rows[position], targets.references[position], pairs, k, None)
@@ -212,10 +203,9 @@ def _fingerprint(predictions) -> str:
 
 
 def make_tasks(scorer, predictions, *, k: int = 10, targets: int | None = None, seed: int = 0) -> TaskSet:
-    """The tasks for a run's unjudged substitutes: `predictions` a predictions file (path) or what Scorer.prepare
-    takes (a mapping from target id, a list per reference). For each scored target the run gives, its strict
-    top-k after the metric's preparation whose lemma the benchmark has no judgement for become candidates;
-    `targets=N` samples N of those targets (seeded). A target with nothing new gets no task (counted)."""
+    """The tasks for a run's unjudged substitutes (`predictions`: a file or what Scorer.prepare takes): each scored
+    target's strict top-k whose lemma the benchmark has no judgement for; `targets=N` samples N targets (seeded). A
+    target with nothing new gets no task (counted)."""
     check_judged(scorer)
     if isinstance(k, bool) or not isinstance(k, int) or k < 1:
         raise MetricInputError(f"k must be a positive whole number, got {shown(k)}")
@@ -224,7 +214,6 @@ def make_tasks(scorer, predictions, *, k: int = 10, targets: int | None = None, 
     judged = judged_split(scorer)
     found: dict[int, list[str]] = {}
     observe = _new_candidates(judged.targets, k, found)
-    # Prepared as the Scorer prepares them (it owns them), the observer seeing each target's substitutes.
     references, index = judged.targets.references, judged.targets.index
     if isinstance(predictions, str | Path):
         file = PredictionFile(predictions)

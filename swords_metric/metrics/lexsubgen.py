@@ -9,8 +9,8 @@ not the SWORDS scorer's:
 - P@k is the hits among the first k divided by k (a slot not filled is a miss), R@k the hits among the first k
   divided by |gold|; both are averaged over the targets that have a gold substitute.
 
-These rules are the project's reading of LexSubGen's `compute_precision_recall_f1_topk` after its post-processing
-chain (the issue that asked for them, issue 25); no parity with LexSubGen's own code was run here.
+The project's reading of LexSubGen's `compute_precision_recall_f1_topk` after its post-processing (issue 25); no
+parity with LexSubGen's own code was run.
 """
 
 from __future__ import annotations
@@ -26,9 +26,8 @@ COLUMNS = [(f"lexsubgen_{kind}@{k}", kind, k) for kind, ks in KS.items() for k i
 
 
 def top_predictions(ordered: Iterable[str], target: str, pos: str) -> tuple[str, ...]:
-    """A system's substitutes, best first, as LexSubGen scores them: each lower-cased and lemmatized under the
-    target's POS, the target's lemma (Reference.lexsubgen_target, made the same way) dropped, later repeats of a
-    lemma dropped, the first 10 kept."""
+    """A system's substitutes, best first, as LexSubGen scores them (see the module; `target`:
+    Reference.lexsubgen_target)."""
     wn_pos = wordnet_pos(pos)
     kept: dict[str, None] = {}
     for substitute in ordered:

@@ -1,9 +1,7 @@
-"""A target's prediction as the metrics count it (RankedPrediction): what every metric reads of its ranking, kept
-once per target, and how a P/R/F family (lenient or strict, against acceptable or conceivable) counts it.
-
-What a target contributes depends on little of its ranking: the first k lemmas (strict), the first k lemmas the
-reference holds (lenient), and values that do not depend on k at all (GAP, best/oot, LexSubGen's figures). A
-RankedPrediction keeps just that, so a system's predictions cost memory per target, not per substitute.
+"""A target's prediction as the metrics count it (RankedPrediction) and how a P/R/F family counts it. A target
+contributes little of its ranking: its first k lemmas (strict), the first k the reference holds (lenient), and values
+that do not depend on k (GAP, best/oot, LexSubGen's); a RankedPrediction keeps just that, so a system's predictions
+cost memory per target, not per substitute.
 """
 
 from __future__ import annotations
@@ -22,10 +20,9 @@ PR_FAMILY_NAMES = tuple(f"{setting}_{threshold}" for setting, threshold in PR_FA
 
 
 def _gap_pair(gold: GoldSets, ranked: Sequence[str]) -> tuple[float | None, float | None]:
-    """Generalized average precision (Kishida 2005; Thater et al. 2010), as Melamud's implementation, weighted
-    by the positive counts (GAP) and by the ratios (GAP-rat), in one pass over the ranking (a lemma's ratio is
-    positive exactly when its count is). None for both when no weight is positive (that implementation
-    returns -1 there)."""
+    """Generalized average precision (Kishida 2005; Thater et al. 2010), as Melamud's implementation, weighted by the
+    positive counts (GAP) and by the ratios (GAP-rat), in one pass. None for both when no weight is positive (that
+    implementation returns -1 there)."""
     if gold.gap_denominator == 0.0:
         return None, None
     positives, ratios = gold.positives, gold.ratios
@@ -42,9 +39,8 @@ def _gap_pair(gold: GoldSets, ranked: Sequence[str]) -> tuple[float | None, floa
 
 @dataclass(frozen=True, slots=True)
 class RankedPrediction:
-    """What the metrics use of one target's prepared prediction (lemmas in upstream's order, deduplicated):
-    its first `depth` lemmas, the first `depth` of those the reference holds, and the sums that do not
-    depend on k (GAP, best/oot, LexSubGen, whether it is empty)."""
+    """What the metrics use of one target's prepared prediction: its first `depth` lemmas, the first `depth` the
+    reference holds, and the sums that do not depend on k (GAP, best/oot, LexSubGen, whether it is empty)."""
 
     depth: int
     top: tuple[str, ...]
@@ -58,9 +54,8 @@ def rank_prediction(
     depth: int,
     given: Sequence[tuple[str, float]] | None = None,
 ) -> RankedPrediction:
-    """The RankedPrediction of a prepared prediction (see predictions.lemmatized.prepare_prediction; None is an
-    empty one). `given` is the prediction as the system gave it, [(substitute, score)], which LexSubGen's figures
-    read (swords_metric/metrics/lexsubgen.py); without it they read the prepared lemmas."""
+    """The RankedPrediction of a prepared prediction (None: an empty one). LexSubGen's figures read `given`, the
+    prediction as the system gave it, [(substitute, score)], else the prepared lemmas."""
     ranked = [lemma for lemma, _ in prepared or ()]
     gold = gold_sets(reference)
     fixed: dict[str, float] = {"no_prediction": float(not ranked)}

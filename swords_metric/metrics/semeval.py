@@ -85,9 +85,8 @@ def _fix_answer(answer: str) -> str:
 
 
 def semeval_answers(lemmas: Sequence[str]) -> list[str]:
-    """The system line `sub;sub;…;` as the scorer splits and normalises it (fixmisc): "non-x"/"non x"
-    becomes "nonx", hyphens become spaces, one apostrophe is removed. (Its American/British table is
-    assigned a hash reference in Perl and so never applies; nor does it here.)"""
+    """The system line `sub;sub;…;` as the scorer splits and normalises it (fixmisc): "non-x"/"non x" becomes "nonx",
+    hyphens spaces, one apostrophe removed (its American/British table never applies in Perl, nor here)."""
     line = _perl_line_rest(";".join(lemmas) + ";")
     answers = _perl_split_semicolons(line)
     if "-" in line or "'" in line or "non" in line:  # else fixmisc leaves every answer as it is

@@ -1,12 +1,6 @@
-"""Per-target scores and their aggregation: what every metric sums over targets.
-
-  score_targets(refs, preds, k)     -> TargetScores: per-target numerators and denominators
-  TargetScores.aggregate(rows)      -> {metric name: percent}, micro- or macro-averaged as each metric is
-  precision_recall_at(...)          P and R at many k at once (the Space's curve), with the same counts
-
-Every metric is a ratio of sums over targets, which makes bootstrap resampling and per-POS breakdowns
-cheap: they aggregate a subset (or a resample) of the same per-target rows. What a target contributes is read
-from its RankedPrediction (swords_metric/metrics/ranking.py).
+"""Per-target scores (score_targets -> TargetScores: numerators and denominators) and their aggregation, and P and R
+at many k at once (precision_recall_at, the Space's curve). Every metric is a ratio of sums over targets, so
+resampling and per-POS breakdowns aggregate a subset (or a resample) of the same per-target rows.
 """
 
 from __future__ import annotations
@@ -138,9 +132,8 @@ def score_targets(
     predictions: Sequence[RankedPrediction | list[tuple[str, float]] | None],
     k: int = 10,
 ) -> TargetScores:
-    """Score predictions against prepared references (same order): RankedPredictions of depth at least k,
-    or prepared lists (see predictions.lemmatized.prepare_prediction). Targets whose reference is None (no
-    substitutes) are skipped; a missing prediction (None) counts as an empty list."""
+    """Score predictions (RankedPredictions at least k deep, or prepared lists) against prepared references in the
+    same order; a reference of None is skipped, a prediction of None is an empty list."""
     families = _pr_columns(k)
     names = [f"{prefix}:{part}" for prefix, *_ in families for part in ("hits", "n_pred", "n_ref_k", "n_ref")]
     names += ["gap", "gap_rat", "gap_defined", "semeval:items", "semeval:modes", "no_prediction", "lexsubgen:targets"]
@@ -178,9 +171,8 @@ def precision_recall_at(
     predictions: Sequence[RankedPrediction | list[tuple[str, float]] | None],
     ks: Iterable[int],
 ) -> dict[int, dict[str, float]]:
-    """Precision and recall (percent) at every k of `ks`, for the four families (`lenient_a_p`,
-    `lenient_a_r`, …, `strict_c_r`): the sums score_targets makes at one k, made at each k in one pass.
-    RankedPredictions must be at least max(ks) deep."""
+    """Precision and recall (percent) of the four families at every k of `ks` (`lenient_a_p`, …, `strict_c_r`), in
+    one pass; RankedPredictions must be at least max(ks) deep."""
     ks = sorted(set(ks))
     sums = {k: {(pr, part): 0 for pr in PR_FAMILIES for part in range(3)} for k in ks}
     for reference, ranked in _ranked_pairs(references, predictions, ks[-1]):

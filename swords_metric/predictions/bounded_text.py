@@ -1,27 +1,37 @@
-"""A predictions file as text, read a block at a time: plain or gzipped (decompressed as a stream, never held
-whole), UTF-8 with an optional byte-order mark. Refused, in one line naming the file, when it is not a
-readable regular file, is larger than the limit (a plain file from its size, before anything is read; a
-.gz as soon as its expansion passes the limit), or is not UTF-8 (with the line and column of the bad byte).
+"""A file's text and JSON, read a bounded piece at a time, every problem one MetricInputError naming the file and
+where.
+
+Text: plain or gzipped (decompressed as a stream, never held whole), UTF-8 with an optional byte-order mark;
+refused when it is not a readable regular file, is larger than the limit (a plain file before anything is read; a
+.gz as soon as its expansion passes it), or is not UTF-8 (naming the line and column of the bad byte).
 `text_lines` gives its lines, each bounded, as the official scorers' own reading splits them.
+
+JSON: a key given twice in any object is an error naming it, a number too long for Python an error naming the item
+it is in. Not ijson: it gives no position for an event or an error, lets duplicate keys through and converts numbers
+itself. The standard library's C scanner gives all three (object_pairs_hook sees every key, errors carry a position,
+parse_int can stand in for an oversized integer) and is as fast, so values are decoded with it one at a time
+(`raw_decode` on a bounded window): one JSONL line, or one target's list of an upstream file, whose outer two
+objects alone are walked a token at a time (ValueCursor).
 """
 
 from __future__ import annotations
 
 import codecs
+import json
 import re
 import stat
+import sys
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
-from swords_metric.errors import MetricInputError
+from swords_metric.errors import MetricInputError, shown
 
 BLOCK_BYTES = 1 << 20  # read and decompressed a mebibyte at a time
 
 
 def size_text(size: int) -> str:
-    """A size in bytes as a person reads it: '512 bytes', '1.5 KB', '64 MB', '1,024 MB' (units of 1,024, written as the
-    demo's file widgets write them)."""
+    """A size as the demo's file widgets write it: '512 bytes', '1.5 KB', '64 MB', '1,024 MB' (units of 1,024)."""
     for unit, scale in (("MB", 2**20), ("KB", 2**10)):
         if size >= scale:
             value = size / scale
@@ -30,8 +40,8 @@ def size_text(size: int) -> str:
 
 
 def check_file(path: Path, max_bytes: int, what: str = "predictions file") -> None:
-    """Refuse what is not a readable regular file, or a plain file larger than max_bytes, before reading; `what`
-    the file is, as messages name it."""
+    """Refuse, before reading, what is not a readable regular file, or a plain file larger than max_bytes (`what`:
+    the file, as messages name it)."""
     try:
         info = path.stat()
     except FileNotFoundError:
@@ -80,9 +90,7 @@ def _gzip_blocks(path: Path, max_bytes: int, what: str) -> Iterator[bytes]:
 
 
 def text_blocks(path: str | Path, max_bytes: int, what: str = "predictions file") -> Iterator[str]:
-    """The file's text, a block at a time (a byte-order mark dropped). Every problem is a
-    MetricInputError naming the file (and, for bytes that are not UTF-8, their line and column); `what` the file
-    is, as messages name it."""
+    """The file's text, a block at a time (a byte-order mark dropped)."""
     path = Path(path)
     check_file(path, max_bytes, what)
     decoder = codecs.getincrementaldecoder("utf-8")()
@@ -117,7 +125,7 @@ def text_blocks(path: str | Path, max_bytes: int, what: str = "predictions file"
 
 
 def _not_utf8(path: Path, error: UnicodeDecodeError, line: int, column: int) -> MetricInputError:
-    """The error for bytes that are not UTF-8; `line` and `column` say where error.object starts."""
+    """The error for bytes that are not UTF-8; `line` and `column`: where error.object starts."""
     data, start = error.object, error.start
     before = data.count(b"\n", 0, start)
     if before:
@@ -137,10 +145,9 @@ def text_lines(
     what: str = "predictions file",
     line: str = "one target's answers",
 ) -> Iterator[tuple[int, str]]:
-    """(line number, line with its ending as written) of a text file read as text_blocks reads it, lines ended as
-    Python's open() ends them (\\n, \\r\\n or a lone \\r), so that a reader sees the lines the official scorers
-    see; a line longer than max_line_chars is a MetricInputError naming it, raised before more is read. `what` the
-    file is and what a `line` of it holds, as messages name them."""
+    """(line number, line with its ending) of a text file, lines ended as Python's open() ends them (\\n, \\r\\n
+    or a lone \\r), as the official scorers see them; a line longer than max_line_chars is refused before more is
+    read (`what` the file is and what a `line` holds, as messages name them)."""
     pending, number = "", 0
     for block in text_blocks(path, max_bytes, what):
         text = pending + block
@@ -165,3 +172,192 @@ def _too_long(path: str | Path, number: int, limit: int, line: str) -> MetricInp
     return MetricInputError(
         f"{path}:{number}: the line holds more than {limit:,} characters, the most one line ({line}) may take"
     )
+
+
+class OversizedInteger:
+    """A JSON integer with more digits than Python converts, left where the number stood, so that the message names
+    the item it is in."""
+
+    __slots__ = ("digits",)
+
+    def __init__(self, digits: int):
+        self.digits = digits
+
+    def __repr__(self) -> str:
+        return f"an integer of {self.digits:,} digits"
+
+
+class DuplicateKey(Exception):
+    def __init__(self, key: str):
+        self.key = key
+
+
+def unique_object(pairs: list[tuple[str, object]]) -> dict:
+    """json's object hook: a key given twice is an error (json would keep the last)."""
+    result = dict(pairs)
+    if len(result) != len(pairs):
+        seen = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise DuplicateKey(key)
+            seen.add(key)
+    return result
+
+
+def _bounded_int(digits: str) -> int | OversizedInteger:
+    limit = sys.get_int_max_str_digits()
+    size = len(digits.lstrip("-"))
+    return OversizedInteger(size) if limit and size > limit else int(digits)
+
+
+_DECODER = json.JSONDecoder(object_pairs_hook=unique_object)
+# Only where _DECODER failed on an integer too long to convert: a Python call per integer is slower.
+_TOLERANT_DECODER = json.JSONDecoder(object_pairs_hook=unique_object, parse_int=_bounded_int)
+_WHITESPACE = re.compile(r"[ \t\n\r]*")
+
+
+def _raw_decode(text: str, start: int) -> tuple[object, int]:
+    try:
+        return _DECODER.raw_decode(text, start)
+    except json.JSONDecodeError:
+        raise
+    except ValueError:  # an integer of more digits than int() converts
+        return _TOLERANT_DECODER.raw_decode(text, start)
+
+
+def _decode_problem(error: Exception, what: str = "predictions") -> str:
+    """What is wrong, for errors that do not depend on where the text was cut (`what` the text should be)."""
+    if isinstance(error, DuplicateKey):
+        return f"key {shown(error.key, 80)} appears twice in one JSON object"
+    return f"JSON nested too deeply to be {what}"  # RecursionError
+
+
+def _not_json(message: str, column: int) -> str:
+    return f"not JSON ({message.removesuffix(' at')} at column {column})"
+
+
+def decode_line(line: str, where: str, what: str = "predictions") -> object:
+    """One JSONL line's value; an error names `where` (file and line) and the column (`what` the line should hold)."""
+    try:
+        value, end = _raw_decode(line, _WHITESPACE.match(line).end())
+        end = _WHITESPACE.match(line, end).end()
+        if end == len(line):
+            return value
+        raise json.JSONDecodeError("Extra data", line, end)
+    except json.JSONDecodeError as error:
+        raise MetricInputError(f"{where}: {_not_json(error.msg, error.colno)}") from None
+    except (DuplicateKey, RecursionError) as error:
+        raise MetricInputError(f"{where}: {_decode_problem(error, what)}") from None
+
+
+def json_lines(blocks: Iterable[str], max_line: int, too_long: Callable[[int], Exception]) -> Iterator[tuple[int, str]]:
+    """(line number, line) of every line that is not blank; a line longer than max_line characters raises
+    too_long(its number) before it is held whole."""
+    pending, number = "", 0
+    for block in blocks:
+        if block.isspace() and (not pending or pending.isspace()):  # blank lines (a whitespace bomb): skip fast
+            number += block.count("\n")
+            pending = "" if "\n" in block else pending
+            continue
+        lines = (pending + block if pending else block).split("\n")
+        pending = lines.pop()
+        for line in lines:
+            number += 1
+            if len(line) > max_line:
+                raise too_long(number)
+            if line and not line.isspace():
+                yield number, line
+        if len(pending) > max_line and not pending.isspace():
+            raise too_long(number + 1)
+    if pending and not pending.isspace():
+        yield number + 1, pending
+
+
+class ValueCursor:
+    """A window on a stream of text, from which JSON tokens and values are taken one at a time; it holds at most one
+    value (up to max_value characters) and a block of text beyond it."""
+
+    def __init__(self, blocks: Iterable[str], where: str, max_value: int):
+        self._blocks = iter(blocks)
+        self.where, self.max_value = where, max_value
+        self.text, self.pos, self.eof = "", 0, False
+        self._line, self._column = 1, 0  # where self.text starts: its line, characters before it on that line
+        self._counted = (0, 0)  # (position in the window, newlines before it): positions asked for only grow
+
+    def _more(self) -> bool:
+        """Append the next block (dropping what was consumed); False at the end of the stream."""
+        if self.eof:
+            return False
+        if self.pos:
+            newlines = self.text.count("\n", 0, self.pos)
+            if newlines:
+                self._line += newlines
+                self._column = self.pos - self.text.rfind("\n", 0, self.pos) - 1
+            else:
+                self._column += self.pos
+            self.text, self.pos, self._counted = self.text[self.pos :], 0, (0, 0)
+        block = next(self._blocks, None)
+        if block is None:
+            self.eof = True
+            return False
+        self.text += block
+        return True
+
+    def position(self, pos: int | None = None) -> tuple[int, int]:
+        """(line, column), 1-based, of a position in the window (the cursor's by default)."""
+        pos = self.pos if pos is None else pos
+        counted, newlines = self._counted if self._counted[0] <= pos else (0, 0)
+        newlines += self.text.count("\n", counted, pos)  # counted once: a window may hold thousands of targets
+        self._counted = (pos, newlines)
+        if newlines:
+            return self._line + newlines, pos - self.text.rfind("\n", 0, pos)
+        return self._line, self._column + pos + 1
+
+    def located(self, problem: str, pos: int | None = None, json_message: str | None = None) -> MetricInputError:
+        """`problem` at a position, as `FILE:LINE: problem at column C` (a JSON error: `not JSON (... at column C)`)."""
+        line, column = self.position(pos)
+        told = _not_json(json_message, column) if json_message else f"{problem} at column {column}"
+        return MetricInputError(f"{self.where}:{line}: {told}")
+
+    def peek(self) -> str:
+        """The next character that is not whitespace ("" at the end), without taking it."""
+        while True:
+            self.pos = _WHITESPACE.match(self.text, self.pos).end()
+            if self.pos < len(self.text):
+                return self.text[self.pos]
+            if not self._more():
+                return ""
+
+    def take(self, char: str, what: str) -> None:
+        found = self.peek()
+        if found != char:
+            shown_found = repr(found) if found else "the end of the file"
+            raise self.located(f"expected {what}, found {shown_found}")  # e.g. "expected ':', found 'x'"
+        self.pos += 1
+
+    def value(self, what: str = "a value") -> object:
+        """The next JSON value, from the window, which doubles while the value runs past it (up to max_value)."""
+        self.peek()
+        wanted = len(self.text) - self.pos
+        while True:
+            start = self.pos
+            try:
+                value, end = _raw_decode(self.text, start)
+                if end - start > self.max_value:
+                    break
+                if end < len(self.text) or self.eof:  # a value cut at the window's edge may go on
+                    self.pos = end
+                    return value
+            except json.JSONDecodeError as error:
+                # Where the text ran out, more of it may complete the value; anywhere else it is an error.
+                ran_out = error.msg.startswith("Unterminated string") or error.pos >= len(self.text) - 8
+                if self.eof or not ran_out:
+                    raise self.located("", error.pos, json_message=error.msg) from None
+            except (DuplicateKey, RecursionError) as error:
+                raise self.located(_decode_problem(error), start) from None
+            if len(self.text) - start > self.max_value:
+                break
+            wanted = min(max(2 * wanted, 1), self.max_value + 1)
+            while len(self.text) - self.pos < wanted and self._more():
+                pass
+        raise self.located(f"{what} takes more than {self.max_value:,} characters of JSON; it starts", start)

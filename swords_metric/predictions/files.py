@@ -4,12 +4,9 @@ Upstream:  {"substitutes_lemmatized": bool, "substitutes": {target_id: [[substit
 JSONL:     one {"id": target_id, "substitutes": [...]} a line; substitutes as strings (ranked by position),
            [substitute, score] pairs or {"substitute": ..., "score": ...} objects.
 
-Either may be gzipped (`.gz`) and may start with a UTF-8 byte-order mark. Target ids may be the dataset's
-or the upstream library's (see Scorer). Reading is bounded and streamed: PredictionFile gives one target at
-a time, never holding more than one target's JSON (and a block of text) in memory. A file larger than
-MAX_PREDICTIONS_BYTES (after decompression) is refused, a plain file before it is read, a .gz as soon as its
-expansion passes the limit; so is one target's JSON (a JSONL line, or a target's list in an upstream file)
-longer than MAX_TARGET_CHARS characters.
+Either may be gzipped (`.gz`) and start with a UTF-8 byte-order mark; target ids may be of either scheme.
+PredictionFile streams one target at a time, never holding more than one target's JSON (at most MAX_TARGET_CHARS)
+and a block of text, in a file of at most MAX_PREDICTIONS_BYTES (after decompression).
 """
 
 from __future__ import annotations
@@ -22,26 +19,21 @@ from pathlib import Path
 
 from swords_lexsub.files import atomic_write
 from swords_metric.errors import MetricInputError, shown
-from swords_metric.predictions.bounded_text import check_file, text_blocks
+from swords_metric.predictions.bounded_text import ValueCursor, check_file, decode_line, json_lines, text_blocks
 from swords_metric.predictions.items import normalize_prediction_items
-from swords_metric.predictions.json_stream import ValueCursor, decode_line, json_lines
 
 Predictions = dict[str, list[tuple[str, float]]]
 
-# The largest predictions file accepted (uncompressed): far above any real one (CoInCo dev with 700 scored
-# substitutes a target is about 250 MB); scoring it streams, in bounded memory (see the metric card).
+# Far above any real file (CoInCo dev with 700 scored substitutes a target is about 250 MB).
 MAX_PREDICTIONS_BYTES = 1 << 30
-# The largest JSON of one target accepted, in characters: a JSONL line, or one target's list in the upstream
-# format (100,000 scored substitutes are about 3 MB). It bounds what reading one target holds at once.
+# One target's JSON, in characters (100,000 scored substitutes are about 3 MB).
 MAX_TARGET_CHARS = 16 << 20
 
 UPSTREAM, JSONL = "upstream", "jsonl"
 ACCEPTED = "JSON lines (.jsonl) or an upstream SWORDS result (.json), either may be .gz"
-# A metrics file (`swords evaluate --output`, `swords run`) starts with one of these; it is read as
-# predictions by mistake (both end in .json), so it is named for what it is.
+# A metrics file (`swords evaluate --output`, `swords run`, also .json) starts with one of these: named for what it is.
 METRICS_KEYS = frozenset({"lenient_a_p@10", "lenient_a_f@10", "signature", "run"})
 METRICS_FILE = f"a metrics file (the figures swords evaluate and swords run write), not predictions: give {ACCEPTED}"
-# What each benchmark with its own format reads, for a file in one of them given to the SWORDS metrics.
 OTHER_FORMATS = {".tsv": "TSAR-2022's format", ".csv": "ProLex's format"}
 
 
@@ -57,12 +49,9 @@ def not_predictions(path: Path) -> str:
 
 
 class PredictionFile:
-    """A predictions file, read one target at a time: iterating gives (target id, its substitutes as the
-    file holds them, where) for each target, `where` being "FILE:LINE" for messages. After iterating,
-    `format` is "upstream" or "jsonl" and `substitutes_lemmatized` the upstream file's flag.
-
-    Every problem is a MetricInputError whose message names the file and the line (and the target or key).
-    The file is checked (a readable regular file, not larger than max_bytes) when this is made."""
+    """A predictions file, read one target at a time: iterating gives (target id, its substitutes as the file holds
+    them, "FILE:LINE"); after iterating, `format` is "upstream" or "jsonl" and `substitutes_lemmatized` the upstream
+    file's flag. The file is checked when this is made; every problem is a MetricInputError naming file and line."""
 
     def __init__(
         self, path: str | Path, max_bytes: int = MAX_PREDICTIONS_BYTES, max_target_chars: int = MAX_TARGET_CHARS
@@ -87,8 +76,8 @@ class PredictionFile:
         return MetricInputError(f"{where}: target {shown(target_id, 80)} appears twice")
 
     def _detect(self) -> str:
-        """UPSTREAM when the file's first JSON object has 'substitutes_lemmatized' or maps 'substitutes' to an
-        object; else JSONL (whose reader then names any problem)."""
+        """UPSTREAM when the first JSON object has 'substitutes_lemmatized' or maps 'substitutes' to an object; else
+        JSONL (whose reader then names any problem)."""
         cursor = ValueCursor(text_blocks(self.path, self.max_bytes), str(self.path), self.max_target_chars)
         try:
             first = cursor.peek()
@@ -200,11 +189,9 @@ class PredictionFile:
 def read_predictions(
     path: str | Path, max_bytes: int = MAX_PREDICTIONS_BYTES, max_target_chars: int | None = None
 ) -> tuple[Predictions, dict]:
-    """(target id -> [(substitute, score)], {"format": ..., "substitutes_lemmatized": ...}), the whole file
-    in memory (for Python users; the toolkit scores files with Scorer.read, in bounded memory). Holding it
-    all anyway, it bounds one target's JSON only by max_bytes unless max_target_chars is given.
-
-    Every problem is a MetricInputError whose message names the file and the line or target."""
+    """(target id -> [(substitute, score)], {"format": ..., "substitutes_lemmatized": ...}), the whole file in memory
+    (Scorer.read scores a file in bounded memory); one target's JSON is bounded by max_bytes unless max_target_chars
+    is given. Every problem is a MetricInputError naming the file and the line or target."""
     file = PredictionFile(path, max_bytes, max_target_chars or max_bytes)
     predictions: Predictions = {}
     for target_id, items, where in file:
@@ -218,8 +205,8 @@ def read_predictions(
 
 
 def _written_items(target_id: str, items: list[tuple[str, float]]) -> list[list]:
-    """[[substitute, score]] as standard JSON holds them: ±infinity as the text "inf" / "-inf", which float() (the
-    reader here, and upstream's) reads back; NaN, which has no rank, is refused."""
+    """[[substitute, score]] as standard JSON holds them: ±infinity as "inf" / "-inf" (float() reads them back); NaN,
+    which has no rank, refused."""
     written = []
     for position, (substitute, score) in enumerate(items):
         if isinstance(score, float) and not math.isfinite(score):
@@ -234,7 +221,7 @@ def _written_items(target_id: str, items: list[tuple[str, float]]) -> list[list]
 
 
 def _utf8_json(value) -> bytes:
-    """Standard JSON as UTF-8; a string holding a lone surrogate (which UTF-8 cannot carry) as JSON's escape."""
+    """Standard JSON as UTF-8 (a lone surrogate as JSON's escape)."""
     try:
         return json.dumps(value, ensure_ascii=False, allow_nan=False).encode("utf-8")
     except UnicodeEncodeError:
@@ -242,8 +229,7 @@ def _utf8_json(value) -> bytes:
 
 
 def write_predictions(path: str | Path, predictions: Predictions, substitutes_lemmatized: bool = False) -> None:
-    """Write atomically (temp file + rename); the format follows the suffix: .jsonl(.gz) or upstream .json(.gz).
-    Standard JSON only: see _written_items for infinite and NaN scores."""
+    """Write atomically, in standard JSON; the format follows the suffix: .jsonl(.gz) or upstream .json(.gz)."""
     path = Path(path)
     name = path.name[:-3] if path.name.endswith(".gz") else path.name
     if name.endswith(".jsonl"):

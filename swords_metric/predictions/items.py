@@ -1,5 +1,4 @@
-"""A system's list for one target, in any form the metric accepts (a plain ranked list, [substitute, score] pairs,
-{"substitute", "score"} objects; lists, tuples or numpy arrays), read as [(substitute, score)]: the one reader of
+"""A system's list for one target, in any form the metric accepts, read as [(substitute, score)]: the one reader of
 prediction items, for Python values and files alike."""
 
 from __future__ import annotations
@@ -9,15 +8,14 @@ from collections.abc import Sequence
 import numpy as np
 
 from swords_metric.errors import MetricInputError, shown
-from swords_metric.predictions.json_stream import OversizedInteger
+from swords_metric.predictions.bounded_text import OversizedInteger
 
 _BY_POSITION = object()  # a {"substitute": ...} item without a "score": ranked by its position
 
 
 def _score_value(score, where: str, position: int, substitute: str) -> float:
-    """A score as the upstream scorer reads it (`float(score)`): numbers, booleans and numeric strings;
-    infinities rank first or last. NaN has no rank (upstream's own order checks trip on it) and null is
-    not a number (upstream's float() fails on it): both refused."""
+    """A score as the upstream scorer reads it (`float(score)`): numbers, booleans and numeric strings; infinities
+    rank first or last. NaN (no rank) and null (upstream's float() fails on it) are refused."""
     kind = type(score)
     if kind is float:
         value = score
@@ -48,11 +46,9 @@ def _score_value(score, where: str, position: int, substitute: str) -> float:
 
 
 def normalize_prediction_items(items, target_id: str = "") -> list[tuple[str, float]]:
-    """[(substitute, score)] from a plain ranked list, [substitute, score] pairs or {substitute, score}
-    dicts (lists, tuples or numpy arrays); a plain list, and a dict item without a score, rank by position
-    (scores 0, -1, -2, …, as upstream). Substitutes are kept as given, empty ones included: the scorer
-    treats them as upstream does. What cannot be read raises MetricInputError naming the target and the
-    item."""
+    """[(substitute, score)] from a plain ranked list, [substitute, score] pairs or {substitute, score} dicts (lists,
+    tuples or numpy arrays); a plain list, and a dict item without a score, rank by position (scores 0, -1, -2, …,
+    as upstream). Substitutes are kept as given, empty ones included. An error names the target and the item."""
     where = f"target {target_id}: " if target_id else ""
     if items is None:
         return []

@@ -1,12 +1,11 @@
-"""A system's list for one target as the upstream scorer ranks it (prepare_prediction): ordered by score,
-lemmatized under the target's POS, the target's lemma dropped, each lemma's best occurrence kept; and what was
-unusual in it counted (InputNotes: empty substitutes, copies of the target, duplicates, Unicode variants)."""
+"""A system's list for one target as the upstream scorer ranks it (prepare_prediction), and what was unusual in it
+counted (InputNotes)."""
 
 from __future__ import annotations
 
 import unicodedata
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from operator import itemgetter
 
 from swords_metric.references.reference import Reference
@@ -15,7 +14,7 @@ from swords_metric.wordnet.lemmatizer import CACHED_LENGTH, lemmatize, lemmatize
 
 @dataclass
 class InputNotes:
-    """What a predictions file held that the scorer treats in its particular (upstream's) way."""
+    """What a predictions file held that the scorer treats in upstream's particular way."""
 
     empty_substitutes: int = 0  # "" or whitespace only: one wrong answer (all such merge into one)
     target_copies: int = 0  # lemmatize to the target's lemma: dropped
@@ -23,14 +22,9 @@ class InputNotes:
     unicode_variants: int = 0  # match a gold word only as plain_text: not matched, as upstream
 
     def as_dict(self) -> dict[str, int]:
-        return {
-            "empty_substitutes": self.empty_substitutes,
-            "target_copies": self.target_copies,
-            "duplicates": self.duplicates,
-            "unicode_variants": self.unicode_variants,
-        }
+        return asdict(self)
 
-    def add(self, other: InputNotes) -> None:
+    def add(self, other: InputNotes) -> None:  # once a target: spelled out
         self.empty_substitutes += other.empty_substitutes
         self.target_copies += other.target_copies
         self.duplicates += other.duplicates
@@ -38,19 +32,16 @@ class InputNotes:
 
 
 def plain_text(text: str) -> str:
-    """`text` without invisible format characters (Unicode category Cf: zero-width joiners and spaces, bidi
-    marks, soft hyphens) and NFKC-normalised (accents composed, fullwidth letters and no-break spaces as their
-    plain forms): what a reader sees. Upstream compares substitutes as they are, so scoring does not use this;
-    it only counts the predicted substitutes that would match a gold word this way (unicode_variant)."""
+    """`text` as a reader sees it: without invisible format characters (Unicode category Cf) and NFKC-normalised.
+    Scoring does not use it (upstream compares substitutes as they are); unicode_variant counts with it."""
     if text.isascii():
         return text
     return unicodedata.normalize("NFKC", "".join(c for c in text if unicodedata.category(c) != "Cf"))
 
 
 def unicode_variant(substitute: str, lemma: str, reference: Reference) -> bool:
-    """Whether a predicted substitute whose `lemma` is not in the reference would match a gold lemma (other than
-    the target's) as plain_text: a variant of a gold word a reader cannot tell from it (an NFD "table d'hôte", a
-    zero-width joiner, a no-break space, fullwidth letters). Only non-ASCII substitutes can be such variants."""
+    """Whether a substitute whose `lemma` is not in the reference would match a gold lemma (not the target's) as
+    plain_text: a variant a reader cannot tell from a gold word (an NFD "table d'hôte", a zero-width joiner)."""
     if substitute.isascii() or lemma in reference.index:
         return False
     plain = plain_text(substitute)
@@ -71,9 +62,8 @@ def substitute_lemma(substitute: str, pos: str) -> str:
 def prepare_prediction(
     pairs: Iterable[tuple[str, float]], reference: Reference, notes: InputNotes | None = None
 ) -> list[tuple[str, float]]:
-    """As the upstream scorer: order by score (stable: ties keep the given order), lemmatize under the
-    target's POS, drop the target's lemma, keep each lemma's first (best) occurrence. Returns
-    [(lemma, score)] ordered by score."""
+    """As the upstream scorer: order by score (ties as given), lemmatize under the target's POS, drop the target's
+    lemma, keep each lemma's best occurrence. Returns [(lemma, score)] ordered by score."""
     best: dict[str, float] = {}
     target_lemma, pos = reference.target_lemma, reference.pos
     # reverse=True keeps equal scores in the given order, as upstream's stable sort on -score does.

@@ -1,7 +1,6 @@
-"""A system's predictions prepared against a Scorer's references, one target at a time as they arrive (from
-Python values or from a file read as a stream): each target's list is read, ordered, lemmatized and
-deduplicated as upstream does it, and only what the metrics use of it is kept (a RankedPrediction). So a
-predictions file costs memory per target, not per substitute, and is read once for every figure."""
+"""A system's predictions prepared against a Scorer's references, one target at a time as they arrive: only what the
+metrics use of each list is kept (a RankedPrediction), so a predictions file costs memory per target, not per
+substitute, and is read once for every figure."""
 
 from __future__ import annotations
 
@@ -24,8 +23,8 @@ GIVEN = "given"
 
 @dataclass(eq=False)
 class PreparedPredictions:
-    """Per reference row, in order: a RankedPrediction, GIVEN, or None (not in the input). Made by
-    Scorer.prepare or Scorer.read; scored by the Scorer that made it (score, compare, precision_recall)."""
+    """Per reference row, in order: a RankedPrediction, GIVEN, or None (not in the input). Made by Scorer.prepare or
+    Scorer.read; scored by the Scorer that made it."""
 
     ranked: list[RankedPrediction | str | None]
     scheme: str | None  # how the input named targets: DATASET_IDS, UPSTREAM_IDS, or None (a list in order)
@@ -57,8 +56,8 @@ class PreparedPredictions:
         )
 
 
-# Told of each scored target as it is prepared: (reference position, its (substitute, score) pairs, its
-# RankedPrediction). The details file is written this way, a target at a time.
+# Told of each scored target as it is prepared (the details file is written so): (reference position, its
+# (substitute, score) pairs, its RankedPrediction).
 Observer = Callable[[int, list, RankedPrediction], None]
 
 
@@ -133,9 +132,8 @@ def prepare_in_order(
 
 
 class KeyedPreparer:
-    """Predictions keyed by target id, prepared as they arrive. Until the input shows which id scheme it uses,
-    a target is prepared under each scheme that knows its id (once when both name the same reference). An
-    observer is told of each target once, under the dataset's id if that names it."""
+    """Predictions keyed by target id, prepared as they arrive: until the input shows its id scheme, under each scheme
+    that knows the id (once when both name the same reference). An observer is told of each target once."""
 
     def __init__(
         self,

@@ -30,8 +30,8 @@ class Reference:
 
 
 def _judgement_counts(substitute: dict) -> tuple[int, int]:
-    """(positive, non-abstaining) judgements. CoInCo / SemEval carry no labels: each annotator who produced
-    the substitute is an implicit positive, and nobody rejected it."""
+    """(positive, non-abstaining) judgements. CoInCo / SemEval carry no labels: each annotator who gave the
+    substitute is a positive, and nobody rejected it."""
     labels = substitute.get("labels")
     if labels:
         # Spelled out (not a loop over the label sets): this runs for every reference substitute.
@@ -53,10 +53,9 @@ def scored_target(row: dict) -> str:
 
 
 def prepare_reference(row: dict) -> Reference | None:
-    """Lemmatize reference substitutes and target under the target's POS, drop the target's own lemma,
-    merge substitutes sharing a lemma (concatenating their judgements), remove abstentions and drop what
-    is left with none. Candidates from the ranking pool that annotators did not give are negatives (one
-    FALSE), as in the upstream release of CoInCo and SemEval. None when the row has no substitutes."""
+    """Lemmatize substitutes and target under the target's POS, drop the target's lemma, merge substitutes sharing a
+    lemma (adding their judgements), drop abstentions and what is left with none. Candidates annotators did not give
+    are negatives (one FALSE), as in upstream's CoInCo and SemEval. None when the row has no substitutes."""
     substitutes = row.get("substitutes") or []
     if not substitutes:
         return None

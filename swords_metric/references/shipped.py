@@ -1,13 +1,10 @@
 """References prepared once, when the dataset is built, and shipped beside each split's Parquet.
 
-Preparing a split's references (lemmatizing every substitute and candidate, merging, dropping the target) is
-most of what scoring costs, and depends only on the dataset and the lemmatizer. The metric writes the result
-as `data/CONFIG/SPLIT.references.json.gz` (`write_shipped`, which `swords data build` runs as a build step
-through the `swords.build_steps` entry point: the dataset package knows nothing of the metric) and
-`Scorer.from_dataset` reads it instead of the Parquet. Each file is stamped with the sha256 of the Parquet
-file it was prepared from and with the lemmatizer's name: a file that does not match the Parquet beside it
-(a dataset rebuilt without it, or edited) is refused with a warning and the references are prepared from the
-rows, never silently used. The tests check that a shipped file equals a live preparation.
+Preparing a split's references is most of what scoring costs and depends only on the dataset and the lemmatizer, so
+`swords data build` writes `data/CONFIG/SPLIT.references.json.gz` (`write_shipped`, a `swords.build_steps` entry
+point: the dataset package knows nothing of the metric) and `Scorer.from_dataset` reads it. Each file is stamped
+with the sha256 of its Parquet file and the lemmatizer's name: one that does not match is refused with a warning and
+the references are prepared from the rows.
 """
 
 from __future__ import annotations
@@ -103,8 +100,8 @@ def decode(data: bytes) -> tuple[dict, ReferenceSplit]:
 
 
 def load_shipped(dataset_dir: Path, config: str, split: str) -> ReferenceSplit | None:
-    """The split's shipped prepared references; None (prepare from the rows instead) when there is no such
-    file, or it was made by another format or lemmatizer, or not from the Parquet file beside it (warned)."""
+    """The split's shipped prepared references; None (prepare from the rows) when there is no such file, or it was
+    made by another format or lemmatizer, or not from the Parquet file beside it (warned)."""
     import swords_dataset
 
     path = prepared_path(dataset_dir, config, split)
@@ -126,8 +123,8 @@ def load_shipped(dataset_dir: Path, config: str, split: str) -> ReferenceSplit |
 
 
 def shipped_references(config: str, parts: Sequence[str]) -> ReferenceSplit:
-    """The prepared references of a shipped split, or of splits scored together (`parts`, in order; each target as
-    in its own split): read from the shipped files, or (no such file, or a stale one) prepared from the rows."""
+    """The prepared references of a shipped split, or of splits scored together (`parts`, in order), from the
+    shipped files or else from the rows."""
     import swords_dataset
 
     references = [
@@ -139,8 +136,7 @@ def shipped_references(config: str, parts: Sequence[str]) -> ReferenceSplit:
 
 
 def write_shipped(dataset_dir: Path) -> list[Path]:
-    """The build step: write the prepared references of every split whose Parquet is in `dataset_dir` and whose rows
-    all have a POS (the SWORDS metrics lemmatize under it)."""
+    """The build step: write the prepared references of every split in `dataset_dir` whose rows all have a POS."""
     import swords_dataset
 
     written = []

@@ -1,19 +1,18 @@
-"""A benchmark split as the metric holds it: what scoring reads of a row, and each row's prepared reference.
-
-The Scorer is built from a ReferenceSplit, whichever way it was made: from rows (`ReferenceSplit.from_rows`,
-lemmatizing on the spot) or from the file prepared when the dataset was built (swords_metric/references/shipped.py).
-"""
+"""A benchmark split as the metric holds it: what scoring reads of a row, each row's prepared reference (from the
+rows, `ReferenceSplit.from_rows`, or from the file shipped with the dataset, shipped.py), the targets as a Scorer
+scores them (`ScoredTargets`, what the details and the judgments take instead of the Scorer), and which shipped split
+given ids are."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from swords_metric.errors import MetricInputError, shown
 from swords_metric.references.reference import Reference, prepare_reference
+from swords_metric.references.target_ids import TargetIndex
 
-# The columns of a benchmark row that scoring reads (and, of its substitutes and provenance, these fields):
-# the one statement of it, for the Scorer, the prepared file and the `evaluate` module's features.
+# The columns of a benchmark row that scoring reads (and, of its substitutes and provenance, these fields).
 REFERENCE_COLUMNS = ("id", "upstream_id", "benchmark", "target", "pos", "substitutes", "candidates", "provenance")
 SUBSTITUTE_FIELDS = ("substitute", "labels", "votes_positive", "votes_total")
 PROVENANCE_FIELDS = ("coinco_problematic",)
@@ -22,8 +21,8 @@ TARGET_FIELDS = ("id", "upstream_id", "pos", "benchmark", "target")
 
 
 def reference_substitutes(row: Mapping, position: int) -> list:
-    """A row's `substitutes` as a list; a MetricInputError naming the row when it has none to give: missing or None
-    (a table without the column, which `datasets` fills with None from a card's features) or not a list."""
+    """A row's `substitutes` as a list; a MetricInputError naming the row when they are missing, None (`datasets`
+    fills a missing column so) or not a list."""
     substitutes = row.get("substitutes")
     if substitutes is None or isinstance(substitutes, str | bytes | Mapping) or not isinstance(substitutes, Iterable):
         name = row.get("id") if row.get("id") not in (None, "") else f"item {position}"
@@ -50,11 +49,21 @@ def without_gold(ids: Sequence[str]) -> MetricInputError:
     )
 
 
+def _ids(row: Mapping) -> dict:
+    return {
+        "id": str(row["id"]),
+        "upstream_id": str(row.get("upstream_id") or ""),
+        "benchmark": str(row.get("benchmark") or ""),
+    }
+
+
+def _substitutes(row: Mapping, position: int) -> list[dict]:
+    return [{name: s.get(name) for name in SUBSTITUTE_FIELDS} for s in reference_substitutes(row, position)]
+
+
 def reference_view(row: object, position: int, refuse_row=None) -> dict:
-    """The fields the SWORDS metrics read of one benchmark row, normalised (ids and benchmark as strings, lists for
-    the substitutes and candidates); a MetricInputError naming the row if it is not one. A TSAR-2022 or ProLex row
-    (no POS) is refused: the SWORDS metrics do not apply (the `evaluate` module's view of those rows is
-    family_reference_view); `refuse_row` says so, naming the row's family (swords_metric.families.refuse_row)."""
+    """The fields the SWORDS metrics read of one benchmark row, normalised; a MetricInputError naming the row if it is
+    not one. A row without a POS (TSAR-2022, ProLex) is refused, by `refuse_row` naming its family if given."""
     if not isinstance(row, Mapping):
         raise MetricInputError(
             f"references: item {position} is {shown(row)}, expected a benchmark row (a dict with "
@@ -64,42 +73,25 @@ def reference_view(row: object, position: int, refuse_row=None) -> dict:
         raise MetricInputError(
             f"references: item {position} has no 'id' (give benchmark rows as swords_dataset gives them)"
         )
-    view = {
-        "id": str(row["id"]),
-        "upstream_id": str(row.get("upstream_id") or ""),
-        "benchmark": str(row.get("benchmark") or ""),
-    }
+    view = _ids(row)
     for key in ("target", "pos"):
         if not isinstance(row.get(key), str):
             if refuse_row is not None:
                 refuse_row(row)
             raise MetricInputError(f"reference {view['id']}: '{key}' must be a string, got {shown(row.get(key))}")
         view[key] = row[key]
-    view["substitutes"] = [
-        {name: s.get(name) for name in SUBSTITUTE_FIELDS} for s in reference_substitutes(row, position)
-    ]
+    view["substitutes"] = _substitutes(row, position)
     view["candidates"] = list(row.get("candidates") or [])
     view["provenance"] = {"coinco_problematic": bool((row.get("provenance") or {}).get("coinco_problematic"))}
     return view
 
 
 def family_reference_view(row: Mapping, position: int) -> dict:
-    """The same fields of a row of a benchmark with its own metrics (TSAR-2022, ProLex: no POS (""), no candidates),
-    for the `evaluate` module's store; its FamilyScorer reads the target and the substitutes' votes and labels."""
+    """The same fields of a TSAR-2022 or ProLex row (no POS, no candidates), for the `evaluate` module's store."""
     if not isinstance(row.get("target"), str):
         raise MetricInputError(f"reference {row.get('id')}: 'target' must be a string, got {shown(row.get('target'))}")
-    return {
-        "id": str(row["id"]),
-        "upstream_id": str(row.get("upstream_id") or ""),
-        "benchmark": str(row.get("benchmark") or ""),
-        "target": row["target"],
-        "pos": "",
-        "substitutes": [
-            {name: s.get(name) for name in SUBSTITUTE_FIELDS} for s in reference_substitutes(row, position)
-        ],
-        "candidates": [],
-        "provenance": {"coinco_problematic": False},
-    }
+    view = {**_ids(row), "target": row["target"], "pos": "", "substitutes": _substitutes(row, position)}
+    return {**view, "candidates": [], "provenance": {"coinco_problematic": False}}
 
 
 @dataclass
@@ -147,10 +139,57 @@ class ReferenceSplit:
         )
 
 
+@dataclass(frozen=True)
+class ScoredTargets:
+    """Per target, in the split's order: its row's kept fields and prepared reference (`split`), the reference as
+    scored (`references`: None where left out), whether it is `scored` (has gold lemmas) or `skipped` (problematic);
+    the `index` by either id scheme; `benchmark`, the rows' benchmarks joined by "+" ("custom": none)."""
+
+    split: ReferenceSplit
+    references: list[Reference | None]
+    scored: list[bool]
+    skipped: list[bool]
+    index: TargetIndex
+    benchmark: str
+
+    @classmethod
+    def of(
+        cls, split: ReferenceSplit, include_problematic: bool, config: str | None, name: str | None
+    ) -> ScoredTargets:
+        """The targets of `split` as scored: CoInCo's problematic ones left out unless `include_problematic` (as
+        upstream leaves them out); messages name the split by its config (else its benchmark) and name."""
+        benchmark = "+".join(sorted({row["benchmark"] for row in split.targets if row["benchmark"]})) or "custom"
+        where = f"{config or benchmark}" + (f" {name}" if name else "")
+        skipped = [flag and not include_problematic for flag in split.problematic]
+        references = [None if skip else ref for ref, skip in zip(split.references, skipped, strict=True)]
+        scored = [reference is not None and bool(reference.lemmas) for reference in references]
+        index = TargetIndex([row["id"] for row in split.targets], [row["upstream_id"] for row in split.targets], where)
+        return cls(split, references, scored, skipped, index, benchmark)
+
+    @property
+    def rows(self) -> list[dict]:
+        """Each target's kept fields (split.py's TARGET_FIELDS)."""
+        return self.split.targets
+
+    def position(self, target_id: str) -> int | None:
+        """Where a target is, named by its dataset id or its upstream id; None for neither."""
+        return self.index.position.get(target_id, self.index.upstream_position.get(target_id))
+
+    def find(self, target_id: str) -> int:
+        """position, or a MetricInputError naming the target and the split."""
+        position = self.position(target_id)
+        if position is None:
+            raise MetricInputError(f"no target {shown(target_id)} in {self.index.where}")
+        return position
+
+    def scored_positions(self) -> Iterator[int]:
+        """The positions of the scored targets, in order."""
+        return (position for position, scored in enumerate(self.scored) if scored)
+
+
 def shipped_split(ids: Sequence[str]) -> tuple[str | None, str] | None:
-    """(config, split) of the shipped split whose ids are exactly these (config None when several configs
-    have them, as the SWORDS test subset and its reannotation do), or of two splits joined (joined_split); None
-    when no split is."""
+    """(config, split) of the shipped split whose ids are exactly these (config None when several configs have them,
+    as SWORDS test and its reannotation do), or of two splits joined; None when no split is."""
     import pyarrow.parquet as pq
 
     import swords_dataset

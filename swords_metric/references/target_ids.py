@@ -103,9 +103,8 @@ class TargetIndex:
 
 
 class IdTally:
-    """Target ids counted as an input gives them, one at a time: which reference each names under either
-    scheme, then (scheme()) which scheme the input uses. An input mixing the schemes, or naming ids the
-    references do not have, is an error; memory stays bounded (MAX_UNKNOWN_IDS) whatever the input."""
+    """Target ids counted as an input gives them: which reference each names under either scheme, then (scheme())
+    the input's scheme; mixed schemes or unknown ids are an error (memory bounded by MAX_UNKNOWN_IDS)."""
 
     def __init__(self, index: TargetIndex, source: str):
         self.index, self.source = index, source

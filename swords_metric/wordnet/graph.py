@@ -1,11 +1,6 @@
 """WordNet 3.0 as a graph of numbered synsets and word senses, read from the archive the package ships
-(``wordnet-3.0-graph.zip``, built by swords_metric/wordnet/graph_data.py, which says what it holds). The details'
-WordNet relations (swords_metric/wordnet/relations.py) and the `wordnet` baseline read it, the baseline through
-``swords_metric.load_wordnet_graph()``.
-
-Synsets are numbered in (POS n, v, a, r; database offset) order, word senses synset by synset in the data
-file's word order. Each member of the archive is decompressed the first time it is used, so a caller pays
-only for what it reads: looking up lemmas of one part of speech reads that POS's index, not the others.
+(``wordnet-3.0-graph.zip``; swords_dataset/builder/wordnet_graph.py says what it holds), for the details' relations
+and the `wordnet` baseline. Each member is decompressed when first used, so a caller pays only for what it reads.
 """
 
 from __future__ import annotations
@@ -27,9 +22,8 @@ SENSE_RELATIONS = ("antonyms", "derivations")
 
 
 class WordNetGraph:
-    """WordNet 3.0's lemma index, synsets, word senses and pointers (hypernyms incl. instance hypernyms,
-    their inverse hyponyms, similar-to, also-see, verb groups between synsets; antonyms and derivationally
-    related forms between word senses).
+    """WordNet 3.0's lemma index, synsets, word senses and pointers (hypernyms incl. instance hypernyms, hyponyms,
+    similar-to, also-see, verb groups between synsets; antonyms and derivationally related forms between senses).
 
     >>> graph = load_wordnet_graph()
     >>> [graph.words(s) for s in graph.synsets("bank", "n")[:2]]
@@ -57,8 +51,8 @@ class WordNetGraph:
         return value
 
     def _ragged(self, path: str) -> tuple[list[int], list[int]]:
-        """(start of each row, with the end appended; the flat values) of a ragged member, as lists: a row is
-        then a list slice, far cheaper than a numpy one for the few values a row holds."""
+        """(start of each row, and the end; the flat values) of a ragged member, as lists (a list slice is far
+        cheaper than a numpy one for a row's few values)."""
         key = f"{path}/"
         value = self._members.get(key)
         if value is None:

@@ -1,32 +1,23 @@
-"""Offline re-implementation of NLTK's ``WordNetLemmatizer`` on WordNet 3.0, as used by the SWORDS scorer.
+"""NLTK's ``WordNetLemmatizer`` on WordNet 3.0, re-implemented offline, as the SWORDS scorer uses it.
 
-The upstream SWORDS scorer lemmatizes the target word, every reference substitute and every predicted
-substitute as::
+The upstream scorer lemmatizes the target, every reference substitute and every prediction as
+``nltk.stem.WordNetLemmatizer().lemmatize(text, pos=wn_pos).lower().strip()``, ``wn_pos`` from the target's UD POS
+tag. :func:`lemmatize` reproduces that exactly, with no NLTK: the lemma names per POS and the exception lists ship in
+``wordnet-3.0-morphy.json.gz`` (built by :mod:`swords_dataset.builder.wordnet_morphy`).
 
-    nltk.stem.WordNetLemmatizer().lemmatize(text, pos=wn_pos).lower().strip()
+The algorithm is NLTK's ``morphy`` as of **nltk 3.5**, the version the published numbers were computed with:
 
-with ``wn_pos`` derived from the target's Universal Dependencies POS tag. :func:`lemmatize` reproduces
-that exactly, with no NLTK and no ``nltk.download()``: the WordNet facts it needs (lemma names per POS
-and the irregular-form exception lists) ship with this package in ``wordnet-3.0-morphy.json.gz``, built
-by :mod:`swords_metric.wordnet.morphy_data`.
+1. A form in the POS's exception list: the candidates are the form and its listed bases; no rule is tried.
+2. Otherwise each detachment rule of the POS (nouns ``-ies -> -y``, ...) whose suffix matches is applied once; the
+   candidates are the form followed by those results.
+3. Candidates that are WordNet lemma names of that POS are kept (in order, without duplicates).
+4. nltk 3.5 only: if nothing is kept (and the form was no exception), the rules are applied again to the previous
+   round's results until a result is a lemma or no rule applies (``"catss"`` -> ``"cats"`` -> ``"cat"``; later
+   nltk releases dropped this step).
+5. The first of the shortest kept candidates, or the input unchanged if none.
 
-The algorithm is NLTK's ``morphy`` as of **nltk 3.5**, the version the published SWORDS numbers were
-computed with:
-
-1. If the form is listed in the POS's exception file, the candidates are the form itself followed by
-   its listed base forms; no suffix rule is tried.
-2. Otherwise each detachment rule of the POS (e.g. nouns ``-ies -> -y``) whose suffix matches is
-   applied once; the candidates are the form itself followed by those results.
-3. Candidates that are lemma names of that POS in WordNet are kept (in order, without duplicates).
-4. nltk 3.5 only: if step 3 keeps nothing (and the form was not an exception), the rules are applied
-   again to the previous round's results, round after round, until some result is a WordNet lemma or
-   no rule applies any more. E.g. noun ``"catss"`` -> ``"cats"`` -> ``"cat"``.
-   Later nltk releases dropped this step (with nltk 3.10.4, ``lemmatize("catss")`` is ``"catss"``).
-5. ``lemmatize`` returns the first of the shortest kept candidates, or the input unchanged if none.
-
-Nothing is normalised before the lookup: WordNet's index is lower case with ``_`` for spaces, so a
-capitalised word (``"Dogs"``) or a multiword with spaces (``"ice creams"``) is usually returned as is,
-and only then lower-cased and stripped, exactly like the scorer.
+Nothing is normalised before the lookup (WordNet's index is lower case with ``_`` for spaces), so ``"Dogs"`` or
+``"ice creams"`` usually come back as they are, only then lower-cased and stripped, exactly like the scorer.
 """
 
 from __future__ import annotations
@@ -36,25 +27,13 @@ import gzip
 import json
 from importlib import resources
 
-__all__ = [
-    "DATA_FILE",
-    "UD_TO_WORDNET",
-    "lemmatize",
-    "lemmatize_bounded",
-    "lemmatize_lowercased",
-    "wordnet_candidates",
-    "wordnet_lemmatize",
-    "wordnet_pos",
-]
-
-#: Name of the packaged data file (inside the ``swords_metric`` package).
 DATA_FILE = "wordnet-3.0-morphy.json.gz"
 
 #: UD POS -> WordNet POS, as in the SWORDS scorer; every other tag falls back to noun (wordnet_pos).
 UD_TO_WORDNET = {"VERB": "v", "NOUN": "n", "ADJ": "a", "ADV": "r"}
 
-#: Detachment rules (suffix, replacement) per WordNet POS, in NLTK's order. The order matters: it
-#: decides the candidate order and thus which of two equally short lemmas wins.
+#: Detachment rules (suffix, replacement) per WordNet POS, in NLTK's order, which decides which of two equally short
+#: lemmas wins.
 _SUBSTITUTIONS: dict[str, tuple[tuple[str, str], ...]] = {
     "n": (
         ("s", ""),
@@ -80,8 +59,7 @@ _SUBSTITUTIONS: dict[str, tuple[tuple[str, str], ...]] = {
     "a": (("er", ""), ("est", ""), ("er", "e"), ("est", "e")),
     "r": (),
 }
-# The rules per POS grouped by their suffix's last letter, order kept: a word is tried against the rules that
-# can match it (most words: none), which makes the first round a dictionary lookup instead of ~8 endswith.
+# The rules per POS by their suffix's last letter, order kept: the first round is a lookup instead of ~8 endswith.
 _RULES_BY_LAST_LETTER: dict[str, dict[str, tuple[tuple[str, str], ...]]] = {
     pos: {last: tuple(rule for rule in rules if rule[0][-1] == last) for last in {old[-1] for old, _ in rules}}
     for pos, rules in _SUBSTITUTIONS.items()
@@ -97,13 +75,11 @@ class _WordNetTables:
 
     def __init__(self, payload: dict) -> None:
         self.lemmas: dict[str, frozenset[str]] = {pos: frozenset(names) for pos, names in payload["lemmas"].items()}
-        # The JSON lists serve as they are (converting ~6,000 of them to tuples costs more than it saves).
         self.exceptions: dict[str, dict[str, list[str]]] = payload["exceptions"]
 
 
 @functools.cache
 def _tables() -> _WordNetTables:
-    # Loaded lazily, once per process: importing this module stays cheap.
     raw = resources.files(__package__).joinpath(DATA_FILE).read_bytes()
     return _WordNetTables(json.loads(gzip.decompress(raw)))
 
@@ -114,11 +90,8 @@ def wordnet_pos(ud_pos: str) -> str:
 
 
 def _apply_rules(forms: list[str], rules: tuple[tuple[str, str], ...]) -> list[str]:
-    """One round of suffix detachment over ``forms``, in NLTK's order, without duplicates.
-
-    NLTK keeps duplicates between rounds; dropping later duplicates changes neither which candidates
-    survive nor their first-occurrence order, and it keeps the nltk 3.5 repeated rounds linear.
-    """
+    """One round of suffix detachment over ``forms``, in NLTK's order, without duplicates (NLTK keeps them; dropping
+    them changes neither the candidates nor their order, and keeps the repeated rounds linear)."""
     out: list[str] = []
     seen: set[str] = set()
     for form in forms:
@@ -137,21 +110,16 @@ def _known(forms: list[str] | tuple[str, ...], lemmas: frozenset[str]) -> tuple[
 
 
 def wordnet_candidates(word: str, wn_pos: str) -> tuple[str, ...]:
-    """All lemmas NLTK 3.5's ``wordnet._morphy(word, wn_pos)`` returns, in its order.
-
-    ``wn_pos`` is a WordNet POS letter: ``n``, ``v``, ``a``, ``s`` (treated as ``a``) or ``r``.
-    """
+    """All lemmas NLTK 3.5's ``wordnet._morphy(word, wn_pos)`` returns, in its order (``wn_pos``: n, v, a, s, r)."""
     pos = _POS_ALIAS.get(wn_pos, wn_pos)
     rules = _SUBSTITUTIONS.get(pos)
     if rules is None:
-        # NLTK raises KeyError for an unknown POS letter as well.
         raise KeyError(f"unknown WordNet POS {wn_pos!r}; expected one of n, v, a, s, r")
     tables = _tables()
     lemmas = tables.lemmas[pos]
 
     exception_bases = tables.exceptions[pos].get(word)
     if exception_bases is not None:
-        # Listed irregular form: only the form itself and its listed bases, never the rules.
         return _known((word, *exception_bases), lemmas)
 
     # First round inline: most words match one rule or none, and this runs for every distinct prediction.
@@ -184,10 +152,9 @@ def _longest_lemma(pos: str) -> int:
 
 
 def _long_word_rounds(word: str, pos: str, lemmas: frozenset[str]) -> tuple[str, ...]:
-    """The repeated rounds of wordnet_candidates (after a first round that found nothing) for a long word,
-    each form held as (cut, tail), i.e. word[:cut] + tail, so that a round costs the same whatever the
-    word's length. The same forms in the same order: a pair is canonical (cut goes as far into the word as
-    the form agrees with it), so equal forms are equal pairs; only forms no longer than WordNet's longest
+    """The repeated rounds of wordnet_candidates for a long word, each form held as (cut, tail), i.e. word[:cut] +
+    tail, so that a round costs the same whatever the word's length. A pair is canonical (cut goes as far into the
+    word as the form agrees with it), so equal forms are equal pairs; only forms no longer than WordNet's longest
     lemma are spelled out and looked up."""
     longest = _longest_lemma(pos)
 
@@ -237,12 +204,8 @@ def wordnet_lemmatize(word: str, wn_pos: str = "n") -> str:
 
 @functools.lru_cache(maxsize=1 << 18)  # real systems use tens of thousands of words, the benchmarks ~130,000
 def lemmatize(word: str, pos: str) -> str:
-    """Lemmatize ``word`` like the SWORDS scorer, given the target's UD POS tag.
-
-    Equals ``WordNetLemmatizer().lemmatize(word, wordnet_pos(pos)).lower().strip()`` (nltk 3.5,
-    WordNet 3.0); ``word`` is the raw string: case and spaces are kept for the WordNet lookup. Cached; for
-    input that may hold many long words (a predictions file), lemmatize_bounded.
-    """
+    """Lemmatize ``word`` like the SWORDS scorer, given the target's UD POS tag: ``WordNetLemmatizer().lemmatize(word,
+    wordnet_pos(pos)).lower().strip()`` (nltk 3.5, WordNet 3.0). Cached; for many long words, lemmatize_bounded."""
     return _lemmatize(word, pos)
 
 
@@ -250,8 +213,7 @@ def _lemmatize(word: str, pos: str) -> str:
     return _shortest(wordnet_candidates(word, UD_TO_WORDNET.get(pos, "n")), word).lower().strip()
 
 
-# lemmatize_bounded caches words of at most this length only: a hostile file may hold millions of distinct
-# long substitutes, and the cache would keep each (~150 MB at most this way).
+# lemmatize_bounded caches only words this long at most: a hostile file's millions of long substitutes would fill it.
 CACHED_LENGTH = 64
 
 
@@ -261,9 +223,9 @@ def lemmatize_bounded(word: str, pos: str) -> str:
 
 
 def lemmatize_lowercased(word: str, wn_pos: str) -> str:
-    """``word`` lower-cased, then wordnet_lemmatize under a WordNet POS (LexSubGen's lemmatizing: its target and
-    its predictions, swords_metric/metrics/lexsubgen.py), caching only words of at most CACHED_LENGTH characters."""
+    """``word`` lower-cased, then wordnet_lemmatize under a WordNet POS (LexSubGen's lemmatizing), caching only words
+    of at most CACHED_LENGTH characters."""
     lowered = word.lower()
-    if len(lowered) > CACHED_LENGTH:  # a hostile file's long words would fill the cache
+    if len(lowered) > CACHED_LENGTH:
         return wordnet_lemmatize.__wrapped__(lowered, wn_pos)
     return wordnet_lemmatize(lowered, wn_pos)

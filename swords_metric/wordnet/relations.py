@@ -1,13 +1,11 @@
 """A substitute's relation to its target in WordNet 3.0, as the details and the report's summary give it.
 
-In nltk's terms (``wn`` a WordNetCorpusReader on WordNet 3.0; the tests run nltk beside this on real pairs):
+In nltk's terms (``wn`` on WordNet 3.0; the tests run nltk beside this on real pairs):
 
-* The words looked up are the metric's lemmas: the target's lemma and the substitute's lemma (lower case,
-  stripped), spaces written ``_``. A word's *synsets* are ``wn.synsets(word, p)`` for each POS letter ``p``
-  of the target's POS (NOUN n, VERB v, ADJ a with its satellites, ADV r; any other tag: all four). nltk
-  applies morphy there (every analysis WordNet holds: "saw"/VERB finds the synsets of *saw* and of *see*);
-  so does this, with nltk 3.5's morphy, the lemmatizer's. Its *senses* are the lemmas of those synsets
-  whose ``name().lower()`` is one of those analyses (``wn._morphy(word, synset.pos())``).
+* The words looked up are the metric's lemmas of target and substitute, spaces written ``_``. A word's *synsets*
+  are ``wn.synsets(word, p)`` for each POS letter ``p`` of the target's POS (ADJ: a with its satellites; a tag
+  with no letter: all four), through morphy ("saw"/VERB finds *saw* and *see*: nltk 3.5's, the lemmatizer's). Its
+  *senses* are the lemmas of those synsets whose ``name().lower()`` is one of its analyses.
 * H(X), the direct hypernyms of synsets X: ``s.hypernyms() + s.instance_hypernyms()`` for s in X.
 
 The relation is the first that holds, in this order (T the target's synsets, S the substitute's):
@@ -17,14 +15,10 @@ The relation is the first that holds, in this order (T the target's synsets, S t
 3. ``hyponym``: the substitute is more specific: a synset of T is in H(S).
 4. ``co-hyponym``: H(T) and H(S) share a synset (sisters under a direct hypernym).
 5. ``antonym``: a target sense's ``antonyms()`` include a sense of the substitute (under the target's POS).
-6. ``derivationally related``: a target sense's ``derivationally_related_forms()`` include a lemma whose
-   name is an analysis of the substitute under that lemma's own POS (derivations cross parts of speech:
-   decide/VERB and decision).
+6. ``derivationally related``: a target sense's ``derivationally_related_forms()`` include a lemma whose name is an
+   analysis of the substitute under that lemma's own POS (decide/VERB and decision).
 7. ``other``: the target and the substitute both have synsets, and none of the above holds.
 8. ``not in WordNet``: none of the above, and the substitute (or the target) has no synset under the POS.
-
-Depth is one pointer throughout: DEPTH below is where that is chosen (2 would also count hypernyms of
-hypernyms, for 2-4).
 """
 
 from __future__ import annotations
@@ -38,8 +32,7 @@ SYNONYM, HYPERNYM, HYPONYM, CO_HYPONYM = "synonym", "hypernym", "hyponym", "co-h
 ANTONYM, DERIVATION, OTHER, NOT_IN_WORDNET = "antonym", "derivationally related", "other", "not in WordNet"
 RELATIONS = (SYNONYM, HYPERNYM, HYPONYM, CO_HYPONYM, ANTONYM, DERIVATION, OTHER, NOT_IN_WORDNET)
 DEPTH = 1  # hypernym pointers followed for hypernym, hyponym and co-hyponym: direct ones only
-# Memory stays bounded on any input: words looked up are remembered (a system's words recur from target to
-# target), and so are targets (their lemmas repeat: CoInCo has ~15,000 targets for ~3,000 lemmas).
+# Words and targets looked up are remembered, boundedly (CoInCo has ~15,000 targets for ~3,000 lemmas).
 _REMEMBERED_WORDS = 1 << 14
 _REMEMBERED_TARGETS = 256
 
@@ -50,8 +43,8 @@ def _letters(ud_pos: str) -> tuple[str, ...]:
 
 
 class WordView:
-    """What relations need of one word (a lemma, spaces written `_`) under the POS letters of a target: its
-    analyses, synsets and their direct hypernyms, and, per POS letter, its senses (computed when asked)."""
+    """What relations need of one word under the POS letters of a target: its analyses, synsets and their direct
+    hypernyms, and, per POS letter, its senses (computed when asked)."""
 
     __slots__ = ("word", "graph", "forms", "synsets", "up", "_senses")
 
@@ -84,8 +77,7 @@ def _up(graph: WordNetGraph, synsets) -> frozenset[int]:
 
 
 def word_view(lemma: str, letters: tuple[str, ...]) -> WordView:
-    """The WordView of a metric lemma (spaces become `_`) under POS letters; remembered when the lemma is at
-    most CACHED_LENGTH characters long, as the lemmatizer remembers words (a file may hold huge ones)."""
+    """The WordView of a metric lemma under POS letters; remembered if at most CACHED_LENGTH characters long."""
     if len(lemma) > CACHED_LENGTH:
         return WordView(lemma.replace(" ", "_"), letters, load_wordnet_graph())
     return _remembered_view(lemma, letters)
@@ -97,7 +89,7 @@ def _remembered_view(lemma: str, letters: tuple[str, ...]) -> WordView:
 
 
 class TargetRelations:
-    """The relations of substitutes to one target: what depends on the target alone is looked up once.
+    """The relations of substitutes to one target, what depends on the target alone looked up once.
 
     >>> TargetRelations("bright", "ADJ").of("brilliant")
     'synonym'

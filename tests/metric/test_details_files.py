@@ -15,7 +15,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from swords_metric import MetricInputError, Scorer, is_details_file
-from swords_metric.details.columns import EXTENSIONS as DETAILS_EXTENSIONS
+from swords_metric.details.formats import EXTENSIONS as DETAILS_EXTENSIONS
 
 from ..baselines.run_helpers import SWORDS, one_line, swords
 from ..conftest import REPO_ROOT
@@ -150,8 +150,7 @@ def test_from_python_each_fault_is_a_metric_input_error(tmp_path):
 
 
 def _typed(name: str, text: str):
-    from swords_metric.details.cells import spreadsheet_text
-    from swords_metric.details.columns import field_type
+    from swords_metric.details.formats import field_type, spreadsheet_text
 
     if text == "":
         return None

@@ -15,7 +15,7 @@ import pytest
 
 import swords_dataset
 from swords_metric import MetricInputError, Scorer
-from swords_metric.details.columns import EXTENSIONS as DETAILS_EXTENSIONS
+from swords_metric.details.formats import EXTENSIONS as DETAILS_EXTENSIONS
 
 from ..baselines.run_helpers import swords
 from .real_systems import COINCO_ORACLE

@@ -15,7 +15,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from swords_metric import MetricInputError, Scorer
-from swords_metric.details.columns import EXTENSIONS as DETAILS_EXTENSIONS
+from swords_metric.details.formats import EXTENSIONS as DETAILS_EXTENSIONS
 
 from ..baselines.run_helpers import one_line, swords
 from .real_systems import COINCO_ORACLE

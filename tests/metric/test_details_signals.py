@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 import swords_dataset
-from swords_metric.details.columns import EXTENSIONS as DETAILS_EXTENSIONS
+from swords_metric.details.formats import EXTENSIONS as DETAILS_EXTENSIONS
 
 from ..baselines.run_helpers import SWORDS, swords
 from ..conftest import REPO_ROOT

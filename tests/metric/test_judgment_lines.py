@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 import pytest
 
 from swords_metric import MetricInputError, Scorer, extended_scores, merge_judgments, read_tasks
-from swords_metric.judgments.report import format_extended
+from swords_metric.judgments.extended import format_extended
 
 from ..conftest import run_swords
 from .judgment_cases import Case, make_case

@@ -1,4 +1,4 @@
-"""The rules for resuming a judging session (swords_metric.judgments.resume), on real tasks: the wordnet baseline's
+"""The rules for resuming a judging session (swords_metric.judgments.records), on real tasks: the wordnet baseline's
 unjudged top-10 substitutes for three SWORDS test targets, judged record by record through the metric's own record
 maker and writer, one task cut short as a killed writer leaves it."""
 
@@ -22,7 +22,7 @@ from swords_metric import (
     read_judgments,
     unfinished_tasks,
 )
-from swords_metric.judgments.resume import record_key
+from swords_metric.judgments.records import record_key
 
 
 @pytest.fixture(scope="module")

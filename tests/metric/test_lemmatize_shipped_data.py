@@ -12,8 +12,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+from swords_dataset.builder import wordnet_morphy
 from swords_metric.wordnet import lemmatizer as lem
-from swords_metric.wordnet import morphy_data as wordnet_data
 
 from ..conftest import REPO_ROOT
 
@@ -47,7 +47,7 @@ def test_works_offline_without_nltk(tmp_path: Path):
 
 def test_shipped_data_regenerates_identically(debian_wordnet: Path, tmp_path: Path):
     output = tmp_path / lem.DATA_FILE
-    wordnet_data.main(["--wordnet-dir", str(debian_wordnet), "--output", str(output)])
+    wordnet_morphy.main(["--wordnet-dir", str(debian_wordnet), "--output", str(output)])
     assert gzip.decompress(output.read_bytes()) == gzip.decompress(SHIPPED_DATA.read_bytes())
     assert output.read_bytes() == SHIPPED_DATA.read_bytes()
 

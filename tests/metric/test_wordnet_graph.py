@@ -10,19 +10,19 @@ from pathlib import Path
 
 import pytest
 
+from swords_dataset.builder import wordnet_graph
 from swords_metric import WordNetGraph, load_wordnet_graph
-from swords_metric.wordnet import graph_data
 
 from ..conftest import REPO_ROOT
 from .nltk_wordnet import run_nltk, wordnet_root
 
-SHIPPED = REPO_ROOT / "swords_metric" / "wordnet" / graph_data.DATA_FILE
+SHIPPED = REPO_ROOT / "swords_metric" / "wordnet" / wordnet_graph.DATA_FILE
 
 
 @pytest.mark.slow  # 12 s on two cores
 def test_graph_regenerates_identically(debian_wordnet: Path, tmp_path: Path):
-    output = tmp_path / graph_data.DATA_FILE
-    assert graph_data.main(["--wordnet-dir", str(debian_wordnet), "--output", str(output)]) == 0
+    output = tmp_path / wordnet_graph.DATA_FILE
+    assert wordnet_graph.main(["--wordnet-dir", str(debian_wordnet), "--output", str(output)]) == 0
     assert output.read_bytes() == SHIPPED.read_bytes()
 
 

@@ -1,33 +1,27 @@
-"""Build the WordNet 3.0 graph the package ships (``wordnet-3.0-graph.zip``): read by the details' WordNet relations
-(swords_metric/wordnet/relations.py) and by the `wordnet` baseline, through :class:`swords_metric.WordNetGraph`.
+"""Build the WordNet 3.0 graph the metric ships (wordnet-3.0-graph.zip).
 
-From a raw WordNet 3.0 database directory (Debian's ``/usr/share/wordnet``: packages ``wordnet-base`` for
-``index.*``/``data.*`` and ``wordnet-sense-index`` for ``index.sense``), read by
-:mod:`swords_dataset.builder.wordnet_files`, this keeps, and only this:
+The details' WordNet relations and the `wordnet` baseline read it, through ``swords_metric.WordNetGraph``.
+
+From the raw database (:mod:`swords_dataset.builder.wordnet_files`) it keeps, and only this:
 
 * synsets, numbered in (POS file n, v, a, r; byte offset) order, with their database offsets;
 * word senses, numbered synset by synset in the data file's word order: the word as the data file spells it
-  (``_`` for spaces, adjective markers such as ``(p)`` removed) and its SemCor tag count from ``index.sense``
-  (the numbers of ``cntlist.rev``);
-* per POS, the lemma index (``index.POS``): lemma -> its synsets in WordNet's sense order, and its word senses
-  (the senses of those synsets whose word, lower-cased, is the lemma: nltk's ``lemma.name().lower()``);
-* pointers between synsets, as synset numbers in the data file's order without repeats: ``hypernyms`` (``@``
-  and instance hypernyms ``@i``), ``similar`` (``&``), ``also`` (``^``), ``verb_group`` (``$``), taken
-  whether the pointer links whole synsets or two of their words (as the `wordnet` baseline always read them);
-* pointers between word senses, as sense numbers: ``antonyms`` (``!``) and ``derivations`` (``+``,
-  derivationally related forms), both lexical in WordNet 3.0.
+  (adjective markers such as ``(p)`` removed) and its SemCor tag count from ``index.sense``;
+* per POS, the lemma index: lemma -> its synsets in WordNet's sense order, and its word senses (the senses of
+  those synsets whose word, lower-cased, is the lemma: nltk's ``lemma.name().lower()``);
+* pointers between synsets, without repeats: ``hypernyms`` (``@`` and ``@i``), ``similar`` (``&``), ``also``
+  (``^``), ``verb_group`` (``$``), whether they link whole synsets or two of their words;
+* pointers between word senses: ``antonyms`` (``!``) and ``derivations`` (``+``).
 
-Layout: a zip archive (the deterministic writer of swords_dataset.builder.wordnet_files: members sorted, fixed
-dates) of flat arrays, each its own member named ``PATH.DTYPE``: ``.txt`` is ASCII words joined by spaces,
-``.u1``/``.u2``/``.i4`` little-endian unsigned 8-bit, unsigned 16-bit and signed 32-bit integers. A ragged
-array (a list per row) is ``PATH/counts`` (per row) and ``PATH/values`` (flat). ``manifest.json`` holds the
-format, the source and the synsets per POS. Loading a member is a decompression and a ``numpy.frombuffer``,
-and members load only when used: the relations of a report read the index of one POS, the words, the
-hypernyms and the sense pointers (about 0.05 s), where the whole graph as nested JSON took over a second.
+Layout: a deterministic zip of flat arrays, each member named ``PATH.DTYPE``: ``.txt`` ASCII words joined by
+spaces, ``.u1``/``.u2``/``.i4`` little-endian integers; a ragged array is ``PATH/counts`` and ``PATH/values``;
+``manifest.json`` holds the format, the source and the synsets per POS. Members load only when used (a
+decompression and a ``numpy.frombuffer``): a report's relations read about 0.05 s of it, where nested JSON took
+over a second.
 
 Usage::
 
-    python -m swords_metric.wordnet.graph_data --wordnet-dir /usr/share/wordnet \\
+    python -m swords_dataset.builder.wordnet_graph --wordnet-dir /usr/share/wordnet \\
         --output swords_metric/wordnet/wordnet-3.0-graph.zip
 """
 
@@ -39,6 +33,7 @@ from pathlib import Path
 import numpy as np
 
 from swords_dataset.builder.wordnet_files import (
+    METRIC_WORDNET,
     POS_FILES,
     extract_main,
     read_index,
@@ -49,7 +44,7 @@ from swords_dataset.builder.wordnet_files import (
 
 FORMAT_VERSION = 1
 DATA_FILE = "wordnet-3.0-graph.zip"
-DEFAULT_OUTPUT = Path(__file__).with_name(DATA_FILE)
+DEFAULT_OUTPUT = METRIC_WORDNET / DATA_FILE
 SYNSET_POINTERS: dict[str, str] = {"@": "hypernyms", "@i": "hypernyms", "&": "similar", "^": "also", "$": "verb_group"}
 SENSE_POINTERS: dict[str, str] = {"!": "antonyms", "+": "derivations"}
 

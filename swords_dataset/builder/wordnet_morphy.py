@@ -1,15 +1,10 @@
-"""Build the compact WordNet 3.0 data file that :mod:`swords_metric.wordnet.lemmatizer` ships with.
+"""Build the WordNet 3.0 data file the metric's lemmatizer ships with (wordnet-3.0-morphy.json.gz).
 
-NLTK's lemmatizer only needs two things from WordNet: which lemma names exist for each part of speech
-(``index.{noun,verb,adj,adv}``) and the irregular-form exception lists (``{noun,verb,adj,adv}.exc``).
-This module extracts exactly those from a raw WordNet 3.0 database directory (e.g. Debian's
-``/usr/share/wordnet`` from the ``wordnet-base`` package) and writes them as deterministic gzipped JSON:
-sorted keys, no gzip file name and ``mtime=0``, so regenerating from the same database yields identical
-bytes.
+What NLTK's lemmatizer reads of WordNet: the lemma names per POS (``index.POS``) and the exception lists (``POS.exc``).
 
 Usage::
 
-    python -m swords_metric.wordnet.morphy_data --wordnet-dir /usr/share/wordnet \\
+    python -m swords_dataset.builder.wordnet_morphy --wordnet-dir /usr/share/wordnet \\
         --output swords_metric/wordnet/wordnet-3.0-morphy.json.gz
 """
 
@@ -18,20 +13,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from swords_dataset.builder.wordnet_files import POS_FILES, extract_main, read_lines
+from swords_dataset.builder.wordnet_files import METRIC_WORDNET, POS_FILES, extract_main, read_lines
 
-#: Format version of the JSON payload; bump it if the layout changes.
-FORMAT_VERSION = 1
-
-DEFAULT_OUTPUT = Path(__file__).with_name("wordnet-3.0-morphy.json.gz")
+FORMAT_VERSION = 1  # bump it if the layout changes
+DEFAULT_OUTPUT = METRIC_WORDNET / "wordnet-3.0-morphy.json.gz"
 
 
 def read_lemma_index(wordnet_dir: Path) -> dict[str, list[str]]:
-    """Lemma names per POS, as NLTK's reader indexes them.
-
-    NLTK skips the license header (lines starting with a space) and keys each entry by its first
-    token (the lemma) and its second token (the POS letter written in the line, not the file name).
-    """
+    """Lemma names per POS, as NLTK's reader indexes them: the license header (lines starting with a space)
+    skipped, each entry keyed by its lemma and the POS letter written in the line (not the file's name)."""
     lemmas: dict[str, set[str]] = {pos: set() for pos in POS_FILES}
     for suffix in POS_FILES.values():
         for line in read_lines(wordnet_dir / f"index.{suffix}"):
@@ -48,12 +38,9 @@ def read_lemma_index(wordnet_dir: Path) -> dict[str, list[str]]:
 
 
 def read_exceptions(wordnet_dir: Path) -> dict[str, dict[str, list[str]]]:
-    """Exception maps per POS: inflected form -> base forms, in file order.
-
-    As in NLTK, a form listed on several lines keeps only its *last* line (WordNet 3.0 has a few such
-    duplicates, e.g. ``involucra`` and ``aurar`` in noun.exc, ``offer`` in adj.exc), and a line with a
-    single token maps the form to an empty list.
-    """
+    """Exception maps per POS: inflected form -> base forms, in file order. As in NLTK, a form listed twice keeps
+    its *last* line (WordNet 3.0: ``involucra``, ``aurar`` in noun.exc, ``offer`` in adj.exc), and a line of one
+    token maps the form to an empty list."""
     exceptions: dict[str, dict[str, list[str]]] = {}
     for pos, suffix in POS_FILES.items():
         table: dict[str, list[str]] = {}
