@@ -47,13 +47,16 @@ _PUBLIC = {
     "swords_metric.judgments.merge": ("MergedJudgments", "merge_judgments"),
     "swords_metric.judgments.names": ("LLM_PREFIX", "check_judge_name", "judge_id"),
     "swords_metric.judgments.protocol": ("INSTRUCTIONS", "INSTRUCTIONS_VERSION", "LABELS", "MAX_CANDIDATES"),
-    "swords_metric.judgments.records": ("Judgments", "JudgmentsWriter", "judgment_record", "read_judgments"),
-    "swords_metric.judgments.resume": (
+    "swords_metric.judgments.records": (
+        "Judgments",
+        "JudgmentsWriter",
         "carried_records",
         "judgeable",
         "judged_by",
+        "judgment_record",
         "llm_judge",
         "mismatched_record",
+        "read_judgments",
         "unfinished_tasks",
     ),
     "swords_metric.judgments.tasks": ("Candidate", "Task", "TaskSet", "make_tasks", "tasks_for"),
@@ -104,8 +107,9 @@ if TYPE_CHECKING:  # the names as type checkers and the API reference (mkdocstri
     from swords_metric.judgments.merge import MergedJudgments, merge_judgments
     from swords_metric.judgments.names import LLM_PREFIX, check_judge_name, judge_id
     from swords_metric.judgments.protocol import INSTRUCTIONS, INSTRUCTIONS_VERSION, LABELS, MAX_CANDIDATES
-    from swords_metric.judgments.records import Judgments, JudgmentsWriter, judgment_record, read_judgments
-    from swords_metric.judgments.resume import (
+    from swords_metric.judgments.records import (
+        Judgments,
+        JudgmentsWriter,
         carried_records,
         judgeable,
         judged_by,
