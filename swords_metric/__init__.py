@@ -21,123 +21,89 @@ METRIC_DIR = Path(__file__).resolve().parent
 
 # The public surface, module -> its public names: nothing outside swords_metric imports its modules (import-linter
 # checks it), and each module loads when one of its names is first used.
+# fmt: off
 _PUBLIC = {
-    "swords_dataset.judgements": ("ACCEPTABLE_ABOVE", "CLASSES", "CONCEIVABLE_FROM"),
+    "swords_dataset.judgements": ("ACCEPTABLE_ABOVE", "CLASSES", "CONCEIVABLE_FROM",),
     "swords_metric.details.explain": ("Judgement",),
-    "swords_metric.details.place": ("check_details_path", "is_details_file"),
+    "swords_metric.details.place": ("check_details_path", "is_details_file",),
     "swords_metric.errors": ("MetricInputError",),
-    "swords_metric.evaluation": ("Evaluation", "evaluate"),
-    "swords_metric.families": ("Family", "family_of"),
+    "swords_metric.evaluation": ("Evaluation", "evaluate",),
+    "swords_metric.families": ("Family", "family_of",),
     "swords_metric.judgments.agreement": (
-        "MIN_AGREEMENT_CANDIDATES",
-        "accuracy",
-        "check_agreement",
-        "cohen_kappa",
-        "spearman",
+        "MIN_AGREEMENT_CANDIDATES", "accuracy", "check_agreement", "cohen_kappa", "spearman",
     ),
     "swords_metric.judgments.extended": ("extended_scores",),
     "swords_metric.judgments.files": (
-        "MAX_JUDGMENTS_BYTES",
-        "MAX_TASKS_BYTES",
-        "TASKS_DIGEST",
-        "read_tasks",
-        "tasks_digest",
-        "write_tasks",
+        "MAX_JUDGMENTS_BYTES", "MAX_TASKS_BYTES", "TASKS_DIGEST", "read_tasks", "tasks_digest", "write_tasks",
     ),
-    "swords_metric.judgments.merge": ("MergedJudgments", "merge_judgments"),
-    "swords_metric.judgments.names": ("LLM_PREFIX", "check_judge_name", "judge_id"),
-    "swords_metric.judgments.protocol": ("INSTRUCTIONS", "INSTRUCTIONS_VERSION", "LABELS", "MAX_CANDIDATES"),
+    "swords_metric.judgments.merge": ("MergedJudgments", "merge_judgments",),
+    "swords_metric.judgments.names": ("LLM_PREFIX", "check_judge_name", "judge_id",),
+    "swords_metric.judgments.protocol": ("INSTRUCTIONS", "INSTRUCTIONS_VERSION", "LABELS", "MAX_CANDIDATES",),
     "swords_metric.judgments.records": (
-        "Judgments",
-        "JudgmentsWriter",
-        "carried_records",
-        "judgeable",
-        "judged_by",
-        "judgment_record",
-        "llm_judge",
-        "mismatched_record",
-        "read_judgments",
-        "unfinished_tasks",
+        "Judgments", "JudgmentsWriter", "carried_records", "judgeable", "judged_by", "judgment_record", "llm_judge",
+        "mismatched_record", "read_judgments", "unfinished_tasks",
     ),
-    "swords_metric.judgments.tasks": ("Candidate", "Task", "TaskSet", "make_tasks", "tasks_for"),
+    "swords_metric.judgments.tasks": ("Candidate", "Task", "TaskSet", "make_tasks", "tasks_for",),
     "swords_metric.leaderboard": ("Board",),
     "swords_metric.metrics.bootstrap": ("check_resamples",),
     "swords_metric.official.scorer": ("FamilyScorer",),
     "swords_metric.predictions.files": (
-        "MAX_PREDICTIONS_BYTES",
-        "MAX_TARGET_CHARS",
-        "PredictionFile",
-        "read_predictions",
-        "write_predictions",
+        "MAX_PREDICTIONS_BYTES", "MAX_TARGET_CHARS", "PredictionFile", "read_predictions", "write_predictions",
     ),
     "swords_metric.predictions.prepared": ("PreparedPredictions",),
-    "swords_metric.published": ("published_benchmarks", "published_papers", "published_results", "published_systems"),
+    "swords_metric.published": ("published_benchmarks", "published_papers", "published_results", "published_systems",),
     "swords_metric.references.target_ids": ("UnknownTargetsError",),
-    "swords_metric.report": ("format_analysis", "format_comparison", "format_differences", "format_result"),
-    "swords_metric.scorer": ("Scorer", "score", "scorer_for"),
-    "swords_metric.wordnet.graph": ("WordNetGraph", "load_wordnet_graph"),
-    "swords_metric.wordnet.lemmatizer": ("UD_TO_WORDNET", "lemmatize"),
+    "swords_metric.report": ("format_analysis", "format_comparison", "format_differences", "format_result",),
+    "swords_metric.scorer": ("Scorer", "score", "scorer_for",),
+    "swords_metric.wordnet.graph": ("WordNetGraph", "load_wordnet_graph",),
+    "swords_metric.wordnet.lemmatizer": ("UD_TO_WORDNET", "lemmatize",),
     "swords_metric.wordnet.relations": ("RELATIONS",),
 }
+# fmt: on
 _MODULE_OF = {name: module for module, names in _PUBLIC.items() for name in names}
 
 if TYPE_CHECKING:  # the names as type checkers and the API reference (mkdocstrings) see them
-    from swords_dataset.judgements import ACCEPTABLE_ABOVE, CLASSES, CONCEIVABLE_FROM
-    from swords_metric.details.explain import Judgement
-    from swords_metric.details.place import check_details_path, is_details_file
-    from swords_metric.errors import MetricInputError
-    from swords_metric.evaluation import Evaluation, evaluate
-    from swords_metric.families import Family, family_of
-    from swords_metric.judgments.agreement import (
-        MIN_AGREEMENT_CANDIDATES,
-        accuracy,
-        check_agreement,
-        cohen_kappa,
-        spearman,
+    # fmt: off
+    from swords_dataset.judgements import ACCEPTABLE_ABOVE, CLASSES, CONCEIVABLE_FROM  # noqa: F401, I001
+    from swords_metric.details.explain import Judgement  # noqa: F401
+    from swords_metric.details.place import check_details_path, is_details_file  # noqa: F401
+    from swords_metric.errors import MetricInputError  # noqa: F401
+    from swords_metric.evaluation import Evaluation, evaluate  # noqa: F401
+    from swords_metric.families import Family, family_of  # noqa: F401
+    from swords_metric.judgments.agreement import (  # noqa: F401
+        MIN_AGREEMENT_CANDIDATES, accuracy, check_agreement, cohen_kappa, spearman,
     )
-    from swords_metric.judgments.extended import extended_scores
-    from swords_metric.judgments.files import (
-        MAX_JUDGMENTS_BYTES,
-        MAX_TASKS_BYTES,
-        TASKS_DIGEST,
-        read_tasks,
-        tasks_digest,
-        write_tasks,
+    from swords_metric.judgments.extended import extended_scores  # noqa: F401
+    from swords_metric.judgments.files import (  # noqa: F401
+        MAX_JUDGMENTS_BYTES, MAX_TASKS_BYTES, TASKS_DIGEST, read_tasks, tasks_digest, write_tasks,
     )
-    from swords_metric.judgments.merge import MergedJudgments, merge_judgments
-    from swords_metric.judgments.names import LLM_PREFIX, check_judge_name, judge_id
-    from swords_metric.judgments.protocol import INSTRUCTIONS, INSTRUCTIONS_VERSION, LABELS, MAX_CANDIDATES
-    from swords_metric.judgments.records import (
-        Judgments,
-        JudgmentsWriter,
-        carried_records,
-        judgeable,
-        judged_by,
-        judgment_record,
-        llm_judge,
-        mismatched_record,
-        read_judgments,
-        unfinished_tasks,
+    from swords_metric.judgments.merge import MergedJudgments, merge_judgments  # noqa: F401
+    from swords_metric.judgments.names import LLM_PREFIX, check_judge_name, judge_id  # noqa: F401
+    from swords_metric.judgments.protocol import (  # noqa: F401
+        INSTRUCTIONS, INSTRUCTIONS_VERSION, LABELS, MAX_CANDIDATES,
     )
-    from swords_metric.judgments.tasks import Candidate, Task, TaskSet, make_tasks, tasks_for
-    from swords_metric.leaderboard import Board
-    from swords_metric.metrics.bootstrap import check_resamples
-    from swords_metric.official.scorer import FamilyScorer
-    from swords_metric.predictions.files import (
-        MAX_PREDICTIONS_BYTES,
-        MAX_TARGET_CHARS,
-        PredictionFile,
-        read_predictions,
-        write_predictions,
+    from swords_metric.judgments.records import (  # noqa: F401
+        Judgments, JudgmentsWriter, carried_records, judgeable, judged_by, judgment_record, llm_judge,
+        mismatched_record, read_judgments, unfinished_tasks,
     )
-    from swords_metric.predictions.prepared import PreparedPredictions
-    from swords_metric.published import published_benchmarks, published_papers, published_results, published_systems
-    from swords_metric.references.target_ids import UnknownTargetsError
-    from swords_metric.report import format_analysis, format_comparison, format_differences, format_result
-    from swords_metric.scorer import Scorer, score, scorer_for
-    from swords_metric.wordnet.graph import WordNetGraph, load_wordnet_graph
-    from swords_metric.wordnet.lemmatizer import UD_TO_WORDNET, lemmatize
-    from swords_metric.wordnet.relations import RELATIONS
+    from swords_metric.judgments.tasks import Candidate, Task, TaskSet, make_tasks, tasks_for  # noqa: F401
+    from swords_metric.leaderboard import Board  # noqa: F401
+    from swords_metric.metrics.bootstrap import check_resamples  # noqa: F401
+    from swords_metric.official.scorer import FamilyScorer  # noqa: F401
+    from swords_metric.predictions.files import (  # noqa: F401
+        MAX_PREDICTIONS_BYTES, MAX_TARGET_CHARS, PredictionFile, read_predictions, write_predictions,
+    )
+    from swords_metric.predictions.prepared import PreparedPredictions  # noqa: F401
+    from swords_metric.published import (  # noqa: F401
+        published_benchmarks, published_papers, published_results, published_systems,
+    )
+    from swords_metric.references.target_ids import UnknownTargetsError  # noqa: F401
+    from swords_metric.report import format_analysis, format_comparison, format_differences, format_result  # noqa: F401
+    from swords_metric.scorer import Scorer, score, scorer_for  # noqa: F401
+    from swords_metric.wordnet.graph import WordNetGraph, load_wordnet_graph  # noqa: F401
+    from swords_metric.wordnet.lemmatizer import UD_TO_WORDNET, lemmatize  # noqa: F401
+    from swords_metric.wordnet.relations import RELATIONS  # noqa: F401
+    # fmt: on
 
 
 def __getattr__(name: str):
@@ -164,81 +130,4 @@ def format_family_result(result: dict, title: str, k: int = 10) -> str:
     return __getattr__("family_of")(result["family"]).report(result, title, k, "generative")
 
 
-__all__ = [
-    "ACCEPTABLE_ABOVE",
-    "Board",
-    "CLASSES",
-    "CONCEIVABLE_FROM",
-    "Candidate",
-    "Evaluation",
-    "Family",
-    "FamilyScorer",
-    "INSTRUCTIONS",
-    "INSTRUCTIONS_VERSION",
-    "Judgement",
-    "Judgments",
-    "JudgmentsWriter",
-    "LABELS",
-    "LLM_PREFIX",
-    "MAX_CANDIDATES",
-    "MAX_JUDGMENTS_BYTES",
-    "MAX_PREDICTIONS_BYTES",
-    "MAX_TARGET_CHARS",
-    "MAX_TASKS_BYTES",
-    "MIN_AGREEMENT_CANDIDATES",
-    "MergedJudgments",
-    "MetricInputError",
-    "PredictionFile",
-    "PreparedPredictions",
-    "RELATIONS",
-    "Scorer",
-    "TASKS_DIGEST",
-    "Task",
-    "TaskSet",
-    "UD_TO_WORDNET",
-    "UnknownTargetsError",
-    "WordNetGraph",
-    "accuracy",
-    "carried_records",
-    "check_agreement",
-    "check_details_path",
-    "check_judge_name",
-    "check_resamples",
-    "cohen_kappa",
-    "evaluate",
-    "extended_scores",
-    "family_of",
-    "format_analysis",
-    "format_comparison",
-    "format_differences",
-    "format_family_result",
-    "format_result",
-    "is_details_file",
-    "judge_id",
-    "judgeable",
-    "judged_by",
-    "judgment_record",
-    "lemmatize",
-    "llm_judge",
-    "load",
-    "load_wordnet_graph",
-    "make_tasks",
-    "merge_judgments",
-    "metric_family",
-    "mismatched_record",
-    "published_benchmarks",
-    "published_papers",
-    "published_results",
-    "published_systems",
-    "read_judgments",
-    "read_predictions",
-    "read_tasks",
-    "score",
-    "scorer_for",
-    "spearman",
-    "tasks_digest",
-    "tasks_for",
-    "unfinished_tasks",
-    "write_predictions",
-    "write_tasks",
-]
+__all__ = sorted([*_MODULE_OF, "format_family_result", "load", "metric_family"])  # noqa: PLE0605
