@@ -101,9 +101,15 @@ OFFICIAL = (
     + """
 import importlib.util, subprocess, tempfile, os
 from swords_metric import Scorer
+from swords_metric.predictions.items import normalize_prediction_items
+from swords_metric.predictions.lemmatized import prepare_prediction
 from swords_dataset.builder.sources import default_sources_dir
 scorer = Scorer(rows)
-refs, preds = scorer.references, scorer.lemma_lists(predictions)
+refs = scorer.references
+preds = [  # each prediction as the metrics read it before any cut-off
+    None if items is None or ref is None else prepare_prediction(normalize_prediction_items(items), ref)
+    for items, ref in zip(scorer.index.align(predictions, "predictions").items, refs)
+]
 scorers = default_sources_dir() / "reference-scorers"
 spec = importlib.util.spec_from_file_location("gap", scorers / "generalized_average_precision.py")
 gap = importlib.util.module_from_spec(spec); spec.loader.exec_module(gap)

@@ -5,7 +5,7 @@ references prepared once, scoring any number of systems with the SWORDS metrics.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -20,8 +20,6 @@ from swords_metric.metrics.target_scores import TargetScores, precision_recall_a
 from swords_metric.official.scorer import FamilyScorer
 from swords_metric.options import check_flag, check_k, check_scorer_options, check_setting, check_split_name
 from swords_metric.predictions.files import MAX_PREDICTIONS_BYTES, MAX_TARGET_CHARS, PredictionFile
-from swords_metric.predictions.items import normalize_prediction_items
-from swords_metric.predictions.lemmatized import prepare_prediction
 from swords_metric.predictions.prepared import PreparedPredictions, prepare_given, prepare_keyed
 from swords_metric.references.shipped import LEMMATIZER, shipped_references
 from swords_metric.references.split import ReferenceSplit, ScoredTargets, shipped_split
@@ -205,10 +203,6 @@ class Scorer(ScorerBase):
         prepared.details_file = stream.written() if stream is not None else None
         return prepared
 
-    def align(self, predictions: Mapping[str, object] | Sequence[object], source: str = "predictions") -> list:
-        """Predictions in reference order (None where a target has none); see TargetIndex.align."""
-        return self.index.align(predictions, source).items
-
     def restricted_to_given(self, predictions: PreparedPredictions) -> tuple[Scorer, PreparedPredictions]:
         """A Scorer of just the targets these predictions name (the others left out rather than scored as
         empty answers), and the predictions prepared for it: e.g. a run over part of a split."""
@@ -222,15 +216,6 @@ class Scorer(ScorerBase):
         subset = self.split_references.subset(keep)
         scorer = Scorer.from_references(subset, self.k, self.split, self.setting, self.include_problematic, self.config)
         return scorer, prepared.subset(keep, scorer)
-
-    def lemma_lists(self, predictions: Mapping[str, object] | Sequence[object]) -> list[list[tuple[str, float]] | None]:
-        """Per reference, in order, the prediction as the metrics read it before any cut-off: [(lemma, score)]
-        ordered by score, the target's lemma and later duplicates dropped (None: no reference, or no
-        prediction). What the official scorers are fed when they run beside this one."""
-        return [
-            None if items is None or ref is None else prepare_prediction(normalize_prediction_items(items), ref)
-            for items, ref in zip(self.align(predictions), self.references, strict=True)
-        ]
 
     def judge(self, target_id: str, substitutes: Iterable[str]) -> list[Judgement]:
         """Each substitute against the target's gold, as the metric counts it: lemmatized under the target's
