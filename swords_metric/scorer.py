@@ -17,7 +17,6 @@ from swords_metric.families import SWORDS, Family, family_of, refuse_row, rows_f
 from swords_metric.families.base import ScorerBase
 from swords_metric.metrics.bootstrap import MIN_PAIRED_RESAMPLES, check_resamples, check_seed, intervals, paired_test
 from swords_metric.metrics.target_scores import TargetScores, precision_recall_at, score_targets
-from swords_metric.official.scorer import FamilyScorer
 from swords_metric.options import check_flag, check_k, check_scorer_options, check_setting, check_split_name
 from swords_metric.predictions.files import MAX_PREDICTIONS_BYTES, MAX_TARGET_CHARS, PredictionFile
 from swords_metric.predictions.prepared import PreparedPredictions, prepare_given, prepare_keyed
@@ -27,6 +26,7 @@ from swords_metric.signature import Signature
 
 if TYPE_CHECKING:
     from swords_metric.details.explain import Judgement
+    from swords_metric.official.scorer import FamilyScorer
 
 __all__ = ["PreparedPredictions", "Scorer", "check_resamples", "score", "scorer_for"]
 
@@ -75,6 +75,8 @@ def make_scorer(
     else:
         rows = source
     if family is not SWORDS:  # its own official metrics: the one scorer of every official family
+        from swords_metric.official.scorer import FamilyScorer  # not imported where the SWORDS metrics score
+
         return FamilyScorer(rows, config=config, split=split, k=k, family=family)
     if named:
         return Scorer.from_references(shipped_references(source, parts), k, split, setting, include_problematic, source)
