@@ -19,8 +19,7 @@ from typing import TYPE_CHECKING
 
 METRIC_DIR = Path(__file__).resolve().parent
 
-# The public surface, module -> its public names: nothing outside swords_metric imports its modules (import-linter
-# checks it), and each module loads when one of its names is first used.
+# The public surface, module -> its public names (nothing outside swords_metric imports its modules: lint-imports).
 # fmt: off
 _PUBLIC = {
     "swords_dataset.judgements": ("ACCEPTABLE_ABOVE", "CLASSES", "CONCEIVABLE_FROM",),

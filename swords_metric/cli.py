@@ -25,7 +25,6 @@ def register(subparsers) -> None:
         description="Score a system's predictions file on a benchmark split. The figures are percentages, as the "
         "SWORDS paper reports them (TSAR-2022 and ProLex: fractions, as their official scorers print them).",
     )
-    # Groups, as a reader looks for them: what is scored, how, what is written, and the judgments that extend it.
     scored = command.add_argument_group("what to score")
     scored.add_argument("--dataset", default="swords", choices=list(swords_dataset.CONFIGS), help="benchmark config")
     scored.add_argument(
@@ -131,37 +130,21 @@ def register(subparsers) -> None:
     command.set_defaults(func=run)
 
 
-def note(text: str) -> None:
-    """One line on stderr, as a terminal can show it (file names and words escaped)."""
-    print(f"note: {shown(text)}", file=sys.stderr)
-
-
-def _with_hint(error: MetricInputError) -> SwordsError:
-    belongs_to = getattr(error, "belongs_to", None)
-    return SwordsError(str(error), f"use --dataset {belongs_to[0]} --split {belongs_to[1]}" if belongs_to else None)
-
-
-def _check_judgments(args: argparse.Namespace, family) -> None:
-    from swords_metric.judgments.judged import refusal
-
-    reason = refusal(args.dataset, family)
-    if reason:
-        raise SwordsError(f"--judgments: {args.dataset}: {reason.removeprefix('judgments: ')}")
-    if args.compare:
-        raise SwordsError("--judgments goes with --predictions (one system), not --compare")
-
-
 def run(args: argparse.Namespace) -> int:
     from swords_metric.evaluation import check_options, evaluate
     from swords_metric.families import family_of
     from swords_metric.options import check_cli_combinations
 
-    # The benchmark's metric family, decided once: every check and step below asks it. The options are checked,
-    # as options, before any work.
-    family = family_of(args.dataset)
+    family = family_of(args.dataset)  # decided once: every check and step below asks it
     try:
         if args.judgments:  # before any work: on a benchmark whose gold cannot take judgements, or with --compare
-            _check_judgments(args, family)
+            from swords_metric.judgments.judged import refusal
+
+            reason = refusal(args.dataset, family)
+            if reason:
+                raise SwordsError(f"--judgments: {args.dataset}: {reason.removeprefix('judgments: ')}")
+            if args.compare:
+                raise SwordsError("--judgments goes with --predictions (one system), not --compare")
         asked = {name: getattr(args, name) for name in ("details", "force", "relations", "no_analysis", "worst")}
         check_options(family, "cli", args.dataset, args.k, args.setting, args.include_problematic,
                       **asked, differences=args.differences)  # fmt: skip
@@ -199,12 +182,14 @@ def run(args: argparse.Namespace) -> int:
             style="cli",
         )
     except MetricInputError as error:
-        raise _with_hint(error) from None
+        belongs_to = getattr(error, "belongs_to", None)  # predictions of another split: name it
+        hint = f"use --dataset {belongs_to[0]} --split {belongs_to[1]}" if belongs_to else None
+        raise SwordsError(str(error), hint) from None
     if evaluation.details is not None:
         path, records = evaluation.details
         print(f"details: {records:,} records written to {shown(os.path.abspath(path))}", file=sys.stderr)
     for line in evaluation.notes:
-        note(line)
+        print(f"note: {shown(line)}", file=sys.stderr)  # as a terminal can show it (file names escaped)
     if args.json:
         print(json.dumps(evaluation.json(args.published), indent=2, allow_nan=False))  # every figure is finite
     else:

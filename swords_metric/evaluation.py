@@ -1,11 +1,7 @@
 """The one evaluation: predictions (or two runs, or a run with judgments and their tasks) in, one Evaluation out:
-its figures, intervals, comparison, extended figures, the notes on unusual input, and how to present them (the
-family: unit, decimals, which panels apply; how many targets were answered and whether the run was limited).
-
-Every surface renders an Evaluation and none re-orchestrates: `swords evaluate` (swords_metric/cli.py) prints
-`text()` or `json()`, the `evaluate` module's compute() returns `result`, `swords run` writes `result` with its
-run, the Space's Score tab lays out its tables, the lm-eval tasks report its figures. The options are checked
-once, here, from the one table (swords_metric/options.py), worded for the surface that asked (`style`)."""
+its figures, intervals, comparison, extended figures, notes, and how to present them. Every surface renders an
+Evaluation and none re-orchestrates; the options are checked once, here, worded for the surface that asked (`style`).
+"""
 
 from __future__ import annotations
 
@@ -24,9 +20,8 @@ BOOTSTRAP, WORST, DIFFERENCES = 1000, 5, 10  # resamples, worst targets, differe
 
 @dataclass
 class Evaluation:
-    """One evaluation (see the module). `result` is one system's (the scorer's score, with `extended` and
-    `judgments` on an extended gold, `analysis`, `targets_in_split` when only the given targets were scored);
-    `comparison` two systems' paired test (with `differences` where the family has per-target figures)."""
+    """One evaluation (see the module): `result`, one system's (the scorer's score, with `extended`, `judgments`,
+    `analysis`, `targets_in_split` as they apply), or `comparison`, two systems' paired test (and `differences`)."""
 
     family: Family
     dataset: str | None
@@ -46,8 +41,7 @@ class Evaluation:
 
     @property
     def targets(self) -> tuple[int, int]:
-        """(targets scored, targets of the split): fewer scored than the split holds when only a run's answered
-        targets are scored (--given-only, a `swords run --limit`)."""
+        """(targets scored, targets of the split): fewer scored with --given-only (a `swords run --limit`)."""
         result = self.result or {}
         scored = result.get("targets_scored", 0)
         return scored, result.get("targets_in_split", scored)
@@ -70,8 +64,7 @@ class Evaluation:
         return result
 
     def text(self, published: bool = False) -> str:
-        """The report `swords evaluate` prints: the figures as the family prints them, then what applies (the
-        gold the judgments extend, the summary of what the system proposed, the published rows beside it)."""
+        """The report `swords evaluate` prints: the family's, then the extended gold, summary, published rows."""
         from swords_metric.report import format_analysis, format_comparison, format_differences
 
         if self.comparison is not None:
@@ -133,13 +126,25 @@ def evaluate(
     if bootstrap is None:
         bootstrap = family.default_bootstrap(BOOTSTRAP, compared=compare is not None)
     if scorer is None:
-        scorer = _scorer(family, dataset, split, references, k, setting, include_problematic, style)
+        from swords_metric.scorer import make_scorer
+
+        rows_or_config = dataset if references is None else references
+        scorer = make_scorer(rows_or_config, split, family, k, setting, include_problematic, dataset)
+        if style == "cli" and include_problematic and not any(scorer.problematic):  # nothing for it to do
+            raise MetricInputError(
+                f"--include-problematic: {dataset} {split} has no problematic targets (only CoInCo flags any); leave "
+                "the option out"
+            )
     evaluation = Evaluation(family, dataset or scorer.config, split or scorer.split, scorer.k, setting, "")
     if compare is not None:
         return _compare(evaluation, scorer, compare, bootstrap, seed, details, differences, sources, style)
     evaluation.source = source or (str(predictions) if isinstance(predictions, str | Path) else "predictions")
     check_resamples(bootstrap, what="--bootstrap" if style == "cli" else "bootstrap")
-    merged = _merged(scorer, judgments)  # checked before the run is read
+    merged = None
+    if judgments:  # read and checked before the run is
+        from swords_metric.judgments.merge import merge_judgments
+
+        merged = merge_judgments(scorer, [judgments] if isinstance(judgments, str | Path) else judgments)
     prepared = _prepared(scorer, predictions, evaluation.source, details, force, given_only)
     evaluation.details = getattr(prepared, "details_file", None)
     split_targets = len(prepared.ranked)
@@ -174,8 +179,7 @@ def check_options(
     judgments: object = None,
     **asked: object,
 ) -> int:
-    """Every option of an evaluation, before any work (compute() calls it before storing anything): each of the
-    right kind, then those `family` does not take (worded for `style`), then the judgments asked for. Returns k."""
+    """Every option of an evaluation, before any work: its kind, then whether `family` takes it. Returns k."""
     setting, k = check_setting(setting), check_k(k)
     include_problematic = check_flag(include_problematic, "include_problematic")
     check_family_options(family, style, dataset, **asked, include_problematic=include_problematic, setting=setting, k=k)
@@ -189,32 +193,8 @@ def check_options(
     return k
 
 
-def _scorer(family, dataset, split, references, k, setting, include_problematic, style):
-    """The split's scorer (the family decided; its options checked already), and for swords evaluate a CoInCo-only
-    option refused where there is nothing for it to do."""
-    from swords_metric.scorer import make_scorer
-
-    source = dataset if references is None else references
-    scorer = make_scorer(source, split, family, k, setting, include_problematic, dataset)
-    if style == "cli" and include_problematic and not any(scorer.problematic):
-        raise MetricInputError(
-            f"--include-problematic: {dataset} {split} has no problematic targets (only CoInCo flags any); leave "
-            "the option out"
-        )
-    return scorer
-
-
-def _merged(scorer, judgments):
-    if not judgments:
-        return None
-    from swords_metric.judgments.merge import merge_judgments
-
-    return merge_judgments(scorer, [judgments] if isinstance(judgments, str | Path) else judgments)
-
-
 def _prepared(scorer, predictions, source: str, details, force: bool, given_only: bool):
-    """The predictions as `scorer` reads them: a file read as a stream (with its details file written as it is
-    read; a partial official file matched line by line with `given_only`), or Python values prepared."""
+    """The predictions as `scorer` reads them: a file as a stream (its details written as it is read), or values."""
     if isinstance(predictions, str | Path):
         return scorer.read(predictions, source=source, details=details, details_force=force, partial=given_only)
     return scorer.prepare(predictions, source)

@@ -43,19 +43,13 @@ def card_text(version: str) -> str:
     return card[:header_end] + note + card[header_end:]
 
 
-def requirements_text(release: Release) -> str:
-    lines = [f"swords-lexsub=={release.version}"]
-    if release.wheel is not None:
-        lines.append(f"./{release.wheel.name}")  # shipped beside it until PyPI has the release
-    return "\n".join(lines) + "\n"
-
-
 def write(folder: Path, release: Release) -> None:
     ship_wheel(release, folder)  # first: checked, as its name goes into requirements.txt
     (folder / "swords_metric.py").write_text(module_text(release.version), encoding="utf-8")
     (folder / "README.md").write_text(card_text(release.version), encoding="utf-8")
     shutil.copyfile(HUB_FILES / "app.py", folder / "app.py")
-    (folder / "requirements.txt").write_text(requirements_text(release), encoding="utf-8")
+    wheel = [f"./{release.wheel.name}"] if release.wheel is not None else []  # beside it until PyPI has the release
+    (folder / "requirements.txt").write_text("\n".join([f"swords-lexsub=={release.version}", *wheel]) + "\n", "utf-8")
 
 
 METRIC_REPO = HubRepo(folder="metric", repo_type="space", name="swords_metric", write=write, space_sdk="gradio")

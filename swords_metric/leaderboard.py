@@ -1,9 +1,6 @@
-"""A leaderboard of one benchmark split ("swords test", "tsar2022_en test"): the figures it shows (its family's
-compact metrics, with their short labels, from the family's reader table), the main metric it ranks by (the first of
-the family's leaderboard metrics that the split's published rows report), a measured run's figures checked for
-their unit and shown as the board shows them, the published rows on it, and the ranking: best first, rows that do
-not report the main metric last, ties in the order given (measured runs first), runs over part of the split after
-the rest. The Space's Leaderboard tab lays it out; nothing here reads a file."""
+"""A leaderboard of one benchmark split ("swords test", "tsar2022_en test"): the figures it shows, the main metric it
+ranks by, a measured run's figures checked for their unit, the published rows on it, and the ranking. The Space's
+Leaderboard tab lays it out."""
 
 from __future__ import annotations
 
@@ -69,13 +66,11 @@ class Board:
         return WHY_MAIN[self.main[1]]
 
     def figure(self, value: float) -> float:
-        """A measured figure as the board shows it: percentages to 1 decimal, as the papers print them; fractions as
-        their official scorers print them."""
+        """A measured figure as the board shows it: percentages to 1 decimal, as the papers print them."""
         return round(float(value), 1) if self.reader.scale == "percent" else self.reader.shown(value)
 
     def measured(self, metrics: Mapping) -> dict[str, float]:
-        """A run's figures (a metrics file of `swords run`, or a result) by column label, as the board shows them; a
-        figure not in its family's unit is a MetricInputError naming the key."""
+        """A run's figures by column label, as the board shows them; one not in its family's unit is refused."""
         percent = self.reader.scale == "percent"
         row = {}
         for label, key in self.metrics:
@@ -98,5 +93,5 @@ class Board:
     def ranked_apart(self, rows: Iterable[Mapping], partial: Iterable[Mapping]) -> list[Mapping]:
         """The board in order: `rows` (published rows, and runs over every target of the split) ranked; then the
         runs over part of the split (`swords run --limit`), ranked among themselves only: their figures are over
-        other targets, so none is ranked above or among the others, whatever its figure."""
+        other targets."""
         return self.ranked(rows) + self.ranked(partial)

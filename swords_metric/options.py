@@ -1,8 +1,6 @@
-"""The evaluation's options, checked once, here, from one table, for every surface: `swords evaluate` (style "cli",
-its flags), the Python API (style "api": compute(), scorer_for, Scorer) and the Space (style "space"). A value of the
-wrong kind is one MetricInputError saying what was given and what is expected; an option a family's metrics do not
-take is one line worded for the surface (the family says why: Family.refusal); options that do not go together are
-one line naming both."""
+"""The evaluation's options, checked once, from one table, for every surface: `swords evaluate` (style "cli"), the
+Python API ("api") and the Space ("space"). An option a family's metrics do not take is one line worded for the
+surface (the family says why: Family.refusal)."""
 
 from __future__ import annotations
 
@@ -62,10 +60,6 @@ class Option:
     flag: str  # swords evaluate's
     refused: Mapping[str, str]
 
-    def given(self, value: object) -> bool:
-        """Whether a value asks for something (a flag set, a number given), as opposed to the default."""
-        return value is not None and value is not False
-
 
 # In the order refusals are checked: the options only the SWORDS metrics use, then the setting and k.
 OPTIONS = {
@@ -98,11 +92,10 @@ OPTIONS = {
 
 
 def check_family_options(family, style: str, dataset: object = None, **given: object) -> None:
-    """Refuse, in one line worded for the surface (`style`), an option given that `family` does not take (its
-    Family.refusal says why), in the table's order; the options' own kinds are checked by their checkers."""
+    """Refuse, in one line worded for `style`, an option given that `family` does not take, in the table's order."""
     for name, option in OPTIONS.items():
         value = given.get(name)
-        if name not in given or not option.given(value) or style not in option.refused:
+        if value is None or value is False or style not in option.refused:  # not given, or the default
             continue
         reason = family.refusal(name, value)
         if reason:
@@ -113,8 +106,7 @@ def check_family_options(family, style: str, dataset: object = None, **given: ob
 
 
 def check_scorer_options(family, k: object = 10, setting: object = "generative", include_problematic=False) -> int:
-    """The Python API's scorer options (scorer_for, compute()) for a family's metrics, before any work: k, the
-    setting and include_problematic of the right kind, then those the family does not take. Returns k."""
+    """The Python API's scorer options for a family's metrics, before any work. Returns k."""
     k, include_problematic = check_k(k), check_flag(include_problematic, "include_problematic")
     check_family_options(family, "api", setting=setting, include_problematic=include_problematic, k=k)
     return k
@@ -156,8 +148,7 @@ CLI_RULES = (
 
 
 def check_cli_combinations(args, chosen) -> None:
-    """swords evaluate's options that do not go together (CLI_RULES; `chosen`: the benchmark's family, which
-    --published asks), before any work."""
+    """swords evaluate's options that do not go together (CLI_RULES; `chosen`: the benchmark's family)."""
     other = "--compare (which prints no summary)" if args.compare else "--no-analysis"
     for applies, line in CLI_RULES:
         if applies(args, chosen):

@@ -24,10 +24,10 @@ SHOWN_METRICS: tuple[str, ...] = tuple(key for tabled in _TABLED for key in tabl
 
 @dataclass(frozen=True)
 class PublishedResult:
-    """One published row: the system as the paper names it, the paper (key, citation), its table (None: the source
-    names none), config and split ("trial+test": pooled), setting, metric variant, figures by metric key, whether
-    they were checked (`verified`, `where`), the `swords run` system that reproduces them, the reranker of the SWORDS
-    paper's † rows and, for SemEval-2007's oot, the items answered with duplicates (McCarthy & Navigli's IwD)."""
+    """One published row: the system as the paper names it, the paper, its table (None: the source names none),
+    config and split ("trial+test": pooled), setting, metric variant, figures by metric key, whether they were
+    checked, the `swords run` system that reproduces them, the reranker of the SWORDS paper's † rows and, for
+    SemEval-2007's oot, the items answered with duplicates (McCarthy & Navigli's IwD)."""
 
     system: str
     paper: str
@@ -61,8 +61,7 @@ class PublishedResult:
 
     @property
     def source(self) -> str:
-        """ "Lee et al. 2021, Table 4" ("Tables 4, 7" when merged; ", unverified"); the family's source for a row
-        with no table."""
+        """ "Lee et al. 2021, Table 4" ("Tables 4, 7" when merged; ", unverified")."""
         tables = (self.table or "").split(", ") if self.table else []
         if tables:
             where = f", Table{'s' if len(tables) > 1 else ''} {self.table}"
@@ -135,15 +134,13 @@ def _columns(rows: list[PublishedResult], keys=SHOWN_METRICS) -> list[str]:
 
 
 def coverage(result: dict) -> tuple[int, int] | None:
-    """(targets this run scored, targets of the split) when the run scored only part of the split (--given-only),
-    else None."""
+    """(targets this run scored, targets of the split) when the run scored only part of the split, else None."""
     total, scored = result.get("targets_in_split"), result["targets_scored"]
     return (scored, total) if total is not None and scored < total else None
 
 
 def format_published(result: dict, config: str, split: str, source: str) -> str:
-    """This run beside the published rows of its config and split (the metrics they report), with their citations;
-    one line when no paper reports on them."""
+    """This run beside the published rows of its config and split, with their citations."""
     rows = published_systems(config, split)
     if not rows:
         return f"No published results on {config} {split} in this toolkit's table (swords_metric/{PUBLISHED_FILE})."
@@ -183,8 +180,7 @@ def format_published(result: dict, config: str, split: str, source: str) -> str:
 
 
 def published_json(result: dict, config: str, split: str) -> dict:
-    """The same as data: this run's figures for every metric the published rows report, and those rows (one per
-    paper table, every figure)."""
+    """The same as data: this run's figures for every metric the published rows report, and those rows."""
     rows = published_results(config, split)
     columns = _columns(rows, tuple(PUBLISHED_METRICS))
     part = coverage(result)
@@ -200,8 +196,7 @@ def published_json(result: dict, config: str, split: str) -> dict:
 
 
 def published_markdown(family: Family | str = SWORDS) -> str:
-    """The manual's table of published results of one metric family (the SWORDS metrics' benchmarks by default;
-    "tsar2022"): every system of every paper, with its citation."""
+    """The manual's table of published results of one metric family: every system of every paper, with its citation."""
     tabled = family_of(family)
     rows = [row for row in published_systems() if row.config in configs_of(tabled)]
     columns = _columns(rows)

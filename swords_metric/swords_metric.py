@@ -79,8 +79,7 @@ Examples:
     >>> print(f"{results['lenient_a_f@10']:.2f} %")  # a percentage, as the SWORDS paper's tables
 """
 
-# The columns of a benchmark row that scoring reads (swords_metric/references/split.py), typed as swords_dataset's
-# schema types them.
+# The columns of a benchmark row that scoring reads, typed as swords_dataset's schema types them.
 _REFERENCE = {
     **{name: FEATURES[name] for name in REFERENCE_COLUMNS if name not in ("substitutes", "provenance")},
     "substitutes": datasets.List({name: FEATURES["substitutes"].feature[name] for name in SUBSTITUTE_FIELDS}),
@@ -91,21 +90,13 @@ _PREDICTION = datasets.List({"substitute": datasets.Value("string"), "score": da
 _CHUNK = 1000  # references whose predictions are converted and handed to evaluate's store at a time
 
 
-# COMPUTE_OPTIONS: what compute() takes besides predictions and references (swords_metric/evaluation.py checks them).
+# What compute() takes besides predictions and references (swords_metric/evaluation.py checks them).
 COMPUTE_OPTIONS = ("k", "bootstrap", "seed", "split", "include_problematic", "setting", "judgments")
 
 
-def _reference_view(row, position=0, family: Family = SWORDS):
-    """Just the scored columns of a row, normalised as its family's scorer reads them (evaluate rejects unknown
-    keys and None strings); a row that is not one (None, a string, a dict without 'id') is a MetricInputError
-    naming it. TSAR-2022 and ProLex rows are kept as theirs: `_compute` scores them with their own metrics."""
-    if family is SWORDS:
-        return reference_view(row, position, refuse_row)
-    return family_reference_view(row, position)
-
-
 def _references_view(references) -> tuple[list[dict], Family]:
-    """The rows' views, and their family: decided once, by the first row (the registry's rows_family)."""
+    """Just the scored columns of the rows, normalised as their family's scorer reads them (evaluate rejects unknown
+    keys and None strings), and their family: decided once, by the first row."""
     if isinstance(references, datasets.Dataset):
         references = references.select_columns([c for c in REFERENCE_COLUMNS if c in references.column_names])
     elif isinstance(references, str | bytes | Mapping) or not isinstance(references, Iterable):
@@ -114,7 +105,9 @@ def _references_view(references) -> tuple[list[dict], Family]:
             f"{type(references).__name__}"
         )
     references, family = rows_family(references)
-    return [_reference_view(row, position, family) for position, row in enumerate(references)], family
+    if family is SWORDS:
+        return [reference_view(row, position, refuse_row) for position, row in enumerate(references)], family
+    return [family_reference_view(row, position) for position, row in enumerate(references)], family
 
 
 def _benchmark(rows) -> str | None:
@@ -144,9 +137,7 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _stored(substitute: str) -> str:
-    if substitute.isascii() and not substitute.startswith(_ESCAPED):
-        return substitute
-    if substitute.startswith(_ESCAPED) or _SURROGATE.search(substitute):
+    if substitute.startswith(_ESCAPED) or (not substitute.isascii() and _SURROGATE.search(substitute)):
         return _ESCAPED + json.dumps(substitute)
     return substitute
 
@@ -231,7 +222,6 @@ class SwordsMetric(evaluate.Metric):
     _id_schemes: tuple[str | None, ...] = ()  # how each batch stored named its targets (None: in order), until compute
     _id_scheme: str | None = None  # of what compute scores: the one scheme every batch used, else None
 
-    # A loaded split (or its rows) can be passed as references as it is: keep the columns scoring needs.
     def add_batch(self, *args, predictions=None, references=None, **kwargs):
         """Add a batch of predictions and references (dataset rows) for the metric's stack: all of it, or (a
         MetricInputError naming the item) none of it."""
@@ -270,7 +260,6 @@ class SwordsMetric(evaluate.Metric):
         self._family = self._family or family
         self._benchmark = self._benchmark or _benchmark([reference])
         self._id_schemes += (None,)
-        return None
 
     def compute(self, *args, predictions=None, references=None, **kwargs):
         """Compute the metrics; references are dataset rows (a loaded split works as it is). The options are
@@ -310,8 +299,7 @@ class SwordsMetric(evaluate.Metric):
         setting="generative",
         judgments=None,
     ):
-        # Without a split name, references that are exactly a shipped split are signed with its name.
-        # The same lists, but where one was escaped; None: a target not in the predictions.
+        # _stored undone; None: a target not in the predictions.
         predictions = [None if items is None else _restored(items) for items in predictions]
         if self._id_scheme is not None:  # keyed again by the ids the input used, so that the scorer names the scheme
             key = "upstream_id" if self._id_scheme == UPSTREAM_IDS else "id"

@@ -1,9 +1,6 @@
-"""The report's summary of what a system proposed, as plain data (Scorer.analyze), and the targets where two systems
-differ most (Scorer.differences).
-
-What is counted is what precision counts: each scored target's strict top-k, classed with the metric's own gold
-sets and by its WordNet relation to the target. So `100 * classes["acceptable"] / substitutes` is strict P@k against
-acceptable, exactly (and with "conceivable" added, against conceivable).
+"""The report's summary of what a system proposed (Scorer.analyze), and the targets where two systems differ most
+(Scorer.differences). What is counted is what precision counts: each scored target's strict top-k, classed with the
+metric's own gold sets, so `100 * classes["acceptable"] / substitutes` is strict P@k against acceptable, exactly.
 """
 
 from __future__ import annotations
@@ -23,7 +20,7 @@ COUNTED = (
     "and repeats dropped)"
 )
 # Buckets of a target's number of acceptable substitutes (its gold set, after the metric's preprocessing).
-GOLD_SIZES = (("0", 0, 0), ("1-2", 1, 2), ("3-5", 3, 5), ("6-10", 6, 10), (">10", 11, None))
+GOLD_SIZES = (("0", 0), ("1-2", 1), ("3-5", 3), ("6-10", 6), (">10", 11))  # (label, lowest)
 WORST_RULE = (
     "lowest per-target lenient F@k against acceptable, among targets with an acceptable substitute; "
     "ties: more acceptable substitutes missed first, then by id"
@@ -31,11 +28,6 @@ WORST_RULE = (
 # A worst target's fields (of its target record).
 WORST_FIELDS = "id upstream_id target pos acceptable lenient_a_p lenient_a_r lenient_a_f top acceptable_missed".split()
 DIFFERENCE_RULE = "largest |A - B| of per-target lenient F@k against acceptable, then by id; targets that differ"
-
-
-def gold_size(acceptable: int) -> str:
-    """The GOLD_SIZES bucket of a number of acceptable substitutes."""
-    return next(label for label, low, high in GOLD_SIZES if acceptable >= low and (high is None or acceptable <= high))
 
 
 def _group(relations: tuple[str, ...]) -> dict:
@@ -55,9 +47,9 @@ def _with_shares(group: dict) -> dict:
 
 
 def analyze(targets: ScoredTargets, ranked: Sequence, k: int, worst: int = 5, relations: bool = True) -> dict:
-    """The summary of prepared predictions (PreparedPredictions.ranked) at cut-off k: counts and shares per class
-    (and, with `relations`, per WordNet relation: loading WordNet's graph takes about 0.3 s) over all targets, per
-    POS and per gold-set size, and the `worst` worst targets (WORST_RULE) with what they missed."""
+    """The summary of prepared predictions at cut-off k: counts and shares per class (and, with `relations`, per
+    WordNet relation: loading WordNet's graph takes about 0.3 s) over all targets, per POS and per gold-set size, and
+    the `worst` worst targets (WORST_RULE) with what they missed."""
     if isinstance(worst, bool) or not isinstance(worst, int) or worst < 0:
         raise MetricInputError(f"worst must be a whole number of at least 0, got {worst!r}")
     names: tuple[str, ...] = ()
@@ -65,13 +57,14 @@ def analyze(targets: ScoredTargets, ranked: Sequence, k: int, worst: int = 5, re
         from swords_metric.wordnet.relations import RELATIONS as names
         from swords_metric.wordnet.relations import target_relations
     overall, by_pos = _group(names), {}
-    by_size = {label: _group(names) for label, _, _ in GOLD_SIZES}
+    by_size = {label: _group(names) for label, _ in GOLD_SIZES}
     candidates = []
     for position in targets.scored_positions():
         reference, prediction = targets.references[position], ranked_or_none(ranked[position])
         gold = gold_sets(reference)
         top = prediction.top[:k] if prediction is not None else ()
-        groups = (overall, by_pos.setdefault(reference.pos, _group(names)), by_size[gold_size(len(gold.acceptable))])
+        size = [label for label, low in GOLD_SIZES if low <= len(gold.acceptable)][-1]
+        groups = (overall, by_pos.setdefault(reference.pos, _group(names)), by_size[size])
         related = target_relations(reference.target_lemma, reference.pos) if top and relations else None
         for group in groups:
             group["targets"] += 1

@@ -1,6 +1,5 @@
-"""What the metric counted, target by target and substitute by substitute (the records of a details file and of
-the report's summary; a substitute's Judgement), made from the very sets and orderings scoring uses, so that they
-add up to the metric's figures exactly."""
+"""What the metric counted, target by target and substitute by substitute, made from the very sets and orderings
+scoring uses, so that they add up to the metric's figures exactly."""
 
 from __future__ import annotations
 
@@ -44,8 +43,7 @@ class Judgement:
 
 
 def judgements(reference: Reference | None, pos: str, substitutes: Iterable[str]) -> list[Judgement]:
-    """Each substitute lemmatized as scoring lemmatizes it, matched against the reference's lemmas and classed with
-    the benchmark's thresholds (no reference: nothing matches)."""
+    """Each substitute lemmatized as scoring lemmatizes it, matched against the reference's lemmas and classed."""
     judged = []
     for substitute in substitutes:
         lemma = substitute_lemma(substitute, pos)
@@ -84,9 +82,9 @@ def row_fields(row: Mapping, kind: str) -> dict:
 def substitute_records(
     row: Mapping, reference: Reference, pairs: Sequence[tuple[str, float]], k: int, relations: TargetRelations | None
 ) -> Iterator[dict]:
-    """One record per (substitute, score) of `pairs`, in the order the metric ranks them (by score, descending,
-    ties as given; `position` is 1-based, as given). `rank` counts the substitutes that count; the strict top-k is
-    rank <= k, the lenient top-k the first k of those the reference holds. No `relations`: `relation` is null."""
+    """One record per (substitute, score) of `pairs`, in the order the metric ranks them (`position`: 1-based, as
+    given). `rank` counts the substitutes that count; the strict top-k is rank <= k, the lenient top-k the first k
+    of those the reference holds."""
     order = sorted(range(len(pairs)), key=lambda i: pairs[i][1], reverse=True)  # stable, as prepare_prediction
     base = row_fields(row, "substitute")
     target_lemma, index = reference.target_lemma, reference.index
@@ -130,9 +128,7 @@ def _percent(numerator: int, denominator: int) -> float:
 
 
 def target_figures(reference: Reference, ranked: RankedPrediction | None, k: int) -> dict:
-    """A target's share of every P/R/F family at k, as score_targets sums it (`FAMILY_hits`, `_predicted` |top-k|,
-    `_reference_k` min(k, |gold|), `_reference` |gold|), its own P, R (percent) and F; GAP and GAP-rat (None where
-    the reference has no positive weight)."""
+    """A target's share of every P/R/F family at k, as score_targets sums it, its own P, R (percent), F, GAP(-rat)."""
     ranked = ranked if ranked is not None else rank_prediction(None, reference, k)
     gold_set = gold_sets(reference)
     figures: dict = {}
@@ -157,18 +153,11 @@ def target_figures(reference: Reference, ranked: RankedPrediction | None, k: int
     return figures
 
 
-def missed_acceptable(reference: Reference, ranked: RankedPrediction | None, k: int) -> list[str]:
-    """The acceptable lemmas the lenient top-k does not hold, best-judged first (ties in the reference's order)."""
-    found = set(ranked.lenient_top[:k]) if ranked is not None else set()
-    acceptable = gold_sets(reference).acceptable
-    missed = [i for i, lemma in enumerate(reference.lemmas) if lemma in acceptable and lemma not in found]
-    return [reference.lemmas[i] for i in sorted(missed, key=lambda i: -reference.score(i))]
-
-
 def target_record(row: Mapping, reference: Reference, ranked: RankedPrediction | None, k: int) -> dict:
-    """The per-target record: the row's ids, target and POS, its gold sets' sizes, its figures at k, its strict
-    top-k lemmas and the acceptable substitutes it missed."""
+    """The per-target record: ids, target, POS, gold sets' sizes, figures at k, strict top-k, acceptable missed."""
     gold = gold_sets(reference)
+    found = set(ranked.lenient_top[:k]) if ranked is not None else set()
+    missed = [i for i, lemma in enumerate(reference.lemmas) if lemma in gold.acceptable and lemma not in found]
     return {
         **row_fields(row, "target"),
         "in_predictions": ranked is not None,
@@ -177,7 +166,8 @@ def target_record(row: Mapping, reference: Reference, ranked: RankedPrediction |
         "conceivable": len(gold.conceivable),
         **target_figures(reference, ranked, k),
         "top": list(ranked.top[:k]) if ranked is not None else [],
-        "acceptable_missed": missed_acceptable(reference, ranked, k),
+        # best-judged first, ties in the reference's order
+        "acceptable_missed": [reference.lemmas[i] for i in sorted(missed, key=lambda i: -reference.score(i))],
     }
 
 

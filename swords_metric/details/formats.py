@@ -1,15 +1,11 @@
-"""A details (or comparison) file, as `swords evaluate --details FILE` and Scorer.write_comparison write it: one table
-whose every record has `kind` and the target's ids, target and POS (a `substitute` record adds SUBSTITUTE_FIELDS, a
-`target` record TARGET_FIELDS, a comparison's `pair` record PAIR_FIELDS), marked as ours by a JSONL header record, a
-CSV's first line or a Parquet file's metadata key.
+"""A details (or comparison) file: one table whose every record has `kind` and the target's ids, target and POS (a
+`substitute` record adds SUBSTITUTE_FIELDS, a `target` record TARGET_FIELDS, a `pair` record PAIR_FIELDS), marked as
+ours by a JSONL header record, a CSV's first line or a Parquet file's metadata key. JSONL holds each record's own
+fields; CSV and Parquet every column of the file's kind, lists as JSON text in CSV.
 
 Each value's text, alike for every reader: a CSV text cell a spreadsheet would run as a formula gets a leading `'`
 (OWASP's rule); a lone surrogate stays a JSON escape in JSONL and becomes U+FFFD in CSV and Parquet; a score of
 ±infinity is "inf" or "-inf" in JSONL, never Infinity.
-
-DetailsWriter streams records into a temporary file renamed when complete (place.py is told its sha256 just before):
-JSONL each record's own fields after a `header` record; CSV and Parquet every column of the file's kind in every
-row, lists as JSON text in CSV; CSV lines end with CRLF (RFC 4180), so a field holding a carriage return is quoted.
 """
 
 from __future__ import annotations
@@ -69,14 +65,14 @@ def field_type(name: str) -> str:
     return "int"
 
 
-# OWASP's "CSV injection": a cell beginning with one of these is run as a formula by spreadsheets; and "'", so
-# that the quote added to neutralise them can be told from one that was there.
+# OWASP's "CSV injection": a cell beginning with one of these is run as a formula; and "'", so that the quote added
+# can be told from one that was there.
 _FORMULA_STARTS = frozenset("=+-@\t\r'")
 SPREADSHEET_QUOTE = "'"
 
 
 def spreadsheet_safe(text: str) -> str:
-    """A CSV text cell as a spreadsheet will not run it: `'` before a cell that begins with _FORMULA_STARTS."""
+    """A CSV text cell as a spreadsheet will not run it."""
     return SPREADSHEET_QUOTE + text if text[:1] in _FORMULA_STARTS else text
 
 
@@ -114,8 +110,7 @@ def utf8_text(value):
 
 
 def json_line(record: dict) -> bytes:
-    """A record as one line of standard JSON in UTF-8 (a lone surrogate as JSON's escape; a non-finite score as
-    "inf" or "-inf")."""
+    """A record as one line of standard JSON in UTF-8."""
     score = record.get("score")
     if isinstance(score, float) and not math.isfinite(score):
         record = {**record, "score": repr(score)}
@@ -155,8 +150,7 @@ ROW_BATCH = 8192  # Parquet rows buffered before a row group is written
 
 
 class _Fingerprinted:
-    """The temporary file a details file is written to, hashing and counting the bytes on their way in (for
-    place.py's record of what was written)."""
+    """The temporary file a details file is written to, hashing and counting the bytes on their way in (place.py)."""
 
     def __init__(self, file) -> None:
         self._file, self.digest, self.size = file, hashlib.sha256(), 0
@@ -174,7 +168,7 @@ class _Fingerprinted:
 class DetailsWriter:
     """A details (or comparison) file being written: `write` one record at a time, then `close` (the file appears
     complete, atomically) or `abort` (an existing file is left as it was); as a context manager, an exception aborts.
-    `on_complete` is told the finished file's {"sha256", "bytes"} just before the rename; an exception there aborts."""
+    `on_complete` is told the finished file's {"sha256", "bytes"} just before the rename."""
 
     def __init__(
         self, path: str | Path, kind: str, header: dict, on_complete: Callable[[dict], None] | None = None
@@ -204,13 +198,8 @@ class DetailsWriter:
             import pyarrow as pa
             import pyarrow.parquet as pq
 
-            types = {
-                "string": pa.string(),
-                "bool": pa.bool_(),
-                "list": pa.list_(pa.string()),
-                "float": pa.float64(),
-                "int": pa.int64(),
-            }
+            types = {"string": pa.string(), "bool": pa.bool_(), "list": pa.list_(pa.string())}
+            types |= {"float": pa.float64(), "int": pa.int64()}
             self._schema = pa.schema(
                 [(name, types[field_type(name)]) for name in self.columns],
                 metadata={PARQUET_METADATA_KEY: json.dumps(header, allow_nan=False).encode()},

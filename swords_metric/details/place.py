@@ -1,12 +1,8 @@
-"""Where a details file may go, and which existing file it may replace: only one `swords evaluate` wrote and
-nobody changed since.
-
-A details (or comparison) file is recognised by its content (formats.py's marks), and what was written is recorded
-beside it: `.NAME.swords-record.json` holds the sha256 and size of the file as written. The record is written just
-before the finished file is renamed into place and lists both the new file and the one it replaces, so that
-whichever a kill leaves in place still matches. A file whose record is missing or no longer matches is refused
-unless forced; a file that is not a details file is never replaced; a symbolic link is refused (replacing it would
-leave the file it points to as it was).
+"""Where a details file may go, and which existing file it may replace: only one `swords evaluate` wrote and nobody
+changed since. A details file is recognised by its content (formats.py's marks), and what was written is recorded
+beside it (`.NAME.swords-record.json`: the sha256 and size of the file as written), just before the finished file
+is renamed into place, listing both the new file and the one it replaces, so that whichever a kill leaves in place
+still matches.
 """
 
 from __future__ import annotations
@@ -34,7 +30,7 @@ def record_path(path: str | Path) -> Path:
 
 
 def is_details_file(path: str | Path) -> bool:
-    """Whether `path` has the content of a details or comparison file this toolkit writes, changed since or not."""
+    """Whether `path` has the content of a details or comparison file this toolkit writes (changed since or not)."""
     path = Path(path)
     try:
         with open(path, "rb") as f:
@@ -50,12 +46,6 @@ def is_details_file(path: str | Path) -> bool:
     except Exception:  # unreadable, not JSON, not Parquet: not ours
         return False
     return isinstance(header, dict) and header.get("kind") == "header" and header.get("format") in FORMATS
-
-
-def fingerprint(path: str | Path) -> dict:
-    """{"sha256": hex digest, "bytes": size} of the file at `path`."""
-    with open(path, "rb") as f:
-        return {"sha256": hashlib.file_digest(f, "sha256").hexdigest(), "bytes": os.fstat(f.fileno()).st_size}
 
 
 def read_record(path: str | Path) -> list[dict] | None:
@@ -78,22 +68,9 @@ def read_record(path: str | Path) -> list[dict] | None:
     ]
 
 
-def matching_entry(path: str | Path) -> dict | None:
-    """The fingerprint of the file at `path` if its record lists it, else None (hashed only if its size is listed)."""
-    written = read_record(path)
-    if not written:
-        return None
-    size = Path(path).stat().st_size
-    if not any(entry["bytes"] == size for entry in written):
-        return None
-    now = fingerprint(path)
-    return now if now in written else None
-
-
 @dataclass
 class DetailsPlace:
-    """A checked place for a details file: `path`, `force` (replace what is there), and the words messages name the
-    option and the say-so by (`--details`, `--force` on the command line; `details`, `details_force=True` in Python)."""
+    """A checked place for a details file, and how messages name its option and say-so (`--details`, `--force`)."""
 
     path: Path
     force: bool = False
@@ -123,23 +100,27 @@ class DetailsPlace:
             )
         if self.force:
             return
-        self.kept = matching_entry(path)
-        if self.kept is not None:
-            return
-        if read_record(path) is None:
+        written = read_record(path)
+        if written is None:
             raise MetricInputError(
                 f"{self.what}: a details file with no record of what swords evaluate wrote there (an earlier "
                 f"release wrote it, or {record_path(path).name} was removed), so it may have been edited: it is "
                 f"left as it is ({self.force_option} replaces it)"
             )
+        size = path.stat().st_size
+        if any(entry["bytes"] == size for entry in written):  # hashed only then
+            with open(path, "rb") as f:
+                now = {"sha256": hashlib.file_digest(f, "sha256").hexdigest(), "bytes": os.fstat(f.fileno()).st_size}
+            if now in written:
+                self.kept = now
+                return
         raise MetricInputError(
             f"{self.what}: changed since swords evaluate wrote it (edited, appended to or "
             f"re-written): it is left as it is ({self.force_option} replaces it)"
         )
 
     def record(self, written: dict) -> None:
-        """Just before the finished file goes into place: check again what is there now (it may have changed while
-        the predictions were read), then record `written` (its fingerprint) and the file it replaces."""
+        """Check again what is there (it may have changed meanwhile), then record `written` and the file it replaces."""
         self.check_replaceable()
         entries = [written] + ([self.kept] if self.kept is not None and self.kept != written else [])
         body = {"format": RECORD_FORMAT, "version": RECORD_VERSION, "file": self.path.name, "written": entries}
@@ -152,8 +133,7 @@ class DetailsPlace:
 def details_place(
     path: str | Path, option: str = "details", force: bool = False, force_option: str = "details_force=True"
 ) -> DetailsPlace:
-    """Before any work: a details file can be written at `path` (a known extension, a writable place in an existing
-    folder, not a symbolic link, no file there it may not replace), or one MetricInputError naming option and path."""
+    """Before any work: a DetailsPlace at `path`, or a MetricInputError naming option and path."""
     path = Path(path)
     what = f"{option} {path}"
     suffix = path.suffix.lower()

@@ -1,6 +1,5 @@
-"""Details files written as a Scorer prepares predictions (DetailsStream: a target's records go out as soon as it
-is prepared, so memory does not grow with the file), and the comparison file of two systems; each header states the
-Scorer's settings (config, split, setting, k, signature; k is also the cut-off of its records)."""
+"""Details files written as a Scorer prepares predictions (a target's records go out as soon as it is prepared, so
+memory does not grow with the file), and the comparison file of two systems."""
 
 from __future__ import annotations
 
@@ -25,9 +24,7 @@ from swords_metric.wordnet.relations import target_relations
 
 
 class DetailsStream:
-    """A details file written while a Scorer prepares one system's predictions: `observe` each prepared target
-    (its substitute records, then its target record), then `finish` (the scored targets the input did not name,
-    then the file put in place) or `abort`."""
+    """A details file written as a Scorer prepares one system's predictions: `observe`, then `finish` or `abort`."""
 
     def __init__(self, targets: ScoredTargets, place: DetailsPlace, source: str, settings: dict) -> None:
         self.targets, self.k = targets, settings["k"]
@@ -69,8 +66,7 @@ class DetailsStream:
 
 
 def pair_record(row, reference, ranked_a: RankedPrediction | None, ranked_b: RankedPrediction | None, k: int) -> dict:
-    """One target's figures under two systems (`a_…`, `b_…`: PAIR_FIGURES and whether the input named it) and
-    `difference`: A's lenient F@k against acceptable minus B's."""
+    """One target's figures under two systems (`a_…`, `b_…`) and `difference`: A's lenient F@k A minus B's."""
     record = row_fields(row, "pair")
     sides = {}
     for side, ranked in (("a", ranked_a), ("b", ranked_b)):
@@ -99,8 +95,7 @@ def pair_records(targets: ScoredTargets, ranked_a: Sequence, ranked_b: Sequence,
 def write_comparison(
     targets: ScoredTargets, request: tuple, ranked_a: Sequence, ranked_b: Sequence, sources: tuple[str, str]
 ) -> int:
-    """The comparison file `request` asks for (a DetailsPlace checked before the predictions were prepared; force;
-    its header's settings): a pair record per scored target at the settings' k. Returns how many were written."""
+    """The comparison file `request` (DetailsPlace, force, header settings) asks for; how many records it holds."""
     place, _, settings = request
     fields = {"pair": [*COMMON_FIELDS, *PAIR_FIELDS]}
     header = {"a": sources[0], "b": sources[1], **settings, "fields": fields, "families": list(PR_FAMILY_NAMES)}

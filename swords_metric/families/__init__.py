@@ -1,10 +1,6 @@
-"""The metric families and the one registry that decides a benchmark's family, once: by a config's name, a file's
-extension, or benchmark rows (their benchmark, or the config their ids start with). Entry points (swords evaluate,
-compute(), scorer_for, the Space, swords run, the lm-eval tasks) decide it here and pass the Family down; nothing
-below decides again.
-
-SWORDS (the SWORDS paper's metrics: SWORDS, CoInCo, SemEval-2007, custom rows), TSAR2022 and PROLEX (their official
-metrics): families/swords.py, tsar2022.py, prolex.py, over families/base.py."""
+"""The metric families (SWORDS: the SWORDS paper's metrics, for SWORDS, CoInCo, SemEval-2007 and custom rows;
+TSAR2022 and PROLEX: their official metrics) and the one registry that decides a benchmark's family, once: by a
+config's name, a file's extension, or benchmark rows. Entry points decide it here and pass the Family down."""
 
 from __future__ import annotations
 
@@ -24,9 +20,8 @@ _OFFICIAL = (TSAR2022, PROLEX)  # the families a config's name names ("tsar2022_
 
 
 def family_of(name: object) -> Family:
-    """The family of a config or benchmark name, or of a family's own name: 'tsar2022' for tsar2022 and
-    tsar2022_en/es/pt, 'prolex' for prolex, 'swords' for every other (swords, swords_test_subset, coinco,
-    semeval07, custom rows). A Family is its own family."""
+    """The family of a config, benchmark or family name ('tsar2022' for tsar2022_en/es/pt, 'prolex', 'swords' for
+    every other); a Family is its own family."""
     if isinstance(name, Family):
         return name
     name = str(name or "")
@@ -52,9 +47,7 @@ def _row_family(row: object) -> Family:
 
 
 def rows_family(rows: Iterable[Mapping]) -> tuple[Iterable[Mapping], Family]:
-    """The family of benchmark rows, by their first row, and the rows to read: the same object, or, for an
-    iterator, one that still gives the row looked at. Anything that is not rows is the SWORDS family's to refuse
-    (its Scorer names what it got)."""
+    """The family of benchmark rows (their first row's), and the rows to read (an iterator: from its start again)."""
     if isinstance(rows, str | bytes | Mapping) or not isinstance(rows, Iterable):
         return rows, SWORDS
     if hasattr(rows, "__getitem__") and hasattr(rows, "__len__"):  # a list, a loaded split: looked at in place
@@ -69,22 +62,19 @@ def rows_family(rows: Iterable[Mapping]) -> tuple[Iterable[Mapping], Family]:
 
 
 def decided(config: str | None, rows=None, given: Family | None = None) -> Family:
-    """The family `given` (decided already), else of a config when one is named, else of the rows (their first
-    row's)."""
+    """The family `given` (decided already), else a named config's, else the rows'."""
     return given or (family_of(config) if config else rows_family(rows)[1])
 
 
 def one_family(rows: list[Mapping], decided_by_first: Family) -> None:
     """Refuse rows of several families (each its own metrics), given the family their first row decided."""
-    benchmarks = {row.get("benchmark") or str(row.get("id") or "").split(":", 1)[0] for row in rows}
-    names = {family_of(name).name for name in benchmarks}
+    names = {_row_family(row).name for row in rows}
     if names != {decided_by_first.name}:
         raise MetricInputError(f"references: rows of several metric families ({', '.join(sorted(names))})")
 
 
 def refuse_row(row: Mapping) -> None:
-    """A row the SWORDS metrics were given that is an official family's (no POS), refused in one line naming its
-    family and the scorer that takes it; a row of the SWORDS family is left to its own checks."""
+    """Refuse a row of an official family given to the SWORDS metrics, naming its family and scorer."""
     refused = _row_family(row).refused_rows(row["id"])
     if refused is not None:
         raise refused

@@ -1,14 +1,11 @@
-"""What every metric family is (`Family`), and what a family's results mean to a reader (`ReaderTable`).
-
-A family is what is true of a benchmark's metrics: how its gold reads, its per-target statistics and its figures
-from summed statistics, its reader table (keys, labels, unit, rounding, headline), the options it takes, the
-analyses and panels that apply, how a report prints it. Behaviour is a method: callers ask the family, never its
-name. The registry (swords_metric/families/__init__.py) decides a benchmark's family once; the SWORDS paper's
-family is families/swords.py, the official ones (TSAR-2022, ProLex) families/tsar2022.py and families/prolex.py.
+"""What every metric family is (`Family`), and what its results mean to a reader (`ReaderTable`). A family is what
+is true of a benchmark's metrics: its gold, per-target statistics, figures from summed statistics, reader table,
+options, panels and reports. Behaviour is a method: callers ask the family, never its name.
 """
 
 from __future__ import annotations
 
+import math
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,9 +15,7 @@ from swords_metric.errors import MetricInputError
 
 @dataclass(frozen=True)
 class Metric:
-    """One metric as tables show it: its result key, its short column label (a leaderboard's), its long label (a
-    metrics table's row), its column in a published table (as papers head theirs), and whether compact tables (the
-    leaderboard, the tables beside published rows) show it."""
+    """One metric as tables show it: its key, column label, row label, published column, and if compact tables do."""
 
     key: str
     label: str
@@ -31,16 +26,13 @@ class Metric:
 
 def floored(value: float, decimals: int) -> float:
     """A figure floored (not rounded) to `decimals`, as tsar_eval.py prints its figures."""
-    import math
-
     factor = 10**decimals
     return math.floor(value * factor) / factor
 
 
 @dataclass(frozen=True)
 class ReaderTable:
-    """A family's figures as a reader reads them: every surface (the CLI, the Score tab, the Leaderboard, the
-    published tables, the lm-eval tasks) reads labels, units and rounding here, never a copy of its own."""
+    """A family's figures as a reader reads them: every surface reads labels, units and rounding here."""
 
     title: str  # the family as a reader names it: "SWORDS", "TSAR-2022", "ProLex"
     metrics: tuple[Metric, ...]  # in the order tables show them (TSAR-2022: its results tables' order)
@@ -56,22 +48,16 @@ class ReaderTable:
     legend: str  # what the labels of a published table stand for
 
     def shown(self, value: float) -> float:
-        """A figure as the family's tables show it: TSAR-2022's floored to 4 decimals, as tsar_eval.py prints it;
-        the others rounded to the family's decimals."""
+        """A figure as the family's tables show it: floored (TSAR-2022's, as tsar_eval.py prints it), else rounded."""
         if self.floored_decimals is not None:
             return floored(value, self.floored_decimals)
         return round(value, self.decimals)
 
     def text(self, value: float) -> str:
-        """A figure as a text table prints it: floored ones as tsar_eval.py prints them ("0.9276", "0.93"),
-        the others to the family's decimals ("33.80")."""
+        """A figure as a text table prints it: floored ones as tsar_eval.py does ("0.93"), others padded ("33.80")."""
         if self.floored_decimals is not None:
             return str(self.shown(value))
         return f"{value:.{self.decimals}f}"
-
-    def metric_keys(self, k: int = 10) -> list[str]:
-        """The keys of an official family's result, in the order reports show them ("{k}": the scorer's k)."""
-        return [key.format(k=k) for key in self.keys]
 
     @property
     def unit(self) -> str:
@@ -95,21 +81,17 @@ class ReaderTable:
 
 
 class Family:
-    """A metric family (see the module). Its `name` is what results, signatures and messages hold ("swords",
-    "tsar2022", "prolex"); `str(family)` is that name. Subclasses say what differs; this base is what every family
-    does alike."""
+    """A metric family (see the module); `str(family)` is its `name` ("swords", "tsar2022", "prolex"), as results,
+    signatures and messages hold it. Subclasses say what differs."""
 
     name: str
     reader: ReaderTable
-    # Why judgements cannot extend its gold (None: they can); swords_metric/judgments/judged.py words the refusal.
-    not_judged: str | None = None
-    # The official scorer its figures reproduce, at the commit the data pins (None: the SWORDS paper's metrics).
-    official_scorer: str | None = None
-    # Its official predictions format: the file extension that chooses it and its columns (None: none of its own).
-    official_suffix: str | None = None
-    official_format: str | None = None
-    # A published row that no paper table holds is sourced so (TSAR-2022: its official results files).
-    untabled_source: str = ""
+    not_judged: str | None = None  # why judgements cannot extend its gold (None: they can)
+    official_scorer: str | None = None  # the official scorer its figures reproduce, at the commit the data pins
+    official_suffix: str | None = None  # the extension that chooses its official predictions format (None: none)
+    official_format: str | None = None  # that format's columns
+    untabled_source: str = ""  # how a published row that no paper table holds is sourced (TSAR-2022's results files)
+    not_swords: str = ""  # why the SWORDS metrics do not score its rows ("": they do)
 
     def __str__(self) -> str:
         return self.name
@@ -120,16 +102,12 @@ class Family:
     # -- the options it takes (swords_metric/options.py words the refusal for the CLI and for the Python API) --
 
     def refusal(self, option: str, value: object) -> str | None:
-        """Why this family's metrics do not take an option's value, or None: the SWORDS paper's family takes
-        every option."""
+        """Why this family's metrics do not take an option's value, or None."""
         return None
 
     def default_bootstrap(self, default: int, compared: bool = False) -> int:
-        """The resamples `swords evaluate` draws when --bootstrap is not given: the SWORDS metrics' intervals, and
-        every family's paired test."""
+        """The resamples drawn when none are asked for."""
         return default
-
-    # -- what a report holds besides the figures --
 
     def analysis(self, scorer, prepared, worst: int, relations: bool) -> dict | None:
         """The summary of what a system proposed (None: the family has no per-substitute details)."""
@@ -143,8 +121,6 @@ class Family:
         """Precision and recall at every k of `ks` (None: the family's metrics have no such curve)."""
         return None
 
-    # -- how its figures print --
-
     def report(self, result: dict, title: str, k: int, setting: str) -> str:
         """One system's result as a text report."""
         raise NotImplementedError
@@ -157,8 +133,8 @@ class Family:
         """A k the family's metrics cannot read, refused when its scorer is made."""
 
     def keys(self, k: int) -> list[str]:
-        """The metric keys of a result in a report's order."""
-        return self.reader.metric_keys(k)
+        """The metric keys of a result in a report's order ("{k}" in the reader table's keys: the scorer's k)."""
+        return [key.format(k=k) for key in self.reader.keys]
 
     def golds(self, rows: list[dict], where: str) -> list:
         """Each row's gold as an official family's metrics read it (for its scorer); the SWORDS metrics refuse."""
@@ -173,30 +149,23 @@ class Family:
             f"(swords_metric.scorer_for(rows) gives its {self} scorer)"
         )
 
-    not_swords: str = ""
 
-
-# What is kept of one target's answers, so that a file of any size holds the scorer to what the split needs: at most
-# this many answers (far above any real system: TSAR-2022's gold has at most ~10 distinct substitutes an instance and
-# its metrics read the first 10; ProLex's read the first k, k at most this).
+# The answers kept of one target, so that a file of any size costs what the split needs: far above any real system
+# (TSAR-2022's metrics read the first 10; ProLex's the first k, k at most this).
 MAX_ANSWERS_KEPT = 100
 # Options of `swords evaluate` that only a family with per-substitute details uses (the SWORDS metrics).
 DETAILS_ONLY = ("details", "force", "relations", "no_analysis", "worst", "differences", "include_problematic")
-# Why the SWORDS metrics do not score an official family's rows: said in one line when they are given them.
-NOT_SWORDS = (
-    "its rows have no POS, which the SWORDS metrics lemmatize by (with English WordNet: meaningless for "
-    "Spanish and Portuguese), and it has its own official metrics"
-)
 
 
 class OfficialFamily(Family):
-    """A benchmark with its own official metrics (TSAR-2022, ProLex), computed as its official scorer computes them,
-    as fractions (0-1); its scorer is swords_metric.FamilyScorer, which asks it what is written here and in the
-    subclass: how a row's gold reads, what is kept of a row's answers, the figures and the per-instance statistics
-    a resample's sums become figures from."""
+    """A benchmark with its own official metrics (TSAR-2022, ProLex), as fractions (0-1), scored by FamilyScorer."""
 
-    not_swords = NOT_SWORDS
+    not_swords = (
+        "its rows have no POS, which the SWORDS metrics lemmatize by (with English WordNet: meaningless for "
+        "Spanish and Portuguese), and it has its own official metrics"
+    )
     signs_k = True  # whether k decides its figures, so the signature names it
+    missing: str = ""  # what became of the targets a file leaves out, and what its official scorer would do
 
     def refusal(self, option: str, value: object) -> str | None:
         if option in DETAILS_ONLY:
@@ -209,15 +178,12 @@ class OfficialFamily(Family):
         return default if compared else 0  # the official scorers give no intervals (the figures are theirs)
 
     def signature_settings(self, k: int, targets: int) -> tuple[tuple[str, object], ...]:
-        """What decides the figures besides the benchmark and split: the family, k where its metrics take one,
-        the official scorer, the matching, the scale, the targets."""
+        """What decides the figures besides the benchmark and split."""
         settings: list[tuple[str, object]] = [("family", self.name)]
         if self.signs_k:
             settings.append(("k", k))
         settings += [("scorer", self.official_scorer), ("match", "exact"), ("scale", self.reader.scale)]
         return (*settings, ("targets", targets))
-
-    # -- the metrics (FamilyScorer asks these) --
 
     def golds(self, rows: list[dict], where: str) -> list:
         return [self.gold(row) for row in rows]
@@ -235,16 +201,12 @@ class OfficialFamily(Family):
         raise NotImplementedError
 
     def figures(self, golds, answers, k: int, intervals: dict | None) -> dict:
-        """The figures (in the order results hold them), their 95% `intervals` when drawn, and what else a result
-        holds of them."""
+        """The figures (in the order results hold them), their 95% `intervals` when drawn, and their notes."""
         raise NotImplementedError
 
     def statistics(self, golds, ranked, k: int):
-        """Per-instance statistics (swords_metric/metrics/bootstrap.py's Statistics) every interval and paired
-        test resamples."""
+        """Per-instance statistics (bootstrap.py's Statistics) every interval and paired test resamples."""
         raise NotImplementedError
-
-    # -- how a result prints --
 
     def report(self, result: dict, title: str, k: int, setting: str) -> str:
         lines = [title, result["signature"], f"figures: {self.reader.how_shown}", ""]
@@ -283,13 +245,9 @@ class OfficialFamily(Family):
             )
         return notes
 
-    missing: str = ""  # what became of the targets a file leaves out, and what its official scorer would do
 
-
-# The one scorer interface every family's scorer implements (as sacrebleu's metrics share one): the SWORDS paper's
-# metrics (swords_metric.Scorer) and the official ones (swords_metric.FamilyScorer, over an OfficialFamily).
 class ScorerBase(ABC):
-    """One split's references, prepared once, scoring any number of systems with one family's metrics."""
+    """The one scorer interface (as sacrebleu's metrics share one): a split's references scoring many systems."""
 
     family: Family  # the metric family (its name in results and signatures)
     k: int
@@ -320,8 +278,7 @@ class ScorerBase(ABC):
     def compare(
         self, predictions_a, predictions_b, bootstrap: int = 1000, seed: int = 0, sources: tuple[str, str] = ("A", "B")
     ) -> dict:
-        """The paired bootstrap test: {a, b, metrics: {metric: a, b, difference, interval, p_value}, coverage,
-        signature}, the same layout for every family."""
+        """The paired bootstrap test: {a, b, metrics: {metric: a, b, difference, interval, p_value}, coverage, …}."""
 
     @abstractmethod
     def signature(self, bootstrap: int = 0, seed: int | None = None) -> str:

@@ -1,7 +1,5 @@
-"""The ProLex family: its precision, recall and F at k (Zhang et al. 2024), computed as its evaluate.py computes
-its "hard" metrics (Evaluator.calculate_metrics), against the acceptable substitutes and against the
-proficiency-oriented ones, with the same integer counts and the same float operations (so the figures are the
-scorer's to the bit).
+"""The ProLex family: its precision, recall and F at k (Zhang et al. 2024), as its evaluate.py computes its "hard"
+metrics (Evaluator.calculate_metrics), against the acceptable and the proficiency-oriented substitutes, to the bit.
 
 What evaluate.py does, and so what this does (exact strings, case-sensitive, no lemmas):
 - an instance whose gold list is empty is left out of both precision and recall (53 of ProLex test's 680 have no
@@ -29,8 +27,7 @@ PROLEX_ASPECTS: dict[str, str] = {"acc": "acceptable", "prof": "proficiency_acce
 
 
 def prolex_gold(row: dict) -> dict[str, list[str]]:
-    """A ProLex row's gold lists: {"acc": its acceptable substitutes, "prof": its proficiency-oriented ones},
-    each a substitute labelled so, as the dataset gives them."""
+    """A ProLex row's gold lists: {"acc": its acceptable substitutes, "prof": its proficiency-oriented ones}."""
     gold: dict[str, list[str]] = {aspect: [] for aspect in PROLEX_ASPECTS}
     for substitute in row.get("substitutes") or []:
         word, labels = substitute.get("substitute"), substitute.get("labels") or []
@@ -59,8 +56,7 @@ def prolex_counts(
 
 
 def prolex_figures(hits, answered, recallable):
-    """(precision, recall, F) from summed counts (numbers, or numpy arrays of resamples); 0 where evaluate.py
-    would divide by zero."""
+    """(precision, recall, F) from summed counts (numbers, or arrays of resamples); 0 where evaluate.py divides by 0."""
     import numpy as np
 
     if isinstance(hits, np.ndarray):
@@ -73,15 +69,6 @@ def prolex_figures(hits, answered, recallable):
     recall = hits / recallable if recallable else 0.0
     f1 = (2 * precision * recall) / (precision + recall) if precision + recall else 0.0
     return precision, recall, f1
-
-
-def prolex_scores(
-    golds: Sequence[Sequence[str]], answers: Sequence[Sequence[str] | None], k: int = 10
-) -> tuple[float, float, float]:
-    """(precision, recall, F) at k over instances in order, as calculate_metrics computes them (integer sums,
-    then its divisions)."""
-    counts = prolex_counts(golds, answers, k)
-    return prolex_figures(*(sum(counts[name]) for name in ("hits", "answered", "recallable")))
 
 
 _PROLEX_GOLDS = {"acc": "acceptable", "prof": "proficiency-oriented"}
@@ -145,7 +132,8 @@ class ProlexFamily(OfficialFamily):
         result: dict = {}
         for aspect in PROLEX_ASPECTS:
             aspect_golds = [gold[aspect] for gold in golds]
-            p, r, f = prolex_scores(aspect_golds, answers.ranked, k)
+            counts = prolex_counts(aspect_golds, answers.ranked, k)  # integer sums, then evaluate.py's divisions
+            p, r, f = prolex_figures(**{name: sum(values) for name, values in counts.items()})
             result.update({f"{aspect}_p@{k}": p, f"{aspect}_r@{k}": r, f"{aspect}_f@{k}": f})
             result[f"targets_scored_{aspect}"] = sum(1 for gold in aspect_golds if gold)
             if intervals:  # after the first aspect's figures, as results have always held them

@@ -1,7 +1,5 @@
-"""The SWORDS paper's metric family (SWORDS, CoInCo, SemEval-2007 and rows of their schema): P/R/F@k lenient and
-strict against acceptable and conceivable substitutes, GAP, SemEval-2007's best/oot, LexSubGen's P@k/R@10, in
-percent; per-substitute details, the summary of what a system proposed, the targets where two systems differ, the
-precision/recall curve, and a gold that judgements can extend. Its scorer is swords_metric.Scorer; its arithmetic
+"""The SWORDS paper's metric family (SWORDS, CoInCo, SemEval-2007 and rows of their schema), in percent, with
+per-substitute details and a gold that judgements can extend. Its scorer is swords_metric.Scorer; its arithmetic
 is swords_metric/metrics/."""
 
 from __future__ import annotations
@@ -51,15 +49,8 @@ SWORDS_TABLE = ReaderTable(
     summary=("lenient_a_f@10",),
     # The SWORDS paper's Tables 4 and 8.
     reported=(
-        "lenient_a_f@10",
-        "lenient_c_f@10",
-        "strict_a_f@10",
-        "strict_c_f@10",
-        "strict_c_p@1",
-        "best_r",
-        "best_mode_r",
-        "oot_r",
-        "oot_mode_r",
+        *"lenient_a_f@10 lenient_c_f@10 strict_a_f@10 strict_c_f@10 strict_c_p@1".split(),
+        *"best_r best_mode_r oot_r oot_mode_r".split(),
     ),
     how_shown=SWORDS_UNIT,
     legend=(

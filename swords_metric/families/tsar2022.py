@@ -1,15 +1,12 @@
 """The TSAR-2022 family: its ten official metrics (Saggion et al. 2022, the shared task on lexical simplification),
-computed as the shared task's scorer, tsar_eval.py, computes them: the same matching, the same order of float
-operations, so that every figure equals the scorer's to the last bit (and its printed, floored figure to the last
-digit).
+computed as its scorer, tsar_eval.py, computes them, so that every figure equals the scorer's to the last bit.
 
 What the official scorer does, and so what this does:
 - gold: one line an instance, one item per annotation; an item equal to the complex word (case-sensitive) is
   dropped; the others are counted. "Top 1" gold is every substitute with the highest count (ties all count).
 - predictions: items stripped of surrounding white space; later repeats and the complex word itself dropped
-  (exact strings: "Word" and "word" are two answers, neither of them a copy of "word"); every answer is kept,
-  more than 10 included, and each metric reads its first k (here: the first `limit`, past which no metric
-  reads).
+  (exact strings: "Word" and "word" are two answers, neither of them a copy of "word"); each metric reads the
+  first k answers.
 - matching: exact and case-sensitive, item against item (a multiword answer matches only the same multiword).
 - ACC@1 (the scorer's "MAP@1/Potential@1/Precision@1"): the first answer is a gold substitute.
   ACC@k@Top1: one of the first k answers is a top-1 gold substitute. Potential@k: one of the first k is gold.
@@ -58,8 +55,8 @@ PRINTED_DECIMALS = 4  # tsar_eval.py floors every figure to 4 decimals before pr
 
 @dataclass(frozen=True)
 class TsarGold:
-    """One instance's gold as tsar_eval.py holds it: the complex word, each substitute's count (the complex word
-    left out) in first-seen order, and the top-1 substitutes (every one with the highest count)."""
+    """One instance's gold as tsar_eval.py holds it: the complex word, each other substitute's count in first-seen
+    order, and the top-1 substitutes (every one with the highest count)."""
 
     target: str
     counts: dict[str, int]
@@ -70,14 +67,8 @@ class TsarGold:
         return frozenset(item for item, count in self.counts.items() if count == best)
 
     @classmethod
-    def from_annotations(cls, target: str, annotations: Iterable[str], where: str = "") -> TsarGold:
-        """From the annotations of one gold line, one item per annotator (as the TSV gives them)."""
-        return cls.from_counts(target, ((item, 1) for item in annotations), where)
-
-    @classmethod
     def from_counts(cls, target: str, counted: Iterable[tuple[str, int]], where: str = "") -> TsarGold:
-        """From (substitute, how many annotators gave it) pairs; substitutes are stripped and merged as the
-        scorer strips and counts its items, and the complex word is left out."""
+        """From (substitute, how many annotators gave it) pairs, stripped and merged as the scorer counts its items."""
         counts: dict[str, int] = {}
         for item, count in counted:
             item = item.strip()
@@ -112,9 +103,7 @@ class TsarGold:
 
 def tsar_answers(items: Iterable[str], target: str, limit: int) -> tuple[list[str], int, bool]:
     """A system's answers as tsar_eval.py keeps them (stripped, later repeats and the complex word dropped), up to
-    `limit` of them: (the answers kept, how many items were dropped as repeats or the complex word, whether items
-    were left unread past the limit). In one pass (a set of what was kept), so a target of 100,000 answers costs
-    what its items cost to read. The metrics read the first 10, so a limit of 10 or more changes no figure."""
+    `limit` (10 or more changes no figure): (the answers kept, how many dropped, whether some were left unread)."""
     kept: list[str] = []
     seen: set[str] = set()
     dropped = 0
@@ -141,8 +130,8 @@ def _map_at(relevant: Sequence[bool], k: int) -> float:
 
 
 def tsar_instance_values(golds: Sequence[TsarGold], answers: Sequence[Sequence[str] | None]) -> dict[str, list[float]]:
-    """Per instance, each metric's value (the metrics are their means): 1.0 or 0.0 for ACC and Potential, the
-    instance's AP/k for MAP; `answers` as tsar_answers gives them (None or [] for an instance not answered)."""
+    """Per instance, each metric's value (the metrics are their means): 1.0 or 0.0 for ACC and Potential, AP/k for
+    MAP; `answers` as tsar_answers gives them (None or []: not answered)."""
     if len(golds) != len(answers):
         raise MetricInputError(f"predictions: {len(answers)} answer lists for {len(golds)} instances")
     if not golds:
@@ -161,9 +150,8 @@ def tsar_instance_values(golds: Sequence[TsarGold], answers: Sequence[Sequence[s
 
 
 def tsar_scores(golds: Sequence[TsarGold], answers: Sequence[Sequence[str] | None]) -> dict[str, float]:
-    """The ten official metrics (fractions, unfloored) over instances in order, summed in the scorer's order
-    (hit counts as integers, MAP's per-instance values as floats, one after the other), then divided as it
-    divides them."""
+    """The ten official metrics (fractions, unfloored), summed in the scorer's order (hit counts as integers, MAP's
+    values as floats, one after the other), then divided as it divides them."""
     values = tsar_instance_values(golds, answers)
     total = len(golds)
     result: dict[str, float] = {}
@@ -219,7 +207,6 @@ class Tsar2022Family(OfficialFamily):
     )
     signs_k = False  # its metrics have their own cut-offs
     fixed_k = 10  # the only k accepted
-    # tsar_eval.py scores only the lines a file holds, not every row.
     missing = (
         "each scored as an instance without answers (0 in every metric, counted in the mean); "
         "tsar_eval.py, given a file of the answered lines alone, would leave them out, as --given-only "

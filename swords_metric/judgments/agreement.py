@@ -1,8 +1,7 @@
-"""How far one set of labels agrees with another: accuracy, Cohen's kappa, and Spearman's rank correlation (ties
-given their average rank), small on purpose (a validation compares a few hundred items). Also the one check of an
-agreement a judgments record claims (check_agreement) and its text in a signature (claimed_text): the toolkit cannot
-redo the validation, so the figures are shown as claimed. A claimed agreement is its figures (CLAIMED and
-`candidates`), compared as numbers: two claims with the same figures are one agreement."""
+"""How far one set of labels agrees with another: accuracy, Cohen's kappa, and Spearman's rank correlation, small
+on purpose (a validation compares a few hundred items). Also the one check of an agreement a judgments record claims
+and its text in a signature: the toolkit cannot redo the validation, so the figures are shown as claimed, and two
+claims with the same figures are one agreement."""
 
 from __future__ import annotations
 

@@ -1,18 +1,8 @@
-"""The extended gold and its scores: a run scored on the benchmark's gold and on the gold its judgments extend.
-
-extended_scores merges the judgments files (merge.py), adds each newly judged substitute to its target's row as the
-benchmark holds its own (judged_substitute), and scores the run with an ordinary Scorer over the extended rows, the
-benchmark's own substitutes untouched. A label is "TRUE" (accept), "FALSE" (reject) or "UNSURE" (abstain): an
-abstention is held as the benchmark holds its annotators' (its `score` counts it as a rejection; the metric, ours and
-upstream's, leaves it out of the judgements it counts).
-
-The result is the official result (unchanged) with two more keys: "extended", the figures on the extended gold under
-a signature that says so (the official settings then `judgments:<sha256[:12]>|tasks:<sha256[:12]>|judgements:N|
-substitutes:M|judges:H` and, when an LLM judged, `agreement:claimed:<figures>` or `agreement:unmeasured`); and
-"judgments", the filter's counts, the files, each judge's control accuracy, the run's strict top-k substitutes the
-gold held no judgement for before and after (`unjudged_top_k`), and the judgements each substitute has
-(`judgements_per_substitute`: new ones against the benchmark's). Without judgments nothing here runs. Also the
-extended result as text (format_extended).
+"""The extended gold and its scores: a run scored on the benchmark's gold and on the gold its judgments extend (each
+newly judged substitute added to its target's row as the benchmark holds its own, the benchmark's untouched), and
+its report (format_extended). A label is "TRUE" (accept), "FALSE" (reject) or "UNSURE" (abstain): an abstention is
+held as the benchmark holds its annotators' (its `score` counts it as a rejection; the metric, ours and upstream's,
+leaves it out of the judgements it counts).
 """
 
 from __future__ import annotations
@@ -155,8 +145,7 @@ def extend_result(
     by_pos: bool = True,
     source: str = "predictions",
 ) -> dict:
-    """`result` (Scorer.score's of `prepared`) with "extended" and "judgments" added: `predictions` scored on the gold
-    `merged` extends (its judgements of the scorer's targets only)."""
+    """`result` (Scorer.score's of `prepared`) with "extended" and "judgments" added (see the module)."""
     judged, k = judged_split(scorer), scorer.k
     merged = scored_only(merged, judged.targets)
     ext = Scorer(
@@ -202,8 +191,8 @@ def extended_scores(
     source: str = "predictions",
 ) -> dict:
     """The official result of `predictions` (a predictions file, or what Scorer.prepare takes) with its figures on the
-    gold the judgments files extend. `rows`: the benchmark rows the Scorer was made from, when it is no shipped
-    split's. The judgments are read and checked before the predictions."""
+    gold the judgments files extend (read and checked first). `rows`: the benchmark rows the Scorer was made from,
+    when it is no shipped split's."""
     merged = merge_judgments(scorer, [judgments] if isinstance(judgments, str | Path) else judgments)
     prepared = _prepare(scorer, predictions, source)
     result = scorer.score(prepared, bootstrap, seed, by_pos, source)
@@ -222,7 +211,7 @@ def _histogram(counts: dict[str, int]) -> str:
 
 
 def format_extended(result: dict, k: int = 10, setting: str = "generative") -> str:
-    """The judgments part of a report (result: extended_scores's); text from files through terminal_text."""
+    """The judgments part of a report (result: extended_scores's)."""
     extended, judged = result["extended"], result["judgments"]
     table = [["", "official", "extended", "change"]]
     for name in metric_names(k, setting):

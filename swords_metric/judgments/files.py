@@ -1,16 +1,11 @@
-"""The tasks file, read in bounded memory with one clear line (file:line) for anything wrong; the judgments file's
-records are records.py's.
+"""The tasks file, read in bounded memory with one clear line (file:line) for anything wrong.
 
 Tasks file (JSONL): a header line {"format": "swords-judge-tasks", "version": 2, "dataset", "split",
 "predictions_sha256", "k", "seed", "instructions_version", "tasks_id", "targets_without_new", ...}, then one task a
 line {"task": "<id>#<n>@<tasks_id>", "id", "context", "target", "offset", "candidates": [{"substitute", "control":
-null | "target" | "random"}, ...]}. A version 1 file (ids "<id>#<n>") still reads, its ids as they are. Written
-atomically (write_tasks), replacing only a tasks file. The header's `content_sha256` (TASKS_DIGEST) is the sha256 of
-the header without it and of every task line, so a file edited since written is known (read_tasks(...,
-unchanged=True), as the merge reads them, refuses it). A judgment record in a tasks file is refused naming its line.
-
-Sizes are checked before anything is read: MAX_TASKS_BYTES and MAX_JUDGMENTS_BYTES (32 MB each; every unjudged
-top-10 substitute of a run on SWORDS test, judged by ten people, is about 3 MB); a line at most MAX_LINE_CHARS.
+null | "target" | "random"}, ...]}. A version 1 file (ids "<id>#<n>") still reads, its ids as they are. The
+header's `content_sha256` (TASKS_DIGEST) is the sha256 of the header without it and of every task line, so that a
+file edited since written is known (read_tasks(..., unchanged=True), as the merge reads them, refuses it).
 """
 
 from __future__ import annotations
@@ -36,7 +31,7 @@ _LINE_HOLDS = {"tasks file": "one task", "judgments file": "one judgment record"
 
 
 def _check(path: Path, max_bytes: int, what: str) -> None:
-    """Refuse what is not a regular file, or is larger than max_bytes, before reading a byte."""
+    """Refuse, before reading, what is not a regular file, or is larger than max_bytes."""
     try:
         info = path.stat()
     except FileNotFoundError:
@@ -53,8 +48,8 @@ def _check(path: Path, max_bytes: int, what: str) -> None:
 
 
 def file_lines(path: Path, max_bytes: int, what: str, seen=None):
-    """(where, value, cut) of every non-blank line: `cut` when it is the last line and has no line end; `seen`, if
-    given, is called with (number, text) of every line, blank ones too, as it is read."""
+    """(where, value, cut) of every non-blank line (`cut`: a last line without a line end that is no JSON); `seen`,
+    if given, is called with (number, text) of every line as it is read."""
     _check(path, max_bytes, what)
     holds = _LINE_HOLDS.get(what, "one record")
     for number, line in text_lines(path, max_bytes, MAX_LINE_CHARS, what, holds):
@@ -72,9 +67,6 @@ def file_lines(path: Path, max_bytes: int, what: str, seen=None):
             yield where, None, True
 
 
-# -- tasks --
-
-
 def is_tasks_file(path: Path) -> bool:
     try:
         with open(path, "rb") as f:
@@ -89,21 +81,20 @@ def _header_line(header: dict) -> bytes:
 
 
 def _unstamped(header: dict):
-    """A sha256 fed with the header without its digest, as written: the start of tasks_digest."""
+    """A sha256 fed with the header without its digest, as written."""
     return hashlib.sha256(_header_line({key: value for key, value in header.items() if key != TASKS_DIGEST}))
 
 
 def tasks_digest(header: dict, body: bytes) -> str:
-    """The sha256 a tasks file's header carries under TASKS_DIGEST: of the header without it (json.dumps of it, in
-    its own key order, and a line end) and of `body`, the task lines as the file holds them."""
+    """The sha256 a tasks file's header carries under TASKS_DIGEST: of the header without it (as written, in its own
+    key order) and of `body`, the task lines as the file holds them."""
     digest = _unstamped(header)
     digest.update(body)
     return digest.hexdigest()
 
 
 def write_tasks(path: str | Path, taskset: TaskSet) -> None:
-    """The tasks file, written atomically, its header stamped with tasks_digest; an existing file is replaced only
-    if it is a tasks file."""
+    """The tasks file, written atomically, its header stamped; an existing file is replaced only if it is one."""
     path = Path(path)
     if path.exists() and (not path.is_file() or not is_tasks_file(path)):
         raise MetricInputError(f"{path}: exists and is not a tasks file; name another output")
@@ -159,8 +150,7 @@ def _not_a_task(value, where: str) -> None:
 
 
 def read_tasks(path: str | Path, max_bytes: int = MAX_TASKS_BYTES, *, unchanged: bool = False) -> TaskSet:
-    """A tasks file (write_tasks's format); anything wrong is one MetricInputError naming the file and line. With
-    `unchanged`, a file whose header's content_sha256 no longer holds (edited since it was written) is refused."""
+    """A tasks file; anything wrong is a MetricInputError naming file and line (with `unchanged`: an edited file)."""
     path = Path(path)
     header, tasks, lines, digest = None, [], {}, None
 

@@ -36,8 +36,7 @@ def check_judged(scorer) -> None:
 
 @dataclass(frozen=True)
 class JudgedSplit:
-    """A split whose gold judgements extend: `targets`, `config` and `split` (None for rows of no shipped split), and
-    `depth`, how much of each ranking the Scorer prepares."""
+    """A split whose gold judgements extend: targets, config and split (None: no shipped split), preparation depth."""
 
     targets: ScoredTargets
     config: str | None

@@ -1,20 +1,11 @@
 """Judgments files merged, each record checked against its task, into the judgements that join the gold, with
-SWORDS's quality filter (the paper's Appendix B.3) and one judgement per judge and substitute.
-
-merge_judgments(scorer, paths) takes tasks and judgments files together (a tasks file is known by its header);
-without a tasks file it refuses, since a record is checked against its task. Then, in one line naming the file and
-line, it refuses an empty judgments file; a record naming another dataset or split, a target not in the split, a
-task in no tasks file, a target not its task's, or a substitute its task never offered; two tasks files giving one
-task id to different tasks (version 1 files share ids), a tasks file edited since written, a file of tasks then
-judgments; different labels at an item's latest time; one LLM judge claiming two different agreements. Judges are
-compared by names.py's judge_id; whether a candidate is a control is what its task says, never a record. A record
-timed after the merge's own clock is noted (it wins over any record made before it).
+SWORDS's quality filter (the paper's Appendix B.3) and one judgement per judge and substitute. Whether a candidate
+is a control is what its task says, never a record.
 
 The merge rule (LaterWins), decided on the whole set so that nothing depends on the order of files or lines: of one
 judge's answers to one item (a candidate of a task; in the fold, a substitute of a target), the latest `time` wins;
 the same label at the same time is one answer (`duplicates`); every other distinct answer is superseded (`replaced`,
-or `folded`). Different labels at the latest time are refused, naming two records: no rule could say which the
-judge meant.
+or `folded`). Different labels at the latest time are refused: no rule could say which the judge meant.
 
 The quality filter (B.3): a judge right on fewer than 90% of the controls they answered is dropped; then a task is
 dropped, each counted, whose tasks file holds no target or no random control (it cannot tell a judge who accepts
@@ -23,10 +14,6 @@ of annotators who judged a substitute appropriate (section 3.1), so a judge's an
 as the metric lemmatizes it) of one target, from any task kept, are folded into one by the merge rule. A judgement
 of a substitute the benchmark judged leaves the benchmark's as it is, and the target word itself is left out; both
 counted.
-
-The result (MergedJudgments) holds, per (target id, substitute), the labels kept, the counts, and `sha256`: the
-digest of the merged judgments, normalised (judge, task, substitute, control, label, time in UTC; sorted), with each
-LLM judge's claimed agreement as its figures; `tasks_sha256`: the digest of the tasks they were checked against.
 """
 
 from __future__ import annotations
@@ -52,19 +39,10 @@ from swords_metric.judgments.tasks import Task, task_json
 from swords_metric.references.split import ScoredTargets
 
 
-def _order(key: tuple) -> tuple:
-    """A key (strings, a control kind None among them) as it sorts."""
-    return tuple("" if part is None else part for part in key)
-
-
 def place(where: str) -> tuple[str, int]:
     """A record's "FILE:LINE" as (file, line), to name records in an order independent of the input's."""
     path, _, line = where.rpartition(":")
     return (path, int(line)) if line.isdigit() else (where, 0)
-
-
-# What a refusal says of a tie: (key, (record, label), (record, label), time) -> the message.
-Tie = Callable[[tuple, tuple[str, str], tuple[str, str], datetime], str]
 
 
 class LaterWins:
@@ -77,17 +55,11 @@ class LaterWins:
     def add(self, key: tuple, label: str, stamp: datetime, where: str, value: object = None) -> None:
         """One answer to the item `key` (stamp: an aware time), read at `where`, with what the caller keeps of it."""
         self.answers += 1
-        answer = (stamp, label, where, value)
-        held = self._items.get(key)
-        if held is None:
-            self._items[key] = [answer]
-        else:
-            held.append(answer)
+        self._items.setdefault(key, []).append((stamp, label, where, value))
 
-    def decided(self, tie: Tie) -> dict[tuple, tuple[str, datetime, str, object]]:
-        """key -> (label, time, record, value) of the answer kept (at the latest time, the first by place); counts
-        `duplicates` and `superseded`. A tie is one MetricInputError (`tie`'s message, of the smallest such key and
-        its records first by place)."""
+    def decided(self, tie: Callable[..., str]) -> dict[tuple, tuple[str, datetime, str, object]]:
+        """key -> (label, time, record, value) of the answer kept; a tie is the MetricInputError `tie(key, (record,
+        label), (record, label), time)` words."""
         kept, ties, duplicates, superseded = {}, [], 0, 0
         for key, answers in self._items.items():
             if len(answers) == 1:
@@ -104,7 +76,7 @@ class LaterWins:
             stamp, label, where, value = latest[0]
             kept[key] = (label, stamp, where, value)
         if ties:
-            key = min(ties, key=_order)
+            key = min(ties, key=lambda key: tuple("" if part is None else part for part in key))  # kind None
             (stamp, label, where, _), *others = _latest(self._items[key])
             other = next(answer for answer in others if answer[1] != label)
             raise MetricInputError(tie(key, (where, label), (other[2], other[1]), stamp))
@@ -245,8 +217,7 @@ def _claim(judge: str, record: dict, where: str, claims: dict) -> None:
 
 
 def _agreements(claims: dict) -> dict[str, dict | None]:
-    """Each LLM judge's one claimed agreement (None: none claimed); two claims of one judge are refused, naming a
-    record of each."""
+    """Each LLM judge's one claimed agreement (None: none claimed); two claims of one judge are refused."""
     agreements = {}
     for judge in sorted(claims):
         made = sorted((place(where), where, key) for key, where in claims[judge].items() if key is not None)
@@ -268,16 +239,6 @@ def _tie(key: tuple, one: tuple[str, str], other: tuple[str, str], stamp: dateti
         f"{one[0]} and {other[0]}: judge {shown(judge, 80)} answered {shown(substitute, 80)} in task "
         f"{shown(task, 80)} both {one[1]} and {other[1]} at its latest time ({stamp.isoformat()}); keep one"
     )
-
-
-def _future(now: datetime, latest: tuple[datetime, str] | None, after: int, merged: MergedJudgments) -> None:
-    """A note when records are timed after the merge's own clock."""
-    if latest is not None:
-        merged.notes.append(
-            f"{after:,} record{'s are' if after != 1 else ' is'} timed after this merge's clock "
-            f"({now.isoformat(timespec='seconds')}), the latest at {latest[1]} ({latest[0].isoformat()}): a later "
-            "time wins the merge rule, so check the clock of what wrote them"
-        )
 
 
 def _read(judged: JudgedSplit, paths: list[Path], tasks: dict, merged: MergedJudgments) -> dict:
@@ -302,7 +263,12 @@ def _read(judged: JudgedSplit, paths: list[Path], tasks: dict, merged: MergedJud
     merged.agreement = _agreements(claims)
     kept = answers.decided(_tie)
     merged.duplicates, merged.replaced = answers.duplicates, answers.superseded
-    _future(now, latest, after, merged)
+    if latest is not None:
+        merged.notes.append(
+            f"{after:,} record{'s are' if after != 1 else ' is'} timed after this merge's clock "
+            f"({now.isoformat(timespec='seconds')}), the latest at {latest[1]} ({latest[0].isoformat()}): a later "
+            "time wins the merge rule, so check the clock of what wrote them"
+        )
     return {key: (target_id, label, stamp, where) for key, (label, stamp, where, target_id) in kept.items()}
 
 
@@ -378,8 +344,7 @@ def _keep(targets: ScoredTargets, answers: dict, tasks: dict, merged) -> None:
 
 
 def merge_judgments(scorer, paths: Iterable[str | Path]) -> MergedJudgments:
-    """Tasks and judgments files merged with SWORDS's quality filter (see the module's docstring); refused for a
-    benchmark whose gold cannot take judgements."""
+    """Tasks and judgments files merged with SWORDS's quality filter (see the module)."""
     check_judged(scorer)
     paths = [Path(path) for path in paths]
     if not paths:

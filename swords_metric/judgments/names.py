@@ -1,8 +1,6 @@
-"""Who judged: a judge's name as the merge, the report, the signature and the Judge tab's resume rule compare it
-(`judge_id`: trimmed, NFC, an LLM judge's `llm:` prefix in any case written lower-case; 'Alice' and 'alice' stay
-two names). A name whose letters mix scripts ('\\u0430lice', a Cyrillic 'а' before Latin) would pass for another's:
-`check_judge_name` refuses it. A letter's script is the first word of its Unicode name; Han, kana and Hangul are one
-group, as Japanese and Korean names mix them.
+"""Who judged: a judge's name as everything that compares judges compares it ('Alice' and 'alice' stay two names).
+A name whose letters mix scripts ('\\u0430lice', a Cyrillic 'а' before Latin) would pass for another's:
+`check_judge_name` refuses it. A letter's script is the first word of its Unicode name.
 """
 
 from __future__ import annotations

@@ -1,11 +1,7 @@
-"""SWORDS's annotation protocol (the paper's Appendix B), the one owner of its words and constants.
-
-B.1: accept a substitute you "would actually consider using ... as the author of the original sentence", also when
-good but not quite grammatical, and the substitute identical to the target word; reject otherwise, and when the
-target word is a proper noun or part of a fixed expression; abstain when you do not know the substitute's meaning.
-B.2: at most 10 candidates a task, in random order. B.3: two controls a task (the target word itself, to be
-accepted; a random dictionary word, to be rejected or abstained on), a task with a wrong control answer dropped,
-and a judge whose control accuracy is under 90% dropped.
+"""SWORDS's annotation protocol (the paper's Appendix B), the one owner of its words and constants: B.1 its
+instructions (INSTRUCTIONS); B.2 at most 10 candidates a task, in random order; B.3 two controls a task (the target
+word itself, to be accepted; a random dictionary word, to be rejected or abstained on), a task with a wrong control
+answer dropped, and a judge whose control accuracy is under 90% dropped.
 """
 
 from __future__ import annotations

@@ -1,17 +1,11 @@
-"""The judgments file's records: made (judgment_record), checked (check_record), read (iter_judgments,
-read_judgments) and appended (JudgmentsWriter), with one clear line (file:line) for anything wrong.
+"""The judgments file's records: made, checked, read and appended, with one clear line (file:line) for anything
+wrong; and what resuming a person's judging session (the Judge tab) asks of them.
 
 Judgments file (JSONL, the contract other tools write to): one record per judged candidate, {"task", "id",
 "substitute", "judge", "label": "accept" | "reject" | "abstain", "control": true | false, "time": ISO 8601}, and
 optionally "control_kind" ("target" | "random"), "dataset", "split", "agreement"; other fields are kept and ignored.
-A time without a zone is taken as UTC (it must be one in UTC). Refused: a judge's name mixing scripts (names.py),
-text holding a lone surrogate, an `agreement` whose figures no validation gives (check_agreement). JudgmentsWriter
-appends and flushes one whole line per record, so a killed writer leaves at most a cut last line, which
-read_judgments drops with a note (a cut line anywhere else is an error).
-
-Resuming a person's judging session (the Judge tab): which splits can be judged, a record's identity, which records
-fit the tasks, and which tasks a judge has finished (every candidate has their label, names compared as the merge
-compares them; a task cut short is judged again, and the merge's later-time rule keeps its new records).
+JudgmentsWriter appends and flushes one whole line per record, so a killed writer leaves at most a cut last line,
+which read_judgments drops with a note (a cut line anywhere else is an error).
 """
 
 from __future__ import annotations
@@ -52,8 +46,7 @@ def now() -> str:
 
 
 def record_time(value: str) -> datetime:
-    """A record's time in UTC (a time without a zone is taken as UTC): ValueError if it is no time, OverflowError if
-    it is none in UTC (9999-12-31T23:59:59-01:00 is in the year 10000 there)."""
+    """A record's time in UTC (naive: taken as UTC); OverflowError if none in UTC (9999-12-31T23:59:59-01:00)."""
     stamp = datetime.fromisoformat(value)
     return stamp.replace(tzinfo=UTC) if stamp.tzinfo is None else stamp.astimezone(UTC)
 
@@ -123,8 +116,7 @@ def iter_judgments(path: str | Path, notes: list[str], max_bytes: int = MAX_JUDG
 
 
 def read_judgments(path: str | Path, max_bytes: int = MAX_JUDGMENTS_BYTES) -> Judgments:
-    """A judgments file's records, each with "_where" ("FILE:LINE"); a cut last line is dropped with a note in
-    `.notes`; anything else wrong is one MetricInputError naming the file and line."""
+    """A judgments file's records, each with "_where" ("FILE:LINE"); a cut last line dropped with a note in `.notes`."""
     records = Judgments(path=Path(path))
     records.extend(iter_judgments(path, records.notes, max_bytes))
     return records
@@ -142,8 +134,8 @@ def record_line(record: dict, where: str = "judgment") -> bytes:
 
 class JudgmentsWriter:
     """Appends judgment records to a judgments file (`with JudgmentsWriter(path) as out: out.write(record)`), one
-    whole line each, flushed, never truncating a judgments file. A cut last line left by a killed writer is cut off
-    first; a last record with no line end gets one; any other last line without a line end is refused."""
+    whole line each, flushed. A cut last line left by a killed writer is cut off first; a last record with no line
+    end gets one; any other last line without a line end is refused."""
 
     def __init__(self, path: str | Path):
         self.path = Path(path)
@@ -236,7 +228,7 @@ def mismatched_record(
     records: Iterable[dict], taskset: TaskSet, shown: Callable[[str], str] = str
 ) -> tuple[dict, str] | None:
     """The first record that does not belong with these tasks and why (one phrase, values through `shown`), or None:
-    one naming another dataset or split, or a task of the file with another target (another file's task is kept)."""
+    one naming another dataset or split, or a task of the file with another target."""
     targets = {task.task: task.id for task in taskset.tasks}
     dataset, split = taskset.header.get("dataset"), taskset.header.get("split")
     for record in records:
@@ -255,7 +247,8 @@ def mismatched_record(
 
 
 def judged_by(records: Iterable[dict], taskset: TaskSet, judge: str) -> set[str]:
-    """The tasks (ids) this judge has finished in the records: every candidate of the task has their label."""
+    """The tasks (ids) this judge has finished in the records: every candidate of the task has their label (a task
+    cut short is judged again; the merge's later-time rule keeps the new records)."""
     labelled: dict[str, set[str]] = {}
     judge = judge_id(judge)
     for record in records:

@@ -1,12 +1,10 @@
 """Tasks in SWORDS's form (Appendix B): a target's candidates, shuffled and split into tasks of at most MAX_CANDIDATES
 (sizes as numpy.array_split makes them), each with the two controls of B.3 (the target word itself; a random
-single-word WordNet lemma under the target's POS, none of the target's, gold or candidate lemmas) shuffled in:
-make_tasks for a run's top-k substitutes the benchmark never judged (found by the metric's own preparation), tasks_for
-for any candidates (what `swords judge validate` uses).
+single-word WordNet lemma under the target's POS, none of the target's, gold or candidate lemmas) shuffled in.
 
 Every random choice is seeded per target, so a target's tasks do not depend on which others were sampled. A task's id
-is "<target id>#<n>@<tasks_id>": `tasks_id` fingerprints the tasks made and the settings, so two runs' tasks never
-share an id.
+is "<target id>#<n>@<tasks_id>": `tasks_id` fingerprints the tasks and the settings, so two runs' tasks never share
+an id.
 """
 
 from __future__ import annotations
@@ -89,8 +87,7 @@ def _split(items: list[str], size: int) -> list[list[str]]:
 
 
 def _contexts(judged: JudgedSplit, positions: Iterable[int]) -> dict[str, tuple[str, int]]:
-    """Target id -> (context, offset) of the targets at `positions`: from the Scorer's rows, else the split's
-    Parquet (a shipped split's Scorer keeps no contexts)."""
+    """Target id -> (context, offset) of the targets at `positions`: from the Scorer's rows, else the split's."""
     rows = [judged.targets.rows[p] for p in positions]
     if all("context" in row for row in rows):
         return {row["id"]: (row["context"], int(row["offset"])) for row in rows}
@@ -132,8 +129,8 @@ def _target_tasks(
 
 
 def tasks_for(scorer, candidates: Mapping[str, Iterable[str]], *, seed: int = 0) -> list[Task]:
-    """Tasks for the given candidates of each target (by either id), in the split's order. No candidates: no task;
-    the target word is shown once, as its control. An unknown id, or a candidate not a string: a MetricInputError."""
+    """Tasks for the given candidates of each target (by either id), in the split's order (what `swords judge
+    validate` uses). No candidates: no task; the target word is shown once, as its control."""
     check_judged(scorer)
     judged = judged_split(scorer)
     if not isinstance(candidates, Mapping):
@@ -156,8 +153,7 @@ def tasks_for(scorer, candidates: Mapping[str, Iterable[str]], *, seed: int = 0)
 
 
 def tasks_id(tasks: list[Task], settings: Mapping) -> str:
-    """The fingerprint of tasks (targets, contexts, candidates, in order) and their settings: 12 hex digits of a
-    sha256."""
+    """The fingerprint of tasks (in order) and their settings: 12 hex digits of a sha256."""
     digest = hashlib.sha256(json.dumps(dict(settings), sort_keys=True, default=str).encode("utf-8"))
     for task in tasks:
         digest.update(b"\n" + task_json(task).encode("ascii"))
@@ -179,8 +175,7 @@ def _identified(tasks: list[Task], settings: Mapping) -> list[Task]:
 
 
 def _new_candidates(targets: ScoredTargets, k: int, found: dict[int, list[str]]):
-    """An observer of the metric's preparation: per scored target, its strict top-k substitutes the reference does
-    not hold (each lemma's first surface form), by rank."""
+    """An observer of the metric's preparation: per target, its strict top-k substitutes the reference lacks."""
 
     def observe(position: int, pairs: list, ranked) -> None:
         records = substitute_records(targets.rows[position], targets.references[position], pairs, k, None)
@@ -204,13 +199,11 @@ def _fingerprint(predictions) -> str:
 
 def make_tasks(scorer, predictions, *, k: int = 10, targets: int | None = None, seed: int = 0) -> TaskSet:
     """The tasks for a run's unjudged substitutes (`predictions`: a file or what Scorer.prepare takes): each scored
-    target's strict top-k whose lemma the benchmark has no judgement for; `targets=N` samples N targets (seeded). A
-    target with nothing new gets no task (counted)."""
+    target's strict top-k whose lemma the benchmark has no judgement for; `targets=N` samples N targets (seeded)."""
     check_judged(scorer)
-    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-        raise MetricInputError(f"k must be a positive whole number, got {shown(k)}")
-    if targets is not None and (isinstance(targets, bool) or not isinstance(targets, int) or targets < 1):
-        raise MetricInputError(f"targets must be a positive whole number, got {shown(targets)}")
+    for name, value in (("k", k), ("targets", 1 if targets is None else targets)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise MetricInputError(f"{name} must be a positive whole number, got {shown(value)}")
     judged = judged_split(scorer)
     found: dict[int, list[str]] = {}
     observe = _new_candidates(judged.targets, k, found)

@@ -1,8 +1,6 @@
 """The one significance engine, blind to the metric (sacrebleu's contract): a family gives per-target statistics
 that sum over targets and the figures a resample's sums become; targets are resampled with replacement (jointly for
-the systems compared) and every resample's figures computed from its sums. It gives 95% confidence intervals and
-the paired bootstrap test, for the SWORDS metrics (TargetScores) and the official families (InstanceStatistics)
-alike."""
+the systems compared). It gives 95% confidence intervals and the paired bootstrap test, for every family alike."""
 
 from __future__ import annotations
 
@@ -67,16 +65,14 @@ def check_resamples(bootstrap: object, minimum: int = 0, what: str = "bootstrap"
 
 
 def check_seed(seed: object, what: str = "seed") -> int:
-    """A bootstrap seed as an int of at least 0 (numpy's generators take any such int), or a MetricInputError
-    saying why not: a seed is recorded in the signature, so it must be one exact whole number."""
+    """A bootstrap seed as an int of at least 0 (numpy's generators take any such int; the signature records it)."""
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
         raise MetricInputError(f"{what} must be a whole number of at least 0, got {shown(seed)}")
     return int(seed)
 
 
 def resample_counts(n: int, bootstrap: int, seed: int) -> Iterator[np.ndarray]:
-    """The one resampler: per chunk of resamples, how often each of the n targets is drawn, an array
-    (resamples, n), drawn in chunks so that memory stays bounded."""
+    """The one resampler: per chunk of resamples, how often each of the n targets is drawn (resamples, n)."""
     rng = np.random.default_rng(seed)
     for start in range(0, bootstrap, _RESAMPLE_CHUNK):
         size = min(_RESAMPLE_CHUNK, bootstrap - start)
@@ -107,8 +103,7 @@ def intervals(statistics: Statistics, bootstrap: int, seed: int) -> dict[str, li
 
 
 def paired_test(a: Statistics, b: Statistics, observed_a: Mapping, observed_b: Mapping, bootstrap: int, seed: int):
-    """The paired test's table (every family's): per resampled figure, A, B, their difference, its 95% interval
-    and a two-sided p-value for 'no difference' (the targets resampled jointly for A and B)."""
+    """The paired test's table: per figure, A, B, their difference, its 95% interval and a two-sided p-value."""
     resampled_a, resampled_b = resampled([a, b], bootstrap, seed)
     comparison = {}
     for name in resampled_a:

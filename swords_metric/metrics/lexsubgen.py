@@ -26,8 +26,7 @@ COLUMNS = [(f"lexsubgen_{kind}@{k}", kind, k) for kind, ks in KS.items() for k i
 
 
 def top_predictions(ordered: Iterable[str], target: str, pos: str) -> tuple[str, ...]:
-    """A system's substitutes, best first, as LexSubGen scores them (see the module; `target`:
-    Reference.lexsubgen_target)."""
+    """A system's substitutes, best first, as LexSubGen scores them (`target`: Reference.lexsubgen_target)."""
     wn_pos = wordnet_pos(pos)
     kept: dict[str, None] = {}
     for substitute in ordered:
@@ -40,8 +39,7 @@ def top_predictions(ordered: Iterable[str], target: str, pos: str) -> tuple[str,
 
 
 def values(gold: Sequence[str], top: Sequence[str], into: dict[str, float]) -> None:
-    """One target's P@1, P@3, R@10 (fractions) into `into`, and `lexsubgen:targets` 1; nothing for a target
-    without gold (it is not averaged in)."""
+    """One target's P@1, P@3, R@10 (fractions) into `into`, and `lexsubgen:targets` 1; nothing without gold."""
     if not gold:
         return
     into["lexsubgen:targets"] = 1.0

@@ -1,6 +1,6 @@
-"""Per-target scores (score_targets -> TargetScores: numerators and denominators) and their aggregation, and P and R
-at many k at once (precision_recall_at, the Space's curve). Every metric is a ratio of sums over targets, so
-resampling and per-POS breakdowns aggregate a subset (or a resample) of the same per-target rows.
+"""Per-target scores (numerators and denominators) and their aggregation, and P and R at many k at once (the
+Space's curve). Every metric is a ratio of sums over targets, so resampling and per-POS breakdowns aggregate a subset
+(or a resample) of the same per-target rows.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from swords_metric.metrics.gold_sets import gold_sets
 from swords_metric.metrics.ranking import PR_FAMILIES, RankedPrediction, rank_prediction, top_and_gold, top_counts
 from swords_metric.references.reference import Reference
 
-LEXSUBGEN_KS = lexsubgen.KS
 # The metrics that get bootstrap confidence intervals and paired tests (swords_metric/metrics/bootstrap.py).
 INTERVAL_METRICS = ("lenient_a_f@{k}", "lenient_c_f@{k}", "strict_a_f@{k}", "strict_c_f@{k}", "gap", "gap_rat")
 
@@ -70,7 +69,7 @@ def metrics_from_totals(total: dict, k: int) -> dict:
         metrics[f"{task}_r"] = _ratio(total[f"{task}:credit"], total["semeval:items"])
         metrics[f"{task}_mode_p"] = _ratio(total[f"{task}:mode_hit"], total[f"{task}:mode_attempted"])
         metrics[f"{task}_mode_r"] = _ratio(total[f"{task}:mode_hit"], total["semeval:modes"])
-    for kind, ks in LEXSUBGEN_KS.items():
+    for kind, ks in lexsubgen.KS.items():
         for k_ in ks:
             metrics[f"lexsubgen_{kind}@{k_}"] = _ratio(total[f"lexsubgen_{kind}@{k_}"], total["lexsubgen:targets"])
     metrics["targets_without_predictions"] = total["no_prediction"]
@@ -88,9 +87,7 @@ class TargetScores:
 
     def totals(self, rows: np.ndarray | None = None) -> dict[str, float]:
         """Column sums over the given target rows (all by default; repeats allowed)."""
-        if rows is None:
-            return {name: float(values.sum()) for name, values in self.columns.items()}
-        return {name: float(values[rows].sum()) for name, values in self.columns.items()}
+        return {name: float((values if rows is None else values[rows]).sum()) for name, values in self.columns.items()}
 
     def resampled_totals(self, counts: np.ndarray) -> dict[str, np.ndarray]:
         """Column sums for many resamples at once: counts[b, t] is how often target t is drawn in resample b."""
@@ -140,7 +137,7 @@ def score_targets(
     names += [
         f"{task}:{part}" for task in ("best", "oot") for part in ("credit", "attempted", "mode_attempted", "mode_hit")
     ]
-    names += [f"lexsubgen_{kind}@{k_}" for kind, ks in LEXSUBGEN_KS.items() for k_ in ks]
+    names += [f"lexsubgen_{kind}@{k_}" for kind, ks in lexsubgen.KS.items() for k_ in ks]
     # Column names per family, formatted once rather than per target.
     keyed = [
         (

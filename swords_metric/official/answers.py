@@ -1,15 +1,8 @@
 """A system's answers for a FamilyScorer (TSAR-2022, ProLex): given in Python or read from a file whose extension
-chooses its format, and kept per row as the family's metrics read them, so that what is held is bounded by the
+chooses its format (each may be gzipped): `.tsv` TSAR-2022's official format, `.csv` ProLex's (formats.py),
+`.jsonl` / `.json` JSON lines or the upstream SWORDS result format; any other name is read as JSON when it starts
+like JSON. Kept per row as the family's metrics read them (Family.kept), so that what is held is bounded by the
 split, not by the file.
-
-Formats, by the name's ending (each may be gzipped, `.gz`): `.tsv` TSAR-2022's official format and `.csv` ProLex's
-(formats.py: streamed, checked line by line against the split); `.jsonl` / `.json` JSON lines or the upstream
-SWORDS result format (predictions.PredictionFile); any other name is read as JSON when it starts like JSON, and
-refused in one line saying which extension chooses which format otherwise.
-
-Kept per row: TSAR-2022, the answers as tsar_eval.py keeps them (stripped, repeats and the complex word dropped), at
-most MAX_ANSWERS_KEPT (its metrics read the first 10); ProLex, the first k (all its metrics read); an answer longer
-than MAX_ANSWER_CHARS, held shorter, as the metrics see it.
 """
 
 from __future__ import annotations
@@ -27,10 +20,9 @@ from swords_metric.predictions.files import PredictionFile
 from swords_metric.predictions.items import normalize_prediction_items
 
 JSON_SUFFIXES = (".jsonl", ".json")
-# What is kept of one target: at most MAX_ANSWERS_KEPT answers (swords_metric/families/base.py), each of at most
-# this many characters: a longer answer that is not a gold substitute (the longest is 41
-# characters) is held as its first HELD_CHARS characters and a digest of the whole, which, like it, matches no gold
-# substitute and equals exactly the answers equal to it (all that the metrics ask of an answer).
+# An answer longer than MAX_ANSWER_CHARS that is not a gold substitute (the longest is 41 characters) is held as its
+# first HELD_CHARS characters and a digest of the whole, which, like it, matches no gold substitute and equals
+# exactly the answers equal to it (all that the metrics ask of an answer).
 MAX_ANSWER_CHARS, HELD_CHARS = 200, 100
 
 
@@ -45,9 +37,8 @@ def formats_text(family: Family) -> str:
 
 @dataclass
 class Answers:
-    """Per row of one FamilyScorer, in order: the answers kept (None: the row is not in the predictions), how many
-    given answers were dropped (TSAR-2022: repeats and the complex word), and whether answers past the limit were
-    left unread."""
+    """Per row of one FamilyScorer, in order: the answers kept (None: not in the predictions), how many were dropped
+    (TSAR-2022: repeats and the complex word), and whether answers past the limit were left unread."""
 
     ranked: list[list[str] | None]
     source: str
@@ -55,10 +46,6 @@ class Answers:
     file_format: str | None = None
     dropped: list[int] = field(default_factory=list)
     cut: list[bool] = field(default_factory=list)
-
-    def __post_init__(self):
-        self.dropped = self.dropped or [0] * len(self.ranked)
-        self.cut = self.cut or [False] * len(self.ranked)
 
     @property
     def given(self) -> int:
@@ -111,8 +98,7 @@ def _held(answer: str, gold) -> str:
 
 
 def ranked_strings(items, target_id: str, where: str = "") -> list[str]:
-    """Substitutes best first: by score (descending), ties in the order given; plain lists as given. A problem is a
-    MetricInputError naming `where` (the file and line) when given."""
+    """Substitutes best first: by score (descending), ties in the order given; plain lists as given."""
     try:
         pairs = normalize_prediction_items(items, target_id)
     except MetricInputError as error:
@@ -137,8 +123,7 @@ def _suffix(path: Path) -> str | None:
 
 
 def _starts_like_json(path: Path, max_bytes: int) -> bool:
-    """Whether the file's first character that is not white space opens a JSON object (an empty file: the JSON
-    reader names it)."""
+    """Whether the file's first character that is not white space opens a JSON object (an empty file: True)."""
     blocks = text_blocks(path, max_bytes)
     try:
         for block in blocks:

@@ -3,15 +3,10 @@ at a time, each checked against its row), so that memory does not grow with the 
 split (or reordered) is refused, naming the line.
 
 TSAR-2022 (.tsv): `sentence<TAB>complex word<TAB>answer 1<TAB>answer 2…`, one line per instance in the order of
-the gold file; read as tsar_eval.py reads it (lines ended by \\n, \\r\\n or \\r, each stripped, split on tabs). Given
-`partial`, the lines may be any of the split's instances in any order, matched by sentence and complex word as
-tsar_eval.py matches them. ProLex (.csv): the columns `target word`, `Sentence`, `Substitutes` (answers joined by
-", "), one row per instance in the order of the dataset; the answers split on ", " as evaluate.py splits them (an
-empty cell: no answer); blank lines skipped, as pandas skips them. Either may be gzipped (.tsv.gz, .csv.gz).
-
-Limits: the file as any predictions file (bounded_text: its size, before reading); a TSV line at most
-`max_line_chars` characters (never split whole: its answers are given one at a time); a CSV row at most
-MAX_CSV_ROW_CHARS characters and a cell at most csv's field limit (131,072 characters).
+the gold file; read as tsar_eval.py reads it (lines ended by \\n, \\r\\n or \\r, each stripped, split on tabs).
+ProLex (.csv): the columns `target word`, `Sentence`, `Substitutes` (answers joined by ", "), one row per instance
+in the dataset's order; the answers split on ", " as evaluate.py splits them; blank lines skipped, as pandas skips
+them. A TSV line is never split whole (a line may hold a million answers); a CSV row is bounded by MAX_CSV_ROW_CHARS.
 """
 
 from __future__ import annotations
@@ -40,14 +35,19 @@ def _character(text: str, offset: int) -> str:
     return f"U+{ord(text[offset]):04X} {text[offset]!r}"
 
 
+def _shared(one: str, other: str) -> int:
+    """The length of the prefix two texts share."""
+    return next((i for i, (a, b) in enumerate(zip(one, other, strict=False)) if a != b), min(len(one), len(other)))
+
+
 def sentence_difference(given: str, gold: str) -> str:
     """Where a line's sentence first differs from the gold's: its offset and the two characters there."""
-    offset = next((i for i, (a, b) in enumerate(zip(given, gold, strict=False)) if a != b), min(len(given), len(gold)))
+    offset = _shared(given, gold)
     return f"at offset {offset}, where the line has {_character(given, offset)} and the gold {_character(gold, offset)}"
 
 
 def _tab_fields(line: str, start: int) -> Iterator[str]:
-    """The tab-separated fields of `line` from `start`, one at a time (a line may hold a million answers)."""
+    """The tab-separated fields of `line` from `start`, one at a time."""
     while (end := line.find("\t", start)) >= 0:
         yield line[start:end]
         start = end + 1
@@ -57,9 +57,9 @@ def _tab_fields(line: str, start: int) -> Iterator[str]:
 def tsar_tsv_answers(
     path: str | Path, rows: Sequence[dict], max_bytes: int, max_line_chars: int, partial: bool = False
 ) -> Iterator[tuple[int, Iterator[str], str]]:
-    """(row position, the answers of its line one at a time, "FILE:LINE") per line; the answers must be taken before
-    the next line is asked for. Each line's sentence and complex word must be its row's `context` and `target` (the
-    row of its position, or with `partial` the row they are)."""
+    """(row position, the answers of its line one at a time, "FILE:LINE") per line. Each line's sentence and complex
+    word must be its row's `context` and `target` (with `partial`, matched to the row they are, as tsar_eval.py
+    matches them)."""
     keys = {(str(row.get("context", "")).strip(), row["target"]): i for i, row in enumerate(rows)} if partial else {}
     seen: dict[int, int] = {}
     blank = count = 0
@@ -133,14 +133,7 @@ def _partial_position(path, number: int, rows: Sequence[dict], keys: dict, sente
     same_word = [row for row in rows if row["target"] == word]
     if not same_word:
         raise MetricInputError(f"{path}:{number}: complex word {shown(word)} is that of no instance of the split")
-
-    def shared(row: dict) -> int:  # the length of the prefix the line's sentence shares with the row's
-        gold = str(row.get("context", "")).strip()
-        return next(
-            (i for i, (a, b) in enumerate(zip(sentence, gold, strict=False)) if a != b), min(len(sentence), len(gold))
-        )
-
-    nearest = max(same_word, key=shared)
+    nearest = max(same_word, key=lambda row: _shared(sentence, str(row.get("context", "")).strip()))
     raise MetricInputError(
         f"{path}:{number}: no instance of the split has this sentence and complex word "
         f"{shown(word)}; the nearest, {nearest['id']}, differs "
@@ -149,8 +142,7 @@ def _partial_position(path, number: int, rows: Sequence[dict], keys: dict, sente
 
 
 class _BoundedRows:
-    """The lines of a CSV file for csv.reader, counting the characters of the row being read: a row (which quoted
-    line ends may spread over many lines) longer than MAX_CSV_ROW_CHARS is refused, naming its line."""
+    """The lines of a CSV file for csv.reader; a row (quoted line ends may spread it) past max_chars is refused."""
 
     def __init__(self, path: str | Path, max_bytes: int, max_chars: int):
         self.path, self.max_chars = path, max_chars
@@ -249,9 +241,7 @@ def prolex_csv_answers(
 
 
 def official_lines(suffix: str, path: Path, rows: Sequence[dict], max_bytes: int, max_chars: int, partial: bool):
-    """The official format an extension names, read line by line against the split's rows: (row position,
-    answers, line) a line. A ProLex CSV is matched by position (whole); a TSAR-2022 TSV, with `partial`, by
-    sentence and complex word."""
+    """The official format an extension names, read against the split's rows: (row position, answers, "FILE:LINE")."""
     if suffix == TSAR_SUFFIX:
         return tsar_tsv_answers(path, rows, max_bytes, max_chars, partial)
     return prolex_csv_answers(path, rows, max_bytes, min(max_chars, MAX_CSV_ROW_CHARS))

@@ -1,11 +1,5 @@
-"""The scorer of a benchmark with its own official metrics (TSAR-2022, ProLex): `scorer_for` (swords_metric/scorer.py)
-gives one of these for such a config or its rows, to `Scorer.from_dataset`, the `evaluate` module and `swords evaluate`.
-
-Predictions come in every form the SWORDS scorer reads (a mapping from target id, or one list per row; strings
-ranked by position, [substitute, score] pairs or {"substitute", "score"} objects ranked by score, ties in the
-order given; JSONL and upstream-format files) and in the benchmark's official format (TSAR's .tsv, ProLex's
-.csv, matched to the rows by line order and checked line by line): answers.py reads them. A target missing
-from the predictions is an instance without answers (0 in every metric, counted in the mean), as tsar_eval.py
+"""The scorer of a benchmark with its own official metrics (TSAR-2022, ProLex), as `scorer_for` gives it. A target
+missing from the predictions is an instance without answers (0 in every metric, counted in the mean), as tsar_eval.py
 scores a line without answers and evaluate.py an empty answer list; tsar_eval.py itself scores only the lines its
 file holds (restricted_to_given does that). Figures are fractions (0–1), as both official scorers print them.
 """
@@ -47,8 +41,7 @@ class FamilyScorer(ScorerBase):
         k: int = 10,
         family: Family | None = None,
     ):
-        """The scorer of a TSAR-2022 or ProLex split's rows; `family`: as the registry decided it
-        (swords_metric.families; else decided here, by the rows)."""
+        """The scorer of a TSAR-2022 or ProLex split's rows; `family`: as the registry decided it (else by the rows)."""
         if rows is None or isinstance(rows, str | bytes | Mapping) or not isinstance(rows, Iterable):
             raise MetricInputError(
                 f"references: expected benchmark rows (a loaded split or a list of its rows), got {shown(rows)}"
@@ -78,8 +71,6 @@ class FamilyScorer(ScorerBase):
         )
         self.golds = self.family.golds(self.rows, where)
 
-    # -- predictions --
-
     def prepare(self, predictions, source: str = "predictions") -> Answers:
         """Predictions in any form (see the module), kept per row as the metrics read them (answers.py)."""
         if isinstance(predictions, Answers):
@@ -99,16 +90,14 @@ class FamilyScorer(ScorerBase):
         details_force: bool = False,
     ) -> Answers:
         """A predictions file, its format chosen by its extension: the benchmark's official format (TSAR .tsv, ProLex
-        .csv; .gz too) or JSONL / upstream JSON. Every format is streamed: at most max_bytes (after decompression)
-        and max_target_chars for one target (a JSONL line, a TSV line). `partial`: a TSV may hold any of the split's
-        lines, in any order (as tsar_eval.py reads it); the others are not in the predictions. `details` and
-        `details_force` are Scorer.read's (no per-substitute details here: given one, the options refuse it)."""
+        .csv; .gz too) or JSONL / upstream JSON, streamed: at most max_bytes (after decompression) and
+        max_target_chars for one target. `partial`: a TSV may hold any of the split's lines, in any order (as
+        tsar_eval.py reads it). `details` and `details_force` are Scorer.read's (the options refuse them here)."""
         path = Path(path)
         return read_answers(self, path, max_bytes, max_target_chars, source or str(path), partial)
 
     def restricted_to_given(self, predictions) -> tuple[FamilyScorer, Answers]:
-        """A scorer of just the rows these predictions name (the others left out rather than scored as empty
-        answers), and the predictions prepared for it: e.g. a run over the first targets of a split."""
+        """A scorer of just the rows these predictions name, and the predictions prepared for it."""
         answers = self.prepare(predictions)
         keep = [i for i, items in enumerate(answers.ranked) if items is not None]
         if not keep:
@@ -125,11 +114,8 @@ class FamilyScorer(ScorerBase):
         """Per instance, the statistics the figures are computed from, in groups (each with its figures from sums)."""
         return self.family.statistics(self.golds, self.prepare(predictions).ranked, self.k)
 
-    # -- results --
-
     def signature(self, bootstrap: int = 0, seed: int | None = None) -> str:
-        """Everything that decides the numbers (swords_metric/signature.py): the family, its official scorer, k
-        where the family's metrics take one (ProLex), the targets; and the resamples, with `bootstrap`."""
+        """Everything that decides the numbers (swords_metric/signature.py)."""
         settings = self.family.signature_settings(self.k, len(self.rows))
         name = self.family.name
         signature = Signature(name, FAMILY_METRIC_VERSION, self.config or name, self.split, settings)
@@ -140,12 +126,10 @@ class FamilyScorer(ScorerBase):
     ) -> dict:
         """The family's official metrics (fractions), the counts, and the signature. TSAR-2022: acc@1,
         acc@{1,2,3}@top1, map@{3,5,10}, potential@{3,5,10}, and `official`: the figures floored to 4 decimals under
-        tsar_eval.py's names, as it prints them for a file of every scored instance (one not in the predictions as
-        a line without answers); `input_notes`: answers dropped as it drops them, targets with more answers than
-        are kept. ProLex: {acc,prof}_{p,r,f}@k, against the acceptable and
-        the proficiency-oriented substitutes, and how many instances each counts (those with such gold). With
-        bootstrap > 0, `confidence_intervals`: 95% intervals of every metric from resampling instances (seeded);
-        `by_pos` is accepted for the Scorer's signature (these benchmarks give no POS)."""
+        tsar_eval.py's names, as it prints them; `input_notes`: answers dropped, targets past the answer limit.
+        ProLex: {acc,prof}_{p,r,f}@k and how many instances each counts (those with such gold). With bootstrap > 0,
+        `confidence_intervals`: 95% intervals from resampling instances (seeded); `by_pos` is accepted for the
+        Scorer's signature (these benchmarks give no POS)."""
         bootstrap, seed = check_resamples(bootstrap), check_seed(seed)
         answers = self.prepare(predictions, source)
         result: dict = {"family": self.family.name}
@@ -161,9 +145,7 @@ class FamilyScorer(ScorerBase):
     def compare(
         self, predictions_a, predictions_b, bootstrap: int = 1000, seed: int = 0, sources: tuple[str, str] = ("A", "B")
     ) -> dict:
-        """Paired bootstrap test, as Scorer.compare's (instances resampled jointly, by the same resampler): per
-        metric, A, B, their difference (fractions), its 95% interval and a two-sided p-value for 'no difference';
-        and how many targets each input covers."""
+        """Paired bootstrap test, as Scorer.compare's: per metric, A, B, difference, 95% interval, p-value; coverage."""
         bootstrap = check_resamples(bootstrap, MIN_PAIRED_RESAMPLES, "the paired test's bootstrap")
         seed = check_seed(seed)
         a, b = self.prepare(predictions_a, sources[0]), self.prepare(predictions_b, sources[1])
@@ -191,8 +173,7 @@ def _id_parts(row: Mapping) -> list[str]:
 
 
 def _one_config(rows: list[dict]) -> str | None:
-    """The config the rows' ids name (None for other ids); rows of several configs are refused: each is its own
-    language and its own official figures, and a signature names one benchmark."""
+    """The config the rows' ids name (None for other ids); rows of several configs are refused (one benchmark)."""
     first = None
     for position, parts in enumerate(map(_id_parts, rows)):
         if parts and first is None:

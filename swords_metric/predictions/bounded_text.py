@@ -1,17 +1,10 @@
 """A file's text and JSON, read a bounded piece at a time, every problem one MetricInputError naming the file and
-where.
+where. Text: plain or gzipped (decompressed as a stream), UTF-8 with an optional byte-order mark, its size checked
+before reading (a .gz: as its expansion passes the limit).
 
-Text: plain or gzipped (decompressed as a stream, never held whole), UTF-8 with an optional byte-order mark;
-refused when it is not a readable regular file, is larger than the limit (a plain file before anything is read; a
-.gz as soon as its expansion passes it), or is not UTF-8 (naming the line and column of the bad byte).
-`text_lines` gives its lines, each bounded, as the official scorers' own reading splits them.
-
-JSON: a key given twice in any object is an error naming it, a number too long for Python an error naming the item
-it is in. Not ijson: it gives no position for an event or an error, lets duplicate keys through and converts numbers
-itself. The standard library's C scanner gives all three (object_pairs_hook sees every key, errors carry a position,
-parse_int can stand in for an oversized integer) and is as fast, so values are decoded with it one at a time
-(`raw_decode` on a bounded window): one JSONL line, or one target's list of an upstream file, whose outer two
-objects alone are walked a token at a time (ValueCursor).
+JSON: a key given twice in an object is an error naming it, a number too long for Python an error naming its item.
+Not ijson, which gives no position for an error, lets duplicate keys through and converts numbers itself: values are
+decoded by the standard library's C scanner, as fast, one at a time (`raw_decode` on a bounded window).
 """
 
 from __future__ import annotations
@@ -40,8 +33,7 @@ def size_text(size: int) -> str:
 
 
 def check_file(path: Path, max_bytes: int, what: str = "predictions file") -> None:
-    """Refuse, before reading, what is not a readable regular file, or a plain file larger than max_bytes (`what`:
-    the file, as messages name it)."""
+    """Refuse, before reading, what is not a readable regular file, or a plain file larger than max_bytes."""
     try:
         info = path.stat()
     except FileNotFoundError:
@@ -146,8 +138,7 @@ def text_lines(
     line: str = "one target's answers",
 ) -> Iterator[tuple[int, str]]:
     """(line number, line with its ending) of a text file, lines ended as Python's open() ends them (\\n, \\r\\n
-    or a lone \\r), as the official scorers see them; a line longer than max_line_chars is refused before more is
-    read (`what` the file is and what a `line` holds, as messages name them)."""
+    or a lone \\r), as the official scorers see them; a line longer than max_line_chars is refused as it is read."""
     pending, number = "", 0
     for block in text_blocks(path, max_bytes, what):
         text = pending + block
@@ -175,8 +166,7 @@ def _too_long(path: str | Path, number: int, limit: int, line: str) -> MetricInp
 
 
 class OversizedInteger:
-    """A JSON integer with more digits than Python converts, left where the number stood, so that the message names
-    the item it is in."""
+    """A JSON integer with more digits than Python converts, left where it stood, so that a message names its item."""
 
     __slots__ = ("digits",)
 
@@ -251,8 +241,7 @@ def decode_line(line: str, where: str, what: str = "predictions") -> object:
 
 
 def json_lines(blocks: Iterable[str], max_line: int, too_long: Callable[[int], Exception]) -> Iterator[tuple[int, str]]:
-    """(line number, line) of every line that is not blank; a line longer than max_line characters raises
-    too_long(its number) before it is held whole."""
+    """(line number, line) of every line not blank; one longer than max_line raises too_long(its number) early."""
     pending, number = "", 0
     for block in blocks:
         if block.isspace() and (not pending or pending.isspace()):  # blank lines (a whitespace bomb): skip fast
@@ -274,8 +263,8 @@ def json_lines(blocks: Iterable[str], max_line: int, too_long: Callable[[int], E
 
 
 class ValueCursor:
-    """A window on a stream of text, from which JSON tokens and values are taken one at a time; it holds at most one
-    value (up to max_value characters) and a block of text beyond it."""
+    """A window on a stream of text, from which JSON tokens and values are taken one at a time: at most one value (up
+    to max_value characters) and a block of text beyond it."""
 
     def __init__(self, blocks: Iterable[str], where: str, max_value: int):
         self._blocks = iter(blocks)

@@ -4,9 +4,8 @@ Upstream:  {"substitutes_lemmatized": bool, "substitutes": {target_id: [[substit
 JSONL:     one {"id": target_id, "substitutes": [...]} a line; substitutes as strings (ranked by position),
            [substitute, score] pairs or {"substitute": ..., "score": ...} objects.
 
-Either may be gzipped (`.gz`) and start with a UTF-8 byte-order mark; target ids may be of either scheme.
-PredictionFile streams one target at a time, never holding more than one target's JSON (at most MAX_TARGET_CHARS)
-and a block of text, in a file of at most MAX_PREDICTIONS_BYTES (after decompression).
+Either may be gzipped (`.gz`); target ids may be of either scheme. PredictionFile streams one target at a time,
+never holding more than one target's JSON and a block of text.
 """
 
 from __future__ import annotations
@@ -51,7 +50,7 @@ def not_predictions(path: Path) -> str:
 class PredictionFile:
     """A predictions file, read one target at a time: iterating gives (target id, its substitutes as the file holds
     them, "FILE:LINE"); after iterating, `format` is "upstream" or "jsonl" and `substitutes_lemmatized` the upstream
-    file's flag. The file is checked when this is made; every problem is a MetricInputError naming file and line."""
+    file's flag. Every problem is a MetricInputError naming file and line."""
 
     def __init__(
         self, path: str | Path, max_bytes: int = MAX_PREDICTIONS_BYTES, max_target_chars: int = MAX_TARGET_CHARS
@@ -138,17 +137,13 @@ class PredictionFile:
     def _upstream(self, cursor: ValueCursor) -> Iterator[tuple[str, object, str]]:
         """The members of the file's one object; the targets of its 'substitutes' object one at a time."""
         keys: set[str] = set()
-        cursor.take("{", "an object")
-        while cursor.peek() != "}":
-            if keys:
-                cursor.take(",", "',' or '}'")
-            line = cursor.position()[0]
-            key = self._key(cursor)
+        for line, key in self._members(cursor):
             if key in keys:
                 raise MetricInputError(f"{self.path}:{line}: key {shown(key, 80)} appears twice in one JSON object")
             keys.add(key)
             if key == "substitutes" and cursor.peek() == "{":
-                yield from self._targets(cursor)
+                for at, target_id in self._members(cursor):
+                    yield target_id, cursor.value(f"target {shown(target_id, 40)}"), f"{self.path}:{at}"
                 continue
             value = cursor.value(f"the value of {shown(key, 40)}")
             if key == "substitutes":
@@ -157,7 +152,6 @@ class PredictionFile:
                 )
             if key == "substitutes_lemmatized":
                 self.substitutes_lemmatized = bool(value)
-        cursor.take("}", "'}'")
         if cursor.peek():
             raise cursor.located("extra data after the JSON object")
         if "substitutes" not in keys:
@@ -165,14 +159,8 @@ class PredictionFile:
                 f"{self.path}: an upstream result file needs 'substitutes' (target id -> substitutes)"
             )
 
-    def _key(self, cursor: ValueCursor) -> str:
-        if cursor.peek() != '"':
-            cursor.take('"', "a key (a string in double quotes)")
-        key = cursor.value("a key")
-        cursor.take(":", "':'")
-        return key
-
-    def _targets(self, cursor: ValueCursor) -> Iterator[tuple[str, object, str]]:
+    def _members(self, cursor: ValueCursor) -> Iterator[tuple[int, str]]:
+        """(line, key) of each member of the object at the cursor; the caller takes its value before the next."""
         cursor.take("{", "an object")
         first = True
         while cursor.peek() != "}":
@@ -180,9 +168,11 @@ class PredictionFile:
                 cursor.take(",", "',' or '}'")
             first = False
             line = cursor.position()[0]
-            target_id = self._key(cursor)
-            items = cursor.value(f"target {shown(target_id, 40)}")
-            yield target_id, items, f"{self.path}:{line}"
+            if cursor.peek() != '"':
+                cursor.take('"', "a key (a string in double quotes)")
+            key = cursor.value("a key")
+            cursor.take(":", "':'")
+            yield line, key
         cursor.take("}", "'}'")
 
 
@@ -190,8 +180,7 @@ def read_predictions(
     path: str | Path, max_bytes: int = MAX_PREDICTIONS_BYTES, max_target_chars: int | None = None
 ) -> tuple[Predictions, dict]:
     """(target id -> [(substitute, score)], {"format": ..., "substitutes_lemmatized": ...}), the whole file in memory
-    (Scorer.read scores a file in bounded memory); one target's JSON is bounded by max_bytes unless max_target_chars
-    is given. Every problem is a MetricInputError naming the file and the line or target."""
+    (Scorer.read scores a file in bounded memory). Every problem is a MetricInputError naming file and line."""
     file = PredictionFile(path, max_bytes, max_target_chars or max_bytes)
     predictions: Predictions = {}
     for target_id, items, where in file:
@@ -205,8 +194,7 @@ def read_predictions(
 
 
 def _written_items(target_id: str, items: list[tuple[str, float]]) -> list[list]:
-    """[[substitute, score]] as standard JSON holds them: ±infinity as "inf" / "-inf" (float() reads them back); NaN,
-    which has no rank, refused."""
+    """[[substitute, score]] as standard JSON holds them: ±infinity as "inf" / "-inf" (float() reads them back)."""
     written = []
     for position, (substitute, score) in enumerate(items):
         if isinstance(score, float) and not math.isfinite(score):

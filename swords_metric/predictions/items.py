@@ -14,8 +14,7 @@ _BY_POSITION = object()  # a {"substitute": ...} item without a "score": ranked 
 
 
 def _score_value(score, where: str, position: int, substitute: str) -> float:
-    """A score as the upstream scorer reads it (`float(score)`): numbers, booleans and numeric strings; infinities
-    rank first or last. NaN (no rank) and null (upstream's float() fails on it) are refused."""
+    """A score as the upstream scorer reads it (`float(score)`): numbers, booleans and numeric strings."""
     kind = type(score)
     if kind is float:
         value = score
@@ -48,7 +47,7 @@ def _score_value(score, where: str, position: int, substitute: str) -> float:
 def normalize_prediction_items(items, target_id: str = "") -> list[tuple[str, float]]:
     """[(substitute, score)] from a plain ranked list, [substitute, score] pairs or {substitute, score} dicts (lists,
     tuples or numpy arrays); a plain list, and a dict item without a score, rank by position (scores 0, -1, -2, …,
-    as upstream). Substitutes are kept as given, empty ones included. An error names the target and the item."""
+    as upstream). Substitutes are kept as given, empty ones included."""
     where = f"target {target_id}: " if target_id else ""
     if items is None:
         return []

@@ -1,6 +1,5 @@
-"""A system's predictions prepared against a Scorer's references, one target at a time as they arrive: only what the
-metrics use of each list is kept (a RankedPrediction), so a predictions file costs memory per target, not per
-substitute, and is read once for every figure."""
+"""A system's predictions prepared against a Scorer's references, one target at a time: only what the metrics use of
+each list is kept (a RankedPrediction), so a predictions file costs memory per target, not per substitute."""
 
 from __future__ import annotations
 
@@ -103,19 +102,6 @@ def prepare_given(
     if isinstance(predictions, Mapping):
         records = ((str(key), items, "") for key, items in predictions.items())
         return prepare_keyed(records, references, index, depth, source, owner, observe=observe)
-    return prepare_in_order(predictions, rows, references, depth, source, owner, observe)
-
-
-def prepare_in_order(
-    predictions,
-    rows: Sequence[Mapping],
-    references: Sequence[Reference | None],
-    depth: int,
-    source: str,
-    owner: object,
-    observe: Observer | None = None,
-) -> PreparedPredictions:
-    """One list per reference, in the references' order."""
     if isinstance(predictions, str | bytes) or not isinstance(predictions, Sequence | np.ndarray):
         got = "None" if predictions is None else f"a {type(predictions).__name__}"
         raise MetricInputError(
@@ -133,7 +119,7 @@ def prepare_in_order(
 
 class KeyedPreparer:
     """Predictions keyed by target id, prepared as they arrive: until the input shows its id scheme, under each scheme
-    that knows the id (once when both name the same reference). An observer is told of each target once."""
+    that knows the id (once when both name the same reference)."""
 
     def __init__(
         self,

@@ -1,10 +1,10 @@
-"""A benchmark split as the metric holds it: what scoring reads of a row, each row's prepared reference (from the
-rows, `ReferenceSplit.from_rows`, or from the file shipped with the dataset, shipped.py), the targets as a Scorer
-scores them (`ScoredTargets`, what the details and the judgments take instead of the Scorer), and which shipped split
-given ids are."""
+"""A benchmark split as the metric holds it: what scoring reads of a row, each row's prepared reference, the targets
+as a Scorer scores them (`ScoredTargets`, what the details and the judgments take instead of the Scorer), and which
+shipped split given ids are."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -22,7 +22,7 @@ TARGET_FIELDS = ("id", "upstream_id", "pos", "benchmark", "target")
 
 def reference_substitutes(row: Mapping, position: int) -> list:
     """A row's `substitutes` as a list; a MetricInputError naming the row when they are missing, None (`datasets`
-    fills a missing column so) or not a list."""
+    fills a missing column so) or not a list of dicts."""
     substitutes = row.get("substitutes")
     if substitutes is None or isinstance(substitutes, str | bytes | Mapping) or not isinstance(substitutes, Iterable):
         name = row.get("id") if row.get("id") not in (None, "") else f"item {position}"
@@ -63,7 +63,7 @@ def _substitutes(row: Mapping, position: int) -> list[dict]:
 
 def reference_view(row: object, position: int, refuse_row=None) -> dict:
     """The fields the SWORDS metrics read of one benchmark row, normalised; a MetricInputError naming the row if it is
-    not one. A row without a POS (TSAR-2022, ProLex) is refused, by `refuse_row` naming its family if given."""
+    not one (a row without a POS: by `refuse_row`, naming its family, if given)."""
     if not isinstance(row, Mapping):
         raise MetricInputError(
             f"references: item {position} is {shown(row)}, expected a benchmark row (a dict with "
@@ -96,8 +96,7 @@ def family_reference_view(row: Mapping, position: int) -> dict:
 
 @dataclass
 class ReferenceSplit:
-    """Per row, in order: its ids, POS and benchmark (`targets`), CoInCo's problematic flag, and its prepared
-    reference (None for a row without substitutes)."""
+    """Per row, in order: its kept fields (`targets`), CoInCo's problematic flag, its prepared reference (or None)."""
 
     targets: list[dict]
     problematic: list[bool]
@@ -142,8 +141,8 @@ class ReferenceSplit:
 @dataclass(frozen=True)
 class ScoredTargets:
     """Per target, in the split's order: its row's kept fields and prepared reference (`split`), the reference as
-    scored (`references`: None where left out), whether it is `scored` (has gold lemmas) or `skipped` (problematic);
-    the `index` by either id scheme; `benchmark`, the rows' benchmarks joined by "+" ("custom": none)."""
+    scored (None where left out), whether it is `scored` (has gold lemmas) or `skipped` (problematic); the `index`
+    by either id scheme; `benchmark`, the rows' benchmarks joined by "+" ("custom": none)."""
 
     split: ReferenceSplit
     references: list[Reference | None]
@@ -156,8 +155,7 @@ class ScoredTargets:
     def of(
         cls, split: ReferenceSplit, include_problematic: bool, config: str | None, name: str | None
     ) -> ScoredTargets:
-        """The targets of `split` as scored: CoInCo's problematic ones left out unless `include_problematic` (as
-        upstream leaves them out); messages name the split by its config (else its benchmark) and name."""
+        """The targets of `split` as scored: CoInCo's problematic ones left out (as upstream) or included."""
         benchmark = "+".join(sorted({row["benchmark"] for row in split.targets if row["benchmark"]})) or "custom"
         where = f"{config or benchmark}" + (f" {name}" if name else "")
         skipped = [flag and not include_problematic for flag in split.problematic]
@@ -189,18 +187,10 @@ class ScoredTargets:
 
 def shipped_split(ids: Sequence[str]) -> tuple[str | None, str] | None:
     """(config, split) of the shipped split whose ids are exactly these (config None when several configs have them,
-    as SWORDS test and its reannotation do), or of two splits joined; None when no split is."""
-    import pyarrow.parquet as pq
-
+    as SWORDS test and its reannotation do), or of two splits joined; None when none is."""
     import swords_dataset
 
-    sized = [
-        (config, split)
-        for config, splits in swords_dataset.CONFIGS.items()
-        for split in splits
-        if pq.read_metadata(swords_dataset.DATASET_DIR / swords_dataset.parquet_path(config, split)).num_rows
-        == len(ids)
-    ]
+    sized = [(c, s) for c, splits in swords_dataset.CONFIGS.items() for s in splits if _size(c, s) == len(ids)]
     if not ids:
         return None
     if not sized:
@@ -217,19 +207,11 @@ def shipped_split(ids: Sequence[str]) -> tuple[str | None, str] | None:
 
 def joined_split(ids: Sequence[str]) -> tuple[str, str] | None:
     """(config, "dev+test") when the ids are exactly two shipped splits of one config, one after the other."""
-    import itertools
-
-    import pyarrow.parquet as pq
-
     import swords_dataset
-
-    def path(config: str, split: str):
-        return swords_dataset.DATASET_DIR / swords_dataset.parquet_path(config, split)
 
     for config, splits in swords_dataset.CONFIGS.items():
         for first, second in itertools.permutations(splits, 2):
-            sizes = [pq.read_metadata(path(config, split)).num_rows for split in (first, second)]
-            if sum(sizes) != len(ids):
+            if _size(config, first) + _size(config, second) != len(ids):
                 continue
             given = [
                 swords_dataset.split_table(config, split, ["id"]).column("id").to_pylist() for split in (first, second)
@@ -237,3 +219,12 @@ def joined_split(ids: Sequence[str]) -> tuple[str, str] | None:
             if given[0] + given[1] == list(ids):
                 return config, f"{first}{swords_dataset.SPLIT_JOINER}{second}"
     return None
+
+
+def _size(config: str, split: str) -> int:
+    """The rows of a shipped split (its Parquet file's metadata)."""
+    import pyarrow.parquet as pq
+
+    import swords_dataset
+
+    return pq.read_metadata(swords_dataset.DATASET_DIR / swords_dataset.parquet_path(config, split)).num_rows

@@ -1,5 +1,5 @@
-"""Which reference a prediction is for: target ids under either scheme (the dataset's `id`, or the upstream
-SWORDS library's `upstream_id`; for SWORDS the two are the same), decided per input, as ids arrive."""
+"""Which reference a prediction is for: target ids under either scheme (the dataset's `id`, or the upstream SWORDS
+library's `upstream_id`), decided per input, as ids arrive."""
 
 from __future__ import annotations
 
@@ -38,7 +38,6 @@ class Alignment:
 
     items: list
     scheme: str | None  # DATASET_IDS or UPSTREAM_IDS for a mapping; None for a list in reference order
-    given: int  # how many targets the input named
 
 
 class TargetIndex:
@@ -55,8 +54,7 @@ class TargetIndex:
         return IdTally(self, source)
 
     def align(self, predictions, source: str = "predictions") -> Alignment:
-        """A mapping is keyed by target id, all of one scheme (an unknown id is an error: the wrong
-        dataset or split); a sequence must have one entry per reference, in order."""
+        """A mapping is keyed by target id, all of one scheme; a sequence has one entry per reference, in order."""
         if isinstance(predictions, Mapping):
             tally = self.tally(source)
             keyed = []
@@ -68,12 +66,12 @@ class TargetIndex:
             aligned = [None] * self.size
             for positions, items in keyed:
                 aligned[positions[scheme]] = items
-            return Alignment(aligned, scheme, len(keyed))
+            return Alignment(aligned, scheme)
         if isinstance(predictions, str | bytes) or not isinstance(predictions, Sequence | np.ndarray):
             raise MetricInputError(f"{source}: expected a mapping of target id to substitutes, or a list per target")
         if len(predictions) != self.size:
             raise MetricInputError(f"{source}: {len(predictions)} prediction lists for {self.size} references")
-        return Alignment(list(predictions), None, len(predictions))
+        return Alignment(list(predictions), None)
 
     def unknown_error(self, unknown: list[str], total: int, source: str, stopped: bool = False) -> UnknownTargetsError:
         counted = f"{len(unknown):,} of the first {total:,}" if stopped else f"{len(unknown):,} of {total:,}"
@@ -113,8 +111,7 @@ class IdTally:
         self.unknown: list[str] = []
 
     def add(self, key: str) -> dict[str, int | None]:
-        """{scheme: the reference position the id names under it, or None}. The caller checks `seen`
-        first: a key given twice is its error to word (a file names the line)."""
+        """{scheme: the reference position the id names under it, or None}; the caller checks `seen` first."""
         self.seen.add(key)
         self.given += 1
         positions = {DATASET_IDS: self.index.position.get(key), UPSTREAM_IDS: self.index.upstream_position.get(key)}

@@ -39,8 +39,6 @@ class WordNetGraph:
         self._pos_ends = np.cumsum(per_pos).tolist()  # synset numbers of POS_LETTERS[i] end before _pos_ends[i]
         self._members: dict[str, object] = {}
 
-    # -- members, decompressed on first use --
-
     def _member(self, name: str):
         value = self._members.get(name)
         if value is None:
@@ -84,8 +82,6 @@ class WordNetGraph:
         first = np.zeros(self.size + 1, dtype=np.int64)
         np.cumsum(counts, out=first[1:])
         return first.tolist(), sources[order].tolist()
-
-    # -- lemmas and synsets --
 
     def synsets(self, lemma: str, pos: str) -> list[int]:
         """The synsets of a lemma as WordNet's index lists it (lower case, ``_`` for spaces; no morphology)
@@ -133,16 +129,13 @@ class WordNetGraph:
         return self._member("senses/tag_counts.u2")[first[synset] : first[synset + 1]].tolist()
 
     def related(self, synset: int, relation: str) -> list[int]:
-        """Synsets the synset points to by a relation of SYNSET_RELATIONS, in the data file's order (hyponyms:
-        ascending)."""
+        """Synsets the synset points to by a relation of SYNSET_RELATIONS, in its data file order (hyponyms: sorted)."""
         if relation == "hyponyms":
             starts, values = self._hyponyms
             return values[starts[synset] : starts[synset + 1]]
         if relation not in SYNSET_RELATIONS:
             raise ValueError(f"unknown synset relation {relation!r}; choose from {', '.join(SYNSET_RELATIONS)}")
         return self._row(f"synset_pointers/{relation}", synset)
-
-    # -- word senses --
 
     def senses(self, synset: int) -> range:
         """The numbers of the synset's word senses."""
