@@ -1,15 +1,10 @@
 """The shared-context forward pass without the dense attention matrix and without padding.
 
-In the shared-context layout (see :mod:`swords_baselines.neural.encoder`) every row is its context followed by
-the target's and each pool word's pieces; the context attends to itself, a word's pieces to the context and
-to each other. The generic way runs the model on padded rows with a 4-D mask, so every layer multiplies the
-padding too and builds a length² attention matrix that is almost entirely masked. This pass computes the same
-function with the encoder's own weights: the token-wise parts (embeddings, projections, feed-forward, layer
-norms) on the real tokens only, and the attention in small dense blocks (see :class:`SharedContextPass`).
-
-It applies to post-norm BERT-style encoders (BERT, MiniLM, RoBERTa, ELECTRA) with an exact-GELU or ReLU
-feed-forward, whose weights :mod:`swords_baselines.neural.encoder_weights` reads. The tests check the pass against
-transformers' own forward on the same inputs.
+The generic pass runs the shared-context layout (:mod:`swords_baselines.neural.encoder`) on padded rows with a 4-D
+mask: every layer multiplies the padding and builds a length² attention matrix almost all masked. This one computes
+the same function with the encoder's weights: token-wise parts on the real tokens only, attention in small dense
+blocks. For post-norm BERT-style encoders (BERT, MiniLM, RoBERTa, ELECTRA) with an exact-GELU or ReLU feed-forward;
+tested against transformers' own forward.
 """
 
 from __future__ import annotations
@@ -22,8 +17,7 @@ from swords_baselines.neural.encoder_weights import EncoderWeights
 
 @dataclass
 class PackedRow:
-    """One row of the shared-context layout: context pieces with their positions, then words of pieces that
-    all sit at the target's positions (starting at ``gap``)."""
+    """One row: context pieces with their positions, then words of pieces at the target's positions (from ``gap``)."""
 
     context: list[int]
     positions: list[int]
@@ -32,13 +26,10 @@ class PackedRow:
 
 
 class SharedContextPass:
-    """Runs rows of the shared-context layout through an encoder and returns each word's mean last-layer
-    piece vector (the target first), as the generic pass does.
-
-    Token-wise parts run on the real tokens, flat. Attention runs in two batches of small dense blocks: each
-    row's context attending to itself, and blocks of whole words (up to ``block`` pieces) attending to their
-    row's context and to the block, masked to their own word; a block costs pieces × (context + block)
-    scores where the generic pass pays pieces × (context + all pieces)."""
+    """Each word's mean last-layer piece vector (the target first), as the generic pass gives it. Attention runs in
+    two batches of dense blocks: each row's context on itself, and blocks of whole words (up to ``block`` pieces) on
+    their row's context and the block, masked to their own word: pieces × (context + block) scores a block, where the
+    generic pass pays pieces × (context + all pieces)."""
 
     def __init__(self, weights: EncoderWeights, block: int = 32) -> None:
         import torch
@@ -160,8 +151,8 @@ class SharedContextPass:
 
 @dataclass
 class _Layout:
-    """Where a chunk's tokens are: contexts (rows × width) and word blocks (blocks × width) as flat indices
-    (padding points at a zero row), which pieces each block's pieces may see, and each piece's word."""
+    """Contexts (rows × width) and word blocks (blocks × width) as flat indices (padding: a zero row), what each
+    block's pieces may see, and each piece's word."""
 
     ids: list[int]
     positions: list[int]
