@@ -40,7 +40,6 @@ OWNERS: dict[str, str] = {
     "swords_baselines.llm.engine": "local-llm",
     "swords_baselines.llm.engine_host": "local-llm",
     "swords_baselines.llm.engine_limits": "local-llm",
-    "swords_baselines.llm.gguf_header": "local-llm",
     "swords_baselines.llm.gguf_file": "local-llm",
     "swords_baselines.neural": "baselines",
     "swords_baselines.harness": "lm-eval",
