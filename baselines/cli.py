@@ -186,8 +186,8 @@ def execute(
     force: bool = False,
     limit: int = 0,
 ) -> int:
-    """Run a system (or reuse a finished run with the same settings), score it, write and print the result.
-    `limit` > 0 answers only the first `limit` targets the system can answer (see baselines/run/extent.py)."""
+    """Run a system (or reuse a finished run of the same settings), score it, write and print the result; `limit`
+    > 0 answers only the first `limit` targets (run/extent.py)."""
     from swords_baselines.run.extent import extent_header, limited_rows, seed_journal, stored_plan, targets_text
     from swords_baselines.run.files import OUTPUT_SUFFIXES, RunLock, check_location, output_paths, written_files
     from swords_baselines.run.ownership import check_ownership, file_hashes, journal_header, run_header

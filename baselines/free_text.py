@@ -20,16 +20,14 @@ _DEGREE = frozenset("very too so quite rather more most less least really".split
 
 
 def occurrences(context: str, target: str) -> list[int]:
-    """Offsets where `target` stands as a whole word (not inside a longer word), case-sensitive; if it
-    never does, case-insensitive ("The" at a sentence start for "the")."""
+    """Offsets where `target` stands as a whole word, case-sensitive, else case-insensitive ("The" for "the")."""
     pattern = r"(?<![^\W_])" + re.escape(target) + r"(?![^\W_])"
     found = [m.start() for m in re.finditer(pattern, context)]
     return found or [m.start() for m in re.finditer(pattern, context, flags=re.IGNORECASE)]
 
 
 def _frequency(word: str, pos: str) -> int | None:
-    """How often `word` (lemmatized for pos) is tagged with that POS in SemCor, +1; None when WordNet has
-    no such lemma."""
+    """How often `word` (lemmatized for pos) is tagged with that POS in SemCor, +1; None without a WordNet lemma."""
     graph = load_wordnet_graph()
     lemma = lemmatize(word, pos).replace(" ", "_")
     synsets = graph.synsets(lemma, UD_TO_WORDNET[pos])
@@ -69,8 +67,7 @@ def guess_pos(context: str, offset: int, target: str) -> str:
 
 
 def make_row(context: str, offset: int, target: str, pos: str, prefix: str = "text") -> dict:
-    """A row in the benchmarks' schema for free text (no gold, benchmark "custom"), so every system can answer it;
-    its ids are `prefix:` and a digest of the text, the same for the same text."""
+    """A row in the benchmarks' schema for free text (no gold, benchmark "custom"); its ids `prefix:` and a digest."""
     digest = hashlib.sha1(f"{offset}:{target}:{context}".encode()).hexdigest()[:16]
     return {
         "id": f"{prefix}:{digest}",

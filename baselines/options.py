@@ -63,8 +63,7 @@ def setting(
     affects_output: bool = True,
     label: str | None = None,
 ):
-    """A field of a system's settings dataclass, with what its command-line option needs to know (see Option);
-    `label` names it in a form (the Space's)."""
+    """A field of a system's settings dataclass, with what its Option needs; `label` names it in the Space's form."""
     metadata = {
         "help": help,
         "choices": choices,
@@ -77,8 +76,7 @@ def setting(
 
 
 def options_from(settings: type) -> tuple[Option, ...]:
-    """The command-line options of a settings dataclass, one per field, in declaration order: its name,
-    default, choices and bounds as declared, its type from the field's annotation (`int | None` is an int)."""
+    """The options of a settings dataclass, one per field in order, typed by its annotation (`int | None`: int)."""
     hints = typing.get_type_hints(settings)
     options = []
     for item in dataclasses.fields(settings):

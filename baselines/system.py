@@ -1,8 +1,7 @@
 """What a baseline system is (its options: options.py), and the registry `swords run` picks systems from.
 
-A system turns benchmark rows (swords_dataset's schema) into ranked substitutes. The runner feeds it
-batches of the rows still to do and records each answer as soon as it is yielded, so a system that
-yields target by target loses nothing on a crash.
+A system turns benchmark rows into ranked substitutes; the runner records each answer as soon as it is yielded, so
+a system that yields target by target loses nothing on a crash.
 """
 
 from __future__ import annotations
@@ -29,13 +28,10 @@ class System:
     setting: ClassVar[str] = "generative"  # or "ranking": orders each row's candidate pool
     batch_size: ClassVar[int] = 64  # rows per call of predict (the runner checkpoints between answers)
     substitutes_lemmatized: ClassVar[bool] = False
-    # The modules the system imports when it runs, and the extra of the package that installs them.
-    requires: ClassVar[tuple[str, ...]] = ()
+    requires: ClassVar[tuple[str, ...]] = ()  # the modules it imports when it runs, installed by `extra`
     extra: ClassVar[str] = ""
-    # What it needs besides (data, a model, a key, a server), for `swords run --list` and the manual.
-    needs: ClassVar[str] = ""
-    # What it needs of a benchmark (see `refusal`): English text (English WordNet, an English thesaurus), the
-    # target's POS and lemma, a candidate pool (the ranking setting).
+    needs: ClassVar[str] = ""  # what else it needs (data, a model, a key, a server), for `swords run --list`
+    # What it needs of a benchmark (see `refusal`).
     english_only: ClassVar[bool] = False
     needs_tags: ClassVar[bool] = False
     needs_candidates: ClassVar[bool] = False
@@ -50,30 +46,26 @@ class System:
 
     def __init__(self, **options) -> None:
         self.config = options
-        # The config and split whose targets it answers, once the runner says (for_benchmark).
-        self.benchmark: str | None = None
+        self.benchmark: str | None = None  # set by for_benchmark
         self.split: str | None = None
 
     def for_benchmark(self, config: str, split: str | None = None) -> None:
-        """Tell the system, before it starts, which benchmark config and split it will answer (e.g. the prompted
-        LLM takes its priming examples by them, never from the split it answers)."""
+        """Tell the system, before it starts, which config and split it will answer (the LLM's priming follows)."""
         self.benchmark, self.split = config, split
 
     @classmethod
     def resolved_options(cls, options: dict, config: str, split: str) -> dict:
-        """The options as they will be used on `split` of `config`, for the run's record (e.g. the prompted LLM's
-        `priming auto` becomes the split it primes from); a SwordsError for options that cannot be used there.
-        By default, the options as given."""
+        """The options as used on `split` of `config`, for the run's record (the LLM's `priming auto` becomes a
+        split); a SwordsError for options unusable there."""
         return options
 
     def show_status(self, status: str) -> None:
-        """A short live status (e.g. retries under way); the runner replaces this to show it beside its
-        progress bar."""
+        """A short live status (retries under way); the runner shows it beside its progress bar."""
 
     @classmethod
     def unavailable_reason(cls) -> str | None:
-        """Why the system cannot run here with its default options (a missing extra, or a model or data
-        file that is not on this machine), found without loading anything heavy; None when it can."""
+        """Why the system cannot run here with its defaults (a missing extra, model or data file), found without
+        loading anything heavy; None when it can."""
         missing = cls.missing_modules()
         return f"needs {', '.join(missing)}: {cls.install_hint()}" if missing else None
 
@@ -83,8 +75,7 @@ class System:
 
     @classmethod
     def refusal(cls, config: str) -> str | None:
-        """Why the system cannot answer a benchmark's targets at all, in one line (None when it can): checked
-        before any work, so that a run says so instead of returning nothing."""
+        """Why the system cannot answer a benchmark's targets at all, in one line, checked before any work."""
         import swords_dataset
 
         if cls.english_only and swords_dataset.language(config) != "en":
@@ -97,12 +88,10 @@ class System:
         return None
 
     def check(self) -> None:
-        """Raise SwordsError if the system cannot run (a missing key, file or model), before any work is
-        done or any output written; by default, nothing to check."""
+        """Raise SwordsError if the system cannot run (a missing key, file or model), before any work."""
 
     def start(self) -> None:
-        """Acquire what predicting needs (start a server, connect, probe it), after `check`; by default,
-        nothing (most systems load their model when built). `with system:` starts and closes."""
+        """Acquire what predicting needs (a server, a connection), after `check`; `with system:` starts and closes."""
 
     def __enter__(self):
         try:
@@ -116,8 +105,7 @@ class System:
         self.close()
 
     def covers(self, rows: Sequence[dict]) -> list[dict]:
-        """The rows this system can answer at all (e.g. recorded outputs exist only for some targets).
-        The runner scores only these; by default, all."""
+        """The rows this system can answer at all (recorded outputs exist for some targets); the runner scores these."""
         return list(rows)
 
     def predict(self, rows: Sequence[dict]) -> Iterator[tuple[str, Prediction]]:
@@ -138,8 +126,7 @@ class Registry:
     entries: dict[str, str] = field(default_factory=dict)
 
     def cls(self, name: str) -> type[System]:
-        """The system's class, whether or not its extra is installed (its modules import their heavy
-        dependencies only when it runs): what its --help and the CLI reference show."""
+        """The system's class, whether or not its extra is installed (for its --help and the CLI reference)."""
         if name not in self.entries:
             raise SwordsError(
                 f"unknown system {name!r}{did_you_mean(name, self.entries)}; `swords run --list` shows them"

@@ -1,7 +1,5 @@
-"""The Gradio app: the five tabs side by side, each laid out and wired by its own module (tabs/*.py, where its
-handlers are too), and the server's start.
-
-Run: `swords demo [--port N]`, or `python space/app.py [--port N]` (as a Hugging Face Space runs it).
+"""The Gradio app: the five tabs, each its own module (tabs/*.py), and the server's start: `swords demo [--port N]`,
+or `python space/app.py [--port N]` (as a Hugging Face Space runs it).
 """
 
 from __future__ import annotations
@@ -64,8 +62,7 @@ def build_demo() -> gr.Blocks:
 
 
 def preload() -> None:
-    """What the first requests need, loaded in the background at start: the example index, the SWORDS
-    test scorer and the default system's model."""
+    """What the first requests need, loaded in the background: the example index, a scorer, the default model."""
     benchmarks.warm()
     scoring.scorer_for("swords", "test")
     systems.warm(offered_systems.default_system())
@@ -74,8 +71,7 @@ def preload() -> None:
 def launch(
     port: int | None = None, host: str | None = None, results: str | None = None, warm: bool = True, block: bool = True
 ) -> gr.Blocks:
-    """Build and start the app (queue with concurrency, 20 MB uploads, no run history: inputs may hold a
-    key); `block=False` returns once the server answers."""
+    """Build and start the app (no run history: inputs may hold a key); `block=False` returns once it answers."""
     memory.configure()  # before the worker threads start
     if results:
         os.environ[stored.RESULTS_ENV] = str(Path(results).resolve())

@@ -1,7 +1,6 @@
 """The bundled benchmarks as the Space uses them: the splits it offers and their labels, ids as its tables show
-them, a row's snippet, and search. Rows by id, search and finding a pasted context are swords_dataset's compact
-split index (swords_dataset.split_index: each split read once from its Parquet file, no row held as a dict, no
-cache written, which matters on a read-only Space)."""
+them, a row's snippet, and search (over swords_dataset's compact split index: no cache written, on a read-only
+Space)."""
 
 from __future__ import annotations
 
@@ -22,8 +21,7 @@ LISTED_COLUMNS = ["id", "context", "target", "offset", "pos", "target_lemma"]
 
 
 def splits() -> list[tuple[str, str]]:
-    """Every (config, split) the Space shows, in the dataset card's order: ProLex and TSAR-2022 too (their rows have
-    no POS or lemma, and they are scored with their own official metrics: swords_metric.family_of)."""
+    """Every (config, split) the Space shows, in the dataset card's order (ProLex and TSAR-2022 too)."""
     return [(config, split) for config, names in swords_dataset.CONFIGS.items() for split in names]
 
 
@@ -46,8 +44,7 @@ def split_choices() -> list[str]:
 
 
 def choose_split(label: str | None) -> tuple[str, str]:
-    """A benchmark chosen in the UI (or sent to the API) -> (config, split); anything else is a SpaceError
-    naming the choices."""
+    """A benchmark chosen in the UI (or sent to the API) -> (config, split), else a SpaceError naming the choices."""
     unknown = SpaceError(f"Unknown benchmark {shown(label)}; choose one of {', '.join(split_choices())}.")
     if not isinstance(label, str | None) or len(label or "") > 60:
         raise unknown
@@ -62,8 +59,7 @@ ELLIPSIS = "…"
 
 
 def short_id(row_id: str) -> str:
-    """An id as a table shows it: a 42-character SWORDS id cut to its first 8 hex digits and "…" (full_id undoes
-    it); a short id (coinco:4) whole."""
+    """An id as a table shows it: a SWORDS id cut to 8 hex digits and "…" (full_id undoes it); a short one whole."""
     return row_id if len(row_id) <= SHORT_ID_CHARS + 4 else row_id[:SHORT_ID_CHARS] + ELLIPSIS
 
 
@@ -90,8 +86,8 @@ def example_label(row: dict) -> str:
 
 
 def search(config: str, split: str, query: str = "", pos: str = ALL_POS, limit: int = 200) -> tuple[list[dict], int]:
-    """Rows whose target or target lemma starts with `query` (case-insensitive; all when empty), of the
-    given POS; at most `limit` of them (with the LISTED_COLUMNS only), and how many matched in all."""
+    """Rows whose target or lemma starts with `query` (case-insensitive), of the given POS: at most `limit`
+    (LISTED_COLUMNS only), and how many matched."""
     any_pos = pos in (None, "", ALL_POS)
     return split_index.search(config, split, query, None if any_pos else pos, limit, LISTED_COLUMNS)
 

@@ -1,8 +1,5 @@
 """What every tab's event functions share: a handler's SpaceError becomes a message in the UI (never a
-traceback), and Gradio's progress tracker becomes the handlers' plain `progress(fraction, message)`.
-
-Each tab's events live beside its layout and handlers (tabs/*.py); they unpack the UI's values, call a handler
-and pack its result (tables, HTML, component updates)."""
+traceback), and Gradio's progress tracker becomes the handlers' plain `progress(fraction, message)`."""
 
 from __future__ import annotations
 

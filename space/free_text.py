@@ -1,7 +1,6 @@
-"""The Substitute tab's free text: the words of a context to pick a target from, the chosen occurrence of a target,
-and the row a context and target stand for (a benchmark example's own when they are one, else free text's, its POS
-given or guessed). The rules of free text (a word, where a target stands, the POS guess, the row) are the baselines'
-(swords_baselines.free_text); the limits and the messages are the tab's."""
+"""The Substitute tab's free text: the words of a context to pick a target from, the chosen occurrence, and the row
+a context and target stand for. The rules are the baselines' (swords_baselines.free_text); the limits and messages
+the tab's."""
 
 from __future__ import annotations
 
@@ -78,9 +77,8 @@ def make_row(context: str, offset: int, target: str, pos: str) -> dict:
 def resolve_row(
     context: str, target: str | None, occurrence: float | None, pos: str | None, example: dict | None
 ) -> tuple[dict, tuple[str, str] | None, str]:
-    """The row a context and target stand for: a benchmark example's own (the one picked, while context and target
-    are as it filled them in, or the one with exactly this text), else free text's, with the POS given or guessed.
-    Returns (row, (config, split) if it is a benchmark example, how the POS was chosen)."""
+    """(row, (config, split) of a benchmark example or None, how the POS was chosen): the example's own row (the
+    one picked, while unchanged, or the one with exactly this text), else free text's, its POS given or guessed."""
     if example:  # picked from a benchmark: used as long as the user has not edited context or target
         row = get_row(example.get("config", ""), example.get("split", ""), example.get("id", ""))
         if row is not None and row["context"] == context and row["target"] == (target or "").strip():

@@ -1,9 +1,6 @@
-"""The Space's Hugging Face repository (`swords hub export` writes it, `swords hub publish` uploads it): a thin
-`app.py` that starts the installed app, the card with the Spaces header, and a `requirements.txt` that installs
-the release, from the wheel beside it until PyPI has the release.
-
-The card is this package's README.md (shipped in the wheel); its header is the one place that says which Gradio
-the Space runs (`sdk_version`, the version the tests run with), and requirements.txt pins the same."""
+"""The Space's Hugging Face repository (`swords hub export` writes it): a thin `app.py` starting the installed app,
+the card (this package's README.md, whose header's `sdk_version` is the one place naming the Space's Gradio), and a
+`requirements.txt` pinning the same Gradio and installing the release, from the wheel beside it until PyPI has it."""
 
 from __future__ import annotations
 
@@ -17,9 +14,8 @@ from swords_space import SPACE_DIR
 
 DISTRIBUTION = "swords-lexsub"
 EXTRAS = "space,baselines"
-# On Spaces' CPU hardware PyPI's torch is the CUDA build (several GB of libraries a CPU cannot use); with PyTorch's
-# CPU index also searched, pip takes the same version's `+cpu` build from it (a local version label sorts above
-# the plain one), and everything else from PyPI as before.
+# On Spaces' CPU hardware PyPI's torch is the CUDA build (several GB a CPU cannot use); with PyTorch's CPU index
+# also searched, pip takes the same version's `+cpu` build (a local version label sorts above the plain one).
 TORCH_CPU_INDEX = "https://download.pytorch.org/whl/cpu"
 
 APP = '''"""The SWORDS lexical substitution demo on Hugging Face Spaces: the app of the installed `swords_space`
@@ -54,9 +50,7 @@ def gradio_version() -> str:
 
 
 def requirements(release: Release) -> str:
-    """requirements.txt: the release with the Space's extras, and the Gradio the card names; with a wheel, pip
-    also looks in the repository's folder (`--find-links .`, relative to this file), so the release installs
-    before PyPI has it."""
+    """requirements.txt: the release with the Space's extras and the card's Gradio; with a wheel, `--find-links .`."""
     lines = ["# Installed by Hugging Face Spaces (pip install -r requirements.txt) before it runs `python app.py`."]
     if release.wheel is not None:
         lines.append("# The release's wheel ships beside this file until PyPI has it:")
@@ -69,8 +63,7 @@ def requirements(release: Release) -> str:
 
 
 def write(folder: Path, release: Release) -> None:
-    """Write the Space repository into `folder` (new or empty): app.py, README.md, requirements.txt, and the
-    release's wheel when it is given. A file already there is refused, not overwritten."""
+    """Write the Space repository into `folder` (new or empty; a file there is refused), the wheel if given."""
     folder = Path(folder)
     check_wheel(release)  # one of this distribution and release, by its name and its metadata
     wheel = Path(release.wheel) if release.wheel is not None else None

@@ -1,13 +1,9 @@
 """Input components that answer bad API input in the UI's words.
 
-The browser sends only what a component allows, but the API takes any JSON: Gradio's own checks then
-answer with Python type names, a generic "the app raised an exception" (after a traceback in the server's
-log), or an echo of a value of any size. So each input component made here registers a check of its raw
-value, and `guard_inputs` runs the checks of an event's inputs before Gradio reads them: anything the API
-accepts gets a short message naming the field, and whatever still fails while Gradio reads inputs is a
-message too. (Checks are kept by component id, not by wrapping the component: Gradio replaces a session's
-copy of a component whose choices an event updated, and does not let component classes be subclassed
-without writing a .pyi stub beside their source.)
+The API takes any JSON, which Gradio's own checks answer with Python type names, a generic "the app raised an
+exception" (and a traceback in the log), or an echo of any size. So each component made here registers a check of
+its raw value, kept by component id (Gradio replaces a session's copy of a component whose choices changed, and its
+classes cannot be subclassed without a .pyi stub), and `guard_inputs` runs them before Gradio reads the inputs.
 """
 
 from __future__ import annotations
@@ -29,8 +25,7 @@ _checks: dict[int, Check] = {}  # component id -> its check
 
 
 def refuse(message: str) -> gr.Error:
-    """A message for the user; not a fault of the server, so no traceback in its log. A lone surrogate quoted
-    from a file or a server (no JSON encoder sends one to a browser) is written as its escape."""
+    """A message for the user (no traceback in the log), a lone surrogate written as its escape."""
     return gr.Error(_SURROGATE.sub(lambda found: f"\\u{ord(found.group()):04x}", message), print_exception=False)
 
 
@@ -191,9 +186,8 @@ def PredictionsFile(what: str, label: str, elem_id: str) -> gr.File:  # noqa: N8
 
 
 def guard_inputs(demo: gr.Blocks) -> gr.Blocks:
-    """Run the registered checks on every event's raw inputs before Gradio reads them; and whatever still
-    fails while it reads them (a file path that was not uploaded through this app, say) becomes a message
-    and one log line instead of a generic error and a traceback."""
+    """Run the registered checks on every event's raw inputs before Gradio reads them; what still fails while it
+    reads them (a path not uploaded here) is a message and one log line, not a traceback."""
     original = demo.preprocess_data
 
     async def preprocess_data(block_fn, inputs, state, explicit_call=False):

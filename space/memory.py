@@ -1,11 +1,8 @@
 """The server process's memory: fewer malloc arenas, Arrow on the system allocator, and freed memory handed back
-to the operating system after a large request.
-
-Scoring a large upload builds hundreds of MB of Python objects in a worker thread. CPython frees them when the
-request ends, but glibc keeps the pages of the larger ones (lists, dicts, strings over 512 bytes) for reuse, in
-one arena per thread (up to 8 per core): without this the process stays near its peak (about 100 MB more after
-three large scores, benchmarks/bench_space.py). Small objects live in CPython's own arenas, which go back only
-when wholly empty. Everything here is guarded: with a C library other than glibc it does nothing.
+to the operating system after a large request. Scoring a large upload builds hundreds of MB of objects in a worker
+thread; glibc keeps the freed pages of the larger ones, an arena per thread (up to 8 per core), so the process would
+stay near its peak (about 100 MB more after three large scores, benchmarks/bench_space.py). Without glibc it does
+nothing.
 """
 
 from __future__ import annotations
@@ -17,9 +14,8 @@ import threading
 
 log = logging.getLogger(__name__)
 
-# glibc's mallopt parameter for the number of arenas (malloc.h: M_ARENA_MAX = -8). Two arenas: the main
-# thread's and one the worker threads share; threads contend a little on it, which costs nothing next to
-# the JSON parsing and scoring they do.
+# glibc's mallopt parameter for the number of arenas (malloc.h: M_ARENA_MAX = -8). Two: the main thread's and one
+# the workers share (their contention costs nothing next to the parsing and scoring they do).
 _M_ARENA_MAX = -8
 ARENAS = 2
 
@@ -44,8 +40,7 @@ def _glibc() -> ctypes.CDLL | None:
 
 
 def configure() -> None:
-    """At start, before the worker threads exist: cap glibc's arenas, and let Arrow (the benchmarks' Parquet
-    tables) allocate with malloc too, so that trimming returns its freed memory as well."""
+    """At start, before the worker threads exist: cap glibc's arenas, and Arrow on malloc too (trimmed as well)."""
     libc = _glibc()
     if libc is not None and not libc.mallopt(_M_ARENA_MAX, ARENAS):
         log.warning("could not limit malloc arenas")
@@ -58,8 +53,7 @@ def configure() -> None:
 
 
 def release() -> None:
-    """Hand memory freed by the request that just ended back to the operating system (after scoring). The
-    request's objects are already freed, by reference counting; this returns their pages (about 30 ms)."""
+    """Hand the pages the request just ended freed back to the operating system (about 30 ms)."""
     libc = _glibc()
     if libc is not None:
         libc.malloc_trim(0)

@@ -35,8 +35,7 @@ _availability_lock = threading.Lock()
 
 
 def unavailable_reason(name: str) -> str | None:
-    """Why a system cannot run here with its default options (None: it can), decided once: its extra is
-    not installed, or its model or data file is not on this machine. Cheap: nothing is loaded."""
+    """Why a system cannot run here with its defaults (None: it can), decided once, nothing loaded."""
     with _availability_lock:
         if name not in _availability:
             if name == LOCAL_LLM:
@@ -78,8 +77,7 @@ def unavailable_systems() -> dict[str, str]:
 
 
 def default_system() -> str | None:
-    """wordnet+embedding; if it is not registered or importable, the first available of PREFERRED, else
-    the first available at all."""
+    """wordnet+embedding, else the first available of PREFERRED, else the first available."""
     available = available_systems()
     for name in PREFERRED:
         if name in available:
@@ -98,8 +96,7 @@ def describe(name: str) -> str:
 
 
 def system_notes() -> list[str]:
-    """What to know about the systems: the local LLM's nature when it is offered, and each system that is not
-    offered here, and why."""
+    """What to know about the systems: the local LLM's nature when offered, and why each other is not."""
     notes = []
     if LOCAL_LLM in available_systems():
         notes.append(f"{LOCAL_LLM}: {LOCAL_LLM_NOTE}.")

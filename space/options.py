@@ -97,8 +97,7 @@ def _resolve(host: str, port: int, named: str) -> tuple:
 
 
 def _check_address(args: argparse.Namespace) -> None:
-    """Bind where the app will listen, as Gradio will (SO_REUSEADDR), and say which part is wrong: the host
-    (no such name, not this machine's address) or the port (taken, or privileged)."""
+    """Bind where the app will listen, as Gradio will (SO_REUSEADDR), and say which is wrong: the host or the port."""
     host, host_named = _option(args, "host", HOST_ENV)
     host, host_named = host or DEFAULT_HOST, host_named or f"the default host {DEFAULT_HOST}"
     port, port_named = _port(args)

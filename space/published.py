@@ -1,7 +1,5 @@
-"""Published figures shown beside measured ones: a thin reader of the metric's one file of published results
-(swords_metric/published-results.json, through swords_metric.published_systems), which the CLI's `--published`
-and the manual read too. Nothing here holds a figure: the Score tab's table lays out a run beside the published
-rows of its benchmark split, as `swords evaluate --published` prints them; the Leaderboard lists them all."""
+"""Published figures shown beside measured ones, read from the metric's one file of them (through
+swords_metric.published_systems), as `swords evaluate --published` prints them. Nothing here holds a figure."""
 
 from __future__ import annotations
 
@@ -30,9 +28,8 @@ def citations() -> str:
 
 
 def shown_keys(config: str, split: str) -> tuple[str, ...]:
-    """The metrics of the table beside the published rows of a split, in the family's reader table's order: those its
-    published rows report (fewer columns, each compared), else the main ones (CORE_METRICS), else (an official
-    family's, on a split no paper reports on) all of them."""
+    """The metrics beside a split's published rows, in the reader table's order: those they report, else the main
+    ones (CORE_METRICS), else (an official family's split no paper reports on) all."""
     compact = family_of(config).reader.compact
     reported = {key for row in published_systems(config, split) for key in row.metrics}
     shown = [key for key in compact if key in reported] or [key for key in compact if key in CORE_METRICS]
@@ -45,8 +42,7 @@ def _labels(config: str) -> dict[str, str]:
 
 
 def columns(config: str, split: str) -> list[str]:
-    """The table's columns: the system, its source (this run's, or a citation), the metrics (shown_keys), the
-    setting (a short label: no column wraps a word at 1,280 px)."""
+    """The table's columns: system, source, the metrics (shown_keys), setting (short: nothing wraps at 1,280 px)."""
     labels = _labels(config)
     return ["system", "source", *(labels[key] for key in shown_keys(config, split)), SETTING]
 
@@ -62,11 +58,9 @@ def run_name(source: str) -> str:
 
 
 def beside_published(result: dict, config: str, split: str, source: str, setting: str) -> Styler:
-    """A run (`result`: Scorer.score's, or FamilyScorer.score's) as the first row, its source "this run, measured
-    here", highlighted; then every published row on the same benchmark split with its citation and its setting, a
-    short label whose metric variant is a note below the table (`notes`); the metrics the split's
-    published rows report (blank: not reported). TSAR-2022: its official metrics, this run's floored as the
-    published ones are; ProLex (no published rows): its own metrics."""
+    """A run's `result` as the first row, highlighted ("this run, measured here"), then every published row of its
+    split with its citation and setting (its metric variant a note below: `notes`), blank where not reported;
+    TSAR-2022's figures floored as the published ones are."""
     rows = published_systems(config, split)
     reader, keys = family_of(config).reader, shown_keys(config, split)
     numbered = {variant: n for n, variant in enumerate(variants(config, split), 1)}

@@ -1,6 +1,5 @@
-"""HTML fragments for the UI. Every piece of text from a user or a dataset goes through html.escape:
-contexts and uploaded substitutes are untrusted. A word from a user's file or a server (a substitute, a system's
-name, a file name) is shown through `visible` wherever the page shows it, in HTML, tables and charts alike."""
+"""HTML fragments for the UI. Every text from a user or a dataset goes through html.escape (untrusted); a word from
+a user's file or a server is shown through `visible` wherever the page shows it, in HTML, tables and charts alike."""
 
 from __future__ import annotations
 
@@ -37,9 +36,8 @@ def plural(count: int, word: str, words: str | None = None) -> str:
 
 
 def visible(word: str) -> str:
-    """A word from a user's file or a server as the page shows it: lone surrogates (which are not text, and which
-    no JSON encoder sends to a browser), control characters and bidirectional overrides written as escapes
-    (`\\ud800`, `\\x1b`, `\\u202e`), so the page shows exactly what is there; any other text as it is."""
+    """A word from a user's file or a server as the page shows it: lone surrogates, control characters and
+    bidirectional overrides written as escapes (`\\ud800`, `\\x1b`, `\\u202e`), so the page shows what is there."""
     return shown(word)
 
 
@@ -47,9 +45,8 @@ _MARKDOWN_SPECIALS = re.compile(r"([\\`*_{}\[\]()#+!|~>-])")
 
 
 def markdown_text(text: object) -> str:
-    """Text from a file (a judge's name, an agreement figure) for a Markdown output: shown as it is, never markup
-    (no HTML element, no link, no emphasis): control characters as escapes (visible), then `<` and `&` as
-    entities and Markdown's punctuation behind a backslash."""
+    """Text from a file for a Markdown output, never markup: escaped as `visible`, then `<` and `&` as entities and
+    Markdown's punctuation behind a backslash."""
     return _MARKDOWN_SPECIALS.sub(r"\\\1", escape(visible(str(text)), quote=False))
 
 
@@ -127,9 +124,8 @@ CURVE_COLOURS = {
     "P, conceivable": "#e45756",
     "R, conceivable": "#72b7b2",
 }
-# The colour of each WordNet relation of a substitute to its target (the Score tab's chart), in the metric's order:
-# synonym, hypernym, hyponym, co-hyponym, antonym, derivationally related, other, not in WordNet. Closer relations
-# are stronger colours; "other" and "not in WordNet" are greys, as "not in the benchmark" is.
+# The colour of each WordNet relation (the Score tab's chart), in the metric's order: closer relations stronger,
+# "other" and "not in WordNet" greys, as "not in the benchmark" is.
 RELATION_COLOURS = dict(
     zip(
         RELATIONS, ("#16a34a", "#2563eb", "#60a5fa", "#9333ea", "#dc2626", "#d97706", "#6b7280", "#d1d5db"), strict=True
@@ -146,10 +142,9 @@ MERGED = "merged"
 
 
 def substitutes_html(row: dict, labels: list[str]) -> str:
-    """A benchmark example's gold substitutes, best first, each with a bar for its score, coloured by its class
-    as the metric counts it (`labels`, in the row's order: scoring.gold_labels); a substitute the metric merged with
-    another form of its lemma, and so counts in another class than its own score's, is marked and explained below,
-    with a legend of the colours."""
+    """A benchmark example's gold substitutes, best first, each with a bar for its score coloured by its class as the
+    metric counts it (`labels`, in the row's order); one the metric merged with another form of its lemma, so counted
+    in another class than its own score's, is marked and explained below; a legend of the colours."""
     judged = sorted(zip(row.get("substitutes") or [], labels, strict=True), key=lambda pair: -pair[0]["score"])
     if not judged:
         return f'<div style="{_BOX}"><em>This example has no gold substitutes.</em></div>'

@@ -1,7 +1,6 @@
-"""The Leaderboard's bar chart of a board's main metric, as plain HTML beside its table: one bar a row that reports
-the metric, in the table's order (best first), each named, with its figure printed whole beside it. Runs measured
-here and published rows are told apart by colour and by weight (a measured run's name is bold), with a legend.
-Every name goes through html.escape, as in render.py."""
+"""The Leaderboard's bar chart of a board's main metric, as HTML beside its table: a bar a row that reports it, in
+the table's order, named and with its figure whole; measured runs and published rows told apart by colour and
+weight, with a legend. Every name goes through html.escape."""
 
 from __future__ import annotations
 
@@ -40,8 +39,8 @@ def figure(value: float) -> str:
 
 
 def axis(values: Sequence[float]) -> tuple[float, float]:
-    """Where the bars start and end: round figures just below the lowest value and at or above the highest, so that
-    the differences show (30.9 and 34.6 on bars from 0 to 100 look alike); from 0 for a single value."""
+    """Where the bars start and end: round figures just below the lowest value and at or above the highest (30.9 and
+    34.6 look alike on bars from 0 to 100); from 0 for a single value."""
     low, high = min(values), max(values)
     if high <= 0:
         return 0.0, 1.0
@@ -68,8 +67,7 @@ def _bar(bar: Bar, start: float, end: float) -> str:
 
 
 def bar_chart_html(bars: Sequence[Bar], metric: str, benchmark: str, unreported: int = 0) -> str:
-    """The bars of `metric` on `benchmark`, in the given order, their lengths on an axis scaled to the figures
-    (`axis`: where they differ); `unreported`: how many rows of the board have no figure."""
+    """The bars of `metric` on `benchmark` on `axis`'s scale; `unreported`: how many rows have no figure."""
     title = (
         f'<div class="swords-board-title" style="font-weight:600">{escape(metric)} on {escape(benchmark)}, '
         "best first</div>"

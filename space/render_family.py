@@ -1,7 +1,6 @@
-"""ProLex's and TSAR-2022's examples as the Explore tab shows them: what each benchmark has (ProLex: the experts'
-acceptable / unacceptable judgement, the proficiency-oriented subset and CEFR levels; TSAR-2022: how many
-annotators gave each substitute, the most frequent marked) and, in plain words, what it lacks (no POS, no lemma, no
-graded score), with its license. Every text from the data goes through html.escape, as in render.py."""
+"""ProLex's and TSAR-2022's examples as the Explore tab shows them: what each has (ProLex: the experts' judgements,
+the proficiency-oriented subset, CEFR levels; TSAR-2022: annotator counts, the most frequent marked) and, plainly,
+what it lacks, with its license. Every text from the data goes through html.escape."""
 
 from __future__ import annotations
 
@@ -105,8 +104,7 @@ def _tsar_html(row: dict) -> str:
 
 
 def substitutes_html(row: dict) -> str:
-    """A ProLex or TSAR-2022 example's gold substitutes as the benchmark gives them: annotators' counts (TSAR-2022's
-    gold) as bars, experts' judgements (ProLex's, no counts) as labels."""
+    """A ProLex or TSAR-2022 example's gold: annotators' counts (TSAR-2022) as bars, experts' judgements as labels."""
     if not row.get("substitutes"):
         return f'<div style="{_BOX}"><em>This example has no gold substitutes.</em></div>'
     counted = all(s.get("votes_total") is not None for s in row["substitutes"])

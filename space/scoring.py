@@ -1,9 +1,6 @@
-"""The metric as every tab uses it, through its public API only: one shared Scorer per split, the class of
-any substitute against an example's gold (the label the UI colours by), and one example's metrics.
-
-A substitute's class is the metric's own (Scorer.judge: lemmatized under the target's POS, a lemma's forms
-merged, the very sets scoring counts hits in), for the suggestions of the Substitute tab and the gold bars of
-the Explore tab alike: tests/space/test_space_labels.py measures it against scoring, substitute by substitute.
+"""The metric as every tab uses it, through its public API only: one shared Scorer per split, the class of any
+substitute against an example's gold (the metric's own, Scorer.judge: the sets scoring counts hits in), which the
+Substitute and Explore tabs colour by, and one example's metrics.
 """
 
 from __future__ import annotations
@@ -24,8 +21,7 @@ UNITS = {"percent": "percent", "fraction": "fraction 0–1"}
 
 
 def metric_rows(reader=SWORDS_READER) -> tuple[tuple[str, str], ...]:
-    """(label, metric key) of the figures the tab shows for a family's reader table (Family.reader): its long
-    labels, in the tab's order."""
+    """(long label, metric key) of the figures the tab shows for a family's reader table, in the tab's order."""
     names = reader.names
     first = [key for key in TABLE_4_FIRST if key in names]
     return tuple((names[key], key) for key in [*first, *(key for key in names if key not in first)])
@@ -46,8 +42,7 @@ def interval(reader, bounds) -> str:
 
 
 def official_metrics(family) -> str:
-    """How the tabs name a family's figures where they are its own official scorer's ("TSAR-2022's official
-    metrics"); "" for the SWORDS paper's metrics (no official scorer of their own)."""
+    """How the tabs name an official family's figures ("TSAR-2022's official metrics"); "" for SWORDS's."""
     return f"{family.reader.title}'s official metrics" if family.official_scorer else ""
 
 
@@ -55,8 +50,7 @@ _scorer_lock = threading.Lock()
 
 
 def scorer_for(config: str, split: str, setting: str = "generative", include_problematic: bool = False) -> Scorer:
-    """The split's scorer, made once and shared by every session, with the options its family takes (Family.refusal);
-    the evaluation refuses the others in the Space's words (TSAR-2022's ranking) or leaves them (CoInCo's box)."""
+    """The split's scorer, made once and shared by every session, with the options its family takes."""
     family, options = family_of(config), {"setting": setting, "include_problematic": include_problematic}
     taken = {name: value for name, value in options.items() if not family.refusal(name, value)}
     with _scorer_lock:  # preparing references takes a second for CoInCo: once per split
@@ -86,14 +80,12 @@ def gold_labels(row: dict, config: str, split: str) -> list[str]:
 
 
 def example_metrics(row: dict, prediction: list[tuple[str, float]], config: str, split: str) -> dict:
-    """The metrics of one prediction for one benchmark example: the split's shared scorer restricted to
-    that target (the same numbers as a Scorer of that one row)."""
+    """The metrics of one prediction for one example: the split's shared scorer restricted to that target."""
     shared = _examples_scorer(config, split)
     scorer, prepared = shared.restricted_to_given(shared.prepare({row["id"]: prediction}))
     return scorer.score(prepared, by_pos=False)
 
 
 def judge_tasks(scorer: Scorer, predictions: str | Path, targets: int | None = None, seed: int = 0) -> TaskSet:
-    """A run's top-10 substitutes the benchmark never judged, as judging tasks (the metric's make_tasks: its
-    preparation, its controls, its seeded shuffle), for the Judge tab: `predictions` a checked upload's path."""
+    """A run's top-10 unjudged substitutes as judging tasks (the metric's make_tasks), for the Judge tab."""
     return make_tasks(scorer, predictions, k=10, targets=targets, seed=seed)

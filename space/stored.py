@@ -1,10 +1,6 @@
-"""The stored runs the Score and Leaderboard tabs offer: the files `swords run` wrote in the results folder,
-found by the runner's own file naming (swords_baselines.run.files.output_paths) and read by its own reader of
-metrics files (swords_baselines.run.metrics_file: bounded, regular files only, standard JSON, a run header naming
-a benchmark split).
-
-The folder is the host's, and anything may be in it: a file that fails is skipped with one log line naming it,
-once per version of the file, and the tabs show the rest."""
+"""The stored runs the Score and Leaderboard tabs offer: the files `swords run` wrote in the results folder, found
+and read as the runner names and reads them. The folder is the host's and may hold anything: a file that fails is
+skipped with one log line naming it, once per version of the file."""
 
 from __future__ import annotations
 
@@ -31,8 +27,7 @@ SYSTEM_CHARS = 60  # a run's system name as the tabs show it: past this many cha
 
 
 def system_label(run: dict, most: int = SYSTEM_CHARS) -> str:
-    """A run header's system name as the tabs show it: escaped (shown), cut with "…" past `most` characters (a
-    metrics file may name its system in thousands of them), its length said."""
+    """A run header's system name as the tabs show it: escaped, cut with "…" past `most` characters, its length said."""
     return clipped(shown(run["system"]), most)
 
 
@@ -54,8 +49,7 @@ def skipped(path: Path, reason: str) -> None:
 
 
 def read_metrics(path: Path) -> dict | None:
-    """A metrics file as `swords run` writes it, read and checked by the runner's reader (swords_baselines.run.
-    metrics_file); None, logged once, for anything else."""
+    """A metrics file as `swords run` writes it, read by the runner's reader; None, logged once, for anything else."""
     try:
         return read_metrics_file(path)
     except UnusableFile as error:

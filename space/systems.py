@@ -18,9 +18,8 @@ log = logging.getLogger(__name__)
 
 # The prompted LLM on this machine (offered_systems.LOCAL_LLM): one shared, warm instance.
 LOCAL_LLM_OPTIONS = {"local": True, "budget": 640, "max_tokens": 48, "cache_dir": "off", "timeout": 60.0}
-# A session's LLM: one try, no retries (a hanging base URL costs a session at most LLM_TIMEOUT), no shared
-# response cache (it would hand one session's answers to another), and an environment variable nobody sets,
-# so that the system never falls back to a key from the server's environment (the Space owner's).
+# A session's LLM: no retries (a hanging base URL costs at most LLM_TIMEOUT), no shared cache (it would hand one
+# session's answers to another), and a key variable nobody sets (never the Space owner's key).
 LLM_TIMEOUT = 20.0
 SESSION_LLM_OPTIONS = {
     "api_key_env": "SWORDS_SPACE_SESSION_KEY_ONLY",
@@ -39,8 +38,7 @@ class SystemFailure(SpaceError):
 
 @dataclass
 class LLMSettings:
-    """What a session gave for the LLM (the fields of the llm system's configuration the Space's form shows,
-    and the key). Lives only in that session's gr.State, in server memory."""
+    """What a session gave for the LLM (the form's fields and the key), only in that session's gr.State."""
 
     base_url: str = ""
     model: str = "gpt-4o-mini"
@@ -56,9 +54,8 @@ class LLMSettings:
 
 
 class _Gate:
-    """Many predictions at once, or one system's first build alone. A first build imports torch and
-    transformers; `datasets` (which the oracles use) looks such modules up in sys.modules while hashing,
-    and a half-imported one makes it fail (AttributeError on transformers.PreTrainedTokenizerBase)."""
+    """Many predictions at once, or one system's first build alone: it imports torch and transformers, and a
+    half-imported one makes `datasets`' hashing fail (AttributeError on transformers.PreTrainedTokenizerBase)."""
 
     def __init__(self) -> None:
         self._condition = threading.Condition()
@@ -111,8 +108,8 @@ def _lock_for(name: str) -> threading.Lock:
 
 
 def get_system(name: str):
-    """The shared instance of an offline system, built with its default options on first use (a model
-    loads once); systems are not assumed thread-safe, so callers hold `lock_for(name)` while predicting."""
+    """The shared instance of an offline system, built with its defaults on first use; callers hold
+    `lock_for(name)` while predicting (systems are not assumed thread-safe)."""
     lock = _lock_for(name)
     with lock:
         system = _instances.get(name)
@@ -171,8 +168,7 @@ def predict(name: str, row: dict, llm: LLMSettings | None = None) -> list[tuple[
 
 
 def _session_llm(settings: LLMSettings):
-    """A started llm system for one request, with the session's key handed to it in memory (never put in
-    os.environ, which every session of the process shares)."""
+    """A started llm system for one request, the session's key handed to it in memory (never in os.environ)."""
     from swords_baselines.llm import UnknownTokenizer
 
     cls = registry().get(LLM_SYSTEM)

@@ -224,9 +224,8 @@ def write_card(output_dir: Path, split_sizes: dict[str, dict[str, int]]) -> None
 
 
 def card_problem(folder: Path) -> str | None:
-    """What in `folder`'s dataset card (README.md) disagrees with the toolkit's configs (CONFIGS, parquet_path),
-    in one line naming the card and the config; None when they agree. `datasets` reads the card to find the data,
-    so a config or split it lacks cannot be loaded."""
+    """What in `folder`'s dataset card disagrees with CONFIGS and parquet_path (which `datasets` reads it for), in one
+    line naming the card and the config; None when they agree."""
     import yaml
     from huggingface_hub.repocard import metadata_load
 

@@ -1,14 +1,11 @@
-"""Every split's rows, checked before `swords data verify` counts them (stats.py): as `load` gives the shipped data,
-or read from the Parquet files of a dataset folder (`--dataset-dir`).
+"""Every split's rows, checked before `swords data verify` counts them (stats.py): the shipped data, or a dataset
+folder's Parquet files (`--dataset-dir`).
 
-A dataset folder's file is checked from its metadata before its data are read: it must be a regular file (a
-folder, FIFO or device is named as such, and a FIFO is never waited on), a Parquet file of the dataset's schema
-(every column, of its type, and no other), and of the split's shape: at most MAX_GROWTH times the rows, the
-values of every column, the decompressed pages and the text of the split as shipped, so that a small file which
-expands to millions of rows or a gigabyte of repeated text is refused in seconds instead of read (a 2.7 MB file
-of 74,000 rows: 2.3 s and 220 MB for the whole command, where reading it took 75 s and 6 GB). Then every row
-must have what the statistics read (no null offset, target or substitute) and its target at its offset; the
-first that does not is named by file, row and column.
+A dataset folder's file is checked from its metadata before its data are read: a regular file (a FIFO never waited
+on), of the dataset's schema, within MAX_GROWTH times the shipped split's rows, values, decompressed pages and text,
+so a small file expanding to millions of rows is refused in seconds (a 2.7 MB file of 74,000 rows: 2.3 s and 220 MB,
+where reading it took 75 s and 6 GB). Then every row must have what the statistics read and its target at its
+offset; the first that does not is named by file, row and column.
 """
 
 from __future__ import annotations
@@ -36,9 +33,8 @@ REENCODING_ALLOWANCE = 16 * 2**20
 
 @dataclass(frozen=True)
 class Shape:
-    """A split's size: its rows; the values of each column (Parquet's leaf columns: a list's items counted); the
-    bytes of its pages once decompressed; the UTF-8 bytes of its text, repeated strings counted each time (0
-    where not measured)."""
+    """A split's size: rows, each leaf column's values, its pages' decompressed bytes, its text's UTF-8 bytes (each
+    repeat counted; 0 where not measured)."""
 
     rows: int
     values: dict[str, int]
@@ -65,8 +61,7 @@ def rows_reader(dataset_dir: str | Path | None) -> Callable[[str, str], list[dic
 
 
 def read_parquet(path: Path, config: str, split: str) -> pa.Table:
-    """A dataset folder's split, refused in one line naming the file (and the column) unless it is a Parquet file
-    of the dataset's schema within MAX_GROWTH times the shipped split's shape."""
+    """A dataset folder's split, checked as the module docstring says (one line naming the file and column)."""
     try:
         with open_regular(path, "") as f:
             try:
@@ -92,8 +87,7 @@ def read_parquet(path: Path, config: str, split: str) -> pa.Table:
 
 
 def check_nulls(table: pa.Table, path: Path) -> None:
-    """Nothing the statistics read is null (REQUIRED_COLUMNS, and REQUIRED_SUBSTITUTE_FIELDS of every substitute);
-    else one line naming the first row (1 is the first) and the column."""
+    """Nothing the statistics read is null; else one line naming the first row (1-based) and the column."""
     for column in REQUIRED_COLUMNS:
         values = table.column(column)
         if values.null_count:
@@ -197,8 +191,7 @@ def _check_schema(schema: pa.Schema, path: Path) -> None:
 
 @cache
 def _string_columns() -> list[str]:
-    """Every string column by its Parquet path, read as dictionaries: repeated text costs its size once until the
-    rows are made, so its expanded size can be measured first."""
+    """Every string column by its Parquet path, as dictionaries (its expanded size measured before rows are made)."""
     found = []
 
     def walk(kind: pa.DataType, path: str) -> None:

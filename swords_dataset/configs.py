@@ -1,6 +1,5 @@
-"""The benchmarks' configs and their splits: which there are, what each gives (a language, POS and lemma, a license
-text, a split of examples that are not scored), where a split's file lives, and the one check of a config or split
-name that every entry point makes. Re-exported by swords_dataset, which users import."""
+"""The benchmarks' configs and splits: what each gives, where a split's file lives, and the one check of a config
+or split name every entry point makes. Re-exported by swords_dataset, which users import."""
 
 from __future__ import annotations
 
@@ -106,7 +105,7 @@ def check_config(config: str, split: str | None = None) -> None:
 
 
 def _named(value: object) -> str:
-    """A config or split name as an error line shows it: quoted and shortened; another type by its type."""
+    """A config or split name as an error line shows it (quoted, shortened; another type by its type)."""
     if isinstance(value, str):
         return clipped(value, quote=True)
     return f"{clipped(repr(value))} (of type {type(value).__name__})"

@@ -1,6 +1,5 @@
-"""The dataset's Hugging Face Hub repository (`swords hub export/publish` write and upload it with the other
-packages' repositories, `swords data publish` uploads it alone): the card, the Parquet files and the license texts
-that ship beside them."""
+"""The dataset's Hugging Face Hub repository (`swords hub export/publish`, or `swords data publish` alone): the
+card, the Parquet files and the license texts that ship beside them."""
 
 from __future__ import annotations
 
@@ -13,8 +12,7 @@ from swords_lexsub.hub.repos import HubRepo, Release
 
 
 def publishable_files(dataset_dir: Path = DATASET_DIR) -> list[tuple[str, int]]:
-    """(path relative to the folder, size in bytes) of what a Hub dataset repository needs: the card, the data and
-    the license texts that ship beside it (TSAR-2022's CC-BY-NC-SA-4.0 asks for its text with the data)."""
+    """(relative path, size) of what a Hub dataset repository needs: card, data, license texts (TSAR-2022's asks)."""
     dataset_dir = Path(dataset_dir)
     files = [dataset_dir / "README.md", *sorted((dataset_dir / "data").rglob("*.parquet"))]
     files += sorted((dataset_dir / "data").rglob("LICENSE"))

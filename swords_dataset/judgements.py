@@ -1,10 +1,7 @@
-"""What a substitute's score says about it: the benchmark's two thresholds and the classes they make.
-
-SWORDS scores a substitute by the share of its annotators who judged it acceptable. The paper (Lee et al.
-2021, §3 and Table 2) calls it *acceptable* above 50% and *conceivable* when at least one annotator accepted
-it; its scorer counts conceivable from 10% (with at most ten judgements, that is one positive), which is what
-tells the two apart once judgements of a lemma's forms are merged. The metric, the dataset's statistics and
-the Space all read the thresholds and the class names here.
+"""What a substitute's score says about it: the benchmark's two thresholds and the classes they make, which the
+metric, the statistics and the Space read. SWORDS scores a substitute by the share of annotators who accepted it:
+*acceptable* above 50%, *conceivable* when one did (Lee et al. 2021, §3, Table 2); its scorer counts conceivable
+from 10% (one positive of at most ten), which tells the two apart once a lemma's forms are merged.
 """
 
 from __future__ import annotations

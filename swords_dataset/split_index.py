@@ -1,8 +1,7 @@
-"""The shipped splits held compactly for look-ups, for a long-running reader (the Space): each split read once
-from its Parquet file as an Arrow table, with its ids and the few columns search needs as lists; a row becomes a dict
-only when asked for (all splits as dicts cost about 350 MB; this, about 40 MB). Rows by id, search by target or
-lemma, and the benchmark example a pasted context and target occurrence are (one index of every (context, offset,
-target) of the splits in LOOKUP_ORDER). Safe to call from several threads: each split is read once."""
+"""The shipped splits held compactly for look-ups by a long-running reader (the Space): each split read once as an
+Arrow table, its ids and the columns search needs as lists, a row a dict only when asked for (all splits as dicts
+cost about 350 MB; this, about 40 MB). Rows by id, search by target or lemma, and the example a pasted context and
+target occurrence are. Safe to call from several threads."""
 
 from __future__ import annotations
 
@@ -80,9 +79,8 @@ def ids_starting(config: str, split: str, prefix: str) -> list[str]:
 def search(
     config: str, split: str, query: str = "", pos: str | None = None, limit: int = 200, columns: list[str] | None = None
 ) -> tuple[list[dict], int]:
-    """Rows whose target or target lemma starts with `query` (case-insensitive; all when empty), of the given POS
-    (None: any), exact matches first; at most `limit` of them (with `columns` only, when given), and how many matched
-    in all."""
+    """Rows whose target or lemma starts with `query` (case-insensitive), of the given POS (None: any), exact matches
+    first: at most `limit` (with `columns` only, when given), and how many matched."""
     data = _split_data(config, split)
     needle = (query or "").strip().lower()
     matches = [
@@ -100,8 +98,8 @@ def search(
 
 @cache
 def _build_index() -> dict[tuple[str, int, str], tuple[str, str, int]]:
-    """(context, offset, target) -> (config, split, row number), over LOOKUP_ORDER, first wins. Equal
-    contexts share one string (CoInCo has about six targets a context, and SWORDS reuses CoInCo's)."""
+    """(context, offset, target) -> (config, split, row number), over LOOKUP_ORDER, first wins; equal contexts share
+    one string."""
     index: dict[tuple[str, int, str], tuple[str, str, int]] = {}
     contexts: dict[str, str] = {}
     for config, split in LOOKUP_ORDER:
@@ -119,8 +117,7 @@ def _index() -> dict[tuple[str, int, str], tuple[str, str, int]]:
 
 
 def find_example(context: str, offset: int, target: str) -> tuple[str, str, dict] | None:
-    """(config, split, row) of the benchmark example with exactly this context and target occurrence,
-    also when the paste lost or gained whitespace at its ends; None for free text."""
+    """(config, split, row) of the example with this context (ends' whitespace aside) and occurrence, else None."""
     index = _index()
     stripped = context.strip()
     lead = len(context) - len(context.lstrip())

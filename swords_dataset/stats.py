@@ -117,8 +117,8 @@ def split_statistics(rows: Iterable[dict]) -> dict[str, float]:
 
 
 def judgements(substitute: dict) -> int:
-    """What the table counts as a substitute's labels: SWORDS its judgements; ProLex its one expert judgement (no
-    votes); CoInCo, SemEval-2007 and TSAR-2022 the annotators who gave it."""
+    """A substitute's labels as the table counts them: SWORDS's judgements, ProLex's one expert judgement, else the
+    annotators who gave it."""
     if substitute["labels"] and substitute["votes_total"] is not None:
         return len(substitute["labels"])
     return 1 if substitute["votes_positive"] is None else substitute["votes_positive"]

@@ -1,10 +1,7 @@
-"""How much of a server's answer is read: at most MAX_BODY_BYTES of body, counted after decompression.
-
-This module owns the limit and the bounded decoding; the one HTTP client factory (http_client.py, which makes the LLM
-client's and the Hub's clients) wraps every response stream around a BodyCounter. A server that sends
-megabytes, an endless body or a gzip bomb is cut off at the limit instead of filling memory. Bodies are asked for as
-gzip or deflate, which are decompressed here chunk by chunk with a bound on each step's output; any other encoding is
-refused.
+"""How much of a server's answer is read: at most MAX_BODY_BYTES of body, counted after decompression (the HTTP
+client factory, http_client.py, wraps every response stream around a BodyCounter), so an endless body or a gzip bomb
+is cut off at the limit. Bodies are asked for as gzip or deflate, decompressed chunk by chunk with a bound on each
+step's output; any other encoding is refused.
 """
 
 from __future__ import annotations

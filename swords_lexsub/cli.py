@@ -21,10 +21,9 @@ __all__ = ["Terminated", "main", "parser"]
 
 
 def parser(command: str | None = None) -> argparse.ArgumentParser:
-    """`swords` and every subcommand the installed packages register (entry points, see swords_lexsub/plugins.py); a
-    package that cannot be imported here adds none. Given the command about to run, only its package is
-    imported (`swords evaluate` need not import the baselines and the demo); an unknown name, or one whose
-    package cannot be imported, loads them all, for the error's list and its "did you mean"."""
+    """`swords` and every subcommand the installed packages register (a package that cannot be imported adds none).
+    Given the command about to run, only its package is imported; an unknown name, or one whose package cannot be
+    imported, loads them all, for the error's list and its "did you mean"."""
     top = SwordsParser(
         prog="swords",
         description="Lexical substitution benchmarks, metric, baselines and demo.",

@@ -1,8 +1,5 @@
-"""Credentials kept out of what is shown, logged or written: URLs without their secrets, and the one redactor
-every part of the toolkit uses on text that may quote a secret (an API key, a token, a URL's password).
-
-A server's error body may echo the request, and with it a key or a base URL's password; a message, a log
-line, a cache file and a run's outputs all pass through a Redactor first.
+"""Credentials kept out of what is shown, logged or written: URLs without their secrets, and the one redactor every
+message, log line, cache file and output passes through (a server's error body may echo a key or a URL's password).
 """
 
 from __future__ import annotations
@@ -42,8 +39,7 @@ def public_url(url: str) -> str:
 
 
 def url_secrets(url: str) -> set[str]:
-    """The credentials a URL may carry: user, password (also as the Basic-auth token HTTP clients make of
-    them) and the query string's values."""
+    """The credentials a URL may carry: user, password (and their Basic-auth token), the query string's values."""
     try:
         parts = urlsplit(url)
         found = {parts.username or "", parts.password or ""}
@@ -67,8 +63,7 @@ def public_value(value: object) -> object:
 
 
 class Redactor:
-    """Replaces every known secret in a text with ***; longer secrets first, so that a secret containing
-    another is masked whole."""
+    """Replaces every known secret in a text with ***, longer first (a secret holding another is masked whole)."""
 
     def __init__(self, secrets: Iterable[str] = (), urls: Iterable[str] = (), tokens: Iterable[str] = ()) -> None:
         self._secrets: set[str] = set()
@@ -89,8 +84,7 @@ class Redactor:
             self.add(*url_secrets(url))
 
     def add_token(self, *tokens: str | None) -> None:
-        """An access token (the Hub's, a proxy's password): masked whole, and so is any piece of it of TOKEN_PIECE
-        characters or more, in any case."""
+        """An access token, masked whole and in every piece of TOKEN_PIECE characters or more, in any case."""
         for token in tokens:
             if token and len(token) >= MIN_SECRET_LENGTH:
                 self.add(token)

@@ -1,10 +1,6 @@
-"""Which extra of swords-lexsub installs which module: the one table an optional import is checked against, and
-the one place the line for a missing module is written.
-
-setup.cfg declares each extra's distributions; tests/release/test_extras_declared.py checks that every third-party
-module the packages import is declared by the extra that owns the importing package (OWNERS) or by
-install_requires (CORE), and tests/release/test_extras_alone.py runs each extra's feature in an environment that
-holds only the package and that extra.
+"""Which extra of swords-lexsub installs which module: the one table an optional import is checked against (the
+release tests check it against setup.cfg and run each extra alone), and the one place the line for a missing module
+is written.
 """
 
 from __future__ import annotations
@@ -40,7 +36,6 @@ OWNERS: dict[str, str] = {
     "swords_baselines.llm.engine": "local-llm",
     "swords_baselines.llm.engine_host": "local-llm",
     "swords_baselines.llm.engine_limits": "local-llm",
-    "swords_baselines.llm.gguf_header": "local-llm",
     "swords_baselines.llm.gguf_file": "local-llm",
     "swords_baselines.neural": "baselines",
     "swords_baselines.harness": "lm-eval",
@@ -89,9 +84,8 @@ def check(what: str, extra: str) -> None:
 
 
 def import_failure(what: str, error: ImportError, extra: str | None = None) -> SwordsError:
-    """The line for an optional import that failed: the module that is missing and the extra that brings it; an
-    installed module that failed to import is said to be installed, and the error is shown, not blamed on a
-    missing package."""
+    """The line for an optional import that failed: the missing module and its extra; an installed module that failed
+    is said to be installed, its error shown."""
     name = error.name or ""
     extra = extra or extra_of(name) or "baselines"
     if name and not installed(name):

@@ -36,14 +36,12 @@ _KINDS = (
 
 
 def mode_kind(mode: int) -> str:
-    """What a file of this `st_mode` is, in words: "a regular file", "a folder", "a FIFO" (a named pipe), "a socket",
-    "a character device", "a block device", "a symbolic link"."""
+    """What a file of this `st_mode` is, in words: "a regular file", "a folder", "a FIFO" (a named pipe), ..."""
     return next((kind for test, kind in _KINDS if test(mode)), "a special file")
 
 
 def file_kind(path: str | Path) -> str:
-    """What is at `path`, in words (mode_kind), without following a symbolic link or opening anything: a link is
-    "a symbolic link (to TARGET)"; "nothing" when there is nothing there."""
+    """What is at `path`, in words, without following a link ("a symbolic link (to TARGET)") or opening anything."""
     try:
         mode = os.lstat(path).st_mode
     except FileNotFoundError:
@@ -57,9 +55,8 @@ def file_kind(path: str | Path) -> str:
 
 
 def open_regular(path: str | Path, what: str) -> BinaryIO:
-    """`path` opened for reading if it is a regular file (a symbolic link to one included); anything else is one
-    SwordsError, "WHAT PATH is a FIFO, not a regular file", naming what a link leads to. Opened
-    without blocking, so a FIFO is named, never waited on. FileNotFoundError when there is nothing there."""
+    """`path` opened for reading if it is a regular file (through a link too), without blocking; anything else is one
+    SwordsError, "WHAT PATH is a FIFO, not a regular file"; FileNotFoundError when there is nothing there."""
     path = Path(path)
     named = f"{what} {path}" if what else str(path)
     try:
@@ -136,9 +133,8 @@ def _no_space_cause(error: BaseException) -> OSError | None:
     return None
 
 
-# The temporary file an atomic write goes through: `.NAME.swords-XXXXXXXX.tmp` beside NAME (mkstemp's eight
-# random characters). The writer holds an exclusive flock on it while it writes, so one that nobody holds
-# was left by a writer that was killed (kill -9, a power cut) and can go.
+# The temporary file an atomic write goes through: `.NAME.swords-XXXXXXXX.tmp` beside NAME; its writer holds an
+# exclusive flock on it, so one nobody holds was left by a killed writer and can go.
 _TEMPORARY_INFIX = ".swords-"
 _TEMPORARY_RANDOM = re.compile(r"[a-z0-9_]{8}")
 
@@ -148,9 +144,8 @@ def _temporary_prefix(path: Path) -> str:
 
 
 def remove_stale_temporaries(path: str | Path) -> list[Path]:
-    """Remove the temporary files that killed atomic writes of `path` left beside it (recognised by their
-    name and by no writer holding them); returns those removed. Files of other names, symlinks, and a
-    temporary file whose writer is still at work are left alone."""
+    """Remove the temporary files killed atomic writes of `path` left (their name, no writer holding them);
+    returns those removed."""
     path = Path(path)
     prefix = _temporary_prefix(path)
     removed = []
@@ -186,13 +181,10 @@ def remove_stale_temporaries(path: str | Path) -> list[Path]:
 
 @contextmanager
 def atomic_writer(path: str | Path, durable: bool = True) -> Iterator[BinaryIO]:
-    """A binary file to write `path` through, as a stream: the bytes go to a temporary file beside `path`,
-    which is flushed to disk and renamed over `path` when the block ends. A reader sees the old file or the
-    new one, never a part; an error in the block (or a kill) leaves the old file, and the temporary one is
-    removed; one left by a kill -9 is removed by the next write of `path` (remove_stale_temporaries). A full
-    disk is one SwordsError naming `path`. The file gets ordinary permissions (umask). `durable=False` skips
-    the flush to disk, for files that may be lost in a power cut but never be torn (a cache entry, which is
-    asked again)."""
+    """A binary file to write `path` through, as a stream: a temporary file beside it, flushed to disk and renamed
+    over `path` when the block ends, so a reader sees the old file or the new, never a part (one a kill -9 left goes
+    at the next write). A full disk is one SwordsError naming `path`; permissions follow the umask. `durable=False`
+    skips the flush, for files that may be lost in a power cut but never torn (a cache entry)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     remove_stale_temporaries(path)
@@ -217,10 +209,8 @@ def atomic_writer(path: str | Path, durable: bool = True) -> Iterator[BinaryIO]:
 
 
 def check_output_file(path: str | Path, what: str, create_folder: bool = False, kind: str = "files") -> None:
-    """Before any work: `path` can become an ordinary file written atomically (atomic_writer) in an ordinary
-    folder that takes files. One SwordsError each, naming `what` (e.g. "--output x.jsonl"): under /dev, /proc
-    or /sys; a path through a file; a folder, pipe or device at `path`; a missing folder (unless
-    create_folder, which makes it); a folder where no file can be made (read-only, no permission)."""
+    """Before any work: `path` can become an ordinary file written atomically in a folder that takes files (made with
+    `create_folder`); else one SwordsError naming `what` (e.g. "--output x.jsonl")."""
     path = Path(path)
     resolved = Path(os.path.abspath(path)).resolve()
     for root in SPECIAL_ROOTS:
@@ -268,11 +258,9 @@ def _how_same(output: Path, read: Path) -> str:
 def refuse_input_as_output(
     outputs: Iterable[tuple[str, str | Path]], inputs: Iterable[tuple[str, str | Path | None]]
 ) -> None:
-    """Before any work: no file a command writes, replaces or removes (`outputs`) is one of the files it reads
-    (`inputs`), --force or not: writing it would destroy what the command reads. Each is (what names it, e.g.
-    "--output x.jsonl", and the path). Files are compared by device and inode, links followed, so a symbolic link,
-    a hard link, a bind mount or another spelling of the path (`./x`, `../d/x`) is caught as well as the same path.
-    An input that is not there (or None) is left to the command's own checks. One SwordsError naming both."""
+    """Before any work: no file a command writes, replaces or removes (`outputs`) is one it reads (`inputs`), --force
+    or not; each is (what names it, e.g. "--output x.jsonl", the path). Compared by device and inode, links followed
+    (a hard link, a bind mount, `./x` caught too); an input not there is left to the command. One SwordsError."""
     read = [(what, Path(path), _identity(path)) for what, path in inputs if path is not None and str(path)]
     read = [(what, path, identity) for what, path, identity in read if identity is not None]
     for what, path in outputs:
@@ -288,8 +276,8 @@ def refuse_input_as_output(
 
 
 def check_writable_folder(folder: str | Path, what: str, hint: str = "") -> None:
-    """Before any work: `folder` exists (made if missing) and takes a new file, or one SwordsError naming it and
-    why (read-only, no permission, a file in the way), with `hint` after it. A probe file is made and removed."""
+    """Before any work: `folder` exists (made if missing) and takes a new file (a probe made and removed), or one
+    SwordsError naming it and why, with `hint` after it."""
     try:
         Path(folder).mkdir(parents=True, exist_ok=True)
         descriptor, probe = tempfile.mkstemp(dir=folder, prefix=".swords-probe-")  # ours, removed at once

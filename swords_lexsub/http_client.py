@@ -1,14 +1,7 @@
-"""The one HTTP client factory for servers outside this process: `bounded_client(http, ...)` makes an httpx (or
-httpx2) client whose every answer is read up to MAX_BODY_BYTES, decompressed with a bound (bounded_body.py), and whose
-requests go through the proxy the environment names (proxies.py: HTTPS_PROXY, NO_PROXY ...). The LLM client
-(baselines/llm/client.py, asynchronous), the served tokenizer (baselines/llm/served_tokens.py) and the Hub's publishing
-session (hub/session.py, which adds each request's wall-time bound as the inner transport) are made here.
-
-Why our own and not the client's: httpx reads a whole body into memory and decompresses it without a bound, so a
-server that sends an endless body or a gzip bomb would fill the memory.
-
-`http` is the module the caller's library uses (openai: httpx; huggingface_hub: httpx or httpx2); it is imported by
-the caller, so this module imports neither.
+"""The one HTTP client factory for servers outside this process (the LLM client, the served tokenizer, the Hub's
+publishing session): `bounded_client(http, ...)` makes an httpx (or httpx2) client whose every answer is read up to
+MAX_BODY_BYTES, decompressed with a bound (httpx's own reads a whole body, a gzip bomb too, into memory), its
+requests through the environment's proxy (proxies.py). `http` is the caller's library's module, which it imports.
 """
 
 from __future__ import annotations
@@ -48,8 +41,7 @@ class ProxyUnusable(SwordsError):
 
 
 class BodyTooLarge(Exception):
-    """A response body past the limit (or in an encoding that was not asked for): read no further. Raised as a
-    subclass that is also the http module's ReadError, so its clients treat it as a failed read."""
+    """A response body past the limit (or in an encoding not asked for), raised also as the http module's ReadError."""
 
 
 # Makes the exception a refused body is raised as: (request, reason) -> exception. The default is BodyTooLarge.
@@ -61,8 +53,7 @@ _PROXY = "swords_proxy"
 
 
 def env_proxy(url: Any) -> Proxy | None:
-    """The proxy the environment names for `url` (an http module's URL), as urllib reads it (proxies.py); None for
-    none."""
+    """The proxy the environment names for `url` (an http module's URL), as urllib reads it; None for none."""
     return proxy_for(url.scheme, url.host, url.port)
 
 
@@ -221,8 +212,7 @@ def _classes(http: ModuleType) -> dict[str, type]:
 
 
 def proxied_transport(http: ModuleType, *, asynchronous: bool = False, **options: Any) -> Any:
-    """A transport of `http` that sends each request through the proxy the environment names for its URL (none:
-    directly), over `http`'s own transports made with `options` (limits ...)."""
+    """A transport of `http` sending each request through the environment's proxy for its URL (or directly)."""
     return _classes(http)["async proxied" if asynchronous else "sync proxied"](**options)
 
 
@@ -234,9 +224,8 @@ def bounded_transport(
     limit: int = MAX_BODY_BYTES,
     refuse: Refuse | None = None,
 ) -> Any:
-    """A transport of `http` whose answers yield at most `limit` bytes of (decompressed) body; a body announced
-    larger, or in an encoding not asked for, is refused before it is read. `inner` sends the requests
-    (proxied_transport by default); `refuse(request, reason)` makes the exception raised (BodyTooLarge by default)."""
+    """A transport of `http` whose answers yield at most `limit` bytes of (decompressed) body, one announced larger
+    refused before it is read; `inner` sends (default proxied_transport), `refuse(request, reason)` raises."""
     return _classes(http)["async" if asynchronous else "sync"](inner, limit, refuse)
 
 
@@ -249,7 +238,6 @@ def bounded_client(
     refuse: Refuse | None = None,
     **options: Any,
 ) -> Any:
-    """An `http.Client` (`http.AsyncClient` if `asynchronous`) over bounded_transport; `options` are the client's
-    (timeout, event_hooks, follow_redirects ...)."""
+    """An `http.Client` (`http.AsyncClient` if `asynchronous`) over bounded_transport; `options` are the client's."""
     transport = bounded_transport(http, asynchronous=asynchronous, inner=inner, limit=limit, refuse=refuse)
     return (http.AsyncClient if asynchronous else http.Client)(transport=transport, **options)

@@ -1,12 +1,8 @@
-"""Ctrl-C and SIGTERM during a `swords` command: each stops the command where it is, even when it lands where Python
-swallows exceptions.
-
-SIGTERM is turned into `Terminated` (a KeyboardInterrupt, as Ctrl-C is), raised wherever the main thread is. When
-that is inside a weakref callback, a `__del__` or a garbage-collection callback, Python prints "Exception ignored in
-..." and carries on, and the command would run to its end and exit 0 (seen in CI: SIGTERM during `swords data
-verify`, inside a WeakKeyDictionary's callback). `handled_interrupts` catches such a swallowed interrupt and
-delivers it again a moment later, when the main thread is back in ordinary code; `raise_pending` raises one that is
-still on its way when the command's work returns.
+"""Ctrl-C and SIGTERM during a `swords` command: each stops the command where it is, even where Python swallows
+exceptions. SIGTERM becomes `Terminated` (a KeyboardInterrupt). Raised inside a weakref callback, a `__del__` or a
+GC callback, Python prints "Exception ignored in ..." and carries on, and the command would exit 0 (seen in CI,
+inside a WeakKeyDictionary's callback): `handled_interrupts` delivers such a swallowed interrupt again a moment
+later, and `raise_pending` raises one still on its way when the command's work returns.
 """
 
 from __future__ import annotations

@@ -1,12 +1,7 @@
-"""The proxy the environment names for a request, read as urllib reads it: `HTTP_PROXY`, `HTTPS_PROXY` and `ALL_PROXY`
-(a lower-case name first), and `NO_PROXY` as urllib.request.proxy_bypass_environment reads it (a host or a host:port,
-a domain with its subdomains, a leading dot or not, `*` for every host). A value without a scheme (`host:port`) is
-an http:// proxy, as httpx, requests and curl take it.
-
-The HTTP client factory (http_client.py) sends each request through the proxy named here. The commands check it
-before any request (`check_proxy`: the variable named, and what is wrong with its value), say it when it fails
-(`Proxy` names itself and its variable, never its password), and mask the credentials it carries wherever a server
-or the proxy may echo them (`proxy_secrets`, for every redactor).
+"""The proxy the environment names for a request, read as urllib reads it: `HTTP_PROXY`, `HTTPS_PROXY`, `ALL_PROXY`
+(a lower-case name first) and `NO_PROXY` (a host or host:port, a domain with its subdomains, `*`); a value without a
+scheme is an http:// proxy, as httpx, requests and curl take it. The commands check it before any request
+(`check_proxy`), name it when it fails (`Proxy`: never its password), and mask its credentials (`proxy_secrets`).
 """
 
 from __future__ import annotations
@@ -40,8 +35,7 @@ class Proxy:
         return public_url(self.url)
 
     def refusal(self) -> str | None:
-        """Why the variable's value cannot work, in one line naming the variable (its value escaped, without its
-        password); None if it can."""
+        """Why the variable's value cannot work, in one line naming it (no password); None if it can."""
         problem = proxy_problem(self.value or self.url)
         if problem is None:
             return None
@@ -64,8 +58,7 @@ def _variable(key: str, value: str) -> str:
 
 
 def _authority(host: str, port: int | None) -> str:
-    """A request's host as urllib matches it against NO_PROXY: with its port if the URL names one, an IPv6 address
-    in brackets."""
+    """A request's host as urllib matches it against NO_PROXY (with its port if named, IPv6 in brackets)."""
     host = f"[{host}]" if ":" in host else host
     return f"{host}:{port}" if port else host
 
@@ -100,8 +93,7 @@ def proxy_problem(value: str) -> str | None:
 
 
 def check_proxy(url: str) -> Proxy | None:
-    """The proxy requests to `url` go through, checked before any request: one SwordsError naming its variable and
-    what is wrong with its value (shown escaped, without its password)."""
+    """The proxy requests to `url` go through, checked: else one SwordsError naming its variable and what is wrong."""
     proxy = proxy_for_url(url)
     refusal = proxy.refusal() if proxy is not None else None
     if refusal is not None:
@@ -110,8 +102,7 @@ def check_proxy(url: str) -> Proxy | None:
 
 
 def proxy_secrets() -> set[str]:
-    """The credentials every proxy the environment names carries (user, password, their Basic-auth token): for a
-    redactor's tokens, since the client sends them to the proxy and the proxy may echo them."""
+    """The credentials every proxy the environment names carries (user, password, Basic-auth token), for redactors."""
     found: set[str] = set()
     for name, value in os.environ.items():  # every one set, in either case, not only those urllib takes
         if name.lower().endswith("_proxy") and name.lower() != "no_proxy" and value:

@@ -20,10 +20,8 @@ def _escape(character: str) -> str:
 
 
 def shown(text: object) -> str:
-    """`text` as it can be printed on one terminal line: control characters (C0, DEL, C1), lone surrogates
-    and bidirectional controls written as Python escapes (`\\x1b`, `\\r`, `\\n`, `\\ud800`, `\\u202e`);
-    everything else, letters of every script included, as it is. A backslash is left alone, so ordinary
-    text (Windows paths, a regular expression) reads as written."""
+    """`text` as it can be printed on one terminal line: control characters (C0, DEL, C1), lone surrogates and
+    bidirectional controls as Python escapes (`\\x1b`, `\\ud800`, `\\u202e`); all else (a backslash too) as it is."""
     text = str(text)
     if text.isascii() and text.isprintable():
         return text

@@ -27,8 +27,7 @@ def default_thesaurus_path() -> Path:
 
 
 def _entries(path: str) -> list[dict]:
-    """[{lemma, pos, substitutes}] from rogets.json.gz, or from the SWORDS authors' rogets.pkl as they ship it
-    ({(lemma, sense tag): {"results": [substitutes]}}, in thesaurus order)."""
+    """[{lemma, pos, substitutes}] from rogets.json.gz, or from the SWORDS authors' rogets.pkl, in thesaurus order."""
     if path.endswith(".pkl"):
         import pickle
 
@@ -60,7 +59,6 @@ def load_thesaurus(path: str) -> dict[str, list[tuple[frozenset[str], list[str]]
 
 
 def thesaurus_substitutes(target_lemma: str, pos: str, path: Path | None = None) -> list[str]:
-    """Substitutes of every sense of target_lemma whose POS includes pos, in order (repeats kept; the
-    metric merges them). Empty when the lemma is not in the thesaurus."""
+    """Substitutes of every sense of target_lemma whose POS includes pos, in order (repeats kept: the metric merges)."""
     senses = load_thesaurus(str(path or default_thesaurus_path())).get(target_lemma, [])
     return [substitute for tags, substitutes in senses if pos in tags for substitute in substitutes]

@@ -1,31 +1,17 @@
 """The `wordnet` baseline: WordNet 3.0 synonyms of the target lemma under the target's POS, most frequent first.
 
-Ranking, with ``c(w, s)`` the SemCor tag count of word ``w`` in synset ``s`` (WordNet's
-``index.sense``, the numbers of ``cntlist.rev``):
+With ``c(w, s)`` the SemCor tag count of word ``w`` in synset ``s`` (``cntlist.rev``): the lemma's synsets are
+taken in WordNet's sense order (``index.POS``); synonyms sense by sense, within a sense by decreasing ``c(w, s)``
+(ties in the synset's order), a word keeping its first place; then the words of the ``--relations`` (similar, also,
+verb_group, hypernyms, hyponyms, sisters: the other hyponyms of the senses' hypernyms), relation by relation in the
+order given, ranked the same way. The word in place ``i`` (0-based) scores ``1 / (i + 1)``, a prior for a reranker;
+the target lemma is dropped. The data is the metric's WordNet 3.0 graph (``swords_metric.load_wordnet_graph()``),
+one WordNet for the baseline and the metric's details.
 
-1. the target lemma's synsets of the target's POS are taken in WordNet's sense order (``index.POS``, i.e.
-   by decreasing tag count of the target's sense; untagged senses after, in WordNet's order);
-2. synonyms are listed sense by sense; within a sense by decreasing ``c(w, s)``, ties in the synset's own
-   word order; a word already listed under an earlier sense keeps its first place;
-3. optional related synsets (``--relations``, a comma-separated list: similar (similar-to, adjectives),
-   also (see-also), verb_group, hypernyms, hyponyms, sisters (the other hyponyms of the senses' hypernyms))
-   contribute their words *after* every direct synonym, relation by relation in the order given, each
-   sense by sense and within a synset by tag count as above.
-
-The score of the word in place ``i`` (0-based) of this list is ``1 / (i + 1)``, so scores fall with rank and a
-reranker can use them as a prior. Words are WordNet lemmas (``_`` shown as a space); the target lemma itself
-is dropped. The WordNet data is the metric's WordNet 3.0 graph (``swords_metric.load_wordnet_graph()``,
-shipped in ``swords_metric/wordnet/wordnet-3.0-graph.zip``, built offline by
-``swords_dataset.builder.wordnet_graph`` from Debian's WordNet 3.0; license:
-``swords_metric/wordnet/WORDNET-LICENSE.txt``): one WordNet for the baseline and the metric's details.
-
-This system keeps WordNet's lists as they are: it is the reference without context that the reranker is measured
-against (it is not a reproduction of a published baseline: SemEval-2007's WordNet baseline, McCarthy and Navigli
-2009, Sect. 2.5, ranked WordNet 2.1 synonyms by BNC frequency). The filters of ``wordnet+embedding`` (no longer
-expression holding the target, no antonym, a wider neighbourhood when short) are :func:`wordnet_pool`'s options.
-
-SWORDS test (lenient F@10 A / lenient F@10 C / GAP): synonyms only 15.54 / 29.45 / 6.07; with similar 16.98 /
-32.95 / 6.69; with similar,hypernyms 18.66 / 40.50 / 8.15. Reranked in context: see ``wordnet+embedding``.
+It is the reference without context the rerankers are measured against, not a reproduction of a published baseline
+(SemEval-2007's, McCarthy and Navigli 2009, Sect. 2.5, ranked WordNet 2.1 synonyms by BNC frequency);
+``wordnet+embedding``'s filters are :func:`wordnet_pool`'s options. SWORDS test (lenient F@10 A / C / GAP): synonyms
+only 15.54 / 29.45 / 6.07; with similar 16.98 / 32.95 / 6.69; with similar,hypernyms 18.66 / 40.50 / 8.15.
 """
 
 from __future__ import annotations
@@ -43,8 +29,7 @@ _PIECE_SEPARATORS = re.compile(r"[\s_\-]+")
 
 
 class WordNetSynonyms:
-    """The baseline's view of the metric's WordNet 3.0 graph (swords_metric.WordNetGraph): synsets of a lemma,
-    related synsets, and their words ranked as the module docstring says."""
+    """The baseline's view of the metric's WordNet graph: synsets, related synsets, their words ranked."""
 
     def __init__(self, graph: WordNetGraph) -> None:
         self.graph = graph
@@ -72,7 +57,7 @@ class WordNetSynonyms:
         return self.graph.related(synset, relation)
 
     def ranked_with_groups(self, lemma: str, wn_pos: str, relations: Sequence[str] = ()) -> list[tuple[str, str]]:
-        """(word, "synonym" or the relation that brought it), in the order the module docstring defines."""
+        """(word, "synonym" or the relation that brought it), in the module docstring's order."""
         senses = self.synsets(lemma, wn_pos)
         groups = [("synonym", senses)]
         for relation in relations:
@@ -117,9 +102,8 @@ class WordNetSynonyms:
         return [word for word, _ in self.ranked_with_groups(lemma, wn_pos, relations)]
 
     def antonyms(self, lemma: str, wn_pos: str) -> set[str]:
-        """The lemma's antonyms (lower case, spaces): the words of the synsets WordNet marks as antonyms of any
-        word of the lemma's synsets, and for an adjective of the heads its synsets are similar to (WordNet's
-        indirect antonyms: "amazing" is similar to "impressive", whose antonym is "unimpressive")."""
+        """The lemma's antonyms (lower case, spaces), for an adjective also WordNet's indirect ones (through the
+        heads it is similar to: "amazing" ~ "impressive", whose antonym is "unimpressive")."""
         graph, opposites = self.graph, set()
         for synset in self.synsets(lemma, wn_pos):
             heads = self.related(synset, "similar") if wn_pos == "a" else []
@@ -187,21 +171,16 @@ WIDER_STEPS = 2  # beyond two steps WordNet adds next to nothing for the targets
 def wordnet_pool(
     row: dict, relations: Sequence[str] = (), exclude: bool = False, least: int = 0, then: Iterable[str] = ()
 ) -> list[tuple[str, str]]:
-    """(word, "synonym" or relation) for a dataset row, best first; empty when WordNet lacks the lemma under
-    the row's POS (under any POS for a row without one: each reading's words in turn, a word listed once, at
-    its first place). The target's own form is left out. With `exclude`, so are the words holding the target
-    (its form, lemma or WordNet entry) as a part and the target's antonyms, by form or by lemma ("older" for
-    "young"). While fewer than `least` words are kept, the words one step further follow (group "wider": the
-    relations again, then the other senses of the words reached), up to WIDER_STEPS steps, and then the
-    target's words under its other parts of speech. Last come the words of `then` (group "neighbour", e.g. an
-    encoder's nearest words), under the same rules."""
+    """(word, "synonym" or relation) for a row, best first, each reading's words in turn; the target's own form
+    left out. With `exclude`, also the words holding the target as a part and its antonyms, by form or lemma
+    ("older" for "young"). While fewer than `least` are kept, words one step further follow (group "wider"), up to
+    WIDER_STEPS, then the target's words under its other POS; last the words of `then` (group "neighbour")."""
     wordnet = load_wordnet()
     readings = target_readings(row)
     forms = [row["target"], row.get("target_lemma") or "", *(key for key, _ in readings)]
     unwanted = {word for key, wn_pos in readings for word in wordnet.antonyms(key, wn_pos)} if exclude else set()
     unwanted.update(form.strip().lower().replace("_", " ") for form in forms)
     pool, seen = [], set()
-    # With `exclude`, a word is also unwanted by its lemma under the target's readings ("older" for "young").
     ud_pos = {wn_pos: ud for ud, wn_pos in UD_TO_WORDNET.items()}
     lemma_pos = [ud_pos[wn_pos] for _, wn_pos in readings] if exclude else []
 

@@ -1,10 +1,7 @@
 """SWORDS in EleutherAI's lm-evaluation-harness (`lm-eval`): task groups shipped as YAML files in `tasks/`, for
-`lm_eval --include_path "$(swords lm-eval path)" --tasks swords_gen` (or `prolex_tsar2022_gen`).
-
-The tasks are the prompted LLM baseline's own: the same prompt builder (the paper's few-shot prompt, priming
-examples drawn the same seeded way from the same split), the same request settings (LLMConfig), the same
-completion parser, and per-target answers scored together by the benchmark's scorer (task.py). Nothing here
-imports lm-eval until a task is built, so the `swords` command stays fast.
+`lm_eval --include_path "$(swords lm-eval path)" --tasks swords_gen` (or `prolex_tsar2022_gen`), the prompted LLM
+baseline's own requests scored by the benchmark's scorer (task.py). Nothing here imports lm-eval until a task is
+built, so the `swords` command stays fast.
 """
 
 from __future__ import annotations

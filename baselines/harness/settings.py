@@ -1,9 +1,7 @@
-"""The prompted LLM's settings for an lm-eval task: `model` and `base_url` from lm-eval's `--model_args` (which
-lm-eval passes to tasks), the rest from `--metadata '{"swords": {...}}'`, each checked before the task is made:
-a known option of `swords run --system llm`, of the JSON type it takes (a whole number for a count, a finite
-number for a rate, true or false, text), within its range and among its choices. A bad one is one line naming
-it (`--metadata swords.budget: "640" is text; give a whole number`), where it used to reach a TypeError, or a
-request with NaN in it. lm-eval's own `--limit` is checked here too, as lm-eval hands it to the task (check_limit)."""
+"""The prompted LLM's settings for an lm-eval task: `model` and `base_url` from lm-eval's `--model_args`, the rest
+from `--metadata '{"swords": {...}}'`, each checked before the task is made (a known option of `swords run --system
+llm`, of its JSON type, in range and among its choices), a bad one one line naming it (`--metadata swords.budget:
+"640" is text; give a whole number`). lm-eval's `--limit` is checked here too (check_limit)."""
 
 from __future__ import annotations
 
@@ -75,9 +73,8 @@ def _kind_of(value: object) -> str:
 
 
 def check_option(option: Option, value: object) -> object:
-    """`value` as the option takes it if it is one `--metadata swords.NAME` takes, else a SwordsError naming the
-    option. JSON has one kind of number: a whole number written with an exponent or `.0` (`1e3`, `2048.0`) is that
-    whole number, where a double holds it exactly (up to 2**53 either side of 0)."""
+    """`value` as the option takes it, else a SwordsError naming the option. `1e3` and `2048.0` are whole numbers
+    where a double holds them exactly (up to 2**53 either side of 0)."""
     where = f"--metadata swords.{option.name}"
     if value is None:
         if option.default is None:  # none: the option's own default
@@ -120,8 +117,7 @@ def check_option(option: Option, value: object) -> object:
 
 
 def settings_of(metadata: dict) -> LLMConfig:
-    """The prompted LLM's settings for a task: `model` and `base_url` from lm-eval's model arguments, the rest
-    from `--metadata '{"swords": {...}}'`, each checked (check_option) before the settings are made."""
+    """The prompted LLM's settings for a task (the module docstring), each checked (check_option)."""
     ours = metadata.get("swords") or {}
     if not isinstance(ours, dict):
         raise SwordsError('--metadata\'s "swords" must be an object of `swords run --system llm` options')
@@ -150,9 +146,8 @@ def settings_of(metadata: dict) -> LLMConfig:
 
 
 def check_limit(limit: int | None, targets: int) -> None:
-    """lm-eval's `--limit` as it hands it to a task (`get_sample_size`: a count, or below 1 a fraction of the split,
-    rounded up): it must leave a target to ask. 0 and negative numbers (which lm-eval takes to no target, or to an
-    index it cannot use) are one line instead of lm-eval's traceback."""
+    """lm-eval's `--limit` as it hands it to a task (a count, or below 1 a fraction of the split, rounded up) must
+    leave a target to ask: 0 and negatives are one line instead of lm-eval's traceback."""
     if limit is not None and limit < 1:
         raise SwordsError(
             f"--limit 0 or below leaves no target to ask; give a count of targets from 1 to {targets:,}, "

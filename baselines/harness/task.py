@@ -1,30 +1,19 @@
 """The SWORDS generation task for lm-evaluation-harness: one class, configured per benchmark split by the YAML
 files beside it (`dataset_name`, `test_split`).
 
-What it sends is what `swords run --system llm` sends for the same settings: the prompt from the same builder
-(the paper's few-shot prompt, priming examples drawn the same seeded way, the budget counted with the served
-model's tokenizer), the same stops, penalties and logit bias (`prompting.prompting`, from LLMConfig), and each
-completion goes through the same parser. The per-target answers are scored together by the benchmark's scorer
-(`Scorer.from_dataset`: the SWORDS metrics, or TSAR-2022's and ProLex's own official ones), on the targets lm-eval
-asked (all of the split, or `--limit` of them), so the figures are `swords evaluate --given-only`'s.
+It sends what `swords run --system llm` sends for the same settings (one prompt builder, the same stops, penalties
+and logit bias, the same parser), and the answers are scored by the benchmark's scorer on the targets lm-eval asked,
+so the figures are `swords evaluate --given-only`'s. `model` and `base_url` come from lm-eval's `--model_args`, the
+LLM's options from `--metadata '{"swords": {...}}'` (settings.py). `--num_fewshot`, `--apply_chat_template` and
+`--system_instruction` would change the prompt (its priming examples are in it): refused, as is a `--limit` leaving
+no target; `fewshot_as_multiturn` acts only through a chat template, and `simple_evaluate` sets it by default. The
+priming split, never the one scored, is the task's metadata `priming`. lm-eval keeps no finish reason, so a
+completion counts as cut when the logit bias leaves the server no other stop (the paper's setting), or when it is
+`max_tokens` long in the served model's tokens.
 
-Settings: lm-eval passes its `--model_args` to tasks, so `model` and `base_url` come from there; the prompted
-LLM's own options come from `--metadata '{"swords": {"budget": 640, ...}}'` (the names of `swords run --system
-llm`'s options), each checked before the task is made (settings.py). lm-eval's `--num_fewshot`,
-`--apply_chat_template` and `--system_instruction` would change the prompt the runner sends (its priming examples
-are in the prompt itself): refused, as is a `--limit` that leaves no target (0, or below). `fewshot_as_multiturn`
-acts only through a chat template, so it is not refused: `lm_eval.simple_evaluate` turns it on by default. The
-priming examples never come from the split being scored (swords_dev_gen primes from SWORDS test); the split they
-come from is recorded as the task's metadata `priming`, which lm-eval writes in its results file.
-The completion's finish reason does not reach a task (lm-eval keeps only the text), so a completion counts as cut
-by the limit, as the server would have said, when the logit bias leaves the server no other way to stop (the
-paper's setting), or else when it is as long as `max_tokens` in the served model's tokens.
-
-Waiting on the server: lm-eval's own model sends the requests, under its own bounds, which a task cannot set:
-`--model_args timeout=SECONDS,max_retries=N` (local-completions: 300 s and 3 attempts by default, so a request
-to a server that never answers is given up after about 15 minutes, with lm-eval's own traceback). Before lm-eval
-sends anything, the task asks the server for an answer of any kind (GET /models, SERVER_ANSWER_SECONDS), so a
-server that does not answer at all is one line within seconds instead.
+lm-eval's model bounds its own waits (`--model_args timeout=SECONDS,max_retries=N`: 300 s × 3 by default, about 15
+minutes, then lm-eval's traceback); the task first asks GET /models (SERVER_ANSWER_SECONDS), so a server that does
+not answer at all is one line within seconds.
 """
 
 from __future__ import annotations
@@ -51,8 +40,7 @@ from swords_metric import MetricInputError, evaluate, family_of, scorer_for
 SIGNATURE = "signature"  # every task also reports the scorer's signature
 VERSION = 2  # 2: priming never from the split being scored (swords_dev_gen primes from SWORDS test)
 SERVER_ANSWER_SECONDS = 10.0  # the task's own question to the server, before lm-eval's requests
-# lm-eval's options that would change the prompt the runner sends, as lm-eval passes them to build_all_requests.
-# Not fewshot_as_multiturn: it acts only through a chat template (refused), and simple_evaluate sets it by default.
+# lm-eval's options that would change the prompt, as lm-eval passes them to build_all_requests.
 PROMPT_OPTIONS = (
     ("num_fewshot", "--num_fewshot"),
     ("apply_chat_template", "--apply_chat_template"),
@@ -61,9 +49,8 @@ PROMPT_OPTIONS = (
 
 
 def kept_whole(method: Callable) -> Callable:
-    """A task's method as a plain function for lm-eval's task config, which lm-eval dumps into its results with
-    dataclasses.asdict: that deep-copies a bound method's object, the whole task with its split, tokenizer and scorer
-    (5-7 s and 140 MB a task), but keeps a function as it is. lm-eval still dumps the method's source."""
+    """A task's method as a plain function for lm-eval's task config: lm-eval dumps it with dataclasses.asdict,
+    which deep-copies a bound method's whole task (5-7 s and 140 MB a task) but keeps a function as it is."""
 
     @functools.wraps(method)
     def call(*args, **kwargs):
@@ -77,8 +64,7 @@ class TaskError(SwordsError):
 
 
 def fail(task: str, error: Exception):
-    """Stop on a task that cannot run: under the `lm_eval` command, with one line on stderr (exit 2), as every
-    swords command does, not a traceback; from Python (`lm_eval.simple_evaluate`), with a TaskError."""
+    """Stop a task that cannot run: under `lm_eval`, one line on stderr (exit 2); from Python, a TaskError."""
     message = shown(f"{task}: {error}")
     if sys.argv and sys.argv[0].rsplit("/", 1)[-1] in ("lm_eval", "lm-eval"):
         print(f"lm_eval: error: {message}", file=sys.stderr)
@@ -87,8 +73,7 @@ def fail(task: str, error: Exception):
 
 
 def check_server_answers(base_url: str, seconds: float = SERVER_ANSWER_SECONDS) -> None:
-    """The server answers at all (any HTTP status to GET BASE_URL/models counts), within `seconds`; else a
-    SwordsError naming the host, and lm-eval's own options that bound its waits."""
+    """The server answers GET BASE_URL/models (any HTTP status) within `seconds`; else a SwordsError."""
     where = public_url(base_url)
     try:
         with urllib.request.urlopen(where.rstrip("/") + "/models", timeout=seconds) as response:
@@ -117,7 +102,6 @@ class SwordsGeneration(ConfigurableTask):
         try:
             swords_dataset.check_config(self.benchmark, self.split)
             self.settings = settings_of(config.get("metadata") or {})
-            # Never the split being scored (swords_dev_gen primes from SWORDS test); recorded in the task's metadata.
             priming = self.settings.priming_split(self.benchmark, self.split, flag="--metadata swords.priming")
         except SwordsError as error:
             fail(name, error)
@@ -148,8 +132,7 @@ class SwordsGeneration(ConfigurableTask):
         )
 
     def build_all_requests(self, *args, **kwargs) -> None:
-        """lm-eval's requests for the task, once no option of lm-eval's would change the prompt (PROMPT_OPTIONS;
-        lm-eval passes them here, after setting num_fewshot in the task's config)."""
+        """lm-eval's requests, once no option of PROMPT_OPTIONS would change the prompt."""
         given = {**kwargs, "num_fewshot": self.config.num_fewshot}
         changed = [flag for name, flag in PROMPT_OPTIONS if given.get(name)]
         if changed:
@@ -173,8 +156,7 @@ class SwordsGeneration(ConfigurableTask):
     # -- what is sent --
 
     def _generation(self, parameters: dict | None) -> dict:
-        """lm-eval's generation arguments for the request the runner would send (`parameters`: the runner's,
-        once the served model's tokenizer is known; None: before, without the logit bias)."""
+        """lm-eval's generation arguments for the runner's request (`parameters` None: before the logit bias)."""
         settings = self.settings
         arguments = {
             "until": settings.stops or [],
@@ -236,9 +218,8 @@ class SwordsGeneration(ConfigurableTask):
         return {metric: (doc["id"], prediction) for metric in (*self.metrics, SIGNATURE)}
 
     def _only_the_limit_stops(self) -> bool:
-        """Whether the server can end a completion only at max_tokens: the logit bias bans newlines and end-of-text
-        and every stop is a newline (the paper's setting). Counting the completion's tokens again is not enough
-        there: text re-tokenized can take fewer tokens than were generated (Spanish words split in generation)."""
+        """Whether the server can end a completion only at max_tokens (the paper's setting): counting tokens again is
+        not enough there, as re-tokenized text can take fewer tokens than were generated."""
         return self.settings.bans_newlines and set(self.settings.stops or ()) <= set(PAPER_STOPS)
 
     def _score(self, items: list) -> dict:

@@ -134,8 +134,7 @@ def judge_of(args: argparse.Namespace, command: str = "judge llm"):
 
 
 def check_cache_folder(folder: Path | None, given: str | None) -> None:
-    """Before any request: the response cache's folder takes files (a file there, or a read-only folder, would
-    fail every answer only after it was paid for)."""
+    """Before any request: the response cache's folder takes files (else every answer fails after it is paid for)."""
     if folder is None:
         return
     what = "--cache-dir" if given else "the response cache (--cache-dir)"
@@ -195,9 +194,8 @@ def tasks_command(args: argparse.Namespace) -> int:
 
 
 def read_agreement(path: str, judge: str) -> dict:
-    """This judge's entry of a validation file, its figures checked as `swords evaluate` checks a record's claim
-    (swords_metric's check_agreement), or one line saying why there is none: every record carries it, so a claim
-    its readers refuse is refused here, before any request."""
+    """This judge's entry of a validation file, checked before any request as `swords evaluate` checks a record's
+    claim (check_agreement), or one line saying why there is none."""
     from swords_baselines.judge.outputs import entries_of, strict_json
     from swords_lexsub.files import open_regular
     from swords_metric import MetricInputError, check_agreement, judge_id

@@ -1,16 +1,13 @@
 """How the LLM judge asks a server to answer nothing but a label, and the judge's probability of `accept`.
 
-A server is asked once (GET /models) what it is: llama.cpp (the embedded engine, or `llama-server`) takes a GBNF
-grammar, vLLM a guided choice, OpenAI's API a JSON schema. Any other server, or one whose /models does not answer,
-gets free text, read by prompt.parse_label; one line on stderr says why. A server that refuses the constraint it was
-sent (HTTP 400 or 422, where the same request without it is answered: an older llama.cpp, a gateway such as LiteLLM)
-gets free text from then on, said in one line (`--constraint none` asks for free text from the start). The kind used
-is recorded with every judgment (`constraint`).
+Asked once (GET /models), llama.cpp takes a GBNF grammar, vLLM a guided choice, OpenAI's API a JSON schema; any other
+server, or one not answering, gets free text (prompt.parse_label), one line saying why. A server refusing the
+constraint (HTTP 400 or 422 where the same request without it is answered: an older llama.cpp, LiteLLM) gets free
+text from then on, said once. The kind is recorded with every judgment (`constraint`).
 
-Where a server returns token log-probabilities (the three above, asked with `logprobs`), `p_accept` is the share of
-`accept` in the probability the model gave the three labels at the answer's first word: the alternatives among the
-top log-probabilities that begin exactly one label ("accept", " Accept", "re", "ab"; not "a", which begins two)
-are summed by label. None where the position or the alternatives do not tell the labels apart.
+`p_accept` is `accept`'s share of the probability the model gave the three labels at the answer's first word: the
+top log-probabilities beginning exactly one label ("accept", " Accept", "re", "ab"; not "a") summed by label; None
+where they do not tell the labels apart.
 """
 
 from __future__ import annotations
@@ -26,7 +23,6 @@ from swords_metric import LABELS
 NONE, GRAMMAR, GUIDED, SCHEMA = "none", "grammar", "guided_choice", "json_schema"
 KINDS = (GRAMMAR, GUIDED, SCHEMA, NONE)
 AUTO = "auto"  # --constraint: the one the server takes (asked); or NONE, free text
-# How each kind is said, and the server that takes it.
 NAMES = {GRAMMAR: "a GBNF grammar", GUIDED: "a guided choice", SCHEMA: "a JSON schema"}
 SERVERS = {GRAMMAR: "llama.cpp", GUIDED: "vLLM", SCHEMA: "OpenAI's API"}
 REFUSED_STATUSES = (400, 422)  # a request's field the server does not take
@@ -36,9 +32,7 @@ TOP_LOGPROBS = 20  # OpenAI's most, and vLLM's default most
 # llama.cpp's log-probabilities are the model's before the grammar: a small model's labels sit far down the list
 # (SmolLM2's "reject" is 158th, after "Your" and "I"), so more are asked (about 30 kB a response).
 GRAMMAR_TOP_LOGPROBS = 200
-PROBE_SECONDS = (
-    30.0  # a loaded machine's engine answers /models in milliseconds; a server that does not, in 30 s, is down
-)
+PROBE_SECONDS = 30.0  # an engine answers /models in milliseconds; a server that does not in 30 s is down
 OPENAI_OWNERS = {"openai", "system", "openai-internal"}
 
 
@@ -63,8 +57,7 @@ def kind_of(models: object, openai: bool) -> str:
 
 
 async def probe(client, openai: bool) -> str:
-    """The constraint the client's server takes: asked once, waited for PROBE_SECONDS; free text if it says nothing
-    or names a server that takes none of them (one line on stderr says so)."""
+    """The constraint the client's server takes, asked once (PROBE_SECONDS); else free text, said on stderr."""
     if openai:
         return SCHEMA
     try:
@@ -85,8 +78,7 @@ async def probe(client, openai: bool) -> str:
 
 
 def refused(kind: str, error: TargetFailed) -> bool:
-    """Whether a request sent under `kind` failed as a request with a field the server does not take fails (HTTP 400
-    or 422): then the same request is sent without the constraint, to tell."""
+    """Whether a request under `kind` failed as one with a field the server does not take (HTTP 400 or 422)."""
     return kind != NONE and error.status in REFUSED_STATUSES
 
 
@@ -182,8 +174,7 @@ def p_accept(response: object) -> float | None:
 
 
 def kept_fields(record: dict) -> dict:
-    """What an earlier run's record of a verdict holds besides its label (`constraint`, `p_accept`), where it is a
-    value this module writes; anything else is left out."""
+    """An earlier record's `constraint` and `p_accept`, where each is a value this module writes."""
     kept: dict = {}
     if record.get("constraint") in KINDS:
         kept["constraint"] = record["constraint"]

@@ -1,8 +1,6 @@
-"""The LLM judge: one chat request per candidate (prompt.py), sent through the client `swords run` uses (its retries,
-circuit breaker, bounded waits and response cache: baselines/llm/), to any OpenAI-compatible server or to the
-embedded llama.cpp engine, constrained to a label where the server can be (constraint.py). A reply that names no
-label, or several, is a failed item: counted and reported, never guessed. A local model is known by its file's
-sha256 (model_file.py). Resuming a killed run is the command's (run.py); a rerun's requests come from the cache.
+"""The LLM judge: one chat request per candidate (prompt.py) through `swords run`'s client (baselines/llm/), to any
+OpenAI-compatible server or the embedded engine, constrained to a label where the server can be (constraint.py). A
+reply naming no label, or several, is a failed item, never guessed. A local model is known by its sha256.
 """
 
 from __future__ import annotations
@@ -191,8 +189,7 @@ class LLMJudge:
         return Verdict(task, candidate, label, reply.text, constraint=kind, p_accept=probability)
 
     def verdicts(self, items: Sequence[tuple[Task, Candidate]]) -> Iterator[Verdict]:
-        """Each item's Verdict in completion order. Raises a SwordsError only when no request can succeed (the
-        server is down, the key is refused); the verdicts yielded before are the caller's to keep."""
+        """Each item's Verdict in completion order; a SwordsError only when no request can succeed."""
         if not self._entered:
             raise SwordsError("judge llm: use the judge in a with block")
         requests = (self._verdict(task, candidate) for task, candidate in items)
@@ -208,8 +205,7 @@ class LLMJudge:
 
 
 def finite_json(value: object) -> bool:
-    """Whether every number in parsed JSON is finite (a bare NaN or Infinity, which Python's json reads, is not);
-    walked without recursion, however deep the server nested it."""
+    """Whether every number in parsed JSON is finite (walked without recursion, however deep)."""
     pending = [value]
     while pending:
         item = pending.pop()

@@ -1,13 +1,10 @@
-"""A local model file known by its content: the judge's id and its answers' cache name the sha256 of the GGUF file,
-never its name or size, so another file of the same name (or size) is another judge.
+"""A local model file known by its content: the judge's id and its answers' cache name the GGUF file's sha256, so
+another file of the same name or size is another judge.
 
-Hashing the shipped 98 MB model takes 0.12 s (0.35 s when it is not in the page cache), a 7B model's 4 GB some
-seconds: the digest is kept in a small file a path, reused while the file's stamp stays the same. The stamp is what
-a rewrite cannot keep: besides the size and the modification time (which `cp -p`, `rsync -a` or a restore carry
-over), the device and inode (a file put in the path's place is another inode) and the status-change time (ctime:
-set by the system at every write, rename or utime, never settable by the user). A file clock ticks in steps (a few
-milliseconds; a second, or two on FAT): a file changed less than SETTLE_NS before it was hashed could be rewritten
-within the same tick with its stamp unchanged, so its digest is not kept and the next run hashes it again."""
+Hashing the shipped 98 MB model takes 0.12 s (0.35 s cold), a 7B model's 4 GB some seconds: the digest is kept a
+path, reused while the file's stamp holds: what a rewrite cannot keep (size and mtime, which `cp -p` carries over;
+device and inode; ctime, set at every write, rename or utime). A file changed under SETTLE_NS before its hash (a file
+clock's tick: two seconds on FAT) keeps no digest: it could be rewritten within the tick, stamp unchanged."""
 
 from __future__ import annotations
 
@@ -40,8 +37,7 @@ def _stamp(path: Path, stat: os.stat_result) -> dict:
 
 
 def content_sha256(path: Path, folder: Path | None = None) -> str:
-    """The sha256 of the file at `path`, from the digest kept for its stamp (see the module's docstring), else
-    computed (and kept: a cache that cannot be written costs a hash the next time, nothing else)."""
+    """The sha256 of the file at `path`, from the digest kept for its stamp, else computed (and kept if it can be)."""
     path = Path(path).resolve()
     folder = digest_folder() if folder is None else folder
     stamp = _stamp(path, path.stat())

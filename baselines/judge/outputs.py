@@ -1,14 +1,9 @@
-"""Which of `swords judge`'s output files the toolkit wrote, known by their content: a file that is not one of
-ours is never replaced without --force (one line naming it), and ours are replaced atomically.
-
-- a tasks file is one `swords judge tasks` wrote, unchanged since: its header's digest holds (tasks_file.py);
-- a judgments file of `swords judge llm` is JSONL whose every record says `"written_by": "swords judge llm"`
-  (a file past MAX_OWNED_BYTES, or with any other line, is the user's: someone else's judgments are sacred);
-- a validation file is a JSON object of judge ids, each holding `"written_by": "swords judge validate"`;
-- a judge run's journal starts with its header line (run.py), its lock holds nothing but a process id.
-
-A symbolic link at an output (the system's /dev/stdout is one) is never written through nor replaced, even with
---force: replacing it would put a regular file where the system, or the user, keeps a link.
+"""Which of `swords judge`'s output files the toolkit wrote, known by their content: any other is replaced only with
+--force, ours atomically. A tasks file's header digest holds (tasks_file.py); a judgments file's every record says
+`"written_by": "swords judge llm"` (past MAX_OWNED_BYTES, or with any other line, it is the user's); a validation
+file's judges each hold `"written_by": "swords judge validate"`; a journal starts with its header line (run.py), a
+lock holds only a process id. A symbolic link at an output (/dev/stdout is one) is never written through nor
+replaced, even with --force.
 """
 
 from __future__ import annotations
@@ -30,8 +25,7 @@ _MAX_LINE_BYTES = 2**20
 
 
 def strict_json(data: bytes | str) -> object:
-    """JSON as its other readers take it: NaN, Infinity and a number past a float's range (1e999), which Python's
-    json reads, are a ValueError naming them (json.JSONDecodeError: not JSON at all)."""
+    """JSON as its other readers take it: NaN, Infinity and 1e999, which Python's json reads, a ValueError."""
     return json.loads(data, parse_constant=_not_a_number, parse_float=_finite)
 
 
@@ -60,8 +54,7 @@ def journal_header(path: Path) -> dict | None:
 
 
 def llm_judgments(path: Path) -> list[dict] | None:
-    """The records of a judgments file `swords judge llm` wrote, or None if it is not one (read line by line;
-    nothing past MAX_OWNED_BYTES is read)."""
+    """The records of a judgments file `swords judge llm` wrote, or None (nothing past MAX_OWNED_BYTES read)."""
     try:
         if path.stat().st_size > MAX_OWNED_BYTES:
             return None

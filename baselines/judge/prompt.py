@@ -1,8 +1,6 @@
-"""The LLM judge's request: the protocol's instructions (swords_metric.INSTRUCTIONS, their one owner) as the system
-message, the context with the target marked and one candidate as the user message; the answer read as a label only
-when it names exactly one; and the judge's id, which names the model and a hash of the prompt template, so that
-judgments from another prompt can never pass for these. How a server is asked to answer only a label (a grammar,
-a guided choice, a JSON schema) is constraint.py's."""
+"""The LLM judge's request: the protocol's instructions (swords_metric.INSTRUCTIONS) as the system message, the
+context with the target marked and one candidate as the user message; the answer a label only when it names exactly
+one; and the judge's id, naming the model and a hash of the prompt, so judgments from another prompt never pass."""
 
 from __future__ import annotations
 
@@ -30,8 +28,7 @@ _WORD = re.compile(r"[^\W_]+")
 
 
 def template_hash() -> str:
-    """The first 8 hex digits of the sha256 of everything the prompt holds besides the item: the instructions, the
-    templates and the sampling settings."""
+    """8 hex digits of the sha256 of the prompt's all but the item: instructions, templates, sampling settings."""
     text = "\n\n".join(
         [SYSTEM_TEMPLATE.format(instructions=INSTRUCTIONS, answer=ANSWER), USER_TEMPLATE, repr(SAMPLING)]
     )
@@ -39,8 +36,7 @@ def template_hash() -> str:
 
 
 def judge_id(model: str) -> str:
-    """`llm:<model>:<prompt sha256[:8]>`: the model and the prompt that made a judgment, written as the metric
-    compares judges' names (NFC, trimmed), so the name in the records is the one the merge and validate compare."""
+    """`llm:<model>:<prompt sha256[:8]>`, written as the metric compares judges' names (NFC, trimmed)."""
     return compared_name(f"{LLM_PREFIX}{model}:{template_hash()}")
 
 
@@ -66,8 +62,7 @@ def words(text: str) -> list[str]:
 
 
 def parse_label(text: str) -> str | None:
-    """The label an answer names, or None. "Accept.", "**Reject**", "Label: accept" and "ＡＣＣＥＰＴ" each name one
-    label as a word; an answer naming none ("I would take it", "accepted") or several ("accept or reject", "not
-    accept, reject") is no label: nothing is guessed from it."""
+    """The label an answer names as a word ("Accept.", "**Reject**", "Label: accept", "ＡＣＣＥＰＴ"), or None for
+    none ("accepted") or several ("accept or reject"): nothing is guessed."""
     named = {word for word in words(text) if word in LABELS}
     return named.pop() if len(named) == 1 else None

@@ -1,21 +1,28 @@
 """`swords judge llm`'s run: every candidate of a tasks file judged once, resumable after any interruption.
 
-As `swords run` does (baselines/run/): a journal (`OUTPUT.partial`) holds a header line (what identifies the run:
-the judge, the server, the tasks file's sha256, the agreement copied in) and one judgment record a line, each
-flushed as it arrives; a line cut short by a kill is cut off before anything is appended; the output is written
-atomically at the end and the journal goes. A lock keeps a second run off the same output. The requests go through
-the response cache, so a rerun asks the server only for what no run received: a candidate answered just before a
-kill -9 (cached, not yet in the journal) comes from the cache. An existing output of the same run counts as done.
+As `swords run` does (baselines/run/): a journal (`OUTPUT.partial`) holds a header line (the judge, the server, the
+tasks file's sha256, the agreement copied in) and one flushed judgment record a line; a line cut short is cut off
+first; the output is written atomically at the end and the journal goes; a lock keeps a second run off the output.
+Requests go through the response cache, so a rerun asks only for what no run received. An existing output of the
+same run counts as done.
+
+An earlier run's record (journal or output) is kept only if it is this judge's label, in the contract's form, for a
+candidate this tasks file offers, with its task's control flag; anything else (`"label": "maybe"`, `"control": NaN`,
+another judge's) is dropped with one line naming the file and line, and its candidate asked again. A kept record is
+made anew from the task (only its label, time, constraint and p_accept, each checked, come from the file).
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
 import sys
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 
+from swords_baselines.judge.constraint import KINDS, NONE, kept_fields
 from swords_baselines.judge.llm import LLMJudge, Verdict
 from swords_baselines.judge.outputs import (
     JOURNAL_FORMAT,
@@ -25,14 +32,89 @@ from swords_baselines.judge.outputs import (
     lock_is_ours,
     refuse_foreign,
 )
-from swords_baselines.judge.records import checked, offered, same_judge
 from swords_baselines.judge.waits import announce, retry_status
 from swords_baselines.run.files import JOURNAL_SUFFIX, RunLock, open_in_place, whole_lines
 from swords_lexsub.errors import SwordsError
 from swords_lexsub.files import atomic_write, check_output_file, no_space
-from swords_metric import TaskSet, judgment_record
+from swords_lexsub.terminal import shown
+from swords_metric import LABELS, Candidate, Task, TaskSet, judge_id, judgment_record
 
 COMMAND = "swords judge llm"
+MAX_NOTES = 5  # dropped records named one a line; past this, a count
+VERDICT_FIELDS = ("constraint", "p_accept")  # what a record holds of its verdict besides the label (llm.py)
+
+
+def offered(taskset: TaskSet) -> dict[tuple[str, str], tuple[Task, Candidate]]:
+    """Every candidate of the tasks file by (task id, substitute)."""
+    return {
+        (task.task, candidate.substitute): (task, candidate) for task in taskset.tasks for candidate in task.candidates
+    }
+
+
+def _shown_value(value: object) -> str:
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)  # NaN, inf: as the file wrote them
+    return repr(value) if isinstance(value, str) else shown(str(value))
+
+
+def same_judge(name: object, judge: str) -> bool:
+    """Whether a record's `judge` names this judge as the metric compares names (`LLM:` in any case, NFC, trimmed)."""
+    return isinstance(name, str) and judge_id(name) == judge
+
+
+def problem(record: dict, header: dict, candidates: dict) -> str | None:
+    """Why `record` cannot be kept as a judgment of this run (`header`: its judge and tasks_sha256), or None."""
+    if not same_judge(record.get("judge"), header["judge"]):
+        return f"another judge's record ({_shown_value(record.get('judge'))})"
+    if record.get("tasks_sha256") != header["tasks_sha256"]:
+        return "a record of another tasks file"
+    if record.get("label") not in LABELS:
+        return f"'label' is {_shown_value(record.get('label'))}, not {', '.join(LABELS)}"
+    found = candidates.get((record.get("task"), record.get("substitute")))
+    if found is None:
+        return "a candidate the tasks file does not offer"
+    task, candidate = found
+    if record.get("id") != task.id:
+        return f"'id' is {_shown_value(record.get('id'))}, its task's is {task.id!r}"
+    control = record.get("control")
+    if not isinstance(control, bool) or control != (candidate.control is not None):
+        return f"'control' is {_shown_value(control)}, its task says {str(candidate.control is not None).lower()}"
+    if record.get("control_kind") != candidate.control:
+        return f"'control_kind' is {_shown_value(record.get('control_kind'))}, its task says {candidate.control!r}"
+    try:
+        datetime.fromisoformat(record.get("time"))
+    except (TypeError, ValueError):
+        return f"'time' is {_shown_value(record.get('time'))}, not an ISO 8601 time"
+    if record.get("constraint", NONE) not in KINDS:
+        return f"'constraint' is {_shown_value(record.get('constraint'))}, not one of {', '.join(KINDS)}"
+    p_accept = record.get("p_accept")
+    if p_accept is not None and (
+        isinstance(p_accept, bool) or not isinstance(p_accept, int | float) or not 0 <= p_accept <= 1
+    ):
+        return f"'p_accept' is {_shown_value(p_accept)}, not a probability"
+    return None
+
+
+def checked(numbered: list[tuple[int, dict]], path: Path, header: dict, candidates: dict) -> list[dict]:
+    """The numbered records of `path` this run keeps, made anew; a line for each dropped (MAX_NOTES, then a count)."""
+    kept, dropped = [], 0
+    for number, record in numbered:
+        reason = problem(record, header, candidates)
+        if reason is not None:
+            dropped += 1
+            if dropped <= MAX_NOTES:
+                note = f"judge llm: {path}:{number}: {reason}; dropped, its candidate is asked again"
+                print(shown(note), file=sys.stderr)
+            continue
+        task, candidate = candidates[(record["task"], record["substitute"])]
+        verdict = {key: record[key] for key in VERDICT_FIELDS if record.get(key) is not None}
+        fresh = judgment_record(task, candidate, header["judge"], record["label"], **verdict)
+        fresh["time"] = record["time"]
+        fresh.update(kept_fields(record))  # how the label was constrained, its probability: checked values only
+        kept.append(fresh)
+    if dropped > MAX_NOTES:
+        print(shown(f"judge llm: {path}: {dropped - MAX_NOTES} more records dropped"), file=sys.stderr)
+    return kept
 
 
 @dataclass
@@ -55,8 +137,7 @@ def _key(record: dict) -> tuple[str, str]:
 
 
 def _journal_records(path: Path, header: dict, force: bool, candidates: dict) -> list[dict]:
-    """The records a killed run with the same header left (a cut last line cut off the file first), each checked
-    against this run (records.py)."""
+    """The records a killed run with the same header left, each checked."""
     if not path.exists():
         return []
     found = journal_header(path)
@@ -90,8 +171,7 @@ def _difference(found: dict, wanted: dict) -> str:
 
 
 def _output_records(output: Path, header: dict, force: bool, candidates: dict) -> list[dict]:
-    """The records of an existing output of this same run (they count as done, each checked as a journal's are);
-    any other file is refused."""
+    """The records of an existing output of this same run (done, each checked); any other file is refused."""
     if not output.exists():
         return []
     records = llm_judgments(output)
@@ -130,8 +210,7 @@ def _where_kept(done: dict, places: str) -> str:
 
 
 def _ask(judge: LLMJudge, items: list, outcome: Outcome, journal, done: dict, header: dict, extra: dict, at: str):
-    """Ask for every item, each label journalled (flushed) as it arrives; what it waits for said first, and every
-    retry (waits.py)."""
+    """Ask for every item, each label journalled as it arrives, the waits said (waits.py)."""
     from tqdm import tqdm
 
     announce(judge, "judge llm", len(items))
@@ -180,11 +259,9 @@ def _no_label(outcome: Outcome) -> str:
 def judge_tasks(
     taskset: TaskSet, judge: LLMJudge, output: Path, header: dict, force: bool = False, tasks: str = "the tasks file"
 ) -> Outcome:
-    """Judge every candidate not yet judged, journalled; write the output atomically. `header` identifies the
-    run (its "judge" and "tasks_sha256" are stamped on every record, with `header["agreement"]` if any). A run
-    that would write no judgment is one SwordsError, nothing written: a tasks file without a task (before any
-    request), a run in which no candidate asked got an answer (a server that only answers 429), or one in which no
-    answer named a label (a server that answers "I think it fits.")."""
+    """Judge every candidate not yet judged, journalled; write the output atomically. `header` identifies the run
+    (its judge, tasks_sha256 and agreement stamped on every record). A run that would write no judgment (no task, no
+    answer, no answer naming a label) is one SwordsError, nothing written."""
     if not taskset.tasks:  # `tasks`: the file's name in the line
         raise SwordsError(
             f"judge llm: {tasks} holds no task: nothing to judge, nothing written (`swords judge tasks` makes "

@@ -1,11 +1,8 @@
 """`swords judge tasks`' file: checked whole before a byte is written, stamped so that the toolkit knows it later.
 
-- Every line is made first (in memory, bounded by the largest tasks file the readers take): a file the readers
-  would refuse (a line over MAX_LINE_CHARS, a file over swords_metric's MAX_TASKS_BYTES) or that UTF-8 cannot hold
-  (a lone surrogate, legal in JSON) is one line naming the target, and nothing is written.
-- The header carries the sha256 of the file's content (the header's other fields, then every task line): a file is
-  ours, and replaced without --force, only while that digest still holds. A tasks file a user extended by hand, or
-  a notes file that merely starts like one, is not.
+Every line is made first (bounded by MAX_TASKS_BYTES): a file the readers would refuse (a line over MAX_LINE_CHARS,
+a lone surrogate) is one line naming the target, nothing written. The header carries the sha256 of the content (its
+other fields, then every task line): a file is ours, replaced without --force, only while that digest holds.
 """
 
 from __future__ import annotations
@@ -31,9 +28,8 @@ def _header_bytes(header: dict) -> bytes:
 
 
 def task_lines(taskset: TaskSet, what: str) -> bytes:
-    """The task lines as the tasks file holds them (each task's fields in order, one JSON line), or one SwordsError
-    naming `what` and the target when the readers would refuse the file. Stops at the first line past the bound:
-    memory stays within MAX_TASKS_BYTES."""
+    """The task lines as the tasks file holds them, or one SwordsError naming `what` and the target when the readers
+    would refuse the file (stopping at the first line past MAX_TASKS_BYTES)."""
     lines, size = [], len(_header_bytes(taskset.header)) + _STAMP_BYTES  # the readers' bound is the whole file's
     for number, task in enumerate(taskset.tasks, 2):
         text = json.dumps(asdict(task), ensure_ascii=False) + "\n"
@@ -72,8 +68,7 @@ def stamped(taskset: TaskSet, body: bytes) -> TaskSet:
 
 
 def tasks_file_is_ours(path: Path) -> bool:
-    """Whether `path` is a tasks file `swords judge tasks` wrote, unchanged since (its digest holds). Read in
-    blocks; a file past the largest tasks file is not ours."""
+    """Whether `path` is a tasks file `swords judge tasks` wrote, unchanged since (its digest holds)."""
     try:
         if path.stat().st_size > MAX_TASKS_BYTES + _MAX_HEADER_BYTES:
             return False

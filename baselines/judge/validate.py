@@ -1,37 +1,105 @@
 """`swords judge validate`: how far an LLM judge agrees with SWORDS's annotators, beside one annotator and beside two
-pools of them.
+pools of them, and when that is a measurement at all.
 
-The judge sees N candidates SWORDS already judged (10 substitutes of each of N/10 seeded random targets, as a SWORDS
-task holds them), in tasks of the same form and with the same controls as a run's (swords_metric's tasks_for). Its
-accept rate per candidate (accepts / judgements, abstain counting as reject, as SWORDS counts it) is compared with
-SWORDS's score: accuracy and Cohen's kappa at acceptable (both > 50%) and at conceivable (both > 0%), Spearman's rho
-between rate and score, and, where the server gave log-probabilities, Spearman's rho between the judge's probability
-of accept and the score. Beside it: one annotator (a held-out label against the rest, on the same candidates) and the
-human ceiling, the same figures for SWORDS's second, independent annotator pool (config `swords_reannotated`)
-against the main annotation of the same 89 test targets (`swords_test_subset`), on the substitutes both hold (the
-SWORDS paper, section 4.4). Failed items (no label) are counted and left out. A validation below figures.py's floor
-is shown but not recorded: `--agreement` can only sign a measurement.
+The judge sees N candidates SWORDS already judged (10 substitutes of each of N/10 seeded random targets), in tasks
+of a run's form with its controls (swords_metric's tasks_for). Its accept rate per candidate (abstain counting as
+reject, as SWORDS counts it) is compared with SWORDS's score: accuracy and Cohen's kappa at acceptable (both > 50%)
+and conceivable (both > 0%), Spearman's rho, and, where the server gave log-probabilities, Spearman's rho of its
+probability of accept. Kappa is undefined (None) when chance agreement is 1 (both sides one constant verdict),
+Spearman when a side is constant: a figure is never 1.0 by default. Beside it: one annotator (a label held out of
+each candidate's, drawn with the seed, against the rest's score: the alternative annotator test's idea, Calderon et
+al., ACL 2025) and the human ceiling (the second annotator pool, `swords_reannotated`, against the main annotation
+of the same 89 test targets, `swords_test_subset`: the SWORDS paper, section 4.4). Failed items are counted and left
+out. A validation below MIN_CANDIDATES is shown but not recorded: `--agreement` can only sign a measurement.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 import sys
 import time
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
 import swords_dataset
-from swords_baselines.judge.figures import MIN_CANDIDATES, agreement_figures, not_a_measurement, one_person
 from swords_baselines.judge.outputs import VALIDATE_WRITER, refuse_foreign, validation_entries
 from swords_lexsub.errors import SwordsError
 from swords_lexsub.files import atomic_write, check_output_file
 from swords_lexsub.terminal import shown
-from swords_metric import MAX_CANDIDATES, MetricInputError, Scorer, judge_id, spearman, tasks_for
+from swords_metric import (
+    MAX_CANDIDATES,
+    MIN_AGREEMENT_CANDIDATES,
+    MetricInputError,
+    Scorer,
+    accuracy,
+    cohen_kappa,
+    judge_id,
+    spearman,
+    tasks_for,
+)
 
 MAIN_POOL, SECOND_POOL = "swords_test_subset", "swords_reannotated"  # both: test, the same 89 targets
+LEVELS = (("acceptable", 0.5), ("conceivable", 0.0))
+# Below this many labelled candidates, or with no acceptable or no unacceptable one among them, a validation is
+# not a measurement: kappa at acceptable has nothing to tell apart, and 1 in 50 moves an accuracy by 0.02.
+MIN_CANDIDATES = MIN_AGREEMENT_CANDIDATES  # the metric refuses a claimed agreement on fewer
+
+
+def _finite(value: float | None) -> float | None:
+    return round(float(value), 4) if value is not None and math.isfinite(value) else None
+
+
+def kappa(a: Sequence[bool], b: Sequence[bool]) -> float | None:
+    """Cohen's kappa, None where chance agreement is 1 (both sides one and the same constant)."""
+    if not a or len(set(a) | set(b)) == 1:
+        return None
+    return _finite(cohen_kappa(a, b))
+
+
+def agreement_figures(judged: list[float], scores: list[float]) -> dict:
+    """Judged values against the human scores of the same candidates, flat keys as a record's `agreement` carries
+    them; None where undefined."""
+    figures: dict = {"candidates": len(judged)}
+    for name, above in LEVELS:
+        a, b = [value > above for value in judged], [score > above for score in scores]
+        figures[f"accuracy_{name}"] = _finite(accuracy(a, b)) if judged else None
+        figures[f"kappa_{name}"] = kappa(a, b)
+    figures["spearman"] = _finite(spearman(judged, scores)) if judged else None
+    return figures
+
+
+def held_out(key: str, count: int, seed: int) -> int:
+    """Which of a candidate's `count` labels is the one person's, drawn by the seed and its key, not answer order."""
+    return random.Random(f"{seed} {key}").randrange(count)
+
+
+def one_person(labels: dict[str, list[str]], seed: int) -> dict:
+    """One annotator against the rest: a held-out SWORDS label (TRUE is accept; UNSURE no, as SWORDS counts it)
+    against the rest's share of TRUE; a candidate with one label is left out."""
+    person, rest = [], []
+    for key, candidate in labels.items():
+        if len(candidate) < 2:
+            continue
+        held = held_out(key, len(candidate), seed)
+        others = candidate[:held] + candidate[held + 1 :]
+        person.append(1.0 if candidate[held] == "TRUE" else 0.0)
+        rest.append(others.count("TRUE") / len(others))
+    return agreement_figures(person, rest)
+
+
+def not_a_measurement(scores: list[float]) -> str | None:
+    """Why the labelled candidates with these human scores are too few to measure a judge, or None."""
+    if len(scores) < MIN_CANDIDATES:
+        return f"{len(scores)} labelled candidates (a measurement needs {MIN_CANDIDATES})"
+    acceptable = sum(score > 0.5 for score in scores)
+    if acceptable in (0, len(scores)):
+        kind = "no acceptable" if not acceptable else "only acceptable"
+        return f"{kind} substitutes among the {len(scores)} labelled candidates (kappa has nothing to tell apart)"
+    return None
 
 
 def human_ceiling() -> dict:
@@ -50,8 +118,7 @@ def human_ceiling() -> dict:
 
 
 def sample_candidates(rows: list[dict], n: int, seed: int) -> dict[str, list[str]]:
-    """N of the split's judged candidates, as SWORDS's own tasks hold them: targets drawn at random (seeded), from
-    each MAX_CANDIDATES of its substitutes drawn at random (all if it has fewer), until N are drawn."""
+    """N of the split's judged candidates: seeded random targets, MAX_CANDIDATES random substitutes of each."""
     total = sum(len(row["substitutes"]) for row in rows)
     if n > total:
         raise SwordsError(f"--sample {n}: the split has {total:,} judged candidates")

@@ -1,7 +1,5 @@
-"""What `swords judge llm` and `validate` say while they wait for a server, as `swords run` does: first what they wait
-for (the server, how many labels, how many at a time, how long an answer may take), then every retry and its wait as
-it starts (in the progress bar, or a line at most every STATUS_SECONDS where there is none). A stalled server is
-never a silent minute."""
+"""What `swords judge llm` and `validate` say while they wait for a server, as `swords run` does: what they wait
+for, then every retry and its wait as it starts (in the progress bar, else a line at most every STATUS_SECONDS)."""
 
 from __future__ import annotations
 
@@ -40,8 +38,7 @@ def retry_status(command: str, bar=None) -> Callable[[object, str, float], None]
 
 
 class Announced:
-    """A judge that says what it waits for as it is entered (`with judge:`, once a command's checks are done), and
-    shows its retries; anything else is the judge's own."""
+    """A judge that says what it waits for as it is entered (`with judge:`) and shows its retries."""
 
     def __init__(self, judge: LLMJudge, command: str) -> None:
         self._judge, self._command = judge, command

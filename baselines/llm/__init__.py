@@ -1,12 +1,6 @@
-"""The prompted-LLM baseline: its settings (config), the SWORDS paper's few-shot prompt (prompt), exact token
-budgets (tokens, served_tokens), requests (client) with retries (retry), a circuit breaker (breaker), a cache
-(cache) over the bounded HTTP client (swords_lexsub/http_client.py), completion parsing (parse), the system
-(prompted) and what it used (usage), the engine, client and event loop of one run (session, completion), the
-embedded engine (engine, engine_host, engine_limits, gguf_file, gguf_header) and the paper's recorded GPT-3
-completions (recorded).
-
-Nothing is imported until it is used: the `swords` command reads the engine's limits from here at start-up,
-and the system itself imports asyncio, the OpenAI client and tokenizers."""
+"""The prompted-LLM baseline (prompted.py), its client, the embedded engine and the paper's recorded GPT-3
+completions. Nothing is imported until it is used: the `swords` command reads the engine's limits from here at
+start-up, and the system itself imports asyncio, the OpenAI client and tokenizers."""
 
 from __future__ import annotations
 

@@ -13,9 +13,8 @@ DOWN_AFTER_SECONDS = 120.0  # or: failures in a row for this long (low concurren
 
 
 class CircuitBreaker:
-    """Decides that a server is down: DOWN_AFTER_FAILURES server-side failures in a row, or failures in a
-    row for DOWN_AFTER_SECONDS. Only requests sent after the last answer count, so that requests that
-    waited in a busy server's queue and timed out while others were answered do not."""
+    """A server is down after DOWN_AFTER_FAILURES server-side failures in a row, or failures for DOWN_AFTER_SECONDS;
+    only requests sent after the last answer count (not those that timed out in a busy server's queue)."""
 
     def __init__(
         self,

@@ -30,8 +30,7 @@ class ResponseCache:
         return self.folder / key[:2] / f"{key}.json" if self.folder else None
 
     def get(self, key: str) -> dict | None:
-        """The record stored for `key`: a JSON object holding a "response" object. Anything else (a foreign or
-        torn file, another JSON type, NaN, a file past MAX_ENTRY_BYTES) is None: asked again and replaced."""
+        """The record stored for `key` (an object holding a "response" object); anything else is None (asked again)."""
         path = self.path(key)
         if path is None or not path.is_file():
             return None

@@ -1,8 +1,6 @@
-"""Requests to an OpenAI-compatible API through the official `openai` client, with bounded concurrency, our
-own retries (retry.py), a circuit breaker (breaker.py) and an on-disk cache (cache.py).
-
-No credential (the API key, a password or query string in the base URL) is ever part of a cache key, a
-file or a message: everything the client says or stores passes through its Redactor.
+"""Requests to an OpenAI-compatible API through the `openai` client, with bounded concurrency, our own retries
+(retry.py), a circuit breaker (breaker.py) and an on-disk cache (cache.py). No credential (the key, a password or
+query string in the base URL) reaches a cache key, file or message: all passes through the client's Redactor.
 """
 
 from __future__ import annotations
@@ -42,9 +40,7 @@ class Reply:
 
 
 def check_base_url(url: str, what: str = "--base-url") -> str:
-    """An API base URL as the client can use it, or one SwordsError naming what is wrong with it (the
-    scheme, the syntax, the host, the port), before any request. The message shows the URL without its
-    credentials."""
+    """An API base URL as the client can use it, or one SwordsError naming what is wrong (without credentials)."""
     problem = url_problem(url, ("http", "https"))
     if problem is not None:  # the URL as given, escaped (a newline in it is shown as \n: urlsplit would drop it)
         shown = public_url(url)
@@ -63,8 +59,7 @@ def effective_base_url(base_url: str | None) -> str:
 
 
 def check_server_proxy(base_url: str, command: str = "llm") -> None:
-    """Before any request: the proxy the environment names for the server, if any, can be used (one SwordsError naming
-    its variable and what is wrong with it)."""
+    """Before any request: the environment's proxy for the server, if any, can be used (else one SwordsError)."""
     try:
         check_proxy(base_url)
     except SwordsError as error:
@@ -76,9 +71,8 @@ def is_openai(base_url: str) -> bool:
 
 
 def api_key(base_url: str, api_key_env: str, session_key: str | None = None) -> str:
-    """The key to send: the session's, else the environment's. OpenAI's API needs one (a missing key is an
-    error before anything is sent); any other server gets a placeholder if none is set, as local servers
-    (vLLM, llama.cpp) take any key and a server that wants one answers 401."""
+    """The key to send: the session's, else the environment's. OpenAI's API needs one; other servers get a
+    placeholder (local servers take any key; one that wants a key answers 401)."""
     key = session_key or os.environ.get(api_key_env)
     if key:
         return key
@@ -116,15 +110,12 @@ class LLMClient:
         self.backoff = backoff or Backoff()
         self.concurrency = concurrency
         self.cache = cache or ResponseCache(None)
-        # What the cache keys answers by, besides the request: the server (its public URL) by default.
-        self.cache_identity = cache_identity
+        self.cache_identity = cache_identity  # what the cache keys answers by besides the request (default: server)
         self.on_retry = on_retry  # told of every retry and its wait as it starts (the runner shows them live)
         self.keep = keep  # whether a fresh answer (request body, text) is worth caching; None: all are
         self.usage = Usage()
         self.breaker = CircuitBreaker()
-        # As the Hub token is: every piece of a secret of 8 characters or more, in any case (a server may echo a
-        # key cut short or upper-cased).
-        # The proxy's user and password too: sent to it with every request, and a proxy may echo them.
+        # The key's every 8-character piece, in any case, and the proxy's credentials (a server or proxy may echo).
         self.redactor = Redactor(tokens=url_secrets(self.base_url) | proxy_secrets())
         self.direct = direct  # no proxy: the embedded engine, on this machine's loopback
         key = session_key or os.environ.get(api_key_env)
@@ -178,9 +169,8 @@ class LLMClient:
             self._client = None
 
     async def request(self, endpoint: str, body: dict) -> Reply:
-        """The reply to one request: from the cache, else from the API with retries. Raises TargetFailed
-        (this request is hopeless) or FatalAPIError (no request will succeed). An empty completion is an answer
-        (the model's: asking again gets the same), returned and not cached."""
+        """The reply to one request, from the cache, else the API with retries; TargetFailed (this request is
+        hopeless) or FatalAPIError (none will succeed). An empty completion is returned, not cached."""
         key = self.cache.key(endpoint, self.cache_identity or self.base_url, body)
         record = self.cache.get(key)  # a dict holding a "response" object, or None
         if record is not None:
@@ -247,17 +237,15 @@ class LLMClient:
         return described(error, self.timeout, self.public_base_url, self.redact)
 
     async def models(self, seconds: float | None = None) -> object:
-        """The server's GET /models body as JSON (what it serves and, as `owned_by`, what it is), asked once
-        without retries and waited for `seconds` (None: twice the timeout); raises whatever the request raised."""
+        """The server's GET /models body as JSON, asked once, waited for `seconds` (None: twice the timeout)."""
         client = self._openai()  # its imports take seconds on a busy machine: not counted in the wait
         async with asyncio.timeout(seconds or 2 * self.timeout):
             raw = await client.models.with_raw_response.list()
         return json.loads(raw.http_response.content)
 
     async def _send(self, client, endpoint: str, body: dict) -> object:
-        """The response body as JSON. The transport reads no more than MAX_BODY_BYTES of it, and the whole
-        exchange gets twice the timeout (which bounds each wait for a byte) so a server that trickles its
-        answer cannot hold the request forever."""
+        """The response body as JSON (at most MAX_BODY_BYTES), the whole exchange bounded by twice the timeout, so
+        a server that trickles its answer cannot hold the request forever."""
         api = client.chat.completions if endpoint == "chat" else client.completions
         try:
             async with asyncio.timeout(2 * self.timeout):
@@ -280,8 +268,7 @@ class LLMClient:
         return f"{who} {state}: {failures} requests in a row failed (last: {last_error}); no more are sent"
 
     def _record(self, endpoint: str, body: dict, data: object) -> dict | None:
-        """What the cache keeps of an answer: None for a response that is not strict JSON (NaN, Infinity),
-        which is used but not kept."""
+        """What the cache keeps of an answer, redacted; None for one that is not strict JSON (used, not kept)."""
         record = {"endpoint": endpoint, "base_url": self.public_base_url, "request": body, "response": data}
         try:
             text = json.dumps(record, allow_nan=False)  # ASCII: a lone surrogate stays an escape, as it came

@@ -1,7 +1,6 @@
-"""Every setting of the prompted LLM, declared once. `swords run --system llm`'s options and `--help`,
-`swords run --list`, `--preset paper` and the Space's LLM form are all derived from LLMConfig's fields;
-what follows from the settings (the model's name, the stops, the request's sampling parameters) is derived
-here too, so that nothing else re-derives it. Making a config reads no file and opens no connection.
+"""Every setting of the prompted LLM, declared once: `swords run --system llm`'s options, `--list`, `--preset paper`
+and the Space's LLM form derive from LLMConfig's fields, and what follows from them (the model's name, the stops,
+the sampling parameters) is derived here only. Making a config reads no file and opens no connection.
 """
 
 from __future__ import annotations
@@ -145,8 +144,7 @@ class LLMConfig:
 
     @classmethod
     def of(cls, **options) -> LLMConfig:
-        """Settings from keyword options (as `swords run` passes them): checked, with --preset paper applied.
-        An unknown option, a value out of range and contradictory options are one-line SwordsErrors."""
+        """Settings from keyword options, checked (one-line SwordsErrors), with --preset paper applied."""
         names = {item.name for item in dataclasses.fields(cls)}
         unknown = sorted(set(options) - names)
         if unknown:
@@ -176,8 +174,7 @@ class LLMConfig:
         return config
 
     def _paper(self) -> LLMConfig:
-        """The paper's configuration (upstream's GPT-3 settings), which is also the completions mode's defaults;
-        an option set to anything else is an error."""
+        """The paper's configuration (the completions mode's defaults); an option set otherwise is an error."""
         defaults = LLMConfig()
         for name, wanted in PAPER_PRESET.items():
             value = getattr(self, name)
@@ -235,8 +232,7 @@ class LLMConfig:
         )
 
     def sampling(self, served_model: str) -> dict:
-        """The request's sampling parameters (the model as the server knows it; no logit bias, which needs
-        the served model's token ids)."""
+        """The request's sampling parameters (no logit bias: it needs the served model's token ids)."""
         parameters: dict = {
             "model": served_model,
             "max_tokens": self.max_tokens,

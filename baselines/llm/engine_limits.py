@@ -1,7 +1,6 @@
-"""What llama.cpp's server accepts, checked before it starts: a free port, slots, context and threads in range,
-and a KV cache that fits in memory. llama.cpp itself answers each of these with the same "Failed to init
-server", some only after allocating gigabytes; here each is one line naming the setting. Light to import:
-`swords llm serve`'s parser takes its bounds from here."""
+"""What llama.cpp's server accepts, checked before it starts (it answers each with the same "Failed to init server",
+some after allocating gigabytes): a free port, slots, context and threads in range, and a KV cache that fits in
+memory. Light to import: `swords llm serve`'s parser takes its bounds from here."""
 
 from __future__ import annotations
 
@@ -9,7 +8,7 @@ import errno
 import socket
 from pathlib import Path
 
-from swords_baselines.llm.gguf_header import GGUFHeader
+from swords_baselines.llm.gguf_file import GGUFHeader
 from swords_lexsub.arguments import PORT_RANGE
 from swords_lexsub.errors import SwordsError
 
@@ -45,10 +44,8 @@ def check_settings(port: int, parallel: int, context: int, threads: int | None, 
 
 
 def check_fits(header: GGUFHeader, parallel: int, context: int, flags: dict[str, str]) -> None:
-    """The model's own limits: its trained context, and its KV cache for every slot in the memory there is.
-
-    Sized from our bounded header walk, not xllamacpp.memory's estimate, which reads the whole header with gguf's
-    GGUFReader (every array into numpy, a numpy traceback on a truncated file)."""
+    """The model's own limits: its trained context, and its KV cache for every slot in the memory there is (sized
+    from our header walk, not xllamacpp.memory's, which reads every array into numpy)."""
     name = header.path.name
     trained = header.context_length
     if trained is not None and context > trained:

@@ -14,8 +14,7 @@ class ServerDown(FatalAPIError):
 
 
 class TargetFailed(Exception):
-    """One request failed for good (after its retries, or at once for a request the server rejects: `status` is the
-    HTTP status it rejected it with)."""
+    """One request failed for good (after its retries, or rejected: `status` is the HTTP status)."""
 
     def __init__(self, message: str, status: int | None = None) -> None:
         super().__init__(message)
@@ -23,8 +22,7 @@ class TargetFailed(Exception):
 
 
 class BadOutput(Exception):
-    """A 2xx response that is not a completion (not JSON, no choices, no text). An empty text is a completion: the
-    model's answer, not the server's fault (prompted.py fails that target alone, naming it)."""
+    """A 2xx response that is not a completion (not JSON, no choices, no text); an empty text is one."""
 
 
 class UnknownTokenizer(SwordsError):

@@ -1,10 +1,9 @@
 """What a run of the prompted LLM does with a target that gets no answer, and the one line it stops with.
 
-`--on-failure abort` (the default) leaves a failed target out and stops the run once the batch is done (a rerun
-retries it); `empty` records it as answered with no substitutes. `--abort-after` failures in a row stop the run
-at once. An empty completion is the model's answer, not a failing server: with `--on-failure empty` it is recorded
-as no substitutes and counts towards nothing; otherwise the run's last line names `--on-failure empty`, since a
-rerun asks the same prompts again and gets the same.
+`--on-failure abort` (default) leaves a failed target out and stops once the batch is done (a rerun retries it);
+`empty` records no substitutes. `--abort-after` failures in a row stop the run at once. An empty completion is the
+model's answer: under `empty` it counts towards nothing; otherwise the last line names `--on-failure empty`, since a
+rerun gets the same.
 """
 
 from __future__ import annotations

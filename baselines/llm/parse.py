@@ -1,8 +1,6 @@
-"""Turning an LLM server's response into its completion (`extract`), and the completion into ranked substitutes.
-
-Base models asked for a comma-separated list repeat themselves until the token limit (GPT-3 davinci gave
-64 items for "zone", 13 of them distinct), and chat models answer with numbered or bulleted lines. The
-natural order is the ranking: the first occurrence of each substitute keeps its place, score = -rank.
+"""Turning an LLM server's response into its completion (`extract`), and the completion into ranked substitutes:
+the first occurrence of each keeps its place, score = -rank (base models repeat themselves until the token limit,
+GPT-3 davinci gave 64 items for "zone", 13 distinct; chat models answer with numbered or bulleted lines).
 """
 
 from __future__ import annotations
@@ -15,16 +13,14 @@ from swords_baselines.system import Prediction
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
-# What is kept of a completion, whatever the server sends: a server that ignores max_tokens (1.2 million words
-# under --max-tokens 48) would otherwise make a run file no reader takes back. A token is rarely more than 16
-# characters; 64 a token is generous for any real completion (8,192 characters for the paper's 128 tokens). Each
-# substitute takes at least one token, so there are at most max_tokens of them.
+# What is kept of a completion: a server that ignores max_tokens (1.2 million words under --max-tokens 48) would
+# make a run file no reader takes back. A token is rarely over 16 characters; 64 is generous (8,192 characters for
+# the paper's 128 tokens). Each substitute takes a token at least, so there are at most max_tokens of them.
 CHARS_PER_TOKEN = 64
 
 
 def extract(endpoint: str, data: object) -> tuple[str, str | None]:
-    """The completion text (empty if the model answered nothing) and finish reason of a response body, or
-    BadOutput saying what is wrong."""
+    """The completion text (maybe empty) and finish reason of a response body, or BadOutput saying what is wrong."""
     if not isinstance(data, dict):
         raise BadOutput("response body is not a JSON object")
     choices = data.get("choices")
@@ -63,9 +59,8 @@ _LETTER = re.compile(r"[^\W\d_]")
 
 
 def split_completion(text: str, finish_reason: str | None = None) -> list[str]:
-    """The raw items of a completion, in order, before any cleaning. When the completion was cut by the
-    token limit the text after the last separator is incomplete ("... get away, get"), so it is dropped;
-    when the text ends with a separator that last piece is empty and nothing real is lost."""
+    """The raw items of a completion, in order; cut by the token limit, the piece after the last separator
+    ("... get away, get") is dropped."""
     pieces = _SEPARATORS.split(text)
     if finish_reason == "length" and pieces:
         pieces = pieces[:-1]

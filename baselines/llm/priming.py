@@ -1,11 +1,8 @@
-"""Where the prompted LLM's priming examples come from: never from the split being scored.
-
-A priming example carries its gold answer, so priming from the scored split puts the other targets' answers in
-every prompt. `auto` takes the SWORDS paper's choice (SWORDS dev for SWORDS, CoInCo and SemEval-2007) or, for ProLex
-and TSAR-2022, the benchmark's own dev or trial split; when that split is scored (TSAR-2022 trial, ProLex dev, SWORDS
-dev), the config's other split; when every split is (a pooled `dev+test`), it refuses, naming `--priming`. An
-explicit `--priming CONFIG:SPLIT` of the scored split is refused the same way. Splits that hold the same targets
-under another config count as the scored split too (SAME_TARGETS). Nothing here reads a file.
+"""Where the prompted LLM's priming examples come from: never from the split being scored (an example carries its
+gold answer). `auto` takes the SWORDS paper's choice (SWORDS dev for SWORDS, CoInCo and SemEval-2007) or, for ProLex
+and TSAR-2022, the benchmark's own dev or trial split; when that split is scored, the config's other one; when every
+split is (`dev+test`), it refuses, naming `--priming`, as it refuses an explicit scored split. Splits holding the
+same targets under another config count as scored too (SAME_TARGETS). Nothing here reads a file.
 """
 
 from __future__ import annotations
@@ -14,10 +11,8 @@ import swords_dataset
 from swords_lexsub.errors import SwordsError
 
 AUTO_PRIMING = "auto"
-# Benchmarks whose priming examples are their own (`auto`): another task (simplification, proficiency) or another
-# language than SWORDS dev's, so the examples come from the benchmark's own dev or trial split, in its language.
-# The instruction stays the paper's English line (Q: What are appropriate substitutes for **X** …?): no
-# translation is invented; the examples show the language and the task.
+# Benchmarks primed from their own split (`auto`): another task or language than SWORDS dev's (the instruction stays
+# the paper's English line; the examples show the language and the task).
 OWN_PRIMING = swords_dataset.UNTAGGED_CONFIGS
 # Splits that hold the same targets: SWORDS's are CoInCo's (357 of SWORDS dev's 370 targets are CoInCo dev tokens,
 # 742 of test's 762 CoInCo test tokens), and the 89-target subset and its reannotation are SWORDS test targets.
@@ -49,8 +44,7 @@ def named(priming: str, flag: str = "--priming") -> tuple[str, str]:
 
 def priming_split(priming: str, benchmark: str | None, split: str | None, flag: str = "--priming") -> tuple[str, str]:
     """(config, split) of the priming examples for a run scoring `split` of `benchmark` (None: not known, as for a
-    sentence of one's own: `auto` is SWORDS dev). Never a split holding scored targets: `auto` takes the other split
-    of the same config, and refuses when none is left; an explicit one is refused. SwordsErrors name `flag`."""
+    sentence of one's own: `auto` is SWORDS dev), as the module docstring says; SwordsErrors name `flag`."""
     scored = scored_splits(benchmark, split) if benchmark and split else frozenset()
     if priming != AUTO_PRIMING:
         source = named(priming, flag)

@@ -5,12 +5,11 @@ Each example is the context, whitespace-normalised, with the target wrapped in `
     Q: What are appropriate substitutes for **TARGET** in the above text?
     A: sub1, sub2, ...
 
-(the substitutes judged acceptable by at least one annotator, most votes first); examples are separated
-by a blank line and the query ends with `A:`. Priming examples are drawn in a seeded random order (never the
-query's own target), as many as fit the token budget together with the tokens left to generate, from SWORDS dev
-for the SWORDS paper's benchmarks and from a benchmark's own dev or trial split for ProLex and TSAR-2022, in its
-language (LLMConfig.priming_split). The instruction line stays the paper's, in English, for every benchmark: no
-translation is made up; the examples carry the language. Chat mode sends the same content as user/assistant turns.
+(the substitutes at least one annotator accepted, most votes first), examples a blank line apart, the query ending
+`A:`. Priming examples are drawn in a seeded random order (never the query's target), as many as fit the budget
+with the tokens left to generate, from the split LLMConfig.priming_split names. The instruction stays the paper's
+English for every benchmark (no translation made up; the examples carry the language). Chat mode sends the same
+content as user/assistant turns.
 """
 
 from __future__ import annotations
@@ -27,9 +26,8 @@ _START, _END = "\ue000", "\ue001"  # private-use marks that survive whitespace n
 
 
 def mark_target(context: str, target: str, offset: int) -> str:
-    """The context on one line (runs of whitespace, newlines included, become one space) with the
-    target at `offset` wrapped in `**`. The marks are placed before normalising, so the target found is
-    the one at its offset, not an earlier occurrence of the same word."""
+    """The context on one line (runs of whitespace become one space) with the target at `offset` (not an earlier
+    occurrence: marked before normalising) wrapped in `**`."""
     if context[offset : offset + len(target)].lower() != target.lower():
         raise ValueError(f"target {target!r} is not at offset {offset}")
     marked = context[:offset] + _START + context[offset : offset + len(target)] + _END + context[offset + len(target) :]
@@ -42,8 +40,7 @@ def question(row: dict) -> str:
 
 
 def answer(row: dict) -> str:
-    """The gold answer of a priming example: substitutes with score > 0, highest first (ties in the
-    dataset's order)."""
+    """A priming example's answer: substitutes with score > 0, highest first (ties in the dataset's order)."""
     substitutes = sorted((s for s in row["substitutes"] if s["score"] > 0), key=lambda s: -s["score"])
     return ", ".join(s["substitute"] for s in substitutes)
 
@@ -75,12 +72,6 @@ def chat_messages(
         messages.append({"role": "assistant", "content": answer_text(example)})
     messages.append({"role": "user", "content": question(query)})
     return messages
-
-
-def chat_token_count(messages: Sequence[dict], tokenizer: Tokenizer) -> int:
-    """Prompt tokens of a chat request: the server's own count where the tokenizer can ask it, else OpenAI's
-    formula."""
-    return tokenizer.count_chat(messages)
 
 
 @dataclass
@@ -116,8 +107,8 @@ class PromptBuilder:
         self._separator_tokens = tokenizer.count("a" + SEPARATOR + "b") - tokenizer.count("a") - tokenizer.count("b")
 
     def order(self, row: dict) -> list[dict]:
-        """The priming candidates for `row`, in its own reproducible random order (seeded by the run's
-        seed and the target id, so adding targets or resuming a run changes no prompt)."""
+        """The priming candidates for `row`, shuffled by the run's seed and the target id (so adding targets or
+        resuming a run changes no prompt)."""
         candidates = [e for e in self.pool if e["id"] != row["id"]]
         random.Random(f"{self.seed}:{row['id']}").shuffle(candidates)
         return candidates
@@ -145,7 +136,7 @@ class PromptBuilder:
     def _render(self, examples: list[dict], row: dict) -> Prompt:
         if self.mode == "chat":
             messages = chat_messages(examples, row, self.system_prompt, self._question, self._answer)
-            return Prompt([e["id"] for e in examples], chat_token_count(messages, self.tokenizer), messages=messages)
+            return Prompt([e["id"] for e in examples], self.tokenizer.count_chat(messages), messages=messages)
         text = completion_prompt(examples, row, self._example)
         return Prompt([e["id"] for e in examples], self.tokenizer.count(text), text=text)
 
@@ -156,9 +147,8 @@ class PromptBuilder:
         return self.tokenizer.count(query_block(row))
 
     def _example_tokens(self, example: dict) -> int:
-        """What one more priming example adds. BPE pre-tokenisation splits at these boundaries (an example
-        follows a newline and starts with a letter or punctuation), so the sum is normally exact; build()
-        checks it with an exact count and corrects if not."""
+        """What one more priming example adds: normally exact (BPE splits at an example's boundaries); build()
+        checks it."""
         if self.mode == "chat":
             return self._chat_pair_tokens(example)
         return self._piece("text:" + example["id"], lambda: self._example(example)) + self._separator_tokens

@@ -1,10 +1,7 @@
-"""The SWORDS paper's few-shot prompted LLM baseline (appendix D.5), for any OpenAI-compatible API.
-
-`llm` builds each target's few-shot prompt (prompt.py), sends it through the official `openai` client
-with bounded concurrency, retries and an on-disk cache (client.py), and parses the completion into
-ranked substitutes (parse.py). Its settings are LLMConfig (config.py). Building the system does no I/O;
-`start()` (or `with LLM(...) as system:`) starts the local engine, connects and probes the tokenizer.
-Answers are yielded as they complete so the runner checkpoints each one.
+"""The SWORDS paper's few-shot prompted LLM baseline (appendix D.5), for any OpenAI-compatible API: each target's
+prompt (prompt.py) sent through the `openai` client with bounded concurrency, retries and a cache (client.py), the
+completion parsed (parse.py), under LLMConfig (config.py). Building it does no I/O; `start()` does. Answers are
+yielded as they complete, so the runner checkpoints each one.
 """
 
 from __future__ import annotations
@@ -20,7 +17,6 @@ from swords_baselines.llm.errors import TargetFailed
 from swords_baselines.llm.failures import Failure, FailurePolicy
 from swords_baselines.llm.parse import bounded, kept_length, parse_completion, to_prediction
 from swords_baselines.llm.priming import priming_split
-from swords_baselines.llm.prompt import chat_token_count
 from swords_baselines.llm.prompting import prompting
 from swords_baselines.llm.retry import Backoff
 from swords_baselines.llm.session import LLMSession
@@ -98,8 +94,7 @@ class LLM(System):
         return {**options, "priming": ":".join(source)}
 
     def use_api_key(self, key: str) -> None:
-        """Use this key instead of the environment's, held in this object's memory only (a web session's key
-        in the Space, which must not go into the process-wide environment). Before `start`."""
+        """Use this key, held in this object only (a Space session's key: not the process's environment)."""
         if self._ready:
             raise SwordsError("llm: the API key is set before the system starts")
         self._session_key = key
@@ -107,16 +102,14 @@ class LLM(System):
     # -- System interface --
 
     def check(self) -> None:
-        """Before any work: an API key is needed for OpenAI's API (other servers get a placeholder), and the proxy
-        the environment names for the server must be one that can work."""
+        """Before any work: OpenAI's API needs a key, and the environment's proxy for the server must work."""
         if not self.settings.local:
             base_url = effective_base_url(self.settings.base_url)
             api_key(base_url, self.settings.api_key_env, self._session_key)
             check_server_proxy(base_url)
 
     def start(self) -> None:
-        """Start the local engine (--local), make the client, choose the tokenizer (probing the server's
-        /tokenize where needed) and the prompt builder (reading the priming split). Once; closed by close()."""
+        """Start the local engine (--local), the client, the tokenizer and the prompt builder; once."""
         if self._ready:
             return
         settings, engine = self.settings, None
@@ -191,9 +184,7 @@ class LLM(System):
         prompt_tokens, completion_tokens = counts["prompt_tokens"], counts["completion_tokens"]
         if prompt_tokens is None:  # a server without usage: our own count
             messages = body.get("messages")
-            prompt_tokens = (
-                chat_token_count(messages, self.tokenizer) if messages else self.tokenizer.count(body["prompt"])
-            )
+            prompt_tokens = self.tokenizer.count_chat(messages) if messages else self.tokenizer.count(body["prompt"])
         text, finish_reason = bounded(reply.text, reply.finish_reason, self.settings.max_tokens)
         if completion_tokens is None:
             completion_tokens = self.tokenizer.count(text)
@@ -215,10 +206,8 @@ class LLM(System):
         return TargetAnswer(row["id"], to_prediction(substitutes))
 
     def answers(self, rows: Sequence[dict]) -> Iterator[TargetAnswer]:
-        """Each row's TargetAnswer in completion order: a prediction, or why the target has none. Raises a
-        SwordsError only when no request can succeed (the server is down, the key is refused). The loop runs
-        only while this generator waits for the next answer; while the caller writes one to its journal,
-        requests in flight simply wait on their sockets."""
+        """Each row's TargetAnswer in completion order; a SwordsError only when no request can succeed (the server
+        down, the key refused). The loop runs only while this generator waits, requests in flight on their sockets."""
         self._started()
         finished = 0
 
@@ -233,10 +222,7 @@ class LLM(System):
             yield answer
 
     def predict(self, rows: Sequence[dict]) -> Iterator[tuple[str, Prediction]]:
-        """The run's policy over answers() (failures.py): a failed target is logged, then left out (--on-failure
-        abort: the run stops once the batch is done) or answered with nothing (empty, which also records an empty
-        completion as no substitutes without counting it as a failure); --abort-after failures in a row stop
-        the run at once."""
+        """The run's --on-failure and --abort-after policy over answers() (failures.py); a failure is logged."""
         policy, finished = FailurePolicy(self.settings.on_failure, self.settings.abort_after), 0
         for answer in self.answers(rows):
             if answer.failure is None or (answer.empty and self.settings.on_failure == "empty"):

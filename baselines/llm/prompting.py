@@ -12,9 +12,8 @@ from swords_baselines.llm.tokens import Tokenizer
 
 
 def longer_bias(tokenizer: Tokenizer) -> dict[str, int]:
-    """Upstream's "force longer continuations": newline, carriage return, blank line and end-of-text made
-    impossible, with the serving model's own token ids (upstream's 198, 201, 628 and 50256 are GPT-3's; the
-    server's /tokenize gives another model's)."""
+    """Upstream's "force longer continuations": newline, carriage return, blank line and end-of-text banned, by the
+    served model's own token ids (upstream's 198, 201, 628 and 50256 are GPT-3's)."""
     ids = set()
     for text in ("\n", "\r", "\n\n"):
         tokens = tokenizer.encode(text)
@@ -33,11 +32,8 @@ def prompting(
     benchmark: str | None = None,
     split: str | None = None,
 ) -> tuple[Tokenizer, PromptBuilder, dict]:
-    """What every runner of the prompted LLM sends (`swords run --system llm` and the lm-eval tasks alike):
-    the tokenizer that counts the budget (probing the server's /tokenize where needed), the prompt builder
-    over the priming split (for `split` of `benchmark`, the targets asked: never that split, see
-    LLMConfig.priming_split), and the request's sampling parameters with the logit bias in the served model's
-    token ids."""
+    """(tokenizer, prompt builder, sampling parameters with the logit bias) for a run scoring `split` of
+    `benchmark`, as the module docstring says."""
     source = settings.priming_split(benchmark, split)  # a split that cannot be used: said before any probe
     tokenizer = choose_tokenizer(settings.model_name, settings.tokenizer, base_url, local=local)
     builder = PromptBuilder(

@@ -1,10 +1,8 @@
 """The SWORDS paper's recorded GPT-3 davinci completions, parsed as `llm` parses, scored without a network.
 
-The bundled file holds, for 43 SWORDS v0.8 dev targets, the text and finish reason of each davinci
-completion (November 2020) from the SWORDS authors' release (github.com/p-lambda/swords, assets/public/
-raw/methods/gpt3/swords-v0.8_dev-valid_gpt3.out.json.gz; CC-BY-3.0-US, Lee et al. 2021); the logprobs
-are dropped. tests/baselines/test_llm_parse.py checks it against the upstream file when that is at hand. 37 of the 43
-target ids are SWORDS v1.1 dev targets; the other 6 did not survive into v1.x.
+The bundled file holds the text and finish reason of the davinci completions (November 2020) for 43 SWORDS v0.8 dev
+targets, 37 of them v1.1 dev targets, from the SWORDS authors' release (github.com/p-lambda/swords, assets/public/
+raw/methods/gpt3/swords-v0.8_dev-valid_gpt3.out.json.gz; CC-BY-3.0-US, Lee et al. 2021), logprobs dropped.
 """
 
 from __future__ import annotations
@@ -24,8 +22,7 @@ BUNDLED = "gpt3-davinci_swords-v0.8_dev.json.gz"
 
 
 def load_recorded(path: str | Path | None = None) -> dict[str, dict]:
-    """Target id -> {text, finish_reason}: from an upstream-format file ({target id: completion object},
-    .json or .json.gz), or by default the 43 davinci completions for SWORDS v0.8 dev bundled with us."""
+    """Target id -> {text, finish_reason}: from an upstream-format file (.json or .json.gz), else the bundled 43."""
     if path is None:
         return json.loads(gzip.decompress(resources.files(__package__).joinpath(BUNDLED).read_bytes()))
     path = Path(path)

@@ -1,12 +1,7 @@
-"""Which failed requests are retried, and how long to wait: exponential backoff with jitter, exactly what a
-Retry-After header asks for when the server gives one.
-
-429, 5xx, 408/409, timeouts, connection errors and malformed bodies are retried; 400/422 fail the one
-target; 401/403/404 stop the run. The client's own retries are switched off so that every policy is here,
-explicit and tested.
-
-Kept over openai's own retries: they say no wait as it starts, count nothing for a circuit breaker, and replace a
-Retry-After past 2 minutes with their 8 s backoff (here the run stops instead); their Retry-After parser is private.
+"""Which failed requests are retried, and how long to wait: exponential backoff with jitter, or exactly what a
+Retry-After header asks. 429, 5xx, 408/409, timeouts, connection errors and malformed bodies are retried; 400/422
+fail the one target; 401/403/404 stop the run. openai's own retries are off: they say no wait as it starts, count
+nothing for a circuit breaker, and replace a Retry-After past 2 minutes with 8 s (here the run stops instead).
 """
 
 from __future__ import annotations
@@ -25,9 +20,8 @@ from swords_lexsub.http_client import BodyTooLarge, ProxyUnusable, proxy_of
 from swords_lexsub.proxies import Proxy
 
 MAX_BACKOFF = 60.0  # seconds: the longest exponential wait between two attempts
-# Seconds one request may spend waiting between its attempts, in all: the circuit breaker's bound on failures
-# in a row. A Retry-After past what is left of it stops the run (the client trips the breaker) instead of
-# holding it silent for hours; backoff waits are cut to what is left.
+# Seconds one request may wait between its attempts, in all: a Retry-After past what is left stops the run (the
+# client trips the breaker) instead of holding it silent for hours; backoff waits are cut to what is left.
 MAX_TOTAL_WAIT = 120.0
 
 _HEADERS_SEEN = "swords_response_headers"
@@ -35,9 +29,8 @@ _HEADERS_SEEN = "swords_response_headers"
 
 @dataclass(frozen=True)
 class Retryable:
-    """A failure worth another attempt: what to say, how long the server asked us to wait (None: it did not
-    say), whether the server is at fault (which the circuit breaker counts), and who failed when it is not the server
-    alone (a proxy: "the proxy http://… (HTTPS_PROXY)")."""
+    """A failure worth another attempt: what to say, the wait the server asked (None: none), whether the server is
+    at fault (the circuit breaker counts it), and who failed when not the server alone (a proxy)."""
 
     message: str
     retry_after: float | None
@@ -47,9 +40,8 @@ class Retryable:
 
 @dataclass
 class Backoff:
-    """The wait before each retry: `first` seconds, doubling up to MAX_BACKOFF, with "equal jitter" (at
-    least half the step, so waits still grow, while requests that failed together spread out instead of
-    retrying in lockstep)."""
+    """The wait before each retry: `first` seconds, doubling up to MAX_BACKOFF, with "equal jitter" (at least half
+    the step: waits still grow, and requests that failed together do not retry in lockstep)."""
 
     first: float = 1.0
     rng: random.Random = field(default_factory=random.Random)
@@ -86,8 +78,8 @@ def retry_after_seconds(headers: Mapping[str, str] | None) -> float | None:
 
 
 def classify(error: Exception, timeout: float, where: str, redact: Callable[[str], str]) -> Retryable:
-    """What a failed request's exception means: a Retryable, or raises FatalAPIError (no request will
-    succeed) or TargetFailed (this request never will). `where` is the server's public URL."""
+    """A failed request's exception as a Retryable, or FatalAPIError (no request will succeed) or TargetFailed (this
+    one never will) raised. `where` is the server's public URL."""
     import openai
 
     if isinstance(error.__cause__, ProxyUnusable) or isinstance(error, ProxyUnusable):
@@ -125,8 +117,7 @@ def classify(error: Exception, timeout: float, where: str, redact: Callable[[str
 
 
 def described(error: Exception, timeout: float, where: str, redact: Callable[[str], str]) -> str:
-    """What a failed request's exception means, in a few words, as classify says it whether or not a retry could help
-    (the constraint's probe says it once and goes on)."""
+    """A failed request's exception in a few words, as classify says it, retryable or not."""
     import openai
 
     if not isinstance(error, openai.APIError):
@@ -139,8 +130,8 @@ def described(error: Exception, timeout: float, where: str, redact: Callable[[st
 
 
 def _unanswered(error: Exception, where: str, proxy: Proxy | None, redact: Callable[[str], str]) -> Retryable:
-    """What a request that got no whole answer met (openai's APIConnectionError): a proxy that cannot be used, refused
-    or not reached, is named; an answer cut short or malformed is said as such, not as "cannot connect"."""
+    """What a request that got no whole answer met (APIConnectionError): a proxy at fault named, an answer cut short
+    or malformed said as such, not as "cannot connect"."""
     import httpx
 
     cause = error.__cause__
@@ -198,8 +189,8 @@ def _socket_reason(error: BaseException | None) -> str | None:
 
 
 async def note_headers(response) -> None:
-    """httpx response hook, run when a response's headers arrive: remembered on the request, so that a
-    timeout while reading the body can be told from a server that never answered."""
+    """httpx response hook: a response's headers noted on its request, so that a timeout reading the body can be
+    told from a server that never answered."""
     length = response.headers.get("content-length")
     response.request.extensions[_HEADERS_SEEN] = (
         response.status_code,

@@ -15,8 +15,8 @@ from swords_lexsub.http_client import MAX_BODY_BYTES, BodyTooLarge, bounded_clie
 
 
 class ServerTokenizer(Tokenizer):
-    """The serving model's own tokenizer, asked through its server: llama.cpp's /tokenize, /apply-template and
-    /props, or vLLM's /tokenize. Counts are the server's, so a prompt's budget is exact for any model."""
+    """The serving model's own tokenizer through its server (llama.cpp's /tokenize, /apply-template and /props, or
+    vLLM's /tokenize): a prompt's budget is exact for any model."""
 
     def __init__(self, base_url: str, model: str, flavor: str, timeout: float = 10.0, direct: bool = False) -> None:
         root = base_url.rstrip("/")
@@ -40,8 +40,7 @@ class ServerTokenizer(Tokenizer):
         return self._eos
 
     def _post(self, path: str, body: dict | None) -> dict:
-        """The server's JSON object at `path` (POSTed `body`, or a GET), read within twice the timeout: a server
-        that trickles its answer is given up, as the LLM client gives it up."""
+        """The server's JSON object at `path` (POSTed `body`, or a GET), read within twice the timeout."""
         import httpx
 
         if self._http is None:
@@ -121,8 +120,8 @@ def _reason(error: Exception) -> str:
 
 
 def server_tokenizer(base_url: str, model: str, timeout: float = 5.0, direct: bool = False) -> ServerTokenizer | None:
-    """The tokenizer of the model behind `base_url`, if its server offers /tokenize (llama.cpp, vLLM); None
-    if it does not; ServerUnreachable if it does not answer at all within `timeout`. `direct`: through no proxy."""
+    """The tokenizer of the model behind `base_url` if its server offers /tokenize, else None; ServerUnreachable if
+    it does not answer within `timeout`. `direct`: through no proxy."""
     for flavor in ("llama.cpp", "vllm"):
         try:
             tokenizer = ServerTokenizer(base_url, model, flavor, timeout, direct)
@@ -136,9 +135,8 @@ def server_tokenizer(base_url: str, model: str, timeout: float = 5.0, direct: bo
 
 
 def choose_tokenizer(model: str, tokenizer: str | None, base_url: str, local: bool = False) -> Tokenizer:
-    """The tokenizer that counts the prompt budget: --tokenizer if given; the local engine's own; tiktoken's
-    for an OpenAI model (davinci-002, gpt-4o…); else the serving model's own, from its server's /tokenize
-    (llama.cpp, vLLM); else an error saying what to pass."""
+    """The tokenizer that counts the prompt budget: --tokenizer; the local engine's; tiktoken's for an OpenAI model;
+    the server's /tokenize; else an error saying what to pass."""
     if tokenizer:
         return get_tokenizer(model, tokenizer)
     if not local and encoding_for_model(model) is not None:

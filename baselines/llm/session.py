@@ -1,25 +1,90 @@
 """One run's requests to an LLM server, from start to close: the embedded engine (--local), the client and the event
-loop the requests run on. The prompted LLM (prompted.py) and the LLM judge (judge/llm.py) each hold one and differ
-only in the client's settings and in what a local model's answers are cached under.
+loop the requests run on, taken as they complete. The prompted LLM (prompted.py) and the LLM judge (judge/llm.py)
+each hold one, differing only in the client's settings and what a local model's answers are cached under. The loop
+runs only while the caller waits for the next answers, so a caller journalling each answer needs no thread.
 
-Closing stops the three in order: the client (waited for at most completion.SETTLE_SECONDS), the loop, the engine's
-process.
+A signal handler's exception (Ctrl-C, `swords`'s SIGTERM handler) may be raised anywhere inside the loop, leaving two
+kinds of wreckage, both seen under load: the callback that stops the loop may already be queued and would stop the
+next run early ("Event loop stopped before Future completed"): every run here is `run_to_end`, which runs again past
+it; and raised inside a connection's callback, it leaves the connection broken, and httpcore's shielded clean-up of
+a cancelled request can then wait forever (a SIGTERMed run was found waiting 45 minutes later): `settle` and
+`close_within` wait at most SETTLE_SECONDS, then abandon what has not finished (the process is stopping).
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Coroutine, Iterable, Iterator
+from collections.abc import Awaitable, Callable, Coroutine, Iterable, Iterator
 from contextlib import closing
 from typing import TYPE_CHECKING, Any
 
 from swords_baselines.llm.client import LLMClient
-from swords_baselines.llm.completion import close_within, in_completion_order, run_to_end, settle
 from swords_baselines.llm.errors import ServerDown
 from swords_lexsub.errors import SwordsError
 
 if TYPE_CHECKING:
     from swords_baselines.llm.engine import LocalEngine
+
+STALE_STOPS = 3  # an interrupted run leaves at most one stop queued; a few more tries bound the wait
+SETTLE_SECONDS = 5.0  # a cancelled request's clean-up takes milliseconds; one that takes longer will never end
+
+
+def run_to_end(loop: asyncio.AbstractEventLoop, awaitable: Awaitable[Any]) -> Any:
+    """`loop.run_until_complete(awaitable)`, run again when a stop left queued by an interrupted run ended it early."""
+    future = asyncio.ensure_future(awaitable, loop=loop)
+    for _ in range(STALE_STOPS):
+        try:
+            return loop.run_until_complete(future)
+        except RuntimeError:
+            if future.done():
+                raise
+    return loop.run_until_complete(future)
+
+
+def _abandon(loop: asyncio.AbstractEventLoop) -> None:
+    # Left running on purpose: without this, each would be reported on stderr ("Task was destroyed but it is
+    # pending!") when collected, after the command's own one line.
+    loop.set_exception_handler(lambda loop, context: None)
+
+
+def settle(loop: asyncio.AbstractEventLoop, tasks: set[asyncio.Task]) -> None:
+    """Cancel `tasks` and wait up to SETTLE_SECONDS for them to finish; abandon those that do not."""
+    for task in tasks:
+        task.cancel()
+    if tasks:
+        done, left = run_to_end(loop, asyncio.wait(tasks, timeout=SETTLE_SECONDS))
+        for task in done:
+            if not task.cancelled():
+                task.exception()  # retrieved, so not reported on stderr when collected
+        if left:
+            _abandon(loop)
+
+
+def close_within(loop: asyncio.AbstractEventLoop, coroutine: Coroutine[Any, Any, Any]) -> None:
+    """Run `coroutine` (a client's close) for at most SETTLE_SECONDS, then abandon it; its exception is not raised
+    (a close that fails leaves nothing to keep)."""
+    task = loop.create_task(coroutine)
+    done, _ = run_to_end(loop, asyncio.wait({task}, timeout=SETTLE_SECONDS))
+    if done:
+        if not task.cancelled():
+            task.exception()
+    else:
+        task.cancel()
+        _abandon(loop)
+
+
+def in_completion_order(
+    loop: asyncio.AbstractEventLoop, coroutines: Iterable[Coroutine[Any, Any, Any]]
+) -> Iterator[set[asyncio.Task]]:
+    """Start every coroutine as a task and yield those finished at each wait; a caller stopping early has the rest
+    cancelled and settled."""
+    pending = {loop.create_task(coroutine) for coroutine in coroutines}
+    try:
+        while pending:
+            done, pending = run_to_end(loop, asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED))
+            yield done
+    finally:
+        settle(loop, pending)
 
 
 class LLMSession:
@@ -32,9 +97,8 @@ class LLMSession:
         self._loop: asyncio.AbstractEventLoop | None = None
 
     def start(self, local_identity: Callable[[LocalEngine], str] | None = None, **client_options) -> LLMClient:
-        """Start the engine, if any, and make the client (LLMClient's options). Requests go to the engine, whose
-        answers are cached under `local_identity(engine)` (it listens on a new port each time), or to the options'
-        base_url (through the proxy the environment names for it; the engine's, directly)."""
+        """Start the engine, if any (its answers cached under `local_identity(engine)`: a new port each time), and
+        make the client."""
         if self.engine is not None:
             client_options["base_url"] = self.engine.start()
             client_options["direct"] = True
@@ -50,10 +114,8 @@ class LLMSession:
         return self._loop
 
     def run(self, awaitable: Any) -> Any:
-        """One awaitable run to its end on the session's loop (a probe before the requests). Stopped by an exception
-        (Ctrl-C, SIGTERM), it is cancelled and its end awaited (at most completion.SETTLE_SECONDS): an interrupt
-        inside its own step (the client's imports) would otherwise leave it failed with no one to retrieve that, and
-        Python would print "Task exception was never retrieved" and a traceback after the command's one line."""
+        """One awaitable run to its end on the session's loop; stopped by an exception (Ctrl-C, SIGTERM), it is
+        cancelled and settled, else Python would print "Task exception was never retrieved" after the one line."""
         task = asyncio.ensure_future(awaitable, loop=self.loop)
         try:
             return run_to_end(self.loop, task)
@@ -67,11 +129,8 @@ class LLMSession:
         command: str,
         after_down: Callable[[], str] | None = None,
     ) -> Iterator[Any]:
-        """Each coroutine's result as it completes. The loop runs only while this generator waits for the next
-        results: while the caller writes one to its journal, requests in flight wait on their sockets. When a
-        request raised, the results finished with it are yielded first; then a ServerDown or another SwordsError
-        is raised as one SwordsError `command: message` (credentials removed; `after_down()` appended to a
-        ServerDown's: what is kept), anything else as it is."""
+        """Each coroutine's result as it completes; when one raised, the results finished with it are yielded first,
+        then a SwordsError `command: message` (credentials removed; `after_down()` after a ServerDown's)."""
         with closing(in_completion_order(self.loop, coroutines)) as batches:
             for done in batches:
                 # Every exception retrieved first: a caller that stops at one of the results (five targets failed in

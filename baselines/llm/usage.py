@@ -32,8 +32,7 @@ class Usage:
 
 
 def reported_tokens(usage: dict, name: str) -> int | None:
-    """A server's `usage` count if it is one: a whole number from 0 to MAX_REPORTED_TOKENS. None if absent
-    (or null); ValueError if present but not a count (negative, 1e308, a string, a fraction)."""
+    """A server's `usage` count (0 to MAX_REPORTED_TOKENS): None if absent, ValueError if not a count."""
     value = usage.get(name)
     if value is None:
         return None
@@ -49,7 +48,7 @@ def reported_tokens(usage: dict, name: str) -> int | None:
 
 def usage_figures(usage: Usage, prices: tuple[float, float], bad_usage: set[str]) -> dict:
     """The run report's figures of what was used, and its cost at `prices` (USD per million prompt and completion
-    tokens); unknown when the server reported a usage field (`bad_usage`) as no count."""
+    tokens; unknown after a usage field that was no count)."""
     cost = (usage.prompt_tokens * prices[0] + usage.completion_tokens * prices[1]) / 1e6
     figures = {
         "requests sent": usage.requests,

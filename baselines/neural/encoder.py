@@ -1,7 +1,5 @@
-"""The contextual encoder behind the embedding rerankers: a word's contextual embedding when it is put in
-the target's place (the mean of its pieces in the last hidden layer, the context cut to a window of
-``max_length`` pieces around the target), exactly (one sequence per word) or with the context shared by every
-word of a target (see :mod:`swords_baselines.neural.embedding` for what each gives up and gains)."""
+"""The contextual encoder behind the embedding rerankers: a word's embedding in the target's place, exactly or with
+the context shared (:mod:`swords_baselines.neural.embedding` says how and what each gives up)."""
 
 from __future__ import annotations
 
@@ -9,9 +7,8 @@ from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from pathlib import Path
 
-from swords_baselines.neural.encoder_weights import EncoderConfig, EncoderWeights
 from swords_baselines.neural.models import PACKAGED_MINILM, load_network, load_tokenizer, resolve_model
-from swords_baselines.neural.shared_context import PackedRow, SharedContextPass
+from swords_baselines.neural.shared_context import EncoderConfig, EncoderWeights, PackedRow, SharedContextPass
 from swords_baselines.neural.windows import Window, assemble, model_max_length, pad_batch, split_context, split_contexts
 from swords_baselines.neural.windows import word_pieces as _word_pieces
 
@@ -27,8 +24,7 @@ class ContextualEncoder:
         self._path, self._local = resolve_model(model)
         self.tokenizer = load_tokenizer(model, self._path, self._local)
         self._network = None
-        # The fast shared-context pass reads BERT-style weights straight from the folder (no transformers
-        # model needed); other models are loaded through transformers, and use the pass if they allow it.
+        # The fast pass reads BERT-style weights from the folder; other models go through transformers.
         weights = EncoderWeights.from_folder(self._path) if self._local and Path(self._path).is_dir() else None
         if weights is None:
             weights = EncoderWeights.from_network(self.network)
@@ -84,8 +80,7 @@ class ContextualEncoder:
         return output
 
     def _tokenize_all(self, keys: Sequence[tuple[str, bool]]) -> None:
-        """Word pieces of every (word, space before) not seen yet, in one call of the (Rust) tokenizer: the
-        same pieces as one call per word, at a fraction of the cost."""
+        """Word pieces of every (word, space before) not seen yet, in one call of the tokenizer (cheaper)."""
         missing = [key for key in dict.fromkeys(keys) if key not in self._pieces]
         if not missing:
             return

@@ -1,15 +1,9 @@
-"""Masked language model baselines (`bert-k`, `bert-m`): the vocabulary ranked by the MLM's distribution at
-the target's place, as in the SWORDS paper's BERT baselines (Zhou et al. 2019's "keep" and "mask" variants).
-
-* ``bert-m``: the target is replaced by the mask token; substitutes are ranked by the log-probability there.
-* ``bert-k``: the target stays in the input; substitutes are ranked by the log-probability at its position
-  (averaged over its word pieces when it has several).
-
-Only whole words are kept: no continuation pieces (``##…``, or pieces without the word-start marker of
-byte-level/sentencepiece vocabularies), no special tokens, nothing but letters, hyphens and apostrophes, and
-not the target (its form, its lemma, or any word lemmatized to the target's lemma). The context is cut to a
-window of the model's maximum length centred on the target. Runs on CPU in eval mode, without gradients; the
-output depends only on the input rows (sequences are grouped by length in a fixed order).
+"""Masked language model baselines (`bert-k`, `bert-m`): the vocabulary ranked by the MLM's log-probability at the
+target's place, as in the SWORDS paper's BERT baselines (Zhou et al. 2019's "keep" and "mask"): ``bert-m`` masks
+the target, ``bert-k`` keeps it (averaged over its pieces). Only whole words are kept (no continuation pieces or
+special tokens, only letters, hyphens and apostrophes), never the target (its form, its lemma, or a word lemmatized
+to it). The context is a window of the model's maximum length centred on the target; the output depends only on the
+input rows (sequences grouped by length in a fixed order).
 """
 
 from __future__ import annotations

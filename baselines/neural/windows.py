@@ -17,9 +17,8 @@ class Window:
 
 
 def split_context(tokenizer, row: dict) -> Window:
-    """The row's context tokenized on each side of the target. For WordPiece vocabularies this equals
-    tokenizing the whole sentence, since the target is a whole word; it lets many substitutes share one
-    tokenization of the context."""
+    """The row's context tokenized on each side of the target (as the whole sentence, the target being a whole
+    word), shared by many substitutes."""
     return split_contexts(tokenizer, [row])[0]
 
 
@@ -44,8 +43,8 @@ def word_pieces(tokenizer, word: str, space_before: bool) -> list[int]:
 
 
 def assemble(tokenizer, window: Window, middle: list[int], max_length: int) -> tuple[list[int], int]:
-    """[CLS] left middle right [SEP], cut to max_length pieces around the middle (the side with less
-    context keeps all of it, the other side gets the rest). Returns the ids and where the middle starts."""
+    """([CLS] left middle right [SEP] cut to max_length pieces around the middle, the shorter side kept whole, where
+    the middle starts)."""
     room = max(max_length - 2 - len(middle), 0)
     left_room = max(room // 2, room - len(window.right))
     left = window.left[len(window.left) - min(len(window.left), left_room) :]

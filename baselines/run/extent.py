@@ -1,12 +1,9 @@
 """A run's extent: which of the split's targets it answers (`swords run --limit N`: the first N), and what a run of
-one extent may do with the journal or finished run of another on the same output.
+one extent may do with another's journal or finished run on the same output.
 
-The extent is no part of a run's identity (system, decisive options, benchmark): a run limited to 20 targets
-resumes one limited to 5, and a full run completes a limited one, taking its answers and answering the rest. A
-run never narrows what an output holds: a --limit below the number of targets the stored run answers is refused,
-so that no answer is lost (a limit of that many or more drops nothing: the stored run is reused or completed). The
-header records the extent (`targets`, `split_targets` when the run answers part of the split, `limit`), so a limited
-run's metrics cannot pass for a full run's.
+The extent is no part of a run's identity: a run limited to 20 resumes one limited to 5, a full run completes a
+limited one. A run never narrows what an output holds (a --limit below the targets stored is refused, no answer
+lost). The header records the extent (`targets`, `split_targets`, `limit`), so a limited run cannot pass for a full.
 """
 
 from __future__ import annotations
@@ -50,15 +47,14 @@ def extent_header(identity_: dict, rows: list[dict], split_targets: int, limit: 
 
 
 def held(header: dict) -> float:
-    """How many targets a header's run answers (its "targets"; an older header without them: its reach)."""
+    """How many targets a header's run answers ("targets", else its reach)."""
     targets = header.get("targets")
     valid = isinstance(targets, int) and not isinstance(targets, bool) and targets >= 0
     return targets if valid else reach(header)
 
 
 def complete(header: dict) -> bool:
-    """Whether a header's run answers every target its system can answer: no --limit, or a limit it did not reach
-    (--limit 1000 on a split of 762)."""
+    """Whether a header's run answers every target it can: no --limit, or one it did not reach (1000 of 762)."""
     return held(header) < reach(header)
 
 
@@ -67,9 +63,8 @@ def shown_reach(header: dict) -> str:
 
 
 def check_not_narrowed(where: Path, recorded: dict, limit: int, what: str) -> None:
-    """Refuse a run that would answer fewer targets than the run recorded at `where` (a journal or a finished
-    run), whose answers it would drop. The targets it answers are counted, not its --limit: a limit of at least
-    as many targets (--limit 762 after a full run of 762) drops nothing."""
+    """Refuse a --limit below the targets the run recorded at `where` answers (not its --limit: --limit 762 after a
+    full run of 762 drops nothing)."""
     answered = held(recorded)
     if 0 < limit < answered:
         raise SwordsError(
@@ -80,10 +75,8 @@ def check_not_narrowed(where: Path, recorded: dict, limit: int, what: str) -> No
 
 
 def stored_plan(paths: dict[str, Path], stored: dict, identity_: dict, limit: int) -> tuple[bool, bool]:
-    """(reuse, extend) for a finished run at the output: reuse it when it is this very run (same identity, and it
-    answers the targets this one would: the same --limit, or every target the system answers and a limit that
-    reaches them all); extend it when it is this run with a narrower --limit. Another run, or a run this one would
-    narrow, is refused in one line."""
+    """(reuse, extend) for a finished run at the output: reuse it when it is this run answering the same targets,
+    extend it when it is this run with a narrower --limit; another run, or one this would narrow, is refused."""
     from swords_baselines.run.ownership import prediction_file_is_ours
     from swords_baselines.run.runner import same_settings, settings_difference
 
@@ -101,8 +94,7 @@ def stored_plan(paths: dict[str, Path], stored: dict, identity_: dict, limit: in
 
 
 def part_of_split(header: dict) -> tuple[int, int] | None:
-    """(targets answered, the split's targets) of a run over part of its split (--limit, or a system that answers
-    only some of its targets), from its header; None for a run of the whole split (or a header that does not say)."""
+    """(targets answered, the split's targets) of a run over part of its split, from its header; else None."""
     targets, split_targets = header.get("targets"), header.get("split_targets")
     counts = (targets, split_targets)
     if not all(isinstance(count, int) and not isinstance(count, bool) for count in counts):
@@ -119,9 +111,8 @@ def targets_text(header: dict) -> str:
 
 
 def seed_journal(paths: dict[str, Path], stored: dict, journal_line) -> int:
-    """Start a journal from a finished limited run's predictions, so that a run of a wider extent answers only
-    the targets it lacks. Its header is the stored run's; `journal_line(target_id, prediction)` writes an answer
-    as a run writes it. Written atomically: a kill leaves no journal or a whole one. Returns the answers taken."""
+    """Start a journal (atomically) from a finished limited run's predictions, under its header, so that a wider run
+    answers only the targets it lacks; returns the answers taken."""
     from swords_baselines.run.runner import _journal_answer
 
     taken = 0
@@ -141,8 +132,7 @@ def seed_journal(paths: dict[str, Path], stored: dict, journal_line) -> int:
 
 
 def restate_header(path: Path, header: dict) -> None:
-    """Give a journal the header of the run resuming it (another extent): the same answers under the header
-    that says what they are for, replaced atomically."""
+    """Give a journal, atomically, the header of the run of another extent resuming it."""
     with open(path, "rb") as journal, atomic_writer(path) as restated:
         journal.readline()
         restated.write(json.dumps(header, allow_nan=False).encode("utf-8") + b"\n")

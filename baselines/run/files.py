@@ -1,10 +1,6 @@
-"""The files of a run and where they may go: their names beside `--output`, the checks of their place before any
-work, and the files a run writes in place (its journal and its lock, which keeps two runs off one output).
-
-A run writes `NAME.jsonl` (predictions), `NAME.json` (the upstream format), `NAME.metrics.json`, and while it
-works `NAME.jsonl.partial` (its journal) and `.NAME.lock`; which of these a run may replace is ownership.py's. A
-run never writes through a symbolic link: a link at any of these names is refused, and the files written in
-place (the journal, the lock) are opened without following one.
+"""The files of a run and where they may go: `NAME.jsonl` (predictions), `NAME.json` (upstream format),
+`NAME.metrics.json`, and while it works `NAME.jsonl.partial` (its journal) and `.NAME.lock`; their checks before any
+work, and the files written in place (journal, lock), never through a symbolic link.
 """
 
 from __future__ import annotations
@@ -24,8 +20,7 @@ OUTPUT_SUFFIXES = (".jsonl", ".json")
 
 
 def output_paths(output: Path) -> dict[str, Path]:
-    """The files of a run: predictions as JSONL and in the upstream format, the metrics, the journal, and
-    the lock that keeps two runs off the same output."""
+    """The files of a run, by role."""
     output = Path(output)
     name = output.name
     for suffix in OUTPUT_SUFFIXES:
@@ -47,9 +42,8 @@ def written_files(paths: dict[str, Path]) -> str:
 
 
 def check_location(output: Path, paths: dict[str, Path]) -> None:
-    """Before any work: the run's files can be ordinary files in an ordinary folder that takes files (made if
-    missing), and none of them is a symbolic link (which a run would otherwise write through, into whatever
-    it points at)."""
+    """Before any work: the run's files can be ordinary files in a folder that takes files (made if missing), none
+    a symbolic link."""
     for path in paths.values():
         if path.is_symlink():
             raise SwordsError(
@@ -60,9 +54,8 @@ def check_location(output: Path, paths: dict[str, Path]) -> None:
 
 
 def open_in_place(path: Path, flags: int) -> int:
-    """A descriptor of `path` as a file a run writes in place (its journal, its lock): never through a symbolic
-    link, only a regular file with no other name (a hard link's other name would be written too). One
-    SwordsError naming the file otherwise."""
+    """A descriptor of `path` (a journal, a lock) written in place: a regular file with no other name (a hard link's
+    would be written too), never through a symbolic link; else one SwordsError."""
     try:
         descriptor = os.open(path, flags | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, 0o666)
     except OSError as error:
@@ -83,8 +76,7 @@ def open_in_place(path: Path, flags: int) -> int:
 
 
 def whole_lines(journal: Path) -> bytes:
-    """A journal's bytes up to its last newline, a last line cut short by a kill cut off the file first (so the
-    next line appended starts on a line of its own)."""
+    """A journal's bytes up to its last newline, a last line cut short cut off the file first."""
     data = journal.read_bytes()
     complete = data[: data.rfind(b"\n") + 1]
     if len(complete) != len(data):

@@ -1,8 +1,6 @@
-"""Reading back a metrics file `swords run` wrote (NAME.metrics.json, files.output_paths), from a folder that may hold
-anything: read only if it is a regular file of at most MAX_METRICS_BYTES (a pipe, a device, /dev/zero behind a
-symlink or a huge file is never read), parsed as standard JSON (no NaN; nesting of any depth is an error, not a
-crash) and checked for its run header (the system, a benchmark split). UnusableMetrics says what is wrong, in a
-phrase the caller puts after the file's name."""
+"""Reading back a metrics file `swords run` wrote, from a folder that may hold anything: only a regular file of at
+most MAX_METRICS_BYTES (never a pipe, a device, /dev/zero behind a symlink), as standard JSON (no NaN; any nesting an
+error, not a crash), with its run header. UnusableMetrics says what is wrong, after the file's name."""
 
 from __future__ import annotations
 
@@ -23,9 +21,8 @@ class UnusableMetrics(SwordsError):
 
 
 def read_bounded(path: Path, limit: int = MAX_METRICS_BYTES) -> bytes:
-    """The bytes of a regular file of at most `limit` bytes: anything else (a folder, a pipe, a device) is refused
-    from its stat before it is opened, and checked again once open (it may have been replaced), without blocking
-    on a pipe; the descriptor is closed whatever happens."""
+    """The bytes of a regular file of at most `limit` bytes, checked by stat before and after opening (without
+    blocking on a pipe)."""
     try:
         info = path.stat()
     except OSError as error:
@@ -72,8 +69,7 @@ def _name(run: dict, key: str, most: int | None = MAX_NAME_CHARS) -> str:
 
 
 def parse_metrics(content: bytes) -> dict:
-    """A metrics file of `swords run`, checked for what readers of it use: an object whose "run" header names the
-    system and a benchmark split (a config and split of swords_dataset)."""
+    """A metrics file of `swords run`, checked: its "run" header names the system and a benchmark split."""
     try:
         metrics = json.loads(content, parse_constant=_no_constant)
     except RecursionError:

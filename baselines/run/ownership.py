@@ -1,16 +1,10 @@
 """Which of a run's files a run wrote, known by their content, not their name, and how a run writes its prediction
-files so that they stay known.
+files so that they stay known: a user's file is never replaced (`--force` is the user's say-so).
 
-A user's files are never replaced: before any work, every one of a run's files (files.py) that exists must be
-recognisably a run's own:
-- the metrics file holds a run header (`"run": {"system": …}`), and since 0.1 the sha256 of the two
-  prediction files it was written with (`run.files`);
-- a prediction file is a run's when its current sha256 is recorded: in that header (a metrics file written
-  before hashes were recorded vouches for its siblings as they are), or in the journal, which records the
-  sha256 of the files a run is about to move into place before it moves them (so a run stopped between its
-  outputs and the metrics file still knows them, and a journal vouches for nothing else);
-- a journal starts with a run's header line; a lock file holds nothing but a process id.
-Anything else is refused in one line naming the file; `--force` is the user's say-so to replace it.
+A metrics file holds a run header (`"run": {"system": …}`, with `files`: its prediction files' sha256); a prediction
+file is a run's when its sha256 is in that header (a header without `files` vouches for its siblings as they are)
+or in the journal, which records the files' sha256 before they are moved into place (so a run stopped before its
+metrics file still knows them); a journal starts with a run's header line; a lock holds nothing but a process id.
 """
 
 from __future__ import annotations
@@ -30,7 +24,6 @@ from swords_lexsub.files import atomic_write, sha256_of
 
 _MAX_METRICS_BYTES = 64 * 2**20  # a metrics file is a few hundred kB; a larger one is not ours
 _MAX_HEADER_BYTES = 2**20
-# The journal's record of the prediction files about to be moved into place (see write_outputs).
 _OUTPUTS_RECORD = b'{"outputs": '
 _SHA256 = re.compile(r"[0-9a-f]{64}")
 # The folder the outputs are written in before they are moved into place: mkdtemp's eight random characters.
@@ -67,8 +60,7 @@ def journal_header(path: Path) -> dict | None:
 
 
 def outputs_record(line: bytes | str) -> dict[str, str] | None:
-    """The sha256 of the prediction files a journal line says a run was about to move into place, if the line
-    is such a record (`{"outputs": {"jsonl": SHA256, "upstream": SHA256}}`)."""
+    """The sha256 in a journal's outputs record (`{"outputs": {"jsonl": SHA256, "upstream": SHA256}}`), else None."""
     if isinstance(line, str):
         line = line.encode("utf-8", "surrogatepass")
     if not line.startswith(_OUTPUTS_RECORD):
@@ -112,8 +104,7 @@ def is_lock(path: Path) -> bool:
 
 
 def prediction_file_is_ours(paths: dict[str, Path], role: str, header: dict | None = None) -> bool:
-    """Whether the run's prediction file `role` ("jsonl" or "upstream") is as a run wrote it: its sha256 is
-    recorded in the metrics file's header or in the journal (see the module's docstring)."""
+    """Whether the prediction file `role` ("jsonl" or "upstream") is as a run wrote it (the module docstring)."""
     header = run_header(paths) if header is None else header
     if header is not None and not isinstance(header.get("files"), dict):
         return True  # written before runs recorded their files' hashes
@@ -160,8 +151,8 @@ def file_hashes(paths: dict[str, Path]) -> dict[str, str]:
 
 
 def record_outputs(paths: dict[str, Path], header: dict, hashes: dict[str, str] | None = None) -> dict:
-    """Record that a run wrote its prediction files (the metrics file, with their sha256), before the journal
-    that vouched for them goes. Returns the header with the hashes."""
+    """Write the metrics file's header with the prediction files' sha256 (before the journal that vouched for them
+    goes); returns it."""
     recorded = {**header, "files": file_hashes(paths) if hashes is None else hashes}
     atomic_write(paths["metrics"], json.dumps({"run": recorded}, indent=2, allow_nan=False).encode("utf-8"))
     return recorded
@@ -172,9 +163,8 @@ def _staging_prefix(paths: dict[str, Path]) -> str:
 
 
 def remove_stale_staging(paths: dict[str, Path]) -> None:
-    """Remove the staging folders a killed run left beside its outputs: a folder of write_outputs' name that
-    holds nothing but the prediction files' names (and their atomic writes' temporary files). Called under
-    the run's lock, so no other run is using one."""
+    """Remove the staging folders a killed run left (write_outputs' name, holding only the prediction files and
+    their temporary files). Called under the run's lock, so no other run is using one."""
     folder, prefix = paths["jsonl"].parent, _staging_prefix(paths)
     names = {paths[role].name for role in PREDICTION_FILES}
     try:
@@ -200,11 +190,9 @@ def remove_stale_staging(paths: dict[str, Path]) -> None:
 def write_outputs(
     paths: dict[str, Path], header: dict, journal: IO[str], write: Callable[[dict[str, Path]], None]
 ) -> dict:
-    """Write a run's prediction files so that at every moment each one is recognisably a run's: `write` makes
-    them in a staging folder beside them, their sha256 go into the journal (flushed to disk), they are moved
-    into place, and the metrics file records them. A kill at any point leaves the previous files or the new
-    ones, both known by their sha256, and a journal that completes the run at the next start. Returns the
-    header with the hashes. The caller holds the run's lock."""
+    """Write a run's prediction files so that each is recognisably a run's at every moment: `write` makes them in a
+    staging folder, their sha256 go into the journal (fsynced), they are moved into place, and the metrics file
+    records them; a kill leaves the old files or the new, both known. Returns the header; the caller holds the lock."""
     remove_stale_staging(paths)
     staging = Path(tempfile.mkdtemp(dir=paths["jsonl"].parent, prefix=_staging_prefix(paths)))
     staged = {role: staging / paths[role].name for role in PREDICTION_FILES}

@@ -1,11 +1,8 @@
 """Run a system over a benchmark split: resumable, checkpointed per target, outputs written atomically.
 
-The journal (`OUTPUT.jsonl.partial`) is a header line (what identifies the run: system, the options that
-decide the answers, dataset, split), one line per finished target, each flushed as it arrives, and at the
-end the sha256 of the outputs about to be moved into place (ownership.write_outputs). A run stopped at any
-point (Ctrl-C, SIGTERM, kill -9, a full disk, a crash) resumes where it stopped: a line cut short is dropped
-before anything is appended, so any number of interruptions leave a readable journal. Which files a run may
-replace is baselines/run/ownership.py's; the lock that keeps a second run off the same output is in files.py.
+The journal (`OUTPUT.jsonl.partial`) is a header line (the run's identity: system, deciding options, dataset,
+split), one flushed line per finished target, and at the end the outputs' sha256 (ownership.write_outputs). A run
+stopped at any point (Ctrl-C, kill -9, a full disk) resumes where it stopped: a line cut short is dropped first.
 """
 
 from __future__ import annotations
@@ -40,9 +37,8 @@ def _shown_value(value: object, limit: int = 40) -> str:
 
 
 def settings_difference(recorded: dict, wanted: dict, most: int = 3) -> str:
-    """What differs between two run headers, most telling first, as "option: 'recorded' then, 'wanted' now"
-    (values cut to 40 characters): another system alone (its options are bound to differ), else the
-    benchmark, then the options in alphabetical order, `most` of them and the others' names."""
+    """What differs between two run headers, as "option: 'recorded' then, 'wanted' now": another system alone,
+    else the benchmark, then `most` options alphabetically and the others' names."""
     if recorded.get("system") != wanted.get("system"):
         return f"system: {_shown_value(recorded.get('system'))} then, {_shown_value(wanted.get('system'))} now"
     old, new = _flat(recorded), _flat(wanted)
@@ -65,8 +61,8 @@ def _refuse_constant(name: str) -> None:
 
 
 def _journal_answer(line: str) -> tuple[str, Prediction]:
-    """A journal line's target id and prediction, exactly as a run writes them: strict JSON (no NaN), a string
-    id, [string, finite number] pairs. ValueError otherwise."""
+    """A journal line's target id and prediction, as a run writes them (strict JSON, [string, finite number]
+    pairs); ValueError otherwise."""
     record = json.loads(line, parse_constant=_refuse_constant)
     if not isinstance(record, dict) or not isinstance(record.get("id"), str):
         raise ValueError("not an answer")
@@ -89,8 +85,7 @@ def _journal_answer(line: str) -> tuple[str, Prediction]:
 
 
 def _read_journal(path: Path, header: dict, known_ids: set[str], force: bool) -> dict[str, Prediction]:
-    """Answers already recorded by an interrupted run with the same configuration. A last line cut short
-    is cut off the file; a journal without answers (a start that failed) is simply started again."""
+    """Answers an interrupted run of the same identity recorded (a last line cut short is cut off the file)."""
     if not path.exists():
         return {}
     complete = whole_lines(path)
@@ -130,8 +125,7 @@ def _read_journal(path: Path, header: dict, known_ids: set[str], force: bool) ->
 
 
 def journal_line(system: str, target_id: str, prediction: Prediction) -> str:
-    """The journal line of one answer. A lone surrogate in a substitute (which no file can hold as UTF-8)
-    becomes U+FFFD; a score that is not a finite number is the system's fault, one line naming the target."""
+    """The journal line of one answer (a lone surrogate becomes U+FFFD; a score not finite is refused)."""
     substitutes = []
     for substitute, score in prediction:
         try:
@@ -145,8 +139,8 @@ def journal_line(system: str, target_id: str, prediction: Prediction) -> str:
 
 
 def upstream_keyed(rows: Sequence[dict], predictions: dict[str, Prediction]) -> dict[str, Prediction]:
-    """The predictions as the upstream SWORDS library reads them: keyed by its target ids, and only for the
-    targets its datasets have (CoInCo's problematic ones are left out there; the JSONL keeps them)."""
+    """The predictions keyed by the upstream SWORDS library's ids, for the targets it has (not CoInCo's
+    problematic ones, which the JSONL keeps)."""
     return {
         row.get("upstream_id") or row["id"]: predictions[row["id"]]
         for row in rows
@@ -157,10 +151,8 @@ def upstream_keyed(rows: Sequence[dict], predictions: dict[str, Prediction]) -> 
 def run(
     system: System, rows: Sequence[dict], output: Path, header: dict, progress: bool = True, force: bool = False
 ) -> dict:
-    """Predict every row not yet answered, appending each answer to a journal as it arrives (flushed, so
-    Ctrl-C or a crash loses no finished target); at the end write the outputs atomically and drop the
-    journal. Returns the predictions by id, in row order. The caller has checked the output (run_files) and
-    holds its RunLock."""
+    """Predict every row not yet answered, each answer journalled as it arrives; at the end write the outputs and
+    drop the journal. Returns the predictions by id, in row order. The caller holds the output's RunLock."""
     from tqdm import tqdm
 
     paths = output_paths(Path(output))

@@ -65,9 +65,8 @@ def show_example(split_label: str | None, row_id: str | None) -> tuple[str, str,
 
 
 def example_inputs(split_label: str | None, row_id: str | None) -> tuple[str, str, int, str, dict | None]:
-    """What the Substitute tab needs to run on an example: context, target, occurrence, POS, example key. A ProLex
-    or TSAR-2022 example comes as free text (no key, POS guessed): the tab judges suggestions with the SWORDS
-    metrics, which do not score these benchmarks (free_text_note says so)."""
+    """The Substitute tab's inputs for an example (ExampleTarget's); a ProLex or TSAR-2022 example comes as free text
+    (the tab's SWORDS classes do not score them: free_text_note)."""
     config, split, row = _example(split_label, row_id)
     offsets = free_text.occurrences(row["context"], row["target"])
     occurrence = offsets.index(row["offset"]) + 1 if row["offset"] in offsets else 1

@@ -1,12 +1,10 @@
 """The Judge tab: people judge, in context, the substitutes a benchmark never judged, by SWORDS's own protocol
-(the paper's Appendix B; the words and labels are the metric's: swords_metric.INSTRUCTIONS, LABELS). Start from a
-tasks file (`swords judge tasks`) or from a run and a SWORDS split, enter a name, and judge one task at a time: the
-benchmark's context with the target marked, at most 10 candidates and two controls, each accepted, rejected or
-abstained on (radio buttons, or the keys a, r, d and Enter: KEYS_JS). Every finished task is appended
-to the session's judgments file, offered for download; uploading it again with the tasks continues where it
-stopped. The handlers are in judge_session.py, the files' checks in judge_files.py, the file on disk in
-judge_store.py. For the API, /judge_start and /judge_save also answer the task as data: which candidate each of
-/judge_save's parameters candidate_1 … candidate_12 judges."""
+(the paper's Appendix B; its words and labels the metric's). Start from a tasks file (`swords judge tasks`) or a run
+and a SWORDS split, enter a name, and judge one task at a time: at most 10 candidates and two controls, each
+accepted, rejected or abstained on (radio buttons, or the keys a, r, d and Enter: KEYS_JS). Every finished task is
+appended to the session's judgments file, offered for download; uploading it again with the tasks continues. The
+handlers and the file are in judge_session.py, the files' checks in judge_files.py. For the API, /judge_start and
+/judge_save also answer which candidate each of /judge_save's parameters candidate_1 … candidate_12 judges."""
 
 from __future__ import annotations
 
@@ -166,9 +164,8 @@ def view(session: JudgeSession | None) -> tuple:
 
 
 def _noted(notice: dict, act):
-    """`act()`'s result; its SpaceError a message kept in `notice` (this page's gr.State) for on_failure to show
-    above the task, where the judge is looking, and raised for the API without a toast: one message, not two, and no
-    "Error" pill over the judge's answers (the events show their progress on the status line only)."""
+    """`act()`'s result; its SpaceError kept in `notice` (this page's gr.State) for on_failure to show above the task,
+    and raised for the API without a toast: one message, no "Error" pill over the judge's answers."""
     try:
         result = act()
     except SpaceError as error:

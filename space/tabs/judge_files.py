@@ -1,8 +1,6 @@
-"""The files the Judge tab reads: a tasks file (`swords judge tasks`'s, or one the tab wrote) and a partial
-judgments file to continue. Both are checked before any reading (they arrived, are not empty, have at most
-MAX_TASKS_BYTES / MAX_JUDGMENTS_BYTES) and read by the metric's own readers; a bad file is one message naming it as
-the user knows it and the line at fault. A tasks file is also checked against what the tab can judge (SLOTS
-candidates a task, a SWORDS split's own targets), so a session that starts can always be finished."""
+"""The files the Judge tab reads: a tasks file and a partial judgments file to continue, checked before any reading
+and read by the metric's own readers (a bad file one message naming it and the line at fault); a tasks file also
+against what the tab can judge (SLOTS candidates a task, a SWORDS split's targets), so a session can be finished."""
 
 from __future__ import annotations
 
@@ -33,14 +31,12 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def judgeable_splits() -> list[str]:
-    """The benchmark splits a run's substitutes can be judged for: SWORDS's (judged, not recalled, gold), as the
-    metric's judgeable says."""
+    """The benchmark splits a run's substitutes can be judged for (SWORDS's: the metric's judgeable)."""
     return [benchmarks.split_label(c, s) for c, s in benchmarks.splits() if judgeable(c)]
 
 
 def checked_upload(upload: str | Path, limit: int, what: str) -> tuple[Path, str]:
-    """An upload's path and its name as the user knows it, checked before any reading: it arrived, is a regular
-    file, is not empty and has at most `limit` bytes."""
+    """An upload's path and shown name, checked: it arrived, a regular file, not empty, at most `limit` bytes."""
     path = Path(upload)
     shown = render.visible(path.name)  # an upload's name is the sender's
     if not path.exists():
@@ -67,8 +63,7 @@ def _strings(value) -> list[str]:
 
 
 def no_lone_surrogates(path: Path, shown: str) -> None:
-    """A file read by the metric holding a lone surrogate (JSON's "\\ud800": legal there, but not text) is one
-    message naming its line: no page can show one and no UTF-8 file can hold one, so the tab would fail later."""
+    """A lone surrogate in a file the metric read (JSON's "\\ud800", not text) is one message naming its line."""
     with open(path, encoding="utf-8", errors="replace") as file:
         for number, line in enumerate(file, 1):
             if not _ESCAPED_SURROGATE.search(line):
@@ -88,8 +83,7 @@ def no_lone_surrogates(path: Path, shown: str) -> None:
 
 
 def no_lone_surrogate_candidates(taskset: TaskSet, shown: str) -> None:
-    """Tasks made from a run whose substitute holds a lone surrogate: one message naming the target and substitute
-    (no file could hold the task, no page show it)."""
+    """Tasks made from a run whose substitute holds a lone surrogate: one message naming target and substitute."""
     for task in taskset.tasks:
         for candidate in task.candidates:
             found = _SURROGATE.search(candidate.substitute)
@@ -103,8 +97,7 @@ def no_lone_surrogate_candidates(taskset: TaskSet, shown: str) -> None:
 
 
 def _judgeable(taskset: TaskSet, shown: str) -> None:
-    """Tasks the tab can judge to the end: a SWORDS split's, each at most SLOTS candidates, each the split's own
-    target in its own context (a judgement is recorded for that target id)."""
+    """Tasks the tab can judge to the end: a SWORDS split's, at most SLOTS candidates each, the split's own targets."""
     dataset, split = taskset.header.get("dataset"), taskset.header.get("split")
     label = f"{render.visible(str(dataset))} {render.visible(str(split))}"
     if label not in judgeable_splits():
@@ -144,8 +137,8 @@ def tasks_from(upload: str | Path) -> TaskSet:
 
 
 def judgments_from(upload: str | Path, taskset: TaskSet) -> list[dict]:
-    """An uploaded judgments file, checked and read; a record for another benchmark split than the tasks', or for a
-    task the tasks file has with another target, is a message naming the file and its line."""
+    """An uploaded judgments file, checked and read; a record of another split, or of a task with another target, is
+    a message naming the file and line."""
     path, shown = checked_upload(upload, MAX_JUDGMENTS_BYTES, "judgments file")
     try:
         records = read_judgments(path, max_bytes=MAX_JUDGMENTS_BYTES)

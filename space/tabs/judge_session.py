@@ -1,15 +1,14 @@
-"""The Judge tab's handlers: a judging session started from a tasks file (or from a run and a benchmark split,
-whose tasks the tab writes for download), continued from a partial judgments file, and each finished task appended
-to the session's judgments file through the metric's own writer (the file's contract is the metric's:
-swords_metric.judgment_record). A session is plain data kept in the browser session's gr.State.
-
-Nothing a judge saved or uploaded is ever dropped: a new Start in the same page carries the earlier session's file
-into the new one (and leaves the earlier file at its address until the page goes), every uploaded record is kept
-whether or not the tasks file holds its task, and a task that cannot be saved leaves the file where the page's link
-points."""
+"""The Judge tab's handlers and its judgments file on disk: a judging session started from a tasks file (or a run
+and a split, whose tasks the tab writes for download), continued from a partial judgments file, each finished task
+appended, all or none, through the metric's own writer to the tab's own file (a user's upload is only read). A
+session is plain data in the browser session's gr.State. Nothing a judge saved or uploaded is dropped: a new Start
+carries the earlier session's file over (the old one answering until the page goes), every uploaded record is kept,
+and a task that cannot be saved leaves the file where the link points."""
 
 from __future__ import annotations
 
+import contextlib
+import os
 import re
 import shutil
 import tempfile
@@ -20,6 +19,7 @@ from pathlib import Path
 from swords_metric import (
     LABELS,
     LLM_PREFIX,
+    JudgmentsWriter,
     MetricInputError,
     Task,
     TaskSet,
@@ -28,19 +28,79 @@ from swords_metric import (
     judged_by,
     judgment_record,
     llm_judge,
+    read_judgments,
     unfinished_tasks,
     write_tasks,
 )
 from swords_space import benchmarks, render, scoring
 from swords_space.errors import SpaceError
 from swords_space.tabs.judge_files import judgeable_splits, judgments_from, no_lone_surrogate_candidates, tasks_from
-from swords_space.tabs.judge_store import append, carried, save_and_move
 from swords_space.tabs.score_files import chosen_file, read_predictions
 
 MAX_JUDGE_CHARS = 80
 SESSION_PREFIX = "swords-judge-"
 # Earlier sessions of one page whose folders (and download links) are kept: each one's records are in the next.
 MAX_EARLIER = 8
+# The earlier file a new Start carries over is the tab's own (an upload and the tasks saved since): read up to the
+# metric's own bound, well above an upload's 20 MB.
+CARRIED_BYTES = 32 * 1024 * 1024
+NOT_SAVED = "this task is not saved. Download the file (every task saved before is in it) and continue later."
+
+
+def carried(path: Path | None) -> list[dict]:
+    """An earlier session's records (the tab's own file, written by the metric's writer); none without one."""
+    if path is None or not path.is_file():
+        return []
+    try:
+        return read_judgments(path, max_bytes=CARRIED_BYTES)
+    except MetricInputError:  # too large to carry: the judge keeps it by downloading it
+        raise SpaceError(
+            "The judgments file of this page's earlier session is too large to carry over: download it, then upload "
+            "it with the tasks to continue."
+        ) from None
+
+
+def append(path: Path, records: list[dict]) -> None:
+    """Records appended to the session's judgments file, all or none: on a failure (a full disk) the file is cut
+    back to what it held, so it never holds part of a task."""
+    size = path.stat().st_size if path.exists() else 0
+    try:
+        with JudgmentsWriter(path) as writer:
+            for record in records:
+                writer.write(record)
+    except (OSError, MetricInputError) as error:  # the writer names a full disk as bad output
+        with contextlib.suppress(OSError), open(path, "r+b") as file:  # the tab's own file, never the user's
+            file.truncate(size)
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        reason = reason.replace(f"{path}: ", "")
+        raise SpaceError(f"The judgments file could not be written ({reason}): {NOT_SAVED}") from None
+
+
+def save_and_move(folder: Path, version: int, name: str, records: list[dict]) -> int:
+    """The records appended to `folder/version/name`, then the file moved to `folder/version+1/name` (one file,
+    never copied: the page's link changes with every saved task, so no cache hands out an older copy); the new
+    version. The append is made at the address the page links to, so a task that fails (a full disk) leaves the
+    file whole where the link points, and the message saying "download the file" true."""
+    old, new = folder / str(version) / name, folder / str(version + 1)
+    try:
+        new.mkdir()
+    except OSError as error:
+        raise SpaceError(f"The judgments file could not be written ({error.strerror or error}): {NOT_SAVED}") from None
+    try:
+        append(old, records)
+    except SpaceError:
+        with contextlib.suppress(OSError):
+            new.rmdir()
+        raise
+    try:
+        os.replace(old, new / name)
+    except OSError:  # saved at the old address, which the page still links to: it stays there
+        with contextlib.suppress(OSError):
+            new.rmdir()
+        return version
+    with contextlib.suppress(OSError):
+        old.parent.rmdir()
+    return version + 1
 
 
 @dataclass
@@ -80,16 +140,14 @@ class JudgeSession:
 
 
 def _unseen(character: str) -> bool:
-    """A character that shows as nothing or as a plain space (U+200B, U+2060, U+FEFF, U+00A0, ...): a word holding
-    one looks like another word."""
+    """A character that shows as nothing or a plain space (U+200B, U+00A0, ...): it makes a word look like another."""
     category = unicodedata.category(character)
     return category in ("Cf", "Zl", "Zp") or (category == "Zs" and character != " ")
 
 
 def seen(text: str) -> str:
-    """Text from a file as the Judge tab shows it: render.visible's escapes, and invisible characters written as
-    escapes too (`\\u200b`), so a look-alike candidate or name never shows as another's; in text not in Unicode's
-    composed form (NFC), its combining marks too ("e\\u0301", which would show as "é")."""
+    """Text from a file as the Judge tab shows it: render.visible's escapes, invisible characters escaped too
+    (`\\u200b`), and in text not in NFC its combining marks ("e\\u0301"), so no look-alike shows as another."""
     text = render.visible(text)
     if text.isascii():
         return text
@@ -98,8 +156,7 @@ def seen(text: str) -> str:
 
 
 def judge_name(name: str | None) -> str:
-    """The judge's name as the judgments file records it: trimmed, one line, at most MAX_JUDGE_CHARS, nothing
-    invisible in it (a name that looks like another's would pass for it)."""
+    """The judge's name as the judgments file records it: trimmed, one line, at most MAX_JUDGE_CHARS, none invisible."""
     name = unicodedata.normalize("NFC", (name or "").strip())
     if not name:
         raise SpaceError("Enter your name (or a pseudonym) as the judge: each judgment records who made it.")
@@ -127,8 +184,7 @@ def _file_name(judge: str) -> str:
 
 
 def discard(session: JudgeSession | None) -> None:
-    """A session's files deleted, and those of the earlier sessions of its page (its gr.State's delete_callback:
-    the browser session ended)."""
+    """A session's files and its page's earlier sessions' deleted (gr.State's delete_callback)."""
     if session is None:
         return
     for folder in (*session.earlier, session.folder):
@@ -174,10 +230,9 @@ def start(
     folder: str | Path | None = None,
     previous: JudgeSession | None = None,
 ) -> JudgeSession:
-    """A session from a tasks file (or, without one, a run and a SWORDS split), for this judge; with a partial
-    judgments file, or an earlier session of the same page (`previous`), their records are kept and the tasks this
-    judge finished in them are skipped. The session's files go to a new folder in `folder` (default: the system's
-    temporary folder); the earlier session's folder stays, its link answering, until the page goes (discard)."""
+    """A session from a tasks file (or a run and a SWORDS split) for this judge; a partial judgments file's or an
+    earlier session's (`previous`) records are kept, the tasks this judge finished skipped. Its files go to a new
+    folder in `folder` (default: the system's temporary folder)."""
     name = judge_name(judge)
     if not tasks_upload and not run_upload:
         raise SpaceError("Upload a tasks file, or a run (predictions file) to make tasks from.")
@@ -239,8 +294,7 @@ def _begin(name, folder, tasks_upload, run_upload, split_label, partial, targets
 
 
 def save(session: JudgeSession | None, labels: list[str | None]) -> JudgeSession:
-    """The current task's labels (one per candidate, in the task's order) appended to the judgments file, and the
-    session moved to the next task."""
+    """The current task's labels (one per candidate, in order) appended, and the session moved to the next task."""
     if session is None:
         raise SpaceError("Start first: upload a tasks file (or a run), enter your name, press Start.")
     task = session.current

@@ -1,8 +1,7 @@
 """The Leaderboard tab: one benchmark split at a time (SWORDS test first), its runs measured here (every
-*.metrics.json `swords run` wrote in the results folder) and its published results (the metric's one file of them)
-in one ranking by the split's main metric, best first, with a bar chart of that metric beside the table. A published
-row's source says "published", cites its paper and table, and names the system that reproduces it here; published
-rows are shaded grey, measured runs tinted blue and bold, in the table and the chart alike."""
+*.metrics.json `swords run` wrote in the results folders) and its published results in one ranking by the split's
+main metric, best first, with a bar chart of it; published rows (citing their paper and the system reproducing
+them) shaded grey, measured runs tinted blue and bold, in the table and the chart alike."""
 
 from __future__ import annotations
 
@@ -30,10 +29,9 @@ PUBLISHED_SOURCE = "published: "
 _PUBLISHED_STYLE = "background-color: #f3f4f6; color: #374151"
 _MEASURED_STYLE = "background-color: #eff6ff; font-weight: 600"  # render_board's measured hue, lighter
 _PARTIAL_STYLE = "background-color: #eff6ff; font-style: italic"  # measured, over part of the split: not ranked
-# Column widths: a column fits its header and its longest figure or text on one line (the table's font is
-# monospace, 8.4 px a character at Gradio's default size, bold ones too; 9 leaves room), plus its padding; a
-# system's name wraps between its words past SYSTEM_PX. A header is never wrapped: "proficiency-oriented" would
-# break at its hyphen.
+# Column widths: a column fits its header and its longest text on one line (monospace, 8.4 px a character at
+# Gradio's default size; 9 leaves room), plus padding; a system's name wraps past SYSTEM_PX, a header never
+# ("proficiency-oriented" would break at its hyphen).
 CHAR_PX, PAD_PX, SYSTEM_PX, SOURCE_CHARS = 9, 28, 260, 22
 PART_OF = " of "  # a partial run's targets: "5 of 762"
 NAME_CHARS = (SYSTEM_PX - PAD_PX) // CHAR_PX - 1  # a run's system name past this is cut: its first word fits, "…" too
@@ -57,14 +55,12 @@ def benchmark_choices() -> list[str]:
 
 
 def main_metric(benchmark: str) -> tuple[str, str]:
-    """(column label, metric key) of the metric a benchmark split's board is ranked and charted by (the metric's
-    Board: the first of its family's leaderboard metrics that the split's published rows report)."""
+    """(column label, metric key) a split's board is ranked and charted by (the metric's Board decides)."""
     return Board(benchmark).main
 
 
 def leaderboard_columns(benchmark: str = DEFAULT_BENCHMARK) -> list[str]:
-    """The board's columns: the system, its main figure and its source first (in view at 1,280 px), then the other
-    figures and the targets."""
+    """The board's columns: system, main figure and source first (in view at 1,280 px), then the rest."""
     board = Board(benchmark)
     main, _ = board.main
     return ["system", main, "source", *(label for label, _ in board.metrics if label != main), "targets"]
@@ -77,10 +73,8 @@ def published_source(entry) -> str:
 
 
 def measured_row(metrics: dict, benchmark: str = DEFAULT_BENCHMARK) -> dict:
-    """A metrics file's row of its split's board (its run header checked by stored.read_metrics), by column: the
-    figures as the metric's Board checks and shows them (percentages or fractions, by the family), the system's name
-    as the tabs show it (cut past NAME_CHARS, to fit its column) and the targets it was scored on ("5 of 762" for a
-    run over part of the split: partial()), else UnusableFile says which."""
+    """A metrics file's row of its split's board, by column (figures as the metric's Board shows them, the name cut
+    past NAME_CHARS, the targets: "5 of 762" for a partial run), else UnusableFile says which."""
     try:
         row = Board(benchmark).measured(metrics)
     except MetricInputError as error:
@@ -94,8 +88,7 @@ def measured_row(metrics: dict, benchmark: str = DEFAULT_BENCHMARK) -> dict:
 
 
 def partial(row: dict) -> bool:
-    """Whether a board's row is a run over part of its split (its targets "5 of 762"): not ranked among the others,
-    whose figures are over every target."""
+    """Whether a board's row is a run over part of its split ("5 of 762"): not ranked among the others."""
     return PART_OF in str(row.get("targets") or "")
 
 
@@ -108,25 +101,22 @@ SHIPPED_RESULTS = SPACE_DIR / "results"  # the baselines' results that come with
 
 
 def result_folders(folder: str | Path | None = None) -> list[tuple[Path, str]]:
-    """(folder, source) of the runs on the boards: the shipped results, then the user's folder (`--results`, or
-    $SWORDS_SPACE_RESULTS) when there is one; a user's file of the same name as a shipped one replaces it."""
+    """(folder, source) of the runs on the boards: the shipped results, then the user's (`--results`,
+    $SWORDS_SPACE_RESULTS), whose file replaces a shipped one of its name."""
     shipped, yours = SHIPPED_RESULTS.resolve(), results_dir(folder).resolve()
     return [(shipped, SHIPPED)] + ([(yours, YOURS)] if yours != shipped else [])
 
 
 def _shown_folder(folder: Path) -> str:
-    """A folder for the note, as code: relative to the project when inside it (not the server's layout); its name
-    shown as it is, never as Markdown or HTML."""
+    """A folder for the note, as code, relative to the project when inside it (not the server's layout)."""
     inside = folder.is_relative_to(SPACE_DIR.parent)
     return f"<code>{markdown_text(folder.relative_to(SPACE_DIR.parent) if inside else folder)}</code>"
 
 
 def leaderboard(folder: str | Path | None = None, benchmark: str = DEFAULT_BENCHMARK) -> tuple[pd.DataFrame, str]:
-    """A benchmark split's board: the runs on it (every *.metrics.json `swords run` wrote, shipped and the user's:
-    result_folders) and its published results, one row each, ranked by its main metric, best first (not
-    reported: last; ties: measured first); then the runs over part of the split (partial), ranked among
-    themselves only; and a note on where the runs come from, the partial runs and what was skipped (each logged once;
-    every file name shown as text, never as Markdown or HTML)."""
+    """A benchmark split's board: its runs and published results ranked by its main metric, best first (not
+    reported: last; ties: measured first), then its partial runs ranked among themselves; and a note on where the
+    runs come from, the partial runs and what was skipped (file names as text, never Markdown or HTML)."""
     if benchmark not in benchmark_choices():
         raise refuse(f"Benchmark {shown(benchmark)!r} is not one of: {', '.join(benchmark_choices())}")
     board = Board(benchmark)
@@ -195,8 +185,7 @@ def chart(table: pd.DataFrame, benchmark: str) -> str:
 
 
 def column_widths(table: pd.DataFrame) -> list[str]:
-    """Each column's width in pixels: its header and its longest figure or text on one line (the system's name: at
-    most SYSTEM_PX, wrapping between its words past it); the table scrolls sideways past its width."""
+    """Each column's width in pixels (the comment on SYSTEM_PX); the table scrolls sideways past its width."""
     widths = []
     for column in table.columns:
         cells = table[column].dropna()
@@ -212,8 +201,7 @@ def column_widths(table: pd.DataFrame) -> list[str]:
 
 
 def styled(table: pd.DataFrame) -> Styler:
-    """The board with the published rows shaded grey and the runs measured here tinted and bold; blanks where not
-    reported; figures as their papers and scorers print them (34.6, not 34.60)."""
+    """The board styled (the module docstring); blanks where not reported; figures as printed (34.6, not 34.60)."""
     published = table["source"].str.startswith(PUBLISHED_SOURCE)
     parts = partial_rows(table)
     figures = {column: figure for column in table.columns if column not in ("system", "targets", "source")}
@@ -226,8 +214,7 @@ def styled(table: pd.DataFrame) -> Styler:
 
 
 def on_leaderboard(benchmark: str | None = DEFAULT_BENCHMARK):
-    """The API's /leaderboard: the board of one benchmark split and its note (the page's own events add the
-    chart and fit the columns: on_board)."""
+    """The API's /leaderboard: the board of one benchmark split and its note."""
     table, note = leaderboard(benchmark=benchmark or DEFAULT_BENCHMARK)
     return styled(table), note
 

@@ -1,9 +1,7 @@
-"""The Score tab: score an uploaded predictions file (or a stored baseline's) on a benchmark split: every
-metric with bootstrap intervals, per POS, precision and recall at k = 1…20, what the system proposed (classes and
-WordNet relations, worst targets: score_analysis.py), the published results on the split beside it, and, given a
-second file, the paired test and the targets where the two differ most (score_compare.py). Each file is read once,
-as a stream (score_files.py); every figure is the metric's one evaluation of those prepared predictions
-(swords_metric.evaluate), shown as score_result.py lays it out."""
+"""The Score tab: score an uploaded predictions file (or a stored baseline's) on a benchmark split. Each file is read
+once, as a stream (score_files.py); every figure is the metric's one evaluation (swords_metric.evaluate), laid out by
+score_result.py, with what the system proposed (score_analysis.py) and a second file's paired test (score_compare.py).
+"""
 
 from __future__ import annotations
 
@@ -18,7 +16,7 @@ from swords_space.errors import SpaceError
 from swords_space.events import Progress, messages, no_progress, tracker
 from swords_space.inputs import Checkbox, Dropdown, PredictionsFile, Radio, Slider
 from swords_space.stored import stored_predictions, stored_split
-from swords_space.tabs import explore, score_analysis, score_compare, score_judgments, score_outputs, score_result
+from swords_space.tabs import explore, score_analysis, score_compare, score_judgments, score_result
 from swords_space.tabs.score_files import MAX_UPLOAD_BYTES, chosen_file, read_predictions
 from swords_space.tabs.score_result import BY_POS_COLUMNS, SCORE_METRIC_COLUMNS, ScoreResult
 
@@ -44,11 +42,9 @@ def score_predictions(
     compare_stored: str | None = None,
     judgments: list | None = None,
 ) -> ScoreResult:
-    """Score an uploaded predictions file (or a stored baseline's), read once within the tab's limits, on a benchmark
-    split: its evaluation (swords_metric.evaluate, by the split's shared scorer): every metric, bootstrap intervals,
-    per POS, what it proposed (classes, WordNet relations, worst targets), with judgments files the figures on the
-    gold they extend too; the family's P/R curve at k = 1…20; with a second file, the paired test and the targets
-    where the two differ most. A panel the family has no figures for is not shown. Ids: the dataset's or upstream's."""
+    """Score an uploaded predictions file (or a stored baseline's) on a benchmark split by its shared scorer: every
+    figure of the evaluation, with judgments files the extended ones, the family's P/R curve at k = 1…20, and with a
+    second file the paired test and where the two differ most. Ids: the dataset's or upstream's."""
     config, split = benchmarks.choose_split(split_label)
     setting = setting or "generative"
     if setting not in ("generative", "ranking"):
@@ -145,15 +141,15 @@ def on_score(
             )
     finally:  # a large file's parsed predictions are garbage now: give their memory back
         memory.release()
-    return score_outputs.scored(result, curve_setting)
+    return score_result.scored(result, curve_setting)
 
 
 def on_score_page(*values, progress=gr.Progress()):  # noqa: B008 (Gradio's way to ask for a progress bar)
-    """The page's Score button: on_score, but a file it cannot score is a message that stays (score_outputs)."""
+    """The page's Score button: on_score, but a file it cannot score is a message that stays (score_result)."""
     try:
-        return *score_outputs.fitted(on_score(*values, progress=progress)), ""
+        return *score_result.fitted(on_score(*values, progress=progress)), ""
     except gr.Error as error:
-        return *score_outputs.not_scored(), f"{score_outputs.NOT_SCORED} {error.message}"
+        return *score_result.not_scored(), f"{score_result.NOT_SCORED} {error.message}"
 
 
 def on_published_notes(split_label):
@@ -220,7 +216,7 @@ def build(splits: list[str], fill: explore.ExampleTarget, tabs: gr.Tabs) -> None
             )
             signature = gr.Textbox(label="Signature", elem_id="score-signature", interactive=False)
             extended = score_judgments.outputs()
-    # The panels of the SWORDS metrics, shown where the evaluation has them (score_outputs.scored).
+    # The panels of the SWORDS metrics, shown where the evaluation has them (score_result.scored).
     with gr.Column(elem_id="score-swords-panels") as charts_block:
         gr.Markdown(score_result.SWORDS_ONLY.replace("apply", "below apply", 1), elem_id="score-swords-only")
         with gr.Row(elem_id="score-charts"):

@@ -1,8 +1,6 @@
-"""The Score tab's account of what a system proposed, from the metric's own summary (Scorer.analyze, on the very
-predictions the score read): its top-k substitutes by the metric's classes and by their WordNet relation to the
-target, as stacked bar charts over all targets and per part of speech; and its worst targets, a table whose rows
-open in the Substitute tab (as the Explore tab opens an example there). Nothing here counts or classes a
-substitute: the figures are the metric's, laid out."""
+"""The Score tab's account of what a system proposed, the metric's own summary (Scorer.analyze) laid out: its top-k
+substitutes by class and by WordNet relation, as stacked bar charts over all targets and per POS; and its worst
+targets, whose rows open in the Substitute tab. Nothing here counts or classes a substitute."""
 
 from __future__ import annotations
 
@@ -39,9 +37,8 @@ def listed(words: Sequence[str], limit: int = LISTED) -> str:
 
 
 def share_chart(analysis: dict | None, kinds: Sequence[str], counts: str, shares: str) -> pd.DataFrame:
-    """A stacked bar chart's data (long format) from the metric's summary: for every target and for each POS,
-    the share (percent) and count of the top-k substitutes of each kind (`kinds`, in the metric's order; the
-    summary's `counts` and `shares` keys: "classes"/"class_shares", "relations"/"relation_shares")."""
+    """A stacked bar chart's data (long format): over all targets and per POS, the share (percent) and count of the
+    top-k substitutes of each of `kinds` (the summary's `counts` and `shares` keys)."""
     if not analysis:  # none: no per-substitute details (the panels are not shown)
         return pd.DataFrame(columns=CHART_COLUMNS)
     groups = [(ALL_TARGETS, analysis["all"]), *analysis["by_pos"].items()]
@@ -57,8 +54,7 @@ def share_chart(analysis: dict | None, kinds: Sequence[str], counts: str, shares
 
 
 def class_chart(analysis: dict | None) -> pd.DataFrame:
-    """The system's top-k substitutes by the metric's class (acceptable, conceivable, judged unacceptable, not
-    in the benchmark), over all targets and per POS."""
+    """The system's top-k substitutes by the metric's class, over all targets and per POS."""
     return share_chart(analysis, CLASSES, "classes", "class_shares")
 
 
@@ -68,8 +64,8 @@ def relation_chart(analysis: dict | None) -> pd.DataFrame:
 
 
 def worst_table(analysis: dict | None) -> pd.DataFrame:
-    """The worst targets (the metric's rule: lowest per-target lenient F@k against acceptable), what the system
-    proposed for each and the acceptable substitutes it missed; the id last, short (selecting a row opens it)."""
+    """The worst targets (the metric's rule), what the system proposed and the acceptable substitutes it missed; the
+    id last, short (selecting a row opens it)."""
     rows = [
         [
             record["target"],
@@ -85,8 +81,7 @@ def worst_table(analysis: dict | None) -> pd.DataFrame:
 
 
 def open_target(split_label: str | None, row: Sequence | None) -> tuple[str, str, int, str, dict]:
-    """A selected row of a table of targets (its id in the last cell, maybe short: benchmarks.short_id) -> what
-    the Substitute tab needs to run on it (explore.example_inputs)."""
+    """A selected row of a table of targets (its id last, maybe short) -> the Substitute tab's inputs for it."""
     if not isinstance(row, list | tuple) or not row or not isinstance(row[-1], str) or len(row[-1]) > 100:
         raise SpaceError("Select a row of the table to open its target.")
     config, split = benchmarks.choose_split(split_label)
@@ -109,8 +104,8 @@ def on_open_target(split_label, event: gr.SelectData):
 
 
 def _chart(title: str, colours: dict[str, str], elem_id: str) -> gr.BarPlot:
-    """A stacked bar chart of shares, and its legend below it in the metric's order (`colours`' keys): as HTML,
-    which wraps (the chart's own legend keeps to one line, and eight relations do not fit beside each other)."""
+    """A stacked bar chart of shares and its legend below in the metric's order, as HTML, which wraps (the chart's
+    own legend keeps to one line: eight relations do not fit)."""
     plot = gr.BarPlot(
         x="targets",
         y="share",

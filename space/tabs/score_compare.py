@@ -1,8 +1,6 @@
-"""The Score tab's comparison with a second predictions file (optional): the metric's paired bootstrap test between
-the two (the scorer's compare, any family's, as `swords evaluate --compare`) and, for the SWORDS metrics, the
-targets where they differ most (Scorer.differences: per-target lenient F@10 against acceptable), with both systems'
-top substitutes, as a table whose rows open in the Substitute tab and as a chart. The figures are the metric's,
-laid out as the family's reader table shows them."""
+"""The Score tab's comparison with a second predictions file: the metric's paired bootstrap test (as `swords evaluate
+--compare`) and, for the SWORDS metrics, the targets where the two differ most (Scorer.differences) with both
+systems' top substitutes, as a chart and a table whose rows open in the Substitute tab."""
 
 from __future__ import annotations
 
@@ -44,9 +42,8 @@ BETTER_COLOURS = {THIS_FILE: render.BAR_COLOURS["acceptable"], COMPARED: "#b4530
 
 
 def comparison_table(comparison: dict | None, reader=scoring.SWORDS_READER) -> pd.DataFrame:
-    """The paired test (the evaluation's comparison, any family's) for the metrics the Score tab shows, in its
-    order: both files' figures as the family's reader table shows them (the metrics table's: TSAR-2022's floored as
-    tsar_eval.py prints them), the difference (this file minus the compared one), its 95% interval and p-value."""
+    """The paired test for the metrics the Score tab shows, in its order: both files' figures as the reader table
+    shows them, the difference (this file minus the compared one), its 95% interval and p-value."""
     if not comparison:
         return pd.DataFrame(columns=COMPARISON_COLUMNS)
     figures = comparison["metrics"]
@@ -67,8 +64,8 @@ def comparison_table(comparison: dict | None, reader=scoring.SWORDS_READER) -> p
 
 
 def differences_table(differences: list[dict] | None) -> pd.DataFrame:
-    """The targets where the two files differ most (Scorer.differences' records, in its order), with both files'
-    per-target lenient F@10 against acceptable and top 10; the id last, short (selecting a row opens it)."""
+    """The targets where the two files differ most, with both files' per-target lenient F@10 A and top 10; the id
+    last, short (selecting a row opens it)."""
     rows = [
         [
             r["target"],
@@ -86,8 +83,7 @@ def differences_table(differences: list[dict] | None) -> pd.DataFrame:
 
 
 def differences_chart(differences: list[dict] | None) -> pd.DataFrame:
-    """The same targets as bars of their difference (this file minus the compared one), numbered as in the
-    table (a word may be the target of several rows)."""
+    """The same targets as bars of their difference, numbered as in the table (a word may be several rows' target)."""
     rows = [
         [f"{i}. {r['target']}", round(r["difference"], 1), THIS_FILE if r["difference"] > 0 else COMPARED]
         for i, r in enumerate(differences or [], 1)
@@ -113,8 +109,7 @@ def inputs(stored_choices: list[tuple[str, str]], max_mb: int) -> tuple[gr.File,
 
 
 def outputs() -> tuple[gr.Column, gr.Dataframe, gr.BarPlot, gr.Dataframe, gr.Column]:
-    """The comparison's block (shown when a second file was given): the paired test, the chart (in its column, with
-    its legend) and the table of the targets where the files differ most."""
+    """The comparison's block (shown with a second file): the paired test, the chart and the table."""
     with gr.Column(visible=False, elem_id="score-compare") as block:
         gr.Markdown(
             "### Compared with the second file\nThe paired bootstrap test (targets resampled jointly, "

@@ -1,6 +1,6 @@
-"""The file the Score tab scores: an upload (checked before any reading: it arrived, it is not empty, it has at
-most MAX_UPLOAD_BYTES) or a stored baseline's, read once as a stream through the metric, at most
-MAX_UNCOMPRESSED_BYTES once decompressed; its faults are messages naming the file as the user knows it."""
+"""The file the Score tab scores: an upload (checked before any reading: it arrived, not empty, at most
+MAX_UPLOAD_BYTES) or a stored baseline's, read once as a stream through the metric; its faults are messages naming
+the file as the user knows it."""
 
 from __future__ import annotations
 
@@ -12,9 +12,8 @@ from swords_space.errors import SpaceError
 from swords_space.stored import stored_path
 
 MAX_UPLOAD_BYTES = 20 * 1024 * 1024
-# What a predictions file may expand to: 100 substitutes for each CoInCo test target is about 10-20 MB, for
-# each CoInCo dev target about 20-30 MB. A .gz that expands past it (a gzip bomb) is refused as soon as it
-# gets there. Files are read as streams, a target at a time: memory grows with the targets, not the file.
+# What a predictions file may expand to (100 substitutes for each CoInCo dev target: about 20-30 MB); a .gz expanding
+# past it is refused as it gets there. Read a target at a time: memory grows with the targets, not the file.
 MAX_UNCOMPRESSED_BYTES = 32 * 1024 * 1024
 
 
@@ -38,8 +37,7 @@ def chosen_file(upload: str | Path | None, stored: str | None, folder: str | Pat
 
 
 def read_predictions(scorer: Scorer, path: Path, shown: str):
-    """A predictions file read once, as a stream, prepared for every figure (what is held is per target, not
-    per substitute); its faults are messages naming the file as the user knows it."""
+    """A predictions file read once, as a stream, prepared for every figure; its faults are messages."""
     try:
         return scorer.read(
             path, max_bytes=MAX_UNCOMPRESSED_BYTES, max_target_chars=MAX_UNCOMPRESSED_BYTES, source=shown

@@ -1,9 +1,7 @@
-"""Judgments in the Score tab: judgments files (the Judge tab's, `swords judge llm`'s, anyone's in the contract's
-format) uploaded beside the predictions extend the benchmark's gold with the substitutes they judged, and the run is
-scored on both (the evaluation's extended gold: SWORDS's B.3 filter, every SWORDS metric recomputed). The tab shows
-the official and the extended figures side by side, what the filter left out, how many of the system's top 10 were
-unjudged before and after, how many judgements each new substitute has, and the extended signature, which says it
-is extended so that an extended figure never passes for an official one."""
+"""Judgments in the Score tab: judgments files uploaded beside the predictions extend the benchmark's gold (the
+evaluation's extended gold: SWORDS's B.3 filter), and the tab shows the official and extended figures side by side,
+what the filter left out, the top 10 unjudged before and after, each new substitute's judgements, and the extended
+signature, so that an extended figure never passes for an official one."""
 
 from __future__ import annotations
 
@@ -24,8 +22,8 @@ EXTENDED_COLUMNS = ["metric", "key", "official", "extended", "change"]
 
 
 def checked(uploads: list | None) -> list[tuple[Path, str]]:
-    """The uploaded judgments files with their names as the user knows them, checked before any reading: at most
-    MAX_FILES, each a regular, non-empty file, and at most MAX_JUDGMENTS_BYTES in all."""
+    """The uploaded judgments files and their shown names, checked: at most MAX_FILES, regular, non-empty, at most
+    MAX_JUDGMENTS_BYTES in all."""
     files = [checked_upload(upload, MAX_JUDGMENTS_BYTES, "judgments file") for upload in uploads or []]
     if len(files) > MAX_FILES:
         raise SpaceError(f"{len(files)} judgments files; at most {MAX_FILES} at once.")
@@ -100,8 +98,7 @@ def shown(result: dict) -> tuple:
 
 
 def on_split(split_label):
-    """The judgments files' input, shown where the benchmark's gold can take judgements (its Family's not_judged:
-    not TSAR-2022's, not ProLex's); hidden, it holds none."""
+    """The judgments files' input, shown where the benchmark's gold can take judgements; hidden, it holds none."""
     config, _ = benchmarks.choose_split(split_label)
     why_not = family_of(config).not_judged
     return gr.File(visible=True) if why_not is None else gr.File(value=None, visible=False)

@@ -1,19 +1,26 @@
-"""A scored file as the Score tab shows it: the one evaluation (swords_metric.evaluate) laid out: its metrics with
+"""A scored file as the Score tab shows it: the one evaluation (swords_metric.evaluate) laid out (its metrics with
 their intervals, per POS, the summary line, the precision/recall curve at k = 1…20, the published results on its
-split beside it, and which of the panels apply (those of the SWORDS metrics only, where the evaluation has them)."""
+split beside it, and which panels apply: the SWORDS metrics' only where the evaluation has them), in the order of the
+tab's outputs; or, when the file could not be scored, every table and chart emptied (the page's own event says why
+below the Score button; the API's /score answers with the error)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+import gradio as gr
 import pandas as pd
 from pandas.io.formats.style import Styler
 
-from swords_metric import Family
-from swords_space import scoring
-from swords_space.published import beside_published
+from swords_metric import Family, family_of
+from swords_space import benchmarks, scoring
+from swords_space import published as beside
+from swords_space.table_widths import unbroken
+from swords_space.tabs import score_analysis, score_compare, score_judgments
 
 CURVE_KS = tuple(range(1, 21))
+NOT_SCORED = "**Not scored.**"
+METRICS_OUTPUT, PUBLISHED_OUTPUT, WORST_OUTPUT, COMPARISON_OUTPUT, DIFFERENCES_OUTPUT, SPLIT_OUTPUT = 1, 4, 8, 9, 11, 13
 # The columns of each table the tab shows (also its headers before the first answer).
 SCORE_METRIC_COLUMNS = ["metric", "key", "value", "95% interval"]
 BY_POS_METRICS = (*scoring.TABLE_4_FIRST, "gap")
@@ -33,8 +40,7 @@ UNUSUAL_INPUT = (
 
 
 def curve_frame(curve: dict | None) -> pd.DataFrame:
-    """The family's precision and recall at every k (Family.curve: one pass over predictions prepared once) in
-    long format: k, setting, series, value; no rows where the family has no such curve (None)."""
+    """The family's precision and recall at every k (Family.curve) in long format; no rows without a curve (None)."""
     records = []
     for setting in ("lenient", "strict"):
         for threshold, name in (("a", "acceptable"), ("c", "conceivable")):
@@ -47,8 +53,7 @@ def curve_frame(curve: dict | None) -> pd.DataFrame:
 
 @dataclass
 class ScoreResult:
-    """The file's evaluation as the tab shows it: its result (figures, intervals, the metric's summary of what the
-    system proposed, the extended figures), its family, the curve, and the comparison with a second file."""
+    """The file's evaluation as the tab shows it: its result, its family, the curve, the comparison with a second."""
 
     result: dict
     family: Family  # the benchmark's metric family: its reader table says how the tab shows the figures
@@ -92,12 +97,11 @@ class ScoreResult:
 
     def published_table(self) -> Styler:
         """This run, marked "this run" and highlighted, above every published row on its benchmark split."""
-        return beside_published(self.result, self.config, self.split, self.source, self.setting)
+        return beside.beside_published(self.result, self.config, self.split, self.source, self.setting)
 
     def summary(self) -> str:
-        """What was scored and its headline figures as the family's figures read (its own official metrics': TSAR-2022's
-        floored as tsar_eval.py prints them; or the SWORDS paper's), what scoring did with unusual input, the file
-        compared with, and why the panels of the SWORDS metrics are not shown where they are not."""
+        """What was scored and its headline figures as the family shows them, what scoring did with unusual input,
+        the file compared with, and why the SWORDS metrics' panels are not shown where they are not."""
         r, reader = self.result, self.family.reader
         official, missing = scoring.official_metrics(self.family), r["targets_without_predictions"]
         how = f"with {official} ({reader.how_shown})" if official else f"({self.setting})"
@@ -141,3 +145,71 @@ class ScoreResult:
 
     def curve_for(self, setting: str) -> pd.DataFrame:
         return self.curve[self.curve["setting"] == setting].reset_index(drop=True)
+
+
+def fitted(outputs: tuple) -> list:
+    """The page's outputs: tables titled with their figures' unit, the published table's columns fitted, hyphens
+    non-breaking there and in the worst targets and differences (no word breaks at 1,280 px); a comparison without
+    per-target figures shows its paired test alone. The API's /score answers the tables as they are."""
+    outputs = list(outputs)
+    reader = family_of(benchmarks.parse_split_label(outputs[SPLIT_OUTPUT])[0]).reader
+    table = outputs[PUBLISHED_OUTPUT]
+    widths = beside.widths(table)
+    table.data.update(unbroken(table.data))
+    title = scoring.titled(beside.TITLE, reader)
+    outputs[PUBLISHED_OUTPUT] = gr.Dataframe(table, headers=list(table.data.columns), column_widths=widths, label=title)
+    outputs[METRICS_OUTPUT] = gr.Dataframe(outputs[METRICS_OUTPUT], label=scoring.titled("Metrics", reader))
+    outputs[WORST_OUTPUT] = unbroken(outputs[WORST_OUTPUT])
+    compared, differences = outputs[COMPARISON_OUTPUT], outputs[DIFFERENCES_OUTPUT]
+    outputs[COMPARISON_OUTPUT] = gr.Dataframe(compared, label=scoring.titled(score_compare.PAIRED_TEST, reader))
+    outputs[DIFFERENCES_OUTPUT] = gr.Dataframe(unbroken(differences), visible=compared.empty or not differences.empty)
+    return outputs
+
+
+def scored(result: ScoreResult, curve_setting: str) -> tuple:
+    """Every output of the tab for a scored file; the SWORDS metrics' panels shown where the evaluation has them."""
+    return (
+        result.summary(),
+        result.metrics_table(),
+        result.by_pos_table(),
+        result.curve_for(curve_setting or "lenient"),
+        result.published_table(),
+        result.result["signature"],
+        score_analysis.class_chart(result.analysis),
+        score_analysis.relation_chart(result.analysis),
+        score_analysis.worst_table(result.analysis),
+        score_compare.comparison_table(result.comparison, result.family.reader),
+        score_compare.differences_chart(result.differences),
+        score_compare.differences_table(result.differences),
+        result.curve,
+        benchmarks.split_label(result.config, result.split),  # where the tables' targets open
+        gr.Column(visible=result.comparison is not None),
+        *score_judgments.shown(result.result),
+        gr.Column(visible=not result.curve.empty or result.analysis is not None),
+        gr.Column(visible=result.analysis is not None),
+        gr.Column(visible=bool(result.result.get("by_pos"))),
+        gr.Column(visible=result.comparison is None or result.differences is not None),  # the differences' chart
+    )
+
+
+def not_scored() -> tuple:
+    """Every output of the tab emptied, when the file could not be scored (an earlier file's would read as its)."""
+    return (
+        "",
+        pd.DataFrame(columns=SCORE_METRIC_COLUMNS),
+        pd.DataFrame(columns=BY_POS_COLUMNS),
+        pd.DataFrame(columns=CURVE_COLUMNS),
+        pd.DataFrame(columns=beside.columns("swords", "test")),
+        "",
+        score_analysis.class_chart(None),
+        score_analysis.relation_chart(None),
+        score_analysis.worst_table(None),
+        score_compare.comparison_table(None),
+        score_compare.differences_chart(None),
+        score_compare.differences_table(None),
+        None,
+        None,
+        gr.Column(visible=False),
+        *score_judgments.shown({}),
+        *(gr.skip(),) * 4,
+    )

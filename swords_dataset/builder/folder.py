@@ -1,13 +1,9 @@
 """The folder `swords data build --output DIR` writes, and which of what is in it the build may replace.
 
-The build writes three names in DIR: `data/` (the Parquet files and what the build steps derive from them),
-`README.md` (the dataset card) and `swords-build.json`, its manifest: every file it wrote, with its sha256.
-A user's files are never replaced: before any work, each of the three that exists must be the build's, by
-content — the manifest is one the build wrote, and every file under `data/` and the README is listed in it
-with its current sha256 (and no folder under `data/` is one the build does not make). A user's own `data/`
-or `README.md`, a file added to a built folder or one edited since, is refused in one line naming it.
-Anything else in DIR is not the build's and is left alone, so an empty folder, or one holding other things,
-takes a build. While a build works it holds a lock on DIR: a second build into it is refused at once.
+The build writes `data/`, `README.md` (the card) and `swords-build.json`, its manifest of every file it wrote with
+its sha256. Before any work each of the three that exists must be the build's, by content (every file under
+`data/` and the README listed with its current sha256); a user's, an added or an edited file is refused in one line
+naming it. Anything else in DIR is left alone. A build holds a lock on DIR: a second is refused at once.
 """
 
 from __future__ import annotations
@@ -46,8 +42,7 @@ def files_under(folder: Path) -> dict[str, str]:
 
 
 def read_manifest(path: Path) -> dict[str, set[str]] | None:
-    """relative path -> the sha256s the build recorded for it, if `path` is a manifest the build wrote;
-    None for anything else (a symlink, a pipe, another JSON, a file too large to be one)."""
+    """relative path -> the sha256s the build recorded, if `path` is a manifest the build wrote; else None."""
     try:
         descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
     except OSError:
@@ -82,8 +77,7 @@ def manifest_bytes(files: dict[str, str], previous: dict[str, set[str]] | None =
 
 
 def _foreign(folder: Path) -> tuple[Path, str] | None:
-    """The first of the build's names in `folder` that the build did not write (or that changed since), and
-    why; None when every one of them is absent or the build's."""
+    """The first of the build's names in `folder` the build did not write (or changed since), and why; else None."""
     manifest_path, data, card = folder / MANIFEST, folder / DATA, folder / CARD
     recorded: dict[str, set[str]] = {}
     if os.path.lexists(manifest_path):
@@ -145,8 +139,8 @@ def check_folder_path(folder: Path, what: str) -> None:
 
 
 class BuildFolder:
-    """The output folder of one build, checked and locked on entry (before any work), unlocked on exit;
-    a folder this build created is removed again if the build leaves nothing in it."""
+    """The output folder of one build, checked and locked on entry, unlocked on exit (removed if this build made it
+    and left nothing in it)."""
 
     def __init__(self, folder: str | os.PathLike, what: str | None = None) -> None:
         self.folder = Path(folder)
@@ -207,9 +201,8 @@ class BuildFolder:
             raise BuildFolderError(f"{self.what}: cannot write in the folder ({error.strerror or error})") from None
 
     def _check_replaceable(self) -> None:
-        """The build's previous data/ can be moved aside and removed: data/ itself (moving a folder rewrites its
-        `..`) and every folder in it (removing a file writes its folder) take a new file. Checked before any work,
-        since a build finds out only when it swaps its new files in."""
+        """Before any work: the previous data/ can be moved aside and removed (data/ and every folder in it take a
+        new file), which a build would find out only when it swaps its new files in."""
         data = self.folder / DATA
         if data.is_symlink() or not data.is_dir():
             return
@@ -231,8 +224,7 @@ class BuildFolder:
         return scratch
 
     def _remove_stale_scratch(self) -> None:
-        """Scratch folders a killed build (kill -9) left: with the lock held, no build is at work in them.
-        Recognised by their mark's content, not only their name."""
+        """Scratch folders a killed build left (by their mark's content), removed with the lock held."""
         for entry in os.scandir(self.folder):
             if not entry.name.startswith(_SCRATCH_PREFIX) or not entry.is_dir(follow_symlinks=False):
                 continue
@@ -240,9 +232,8 @@ class BuildFolder:
                 shutil.rmtree(entry.path, ignore_errors=True)
 
     def replace_with(self, scratch: Path) -> None:
-        """Move a complete build (scratch/data, scratch/README.md) into the folder, replacing the build's
-        previous files. The manifest lists the files of both while they are swapped, so a build killed
-        halfway leaves a folder the next build recognises as its own."""
+        """Move a complete build (scratch/data, scratch/README.md) in, replacing the previous files, the manifest
+        listing both meanwhile (a build killed halfway leaves a folder the next build recognises)."""
         self.check()  # nothing of the user's arrived while the build worked
         new = files_under(scratch)
         previous = read_manifest(self.folder / MANIFEST) or {}

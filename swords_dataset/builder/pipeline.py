@@ -52,15 +52,13 @@ def write_parquet(rows: list[dict], path: Path) -> None:
 
 
 def run_build_steps(dataset_dir: Path) -> None:
-    """What other installed packages derive from a freshly built dataset folder (the metric's prepared
-    references), registered under the `swords.build_steps` entry point: this package names none of them."""
+    """What other installed packages derive from a fresh dataset folder (the `swords.build_steps` entry points)."""
     for step in entry_points_of(BUILD_STEPS):
         step.load()(dataset_dir)
 
 
 def shipped_size() -> tuple[int, int]:
-    """(bytes in all, bytes of the largest file) of the dataset folder as this package ships it: what a build
-    writes, near enough to check the room for it first."""
+    """(bytes in all, bytes of the largest file) of the shipped dataset folder: near enough what a build writes."""
     sizes = [path.stat().st_size for path in (DATASET_DIR / "data").rglob("*") if path.is_file()]
     sizes.append((DATASET_DIR / "README.md").stat().st_size)
     return sum(sizes), max(sizes)
@@ -77,13 +75,9 @@ def write_dataset(rows: dict[str, dict[str, list[dict]]], paths: dict[str, Path]
 
 
 def build(sources_dir: Path, output_dir: Path = DATASET_DIR, nltk35: str | None = None) -> dict[str, dict[str, int]]:
-    """Build every config into output_dir/data and output_dir/README.md (with the manifest that recognises them as the
-    build's: swords_dataset/builder/folder.py); returns row counts. `nltk35`: a folder holding nltk 3.5, for upstream's
-    SemEval-2007 trial ids.
-
-    Everything that can stop the build is checked before any heavy work, in a few milliseconds: the output
-    folder (a new or empty one, or one the build wrote, whose data/ can be replaced), the room on its device and
-    the file-size limit, nltk 3.5, every source's sha256. Then everything is read and checked, written to a
+    """Build every config into output_dir/data and output_dir/README.md (folder.py); returns row counts. `nltk35`: a
+    folder holding nltk 3.5, for upstream's SemEval-2007 trial ids. What can stop it is checked first, in a few
+    milliseconds (the folder, the room, nltk 3.5, every source's sha256); then all is read, checked, written to a
     scratch folder and moved into place, so a failure leaves output_dir as it was."""
     with BuildFolder(output_dir) as folder:
         check_room(folder.folder, *shipped_size(), folder.what)
@@ -97,8 +91,7 @@ def build(sources_dir: Path, output_dir: Path = DATASET_DIR, nltk35: str | None 
 
 
 def write_into(folder: BuildFolder, rows: dict[str, dict[str, list[dict]]], paths: dict[str, Path]) -> None:
-    """Write the dataset into a scratch folder inside `folder` and swap it in. An OSError (a full disk, the
-    file-size limit, a folder made read-only meanwhile) is one SwordsError, and the folder is left as it was."""
+    """Write the dataset into a scratch folder inside `folder` and swap it in; an OSError is one SwordsError."""
     scratch = None
     try:
         scratch = folder.scratch()

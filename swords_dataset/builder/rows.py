@@ -25,9 +25,8 @@ Detokenizer = Callable[[list[list[str]]], list[str]]
 
 
 def add_upstream_ids(rows: dict[str, dict[str, list[dict]]], paths: dict[str, Path], detokenize: Detokenizer) -> None:
-    """Give every row the id the upstream SWORDS library gives its target, after checking that each split
-    reproduces upstream's pinned dataset id (so every upstream id of every split is there, and right).
-    `detokenize`: nltk 3.5's detokenizer (upstream.nltk35_detokenizer), for SemEval-2007 trial."""
+    """Give every row its upstream target id, once each split reproduces upstream's pinned dataset id (so every id is
+    there, and right). `detokenize`: nltk 3.5's, for SemEval-2007 trial."""
     for config, splits in rows.items():
         for split, split_rows in splits.items():
             if config != "semeval07":
@@ -55,8 +54,7 @@ def add_upstream_ids(rows: dict[str, dict[str, list[dict]]], paths: dict[str, Pa
 
 
 def build_rows(paths: dict[str, Path], detokenize: Detokenizer) -> dict[str, dict[str, list[dict]]]:
-    """config -> split -> rows, read from the checksum-verified sources (`paths`: checked_sources'), with
-    upstream ids."""
+    """config -> split -> rows, from the checked sources (`paths`), with upstream ids."""
     swords_dev = paths["swords/swords-v1.1_dev.json.gz"]
     swords_test = paths["swords/swords-v1.1_test.json.gz"]
     test_documents = coinco_test_documents(swords_documents([swords_dev]), swords_documents([swords_test]))

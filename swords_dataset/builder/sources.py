@@ -71,8 +71,7 @@ def default_sources_dir() -> Path:
 
 
 def checked_sources(sources_dir: Path, pinned: dict[str, str] = BUILD_SOURCES) -> dict[str, Path]:
-    """Every pinned file's path, after checking all of them; raises SourceError naming the first bad one: missing,
-    not a regular file (a folder, a FIFO, a link to a device: said which), or not its pinned sha256."""
+    """Every pinned file's path, all checked; SourceError naming the first missing, irregular or changed one."""
     paths = {}
     for relative, expected in pinned.items():
         path = Path(sources_dir) / relative

@@ -7,14 +7,10 @@ The upstream library (github.com/p-lambda/swords) names everything by content:
     substitute id s:SHA1(json({"target_id", "substitute": substitute.lower()}))
     dataset id    d:SHA1 over all of them and every label (its `LexSubDataset.id()`)
 
-(JSON with sorted keys, Python's default separators.) A target id is therefore a fact about the exact
-context string upstream built. For SWORDS and CoInCo that string is ours; for SemEval-2007 upstream
-detokenized its own copy of the XML differently, so the build reproduces upstream's string: for the
-test split from upstream's own asset of it (a pinned source), for the trial split with upstream's recipe,
-whose detokenization is nltk 3.5's (a later nltk detokenizes quotes differently).
-
-Upstream pins the dataset id of every benchmark it builds; `check_dataset_ids` recomputes them from our
-rows and the upstream target ids, which covers every context, target, substitute and label at once.
+(JSON with sorted keys, Python's default separators.) A target id is a fact about the exact context string
+upstream built: ours for SWORDS and CoInCo; for SemEval-2007 upstream's own, from its asset (test, pinned) or by its
+recipe with nltk 3.5's detokenizer (trial; a later nltk detokenizes quotes differently). `check_dataset_ids`
+recomputes the dataset ids upstream pins, which covers every context, target, substitute and label at once.
 """
 
 from __future__ import annotations
@@ -85,9 +81,8 @@ class UpstreamTarget:
 
 
 def substitute_labels(row: dict) -> dict[str, list[str]]:
-    """Substitute (lower case) -> upstream's labels for one of our rows. SWORDS rows carry the raw labels;
-    CoInCo and SemEval give each annotator who produced a substitute a TRUE_IMPLICIT, and every candidate
-    of the pool nobody gave one FALSE_IMPLICIT (upstream adds these only to targets that have gold)."""
+    """Substitute (lower case) -> upstream's labels for one of our rows: SWORDS's raw labels; for CoInCo and SemEval
+    a TRUE_IMPLICIT per annotator giving it, FALSE_IMPLICIT for a pool candidate nobody gave (targets with gold)."""
     labels: dict[str, list[str]] = {}
     for substitute in row["substitutes"]:
         given = substitute["labels"] or ["TRUE_IMPLICIT"] * substitute["votes_positive"]
@@ -100,9 +95,8 @@ def substitute_labels(row: dict) -> dict[str, list[str]]:
 
 
 def dataset_id(rows: Sequence[dict], targets: Sequence[UpstreamTarget], counted: Sequence[bool]) -> str:
-    """Upstream's `LexSubDataset.id()` of a split given as our rows, their upstream targets, and which rows
-    upstream keeps as targets (all but CoInCo's problematic ones). Every row's context counts: upstream
-    adds a context before deciding to skip its targets."""
+    """Upstream's `LexSubDataset.id()` of a split given as our rows, their upstream targets, and which rows it keeps
+    as targets (every row's context counts: upstream adds it before skipping its targets)."""
     contexts, target_ids, labels = set(), set(), {}
     for row, target, keep in zip(rows, targets, counted, strict=True):
         contexts.add(context_id(target.context))
@@ -216,9 +210,8 @@ json.dump([detokenizer.detokenize(tokens) for tokens in json.load(sys.stdin)], s
 
 
 def nltk35_detokenizer(path: str | os.PathLike | None) -> Callable[[list[list[str]]], list[str]]:
-    """nltk 3.5's TreebankWordDetokenizer, run from `path` (a folder holding nltk 3.5, e.g. made with
-    `pip install --no-deps --target DIR nltk==3.5`) in a separate interpreter, so that it never mixes
-    with the installed nltk."""
+    """nltk 3.5's TreebankWordDetokenizer, run from `path` (`pip install --no-deps --target DIR nltk==3.5`) in a
+    separate interpreter, never mixing with the installed nltk."""
     install = "pip install --no-deps --target DIR nltk==3.5"
     if not path:
         raise UpstreamIdError(

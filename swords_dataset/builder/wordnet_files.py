@@ -1,11 +1,7 @@
-"""The raw WordNet 3.0 database read line by line, and the compact extracts the packages ship written
-deterministically, so that the same database gives the same bytes: gzipped JSON (sorted keys, no gzip file
-name, mtime 0; the lemmatizer's tables), or a zip archive of arrays (members sorted, fixed dates and
-attributes; the metric's WordNet graph, whose members load one at a time, as they are needed). Each
-extract's builder states what it keeps.
-
-The one reader of the database's files: lemma index (`index.POS`), synsets with their pointers
-(`data.POS`), SemCor tag counts of word senses (`index.sense`)."""
+"""The raw WordNet 3.0 database read line by line (the one reader of `index.POS`, `data.POS` and `index.sense`), and
+the extracts the packages ship written deterministically, the same database giving the same bytes: gzipped JSON
+(the lemmatizer's tables) or a zip archive of arrays (the metric's graph). Each extract's builder states what it
+keeps."""
 
 from __future__ import annotations
 
@@ -29,10 +25,8 @@ _SS_TYPE_POS = {"1": "n", "2": "v", "3": "a", "4": "r", "5": "a"}
 
 @dataclass(frozen=True)
 class Pointer:
-    """One pointer of a synset's line in data.POS: its symbol (``@`` hypernym, ``!`` antonym, ``+``
-    derivationally related form, …), the synset it points to, and the word numbers it links (1-based within
-    the source and target synsets; 0 and 0 for a pointer between whole synsets, WordNet's "semantic"
-    pointers, else a "lexical" pointer between two word senses)."""
+    """One pointer of a synset's line in data.POS: its symbol (``@`` hypernym, ``!`` antonym, …), the synset it points
+    to, and the word numbers it links (1-based; 0 and 0 between whole synsets, else between two word senses)."""
 
     symbol: str
     target_pos: str  # the target's POS file letter: n, v, a (satellites included) or r
@@ -117,8 +111,7 @@ def serialize(payload: dict[str, Any]) -> bytes:
 
 
 def serialize_archive(members: dict[str, bytes]) -> bytes:
-    """A deterministic zip archive of named byte strings: members in sorted order, each deflated at level 9,
-    with a fixed date (1980-01-01) and attributes, whatever the machine or the clock."""
+    """A deterministic zip archive of named byte strings: sorted, deflated at level 9, fixed date and attributes."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:
         for name in sorted(members):

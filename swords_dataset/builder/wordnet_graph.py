@@ -1,8 +1,6 @@
 """Build the WordNet 3.0 graph the metric ships (wordnet-3.0-graph.zip).
 
-The details' WordNet relations and the `wordnet` baseline read it, through ``swords_metric.WordNetGraph``.
-
-From the raw database (:mod:`swords_dataset.builder.wordnet_files`) it keeps, and only this:
+Read through ``swords_metric.WordNetGraph`` (the details' relations, the `wordnet` baseline), it keeps only:
 
 * synsets, numbered in (POS file n, v, a, r; byte offset) order, with their database offsets;
 * word senses, numbered synset by synset in the data file's word order: the word as the data file spells it
@@ -13,11 +11,9 @@ From the raw database (:mod:`swords_dataset.builder.wordnet_files`) it keeps, an
   (``^``), ``verb_group`` (``$``), whether they link whole synsets or two of their words;
 * pointers between word senses: ``antonyms`` (``!``) and ``derivations`` (``+``).
 
-Layout: a deterministic zip of flat arrays, each member named ``PATH.DTYPE``: ``.txt`` ASCII words joined by
-spaces, ``.u1``/``.u2``/``.i4`` little-endian integers; a ragged array is ``PATH/counts`` and ``PATH/values``;
-``manifest.json`` holds the format, the source and the synsets per POS. Members load only when used (a
-decompression and a ``numpy.frombuffer``): a report's relations read about 0.05 s of it, where nested JSON took
-over a second.
+Layout: a deterministic zip of flat arrays named ``PATH.DTYPE`` (``.txt`` words joined by spaces, ``.u1``/``.u2``/
+``.i4`` little-endian integers; a ragged array ``PATH/counts`` and ``PATH/values``) and ``manifest.json``. Members
+load only when used: a report's relations read about 0.05 s of it, where nested JSON took over a second.
 
 Usage::
 

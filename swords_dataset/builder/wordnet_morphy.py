@@ -20,8 +20,7 @@ DEFAULT_OUTPUT = METRIC_WORDNET / "wordnet-3.0-morphy.json.gz"
 
 
 def read_lemma_index(wordnet_dir: Path) -> dict[str, list[str]]:
-    """Lemma names per POS, as NLTK's reader indexes them: the license header (lines starting with a space)
-    skipped, each entry keyed by its lemma and the POS letter written in the line (not the file's name)."""
+    """Lemma names per POS, as NLTK's reader indexes them (by the POS letter in the line, not the file's name)."""
     lemmas: dict[str, set[str]] = {pos: set() for pos in POS_FILES}
     for suffix in POS_FILES.values():
         for line in read_lines(wordnet_dir / f"index.{suffix}"):

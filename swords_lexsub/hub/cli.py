@@ -88,8 +88,7 @@ def _cmd_publish(args: argparse.Namespace) -> int:
 
 
 def remove_publish_scratch(folder: Path) -> None:
-    """Remove the publish's scratch folder, even when SIGTERM or Ctrl-C comes again while it goes (the first one is
-    unwinding to here): removal starts over until it is done, then the interruption goes on."""
+    """Remove the publish's scratch folder, starting over when SIGTERM or Ctrl-C comes again, then let it go on."""
     interrupted: BaseException | None = None
     while True:
         try:

@@ -37,10 +37,8 @@ def hub_endpoint() -> str:
 
 
 def settle_endpoint(needs_hub: bool) -> str | None:
-    """Before a command runs. huggingface_hub fails with a traceback when it is imported with a malformed HF_ENDPOINT
-    (`http://[::1`), even in commands that never reach the Hub. A command that uploads is refused in one line; any
-    other one runs without it, offline (HF_HUB_OFFLINE=1: it is not sent to huggingface.co instead), and the
-    line returned says so. An empty HF_ENDPOINT is treated as unset."""
+    """Before a command runs, a malformed HF_ENDPOINT (the module docstring): a command that uploads is refused in
+    one line; any other runs without it, offline (HF_HUB_OFFLINE=1), and the line returned says so. Empty is unset."""
     if os.environ.get("HF_ENDPOINT") == "":
         del os.environ["HF_ENDPOINT"]
     try:

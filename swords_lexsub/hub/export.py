@@ -1,9 +1,7 @@
-"""`swords hub export DIR`: every Hub repository of the release (swords_lexsub/hub/repos.py) as `DIR/<folder>/`.
-
-DIR is checked first (swords_lexsub/hub/export_folder.py): new or empty, or an earlier export whose every part the
-export can replace. The repositories are written into a scratch folder inside DIR and moved into place once all are
-complete; a failure while they are swapped in moves the previous ones back, so a failure leaves the previous export (or
-nothing) and no half folder. A failure of the system (a full disk, a file-size limit) is one ExportFolderError.
+"""`swords hub export DIR`: every Hub repository of the release as `DIR/<folder>/`, DIR checked first
+(export_folder.py). The repositories are written into a scratch folder inside DIR and moved into place once all are
+complete, so a failure leaves the previous export (or nothing) and no half folder; a failure of the system (a full
+disk, a file-size limit) is one ExportFolderError.
 """
 
 from __future__ import annotations
@@ -43,9 +41,8 @@ def repository_files(folder: Path) -> list[tuple[str, int]]:
 
 
 def _swap(target: Path, scratch: Path, folders: list[str], new: dict[str, str], previous: dict[str, set[str]]) -> None:
-    """Move the complete repositories from `scratch` into `target`, the previous ones into `scratch` (removed with
-    it). The manifest lists both while they are swapped, so a kill halfway leaves a folder the next export takes;
-    a failure moves everything back."""
+    """Swap the complete repositories in `scratch` with the previous ones in `target`, the manifest listing both
+    meanwhile (a kill halfway leaves a folder the next export takes); a failure moves everything back."""
     before = manifest_content(target)
     atomic_write(target / MANIFEST, manifest_bytes(new, previous))
     retired: list[str] = []
@@ -85,8 +82,7 @@ def _swap(target: Path, scratch: Path, folders: list[str], new: dict[str, str], 
 
 
 def _os_error_line(target: Path, scratch: Path | None, error: OSError) -> str:
-    """One line for a failure of the system while exporting, naming the file (within its repository when it was
-    being written in the scratch folder)."""
+    """One line for a failure of the system while exporting, naming the file (within its repository)."""
     named = [Path(name) for name in (error.filename, error.filename2) if name]  # a copy names its source first
     written = [path for path in named if scratch is not None and path.is_relative_to(scratch)]
     where = written[0].relative_to(scratch) if written else named[0] if named else "the export"

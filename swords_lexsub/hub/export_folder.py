@@ -1,11 +1,9 @@
-"""Which folder `swords hub export DIR` may write into, and what in it the export may replace (export.py
-exports).
+"""Which folder `swords hub export DIR` may write into, and what in it the export may replace.
 
 DIR is new or empty, or one an earlier export wrote, recognised by content: its manifest `swords-hub-export.json`
-lists every file the export wrote with its sha256, and each of DIR's other entries is a repository folder whose
-every file is listed, unchanged. Anything else is refused, naming it, before any work: a user's file, a file edited
-since, a symbolic link, FIFO, socket or device anywhere in DIR, a manifest whose paths leave their repository folder,
-a file that cannot be read, a folder the export could not move or remove (read-only). The export's scratch folders
+lists every file written with its sha256, and each other entry is a repository folder whose every file is listed,
+unchanged. Anything else (a user's or edited file, a link, FIFO or device, a manifest path leaving its repository
+folder, a folder the export could not remove) is refused, naming it, before any work. The export's scratch folders
 (`.swords-hub-export-XXXX/`) hold a mark file, removed last, so a scratch folder is recognised until it is gone.
 """
 
@@ -62,9 +60,8 @@ def _key_fault(relative: str) -> str | None:
 
 
 def read_manifest(path: Path) -> dict[str, set[str]] | None:
-    """relative path -> the sha256s an export recorded for it, if `path` is a manifest an export wrote; else None.
-    A manifest of the export's whose paths are not inside its repository folders is an ExportFolderError naming
-    the manifest and the key: acting on it would move or delete what lies outside them."""
+    """relative path -> the sha256s an export recorded, if `path` is a manifest an export wrote; else None. A path
+    outside its repository folders is an ExportFolderError (acting on it would move or delete what lies outside)."""
     content = _regular_file_bytes(path, _MAX_MANIFEST_BYTES)
     try:
         manifest = json.loads(content) if content is not None else None
@@ -117,8 +114,7 @@ def mark_scratch(scratch: Path) -> None:
 
 
 def remove_scratch(scratch: Path) -> None:
-    """Remove a scratch folder, its mark last: one that cannot be removed whole stays recognised as the export's.
-    ExportFolderError naming what could not be removed."""
+    """Remove a scratch folder, its mark last (so one not removed whole stays recognised); else ExportFolderError."""
     failures: list[tuple[str, OSError]] = []
 
     def failed(function: object, path: str, exc_info: tuple) -> None:
@@ -164,8 +160,7 @@ def _lacks(folder: Path) -> str:
 
 
 def _replaceable(target: Path, folder: Path) -> None:
-    """An export moves each of its repository folders away and removes it: each folder in it must be readable,
-    writable and searchable (a read-only one is refused before anything moves)."""
+    """Each folder in a repository folder the export moves away and removes is readable, writable and searchable."""
     if lacks := _lacks(folder):
         raise ExportFolderError(
             f"{target}: {folder} is not {lacks}, and an export replaces it whole; make it "
@@ -222,7 +217,7 @@ def _check_repository_folder(target: Path, entry: Path, recorded: dict[str, set[
 
 def check_export_folder(target: Path) -> dict[str, set[str]]:
     """What an earlier export recorded in `target` (empty for a new or empty folder); ExportFolderError naming the
-    first entry the export did not write, or that changed since, or that it could not replace."""
+    first entry the export did not write, changed since, or cannot replace."""
     target = Path(target)
     resolved = Path(os.path.abspath(target)).resolve()
     if any(resolved == root or resolved.is_relative_to(root) for root in SPECIAL_ROOTS):

@@ -1,7 +1,6 @@
-"""Uploads to the Hugging Face Hub: the token (from the environment only), the repository id's check, and the
-upload itself, bounded in time and in what it reads (session.py), whose outcome is one line naming the repository
-and the Hub's address and never a secret. `swords data publish` (the dataset folder: swords_dataset/hub_repo.py)
-and `swords hub publish` (every repository of a release, cli.py) both upload through here."""
+"""Uploads to the Hugging Face Hub, for `swords data publish` and `swords hub publish`: the token (from the
+environment only), the repository id's check, and the upload, bounded in time and in what it reads (session.py),
+its outcome one line naming the repository and the Hub's address, never a secret."""
 
 from __future__ import annotations
 
@@ -49,10 +48,8 @@ def hub_token() -> str:
 
 
 def server_text(text: object, redactor: Redactor) -> str:
-    """What a server sent (an error, a commit URL), as it may be printed: its first SERVER_TEXT_READ characters,
-    runs of white space as one space (a reason on a second line stays on the line), every secret masked (the token
-    and any 8-character piece of it in any case, HF_ENDPOINT's password), escaped for the terminal, and cut to
-    SERVER_TEXT_SHOWN characters."""
+    """What a server sent (an error, a commit URL), as it may be printed: its first SERVER_TEXT_READ characters on
+    one line, every secret masked, escaped for the terminal, cut to SERVER_TEXT_SHOWN characters."""
     text = " ".join(str(text)[:SERVER_TEXT_READ].split())
     text = shown(redactor.redact(text))
     return text if len(text) <= SERVER_TEXT_SHOWN else text[: SERVER_TEXT_SHOWN - 1] + "…"
@@ -69,9 +66,8 @@ def upload(
     private: bool = False,
     limits: HubLimits | None = None,
 ) -> str:
-    """Create the repository if needed and upload `files` (paths relative to `folder`) within `limits` (a new
-    publish's by default); the commit's URL, as it may be printed. A refusal, a network failure or a server past
-    its time is one SwordsError naming the repository and the Hub's address, never a secret."""
+    """Create the repository if needed and upload `files` (relative to `folder`) within `limits`; the commit's URL,
+    as it may be printed. Any failure is one SwordsError naming the repository and the Hub's address."""
     from huggingface_hub import HfApi
 
     endpoint = hub_endpoint()

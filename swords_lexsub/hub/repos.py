@@ -1,7 +1,5 @@
 """The Hugging Face Hub repositories a release makes: each installed package contributes its own through the
-`swords.hub_repos` entry point group (swords_lexsub/plugins.py), so this bottom layer names none above it.
-
-`swords hub export DIR` writes every repository as `DIR/<folder>/`; `swords hub publish --org ORG` uploads them."""
+`swords.hub_repos` entry point group, so this bottom layer names none above it."""
 
 from __future__ import annotations
 
@@ -17,8 +15,7 @@ DEFAULT_ORG = "swords-lexsub"
 
 @dataclass(frozen=True)
 class Release:
-    """What a repository pins: the release's version, and optionally its built wheel, which a repository that
-    installs the package ships beside its requirements until PyPI has the release."""
+    """What a repository pins: the release's version, and its wheel if any (shipped until PyPI has the release)."""
 
     version: str
     wheel: Path | None = None

@@ -1,11 +1,8 @@
-"""The connection to the Hugging Face Hub (or the Hub-compatible server at HF_ENDPOINT) while an upload runs.
-
-Left to itself, huggingface_hub bounds each read only (a server that sends a byte a second holds it forever), retries a
-request that never answers five times, logs each retry, reads answers whole, and reads its cached agent registry whole.
-Here its shared HTTP client is the bounded one (swords_lexsub/http_client.py) over the Hub's transport (transport.py),
-its log lines are silenced (the caller says what failed, once), and the upload runs in a worker thread waited for until
-the publish's deadline: that also bounds what does not go through the client (huggingface_hub's sleeps between
-retries, hf_xet's own transfers).
+"""The connection to the Hugging Face Hub (or HF_ENDPOINT's server) while an upload runs. huggingface_hub bounds each
+read only (a byte a second holds it forever), retries a request that never answers five times, logs each retry and
+reads answers whole; here its client is the bounded one over the Hub's transport (transport.py), its log silenced
+(the caller says what failed, once), and the upload runs in a worker thread waited for until the publish's deadline
+(bounding its sleeps between retries and hf_xet's own transfers too).
 """
 
 from __future__ import annotations
@@ -41,10 +38,9 @@ def _http_module(client: object):
 
 
 def _agent_registry_guard(constants) -> str | None:
-    """huggingface_hub reads its cached agent registry (HF_HOME/.agent_harnesses.json, a few kB) whole, whatever its
-    size or kind (a FIFO blocks it). One that is not a regular file of at most MAX_BODY_BYTES is left alone, and
-    this process keeps none: the path it is given instead can be neither read nor written, so the registry is
-    fetched (a bounded answer) and kept in memory. The previous path, to restore, or None."""
+    """huggingface_hub reads its cached agent registry (HF_HOME/.agent_harnesses.json) whole, whatever its size or
+    kind (a FIFO blocks it): one not a regular file of at most MAX_BODY_BYTES is left alone, and an unusable path
+    given instead, so the registry is fetched (bounded) and kept in memory. The previous path, to restore, or None."""
     path = getattr(constants, "AGENT_HARNESSES_PATH", None)
     try:
         status = os.stat(path) if path else None
@@ -58,8 +54,7 @@ def _agent_registry_guard(constants) -> str | None:
 
 @contextmanager
 def hub_session(limits: HubLimits) -> Iterator[None]:
-    """huggingface_hub's shared client bounded by `limits`, its log lines (each retry, each failure) silenced: the
-    caller says what failed, once. Restored on leaving."""
+    """huggingface_hub's shared client bounded by `limits`, its log lines silenced; restored on leaving."""
     from huggingface_hub import constants, get_session, set_client_factory
     from huggingface_hub.utils import logging as hf_logging
 

@@ -1,14 +1,9 @@
-"""The transport huggingface_hub's client uses while publishing (session.py installs it): every request bounded in
-wall time and every answer in size.
-
-- Each request gets REQUEST_SECONDS of wall time, from connecting to the answer's last byte, and never more than is
-  left of the publish's PUBLISH_SECONDS: when the time is up its connection is shut, which ends any read or write
-  it waits in (a socket's timeout counts each read alone, so a server sending a byte a second never trips it).
-- At most MAX_BODY_BYTES of an answer is read: the client is swords_lexsub/http_client.py's bounded one, over this
-  transport.
-- At the first request it had to give up (past its time, an answer past the limit, a Retry-After past the
-  deadline, a request failed as often in a row as huggingface_hub tries it), the publish gives up for good: every
-  later request fails at once the same way, so that huggingface_hub's retries cannot start the wait again.
+"""The transport huggingface_hub's client uses while publishing (session.py installs it), under http_client.py's
+bounded reading: each request gets REQUEST_SECONDS of wall time, from connecting to the last byte, within what is
+left of PUBLISH_SECONDS, then its connection is shut (a socket's timeout counts each read alone: a byte a second
+never trips it). At the first request given up (past its time or size, a Retry-After past the deadline, failed as
+often in a row as huggingface_hub tries), every later request fails at once the same way, so its retries cannot
+start the wait again.
 """
 
 from __future__ import annotations
@@ -51,8 +46,7 @@ def _seconds(variable: str, default: float) -> float:
 
 
 class HubLimits:
-    """One publish's time (from now) and each request's, and the first request it gave up (after which every
-    request fails)."""
+    """One publish's time (from now) and each request's, and the first request it gave up."""
 
     def __init__(self) -> None:
         self.seconds = _seconds(PUBLISH_SECONDS_VARIABLE, PUBLISH_SECONDS)
@@ -67,17 +61,15 @@ class HubLimits:
         return HubFailure(self.failure)
 
     def count_failure(self, what: str, request: str, reason: str) -> None:
-        """A request that failed as huggingface_hub retries (a server error, a lost connection). Once it has failed
-        as often in a row as huggingface_hub tries it, later requests fail at once: its own retries of a whole
-        commit in smaller parts would otherwise start over (seven times 23 s for a commit answered 502)."""
+        """A request that failed as huggingface_hub retries; as often in a row as it tries, later requests fail at
+        once (its retries of a commit in smaller parts would start over: seven times 23 s for a 502)."""
         self.failed_in_a_row[request] = self.failed_in_a_row.get(request, 0) + 1
         if self.failed_in_a_row[request] >= ATTEMPTS_IN_A_ROW:
             self.give_up(f"{what}: {reason}, {ATTEMPTS_IN_A_ROW} times in a row")
 
 
 class _Watch:
-    """One request's wall-clock limit: at `ends` its connection's socket is shut down, which wakes the read or write
-    it waits in (a socket's timeout counts each read alone)."""
+    """One request's wall-clock limit: at `ends` its socket is shut down, waking the read or write it waits in."""
 
     def __init__(self, ends: float, late: str) -> None:
         self.late = late  # how the time ran out: "within 60 s", "before the publish's 600 s were over"
@@ -126,8 +118,7 @@ def refuse(limits: HubLimits) -> Callable[[object, str], HubFailure]:
 
 
 def transport_class(http):
-    """The transport class for `http` (httpx or httpx2, whichever huggingface_hub uses): the wall-time bounds, under
-    the bounded client's reading of each answer (swords_lexsub/http_client.py)."""
+    """The transport class for `http` (httpx or httpx2, whichever huggingface_hub uses)."""
 
     class WatchedStream(http.SyncByteStream):
         def __init__(self, inner, watch: _Watch, fail: Callable[[str], HubFailure]) -> None:

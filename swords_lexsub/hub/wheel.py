@@ -1,11 +1,7 @@
 """The release's wheel that `swords hub export/publish --wheel PATH` ships inside the repositories that install the
-package, until PyPI has the release.
-
-Its file name goes into requirements.txt files that a Space installs, so it must parse strictly as a wheel of this
-distribution and release (nothing but a wheel name's characters); its METADATA must say so too. Everything is bounded
-before it is read: the file (MAX_WHEEL_BYTES), its zip directory (MAX_WHEEL_ENTRIES, MAX_DIRECTORY_BYTES) and its
-METADATA, by the size the zip declares and by the bytes it really inflates to (MAX_METADATA_BYTES). An export copies
-the wheel once (stage_wheel) and links that checked copy into each repository (ship_wheel)."""
+package, until PyPI has the release. Its name goes into requirements.txt files, so it must parse strictly as a wheel
+of this distribution and release, and its METADATA must say so too; the file, its zip directory and its METADATA are
+bounded before they are read. An export copies the wheel once (stage_wheel) and links the copy in (ship_wheel)."""
 
 from __future__ import annotations
 
@@ -45,8 +41,7 @@ def _refused(wheel: Path, why: str) -> SwordsError:
 
 
 def check_wheel_name(release: Release) -> None:
-    """The wheel's file name is NAME-VERSION[-BUILD]-PYTHON-ABI-PLATFORM.whl of this distribution and release, each
-    part made of the characters wheel names have (it is written into requirements.txt files as it is)."""
+    """The wheel's name is NAME-VERSION[-BUILD]-PYTHON-ABI-PLATFORM.whl of this release, of wheel names' characters."""
     from packaging.utils import InvalidWheelFilename, canonicalize_name, parse_wheel_filename
 
     wheel = Path(release.wheel)
@@ -84,9 +79,8 @@ def _opened(wheel: Path) -> Iterator[BinaryIO]:
 
 
 def _check_directory(f: BinaryIO, wheel: Path, version: str) -> None:
-    """Bound the zip's directory before zipfile reads it (a 82 MB zip of a million empty files costs it 540 MB):
-    from the end-of-directory record that zipfile itself uses; a ZIP64 archive (which a wheel of a few files never
-    needs) is refused."""
+    """Bound the zip's directory before zipfile reads it (an 82 MB zip of a million empty files costs it 540 MB),
+    from the end-of-directory record; a ZIP64 archive is refused."""
     size = f.seek(0, os.SEEK_END)
     tail_size = min(size, 22 + 0xFFFF)  # the record (22 bytes) and the longest comment it may have
     f.seek(size - tail_size)
@@ -109,8 +103,7 @@ def _check_directory(f: BinaryIO, wheel: Path, version: str) -> None:
 
 
 def _check_metadata(f: BinaryIO, wheel: Path, version: str) -> None:
-    """The wheel's METADATA names this distribution and release; read only up to MAX_METADATA_BYTES, whatever
-    size the zip declares for it or it inflates to."""
+    """The wheel's METADATA names this distribution and release (read up to MAX_METADATA_BYTES, whatever it says)."""
     metadata = f"{DISTRIBUTION.replace('-', '_')}-{version}.dist-info/METADATA"
     _check_directory(f, wheel, version)
     try:
@@ -143,8 +136,7 @@ def _check_metadata(f: BinaryIO, wheel: Path, version: str) -> None:
 
 
 def check_wheel(release: Release) -> None:
-    """The wheel (if any) is one of this distribution and release, by its file name and its metadata; each
-    refusal is one SwordsError naming --wheel."""
+    """The wheel (if any) is one of this release, by name and metadata; else one SwordsError naming --wheel."""
     if release.wheel is None:
         return
     check_wheel_name(release)
@@ -153,8 +145,7 @@ def check_wheel(release: Release) -> None:
 
 
 def stage_wheel(release: Release, folder: Path) -> Release:
-    """Copy the wheel once into `folder` (made if missing), reading at most MAX_WHEEL_BYTES, and check the copy;
-    the release with the copy as its wheel, which ship_wheel then links into each repository."""
+    """Copy the wheel once into `folder` (at most MAX_WHEEL_BYTES) and check the copy; the release with it as wheel."""
     wheel = Path(release.wheel)
     check_wheel_name(release)
     folder.mkdir(parents=True, exist_ok=True)
@@ -177,8 +168,8 @@ def stage_wheel(release: Release, folder: Path) -> Release:
 
 
 def ship_wheel(release: Release, folder: Path) -> None:
-    """Put the release's wheel into the repository `folder` under its own name: a link to the checked copy an
-    export staged (copied only where the file system cannot link), else a checked copy of the user's file."""
+    """Put the release's wheel into the repository `folder`: a link to the staged copy (copied where links fail), else
+    a checked copy of the user's file."""
     if release.wheel is None:
         return
     wheel = Path(release.wheel)

@@ -18,8 +18,7 @@ import pytest
 
 from swords_baselines.llm.engine import LocalEngine, model_path, unavailable_reason
 from swords_baselines.llm.engine_limits import MAX_SLOTS, MAX_THREADS, available_memory
-from swords_baselines.llm.gguf_file import read_header
-from swords_baselines.llm.gguf_header import MAX_DIMS, MAX_NAME
+from swords_baselines.llm.gguf_file import MAX_DIMS, MAX_NAME, read_header
 from swords_lexsub.errors import SwordsError
 
 from ..conftest import REPO_ROOT

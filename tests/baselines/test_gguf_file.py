@@ -10,8 +10,7 @@ import time
 import pytest
 
 from swords_baselines.llm.engine import model_path, unavailable_reason
-from swords_baselines.llm.gguf_file import read_header
-from swords_baselines.llm.gguf_header import MAX_NAME
+from swords_baselines.llm.gguf_file import MAX_NAME, read_header
 from swords_lexsub.errors import SwordsError
 
 if unavailable_reason():

@@ -1,4 +1,4 @@
-"""The event loop the prompted LLM and the judge share (baselines/llm/completion.py) when a signal handler's exception
+"""The event loop the prompted LLM and the judge share (baselines/llm/session.py) when a signal handler's exception
 lands inside a request. Two faults, both found under load: `swords run` under SIGTERM exited 1 with "Event loop
 stopped before Future completed" instead of its one line (CI; 2 runs in 6), because the interrupted run left its
 stop callback queued; and a SIGTERMed run still waited 45 minutes later on the clean-up of a request whose
@@ -14,8 +14,8 @@ import time
 
 import pytest
 
-from swords_baselines.llm import completion
-from swords_baselines.llm.completion import close_within, in_completion_order, run_to_end
+from swords_baselines.llm import session
+from swords_baselines.llm.session import close_within, in_completion_order, run_to_end
 from swords_lexsub.cli import Terminated
 
 
@@ -80,7 +80,7 @@ def test_a_caller_that_stops_early_cancels_the_rest():
 def test_a_clean_up_that_never_ends_is_abandoned_after_the_bound_and_the_interrupt_still_leaves(
     steps, monkeypatch, caplog
 ):
-    monkeypatch.setattr(completion, "SETTLE_SECONDS", 0.5)
+    monkeypatch.setattr(session, "SETTLE_SECONDS", 0.5)
     loop = asyncio.new_event_loop()
     started = time.monotonic()
     with pytest.raises(Terminated):

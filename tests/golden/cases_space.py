@@ -6,7 +6,7 @@ offers (the table as shown, its note, the chart, the column widths)."""
 
 from __future__ import annotations
 
-# on_score's outputs, in order (space/tabs/score_outputs.py `scored`).
+# on_score's outputs, in order (space/tabs/score_result.py `scored`).
 SCORE_OUTPUTS = (
     "summary",
     "metrics",

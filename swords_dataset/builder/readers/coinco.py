@@ -19,8 +19,7 @@ from swords_dataset.schema import PTB_TO_UD, empty_provenance
 
 
 def coinco_test_documents(swords_dev_documents: set[str], swords_test_documents: set[str]) -> set[str]:
-    """CoInCo's official split is by MASC document, and SWORDS dev/test were drawn from CoInCo dev/test:
-    a document seen in SWORDS test is CoInCo test; every other one (SWORDS dev, or neither) is dev."""
+    """CoInCo's split is by MASC document, SWORDS's drawn from it: a document in SWORDS test is test, any other dev."""
     overlap = swords_dev_documents & swords_test_documents
     if overlap:
         raise BuildError(f"MASC documents in both SWORDS dev and test: {sorted(overlap)}")
@@ -28,8 +27,7 @@ def coinco_test_documents(swords_dev_documents: set[str], swords_test_documents:
 
 
 def read_coinco(xml_path: Path, candidates_path: Path, test_documents: set[str]) -> dict[str, list[dict]]:
-    """CoInCo rows by split. Context = pre-context, target sentence and post-context, whitespace-normalised
-    and joined by one space (the layout of the SWORDS release)."""
+    """CoInCo rows by split, a context its pre-context, sentence and post-context joined by one space (as SWORDS)."""
     candidate_lists = read_candidate_lists(candidates_path)
     with gzip.open(xml_path, "rb") as f:
         root = ElementTree.parse(f).getroot()

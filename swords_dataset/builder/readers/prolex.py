@@ -16,8 +16,7 @@ import re
 from pathlib import Path
 
 from swords_dataset.builder.errors import BuildError
-from swords_dataset.builder.readers.row_fields import schema_row
-from swords_dataset.builder.readers.source_text import checked_word, source_text
+from swords_dataset.builder.readers.row_fields import checked_word, schema_row, source_text
 from swords_lexsub.terminal import clipped
 
 CONFIG = "prolex"
@@ -68,8 +67,8 @@ _INTEGER = re.compile(r"\s*-?[0-9]{1,10}\s*")
 
 
 def _cefr(value: object, where: str) -> int | None:
-    """A CEFR level as the source gives it (an integer, or its digits in a CSV cell); its 'None' (no level) is
-    null. A float, a bool or a number past int32 is refused, never rounded."""
+    """A CEFR level as the source gives it (an integer or its digits), 'None' null; a float, a bool or a number past
+    int32 refused, never rounded."""
     if value is None or value == "None":
         return None
     level = value if isinstance(value, int) and not isinstance(value, bool) else None
@@ -81,8 +80,7 @@ def _cefr(value: object, where: str) -> int | None:
 
 
 def marked_target(sentence: str, where: str) -> tuple[str, str, int]:
-    """(the sentence without its `**` marks, the marked word, its offset there). When several spans are marked
-    (the target word repeated), the first is the target."""
+    """(the sentence without its `**` marks, the marked word, its offset there); of several marked, the first."""
     first = _MARKED.search(sentence)
     if first is None:
         raise BuildError(f"{where}: no **marked** target in the sentence")
@@ -145,9 +143,8 @@ def prolex_substitutes(record: dict, where: str) -> list[dict]:
 
 
 def csv_records(path: Path) -> list[dict]:
-    """The CSV's records as the official evaluation's pandas reads them, or one BuildError naming file and line:
-    UTF-8 (a byte-order mark dropped), any field size (a list of substitutes may pass csv's 128 kB default), no
-    column name twice (pandas and csv would each keep a different one)."""
+    """The CSV's records as the official evaluation's pandas reads them (UTF-8, any field size, no column name twice),
+    or one BuildError naming file and line."""
     text = source_text(path)
     limit = csv.field_size_limit()
     csv.field_size_limit(max(limit, len(text)))  # a field is never longer than the file

@@ -1,13 +1,17 @@
 """What the readers share in making a row: the row itself (schema_row), whitespace-normalised text, the check that
-the target stands at its offset, the substitutes that annotators produced (CoInCo, SemEval-2007), and the
-candidates: the pools of their `lemma.POS::` lists with the gold added."""
+the target stands at its offset, the substitutes annotators produced (CoInCo, SemEval-2007), the candidates (the
+pools of their `lemma.POS::` lists with the gold added); and what the ProLex and TSAR-2022 readers ask of a raw
+source's text, whatever a later release holds: strict UTF-8 (a bad byte named by line and column), no leading
+byte-order mark (it would shift every offset on its line), and words that are words."""
 
 from __future__ import annotations
 
+import codecs
 from pathlib import Path
 
 from swords_dataset.builder.errors import BuildError
 from swords_dataset.schema import empty_provenance, sort_substitutes, sorted_candidates
+from swords_lexsub.terminal import clipped
 
 
 def normalize_whitespace(text: str) -> str:
@@ -30,9 +34,8 @@ def schema_row(
     provenance: dict | None = None,
     upstream_id: str | None = None,
 ) -> dict:
-    """A row of the shared schema, its target checked to stand at its offset. Left out: what ProLex and TSAR-2022
-    do not give (a POS, a lemma, a candidate pool: no ranking setting), no provenance, and the upstream id, which
-    the build adds to the benchmarks the upstream SWORDS library had (build/rows.py)."""
+    """A row of the shared schema, its target checked to stand at its offset (what a source lacks left out; the
+    upstream id the build adds: rows.py)."""
     row = {
         "id": row_id,
         "upstream_id": upstream_id,
@@ -59,8 +62,8 @@ def check_offset(row: dict) -> None:
 
 
 def produced_substitutes(answers: list[tuple[str, int]], source: str) -> list[dict]:
-    """(substitute, number of annotators who gave it) -> schema substitutes, most frequent first. These
-    sources record no per-annotator judgements: every vote is positive and `labels` stays empty."""
+    """(substitute, number of annotators who gave it) -> schema substitutes, most frequent first (every vote
+    positive, `labels` empty: these sources record no judgements)."""
     return sort_substitutes(
         [
             {
@@ -97,3 +100,24 @@ def read_candidate_lists(path: Path) -> dict[str, list[str]]:
             words = [normalize_whitespace(c) for c in candidates.split(";")]
             lists[key.strip()] = [w for w in words if w]
     return lists
+
+
+def source_text(path: Path) -> str:
+    """The file's text: strict UTF-8 without its byte-order mark, else one BuildError naming the line and column."""
+    data = Path(path).read_bytes()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        column = error.start - (data.rfind(b"\n", 0, error.start) + 1) + 1
+        raise BuildError(f"{path}:{line}: not UTF-8 (byte 0x{data[error.start]:02x} at column {column})") from None
+    return text[1:] if text.startswith(codecs.BOM_UTF8.decode("utf-8")) else text
+
+
+def checked_word(value: object, where: str, what: str) -> str:
+    """`value` if it is a word (a string not all whitespace), else one BuildError naming `what` and what it is."""
+    if not isinstance(value, str):
+        raise BuildError(f"{where}: {what} is {clipped(repr(value))} (of type {type(value).__name__}), not a word")
+    if not value.strip():
+        raise BuildError(f"{where}: {what} is empty" + (f" ({value!r})" if value else ""))
+    return value

@@ -1,9 +1,8 @@
 """TSAR-2022 (lexical simplification; English, Spanish, Portuguese) -> rows of the shared schema.
 
-A gold line is `sentence<TAB>complex word<TAB>annotation<TAB>annotation…`, one annotation per annotator. As the
-official scorer (tsar_eval.py) reads it, each annotation is stripped of surrounding whitespace and nothing
-else: no case folding. The rows keep every distinct annotation, the complex word itself included (the scorer
-drops that one when it scores; the metric does the same), with how many annotators gave it.
+A gold line is `sentence<TAB>complex word<TAB>annotation<TAB>annotation…`, one annotation per annotator, each only
+stripped (no case folding), as tsar_eval.py reads it. The rows keep every distinct annotation with its count, the
+complex word too (the scorer drops it when it scores, as the metric does).
 """
 
 from __future__ import annotations
@@ -13,8 +12,7 @@ from collections import Counter
 from pathlib import Path
 
 from swords_dataset.builder.errors import BuildError
-from swords_dataset.builder.readers.row_fields import schema_row
-from swords_dataset.builder.readers.source_text import checked_word, source_text
+from swords_dataset.builder.readers.row_fields import checked_word, schema_row, source_text
 from swords_lexsub.terminal import clipped
 
 LANGUAGES = ("en", "es", "pt")
@@ -43,8 +41,8 @@ def row_id(config: str, split: str, line: int) -> str:
 
 
 def target_offset(sentence: str, word: str) -> int | None:
-    """Where the complex word stands: its first occurrence as a whole word (so 'impeach' is not found inside
-    'impeachment'), else its first occurrence at all; None if it is not in the sentence."""
+    """Where the complex word stands: its first occurrence as a whole word (not 'impeach' in 'impeachment'), else
+    its first at all; None if it is not in the sentence."""
     whole = re.search(r"(?<!\w)" + re.escape(word) + r"(?!\w)", sentence)
     if whole:
         return whole.start()
