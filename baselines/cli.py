@@ -55,6 +55,19 @@ def register(subparsers) -> None:
         help="recompute even if the output holds a finished run; replace a run with other settings, or files "
         "that no run wrote",
     )
+    batch = command.add_mutually_exclusive_group()
+    batch.add_argument(
+        "--batch-export",
+        metavar="FILE",
+        help="--system llm: write the request of every target not yet answered to FILE, in OpenAI's Batch API "
+        "format (vLLM's run_batch reads it too), and send nothing",
+    )
+    batch.add_argument(
+        "--batch-import",
+        metavar="FILE",
+        help="--system llm: take the answers from FILE, the output of OpenAI's Batch API or vLLM's run_batch for "
+        "an export of this run, instead of asking a server; what it lacks stays to do",
+    )
     command.set_defaults(func=run_command, accepts_extra=True, help_text=command.format_help, resumes=True)
 
 
@@ -171,6 +184,8 @@ def run_command(args: argparse.Namespace) -> int:
         as_json=args.json,
         force=args.force,
         limit=args.limit,
+        batch_export=args.batch_export,
+        batch_import=args.batch_import,
     )
 
 
@@ -185,9 +200,13 @@ def execute(
     as_json: bool = False,
     force: bool = False,
     limit: int = 0,
+    batch_export: str | None = None,
+    batch_import: str | None = None,
 ) -> int:
     """Run a system (or reuse a finished run of the same settings), score it, write and print the result; `limit`
-    > 0 answers only the first `limit` targets (run/extent.py)."""
+    > 0 answers only the first `limit` targets (run/extent.py); `batch_export` writes the requests instead,
+    `batch_import` takes the answers from a batch output file (run/batch.py)."""
+    from swords_baselines.run.batch import check_batch_options, export_requests, import_answers
     from swords_baselines.run.extent import extent_header, limited_rows, seed_journal, stored_plan, targets_text
     from swords_baselines.run.files import OUTPUT_SUFFIXES, RunLock, check_location, output_paths, written_files
     from swords_baselines.run.ownership import check_ownership, file_hashes, journal_header, run_header
@@ -206,11 +225,14 @@ def execute(
     options = cls.resolved_options(options, dataset, split)  # recorded as used (the LLM's priming split)
     output_path = Path(output or f"runs/{name}.{dataset}.{split}.jsonl")
     paths = output_paths(output_path)
+    named = [(f"--{key.replace('_', '-')} {value}", value) for key, value in options.items() if isinstance(value, str)]
+    batch = [(f"--batch-export {batch_export}", batch_export)] if batch_export else []
     refuse_input_as_output(  # a file an option names (--recorded, --thesaurus, --model …) is never a run's file
-        [(f"--output {output_path}", path) for path in paths.values()],
-        [(f"--{key.replace('_', '-')} {value}", value) for key, value in options.items() if isinstance(value, str)],
+        [*((f"--output {output_path}", path) for path in paths.values()), *batch],
+        [*named, *([(f"--batch-import {batch_import}", batch_import)] if batch_import else [])],
     )
     check_location(output_path, paths)
+    check_batch_options(cls, name, batch_export, batch_import, force, paths)
     # What identifies a run: the options that decide the answers (credentials never among them).
     decisive = {o.name for o in cls.options if o.affects_output}
     identity = {
@@ -234,6 +256,10 @@ def execute(
     except MetricInputError as error:
         raise SwordsError(str(error)) from None
     report: dict = {}
+    if reuse and (batch_export or batch_import):
+        print(f"{paths['jsonl']}: a finished run with these settings; nothing to do with a batch file (--force "
+              "redoes it)", file=sys.stderr)  # fmt: skip
+        return 0
     if reuse:
         header = stored if isinstance(stored.get("files"), dict) else {**stored, "files": file_hashes(paths)}
         predictions = paths["jsonl"]  # read as a stream: memory grows with the targets, not the file
@@ -244,6 +270,8 @@ def execute(
         )
     else:
         system = cls(**options)  # checks the options; no I/O yet
+        if batch_export or batch_import:
+            system.use_batch()  # no server asked anything
         system.check()  # a missing key or file: refused before anything starts
         system.for_benchmark(dataset, split)
         with system:  # starts what the system needs (a local engine, a connection), closes it after
@@ -253,6 +281,13 @@ def execute(
             with RunLock(paths):
                 if extend and not paths["journal"].exists():
                     seed_journal(paths, stored, lambda tid, answer: journal_line(name, tid, answer))
+                if batch_export:
+                    print(
+                        shown(export_requests(system, rows, paths, header, Path(batch_export), force)), file=sys.stderr
+                    )
+                    return 0
+                if batch_import:
+                    import_answers(system, rows, header, Path(batch_import))
                 answers = run(system, rows, output_path, header, progress=progress, force=force)
             header = run_header(paths) or header  # as recorded, with the sha256 of the files written
             report = system.report()

@@ -112,6 +112,10 @@ class System:
         """Yield (row id, ranked substitutes) for every row, in any order."""
         raise NotImplementedError
 
+    def no_answer(self, missing: list[str], total: int) -> str:
+        """The line a run ends with when rows of its `total` are left without an answer (`missing`, in row order)."""
+        return f"{self.name} gave no answer for {len(missing)} targets (first: {missing[0]})"
+
     def report(self) -> dict:
         """Figures for the end of a run (tokens, cost, cache hits…); empty by default."""
         return {}

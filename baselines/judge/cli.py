@@ -57,6 +57,19 @@ def register(subparsers) -> None:
     llm.add_argument("--output", required=True, help="the judgments file to write (JSONL)")
     llm.add_argument("--agreement", help="a `swords judge validate --output` file: its figures go into each record")
     add_judge_options(llm)
+    batch = llm.add_mutually_exclusive_group()
+    batch.add_argument(
+        "--batch-export",
+        metavar="FILE",
+        help="write the request of every candidate not yet judged to FILE, in OpenAI's Batch API format (vLLM's "
+        "run_batch reads it too; the constraint as that engine takes it), and send nothing",
+    )
+    batch.add_argument(
+        "--batch-import",
+        metavar="FILE",
+        help="take the answers from FILE, the output of OpenAI's Batch API or vLLM's run_batch for an export of "
+        "this judging, instead of asking a server; what it lacks stays to do",
+    )
     llm.add_argument("--force", action="store_true", help="replace an --output (or a journal) of anything else")
     llm.set_defaults(func=llm_command, resumes=True)  # an interrupted judging resumes (the stop line says so)
 
@@ -107,7 +120,7 @@ def model_input(args: argparse.Namespace) -> tuple[str, str | None]:
     return f"--model {args.model}", args.model if args.local else None
 
 
-def judge_of(args: argparse.Namespace, command: str = "judge llm"):
+def judge_of(args: argparse.Namespace, command: str = "judge llm", batch: bool = False):
     from swords_baselines.judge.llm import JudgeSettings, LLMJudge
     from swords_baselines.llm.client import check_base_url
     from swords_lexsub.extras import check
@@ -129,6 +142,9 @@ def judge_of(args: argparse.Namespace, command: str = "judge llm"):
     )
     with said_as(command):
         judge = LLMJudge(settings)
+        if batch:
+            judge.use_batch()  # no server asked anything
+        judge.check()
     check_cache_folder(settings.cache_folder(), args.cache_dir)
     return judge
 
@@ -231,15 +247,19 @@ def read_agreement(path: str, judge: str) -> dict:
 
 
 def llm_command(args: argparse.Namespace) -> int:
+    from swords_baselines.judge.batch import check_export, exporter, import_answers, import_summary
     from swords_baselines.judge.run import judge_tasks, paths_of
     from swords_metric import MetricInputError, read_tasks
 
     output = Path(args.output)  # the judgments, the journal and the lock: none of them a file the run reads
+    export = [(f"--batch-export {args.batch_export}", args.batch_export)] if args.batch_export else []
     refuse_input_as_output(
-        [(f"--output {output}", path) for path in paths_of(output).values()],
-        [(f"--tasks {args.tasks}", args.tasks), (f"--agreement {args.agreement}", args.agreement), model_input(args)],
-    )
-    judge = judge_of(args)  # checks the settings and the key; starts nothing
+        [*((f"--output {output}", path) for path in paths_of(output).values()), *export],
+        [(f"--tasks {args.tasks}", args.tasks), (f"--agreement {args.agreement}", args.agreement), model_input(args),
+         (f"--batch-import {args.batch_import}", args.batch_import)],
+    )  # fmt: skip
+    check_export(args.batch_export, paths_of(output), args.force)
+    judge = judge_of(args, batch=bool(args.batch_export or args.batch_import))  # checks the settings; starts nothing
     try:
         taskset = read_tasks(args.tasks)
     except MetricInputError as error:
@@ -248,7 +268,14 @@ def llm_command(args: argparse.Namespace) -> int:
     if args.agreement:
         header["agreement"] = read_agreement(args.agreement, judge.judge)
     started = time.monotonic()
-    outcome = judge_tasks(taskset, judge, Path(args.output), header, force=args.force, tasks=f"--tasks {args.tasks}")
+    if args.batch_import:
+        import_answers(judge, taskset, header, Path(args.batch_import))
+    export = exporter(judge, header, Path(args.batch_export)) if args.batch_export else None
+    outcome = judge_tasks(
+        taskset, judge, Path(args.output), header, force=args.force, tasks=f"--tasks {args.tasks}", export=export
+    )
+    if export is not None:
+        return 0
     print(shown(f"wrote {args.output}"), file=sys.stderr)
     print(f"judge: {judge.judge}")
     print(f"judgments: {outcome.judgments}")
@@ -258,6 +285,9 @@ def llm_command(args: argparse.Namespace) -> int:
     print(f"failed items: {len(outcome.failed)} ({len(not_label)} not a label, {no_answer} no answer)")
     for verdict in outcome.failed[:3]:
         print(shown(f"  {verdict.task.task} {verdict.candidate.substitute!r}: {verdict.failure}"), file=sys.stderr)
+    left = import_summary(judge, outcome.asked, outcome.failed)
+    if left is not None:
+        print(shown(left), file=sys.stderr)
     print(f"seconds: {time.monotonic() - started:.1f}")
     return 0
 

@@ -14,10 +14,12 @@ from pathlib import Path
 from swords_baselines.judge import constraint as constraints
 from swords_baselines.judge.model_file import content_sha256
 from swords_baselines.judge.prompt import judge_id, parse_label, request_body
+from swords_baselines.llm.batch import Outputs, custom_id
 from swords_baselines.llm.cache import ResponseCache
-from swords_baselines.llm.client import LLMClient, api_key, check_server_proxy, effective_base_url, is_openai
+from swords_baselines.llm.client import LLMClient, Reply, api_key, check_server_proxy, effective_base_url, is_openai
 from swords_baselines.llm.config import default_cache_dir
-from swords_baselines.llm.errors import TargetFailed
+from swords_baselines.llm.errors import BadOutput, TargetFailed
+from swords_baselines.llm.parse import extract
 from swords_baselines.llm.retry import Backoff
 from swords_baselines.llm.session import LLMSession
 from swords_lexsub.credentials import public_url
@@ -84,6 +86,8 @@ class LLMJudge:
         self._entered = False
         self._first = asyncio.Lock()  # held by the requests that wait for the first constrained answer
         self._tried = False  # a constrained request was answered, or the constraint refused
+        self.batch = False  # a batch file's judging (use_batch): no server is asked anything
+        self.imported: Outputs | None = None  # the batch output file the answers come from (answer_from)
         if settings.local:
             from swords_baselines.llm.engine import DEFAULT_MODEL, LocalEngine
 
@@ -96,10 +100,53 @@ class LLMJudge:
             name = DEFAULT_MODEL if shipped else self.engine.path.stem
             self.judge = judge_id(f"{name}@{self.sha256[:12]}")
         else:
-            base_url = effective_base_url(settings.base_url)
-            api_key(base_url, settings.api_key_env)  # a missing key: said before work
-            check_server_proxy(base_url, "judge llm")  # so is a proxy variable that cannot work
             self.judge = judge_id(settings.model)
+
+    def check(self) -> None:
+        """Before any work: OpenAI's API needs a key, and the environment's proxy for the server must work (a batch
+        file's judging asks no server)."""
+        if not self.settings.local and not self.batch:
+            base_url = effective_base_url(self.settings.base_url)
+            api_key(base_url, self.settings.api_key_env)  # a missing key: said before work
+            check_server_proxy(base_url, "judge llm")  # so is a proxy variable that cannot work
+
+    def use_batch(self) -> None:
+        """Before it is entered: the judging writes or reads a batch file (llm/batch.py), asking no server anything;
+        its constraint is the one the file's engine takes: OpenAI's JSON schema for OpenAI's API (no --base-url),
+        else vLLM's guided choice (its run_batch)."""
+        if self.settings.local:
+            raise SwordsError(
+                "judge llm: a batch file is for another engine (OpenAI's Batch API, vLLM's run_batch), and --local "
+                "serves the model here: drop --local, and name the model the engine serves with --model"
+            )
+        self.batch = True
+        if self.settings.constraint != constraints.NONE:
+            openai = is_openai(effective_base_url(self.settings.base_url))
+            self.constraint = constraints.SCHEMA if openai else constraints.GUIDED
+
+    def batch_requests(self, items: Sequence[tuple[Task, Candidate]], settings: dict) -> Iterator[tuple]:
+        """(item key, custom_id, endpoint, body) of each item's request, as a batch file names it: the constraint in
+        the body itself, as the engine reads it (the client's extra_body is no field of its own)."""
+        for task, candidate in items:
+            body = constraints.constrained(request_body(self.model, task, candidate.substitute), self.constraint)
+            body = {**{k: v for k, v in body.items() if k != "extra_body"}, **body.get("extra_body", {})}
+            item = batch_item(task, candidate)
+            yield item, custom_id(item, "chat", body, settings), "chat", body
+
+    def answer_from(self, outputs: Outputs) -> None:
+        """Answer from a batch output file (llm/batch.read_outputs) instead of the server."""
+        self.imported = outputs
+
+    def _imported(self, task: Task, candidate: Candidate) -> Verdict:
+        kind, outcome = self.constraint, self.imported.outcomes.get(batch_item(task, candidate))
+        if outcome is None or outcome.failure is not None:
+            why = outcome.failure if outcome else "not in the batch output file"
+            return Verdict(task, candidate, None, failure=f"no answer: {why}", constraint=kind)
+        try:
+            text, _ = extract("chat", outcome.body)
+        except BadOutput as error:
+            return Verdict(task, candidate, None, failure=f"no answer: {error}", constraint=kind)
+        return self._read(task, candidate, kind, Reply(self.client.redact(text), None, outcome.body, cached=False))
 
     @property
     def engine(self):
@@ -139,6 +186,8 @@ class LLMJudge:
         self._entered = True
         if settings.constraint == constraints.NONE:
             self.constraint = constraints.NONE  # the server is not asked what it is
+        elif self.batch:
+            pass  # the batch file's engine's (use_batch)
         elif self.engine is not None:
             self.constraint = constraints.GRAMMAR  # llama.cpp's
         else:
@@ -178,6 +227,10 @@ class LLMJudge:
                 self.constraint = constraints.NONE
                 constraints.say(self.client, constraints.refusal_line(self.client, kind, error))
             kind = constraints.NONE
+        return self._read(task, candidate, kind, reply)
+
+    def _read(self, task: Task, candidate: Candidate, kind: str, reply: Reply) -> Verdict:
+        """A reply as the candidate's verdict: a label, its probability where the reply tells it, or a failure."""
         if not finite_json(reply.response):  # Python reads NaN and Infinity; no JSON writer writes them
             failure = "no answer: the server's answer is malformed (its JSON holds NaN or Infinity, which JSON has not)"
             return Verdict(task, candidate, None, failure=failure, constraint=kind)
@@ -192,6 +245,9 @@ class LLMJudge:
         """Each item's Verdict in completion order; a SwordsError only when no request can succeed."""
         if not self._entered:
             raise SwordsError("judge llm: use the judge in a with block")
+        if self.imported is not None:
+            yield from (self._imported(task, candidate) for task, candidate in items)
+            return
         requests = (self._verdict(task, candidate) for task, candidate in items)
         yield from self.session.completed(requests, "judge llm")
 
@@ -202,6 +258,11 @@ class LLMJudge:
     @property
     def cache_hits(self) -> int:
         return self.client.usage.cache_hits if self.client is not None else 0
+
+
+def batch_item(task: Task, candidate: Candidate) -> str:
+    """A candidate's key in a batch file: its task and its place there (the tasks file's digest is in the custom_id)."""
+    return f"{task.task}/{task.candidates.index(candidate)}"
 
 
 def finite_json(value: object) -> bool:

@@ -18,6 +18,7 @@ import json
 import math
 import os
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -257,11 +258,18 @@ def _no_label(outcome: Outcome) -> str:
 
 
 def judge_tasks(
-    taskset: TaskSet, judge: LLMJudge, output: Path, header: dict, force: bool = False, tasks: str = "the tasks file"
+    taskset: TaskSet,
+    judge: LLMJudge,
+    output: Path,
+    header: dict,
+    force: bool = False,
+    tasks: str = "the tasks file",
+    export: Callable[[list], None] | None = None,
 ) -> Outcome:
     """Judge every candidate not yet judged, journalled; write the output atomically. `header` identifies the run
     (its judge, tasks_sha256 and agreement stamped on every record). A run that would write no judgment (no task, no
-    answer, no answer naming a label) is one SwordsError, nothing written."""
+    answer, no answer naming a label) is one SwordsError, nothing written. `export` takes the items not yet judged
+    instead (a batch file: judge/batch.py), and nothing else is done."""
     if not taskset.tasks:  # `tasks`: the file's name in the line
         raise SwordsError(
             f"judge llm: {tasks} holds no task: nothing to judge, nothing written (`swords judge tasks` makes "
@@ -277,6 +285,9 @@ def judge_tasks(
         places = f"{output} and {paths['journal']}" if earlier else str(paths["journal"])
         items = [(t, c) for t in taskset.tasks for c in t.candidates if (t.task, c.substitute) not in done]
         outcome = Outcome(asked=len(items))
+        if export is not None:
+            export(items)
+            return outcome
         extra = {
             "dataset": taskset.header.get("dataset"),
             "split": taskset.header.get("split"),

@@ -15,6 +15,7 @@ from swords_baselines.llm.client import check_base_url
 from swords_baselines.llm.engine import DEFAULT_MODEL as DEFAULT_LOCAL_MODEL
 from swords_baselines.llm.engine_limits import MAX_TOTAL_CONTEXT
 from swords_baselines.llm.priming import AUTO_PRIMING, named, priming_split
+from swords_baselines.llm.usage import Pricing, on_this_machine
 from swords_baselines.options import check_settings, setting
 from swords_lexsub.errors import SwordsError
 
@@ -45,8 +46,8 @@ PAPER_PRESET = {
 }
 PAPER_STOPS = ("\n", "\r", "\n\n")
 
-# USD per million tokens (prompt, completion), as OpenAI listed them; pass --price-prompt and
-# --price-completion for any other model or when prices change. Unknown models cost 0.
+# USD per million tokens (prompt, completion), as OpenAI listed them (its Batch API bills half: usage.py); pass
+# --price-prompt and --price-completion for any other model or when prices change. Other models get no dollar figure.
 PRICES = {
     "davinci": (60.0, 60.0),  # GPT-3 davinci in 2020, the paper's model ($0.06 per 1K tokens)
     "davinci-002": (2.0, 2.0),
@@ -136,10 +137,12 @@ class LLMConfig:
         "a target that keeps failing: abort (rerun to retry it) or empty", "abort", choices=("abort", "empty")
     )
     price_prompt: float | None = setting(
-        "USD per million prompt tokens (none: known price or 0)", minimum=0, affects_output=False
+        "USD per million prompt tokens (none: the known price, else no dollar figure)", minimum=0, affects_output=False
     )
     price_completion: float | None = setting(
-        "USD per million completion tokens (none: known price or 0)", minimum=0, affects_output=False
+        "USD per million completion tokens (none: the known price, else no dollar figure)",
+        minimum=0,
+        affects_output=False,
     )
 
     @classmethod
@@ -223,13 +226,22 @@ class LLMConfig:
     def bans_newlines(self) -> bool:
         return self.force_longer if self.force_longer is not None else self.mode == "completions"
 
-    @property
-    def prices(self) -> tuple[float, float]:
-        known = PRICES.get(self.model_name, (0.0, 0.0))
-        return (
-            known[0] if self.price_prompt is None else self.price_prompt,
-            known[1] if self.price_completion is None else self.price_completion,
-        )
+    def pricing(self, base_url: str) -> Pricing:
+        """What the run's tokens cost (usage.py): the price options if given (the user's say-so); else none for a
+        model served on this machine, the price table's (OpenAI's list) for a model it has, none for another."""
+        known = PRICES.get(self.model_name)
+        if self.price_prompt is not None or self.price_completion is not None:
+            known = known or (0.0, 0.0)
+            prompt = known[0] if self.price_prompt is None else self.price_prompt
+            return Pricing((prompt, known[1] if self.price_completion is None else self.price_completion))
+        if self.local or on_this_machine(base_url):
+            return Pricing(None, why_none="none in dollars (the model is served on this machine)")
+        if known is None:
+            return Pricing(
+                None,
+                why_none=f"unknown (no price known for {self.model_name}: pass --price-prompt and --price-completion)",
+            )
+        return Pricing(known, listed=True)
 
     def sampling(self, served_model: str) -> dict:
         """The request's sampling parameters (no logit bias: it needs the served model's token ids)."""

@@ -10,16 +10,18 @@ import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from swords_baselines.llm.batch import Outputs, custom_id, summary
 from swords_baselines.llm.cache import ResponseCache
-from swords_baselines.llm.client import LLMClient, api_key, check_server_proxy, effective_base_url
+from swords_baselines.llm.client import LLMClient, Reply, api_key, check_server_proxy, effective_base_url
 from swords_baselines.llm.config import LLMConfig
-from swords_baselines.llm.errors import TargetFailed
+from swords_baselines.llm.errors import BadOutput, TargetFailed
 from swords_baselines.llm.failures import Failure, FailurePolicy
-from swords_baselines.llm.parse import bounded, kept_length, parse_completion, to_prediction
+from swords_baselines.llm.parse import bounded, extract, kept_length, parse_completion, to_prediction
 from swords_baselines.llm.priming import priming_split
 from swords_baselines.llm.prompting import prompting
 from swords_baselines.llm.retry import Backoff
 from swords_baselines.llm.session import LLMSession
+from swords_baselines.llm.tokens import encoding_for_model
 from swords_baselines.llm.usage import reported_tokens, usage_figures
 from swords_baselines.options import options_from
 from swords_baselines.system import Prediction, System
@@ -73,6 +75,10 @@ class LLM(System):
         self.bounded_targets = 0  # completions cut to what is kept of them (parse.bounded)
         self._session_key: str | None = None
         self._ready = False
+        self.offline = False  # a batch file's run (use_batch): no server is asked anything
+        self.imported: Outputs | None = None  # the batch output file the answers come from (answer_from)
+        self.unimported: dict[str, str] = {}  # target id -> why the batch output file left it unanswered
+        self.answers_imported = 0
 
     @property
     def engine(self):
@@ -101,9 +107,23 @@ class LLM(System):
 
     # -- System interface --
 
+    def use_batch(self) -> None:
+        """Before it starts: the run writes or reads a batch file (batch.py), asking no server anything."""
+        if self.settings.local:
+            raise SwordsError(
+                "llm: a batch file is for another engine (OpenAI's Batch API, vLLM's run_batch), and --local serves "
+                "the model here: drop --local, and name the model the engine serves with --model"
+            )
+        if not self.settings.tokenizer and encoding_for_model(self.model) is None:
+            raise SwordsError(
+                f"llm: a batch file is made without asking any server, and no tokenizer is known for model "
+                f"{self.model!r}: pass --tokenizer (an encoding such as cl100k_base, or the model's tokenizer.json)"
+            )
+        self.offline = True
+
     def check(self) -> None:
         """Before any work: OpenAI's API needs a key, and the environment's proxy for the server must work."""
-        if not self.settings.local:
+        if not self.settings.local and not self.offline:
             base_url = effective_base_url(self.settings.base_url)
             api_key(base_url, self.settings.api_key_env, self._session_key)
             check_server_proxy(base_url)
@@ -162,12 +182,37 @@ class LLM(System):
         if not self._ready:
             raise SwordsError("llm: start() the system (or use it in a with block) before asking it")
 
+    def batch_requests(self, rows: Sequence[dict], settings: dict) -> Iterator[tuple[str, str, str, dict]]:
+        """(target id, custom_id, endpoint, body) of each row's request, as a batch file names it (batch.py)."""
+        for row in rows:
+            endpoint, body = self.request_body(row)
+            yield row["id"], custom_id(row["id"], endpoint, body, settings), endpoint, body
+
+    def answer_from(self, outputs: Outputs) -> None:
+        """Answer from a batch output file (batch.read_outputs) instead of the server."""
+        self.imported = outputs
+
+    def _imported(self, row: dict) -> TargetAnswer:
+        outcome = self.imported.outcomes.get(row["id"])
+        if outcome is None or outcome.failure is not None:
+            return TargetAnswer(row["id"], None, outcome.failure if outcome else "not in the file")
+        endpoint, body = self.request_body(row)
+        try:
+            text, finish_reason = extract(endpoint, outcome.body)
+        except BadOutput as error:
+            return TargetAnswer(row["id"], None, str(error))
+        return self._answered(row, body, Reply(self.client.redact(text), finish_reason, outcome.body, cached=False))
+
     async def _answer(self, row: dict) -> TargetAnswer:
         endpoint, body = self.request_body(row)
         try:
             reply = await self.client.request(endpoint, body)
         except TargetFailed as error:
             return TargetAnswer(row["id"], None, str(error))
+        return self._answered(row, body, reply)
+
+    def _answered(self, row: dict, body: dict, reply: Reply) -> TargetAnswer:
+        """A reply as the target's answer: its tokens counted, its completion bounded and parsed."""
         usage = reply.response.get("usage") if isinstance(reply.response.get("usage"), dict) else {}
         counts = {}
         for field in ("prompt_tokens", "completion_tokens"):
@@ -209,6 +254,9 @@ class LLM(System):
         """Each row's TargetAnswer in completion order; a SwordsError only when no request can succeed (the server
         down, the key refused). The loop runs only while this generator waits, requests in flight on their sockets."""
         self._started()
+        if self.imported is not None:
+            yield from (self._imported(row) for row in rows)
+            return
         finished = 0
 
         def kept() -> str:
@@ -229,7 +277,11 @@ class LLM(System):
                 policy.answered()
                 finished += answer.failure is None
                 self.empty_answers += answer.failure is not None
+                self.answers_imported += self.imported is not None
                 yield answer.target_id, answer.prediction or []
+                continue
+            if self.imported is not None:  # left unanswered, for the summary (no_answer): nothing to abort
+                self.unimported[answer.target_id] = answer.failure
                 continue
             self.failed[answer.target_id] = answer.failure
             _log(f"llm: {answer.target_id} failed: {answer.failure}")  # shown escaped: the server wrote part of it
@@ -238,10 +290,18 @@ class LLM(System):
             policy.failed(Failure(answer.target_id, answer.failure, answer.empty))
         policy.end_of_batch(finished)
 
+    def no_answer(self, missing: list[str], total: int) -> str:
+        if self.imported is None:
+            return super().no_answer(missing, total)
+        return summary(self.imported, self.unimported, missing, total - len(missing), total)
+
     def report(self) -> dict:
         if self.client is None:
             return {}
-        figures = usage_figures(self.client.usage, self.settings.prices, self.bad_usage)
+        pricing = self.settings.pricing(self.client.base_url)
+        figures = usage_figures(self.client.usage, pricing, self.bad_usage, batch=self.imported is not None)
+        if self.imported is not None:
+            figures["answers imported"] = self.answers_imported
         if self.failed:
             figures["failed targets"] = len(self.failed)
         if self.empty_answers:

@@ -46,20 +46,62 @@ def reported_tokens(usage: dict, name: str) -> int | None:
     return int(value)
 
 
-def usage_figures(usage: Usage, prices: tuple[float, float], bad_usage: set[str]) -> dict:
-    """The run report's figures of what was used, and its cost at `prices` (USD per million prompt and completion
-    tokens; unknown after a usage field that was no count)."""
-    cost = (usage.prompt_tokens * prices[0] + usage.completion_tokens * prices[1]) / 1e6
-    figures = {
+# OpenAI's Batch API bills half the list price (its answers come within 24 hours instead of at once).
+BATCH_DISCOUNT = 0.5
+_THIS_MACHINE = ("localhost", "localhost.localdomain", "ip6-localhost")
+
+
+def on_this_machine(base_url: str) -> bool:
+    """Whether `base_url` names this machine (localhost, 127.0.0.0/8, ::1): a model served there is not billed."""
+    import ipaddress
+    from urllib.parse import urlsplit
+
+    host = (urlsplit(base_url).hostname or "").rstrip(".").lower()
+    if host in _THIS_MACHINE:
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+@dataclass(frozen=True)
+class Pricing:
+    """What a run's tokens cost: USD per million (prompt, completion) tokens, None without a price; `listed`: from
+    the price table (OpenAI's list, so its Batch API's half applies); `why_none`: why there is no dollar figure."""
+
+    prices: tuple[float, float] | None
+    listed: bool = False
+    why_none: str = ""
+
+
+def _cost(usage: Usage, prices: tuple[float, float], factor: float = 1.0) -> float:
+    return factor * (usage.prompt_tokens * prices[0] + usage.completion_tokens * prices[1]) / 1e6
+
+
+def usage_figures(usage: Usage, pricing: Pricing, bad_usage: set[str], batch: bool = False) -> dict:
+    """The run report's figures of what was used, and its cost: at list price online (and at the Batch API's where
+    the price table has the model), at batch price for answers a batch brought (`batch`); no dollar figure without
+    a price (`pricing.why_none`), unknown after a usage field that was no count."""
+    figures: dict = {
         "requests sent": usage.requests,
         "retries": usage.retries,
         "cache hits": usage.cache_hits,
         "prompt tokens": usage.prompt_tokens,
         "completion tokens": usage.completion_tokens,
-        "estimated cost (USD)": round(cost, 4)
-        if not bad_usage and math.isfinite(cost)
-        else f"unknown (the server reported {', '.join(f'usage.{f}' for f in sorted(bad_usage))} as no count)",
     }
+    prices = pricing.prices
+    if prices is None:
+        figures["cost"] = pricing.why_none
+    elif bad_usage or not math.isfinite(_cost(usage, prices)):
+        reported = ", ".join(f"usage.{f}" for f in sorted(bad_usage)) or "a count"
+        figures["estimated cost (USD)"] = f"unknown (the server reported {reported} as no count)"
+    elif batch and pricing.listed:
+        figures["estimated cost at batch price (USD)"] = round(_cost(usage, prices, BATCH_DISCOUNT), 4)
+    else:
+        figures["estimated cost (USD)"] = round(_cost(usage, prices), 4)
+        if pricing.listed and not batch:
+            figures["the same at batch price (USD)"] = round(_cost(usage, prices, BATCH_DISCOUNT), 4)
     if usage.cache_hits:
         figures["tokens served from cache"] = usage.cached_prompt_tokens + usage.cached_completion_tokens
     return figures

@@ -84,7 +84,7 @@ def _journal_answer(line: str) -> tuple[str, Prediction]:
     return record["id"], prediction
 
 
-def _read_journal(path: Path, header: dict, known_ids: set[str], force: bool) -> dict[str, Prediction]:
+def read_journal(path: Path, header: dict, known_ids: set[str], force: bool) -> dict[str, Prediction]:
     """Answers an interrupted run of the same identity recorded (a last line cut short is cut off the file)."""
     if not path.exists():
         return {}
@@ -157,7 +157,7 @@ def run(
 
     paths = output_paths(Path(output))
     ids = [row["id"] for row in rows]
-    done = _read_journal(paths["journal"], header, set(ids), force)
+    done = read_journal(paths["journal"], header, set(ids), force)
     todo = [row for row in rows if row["id"] not in done]
     fresh = not paths["journal"].exists()
     descriptor = open_in_place(paths["journal"], os.O_WRONLY | os.O_APPEND | os.O_CREAT)
@@ -189,7 +189,7 @@ def run(
                 bar.close()
             missing = [tid for tid in ids if tid not in done]
             if missing:
-                raise SwordsError(f"{system.name} gave no answer for {len(missing)} targets (first: {missing[0]})")
+                raise SwordsError(system.no_answer(missing, len(ids)))
             predictions = {tid: done[tid] for tid in ids}
 
             def write(staged: dict[str, Path]) -> None:

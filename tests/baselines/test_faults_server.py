@@ -48,7 +48,8 @@ def strict_json(path: Path) -> object:
 def test_usage_counts_that_are_no_counts_give_an_unknown_cost_and_strict_json(tmp_path, key, field, value):
     with LLMServer(usage={field: value}) as server:
         output = tmp_path / "out.jsonl"
-        done = swords(*llm_args(server.base_url, output, limit=3), env=key)
+        # priced (a server on 127.0.0.1 has no dollar figure otherwise)
+        done = swords(*llm_args(server.base_url, output, "--price-prompt", "2", limit=3), env=key)
     assert done.returncode == 0, done.stderr
     warnings = [line for line in done.stderr.splitlines() if "usage." in line]
     assert len(warnings) == 1, done.stderr  # once, not once a target
