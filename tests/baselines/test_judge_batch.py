@@ -56,7 +56,7 @@ def without_time(path: Path) -> list[dict]:
     return [{k: v for k, v in record.items() if k != "time"} for record in records(path)]
 
 
-@pytest.mark.slow  # 5 s on two cores
+@pytest.mark.slow  # 3 s on two cores
 def test_a_judging_through_a_batch_gives_the_online_labels_and_probabilities(tasks, tmp_path, monkeypatch):
     monkeypatch.setenv("SWORDS_NO_KEY", "sk-judge")
     requests, answers = tmp_path / "requests.jsonl", tmp_path / "answers.jsonl"
@@ -107,3 +107,18 @@ def test_a_partial_import_names_what_it_lacks(tasks, tmp_path, capsys):
     assert f"{answers}: 7 of 10 candidates answered, 3 left unanswered (line 1 (" in err
     assert "HTTP 500: The server had an error" in err and "line 2: not JSON" in err and "2 not in the file" in err
     assert len(records(tmp_path / "j.jsonl")) == 7
+
+
+def test_an_output_for_another_judge_is_refused_and_nothing_is_judged(tasks, tmp_path, capsys):
+    requests, answers = tmp_path / "requests.jsonl", tmp_path / "answers.jsonl"
+    with answering(LLMServer(), tasks) as server:
+        exported = args(tasks, tmp_path / "j.jsonl", server.base_url, "--batch-export", str(requests))
+        assert swords_main([*exported, "--model", "other-model"]) == 0
+        stand_in(server, requests, answers)
+        capsys.readouterr()
+        assert swords_main(args(tasks, tmp_path / "j.jsonl", server.base_url, "--batch-import", str(answers))) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"swords: error: {answers}:1: custom_id ") and len(err.splitlines()) == 1
+    assert err.endswith("is not a request of this run (an output of another export: other settings or other targets); "
+                        "nothing was imported")  # fmt: skip
+    assert not (tmp_path / "j.jsonl").exists() and not (tmp_path / "j.jsonl.partial").exists()

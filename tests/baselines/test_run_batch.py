@@ -38,8 +38,8 @@ def args(
     (None: OpenAI's API, whose Batch API a batch file is for)."""
     return [
         "run", "--system", "llm", "--dataset", dataset, "--split", "test", "--output", str(output),
-        *(["--base-url", base_url] if base_url else []), "--model", "davinci-002", "--api-key-env", "SWORDS_FAULT_KEY", "--cache-dir", "off",
-        "--limit", str(limit), "--bootstrap", "0", "--no-progress", *extra,
+        *(["--base-url", base_url] if base_url else []), "--model", "davinci-002", "--api-key-env",
+        "SWORDS_FAULT_KEY", "--cache-dir", "off", "--limit", str(limit), "--bootstrap", "0", "--no-progress", *extra,
     ]  # fmt: skip
 
 
@@ -148,7 +148,8 @@ def test_the_rest_of_a_partial_import_is_asked_online(server, tmp_path, online):
     assert swords(*args(output, "--batch-export", str(requests), base_url=url)).returncode == 0
     full = stand_in(requests, answers)
     answers.write_text("".join(json.dumps(line) + "\n" for line in full[5:]))  # requests 20 to 16 lost
-    assert "15 of 20 targets answered, 5 left unanswered (5 not in the file" in one_line(swords(*args(output, "--batch-import", str(answers), base_url=url)))
+    line = one_line(swords(*args(output, "--batch-import", str(answers), base_url=url)))
+    assert "15 of 20 targets answered, 5 left unanswered (5 not in the file" in line
     sent = len(server.requests)
     done = swords(*args(output, base_url=url), env={"SWORDS_FAULT_KEY": "sk-x"})
     assert done.returncode == 0, done.stderr
