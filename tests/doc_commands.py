@@ -43,6 +43,10 @@ NOT_RUN = {
     r"^python space/app\.py": "serves until stopped: test_space_cli.py and the Space tests start it",
     r"^swords llm serve": "serves until stopped: test_llm_local_engine.py starts it and calls /v1/completions",
     r"^vllm serve": "needs vLLM and a GPU",
+    r"^vllm run-batch ": "needs vLLM and a GPU (test_run_batch.py and test_judge_batch.py answer the exported files "
+    "with a stand-in that writes run_batch's output format)",
+    r"--batch-import answers\.jsonl$": "reads the answers OpenAI's Batch API or vLLM's run_batch wrote: "
+    "test_run_batch.py imports a stand-in's answers to the same export and checks them against the same answers online",
     LOCAL_RUN: "serves the embedded engine: tests/baselines/test_llm_local_runs.py runs it as written and checks its "
     "prompts and answers (test_the_manuals_local_run_answers_real_substitutes_offline)",
     ENGINE: "serves the embedded engine: tests/baselines/test_docs_engine_commands.py runs it as written, in the "

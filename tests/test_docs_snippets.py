@@ -38,6 +38,8 @@ NOT_RUN_PYTHON = {
     "exported repositories on a local Hub-compatible server (test_hub_server.py)",
     r"Client\(\"http://127\.0\.0\.1:7860/\"\)": "needs the running app: test_space_api_snippet.py runs this block "
     "against one",
+    r"client\.batches\.create\(": "uploads to OpenAI's Batch API (a paid account): test_run_batch.py answers the "
+    "exported file with a stand-in that writes the Batch API's output format",
 }
 
 # Python blocks that take more than ~20 s: `evaluate`'s own start (it imports transformers and torch).

@@ -24,6 +24,7 @@ USER_PAGES = [
     DOCS / "baselines" / "llm.md",
     DOCS / "baselines" / "lm-eval.md",
     DOCS / "baselines" / "judge.md",
+    DOCS / "baselines" / "at-scale.md",
 ]
 MAX_AVERAGE_WORDS, MAX_WORDS, MAX_CODE_WIDTH = 18, 50, 100
 
