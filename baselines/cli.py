@@ -257,8 +257,8 @@ def execute(
         raise SwordsError(str(error)) from None
     report: dict = {}
     if reuse and (batch_export or batch_import):
-        print(f"{paths['jsonl']}: a finished run with these settings; nothing to do with a batch file (--force "
-              "redoes it)", file=sys.stderr)  # fmt: skip
+        print(shown(f"{paths['jsonl']}: a finished run with these settings; no batch file to make or read (--force "
+                    "redoes it)"), file=sys.stderr)  # fmt: skip
         return 0
     if reuse:
         header = stored if isinstance(stored.get("files"), dict) else {**stored, "files": file_hashes(paths)}

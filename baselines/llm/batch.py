@@ -124,7 +124,8 @@ def _failure(record: dict) -> tuple[dict | None, str | None]:
         return None, "no response"
     status, body = response.get("status_code"), response.get("body")
     if status != 200:
-        message = body.get("error", {}).get("message") if isinstance(body, dict) else None
+        error = body.get("error") if isinstance(body, dict) else None
+        message = error.get("message") if isinstance(error, dict) else error
         message = message if isinstance(message, str) else ""
         return None, _short(f"HTTP {status}" + (f": {message}" if message else ""))
     if not isinstance(body, dict):

@@ -113,6 +113,8 @@ def test_export_sends_nothing_and_its_import_gives_the_online_run(server, tmp_pa
         online[3]["completion tokens"],
     )
     assert report["cost"] == online[3]["cost"] == "none in dollars (the model is served on this machine)"
+    again = swords(*args(output, "--batch-export", str(requests), base_url=server.base_url))  # nothing left to ask
+    assert again.returncode == 0 and "a finished run with these settings; no batch file to make or read" in again.stderr
 
 
 @pytest.mark.slow  # 30 s on two cores
