@@ -2,9 +2,10 @@
 input file (a line a request: `custom_id`, `method`, `url`, `body`), and the output file read back (`custom_id`,
 `response.status_code`, `response.body`, `error`) as each request's answer or why it has none.
 
-A custom_id is the item's id (a target, a judging task) after a digest of the request and the run's settings, so
-an answer is taken only for the very request this run would send: an output of another export, other settings or
-another split is refused in one line, before anything is imported.
+A custom_id is a digest of the item's id (a target, a judging task's candidate), the request and the run's settings,
+so an answer is taken only for the very request this run would send: an output of another export, other settings or
+another split is refused in one line, before anything is imported. It is 39 characters of lower-case letters, digits
+and hyphens, which every batch API takes (some take no more than 64, and only those characters).
 """
 
 from __future__ import annotations
@@ -21,8 +22,8 @@ from swords_lexsub.files import atomic_writer, check_output_file, file_kind, ope
 from swords_lexsub.terminal import shown
 
 URLS = {"completions": "/v1/completions", "chat": "/v1/chat/completions"}
-_MARK = "@swords-"  # custom_id = ITEM@swords-DIGEST
-_DIGEST_CHARS = 16  # 64 bits: another run's request is never taken for this one's
+_PREFIX = "swords-"  # custom_id = swords-DIGEST
+_DIGEST_CHARS = 32  # 128 bits: another run's request is never taken for this one's
 # The largest output file read: OpenAI's Batch API takes input files up to 200 MB and 50,000 requests; an answer
 # with log-probabilities is a few kB, so 1 GiB holds any batch it can return. Checked before a byte is read.
 MAX_OUTPUT_BYTES = 2**30
@@ -32,16 +33,16 @@ _REASON_CHARS = 80
 
 
 def custom_id(item_id: str, endpoint: str, body: dict, settings: dict) -> str:
-    """The custom_id of one request: the item's id, then a digest of the URL, the body and the run's settings."""
-    request = {"url": URLS[endpoint], "body": body, "settings": settings}
+    """The custom_id of one request: a digest of the item's id, the URL, the body and the run's settings."""
+    request = {"item": item_id, "url": URLS[endpoint], "body": body, "settings": settings}
     text = json.dumps(request, sort_keys=True, ensure_ascii=True, allow_nan=False)
-    return f"{item_id}{_MARK}{hashlib.sha256(text.encode()).hexdigest()[:_DIGEST_CHARS]}"
+    return f"{_PREFIX}{hashlib.sha256(text.encode()).hexdigest()[:_DIGEST_CHARS]}"
 
 
 def _is_ours(name: object) -> bool:
-    if not isinstance(name, str) or _MARK not in name:
+    if not isinstance(name, str) or not name.startswith(_PREFIX):
         return False
-    digest = name.rsplit(_MARK, 1)[1]
+    digest = name[len(_PREFIX) :]
     return len(digest) == _DIGEST_CHARS and all(c in "0123456789abcdef" for c in digest)
 
 

@@ -56,7 +56,7 @@ def without_time(path: Path) -> list[dict]:
     return [{k: v for k, v in record.items() if k != "time"} for record in records(path)]
 
 
-@pytest.mark.slow  # 3 s on two cores
+@pytest.mark.slow  # 6 s on two cores (the online judging, an export, two imports)
 def test_a_judging_through_a_batch_gives_the_online_labels_and_probabilities(tasks, tmp_path, monkeypatch):
     monkeypatch.setenv("SWORDS_NO_KEY", "sk-judge")
     requests, answers = tmp_path / "requests.jsonl", tmp_path / "answers.jsonl"

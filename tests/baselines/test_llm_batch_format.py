@@ -4,6 +4,7 @@ named so, a line past the bound refused by its FILE:LINE, a failed retry after a
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -60,10 +61,12 @@ def test_a_line_past_the_bound_is_refused_by_its_place(tmp_path):
 
 def test_a_custom_id_holds_the_request_and_the_settings():
     first = custom_id("t:1", "completions", BODY, {"run": 1})
-    assert first.startswith("t:1@swords-") and first == custom_id("t:1", "completions", dict(BODY), {"run": 1})
+    assert re.fullmatch("swords-[0-9a-f]{32}", first)  # what every batch API takes (some: [A-Za-z0-9_-]{1,64})
+    assert first == custom_id("t:1", "completions", dict(BODY), {"run": 1})
     others = [
+        custom_id("t:2", "completions", BODY, {"run": 1}),
         custom_id("t:1", "chat", BODY, {"run": 1}),
         custom_id("t:1", "completions", {**BODY, "prompt": "q"}, {"run": 1}),
         custom_id("t:1", "completions", BODY, {"run": 2}),
     ]
-    assert len({first, *others}) == 4
+    assert len({first, *others}) == 5

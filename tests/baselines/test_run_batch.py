@@ -84,7 +84,7 @@ def online(server, tmp_path_factory) -> tuple[bytes, bytes, dict, dict, list[dic
     return (*outputs(output), [request["body"] for request in server.requests[sent:]])
 
 
-@pytest.mark.slow  # 25 s on two cores (an export, an import, and the online run it is compared with)
+@pytest.mark.slow  # 11 s on two cores (an export, an import, and the online run it is compared with)
 def test_export_sends_nothing_and_its_import_gives_the_online_run(server, tmp_path, online):
     requests, answers, output = tmp_path / "requests.jsonl", tmp_path / "answers.jsonl", tmp_path / "run.jsonl"
     sent, asked = len(server.requests), len(server.gets)  # it counts every request, a GET too
@@ -117,7 +117,7 @@ def test_export_sends_nothing_and_its_import_gives_the_online_run(server, tmp_pa
     assert again.returncode == 0 and "a finished run with these settings; no batch file to make or read" in again.stderr
 
 
-@pytest.mark.slow  # 30 s on two cores
+@pytest.mark.slow  # 7 s on two cores
 def test_a_partial_output_names_what_it_lacks_and_a_second_import_completes_the_run(server, tmp_path, online):
     requests, answers, output = tmp_path / "requests.jsonl", tmp_path / "answers.jsonl", tmp_path / "run.jsonl"
     url = server.base_url
@@ -143,7 +143,7 @@ def test_a_partial_output_names_what_it_lacks_and_a_second_import_completes_the_
     assert (predictions, upstream, metrics) == online[:3] and report["answers imported"] == 8
 
 
-@pytest.mark.slow  # 20 s on two cores
+@pytest.mark.slow  # 9 s on two cores
 def test_the_rest_of_a_partial_import_is_asked_online(server, tmp_path, online):
     requests, answers, output = tmp_path / "requests.jsonl", tmp_path / "answers.jsonl", tmp_path / "run.jsonl"
     url = server.base_url
@@ -159,7 +159,7 @@ def test_the_rest_of_a_partial_import_is_asked_online(server, tmp_path, online):
     assert outputs(output)[:3] == online[:3]
 
 
-@pytest.mark.slow  # 20 s on two cores
+@pytest.mark.slow  # 11 s on two cores
 def test_an_output_of_another_export_is_refused_and_nothing_is_imported(tmp_path):
     requests, answers, output = tmp_path / "requests.jsonl", tmp_path / "answers.jsonl", tmp_path / "run.jsonl"
     other = tmp_path / "other.jsonl"
@@ -187,7 +187,7 @@ def test_an_output_of_another_export_is_refused_and_nothing_is_imported(tmp_path
     assert tokens > 20 * 1000 and report["estimated cost at batch price (USD)"] == round(tokens * 2 / 1e6 / 2, 4)
 
 
-@pytest.mark.slow  # 12 s on two cores (seven commands refused, each its own process)
+@pytest.mark.slow  # 6 s on two cores (seven commands refused, each its own process)
 def test_batch_files_are_refused_where_they_cannot_be(tmp_path):
     output, requests = tmp_path / "run.jsonl", tmp_path / "requests.jsonl"
     mine = tmp_path / "mine.jsonl"
@@ -212,7 +212,7 @@ def test_batch_files_are_refused_where_they_cannot_be(tmp_path):
     assert f"{MAX_OUTPUT_BYTES + 1:,} bytes, past the {MAX_OUTPUT_BYTES:,} an output file may hold" in line
 
 
-@pytest.mark.slow  # 60 s on two cores (SWORDS test's targets exported, imported, killed, imported again)
+@pytest.mark.slow  # 21 s on two cores (SWORDS test's targets exported, imported, killed, imported again)
 def test_kill_9_during_an_import_loses_nothing(tmp_path):
     requests, answers, output = tmp_path / "requests.jsonl", tmp_path / "answers.jsonl", tmp_path / "run.jsonl"
 
