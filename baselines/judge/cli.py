@@ -14,6 +14,7 @@ from pathlib import Path
 
 import swords_dataset
 from swords_baselines.judge.outputs import refuse_foreign, refuse_link
+from swords_baselines.run.shards import SHARD_HELP, shard_option
 from swords_lexsub.arguments import float_range, int_range
 from swords_lexsub.errors import SwordsError
 from swords_lexsub.files import check_output_file, check_writable_folder, refuse_input_as_output, sha256_of
@@ -56,6 +57,7 @@ def register(subparsers) -> None:
     llm.add_argument("--tasks", required=True, help="the tasks file (`swords judge tasks`)")
     llm.add_argument("--output", required=True, help="the judgments file to write (JSONL)")
     llm.add_argument("--agreement", help="a `swords judge validate --output` file: its figures go into each record")
+    llm.add_argument("--shard", type=shard_option, metavar="K/N", help=SHARD_HELP.replace("targets", "candidates"))
     add_judge_options(llm)
     llm.add_argument("--force", action="store_true", help="replace an --output (or a journal) of anything else")
     llm.set_defaults(func=llm_command, resumes=True)  # an interrupted judging resumes (the stop line says so)
@@ -236,7 +238,7 @@ def llm_command(args: argparse.Namespace) -> int:
 
     output = Path(args.output)  # the judgments, the journal and the lock: none of them a file the run reads
     refuse_input_as_output(
-        [(f"--output {output}", path) for path in paths_of(output).values()],
+        [(f"--output {output}", path) for path in [*paths_of(output).values(), *paths_of(output, args.shard).values()]],
         [(f"--tasks {args.tasks}", args.tasks), (f"--agreement {args.agreement}", args.agreement), model_input(args)],
     )
     judge = judge_of(args)  # checks the settings and the key; starts nothing
@@ -248,8 +250,10 @@ def llm_command(args: argparse.Namespace) -> int:
     if args.agreement:
         header["agreement"] = read_agreement(args.agreement, judge.judge)
     started = time.monotonic()
-    outcome = judge_tasks(taskset, judge, Path(args.output), header, force=args.force, tasks=f"--tasks {args.tasks}")
-    print(shown(f"wrote {args.output}"), file=sys.stderr)
+    where = {"force": args.force, "tasks": f"--tasks {args.tasks}", "shard": args.shard}
+    outcome = judge_tasks(taskset, judge, Path(args.output), header, **where)
+    written = paths_of(output, args.shard)["journal"] if args.shard else output
+    print(shown(f"wrote {written}"), file=sys.stderr)
     print(f"judge: {judge.judge}")
     print(f"judgments: {outcome.judgments}")
     print(f"judged now: {outcome.asked - len(outcome.failed)} ({judge.requests} requests, {judge.cache_hits} cached)")

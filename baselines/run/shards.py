@@ -143,7 +143,7 @@ def merged_report(own: dict, reports: list[dict]) -> dict:
     return total
 
 
-def _lines(path: Path) -> list[tuple[int, bytes]]:
+def shard_lines(path: Path) -> list[tuple[int, bytes]]:
     """A shard file's whole lines after its header, numbered (a last line cut short by a kill is left out)."""
     data = path.read_bytes()
     lines = data[: data.rfind(b"\n") + 1].split(b"\n")[1:-1]
@@ -227,7 +227,7 @@ def join_run(paths: dict[str, Path], header: dict, rows: list[dict], force: bool
                 f"{path}: {shard} made with {shown_reach(recorded)}; a join with --limit {header.get('limit')} "
                 f"would drop answers: rerun with --limit {recorded.get('limit') or 'none'} or none"
             )
-        for number, line in _lines(path):
+        for number, line in shard_lines(path):
             report = report_record(line)
             if report is not None:
                 joined.reports.append(report)
