@@ -136,3 +136,28 @@ def test_overlapping_parts_are_refused_naming_the_file(server, tmp_path):
 def test_a_shard_not_k_of_n_is_one_line_naming_the_option(spec, tmp_path):
     done = swords("run", "--system", "wordnet", "--shard", spec, "--output", str(tmp_path / "r.jsonl"))
     assert "--shard" in one_line(done) and not list(tmp_path.iterdir())
+
+
+@pytest.fixture(scope="module")
+def embedding_run(tmp_path_factory):
+    """wordnet+embedding on SWORDS test's first 24 targets, on one machine: its three files' bytes."""
+    folder = tmp_path_factory.mktemp("embedding")
+    done = swords(*EMBEDDING, "--output", str(folder / "run.jsonl"))
+    assert done.returncode == 0, done.stderr
+    return {suffix: (folder / f"run{suffix}").read_bytes() for suffix in FILES}
+
+
+EMBEDDING = ["run", "--system", "wordnet+embedding", "--limit", "24", "--bootstrap", "0", "--no-progress"]
+
+
+@pytest.mark.slow  # 80 s on two cores
+def test_wordnet_embedding_shards_join_into_the_one_machine_run(embedding_run, tmp_path):
+    output = tmp_path / "run.jsonl"
+    for k in (1, 2, 3):
+        done = swords(*EMBEDDING, "--output", str(output), "--shard", f"{k}/3")
+        assert done.returncode == 0, done.stderr
+    done = swords(*EMBEDDING, "--output", str(output))
+    assert done.returncode == 0, done.stderr
+    assert "24 of 24 targets answered there, 0 to answer" in done.stderr
+    for suffix in FILES:
+        assert (tmp_path / f"run{suffix}").read_bytes() == embedding_run[suffix], suffix
