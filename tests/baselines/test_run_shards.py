@@ -150,7 +150,7 @@ def embedding_run(tmp_path_factory):
 EMBEDDING = ["run", "--system", "wordnet+embedding", "--limit", "24", "--bootstrap", "0", "--no-progress"]
 
 
-@pytest.mark.slow  # 80 s on two cores
+@pytest.mark.slow  # 140 s on two busy cores (four processes load the encoder)
 def test_wordnet_embedding_shards_join_into_the_one_machine_run(embedding_run, tmp_path):
     output = tmp_path / "run.jsonl"
     for k in (1, 2, 3):
