@@ -5,9 +5,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from contextlib import ExitStack
 from pathlib import Path
 
 import swords_dataset
+from swords_baselines.run.shards import SHARD_HELP, Shard, shard_option
 from swords_baselines.system import SYSTEMS
 from swords_lexsub.arguments import SwordsParser, int_range
 from swords_lexsub.errors import SwordsError
@@ -47,6 +49,7 @@ def register(subparsers) -> None:
         help="answer only the split's first N targets, for a quick try; the run and its metrics say so, and a "
         "later run with a larger N or none completes it (default: 0, every target)",
     )
+    command.add_argument("--shard", type=shard_option, metavar="K/N", help=SHARD_HELP)
     command.add_argument("--no-progress", action="store_true", help="no progress bar")
     command.add_argument("--json", action="store_true", help="print the metrics as JSON")
     command.add_argument(
@@ -186,6 +189,7 @@ def run_command(args: argparse.Namespace) -> int:
         limit=args.limit,
         batch_export=args.batch_export,
         batch_import=args.batch_import,
+        shard=args.shard,
     )
 
 
@@ -202,15 +206,19 @@ def execute(
     limit: int = 0,
     batch_export: str | None = None,
     batch_import: str | None = None,
+    shard: Shard | None = None,
 ) -> int:
     """Run a system (or reuse a finished run of the same settings), score it, write and print the result; `limit`
     > 0 answers only the first `limit` targets (run/extent.py); `batch_export` writes the requests instead,
-    `batch_import` takes the answers from a batch output file (run/batch.py)."""
+    `batch_import` takes the answers from a batch output file (run/batch.py); `shard` answers one part into its
+    file (with `batch_export`: exports that part's requests), and without it the shard files found beside the
+    output are joined (run/shards.py)."""
     from swords_baselines.run.batch import check_batch_options, export_requests, import_answers
     from swords_baselines.run.extent import extent_header, limited_rows, seed_journal, stored_plan, targets_text
     from swords_baselines.run.files import OUTPUT_SUFFIXES, RunLock, check_location, output_paths, written_files
     from swords_baselines.run.ownership import check_ownership, file_hashes, journal_header, run_header
     from swords_baselines.run.runner import journal_line, run, same_settings
+    from swords_baselines.run.shards import join_run, merged_report, run_shard
     from swords_lexsub.credentials import public_value
     from swords_metric import MetricInputError, check_resamples, evaluate, scorer_for
 
@@ -241,6 +249,14 @@ def execute(
         "dataset": dataset,
         "split": split,
     }
+    if shard is not None and batch_import:
+        raise SwordsError(
+            f"--shard {shard.k}/{shard.n} with --batch-import: import a shard's batch output without --shard (it "
+            "joins the run's journal)"
+        )
+    if shard is not None and not batch_export:  # one part, into its own file: nothing of the output read or written
+        args = {"limit": limit, "progress": progress, "force": force}
+        return run_shard(cls, options, identity, (dataset, split), paths, shard, **args)
     # A journal of this very run: an interrupted start of this command (which passed the checks below then),
     # resumed whatever the metrics file beside it says.
     journal = journal_header(paths["journal"])
@@ -278,19 +294,22 @@ def execute(
             split_rows = swords_dataset.rows(dataset, split)
             rows = limited_rows(system.covers(split_rows), limit)  # --limit: the first N it can answer
             header = extent_header(identity, rows, len(split_rows), limit)
-            with RunLock(paths):
+            with RunLock(paths), ExitStack() as shards:
                 if extend and not paths["journal"].exists():
                     seed_journal(paths, stored, lambda tid, answer: journal_line(name, tid, answer))
                 if batch_export:
+                    part = [row for row in rows if shard is None or shard.holds(row["id"])]
                     print(
-                        shown(export_requests(system, rows, paths, header, Path(batch_export), force)), file=sys.stderr
+                        shown(export_requests(system, part, paths, header, Path(batch_export), force)), file=sys.stderr
                     )
                     return 0
                 if batch_import:
                     import_answers(system, rows, header, Path(batch_import))
-                answers = run(system, rows, output_path, header, progress=progress, force=force)
+                joined = join_run(paths, header, rows, force, shards)  # shard files beside it: into the journal
+                answers = run(system, rows, output_path, header, progress=progress, force=force and not joined.files)
+                joined.remove()
             header = run_header(paths) or header  # as recorded, with the sha256 of the files written
-            report = system.report()
+            report = merged_report(system.report(), joined.reports)
         predictions = answers
     try:  # only the targets the system covers are scored
         source = str(predictions) if isinstance(predictions, Path) else "predictions"

@@ -63,6 +63,7 @@ NOT_RUN = {
     "the wheel (test_distributions.py)",
     r"^twine check --strict dist/": "checks the built release: tests/release/ runs it on the sdist and the wheel",
     r"^twine upload ": "uploads to PyPI",
+    r"^sbatch ": "needs Slurm: tests/baselines/test_run_shards.py runs the same shards and join as processes here",
     r"--judgments (tasks\.jsonl )?judgments\.jsonl$": "reads the tasks and judgments files the Python block on "
     "the same page writes (blocks run after commands): tests/metric/test_extended_scores.py runs `swords evaluate "
     "--judgments` on hand-made files",

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import swords_dataset
 from swords_baselines.judge.outputs import refuse_foreign, refuse_link
+from swords_baselines.run.shards import SHARD_HELP, shard_option
 from swords_lexsub.arguments import float_range, int_range
 from swords_lexsub.errors import SwordsError
 from swords_lexsub.files import check_output_file, check_writable_folder, refuse_input_as_output, sha256_of
@@ -56,6 +57,7 @@ def register(subparsers) -> None:
     llm.add_argument("--tasks", required=True, help="the tasks file (`swords judge tasks`)")
     llm.add_argument("--output", required=True, help="the judgments file to write (JSONL)")
     llm.add_argument("--agreement", help="a `swords judge validate --output` file: its figures go into each record")
+    llm.add_argument("--shard", type=shard_option, metavar="K/N", help=SHARD_HELP.replace("targets", "candidates"))
     add_judge_options(llm)
     batch = llm.add_mutually_exclusive_group()
     batch.add_argument(
@@ -253,8 +255,9 @@ def llm_command(args: argparse.Namespace) -> int:
 
     output = Path(args.output)  # the judgments, the journal and the lock: none of them a file the run reads
     export = [(f"--batch-export {args.batch_export}", args.batch_export)] if args.batch_export else []
+    outputs = [*paths_of(output).values(), *paths_of(output, args.shard).values()]
     refuse_input_as_output(
-        [*((f"--output {output}", path) for path in paths_of(output).values()), *export],
+        [*((f"--output {output}", path) for path in outputs), *export],
         [(f"--tasks {args.tasks}", args.tasks), (f"--agreement {args.agreement}", args.agreement), model_input(args),
          (f"--batch-import {args.batch_import}", args.batch_import)],
     )  # fmt: skip
@@ -271,12 +274,12 @@ def llm_command(args: argparse.Namespace) -> int:
     if args.batch_import:
         import_answers(judge, taskset, header, Path(args.batch_import))
     export = exporter(judge, header, Path(args.batch_export)) if args.batch_export else None
-    outcome = judge_tasks(
-        taskset, judge, Path(args.output), header, force=args.force, tasks=f"--tasks {args.tasks}", export=export
-    )
+    where = {"force": args.force, "tasks": f"--tasks {args.tasks}", "shard": args.shard, "export": export}
+    outcome = judge_tasks(taskset, judge, Path(args.output), header, **where)
     if export is not None:
         return 0
-    print(shown(f"wrote {args.output}"), file=sys.stderr)
+    written = paths_of(output, args.shard)["journal"] if args.shard else output
+    print(shown(f"wrote {written}"), file=sys.stderr)
     print(f"judge: {judge.judge}")
     print(f"judgments: {outcome.judgments}")
     print(f"judged now: {outcome.asked - len(outcome.failed)} ({judge.requests} requests, {judge.cache_hits} cached)")

@@ -19,6 +19,7 @@ import math
 import os
 import sys
 from collections.abc import Callable
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -33,8 +34,10 @@ from swords_baselines.judge.outputs import (
     lock_is_ours,
     refuse_foreign,
 )
+from swords_baselines.judge.shards import join_judge
 from swords_baselines.judge.waits import announce, retry_status
 from swords_baselines.run.files import JOURNAL_SUFFIX, RunLock, open_in_place, whole_lines
+from swords_baselines.run.shards import Joined, Shard, item_key, lock_paths, shard_path
 from swords_lexsub.errors import SwordsError
 from swords_lexsub.files import atomic_write, check_output_file, no_space
 from swords_lexsub.terminal import shown
@@ -125,7 +128,13 @@ class Outcome:
     failed: list[Verdict] = field(default_factory=list)
 
 
-def paths_of(output: Path) -> dict[str, Path]:
+def paths_of(output: Path, shard: Shard | None = None) -> dict[str, Path]:
+    if shard is not None:  # the shard file is its journal
+        return {
+            "jsonl": output,
+            "journal": shard_path(output, shard),
+            "lock": lock_paths(shard_path(output, shard))["lock"],
+        }
     return {
         "jsonl": output,
         "journal": output.with_name(output.name + JOURNAL_SUFFIX),
@@ -190,9 +199,10 @@ def _output_records(output: Path, header: dict, force: bool, candidates: dict) -
     return checked(list(enumerate(records, 1)), output, header, candidates)
 
 
-def check_outputs(output: Path) -> dict[str, Path]:
-    """Before any work: the output, its journal and its lock can be ordinary files written by this command."""
-    paths = paths_of(output)
+def check_outputs(output: Path, shard: Shard | None = None) -> dict[str, Path]:
+    """Before any work: the output, its journal and its lock (a shard's: its file and lock) can be ordinary files
+    written by this command."""
+    paths = paths_of(output, shard)
     for path in paths.values():
         if path.is_symlink():
             raise SwordsError(f"--output {output}: {path} is a symbolic link; a judge run never writes through one")
@@ -264,26 +274,34 @@ def judge_tasks(
     header: dict,
     force: bool = False,
     tasks: str = "the tasks file",
+    shard: Shard | None = None,
     export: Callable[[list], None] | None = None,
 ) -> Outcome:
     """Judge every candidate not yet judged, journalled; write the output atomically. `header` identifies the run
     (its judge, tasks_sha256 and agreement stamped on every record). A run that would write no judgment (no task, no
-    answer, no answer naming a label) is one SwordsError, nothing written. `export` takes the items not yet judged
-    instead (a batch file: judge/batch.py), and nothing else is done."""
+    answer, no answer naming a label) is one SwordsError, nothing written. `shard`: only its part's candidates, into
+    its shard file, kept (no output); without it, the shard files beside the output are joined (judge/shards.py).
+    `export` takes the items not yet judged instead (a batch file: judge/batch.py), and nothing else is done."""
     if not taskset.tasks:  # `tasks`: the file's name in the line
         raise SwordsError(
             f"judge llm: {tasks} holds no task: nothing to judge, nothing written (`swords judge tasks` makes "
             "none when the benchmark judged every substitute the run gave)"
         )
-    header = {"format": JOURNAL_FORMAT, **header}
-    paths = check_outputs(output)
-    with RunLock(paths, command=COMMAND):
+    header = {"format": JOURNAL_FORMAT, **header, **({"shard": shard.record()} if shard else {})}
+    paths = check_outputs(output, shard)
+    with RunLock(paths, command=COMMAND), ExitStack() as shards:
         candidates = offered(taskset)
-        journalled = _journal_records(paths["journal"], header, force, candidates)
+        joined = join_judge(paths, header, force, shards) if shard is None else Joined()
+        journalled = _journal_records(paths["journal"], header, force and not joined.files, candidates)
         earlier = _output_records(output, header, force, candidates)
         done = {_key(r): r for r in [*earlier, *journalled]}
         places = f"{output} and {paths['journal']}" if earlier else str(paths["journal"])
-        items = [(t, c) for t in taskset.tasks for c in t.candidates if (t.task, c.substitute) not in done]
+        items = [
+            (t, c)
+            for t in taskset.tasks
+            for c in t.candidates
+            if (t.task, c.substitute) not in done and (shard is None or shard.holds(item_key(t.task, c.substitute)))
+        ]
         outcome = Outcome(asked=len(items))
         if export is not None:
             export(items)
@@ -323,6 +341,9 @@ def judge_tasks(
         if not done:  # every answer named no label: an output without a judgment is no output
             _drop_empty(paths["journal"], done)
             raise SwordsError(_no_label(outcome))
+        if shard is not None:  # its file stays, for the join
+            outcome.judgments = sum(shard.holds(item_key(*key)) for key in done)
+            return outcome
         ordered = [done[key] for t in taskset.tasks for c in t.candidates if (key := (t.task, c.substitute)) in done]
         for record in ordered:  # the agreement of this run, also on the records an earlier run of it wrote
             record.pop("agreement", None)
@@ -335,5 +356,6 @@ def judge_tasks(
                 f"{error}; {_where_kept(done, places)}: free some space and rerun the same command"
             ) from None
         paths["journal"].unlink()
+        joined.remove()
     outcome.judgments = len(ordered)
     return outcome

@@ -113,7 +113,7 @@ def targets_text(header: dict) -> str:
 def seed_journal(paths: dict[str, Path], stored: dict, journal_line) -> int:
     """Start a journal (atomically) from a finished limited run's predictions, under its header, so that a wider run
     answers only the targets it lacks; returns the answers taken."""
-    from swords_baselines.run.runner import _journal_answer
+    from swords_baselines.run.runner import journal_answer
 
     taken = 0
     with atomic_writer(paths["journal"]) as journal, open(paths["jsonl"], encoding="utf-8") as predictions:
@@ -121,7 +121,7 @@ def seed_journal(paths: dict[str, Path], stored: dict, journal_line) -> int:
         journal.write(json.dumps(header, allow_nan=False).encode("utf-8") + b"\n")
         for number, line in enumerate(predictions, 1):
             try:
-                target_id, prediction = _journal_answer(line)
+                target_id, prediction = journal_answer(line)
             except (ValueError, RecursionError):
                 raise SwordsError(
                     f"{paths['jsonl']}:{number}: not a prediction as a run writes it; pass --force to start afresh"

@@ -60,7 +60,7 @@ def _refuse_constant(name: str) -> None:
     raise ValueError(f"{name} is not JSON")
 
 
-def _journal_answer(line: str) -> tuple[str, Prediction]:
+def journal_answer(line: str) -> tuple[str, Prediction]:
     """A journal line's target id and prediction, as a run writes them (strict JSON, [string, finite number]
     pairs); ValueError otherwise."""
     record = json.loads(line, parse_constant=_refuse_constant)
@@ -86,6 +86,8 @@ def _journal_answer(line: str) -> tuple[str, Prediction]:
 
 def read_journal(path: Path, header: dict, known_ids: set[str], force: bool) -> dict[str, Prediction]:
     """Answers an interrupted run of the same identity recorded (a last line cut short is cut off the file)."""
+    from swords_baselines.run.shards import report_record
+
     if not path.exists():
         return {}
     complete = whole_lines(path)
@@ -110,10 +112,10 @@ def read_journal(path: Path, header: dict, known_ids: set[str], force: bool) -> 
         restate_header(path, header)
     done: dict[str, Prediction] = {}
     for line_number, line in enumerate(lines[1:], 2):
-        if outputs_record(line) is not None:  # the outputs of a run stopped while moving them into place
+        if outputs_record(line) is not None or report_record(line) is not None:  # outputs moved, a shard's use
             continue
         try:
-            target_id, prediction = _journal_answer(line)
+            target_id, prediction = journal_answer(line)
         except (ValueError, RecursionError):
             raise SwordsError(
                 f"{path}:{line_number}: corrupted journal line (not as a run writes it: strict JSON, an id and "
@@ -149,13 +151,20 @@ def upstream_keyed(rows: Sequence[dict], predictions: dict[str, Prediction]) -> 
 
 
 def run(
-    system: System, rows: Sequence[dict], output: Path, header: dict, progress: bool = True, force: bool = False
+    system: System,
+    rows: Sequence[dict],
+    output: Path,
+    header: dict,
+    progress: bool = True,
+    force: bool = False,
+    shard: Path | None = None,
 ) -> dict:
     """Predict every row not yet answered, each answer journalled as it arrives; at the end write the outputs and
-    drop the journal. Returns the predictions by id, in row order. The caller holds the output's RunLock."""
+    drop the journal. Returns the predictions by id, in row order. The caller holds the output's RunLock (a shard's:
+    `shard` is its file, the journal that stays, no outputs written: run/shards.py)."""
     from tqdm import tqdm
 
-    paths = output_paths(Path(output))
+    paths = {**output_paths(Path(output)), **({"journal": shard} if shard else {})}
     ids = [row["id"] for row in rows]
     done = read_journal(paths["journal"], header, set(ids), force)
     todo = [row for row in rows if row["id"] not in done]
@@ -182,7 +191,7 @@ def run(
                         line = journal_line(system.name, target_id, prediction)
                         journal.write(line)
                         journal.flush()
-                        done[target_id] = _journal_answer(line)[1]  # as the journal holds it
+                        done[target_id] = journal_answer(line)[1]  # as the journal holds it
                         bar.update(1)
                     os.fsync(journal.fileno())
             finally:
@@ -191,6 +200,8 @@ def run(
             if missing:
                 raise SwordsError(system.no_answer(missing, len(ids)))
             predictions = {tid: done[tid] for tid in ids}
+            if shard:
+                return predictions
 
             def write(staged: dict[str, Path]) -> None:
                 write_predictions(staged["jsonl"], predictions)

@@ -1,0 +1,66 @@
+"""`swords judge llm`'s shard files joined (the partition, the files and their checks: run/shards.py): each shard
+file's records, every one of its part, appended to the output's journal, which the judge run then reads as it reads
+an interrupted run's (each record checked there)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from contextlib import ExitStack
+from pathlib import Path
+
+from swords_baselines.judge.outputs import LLM_WRITER, journal_header
+from swords_baselines.run.files import whole_lines
+from swords_baselines.run.runner import settings_difference
+from swords_baselines.run.shards import Joined, foreign_key, gather, item_key, shard_lines
+from swords_lexsub.errors import SwordsError
+from swords_lexsub.files import atomic_writer
+from swords_lexsub.terminal import shown
+
+COMMAND = "swords judge llm"
+
+
+def join_judge(paths: dict[str, Path], header: dict, force: bool, stack: ExitStack) -> Joined:
+    """Append the records of the judge's shard files beside its output to its journal (atomically), under
+    `stack`'s locks; `force` discards an earlier journal first, as the run would."""
+
+    def compare(recorded: dict) -> str | None:
+        return None if recorded == header else settings_difference(recorded, header)
+
+    joined, lines = Joined(), []
+    for path, shard, _ in gather(paths["jsonl"], journal_header, compare, stack, COMMAND):
+        for number, line in shard_lines(path):
+            try:
+                record = json.loads(line)
+            except (ValueError, RecursionError):
+                record = None
+            if not isinstance(record, dict) or record.get("written_by") != LLM_WRITER:
+                raise SwordsError(
+                    f"{path}:{number}: not a line `{COMMAND} --shard` writes; remove the file and rerun that shard"
+                )
+            task, substitute = record.get("task"), record.get("substitute")
+            key = item_key(task, substitute) if isinstance(task, str) and isinstance(substitute, str) else None
+            if key is None or not shard.holds(key):
+                raise foreign_key(path, number, f"{task} {substitute}", shard)
+            lines.append(line + b"\n")
+        joined.files.append(path)
+        joined.n = shard.n
+    if not joined.files:
+        return joined
+    journal = paths["journal"]
+    if force:
+        journal.unlink(missing_ok=True)
+    earlier = b""
+    if journal.exists():
+        if journal_header(journal) != header:
+            return joined  # another run's: the judge run refuses it in its own words, untouched
+        earlier = whole_lines(journal)
+    print(
+        shown(f"joining {len(joined.files)} shard files of {joined.n} parts beside {paths['jsonl']}: {len(lines):,} "
+              "judgments there"),
+        file=sys.stderr,
+    )  # fmt: skip
+    with atomic_writer(journal) as seeded:
+        seeded.write(earlier or json.dumps(header, ensure_ascii=False, allow_nan=False).encode("utf-8") + b"\n")
+        seeded.write(b"".join(lines))
+    return joined
