@@ -239,3 +239,31 @@ def test_kill_9_during_an_import_loses_nothing(tmp_path):
     assert output.read_bytes() == reference.read_bytes()
     report = json.loads(output_paths(output)["metrics"].read_text())["run"]["report"]
     assert report["answers imported"] == targets - (len(held) - 1)  # the journal's answers kept, not asked again
+
+
+@pytest.mark.slow  # 12 s on two cores (two exports, two imports)
+def test_each_shard_exports_its_part_and_their_imports_give_the_online_run(server, tmp_path, online):
+    """Shards and batch files combine: `--shard K/N --batch-export` writes that part's requests only; each part's
+    output is imported without --shard, the first leaving the other part unanswered, the second finishing the run."""
+    output, url = tmp_path / "run.jsonl", server.base_url
+    exported = []
+    for k in (1, 2):
+        requests = tmp_path / f"requests-{k}.jsonl"
+        done = swords(*args(output, "--shard", f"{k}/2", "--batch-export", str(requests), base_url=url))
+        assert done.returncode == 0, done.stderr
+        exported.append([json.loads(line) for line in requests.read_text().splitlines()])
+    assert exported[0] and exported[1] and len(exported[0]) + len(exported[1]) == LIMIT
+    assert not {line["custom_id"] for line in exported[0]} & {line["custom_id"] for line in exported[1]}
+    sent = len(server.requests)
+    for k in (1, 2):
+        answers = tmp_path / f"answers-{k}.jsonl"
+        stand_in(tmp_path / f"requests-{k}.jsonl", answers)
+        done = swords(*args(output, "--batch-import", str(answers), base_url=url))
+        if k == 1:
+            assert f"{len(exported[0])} of {LIMIT} targets answered" in one_line(done)
+        else:
+            assert done.returncode == 0, done.stderr
+    assert len(server.requests) == sent
+    assert outputs(output)[:3] == online[:3]
+    refused = one_line(swords(*args(output, "--shard", "1/2", "--batch-import", str(answers), base_url=url)))
+    assert "--shard 1/2 with --batch-import: import a shard's batch output without --shard" in refused
