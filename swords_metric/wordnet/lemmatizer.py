@@ -210,7 +210,11 @@ def lemmatize(word: str, pos: str) -> str:
 
 
 def _lemmatize(word: str, pos: str) -> str:
-    return _shortest(wordnet_candidates(word, UD_TO_WORDNET.get(pos, "n")), word).lower().strip()
+    # Through wordnet_lemmatize's cache: LexSubGen's lemmatizing (lemmatize_lowercased) asks it for the same words.
+    wn_pos = UD_TO_WORDNET.get(pos, "n")
+    if len(word) <= CACHED_LENGTH:
+        return wordnet_lemmatize(word, wn_pos).lower().strip()
+    return _shortest(wordnet_candidates(word, wn_pos), word).lower().strip()
 
 
 # lemmatize_bounded caches only words this long at most: a hostile file's millions of long substitutes would fill it.
