@@ -4,9 +4,11 @@ points (swords_lexsub/plugins.py); this module only wires them, and turns a Swor
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import signal
 import sys
+from typing import NoReturn
 
 from swords_lexsub.arguments import SwordsParser
 from swords_lexsub.errors import SwordsError
@@ -14,16 +16,17 @@ from swords_lexsub.hub.endpoint import settle_endpoint
 from swords_lexsub.interrupts import Terminated, handled_interrupts, raise_pending, stopped_line
 from swords_lexsub.manual import MANUAL_URL
 from swords_lexsub.manual import register as register_docs
-from swords_lexsub.plugins import COMMANDS, entry_points_of
+from swords_lexsub.plugins import COMMANDS, entry_points_of, own_entry_points
 from swords_lexsub.terminal import shown
 
-__all__ = ["Terminated", "main", "parser"]
+__all__ = ["Terminated", "command", "main", "parser"]
 
 
 def parser(command: str | None = None) -> argparse.ArgumentParser:
     """`swords` and every subcommand the installed packages register (a package that cannot be imported adds none).
-    Given the command about to run, only its package is imported; an unknown name, or one whose package cannot be
-    imported, loads them all, for the error's list and its "did you mean"."""
+    Given the command about to run, only its package is imported (a built-in one's found without scanning every
+    package's metadata); an unknown name, or one whose package cannot be imported, loads them all, for the error's
+    list and its "did you mean"."""
     top = SwordsParser(
         prog="swords",
         description="Lexical substitution benchmarks, metric, baselines and demo.",
@@ -32,6 +35,10 @@ def parser(command: str | None = None) -> argparse.ArgumentParser:
     subparsers = top.add_subparsers(dest="command", required=True)
     if command == "docs":  # the root package's own command: nothing else need be imported
         register_docs(subparsers)
+        return top
+    # A built-in command is found in the toolkit's own metadata; a plugin's, among every installed package's.
+    named = [entry_point for entry_point in own_entry_points(COMMANDS) if entry_point.name == command]
+    if named and _register(named, subparsers, False):
         return top
     registered = entry_points_of(COMMANDS)
     if not _register([entry_point for entry_point in registered if entry_point.name == command], subparsers, False):
@@ -86,5 +93,14 @@ def main(argv: list[str] | None = None) -> int:
             return 0
 
 
+def command() -> NoReturn:
+    """The `swords` console command: main, then exit with its status."""
+    status = main()
+    # The process ends here: the collections Python runs at exit need not walk what the command built (the
+    # memory goes back to the system whole). Not in main, which tests call again and again in one process.
+    gc.freeze()
+    sys.exit(status)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    command()

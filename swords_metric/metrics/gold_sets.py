@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import accumulate
+from operator import truediv
 
 from swords_dataset.judgements import (
     ACCEPTABLE,
@@ -34,12 +36,11 @@ class GoldSets:
 
 def _gap_denominator(weights: Iterable[float]) -> float:
     """GAP's denominator, the best average precision the reference allows (depends on the reference only)."""
-    denominator, accumulated, rank = 0.0, 0.0, 0
-    for weight in sorted(weights, reverse=True):
-        accumulated += float(weight)
-        if weight > 0:
-            rank += 1
-            denominator += accumulated / rank
+    # The positive weights, best first, summed in that order as the running sum of Melamud's loop: the zero
+    # weights it sorts after them change neither sum.
+    denominator = 0.0
+    for rank, accumulated in enumerate(accumulate(map(float, sorted([w for w in weights if w > 0], reverse=True))), 1):
+        denominator += accumulated / rank
     return denominator
 
 
@@ -48,12 +49,13 @@ def gold_sets(reference: Reference) -> GoldSets:
     gold = reference.cache.get("gold_sets")
     if gold is None:
         lemmas, counts = reference.lemmas, reference.positives
-        scores = [p / t for p, t in zip(counts, reference.totals, strict=True)]
+        scores = list(map(truediv, counts, reference.totals))
+        ratios = dict(zip(lemmas, scores, strict=True))
         gold = reference.cache["gold_sets"] = GoldSets(
             acceptable=frozenset([lemma for lemma, s in zip(lemmas, scores, strict=True) if s > ACCEPTABLE_ABOVE]),
             conceivable=frozenset([lemma for lemma, s in zip(lemmas, scores, strict=True) if s >= CONCEIVABLE_FROM]),
             positives=dict(zip(lemmas, counts, strict=True)),
-            ratios=dict(zip(lemmas, scores, strict=True)),
+            ratios=ratios,
             gap_denominator=_gap_denominator(counts),
             gap_rat_denominator=_gap_denominator(scores),
             semeval=semeval_gold(reference),

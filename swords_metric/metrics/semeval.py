@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 
 from swords_metric.references.reference import Reference
 
@@ -37,18 +38,24 @@ class SemevalGold:
 
 # A gold lemma the Perl scorer's patterns read whole, as written: two or more ASCII word characters, apostrophes,
 # hyphens and spaces, starting with a word character (every gold lemma of the shipped benchmarks is one).
-_PLAIN_LEMMA = re.compile(r"\w[\w'\- ]+", re.ASCII)
+_PLAIN_LEMMA = r"\w[\w'\- ]+"
+_PLAIN_LINES = re.compile(rf"{_PLAIN_LEMMA}(?:\n{_PLAIN_LEMMA})*", re.ASCII)
+_count = itemgetter(1)
 
 
 def semeval_gold(reference: Reference) -> SemevalGold | None:
     """readgoldfile() on the line `dummy.n ID :: sub n;sub n;…;` built from the reference: substitutes
     with at least one positive judgement, weighted by that count, most frequent first. None when the
     scorer would not count the item (fewer than two answers and no answer given twice)."""
+    # Most frequent first, ties in the reference's order (a stable sort, reversed comparisons).
     entries = sorted(
-        ((lemma, n) for lemma, n in zip(reference.lemmas, reference.positives, strict=True) if n > 0),
-        key=lambda entry: -entry[1],
+        [(lemma, n) for lemma, n in zip(reference.lemmas, reference.positives, strict=True) if n > 0],
+        key=_count,
+        reverse=True,
     )
-    if all(_PLAIN_LEMMA.fullmatch(lemma) and "pn" not in lemma for lemma, _ in entries):
+    # Every lemma plain, checked in one match of their lines (none holds a line break: one line an entry).
+    lines = "\n".join([lemma for lemma, _ in entries])
+    if not entries or ("pn" not in lines and lines.count("\n") == len(entries) - 1 and _PLAIN_LINES.fullmatch(lines)):
         # Each field is read back as it was written (the patterns match a plain lemma whole, and its count): the
         # line need not be written and parsed (about half the cost of reading a split's references).
         return _gold_from(entries) if len(entries) > 1 or (entries and entries[0][1] > 1) else None

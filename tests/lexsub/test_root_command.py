@@ -3,6 +3,7 @@ only the package that owns it."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -73,3 +74,50 @@ def test_a_command_whose_package_cannot_be_imported_is_named_among_the_others():
             + ")"
         )
     )
+
+
+def _plugin(folder) -> dict:
+    """Another installed package adding `swords hello` (its module and its metadata on PYTHONPATH): the env to run."""
+    (folder / "hello_plugin.py").write_text(
+        "def register(subparsers):\n"
+        "    command = subparsers.add_parser('hello', help='say hello')\n"
+        "    command.set_defaults(func=lambda args: print('hello from a plugin') or 0)\n"
+    )
+    metadata = folder / "hello_plugin-1.0.dist-info"
+    metadata.mkdir()
+    (metadata / "METADATA").write_text("Metadata-Version: 2.1\nName: hello-plugin\nVersion: 1.0\n")
+    (metadata / "entry_points.txt").write_text("[swords.commands]\nhello = hello_plugin:register\n")
+    return {"PYTHONPATH": str(folder)}
+
+
+def test_a_plugin_adds_its_command_and_a_built_in_command_reads_only_the_toolkits_metadata(tmp_path):
+    env = _plugin(tmp_path)
+    done = run_swords("hello", env=env)
+    assert done.returncode == 0 and done.stdout == "hello from a plugin\n", done.stderr
+    assert "hello" in run_swords("--help", env=env).stdout
+    # Which packages' entry points each command read (an audit hook sees every file opened).
+    script = "\n".join(
+        [
+            "import sys",
+            "read = []",
+            "sys.addaudithook(lambda event, args: event == 'open' and str(args[0]).endswith('entry_points.txt')"
+            " and read.append(str(args[0])))",
+            "from swords_lexsub.cli import main",
+            "try:",
+            "    main(sys.argv[1:])",
+            "except SystemExit:",
+            "    pass",
+            "print(len(read), file=sys.stderr)",
+        ]
+    )
+
+    def read_by(*args: str) -> int:
+        run = subprocess.run(
+            [sys.executable, "-c", script, *args], cwd=REPO_ROOT, capture_output=True, text=True, timeout=120,
+            env={**os.environ, **env},
+        )  # fmt: skip
+        assert run.returncode == 0, run.stderr[-2000:]
+        return int(run.stderr.strip().splitlines()[-1])
+
+    assert read_by("evaluate", "--help") == 1  # the toolkit's own
+    assert read_by("hello", "--help") > 2  # every installed package's, the plugin's among them

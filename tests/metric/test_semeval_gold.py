@@ -27,7 +27,7 @@ def test_the_plain_reading_is_the_lines_reading_for_every_reference(monkeypatch)
         if reference is not None
     ]
     plain = [semeval.semeval_gold(reference) for reference in references]
-    monkeypatch.setattr(semeval, "_PLAIN_LEMMA", NEVER)
+    monkeypatch.setattr(semeval, "_PLAIN_LINES", NEVER)
     assert plain == [semeval.semeval_gold(reference) for reference in references]
     assert len(references) > 18_000
 
