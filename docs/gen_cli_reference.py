@@ -59,6 +59,25 @@ def shown(text: str) -> str:
     return text.replace(f"{root.parent}{os.sep}", f"..{os.sep}").rstrip() + "\n"
 
 
+def fitted(text: str) -> str:
+    """The help with every line of at most WIDTH characters: argparse cannot break a long list of choices
+    (`--dataset {swords,…,tsar2022_pt}`), so such a line goes on after a comma, lined up after its brace."""
+    width = int(WIDTH)
+    lines = []
+    for line in text.splitlines():
+        while len(line) > width:
+            indent = len(line) - len(line.lstrip())
+            brace = line.find("{")
+            hang = brace + 1 if 0 <= brace < width else indent + 4
+            cut = max(line.rfind(",", 0, width), line.rfind(" ", indent + 1, width - 1))
+            if cut <= hang:
+                break
+            lines.append(line[: cut + 1].rstrip())
+            line = " " * hang + line[cut + 1 :].lstrip()
+        lines.append(line)
+    return "\n".join(lines)
+
+
 def page() -> str:
     os.environ["COLUMNS"] = WIDTH
     module, main_name = swords_command()
@@ -68,7 +87,8 @@ def page() -> str:
         "# The CLI",
         "",
         "One console command, `swords`, with a subcommand per job; each installed package registers its own. This "
-        "page is written when the manual is built, from the parsers themselves: it is what `--help` prints. "
+        "page is written when the manual is built, from the parsers themselves: it is what `--help` prints, a "
+        "line longer than 100 characters wrapped after a comma. "
         "Defaults that depend on the machine are shown as they were where the manual was built (paths relative "
         "to the repository's folder).",
         "",
@@ -76,7 +96,7 @@ def page() -> str:
     run_parser = None
     for path, parser in subcommands(top, ("swords",)):
         title = " ".join(path)
-        lines += [f"## `{title}`", "", "```text", shown(parser.format_help()).rstrip(), "```", ""]
+        lines += [f"## `{title}`", "", "```text", fitted(shown(parser.format_help()).rstrip()), "```", ""]
         if path == ("swords", "run"):
             run_parser = parser
     if run_parser is None:
@@ -90,7 +110,7 @@ def page() -> str:
     for name in system_names(run_parser):
         text = run_output(main, ["run", "--system", name, "--help"])
         own = text[text.index(f"usage: swords run --system {name}") :]
-        lines += [f"### `swords run --system {name}`", "", "```text", shown(own).rstrip(), "```", ""]
+        lines += [f"### `swords run --system {name}`", "", "```text", fitted(shown(own).rstrip()), "```", ""]
     return "\n".join(lines)
 
 

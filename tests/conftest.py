@@ -130,11 +130,6 @@ def hub_export(tmp_path_factory) -> Path:
     return made_once(tmp_path_factory, "hub", export) / "export"
 
 
-# The environment `mkdocs build` runs in: no notices from MkDocs' plugins about MkDocs 2 (they are not warnings
-# about this manual, and they would read as such).
-MKDOCS_ENV = {"NO_MKDOCS_2_WARNING": "1", "DISABLE_MKDOCS_2_WARNING": "true"}
-
-
 def build_site(config_dir: Path, site: Path) -> subprocess.CompletedProcess:
     """`mkdocs build --strict` of the manual whose mkdocs.yml is in config_dir, into site."""
     return subprocess.run(
@@ -143,7 +138,6 @@ def build_site(config_dir: Path, site: Path) -> subprocess.CompletedProcess:
         capture_output=True,
         text=True,
         timeout=600,
-        env={**os.environ, **MKDOCS_ENV},
     )
 
 
