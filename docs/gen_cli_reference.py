@@ -22,7 +22,7 @@ WIDTH = "100"  # argparse wraps help at $COLUMNS
 
 def swords_command():
     (entry_point,) = entry_points(group="console_scripts", name="swords")
-    return importlib.import_module(entry_point.module), entry_point.attr
+    return importlib.import_module(entry_point.module)
 
 
 def subcommands(parser: argparse.ArgumentParser, path: tuple[str, ...]):
@@ -80,8 +80,8 @@ def fitted(text: str) -> str:
 
 def page() -> str:
     os.environ["COLUMNS"] = WIDTH
-    module, main_name = swords_command()
-    main = getattr(module, main_name)
+    module = swords_command()
+    main = module.main  # the console command's module: main(argv) returns the status (the command exits with it)
     top = module.parser()
     lines = [
         "# The CLI",
