@@ -5,8 +5,6 @@ and the concurrency limit. Nothing here reaches beyond 127.0.0.1."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from swords_baselines.llm.cache import ResponseCache
@@ -74,12 +72,9 @@ def test_concurrency_limit_is_respected(server, tmp_path, key, dev):
     server.latency = 0.1
     rows = dev[:24]
     with make_llm(server, tmp_path, concurrency=4, cache_dir="off") as system:
-        dict(system.predict(dev[24:25]))  # started and connected (the client imported): only the requests are timed
-        started = time.perf_counter()
         dict(system.predict(rows))
-        elapsed = time.perf_counter() - started
+    # Four at once, never more: the server saw them in flight together (a wall-clock bound failed at load 5).
     assert server.max_in_flight == 4
-    assert elapsed < 24 * 0.1 / 2  # 6 rounds of 4: well under a sequential 2.4 s
 
 
 def test_chat_mode(server, tmp_path, key, dev):
