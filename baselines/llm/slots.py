@@ -18,12 +18,10 @@ from swords_lexsub.http_client import bounded_client, proxied_transport
 PROBE_SECONDS = 5.0  # for the whole probe: /props is answered at once, even by a server whose slots are all busy
 
 
-def server_slots(
-    base_url: str, key: str | None = None, direct: bool = False, seconds: float = PROBE_SECONDS
-) -> int | None:
+def server_slots(base_url: str, key: str | None = None, seconds: float = PROBE_SECONDS) -> int | None:
     """The slots of the llama.cpp server behind `base_url` (an OpenAI base URL, …/v1), or None when it does not say
-    (no /props, another server's, no answer within `seconds`). `key`: the run's API key (a llama.cpp started with
-    --api-key asks it at /props too); `direct`: through no proxy (this machine's engine)."""
+    (no /props, another server's, no answer within `seconds`), asked through the environment's proxy as the requests
+    are. `key`: the run's API key (a llama.cpp started with --api-key asks it at /props too)."""
     import httpx
 
     parts = urlsplit(base_url)  # a query string (a gateway's token) is the completions' own
@@ -31,7 +29,7 @@ def server_slots(
     path = path[: -len("/v1")] if path.endswith("/v1") else path
     root = urlunsplit((parts.scheme, parts.netloc, path, "", ""))
     deadline = time.monotonic() + seconds
-    inner = httpx.HTTPTransport() if direct else proxied_transport(httpx)
+    inner = proxied_transport(httpx)  # the embedded engine's slots are known: it is never asked
     headers = {"Authorization": f"Bearer {key}"} if key else None
     with bounded_client(httpx, inner=inner, timeout=seconds, headers=headers, follow_redirects=True) as http:
         props = _get(http, root + "/props", deadline)
