@@ -8,7 +8,8 @@ truncated outputs, non-JSON bodies, bodies without choices and empty texts; or m
 the request's credentials into the completion, answer 429 with a Retry-After, send an endless body, a gzip
 bomb, or trickle a byte at a time. Every answer's text (`generic`) and usage counts (`usage`) can be replaced
 by anything JSON can carry. It counts requests, the largest number in flight and the body bytes it sent,
-and records when each request arrived.
+and records when each request arrived. With `slots` it answers llama.cpp's GET /props and takes requests one slot
+at a time, as llama.cpp does.
 """
 
 from __future__ import annotations
@@ -74,9 +75,14 @@ class LLMServer:
     # answered HTTP 400, as a server that does not take them
     refused_fields: tuple[str, ...] = ()
     gets: list[str] = field(default_factory=list)  # the paths of the GET /models it answered
+    # llama.cpp's slots: GET /props answers `total_slots` (and GET /slots lists them), and at most this many requests
+    # are answered at once, the others waiting their turn, as llama.cpp queues them; None: no /props (501)
+    slots: int | None = None
+    props: dict | str | None = None  # the GET /props body instead (an older llama.cpp: no total_slots); "stall" never
 
     def __post_init__(self) -> None:
         self._lock = threading.Lock()
+        self._turns = threading.Semaphore(self.slots or 1)  # the slots' queue (held only with `slots`)
         self._release = threading.Event()  # set at shutdown: stalled handlers give up
         server = self
 
@@ -93,6 +99,10 @@ class LLMServer:
                 self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
             def do_GET(self) -> None:
+                path = self.path.split("?", 1)[0]
+                if path in ("/props", "/slots") and (server.slots is not None or server.props is not None):
+                    server._llama_cpp_get(self, path)
+                    return
                 owner = server.models_owned_by
                 if owner is None or not self.path.split("?", 1)[0].endswith("/models"):
                     self.send_error(501, f"Unsupported method ({self.command!r})")  # as without a do_GET
@@ -131,7 +141,11 @@ class LLMServer:
                     authorization = self.headers.get("Authorization", "")
                     if server.mode == "echo":
                         authorization += f" {self.requestline}"
-                    status, headers, payload = server.respond(self.path.split("?", 1)[0], body, authorization)
+                    if server.slots is not None:
+                        with server._turns:  # this request's turn at a slot
+                            status, headers, payload = server.respond(self.path.split("?", 1)[0], body, authorization)
+                    else:
+                        status, headers, payload = server.respond(self.path.split("?", 1)[0], body, authorization)
                     record["status"] = status
                     if server.mode in ("short-close", "short-hang"):
                         self.send_response(200)
@@ -207,6 +221,30 @@ class LLMServer:
                     self._release.wait(0.5)
         except (BrokenPipeError, ConnectionResetError):
             pass  # the client hung up: what it read is counted
+
+    def _llama_cpp_get(self, handler: BaseHTTPRequestHandler, path: str) -> None:
+        """GET /props and /slots as llama.cpp answers them (its own fields, trimmed to what matters here)."""
+        with self._lock:
+            self.gets.append(handler.path)
+        if path == "/props":
+            if self.props == "stall":
+                self._release.wait(600)
+                handler.close_connection = True
+                return
+            answer = self.props
+            if answer is None:
+                answer = {"default_generation_settings": {"n_ctx": 2048}, "total_slots": self.slots}
+        elif self.slots is not None:
+            answer = [{"id": i, "n_ctx": 2048, "is_processing": False} for i in range(self.slots)]
+        else:
+            handler.send_error(501, "Unsupported method ('GET')")  # a build with /slots turned off
+            return
+        data = json.dumps(answer).encode()
+        handler.send_response(200)
+        handler.send_header("Content-Type", "application/json")
+        handler.send_header("Content-Length", str(len(data)))
+        handler.end_headers()
+        handler.wfile.write(data)
 
     def inject(self, *faults: Fault) -> None:
         with self._lock:

@@ -87,6 +87,7 @@ class LLMJudge:
         self._first = asyncio.Lock()  # held by the requests that wait for the first constrained answer
         self._tried = False  # a constrained request was answered, or the constraint refused
         self.batch = False  # a batch file's judging (use_batch): no server is asked anything
+        self.slots_said: str | None = None  # the server's slots and what is sent at once, once asked (__enter__)
         self.imported: Outputs | None = None  # the batch output file the answers come from (answer_from)
         if settings.local:
             from swords_baselines.llm.engine import DEFAULT_MODEL, LocalEngine
@@ -184,6 +185,8 @@ class LLMJudge:
             cache=ResponseCache(settings.cache_folder()),
         )
         self._entered = True
+        if not self.batch:  # a server that queues what its slots cannot take gets no more at once
+            self.slots_said = self.session.fit_to_slots()
         if settings.constraint == constraints.NONE:
             self.constraint = constraints.NONE  # the server is not asked what it is
         elif self.batch:

@@ -35,7 +35,7 @@ from swords_baselines.judge.outputs import (
     refuse_foreign,
 )
 from swords_baselines.judge.shards import join_judge
-from swords_baselines.judge.waits import announce, retry_status
+from swords_baselines.judge.waits import announce, retry_status, say_slots
 from swords_baselines.run.files import JOURNAL_SUFFIX, RunLock, open_in_place, whole_lines
 from swords_baselines.run.shards import Joined, Shard, item_key, lock_paths, shard_path
 from swords_lexsub.errors import SwordsError
@@ -222,12 +222,13 @@ def _where_kept(done: dict, places: str) -> str:
 
 def _ask(judge: LLMJudge, items: list, outcome: Outcome, journal, done: dict, header: dict, extra: dict, at: str):
     """Ask for every item, each label journalled as it arrives, the waits said (waits.py)."""
-    from tqdm import tqdm
+    from swords_lexsub.progress import Progress
 
     announce(judge, "judge llm", len(items))
-    bar = tqdm(total=len(items), unit="candidate", desc="judge", file=sys.stderr, disable=None)
+    bar = Progress(total=len(items), unit="candidate", desc="judge", file=sys.stderr, disable=None)
 
     with judge, bar:
+        say_slots(judge, "judge llm")
         judge.client.on_retry = retry_status("judge llm", bar)
         try:
             for verdict in judge.verdicts(items):

@@ -163,9 +163,9 @@ def run_validation(args: argparse.Namespace, judge) -> int:
     items = [(task, candidate) for task in tasks for candidate in task.candidates]
     rates, human, probabilities, failed, controls = [], [], [], 0, [0, 0]
     labels: dict[str, list[str]] = {}  # each candidate's, for one person's figures
-    from tqdm import tqdm
+    from swords_lexsub.progress import Progress
 
-    with judge, tqdm(total=len(items), unit="candidate", desc="validate", file=sys.stderr, disable=None) as bar:
+    with judge, Progress(total=len(items), unit="candidate", desc="validate", file=sys.stderr, disable=None) as bar:
         for verdict in judge.verdicts(items):
             bar.update(1)
             if verdict.label is None:

@@ -25,6 +25,14 @@ def announce(judge: LLMJudge, command: str, labels: int | None = None) -> None:
     print(shown(f"{command}: asking {judge.server} for {what}, {in_flight} at a time, {per}"), file=sys.stderr)
 
 
+def say_slots(judge: LLMJudge, command: str) -> None:
+    """Once entered: the server's slots and the requests sent at once, when the server said (llm/slots.py)."""
+    if judge.slots_said is not None:
+        from tqdm import tqdm
+
+        tqdm.write(shown(f"{command}: {judge.slots_said}"), file=sys.stderr)  # above a progress bar, if one shows
+
+
 def retry_status(command: str, bar=None) -> Callable[[object, str, float], None]:
     """The client's on_retry: the retries so far, the last reason and the wait, in `bar`'s status if it shows."""
     shown_at = [-STATUS_SECONDS]
@@ -53,6 +61,7 @@ class Announced:
     def __enter__(self) -> Announced:
         announce(self._judge, self._command)
         self._judge.__enter__()
+        say_slots(self._judge, self._command)
         self._judge.client.on_retry = retry_status(self._command)
         return self
 

@@ -153,6 +153,10 @@ class LLM(System):
             on_retry=self._retrying,
             keep=lambda body, text: len(text) <= kept_length(body["max_tokens"]),  # no oversized answer on disk
         )
+        if not self.offline:  # a server that queues what its slots cannot take gets no more at once
+            said = self.session.fit_to_slots()
+            if said is not None:
+                _log(f"llm: {said}")
         served = self.model if not self.engine else self.engine.path.stem
         self.tokenizer, self.builder, self.parameters = prompting(
             settings,

@@ -18,8 +18,9 @@ from collections.abc import Awaitable, Callable, Coroutine, Iterable, Iterator
 from contextlib import closing
 from typing import TYPE_CHECKING, Any
 
-from swords_baselines.llm.client import LLMClient
+from swords_baselines.llm.client import LLMClient, is_openai
 from swords_baselines.llm.errors import ServerDown
+from swords_baselines.llm.slots import server_slots, slots_line
 from swords_lexsub.errors import SwordsError
 
 if TYPE_CHECKING:
@@ -105,6 +106,19 @@ class LLMSession:
             client_options["cache_identity"] = local_identity(self.engine) if local_identity else None
         self.client = LLMClient(**client_options)
         return self.client
+
+    def fit_to_slots(self) -> str | None:
+        """Once, before the first request to a server other than OpenAI's and the embedded engine (whose slots are
+        known): ask how many requests it decodes at once (slots.py), send no more; the line saying so, or None when
+        it does not say (the concurrency stays)."""
+        client = self.client
+        if self.engine is not None or is_openai(client.base_url):
+            return None
+        slots = server_slots(client.base_url, client.api_key())
+        if slots is None:
+            return None
+        client.concurrency = min(client.concurrency, slots)
+        return slots_line(client.public_base_url, slots, client.concurrency)
 
     @property
     def loop(self) -> asyncio.AbstractEventLoop:

@@ -162,7 +162,7 @@ def run(
     """Predict every row not yet answered, each answer journalled as it arrives; at the end write the outputs and
     drop the journal. Returns the predictions by id, in row order. The caller holds the output's RunLock (a shard's:
     `shard` is its file, the journal that stays, no outputs written: run/shards.py)."""
-    from tqdm import tqdm
+    from swords_lexsub.progress import Progress
 
     paths = {**output_paths(Path(output)), **({"journal": shard} if shard else {})}
     ids = [row["id"] for row in rows]
@@ -175,7 +175,7 @@ def run(
             if fresh:
                 journal.write(json.dumps(header, allow_nan=False) + "\n")
                 journal.flush()
-            bar = tqdm(
+            bar = Progress(  # its estimate of the time left only once it means something
                 total=len(rows),
                 initial=len(done),
                 unit="target",

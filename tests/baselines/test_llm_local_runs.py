@@ -187,3 +187,26 @@ def test_the_same_request_gets_the_same_answer_whatever_came_before(served_engin
         forward = [ask(body) for body in bodies]
         backward = [ask(body) for body in reversed(bodies)][::-1]
     assert forward == backward
+
+
+@pytest.mark.engine  # 92 s on two cores at load 5.8 (3 targets, one at a time)
+def test_a_run_against_swords_llm_serve_sends_one_request_at_a_time(served_engine, tmp_path):
+    """`swords run --base-url` against the session's `swords llm serve` (one slot), as a user runs it: the run asks
+    its /props, says "1 slot: 1 request at a time" and sends no more, so no request waits in llama.cpp's queue
+    until it times out. Before (issue 50), its 16 requests in flight left 2 of 3 targets retried on a loaded
+    machine. A model on this machine has no dollar figure."""
+    output = tmp_path / "run.jsonl"
+    command = [
+        *(*SWORDS, "run", "--system", "llm", "--base-url", served_engine, "--model", "smollm2-135m"),
+        *("--dataset", "swords", "--split", "dev", "--limit", "3", "--budget", str(BUDGET)),
+        *("--max-tokens", str(MAX_TOKENS), "--cache-dir", "off", "--output", str(output)),
+        *("--bootstrap", "0", "--no-progress"),
+    ]
+    done = subprocess.run(
+        command, cwd=REPO_ROOT, capture_output=True, text=True, timeout=600, env={**os.environ, **OFFLINE}
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert f"llm: the server at {served_engine} has 1 slot: 1 request at a time" in done.stderr
+    assert "requests sent: 3" in done.stdout and "retries: 0" in done.stdout, done.stdout
+    assert "cost: none in dollars (the model is served on this machine)" in done.stdout
+    assert "USD" not in done.stdout

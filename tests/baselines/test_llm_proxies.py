@@ -110,7 +110,8 @@ def test_a_proxy_that_echoes_its_credentials_has_them_shown_and_written_nowhere_
         environment = {**key, **proxied(f"http://{user}:{password}@127.0.0.1:{proxy.port}")}
         done = swords(*llm_args(server.base_url, output, "--cache-dir", str(cache), limit=3), env=environment)
         assert done.returncode == 0, done.stderr
-        assert len(proxy.seen) == 3 and len(server.requests) == 3
+        assert len(server.requests) == 3  # and the proxy saw them, after the server's slots were asked (/props)
+        assert [url.rsplit("/", 1)[1] for url in proxy.seen] == ["props", "completions", "completions", "completions"]
     assert "Basic *" in output.read_text()  # the echo reached the output, masked (the parser keeps one star)
     assert len(list(cache.rglob("*.json"))) == 3
     assert_nowhere(secrets_of(user, password), done.stdout + done.stderr, tmp_path)
@@ -201,7 +202,8 @@ def test_a_proxy_that_answers_407_is_named_at_once(tasks, tmp_path, environment,
         assert f"{named} refuses the user and password {variable} gives (HTTP 407)" in line, line
     else:
         assert f"{named} asks for a user and password (HTTP 407): write them in {variable} as http://" in line, line
-    assert asked <= 1 + 4 and PASSWORD not in line  # the probe, then the first requests in flight: no retries
+    # The probes (the server's slots, its constraint), then the first requests in flight: no retries
+    assert asked <= 2 + 4 and PASSWORD not in line
 
 
 @pytest.mark.slow  # 23 s on two cores
