@@ -110,7 +110,11 @@ def test_judge_two_tasks_download_reload_continue_and_score_the_file(page, tmp_p
     start(page, 1)
     tasks = read_tasks(download(page, "#judge-tasks-download", tmp_path / "tasks.jsonl")).tasks
     total = sum(len(task.candidates) for task in tasks)
-    assert progress(page).startswith(f"Task 1 of {len(tasks)} · 0 of {total} candidates judged · judge Ann")
+    controls = 2 * len(tasks)
+    assert progress(page).startswith(
+        f"Task 1 of {len(tasks)} · 0 of {total} words judged ({total - controls} candidates and {controls} controls)"
+        " · judge Ann"
+    )
     assert page.inner_text("#judge-task mark.swords-target") == tasks[0].target
     assert shown_candidates(page) == [f"{n}. {c.substitute}" for n, c in enumerate(tasks[0].candidates, 1)]
 
@@ -131,7 +135,7 @@ def test_judge_two_tasks_download_reload_continue_and_score_the_file(page, tmp_p
     wait_for_task(page, 3)
     assert saved(page, 2).startswith(f"✓ Saved task 2 ({tasks[1].target}): ")
     two = len(tasks[0].candidates) + len(tasks[1].candidates)
-    assert f"{two} of {total} candidates judged" in progress(page)
+    assert f"{two} of {total} words judged" in progress(page)
     page.set_viewport_size({"width": 1280, "height": 1000})
     sizes = font_sizes(page)  # the words being judged are the card's largest text, the target the task's
     assert sizes["candidate"] > sizes["answer"] and sizes["target"] > 1.5 * sizes["context"], sizes
