@@ -16,7 +16,7 @@ SWORDS_DEFINED = (
 )
 # What SemEval-2007's best is, below the table that shows it: its figures look small beside the papers' otherwise.
 BEST_DEFINED = (
-    "best divides a target's credit by the number of answers in its whole list (SemEval-2007's",
+    "SemEval-2007's best divides a target's credit by the number of answers in its whole list (its",
     "systems gave one or a few), so a long list scores low; oot credits the first 10 answers.",
 )
 # What a note's "duplicates after lemmatization" are (swords_metric/predictions/lemmatized.py merges them).

@@ -16,7 +16,7 @@ from .judgment_cases import make_case
 LENIENT = "lenient: substitutes the benchmark never judged are left out; strict: they count as wrong."
 A_AND_C = "A: acceptable (score > 50%: most annotators accepted it); C: conceivable (>= 10%: one or more did)."
 BEST = (
-    "best divides a target's credit by the number of answers in its whole list (SemEval-2007's",
+    "SemEval-2007's best divides a target's credit by the number of answers in its whole list (its",
     "systems gave one or a few), so a long list scores low; oot credits the first 10 answers.",
 )
 

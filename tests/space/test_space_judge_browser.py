@@ -177,7 +177,9 @@ def test_judge_two_tasks_download_reload_continue_and_score_the_file(page, tmp_p
     new = three - 2 * 3  # the three tasks' candidates, every one accepted or rejected, without the controls
     found = re.search(r"no judgement in the gold: ([\d,]+) of [\d,]+ \S+ before, ([\d,]+) ", scored.stdout)
     assert found and int(found.group(1)) - int(found.group(2)) == new, scored.stdout
-    assert re.search(rf"judgements kept: {new}, of {new} new substitutes, by 1 judges", scored.stdout)
+    assert re.search(
+        rf"judgements kept: {new}, of {new} new substitutes, by 1 judge \(", scored.stdout
+    )  # issue 50: not "1 judges"
     assert "|judges:1" in scored.stdout.split("extended signature: ")[1].splitlines()[0]
 
     # The same file in the Score tab, beside the run: the official and extended figures side by side.
