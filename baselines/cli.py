@@ -15,6 +15,7 @@ from swords_lexsub.arguments import SwordsParser, int_range
 from swords_lexsub.errors import SwordsError
 from swords_lexsub.files import atomic_write, refuse_input_as_output
 from swords_lexsub.terminal import shown
+from swords_metric import SWORDS_DEFINED
 
 
 def register(subparsers) -> None:
@@ -22,7 +23,8 @@ def register(subparsers) -> None:
         "run",
         help="run a baseline system and score it",
         description="Options after --system are the system's own: `swords run --system NAME --help` shows them, "
-        "`swords run --list` shows every system.",
+        "`swords run --list` shows every system. The run prints the benchmark's figures (SWORDS, CoInCo, "
+        "SemEval-2007: the SWORDS paper's, in percent). " + " ".join(SWORDS_DEFINED),
         add_help=False,  # --help also shows the chosen system's options (run_command)
     )
     command.add_argument("-h", "--help", action="store_true", help="show this help (and the system's) and exit")

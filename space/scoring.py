@@ -16,6 +16,8 @@ from swords_metric import Scorer, TaskSet, family_of, make_tasks
 # them (Table 7), then the rest (Table 8); an official family's in its scorer's order (its reader table's).
 TABLE_4_FIRST = ("lenient_a_f@10", "lenient_c_f@10", "strict_a_f@10", "strict_c_f@10")
 SWORDS_READER = family_of("swords").reader  # the Substitute tab's and the extended gold's metrics: the SWORDS paper's
+# What lenient, strict, A, C and best mean, under the tables that show them (the SWORDS reader table's definitions).
+DEFINED = "SWORDS, CoInCo and SemEval-2007: " + " ".join(SWORDS_READER.defined)
 # A result's unit (its "unit": the family's reader table's scale) as a table's title says it.
 UNITS = {"percent": "percent", "fraction": "fraction 0–1"}
 
@@ -35,10 +37,15 @@ def titled(title: str, reader) -> str:
     return f"{title} ({UNITS[reader.scale]})"
 
 
+def rounded(value: float, decimals: int) -> float:
+    """A figure rounded for a table, never a negative zero (a change of -0.001 shows as 0, not -0)."""
+    return round(value, decimals) + 0.0  # -0.0 + 0.0 is 0.0
+
+
 def interval(reader, bounds) -> str:
     """A 95% interval as the tab shows it: percent to 1 decimal, fractions to the reader table's decimals."""
     decimals = 1 if reader.scale == "percent" else reader.decimals
-    return f"[{bounds[0]:.{decimals}f}, {bounds[1]:.{decimals}f}]"
+    return f"[{bounds[0]:z.{decimals}f}, {bounds[1]:z.{decimals}f}]"
 
 
 def official_metrics(family) -> str:

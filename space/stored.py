@@ -4,8 +4,10 @@ skipped with one log line naming it, once per version of the file."""
 
 from __future__ import annotations
 
+import json
 import logging
 import os
+from datetime import UTC, datetime
 from pathlib import Path
 
 from swords_baselines.run.files import output_paths
@@ -24,11 +26,42 @@ UnusableFile = UnusableMetrics
 
 
 SYSTEM_CHARS = 60  # a run's system name as the tabs show it: past this many characters, cut (terminal.clipped)
+SETTING_CHARS = 24  # a setting that tells two runs of one system apart, past this: cut at its start
 
 
 def system_label(run: dict, most: int = SYSTEM_CHARS) -> str:
     """A run header's system name as the tabs show it: escaped, cut with "…" past `most` characters, its length said."""
     return clipped(shown(run["system"]), most)
+
+
+def _setting(value: object) -> str:
+    """A run option's value, short (a long model path is cut: its end names it)."""
+    text = shown(value if isinstance(value, str) else json.dumps(value, sort_keys=True))
+    return text if len(text) <= SETTING_CHARS else "…" + text[-(SETTING_CHARS - 1) :]
+
+
+def told_apart(runs: list[tuple[dict, dict, Path]]) -> None:
+    """Rows of one system's several runs, told apart (row, its metrics file, its path): each one's system name gets
+    the settings in which its run differs from the others' (`model=…`), its source the file's name and the date it
+    was written (UTC), so that two runs of one system are never two identical-looking rows."""
+    by_system: dict[str, list[tuple[dict, dict, Path]]] = {}
+    for run in runs:
+        by_system.setdefault(run[0]["system"], []).append(run)
+    for same in by_system.values():
+        if len(same) < 2:
+            continue
+        options = [metrics["run"].get("options") or {} for _, metrics, _ in same]
+        keys = sorted({key for opts in options for key in opts})
+        differ = [key for key in keys if len({json.dumps(o.get(key), sort_keys=True) for o in options}) > 1]
+        for (row, _, path), opts in zip(same, options, strict=True):
+            settings = ", ".join(f"{shown(key)}={_setting(opts[key])}" for key in differ if key in opts)
+            if settings:
+                row["system"] += f" ({settings})"
+            try:
+                written = datetime.fromtimestamp(path.stat().st_mtime, UTC).strftime("%Y-%m-%d %H:%M UTC")
+            except OSError:
+                written = "date unknown"
+            row["source"] += f"; {shown(path.name)}, {written}"
 
 
 def results_dir(folder: str | Path | None = None) -> Path:

@@ -52,7 +52,10 @@ _PUBLIC = {
     "swords_metric.predictions.prepared": ("PreparedPredictions",),
     "swords_metric.published": ("published_benchmarks", "published_papers", "published_results", "published_systems",),
     "swords_metric.references.target_ids": ("UnknownTargetsError",),
-    "swords_metric.report": ("format_analysis", "format_comparison", "format_differences", "format_result",),
+    "swords_metric.report": (
+        "DUPLICATES_MEANT", "SWORDS_DEFINED", "format_analysis", "format_comparison", "format_differences",
+        "format_result",
+    ),
     "swords_metric.scorer": ("Scorer", "score", "scorer_for",),
     "swords_metric.wordnet.graph": ("WordNetGraph", "load_wordnet_graph",),
     "swords_metric.wordnet.lemmatizer": ("UD_TO_WORDNET", "lemmatize",),
@@ -97,7 +100,9 @@ if TYPE_CHECKING:  # the names as type checkers and the API reference (mkdocstri
         published_benchmarks, published_papers, published_results, published_systems,
     )
     from swords_metric.references.target_ids import UnknownTargetsError  # noqa: F401
-    from swords_metric.report import format_analysis, format_comparison, format_differences, format_result  # noqa: F401
+    from swords_metric.report import (  # noqa: F401
+        DUPLICATES_MEANT, SWORDS_DEFINED, format_analysis, format_comparison, format_differences, format_result,
+    )
     from swords_metric.scorer import Scorer, score, scorer_for  # noqa: F401
     from swords_metric.wordnet.graph import WordNetGraph, load_wordnet_graph  # noqa: F401
     from swords_metric.wordnet.lemmatizer import UD_TO_WORDNET, lemmatize  # noqa: F401

@@ -16,6 +16,7 @@ from swords_metric.errors import MetricInputError
 from swords_metric.evaluation import BOOTSTRAP, DIFFERENCES, WORST
 from swords_metric.options import MAX_JUDGMENTS_BYTES, SETTINGS
 from swords_metric.predictions.files import MAX_PREDICTIONS_BYTES
+from swords_metric.report import SWORDS_DEFINED
 
 
 def register(subparsers) -> None:
@@ -23,7 +24,8 @@ def register(subparsers) -> None:
         "evaluate",
         help="score a predictions file with the benchmark's metrics (SWORDS, TSAR-2022, ProLex)",
         description="Score a system's predictions file on a benchmark split. The figures are percentages, as the "
-        "SWORDS paper reports them (TSAR-2022 and ProLex: fractions, as their official scorers print them).",
+        "SWORDS paper reports them (TSAR-2022 and ProLex: fractions, as their official scorers print them). "
+        + " ".join(SWORDS_DEFINED),
     )
     scored = command.add_argument_group("what to score")
     scored.add_argument("--dataset", default="swords", choices=list(swords_dataset.CONFIGS), help="benchmark config")

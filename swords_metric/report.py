@@ -6,6 +6,23 @@ from __future__ import annotations
 from swords_lexsub.terminal import shown
 
 SWORDS_UNIT = "percentages, as the SWORDS paper reports them"  # the SWORDS reader table's how_shown
+# What lenient, strict, A and C mean, in two short lines where a reader first meets them: the report below the
+# SWORDS table, `swords run`'s and `swords evaluate`'s --help, the Score tab (the SWORDS reader table's `defined`).
+# Lenient: the SWORDS paper's §5.4 ("filtering out model generated substitutes which are not in SWORDS"); A and C:
+# its §3 (a score is the share of annotators who accepted the substitute; C from 10%, one of at most ten).
+SWORDS_DEFINED = (
+    "lenient: substitutes the benchmark never judged are left out; strict: they count as wrong.",
+    "A: acceptable (score > 50%: most annotators accepted it); C: conceivable (>= 10%: one or more did).",
+)
+# What SemEval-2007's best is, below the table that shows it: its figures look small beside the papers' otherwise.
+BEST_DEFINED = (
+    "SemEval-2007's best divides a target's credit by the number of answers in its whole list (its",
+    "systems gave one or a few), so a long list scores low; oot credits the first 10 answers.",
+)
+# What a note's "duplicates after lemmatization" are (swords_metric/predictions/lemmatized.py merges them).
+DUPLICATES_MEANT = (
+    'forms of one lemma in a target\'s list, as "runs" and "ran": counted once, at the best-ranked one\'s place'
+)
 
 
 def _cell(result: dict, name: str) -> str:
@@ -37,9 +54,7 @@ def format_result(result: dict, title: str = "", setting: str = "generative", k:
     if setting == "ranking":
         gap = [["", "GAP", "GAP (ratio weights)"], ["", _cell(result, "gap"), _cell(result, "gap_rat")]]
         out += ["Ranking setting (Table 7)", table_text(gap), ""]
-    out.append(
-        f"Generative setting (Table 4): F@{k} against acceptable (A, score > 50%) and conceivable (C) references"
-    )
+    out.append(f"Generative setting (Table 4): F@{k} against acceptable (A) and conceivable (C) references")
     table = [["", f"F@{k} A", f"F@{k} C", f"P@{k} A", f"R@{k} A", f"P@{k} C", f"R@{k} C"]]
     for name in ("lenient", "strict"):
         parts = (("a", "f"), ("c", "f"), ("a", "p"), ("a", "r"), ("c", "p"), ("c", "r"))
@@ -50,12 +65,14 @@ def format_result(result: dict, title: str = "", setting: str = "generative", k:
     ).split()
     out += [
         table_text(table),
+        *SWORDS_DEFINED,
         "",
         "Traditional metrics (Table 8) and LexSubGen's P/R",
         table_text(
             [["", *(n.replace("strict_c_", "") for n in names[:9])], ["", *(f"{result[n]:.2f}" for n in names[:9])]]
         ),
         table_text([["", *names[9:]], ["", *(f"{result[n]:.2f}" for n in names[9:])]]),
+        *BEST_DEFINED,
     ]
     if result.get("by_pos"):
         table = [["POS", "targets", f"lenient F@{k} A", f"lenient F@{k} C", f"strict F@{k} C", "GAP", "oot_r"]]
@@ -80,8 +97,8 @@ def format_comparison(comparison: dict, reader=None) -> str:
                 name,
                 text(c["a"]),
                 text(c["b"]),
-                f"{c['difference']:+.{d}f}",
-                f"[{c['interval'][0]:+.{d}f}, {c['interval'][1]:+.{d}f}]",
+                f"{c['difference']:+z.{d}f}",  # z: no "-0.00" for a difference that rounds to 0
+                f"[{c['interval'][0]:+z.{d}f}, {c['interval'][1]:+z.{d}f}]",
                 f"{c['p_value']:.4f}",
             ]
         )
@@ -143,7 +160,7 @@ def format_differences(differences: list[dict], k: int = 10) -> str:
     out = [f"Targets where the systems differ most (per-target lenient F@{k} against acceptable, A - B)"]
     for pair in differences:
         out.append(
-            f"  {pair['difference']:+7.1f}  {_target(pair)}  "
+            f"  {pair['difference']:+z7.1f}  {_target(pair)}  "
             f"A {pair['a_lenient_a_f']:.1f}, B {pair['b_lenient_a_f']:.1f}"
         )
         out.append(f"           A: {_shortened(pair['a_top'], 6)}")

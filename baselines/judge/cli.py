@@ -203,10 +203,15 @@ def tasks_command(args: argparse.Namespace) -> int:
         raise SwordsError(str(error)) from None
     targets = len({task.id for task in taskset.tasks})
     candidates = sum(c.control is None for task in taskset.tasks for c in task.candidates)
+    controls = sum(c.control is not None for task in taskset.tasks for c in task.candidates)
     print(shown(f"wrote {output}"), file=sys.stderr)
     print(f"targets with tasks: {targets}")
     print(f"targets with nothing new: {taskset.header.get('targets_without_new', 0)}")
     print(f"candidates: {candidates}")
+    # What the Judge tab counts beside them: a judge answers the controls too (its "N words judged").
+    print(
+        f"controls: {controls} (the target word and a random word in each task; {candidates + controls} words to judge)"
+    )
     print(f"tasks: {len(taskset.tasks)}")
     return 0
 

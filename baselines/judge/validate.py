@@ -225,7 +225,7 @@ def run_validation(args: argparse.Namespace, judge) -> int:
 
 
 def _cell(value: float | None) -> str:
-    return "undefined" if value is None else f"{value:.3f}"
+    return "undefined" if value is None else f"{value:z.3f}"  # z: a kappa of -0.0004 is 0.000, not -0.000
 
 
 def table(judge: str, entry: dict) -> str:

@@ -76,7 +76,13 @@ def progress_text(session: JudgeSession | None) -> str:
     judged, total = session.candidates_judged()
     count = len(session.tasks)
     where = f"Task **{session.finished + 1:,} of {count:,}**" if session.current else f"**All {count:,} tasks judged**"
-    line = f"{where} · {judged:,} of {total:,} candidates judged · judge **{escape(seen(session.judge))}**"
+    # The words a judge answers are the candidates and each task's two controls: the candidates counted as `swords
+    # judge tasks` counts them, the controls apart, so that the two agree.
+    controls = sum(c.control is not None for task in session.tasks for c in task.candidates)
+    line = (
+        f"{where} · {judged:,} of {total:,} words judged ({total - controls:,} candidates and {controls:,} controls) "
+        f"· judge **{escape(seen(session.judge))}**"
+    )
     if session.resumed:
         line += f" · {session.resumed:,} tasks were already judged in the uploaded judgments file or earlier here"
     if session.elsewhere:

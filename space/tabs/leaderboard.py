@@ -19,7 +19,15 @@ from swords_space import SPACE_DIR, scoring
 from swords_space.inputs import Dropdown, refuse
 from swords_space.render import markdown_text, plural
 from swords_space.render_board import Bar, bar_chart_html, figure
-from swords_space.stored import UnusableFile, metrics_files, read_metrics, results_dir, skipped, system_label
+from swords_space.stored import (
+    UnusableFile,
+    metrics_files,
+    read_metrics,
+    results_dir,
+    skipped,
+    system_label,
+    told_apart,
+)
 from swords_space.table_widths import unbroken, width_px
 
 DEFAULT_BENCHMARK = "swords test"
@@ -34,16 +42,22 @@ _PARTIAL_STYLE = "background-color: #eff6ff; font-style: italic"  # measured, ov
 # ("proficiency-oriented" would break at its hyphen).
 CHAR_PX, PAD_PX, SYSTEM_PX, SOURCE_CHARS = 9, 28, 260, 22
 PART_OF = " of "  # a partial run's targets: "5 of 762"
+# The page's table of partial runs, below the ranked board: apart, so that the board's row numbers are ranks.
+PARTIAL_TITLE = "Partial runs: over part of the split, not ranked with the board above"
 NAME_CHARS = (SYSTEM_PX - PAD_PX) // CHAR_PX - 1  # a run's system name past this is cut: its first word fits, "…" too
 
-ABOUT = """One benchmark split at a time, ranked by its main metric, best first. The runs measured here are tinted blue,
-in bold: the results shipped with the Space and your own. The published results are shaded grey; the source column
-cites paper and table. Blank: not reported; †: reranked by BERT; LSG: LexSubGen's figures. Click a header to sort
+ABOUT = f"""One benchmark split at a time, ranked by its main metric, best first. The runs measured here are tinted
+blue, in bold: the results shipped with the Space and your own. The published results are shaded grey; the source
+column cites paper and table. Blank: not reported; †: reranked by BERT; LSG: LexSubGen's figures. Click a header to sort
 by it; scroll sideways for every metric. ProLex and TSAR-2022 are ranked by their own official metrics.
+
+{scoring.DEFINED}
 
 **Add your run:** `swords run --system SYSTEM --dataset swords --split test --output runs/mine.jsonl` writes
 `runs/mine.metrics.json`. Then `swords demo --results runs` shows it here, marked "your run", beside the rest. A run
-over part of the split (`--limit N`) is listed last, in italics, not ranked or charted; its source says so."""
+over part of the split (`--limit N`) goes in its own table below the board, not ranked or charted; its source says
+how many targets it answered ("20 of 762"). Two runs of one system show the settings they differ in, their file
+and its date."""
 
 # -- handlers -----------------------------------------------------------------------------------------------
 
@@ -123,7 +137,7 @@ def leaderboard(folder: str | Path | None = None, benchmark: str = DEFAULT_BENCH
     main, _ = board.main
     folders = result_folders(folder)
     yours = {path.name for path in metrics_files(folders[-1][0])} if len(folders) > 1 else set()
-    measured, skipped_names, elsewhere, counts = [], [], 0, dict.fromkeys((SHIPPED, YOURS), 0)
+    runs, skipped_names, elsewhere, counts = [], [], 0, dict.fromkeys((SHIPPED, YOURS), 0)
     for where, source in folders:
         for path in metrics_files(where):
             if source == SHIPPED and path.name in yours:
@@ -142,8 +156,10 @@ def leaderboard(folder: str | Path | None = None, benchmark: str = DEFAULT_BENCH
             if row is None:
                 skipped_names.append(markdown_text(path.name))
             else:
-                measured.append(row)
+                runs.append((row, metrics, path))
                 counts[source] += 1
+    told_apart(runs)
+    measured = [row for row, _, _ in runs]
     published = [
         board.published_figures(entry) | {"system": entry.label, "targets": None, "source": published_source(entry)}
         for entry in board.published
@@ -160,8 +176,8 @@ def leaderboard(folder: str | Path | None = None, benchmark: str = DEFAULT_BENCH
     if parts:
         note += (
             f"; {plural(len(parts), 'partial run')} (over part of the split: `swords run --limit`, or a system that "
-            "answers some of its targets; its source says how many of how many) listed last, not ranked among the "
-            "runs over every target, and not charted"
+            "answers some of its targets; its source says how many of how many) listed apart, after the ranked rows, "
+            "not ranked among the runs over every target, and not charted"
         )
     if skipped_names:
         note += f"; skipped (not a metrics file of `swords run`): {', '.join(skipped_names)}"
@@ -220,12 +236,24 @@ def on_leaderboard(benchmark: str | None = DEFAULT_BENCHMARK):
 
 
 def on_board(benchmark: str | None = DEFAULT_BENCHMARK):
-    """The page's board: the table with its columns fitted, its note and the chart of its main metric."""
+    """The page's board: the ranked table (published rows and runs over the whole split, its row numbers their
+    ranks), its partial runs in a table of their own below it (shown only when there are some), the note and the
+    chart of its main metric. Each table's columns fitted, no hyphen breaking a line."""
     benchmark = benchmark or DEFAULT_BENCHMARK
     table, note = leaderboard(benchmark=benchmark)
-    label = scoring.titled("Leaderboard", Board(benchmark).reader)  # with the unit of its figures
-    board = gr.Dataframe(styled(unbroken(table)), column_widths=column_widths(table), label=label)  # no hyphen breaks
-    return board, note, chart(table, benchmark)
+    parts = partial_rows(table)
+    whole, partly = (table[rows].reset_index(drop=True) for rows in (~parts, parts))
+    reader = Board(benchmark).reader
+    board = gr.Dataframe(
+        styled(unbroken(whole)), column_widths=column_widths(whole), label=scoring.titled("Leaderboard", reader)
+    )
+    partial_board = gr.Dataframe(
+        styled(unbroken(partly)),
+        column_widths=column_widths(partly),
+        label=scoring.titled(PARTIAL_TITLE, reader),
+        visible=bool(len(partly)),
+    )
+    return board, partial_board, note, chart(table, benchmark)
 
 
 def build(demo: gr.Blocks) -> None:
@@ -248,10 +276,19 @@ def build(demo: gr.Blocks) -> None:
         )
         with gr.Column(scale=1, min_width=360):  # gr.HTML takes no scale of its own
             figure_of_main = gr.HTML(elem_id="leaderboard-chart")
+    partial_board = gr.Dataframe(
+        label=f"{PARTIAL_TITLE} (percent)",
+        elem_id="leaderboard-partial",
+        headers=leaderboard_columns(),
+        interactive=False,
+        wrap=True,
+        visible=False,  # until a board has partial runs (on_board)
+    )
     note = gr.Markdown(label="Sources", elem_id="leaderboard-note")
     refresh = gr.Button("Refresh")
+    shown_board = [board, partial_board, note, figure_of_main]
     refresh.click(on_leaderboard, benchmark, [board, note], api_name="leaderboard").then(
-        on_board, benchmark, [board, note, figure_of_main], api_visibility="private"
+        on_board, benchmark, shown_board, api_visibility="private"
     )
-    benchmark.change(on_board, benchmark, [board, note, figure_of_main], api_visibility="private")
-    demo.load(on_board, benchmark, [board, note, figure_of_main], api_visibility="private")
+    benchmark.change(on_board, benchmark, shown_board, api_visibility="private")
+    demo.load(on_board, benchmark, shown_board, api_visibility="private")

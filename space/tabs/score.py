@@ -214,6 +214,7 @@ def build(splits: list[str], fill: explore.ExampleTarget, tabs: gr.Tabs) -> None
             metrics = gr.Dataframe(
                 label="Metrics (percent)", elem_id="score-metrics", headers=SCORE_METRIC_COLUMNS, interactive=False
             )
+            gr.Markdown(scoring.DEFINED, elem_id="score-defined")  # where a reader first meets the words
             signature = gr.Textbox(label="Signature", elem_id="score-signature", interactive=False)
             extended = score_judgments.outputs()
     # The panels of the SWORDS metrics, shown where the evaluation has them (score_result.scored).

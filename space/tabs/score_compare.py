@@ -52,7 +52,7 @@ def comparison_table(comparison: dict | None, reader=scoring.SWORDS_READER) -> p
             label,
             reader.shown(f["a"]),
             reader.shown(f["b"]),
-            round(f["difference"], reader.decimals),
+            scoring.rounded(f["difference"], reader.decimals),
             scoring.interval(reader, f["interval"]),
             f"{f['p_value']:.4f}",
         ]  # as swords evaluate
@@ -72,7 +72,7 @@ def differences_table(differences: list[dict] | None) -> pd.DataFrame:
             r["pos"],
             round(r["a_lenient_a_f"], 1),
             round(r["b_lenient_a_f"], 1),
-            round(r["difference"], 1),
+            scoring.rounded(r["difference"], 1),
             listed(r["a_top"]),
             listed(r["b_top"]),
             benchmarks.short_id(r["id"]),
@@ -85,7 +85,7 @@ def differences_table(differences: list[dict] | None) -> pd.DataFrame:
 def differences_chart(differences: list[dict] | None) -> pd.DataFrame:
     """The same targets as bars of their difference, numbered as in the table (a word may be several rows' target)."""
     rows = [
-        [f"{i}. {r['target']}", round(r["difference"], 1), THIS_FILE if r["difference"] > 0 else COMPARED]
+        [f"{i}. {r['target']}", scoring.rounded(r["difference"], 1), THIS_FILE if r["difference"] > 0 else COMPARED]
         for i, r in enumerate(differences or [], 1)
     ]
     return pd.DataFrame(rows, columns=DIFFERENCE_CHART_COLUMNS)

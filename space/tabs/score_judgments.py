@@ -41,7 +41,7 @@ def extended_table(result: dict) -> pd.DataFrame:
     if not extended:
         return pd.DataFrame(columns=EXTENDED_COLUMNS)
     rows = [
-        [label, key, round(result[key], 2), round(extended[key], 2), round(extended[key] - result[key], 2)]
+        [label, key, round(result[key], 2), round(extended[key], 2), scoring.rounded(extended[key] - result[key], 2)]
         for label, key in scoring.METRIC_ROWS
         if key in result and key in extended
     ]

@@ -12,7 +12,7 @@ import gradio as gr
 import pandas as pd
 from pandas.io.formats.style import Styler
 
-from swords_metric import Family, family_of
+from swords_metric import DUPLICATES_MEANT, Family, family_of
 from swords_space import benchmarks, scoring
 from swords_space import published as beside
 from swords_space.table_widths import unbroken
@@ -34,7 +34,7 @@ SWORDS_ONLY = (
 UNUSUAL_INPUT = (
     ("empty_substitutes", "empty substitutes (wrong answers)"),
     ("target_copies", "copies of the target (dropped)"),
-    ("duplicates", "duplicates after lemmatization (merged)"),
+    ("duplicates", f"duplicates after lemmatization ({DUPLICATES_MEANT})"),
     ("unicode_variants", "Unicode variants of a gold word (not matched; see the metric card)"),
 )
 

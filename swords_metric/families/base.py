@@ -46,6 +46,9 @@ class ReaderTable:
     reported: tuple[str, ...]  # the figures an lm-eval task reports
     how_shown: str  # what its figures are, in a few words
     legend: str  # what the labels of a published table stand for
+    defined: tuple[
+        str, ...
+    ] = ()  # its labels' words defined (lenient, A, best…): lines shown where a reader meets them
 
     def shown(self, value: float) -> float:
         """A figure as the family's tables show it: floored (TSAR-2022's, as tsar_eval.py prints it), else rounded."""

@@ -5,7 +5,7 @@ is swords_metric/metrics/."""
 from __future__ import annotations
 
 from swords_metric.families.base import Family, Metric, ReaderTable
-from swords_metric.report import SWORDS_UNIT, format_result
+from swords_metric.report import BEST_DEFINED, DUPLICATES_MEANT, SWORDS_DEFINED, SWORDS_UNIT, format_result
 
 
 def _swords_metrics() -> tuple[Metric, ...]:
@@ -58,15 +58,16 @@ SWORDS_TABLE = ReaderTable(
         "lenient filter; GAP-rat: GAP weighted by score (the ranking setting's figure in the SWORDS paper); best, "
         "oot (and -m, mode): SemEval-2007 recall; P@1: strict precision at 1 against conceivable; LSG: LexSubGen's "
         "P@1, P@3, R@10; †: reranked by BERT (SWORDS paper); duplicates: oot answers with duplicates (McCarthy & "
-        "Navigli)"
+        "Navigli). " + " ".join((*SWORDS_DEFINED, *BEST_DEFINED))
     ),
+    defined=(*SWORDS_DEFINED, *BEST_DEFINED),
 )
 
-# What a SWORDS result counts of unusual input: (its input_notes key, how a note names it).
+# What a SWORDS result counts of unusual input: (its input_notes key, how a note names one, many, and what it means).
 _UNUSUAL = (
-    ("empty_substitutes", "empty substitutes (one wrong answer each)"),
-    ("target_copies", "copies of the target (dropped)"),
-    ("duplicates", "duplicates after lemmatization (merged)"),
+    ("empty_substitutes", "empty substitute", "empty substitutes", "counted as a wrong answer"),
+    ("target_copies", "copy of the target", "copies of the target", "dropped"),
+    ("duplicates", "duplicate after lemmatization", "duplicates after lemmatization", DUPLICATES_MEANT),
 )
 
 
@@ -105,7 +106,11 @@ class SwordsFamily(Family):
                 "scored as empty answers, as upstream scores them"
             )
         unusual = result.get("input_notes") or {}
-        parts = [f"{unusual[key]:,} {label}" for key, label in _UNUSUAL if unusual.get(key)]
+        parts = [
+            f"{unusual[key]:,} {one if unusual[key] == 1 else many} ({meant})"
+            for key, one, many, meant in _UNUSUAL
+            if unusual.get(key)
+        ]
         if parts:
             notes.append(f"{source}: " + ", ".join(parts) + "; scored as upstream scores them")
         variants = unusual.get("unicode_variants")

@@ -206,6 +206,11 @@ def metric_names(k: int, setting: str) -> list[str]:
     return names + (["gap", "gap_rat"] if setting == "ranking" else [])
 
 
+def _counted(count: int, noun: str) -> str:
+    """A count and its noun, agreeing: "1 judge", "3 judges"."""
+    return f"{count:,} {noun}{'' if count == 1 else 's'}"
+
+
 def _histogram(counts: dict[str, int]) -> str:
     return ", ".join(f"{n}: {count:,}" for n, count in counts.items()) or "(none)"
 
@@ -215,7 +220,7 @@ def format_extended(result: dict, k: int = 10, setting: str = "generative") -> s
     extended, judged = result["extended"], result["judgments"]
     table = [["", "official", "extended", "change"]]
     for name in metric_names(k, setting):
-        table.append([name, f"{result[name]:.2f}", f"{extended[name]:.2f}", f"{extended[name] - result[name]:+.2f}"])
+        table.append([name, f"{result[name]:.2f}", f"{extended[name]:.2f}", f"{extended[name] - result[name]:+z.2f}"])
     top = judged["unjudged_top_k"]
     share = (lambda n: f"{100 * n / top['substitutes']:.1f}%") if top["substitutes"] else (lambda n: "-")
     files = ", ".join(terminal_text(path) for path in judged["files"])
@@ -228,8 +233,9 @@ def format_extended(result: dict, k: int = 10, setting: str = "generative") -> s
         f"({share(top['before'])}) before, {top['after']:,} ({share(top['after'])}) after",
         f"checked against their tasks ({tasks}): every record's task, target and candidate, and each task's "
         "controls as the task holds them",
-        f"judgements kept: {judged['judgements']:,}, of {judged['substitutes']:,} new substitutes, by "
-        f"{judged['judges']:,} judges (abstentions, left out as the benchmark's are: {judged['abstentions']:,}; "
+        f"judgements kept: {judged['judgements']:,}, of {_counted(judged['substitutes'], 'new substitute')}, by "
+        f"{_counted(judged['judges'], 'judge')} (abstentions, left out as the benchmark's are: "
+        f"{judged['abstentions']:,}; "
         f"substitutes only abstained on, so still unjudged: {judged['abstained_only']:,})",
         f"records read {judged['records']:,}, duplicates {judged['duplicates']:,}, replaced by a later answer "
         f"{judged['replaced']:,}"

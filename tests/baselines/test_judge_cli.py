@@ -55,6 +55,8 @@ def test_tasks_counts_and_file(run_file, tmp_path, capsys):
     # B: 2 new words in one task; C: 12 in two tasks of 6 (at most 10 a task, sizes differing by at most one)
     assert "targets with tasks: 2\n" in out and "targets with nothing new: 1\n" in out
     assert "candidates: 14\n" in out and "tasks: 3\n" in out
+    # Issue 50: the controls counted apart, two a task, and the words to judge as the Judge tab counts them (20).
+    assert "controls: 6 (the target word and a random word in each task; 20 words to judge)\n" in out
     lines = [json.loads(line) for line in (tmp_path / "tasks.jsonl").read_text().splitlines()]
     tasks = lines[1:]
     assert [task["id"] for task in tasks] == [b["id"], c["id"], c["id"]]

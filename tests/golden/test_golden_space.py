@@ -100,9 +100,11 @@ def test_published_notes():
 @pytest.mark.parametrize("case", list(BOARDS))
 def test_leaderboard(case, volatile):
     benchmark = BOARDS[case]
-    board, note, chart = on_board(benchmark)
+    board, partial_board, note, chart = on_board(benchmark)
     table, api_note = on_leaderboard(benchmark)
     parts = [("board", value_text(board)), ("note", note), ("chart", chart), ("api: board", value_text(table))]
+    if partial_board.visible:  # the page's partial runs, apart (none among the shipped results)
+        parts.insert(1, ("partial runs", value_text(partial_board)))
     parts.append(("api: note", api_note))
     check(SURFACE, case, volatile(sections(parts)))
 

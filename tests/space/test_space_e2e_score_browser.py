@@ -171,6 +171,12 @@ def test_browser_at_1280_px_no_word_of_a_score_or_substitute_table_breaks(
     assert rows[0][1] == "this run, measured here" and rows[1][-1] == "generative [1]"
     notes = page.inner_text("#score-published-notes")
     assert "[1] lenient; not applicable: SemEval-2007 recall" in notes
+    # Issue 50: lenient, strict, A and C defined right under the metrics table, where a reader first meets them.
+    defined = page.inner_text("#score-defined")
+    assert "lenient: substitutes the benchmark never judged are left out; strict: they count as wrong." in defined
+    assert "A: acceptable (score > 50%" in defined and "C: conceivable (>= 10%" in defined
+    metrics_box, defined_box = (page.locator(f"#score-{name}").bounding_box() for name in ("metrics", "defined"))
+    assert 0 <= defined_box["y"] - (metrics_box["y"] + metrics_box["height"]) < 40
     page.screenshot(path=str(ARTIFACTS / "space-score-1280.png"), full_page=True)
 
     # The Substitute tab's two tables: a benchmark example's metrics, and its suggestions as a table.

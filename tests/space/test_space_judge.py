@@ -91,7 +91,13 @@ def test_judged_tasks_are_appended_to_the_judgments_file_as_the_contract_has_it(
     assert [(r["task"], r["id"], r["substitute"], r["label"], r["control"]) for r in records] == expected
     assert len(read_judgments(session.judgments)) == len(records)  # the metric reads what the tab wrote
     judged = len(first.candidates) + len(second.candidates)
-    assert f"Task **3 of {len(session.tasks)}** · {judged} of {total} candidates judged" in judge.progress_text(session)
+    # Issue 50: the words judged are the candidates and two controls a task, each counted as `swords judge tasks`
+    # counts them (it said 12 candidates where the tab said 16).
+    controls = 2 * len(session.tasks)
+    assert (
+        f"Task **3 of {len(session.tasks)}** · {judged} of {total} words judged ({total - controls} candidates and "
+        f"{controls} controls)" in judge.progress_text(session)
+    )
 
 
 def test_a_partial_file_continues_where_it_stopped_and_stays_as_it_was(tasks_file, tmp_path):

@@ -7,7 +7,9 @@ from __future__ import annotations
 import csv
 import html
 import json
+import os
 import re
+from datetime import UTC, datetime
 
 import pytest
 
@@ -215,7 +217,8 @@ def test_the_chart_has_a_bar_for_each_row_reporting_the_main_metric_in_the_table
     hostile["run"]["system"] = "<b>bold</b>\u202e"
     (tmp_path / "hostile.swords.test.metrics.json").write_text(json.dumps(hostile))
     monkeypatch.setenv("SWORDS_SPACE_RESULTS", str(tmp_path))
-    board, note, chart = on_board("swords test")
+    board, partial_board, note, chart = on_board("swords test")
+    assert partial_board.visible is False  # no partial run: no table of them
     table = board.value
     bars = re.findall(r'data-source="(\w+)" data-value="([\d.]+)"', chart)
     reporting = [row for row in published_systems("swords", "test") if "lenient_a_f@10" in row.metrics]
@@ -235,9 +238,9 @@ def test_the_chart_has_a_bar_for_each_row_reporting_the_main_metric_in_the_table
     for header, width in zip(headers[1:], widths[1:], strict=True):
         assert width >= 8.4 * len(header) + 16, header  # 8.4 px a character of the monospace font, 8 px padding
     assert board.label == "Leaderboard (percent)"  # the unit of its figures
-    prolex, _, empty = on_board("prolex test")
+    prolex, _, _, empty = on_board("prolex test")
     assert "No run or published result on this split reports F@10, acceptable." in empty
-    tsar_board, _, tsar = on_board("tsar2022_en test")
+    tsar_board, _, _, tsar = on_board("tsar2022_en test")
     assert "Bars from 0 to 1." in tsar and tsar.count('data-source="published"') == 33  # 0.0 to 0.8096
     assert tsar_board.label == prolex.label == "Leaderboard (fraction 0–1)"
 
@@ -273,5 +276,39 @@ def test_a_results_folder_s_names_partial_runs_and_long_names_are_shown_for_what
     assert long == LONG_SYSTEM[:24] + "… (5,000 characters)" == "longnamelongnamelongname… (5,000 characters)"
     # The chart: the runs over the whole split, ranked; the partial run is not charted.
     monkeypatch.setenv("SWORDS_SPACE_RESULTS", str(tmp_path))
-    _, _, chart = on_board("swords test")
+    board, partial_board, _, chart = on_board("swords test")
     assert 'data-value="30.0"' in chart and 'data-value="80.0"' not in chart
+    # Issue 50: on the page the partial run is apart, in a table of its own below the board, whose row numbers are
+    # then ranks of the runs over the whole split and the published rows only.
+    systems = [row[0] for row in board.value["data"]]
+    assert "quick" not in systems and "mine" in systems
+    assert partial_board.visible is True and partial_board.label.startswith("Partial runs: over part of the split")
+    assert [row[0] for row in partial_board.value["data"]] == ["quick"]
+    assert partial_board.value["data"][0][2] == "measured: your run, partial: 5 of 762 targets"
+
+
+def test_two_runs_of_one_system_are_told_apart_by_their_settings_file_and_date(tmp_path):
+    """Issue 50: two runs of `llm` (one with another model) and a third with the same settings as the first were
+    three rows named "llm". Each now names the settings it differs in, and its source its file and the time it was
+    written (UTC); a system run once keeps its plain name and source."""
+    base = json.loads((RESULTS / "thesaurus-oracle.swords.test.metrics.json").read_text())
+    runs = {
+        "gpt.swords.test": ({"model": "gpt-4o-mini", "mode": "chat"}, 31.0, "2026-03-01T09:30:00"),
+        "davinci.swords.test": ({"model": "davinci-002", "mode": "chat"}, 29.0, "2026-03-02T18:05:00"),
+        "again.swords.test": ({"model": "gpt-4o-mini", "mode": "chat"}, 30.0, "2026-03-03T00:00:00"),
+    }
+    for name, (options, figure, written) in runs.items():
+        metrics = {**base, "lenient_a_f@10": figure, "run": {**base["run"], "system": "llm", "options": options}}
+        path = tmp_path / f"{name}.metrics.json"
+        path.write_text(json.dumps(metrics))
+        stamp = datetime.fromisoformat(written).replace(tzinfo=UTC).timestamp()
+        os.utime(path, (stamp, stamp))
+    table, _ = leaderboard(tmp_path)
+    llm = table[table["system"].str.startswith("llm")]
+    assert list(llm["system"]) == ["llm (model=gpt-4o-mini)", "llm (model=gpt-4o-mini)", "llm (model=davinci-002)"]
+    assert list(llm["source"]) == [
+        "measured: your run; gpt.swords.test.metrics.json, 2026-03-01 09:30 UTC",
+        "measured: your run; again.swords.test.metrics.json, 2026-03-03 00:00 UTC",
+        "measured: your run; davinci.swords.test.metrics.json, 2026-03-02 18:05 UTC",
+    ]
+    assert table[table["system"] == "coinco-oracle"].iloc[0]["source"] == SHIPPED  # run once: as before

@@ -119,8 +119,9 @@ def hostile_server(tmp_path_factory):
 
 def test_browser_leaderboard_shows_names_as_text_and_partial_runs_apart(browser, hostile_server):
     """Issue 47, at 1,280 px: a file named `<img src=x onerror=alert(1)>.metrics.json` is named in the note, not shown
-    as an image; the `--limit 5` run (lenient F@10 80, above every other) comes last, in italics, its targets
-    "5 of 762", and has no bar; a 5,000-character system name is cut, its length said. Screenshot in artifacts/."""
+    as an image; the `--limit 5` run (lenient F@10 80, above every other) is in a table of its own below the board
+    (issue 50), in italics, its targets "5 of 762", and has no bar; a 5,000-character system name is cut, its length
+    said. Screenshot in artifacts/."""
     context = browser.new_context(viewport={"width": 1280, "height": 1000})
     page = context.new_page()
     page.set_default_timeout(30_000)
@@ -143,18 +144,24 @@ def test_browser_leaderboard_shows_names_as_text_and_partial_runs_apart(browser,
         for _ in range(3):  # the table draws the rows scrolled into view, measuring their heights as it goes
             page.mouse.wheel(0, 3000)
             page.wait_for_timeout(400)
-        last = table_rows(page, "#leaderboard")[-1]
-        assert last[:3] == ["quick", "80", "measured: your run, partial: 5 of 762 targets"] and last[-1] == "5 of 762"
+        assert "quick" not in [row[0] for row in table_rows(page, "#leaderboard")]  # issue 50: not on the board
+        # The partial run in its own table, below the board, its title saying why, its source how many targets.
+        page.wait_for_selector("#leaderboard-partial [role=gridcell]")
+        (row,) = table_rows(page, "#leaderboard-partial")
+        assert row[:3] == ["quick", "80", "measured: your run, partial: 5 of 762 targets"] and row[-1] == "5 of 762"
+        assert "Partial runs: over part of the split, not ranked" in page.inner_text("#leaderboard-partial")
+        board_box, partial_box = (page.locator(f"#leaderboard{part}").bounding_box() for part in ("", "-partial"))
+        assert partial_box["y"] >= board_box["y"] + board_box["height"]
         style = (
-            page.locator("#leaderboard [role=row]")
+            page.locator("#leaderboard-partial [role=row]")
             .last.locator("[role=gridcell]")
             .nth(1)
             .evaluate("cell => getComputedStyle(cell.querySelector('span') || cell).fontStyle")
         )
         assert style == "italic"
-        assert words_not_whole(page, "#leaderboard") == []
+        assert words_not_whole(page, "#leaderboard") == [] and words_not_whole(page, "#leaderboard-partial") == []
         ARTIFACTS.mkdir(exist_ok=True)
-        page.locator("#leaderboard").screenshot(path=str(ARTIFACTS / "space-leaderboard-partial-1280.png"))
+        page.locator("#leaderboard-partial").screenshot(path=str(ARTIFACTS / "space-leaderboard-partial-1280.png"))
         page.screenshot(path=str(ARTIFACTS / "space-leaderboard-hostile-1280.png"), full_page=True)
     finally:
         context.close()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import math
 
 import pytest
 
@@ -130,3 +131,12 @@ def test_a_bad_second_file_is_refused_as_the_first_is(tmp_path):
     assert str(tmp_path) not in str(error.value)
     with pytest.raises(SpaceError, match="No stored predictions"):
         score_predictions(str(COINCO_ORACLE), None, "swords test", compare_stored="../../setup.cfg")
+
+
+def test_a_difference_that_rounds_to_zero_shows_as_zero_not_minus_zero():
+    """Issue 50: two files within a rounding of each other showed "-0" (and an interval "[-0.0, 0.5]")."""
+    comparison = {"metrics": {"lenient_a_f@10": {"a": 30.0, "b": 30.001, "difference": -0.001,
+                                                 "interval": [-0.04, 0.5], "p_value": 0.9}}}  # fmt: skip
+    row = score_compare.comparison_table(comparison).iloc[0]
+    assert row["difference"] == 0 and math.copysign(1, row["difference"]) == 1
+    assert row["95% interval"] == "[0.0, 0.5]"
