@@ -54,7 +54,7 @@ def tsar_runs(tmp_path_factory):
 def test_tsar_compare_is_the_paired_test_of_two_runs(tsar_runs):
     a, b = map(str, tsar_runs)
     result = evaluate_json("--dataset", "tsar2022_en", "--compare", a, b, "--bootstrap", "2000", "--seed", "7")
-    assert list(result) == ["a", "b", "metrics", "official", "coverage", "signature"]
+    assert list(result) == ["a", "b", "metrics", "official", "coverage", "signature", "unit"]
     assert list(result["metrics"]) == TSAR_KEYS
     assert result["coverage"] == {"targets_scored": 373, "a": 373, "b": 373, "both": 373}
     assert result["signature"].endswith("|targets:373|bootstrap:2000,seed:7")
@@ -99,12 +99,10 @@ def test_tsar_compare_prints_the_swords_layout(tsar_runs):
     done = swords("evaluate", "--dataset", "tsar2022_en", "--split", "test", "--compare", a, b, "--bootstrap", "200")
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert lines[0].split() == ["metric", a, b, "A", "-", "B", "95%", "interval", "p"]
-    assert [line.split()[0] for line in lines[1:11]] == TSAR_KEYS
-    assert lines[11] == "" and lines[12].startswith(
-        "A, B: fractions floored to 4 decimals, as tsar_eval.py prints them"
-    )
-    assert lines[13].startswith("signature: tsar2022-metric:1.0|bench:tsar2022_en|split:test|")
+    assert lines[0].startswith("figures: fractions floored to 4 decimals, as tsar_eval.py prints them")  # the unit
+    assert lines[1].split() == ["metric", a, b, "A", "-", "B", "95%", "interval", "p"]
+    assert [line.split()[0] for line in lines[2:12]] == TSAR_KEYS
+    assert lines[12] == "" and lines[13].startswith("signature: tsar2022-metric:1.0|bench:tsar2022_en|split:test|")
     assert len(lines) == 14  # no differences table: the official metrics give no per-substitute details
 
 
@@ -114,7 +112,7 @@ def test_prolex_compare_of_the_shipped_outputs(tmp_path):
     example = str(need(PROLEX_DATA / "example_predictions.csv"))
     parals = str(write_prolex_predictions(tmp_path / "parals.csv", "test", parals_answers("test", "best")))
     result = evaluate_json("--dataset", "prolex", "--compare", example, parals)
-    assert list(result) == ["a", "b", "metrics", "coverage", "signature"]
+    assert list(result) == ["a", "b", "metrics", "coverage", "signature", "unit"]
     assert list(result["metrics"]) == PROLEX_KEYS
     assert result["coverage"] == {"targets_scored": 680, "a": 680, "b": 680, "both": 680}
     alone = [evaluate_json("--dataset", "prolex", "--predictions", path) for path in (example, parals)]
