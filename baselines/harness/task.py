@@ -228,8 +228,8 @@ class SwordsGeneration(ConfigurableTask):
             if self._scorer is None:
                 self._scorer = scorer_for(self.benchmark, self.split, family=self.family)
             try:  # the targets answered (a --limit run's), scored as `swords run` scores them
-                evaluation = evaluate(
-                    dict(items), scorer=self._scorer, given_only=True, analysis=False, source="predictions"
+                evaluation = evaluate(  # no intervals: lm-eval draws its own (--bootstrap_iters)
+                    dict(items), scorer=self._scorer, given_only=True, analysis=False, bootstrap=0, source="predictions"
                 )
             except MetricInputError as error:
                 fail(self.config.task, error)
