@@ -96,6 +96,7 @@ def test_the_manual_builds_strict_without_a_warning(built_site):
     } <= api
 
 
+@pytest.mark.slow  # 6 s on two busy cores (load 4-6)
 def test_a_broken_link_or_anchor_fails_the_build(tmp_path):
     """The same configuration, one page given a link to a missing page and one to a missing anchor."""
     pytest.importorskip("mkdocs", reason="the manual needs the docs extra: pip install -e '.[docs]'")

@@ -135,6 +135,7 @@ def test_a_constant_judge_on_a_sample_without_an_acceptable_substitute_has_an_un
     assert not list(tmp_path.iterdir())
 
 
+@pytest.mark.slow  # 4 s on two busy cores (load 4-6)
 def test_labelled_candidates_without_an_acceptable_one_are_no_measurement(oracle, tmp_path, capsys):
     # the judge fails on every acceptable candidate (a reply that is no label) and rejects the rest: its kappa at
     # acceptable would be undefined, its accuracy perfect
@@ -188,6 +189,7 @@ def test_a_benchmark_without_human_scores_is_refused_in_one_line(tmp_path, capsy
     assert status == 2 and "--dataset coinco" in err and len(err.strip().splitlines()) == 1
 
 
+@pytest.mark.slow  # 4 s on two busy cores (load 4-6)
 def test_a_sample_larger_than_the_split_is_one_line(tmp_path, capsys):
     with LLMServer(generic="reject") as server:
         status, _, err = validate(capsys, server, tmp_path / "v.json", "--sample", "22979")  # dev holds 22,978

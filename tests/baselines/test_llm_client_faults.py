@@ -100,6 +100,7 @@ def test_a_target_that_keeps_failing_is_reported_not_a_crash(server, tmp_path, k
     assert sorted(answered) == sorted(r["id"] for r in rows if r is not rows[1])
 
 
+@pytest.mark.slow  # 5 s on two busy cores (load 4-6)
 def test_consecutive_failures_abort_the_run_and_finished_targets_stay_checkpointed(server, tmp_path, key, dev):
     rows = dev[:10]  # what --limit 10 answers
     for row in rows[5:8]:

@@ -68,6 +68,7 @@ def test_cache_keys_cover_the_whole_request(tmp_path):
     assert [p.name for p in tmp_path.rglob("*") if p.is_file()] == [f"{key}.json"]  # no temp files left
 
 
+@pytest.mark.slow  # 5 s on two busy cores (load 4-6)
 def test_concurrency_limit_is_respected(server, tmp_path, key, dev):
     server.latency = 0.1
     rows = dev[:24]

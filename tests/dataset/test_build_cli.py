@@ -70,6 +70,7 @@ def test_failed_build_leaves_an_existing_dataset_untouched(sources_copy, rebuilt
     assert {p: p.read_bytes() for p in output.rglob("*") if p.is_file()} == before
 
 
+@pytest.mark.slow  # 6 s on two busy cores (load 4-6)
 def test_build_without_nltk35_says_how_to_get_it_and_writes_nothing(sources_dir, tmp_path):
     output = tmp_path / "out"
     result = run_swords(
@@ -80,6 +81,7 @@ def test_build_without_nltk35_says_how_to_get_it_and_writes_nothing(sources_dir,
     assert_one_line_error_and_no_output(result, output, "no nltk in /nope")
 
 
+@pytest.mark.slow  # 9 s on two busy cores (load 4-6)
 def test_offline_load_from_the_repository_root(tmp_path):
     code = "from datasets import load_dataset; print(load_dataset('swords_dataset', 'coinco', split='test').num_rows)"
     result = subprocess.run(
@@ -94,6 +96,7 @@ def test_offline_load_from_the_repository_root(tmp_path):
     assert result.stdout.strip().splitlines()[-1] == "5450"
 
 
+@pytest.mark.slow  # 8 s on two busy cores (load 4-6)
 def test_package_loader_works_from_another_directory(tmp_path):
     code = "import swords_dataset; print(swords_dataset.load('semeval07', split='trial').num_rows)"
     result = subprocess.run(

@@ -49,6 +49,7 @@ print(json.dumps(counts))
 """
 
 
+@pytest.mark.slow  # 6 s on two busy cores (load 4-6)
 def test_every_new_config_and_split_loads_offline_both_ways_with_the_sources_row_counts(tmp_path):
     result = subprocess.run(
         [sys.executable, "-c", _LOAD_BOTH_WAYS, json.dumps(list(ROW_COUNTS))],

@@ -41,6 +41,7 @@ def test_search_finds_a_target_or_lemma_prefix_exact_matches_first(swords_test):
     assert total_verbs == sum(r["pos"] == "VERB" for r in swords_test) == len(verbs)
 
 
+@pytest.mark.slow  # 4 s on two busy cores (load 4-6)
 def test_every_example_is_found_again_from_its_context_swords_before_coinco(swords_test):
     for row in swords_test[:50]:
         config, split, found = split_index.find_example(row["context"], row["offset"], row["target"])

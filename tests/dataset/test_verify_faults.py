@@ -159,6 +159,7 @@ def test_a_tampered_file_is_one_line_naming_the_file_column_and_row(dataset_copy
     assert str(raised.value) == f"{path}: " + expected.format(id5=repr(ids[5]), id7=repr(ids[7]))
 
 
+@pytest.mark.slow  # 6 s on two busy cores (load 4-6)
 def test_a_tampered_file_from_the_command_line(dataset_copy):
     path = first_split(dataset_copy)
     table = pq.read_table(path)
@@ -192,6 +193,7 @@ def test_a_folder_fifo_or_device_at_a_parquet_path_is_named_as_such(dataset_copy
     assert "MISMATCH" not in result.stdout and seconds < 30
 
 
+@pytest.mark.slow  # 7 s on two busy cores (load 4-6)
 def test_a_card_that_disagrees_with_the_configs_is_one_line(tmp_path):
     """The installed package's card without a config that CONFIGS has: `datasets` raised its own ValueError and
     verify printed a traceback. Here a copy of the package, its card edited, run as the installed one is."""
@@ -217,6 +219,7 @@ def test_a_card_that_disagrees_with_the_configs_is_one_line(tmp_path):
     assert one_line(done).startswith(f"swords: error: {expected}; "), done.stderr
 
 
+@pytest.mark.slow  # 5 s on two busy cores (load 4-6)
 def test_an_unwritable_datasets_cache_is_one_line(tmp_path):
     """HF_HOME read-only (root's override dropped, as a user without rights runs it): one line naming the cache."""
     if shutil.which("capsh") is None:

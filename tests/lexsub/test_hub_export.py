@@ -111,6 +111,7 @@ def test_the_exported_repositories_hold_exactly_their_files(hub_export):
     assert header["title"] and header["emoji"] and header["description"]
 
 
+@pytest.mark.slow  # 6 s on two busy cores (load 4-6)
 def test_an_export_replaces_its_own_folder_and_refuses_anything_else(hub_export, tmp_path):
     target = tmp_path / "again"
     shutil.copytree(hub_export, target)

@@ -7,6 +7,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from ..conftest import REPO_ROOT, run_swords
 
 COMMANDS = ("data", "demo", "docs", "evaluate", "hub", "judge", "llm", "lm-eval", "run")
@@ -33,6 +35,7 @@ def imported_by(*args: str) -> set[str]:
     return set(done.stderr.strip().splitlines()[-1].split())
 
 
+@pytest.mark.slow  # 5 s on two busy cores (load 4-6)
 def test_a_command_imports_only_its_own_package():
     assert imported_by("evaluate", "--help") == {"swords_lexsub", "swords_dataset", "swords_metric"}
     assert imported_by("hub", "export", "--help") == {"swords_lexsub"}

@@ -160,6 +160,7 @@ def _typed(name: str, text: str):
     ](text)
 
 
+@pytest.mark.slow  # 4 s on two busy cores (load 4-6)
 def test_the_three_formats_hold_the_same_records(tmp_path):
     scorer = Scorer.from_dataset("swords", "test")
     paths = {suffix: tmp_path / f"details{suffix}" for suffix in DETAILS_EXTENSIONS}

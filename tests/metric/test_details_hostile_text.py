@@ -141,6 +141,7 @@ def test_the_report_shows_every_word_escaped_one_line_each(details):
         )
 
 
+@pytest.mark.slow  # 4 s on two busy cores (load 4-6)
 def test_a_file_name_with_control_characters_is_shown_escaped(tmp_path):
     predictions, _ = hostile_predictions(tmp_path, "sys\x1b[2Jtem\rname\n.jsonl")
     done = swords("evaluate", "--predictions", str(predictions), "--bootstrap", "0", "--worst", "1")

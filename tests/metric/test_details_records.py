@@ -120,6 +120,7 @@ def test_the_file_a_kill_left_in_place_is_still_replaceable(tmp_path):
     written(path)
 
 
+@pytest.mark.slow  # 4 s on two busy cores (load 4-6)
 def test_from_python_the_message_names_details_force(tmp_path):
     scorer = Scorer.from_dataset("swords", "test")
     path = tmp_path / "details.csv"
@@ -183,6 +184,7 @@ def test_a_symbolic_link_at_the_details_path_is_refused(tmp_path, suffix):
         Scorer.from_dataset("swords", "test").read(COINCO_ORACLE, details=link)
 
 
+@pytest.mark.slow  # 7 s on two busy cores (load 4-6)
 def test_stderr_says_which_file_the_details_went_to(tmp_path):
     done = swords(
         "evaluate",

@@ -54,6 +54,7 @@ def test_a_target_of_100000_answers_is_scored_at_once(tmp_path):
     )
 
 
+@pytest.mark.slow  # 6 s on two busy cores (load 4-6)
 def test_what_is_kept_of_a_target_changes_no_figure_of_the_official_scorers(tmp_path):
     """Long lists (gold after the 10th and after the 100th answer, the complex word and repeats filling the first
     hundred), long answers (300 characters, repeated: a repeat is still dropped) and long gold-like prefixes: equal

@@ -27,6 +27,7 @@ def semeval_wordnet() -> dict[str, list[str]]:
     }
 
 
+@pytest.mark.slow  # 4 s on two busy cores (load 4-6)
 def test_trial_plus_test_is_the_pooled_scores_of_trial_and_test(semeval_wordnet):
     joined = Scorer.from_dataset("semeval07", "trial+test")
     trial, test = Scorer.from_dataset("semeval07", "trial"), Scorer.from_dataset("semeval07", "test")

@@ -54,6 +54,7 @@ def test_cli_json_matches_the_published_figures(thesaurus_files):
     assert {name: round(metrics[name], 1) for name in THESAURUS_PUBLISHED} == THESAURUS_PUBLISHED
 
 
+@pytest.mark.slow  # 5 s on two busy cores (load 4-6)
 def test_cli_table_and_compare(thesaurus_files):
     table = run_evaluate("--predictions", str(thesaurus_files / "thesaurus.jsonl"), "--bootstrap", "50")
     assert table.returncode == 0, table.stderr

@@ -140,6 +140,7 @@ def test_prepared_predictions_belong_to_their_scorer(swords_test):
         other.score(prepared)
 
 
+@pytest.mark.slow  # 6 s on two busy cores (load 4-6)
 def test_a_run_over_part_of_a_split_is_scored_on_its_targets(coinco_test):
     """What `swords run` does when it reuses a finished run that covers some targets: those are scored, the
     others left out (not scored as empty answers), exactly as a Scorer of just those rows."""

@@ -99,6 +99,7 @@ def test_malformed_files_name_file_line_and_item(tmp_path, content, expected):
     assert f"{path}{expected}" in one_line(evaluate("--predictions", str(path)))
 
 
+@pytest.mark.slow  # 4 s on two busy cores (load 4-6)
 def test_compare_refuses_a_bad_second_file_in_one_line(swords_test, tmp_path):
     tid = swords_test[2]["id"]
     good = write(tmp_path / "good.jsonl", json.dumps({"id": tid, "substitutes": ["a", "b"]}) + "\n")

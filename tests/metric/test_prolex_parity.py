@@ -85,6 +85,7 @@ def test_instances_without_proficiency_gold_are_left_out_as_evaluate_py_leaves_t
     assert result["signature"].startswith("prolex-metric:1.0|bench:prolex|split:test|family:prolex|k:10|")
 
 
+@pytest.mark.slow  # 4 s on two busy cores (load 4-6)
 def test_edge_case_systems_equal_evaluate_py(rows, tmp_path):
     paths = {
         split: write_prolex_predictions(

@@ -135,6 +135,7 @@ def test_api_score_an_upload_and_bad_files(client, tmp_path):
         )
 
 
+@pytest.mark.slow  # 4 s on two busy cores (load 4-6)
 def test_api_score_shows_lone_surrogates_and_bidi_overrides_escaped(client, tmp_path):
     """Substitutes that are not text (a lone surrogate: JSON's "\\ud800", which no JSON encoder sends to a
     browser) or that reorder what follows (U+202E), in both files of a comparison: scored as the metric scores
@@ -176,6 +177,7 @@ def test_api_score_shows_lone_surrogates_and_bidi_overrides_escaped(client, tmp_
         assert row[5] == "x\\ud800y · a\\udfffb\\u202eevil" and row[6].endswith(" · good\\ud83d"), row
 
 
+@pytest.mark.slow  # 6 s on two busy cores (load 4-6)
 def test_api_judge_a_task_then_score_with_the_judgments_file(client):
     """The Judge tab's endpoints in one client session (its gr.State): tasks from a run, the first task judged (the
     target control accepted, every other candidate rejected), and the judgments file it answers scored by /score

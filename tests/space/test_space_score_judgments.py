@@ -54,6 +54,7 @@ def judged(tmp_path_factory):
     return made.tasks, files, tasks_file
 
 
+@pytest.mark.slow  # 7 s on two busy cores (load 4-6)
 def test_the_extended_figures_equal_a_scorer_over_rows_extended_by_hand(judged, swords_test, coinco_predictions):
     tasks, files, tasks_file = judged
     result = score_predictions(
