@@ -10,9 +10,15 @@ from contextlib import ExitStack
 from pathlib import Path
 
 from swords_baselines.judge.outputs import LLM_WRITER, journal_header
-from swords_baselines.run.files import whole_lines
 from swords_baselines.run.runner import settings_difference
-from swords_baselines.run.shards import Joined, foreign_key, gather, item_key, shard_lines
+from swords_baselines.run.shards import (
+    Joined,
+    foreign_key,
+    gather,
+    item_key,
+    journal_so_far,
+    shard_lines,
+)
 from swords_lexsub.errors import SwordsError
 from swords_lexsub.files import atomic_writer
 from swords_lexsub.terminal import shown
@@ -47,20 +53,15 @@ def join_judge(paths: dict[str, Path], header: dict, force: bool, stack: ExitSta
         joined.n = shard.n
     if not joined.files:
         return joined
-    journal = paths["journal"]
-    if force:
-        journal.unlink(missing_ok=True)
-    earlier = b""
-    if journal.exists():
-        if journal_header(journal) != header:
-            return joined  # another run's: the judge run refuses it in its own words, untouched
-        earlier = whole_lines(journal)
+    earlier = journal_so_far(paths["journal"], force, lambda journal: journal_header(journal) == header)
+    if earlier is None:
+        return joined  # another run's: the judge run refuses it in its own words, untouched
     print(
         shown(f"joining {len(joined.files)} shard files of {joined.n} parts beside {paths['jsonl']}: {len(lines):,} "
               "judgments there"),
         file=sys.stderr,
     )  # fmt: skip
-    with atomic_writer(journal) as seeded:
+    with atomic_writer(paths["journal"]) as seeded:
         seeded.write(earlier or json.dumps(header, ensure_ascii=False, allow_nan=False).encode("utf-8") + b"\n")
         seeded.write(b"".join(lines))
     return joined

@@ -24,7 +24,6 @@ from swords_lexsub.files import atomic_write, sha256_of
 
 _MAX_METRICS_BYTES = 64 * 2**20  # a metrics file is a few hundred kB; a larger one is not ours
 _MAX_HEADER_BYTES = 2**20
-_OUTPUTS_RECORD = b'{"outputs": '
 _SHA256 = re.compile(r"[0-9a-f]{64}")
 # The folder the outputs are written in before they are moved into place: mkdtemp's eight random characters.
 _STAGING_INFIX = ".swords-staging-"
@@ -59,17 +58,23 @@ def journal_header(path: Path) -> dict | None:
     return header if is_header else None
 
 
-def outputs_record(line: bytes | str) -> dict[str, str] | None:
-    """The sha256 in a journal's outputs record (`{"outputs": {"jsonl": SHA256, "upstream": SHA256}}`), else None."""
+def one_key_record(line: bytes | str, key: str) -> object | None:
+    """The value of a journal line that is `{key: value}` and nothing else (read as JSON only when it opens so: a
+    journal's answer lines are never parsed twice), else None."""
     if isinstance(line, str):
         line = line.encode("utf-8", "surrogatepass")
-    if not line.startswith(_OUTPUTS_RECORD):
+    if not line.startswith(b'{"' + key.encode() + b'": '):
         return None
     try:
         record = json.loads(line)
     except (ValueError, RecursionError):
         return None
-    hashes = record.get("outputs") if isinstance(record, dict) and len(record) == 1 else None
+    return record.get(key) if isinstance(record, dict) and len(record) == 1 else None
+
+
+def outputs_record(line: bytes | str) -> dict[str, str] | None:
+    """The sha256 in a journal's outputs record (`{"outputs": {"jsonl": SHA256, "upstream": SHA256}}`), else None."""
+    hashes = one_key_record(line, "outputs")
     if not isinstance(hashes, dict) or set(hashes) != set(PREDICTION_FILES):
         return None
     valid = all(isinstance(value, str) and _SHA256.fullmatch(value) for value in hashes.values())

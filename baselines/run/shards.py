@@ -18,18 +18,19 @@ import math
 import os
 import re
 import sys
+from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from swords_baselines.run.extent import identity, reach, shown_reach
 from swords_baselines.run.files import RunLock, open_in_place, whole_lines
+from swords_baselines.run.ownership import one_key_record
 from swords_lexsub.errors import SwordsError
 from swords_lexsub.files import atomic_writer
 from swords_lexsub.terminal import shown
 
 _SHARD_TEXT = re.compile(r"([0-9]+)/([0-9]+)")
-_REPORT_RECORD = b'{"report": '
 SHARD_HELP = (
     "answer only part K of N (K from 1 to N) of the targets, split by a hash of each id, into "
     "OUTPUT.shard-K-of-N beside the output; the same command without --shard joins the shards it finds there. "
@@ -100,15 +101,7 @@ def shard_files(base: Path) -> list[tuple[Path, Shard]]:
 
 def report_record(line: bytes | str) -> dict | None:
     """The figures of a `{"report": …}` line of a shard file, else None."""
-    if isinstance(line, str):
-        line = line.encode("utf-8", "surrogatepass")
-    if not line.startswith(_REPORT_RECORD):
-        return None
-    try:
-        record = json.loads(line)
-    except (ValueError, RecursionError):
-        return None
-    report = record.get("report") if isinstance(record, dict) and len(record) == 1 else None
+    report = one_key_record(line, "report")
     return report if isinstance(report, dict) else None
 
 
@@ -245,20 +238,20 @@ def join_run(paths: dict[str, Path], header: dict, rows: list[dict], force: bool
         joined.n = shard.n
     if not joined.files:
         return joined
-    journal = paths["journal"]
-    if force:
-        journal.unlink(missing_ok=True)
-    earlier, have = b"", set()
-    if journal.exists():
+
+    def ours(journal: Path) -> bool:
         recorded = journal_header(journal)
-        if recorded is None or not same_settings(identity(recorded), wanted):
-            return joined  # not this run's: the run refuses it in its own words, nothing of it touched
-        earlier = whole_lines(journal)
-        for line in earlier.split(b"\n")[1:-1]:
-            try:
-                have.add(journal_answer(line.decode("utf-8"))[0])
-            except (ValueError, RecursionError):
-                continue  # the run names it
+        return recorded is not None and same_settings(identity(recorded), wanted)
+
+    earlier = journal_so_far(paths["journal"], force, ours)
+    if earlier is None:
+        return joined
+    have = set()
+    for line in earlier.split(b"\n")[1:-1]:
+        try:
+            have.add(journal_answer(line.decode("utf-8"))[0])
+        except (ValueError, RecursionError):
+            continue  # the run names it
     ids = [row["id"] for row in rows]
     new = [journal_line(header["system"], t, joined.answers[t]) for t in ids if t in joined.answers and t not in have]
     taken = sum(tid in joined.answers for tid in ids)
@@ -271,10 +264,20 @@ def join_run(paths: dict[str, Path], header: dict, rows: list[dict], force: bool
         file=sys.stderr,
     )
     if new:
-        with atomic_writer(journal) as seeded:
+        with atomic_writer(paths["journal"]) as seeded:
             seeded.write(earlier or json.dumps(header, allow_nan=False).encode("utf-8") + b"\n")
             seeded.write("".join(new).encode("utf-8"))
     return joined
+
+
+def journal_so_far(journal: Path, force: bool, ours: Callable[[Path], bool]) -> bytes | None:
+    """A journal's whole lines before a join adds to it: b"" when there is none (or `force` discarded it), None when
+    it is not this run's (`ours` reads its header; the run refuses it in its own words, nothing of it touched)."""
+    if force:
+        journal.unlink(missing_ok=True)
+    if not journal.exists():
+        return b""
+    return whole_lines(journal) if ours(journal) else None
 
 
 def run_shard(
