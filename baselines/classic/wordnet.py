@@ -20,6 +20,7 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 
+from swords_baselines.lemmas import one_form_per_lemma
 from swords_baselines.options import Option
 from swords_baselines.system import Prediction, System
 from swords_metric import UD_TO_WORDNET, WordNetGraph, lemmatize, load_wordnet_graph
@@ -213,8 +214,9 @@ def wordnet_pool(
 
 
 def wordnet_substitutes(row: dict, relations: Sequence[str] = ()) -> Prediction:
-    """Ranked (word, 1 / rank) for a dataset row (see :func:`wordnet_pool`)."""
-    return [(word, 1.0 / (rank + 1)) for rank, (word, _) in enumerate(wordnet_pool(row, relations))]
+    """Ranked (word, 1 / rank) for a dataset row (see :func:`wordnet_pool`), one word per lemma."""
+    words = one_form_per_lemma([(word, 0.0) for word, _ in wordnet_pool(row, relations)], row.get("pos"))
+    return [(word, 1.0 / (rank + 1)) for rank, (word, _) in enumerate(words)]
 
 
 class WordNet(System):

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from swords_baselines.classic.wordnet import parse_relations, target_readings, wordnet_pool
+from swords_baselines.lemmas import one_form_per_lemma
 from swords_baselines.neural.encoder import shared_encoder
 from swords_baselines.neural.models import PACKAGED_MINILM, ModelSystem
 from swords_baselines.neural.neighbours import vocabulary_neighbours
@@ -187,4 +188,5 @@ class WordNetEmbedding(_EncoderSystem):
                 (word, cosine + self.prior_weight / (1 + rank) + (self.synonym_bonus if group == "synonym" else 0.0))
                 for rank, ((word, group), cosine) in enumerate(zip(pool, row_cosines, strict=True))
             ]
-            yield row["id"], sorted(scored, key=lambda item: -item[1])
+            # Sorted first: the best-scored form of a lemma stays.
+            yield row["id"], one_form_per_lemma(sorted(scored, key=lambda item: -item[1]), row.get("pos"))
