@@ -5,8 +5,9 @@ taken in WordNet's sense order (``index.POS``); synonyms sense by sense, within 
 (ties in the synset's order), a word keeping its first place; then the words of the ``--relations`` (similar, also,
 verb_group, hypernyms, hyponyms, sisters: the other hyponyms of the senses' hypernyms), relation by relation in the
 order given, ranked the same way. The word in place ``i`` (0-based) scores ``1 / (i + 1)``, a prior for a reranker;
-the target lemma is dropped. The data is the metric's WordNet 3.0 graph (``swords_metric.load_wordnet_graph()``),
-one WordNet for the baseline and the metric's details.
+the target lemma is dropped, and a form whose lemma an earlier word has (as the metric lemmatizes). The data is the
+metric's WordNet 3.0 graph (``swords_metric.load_wordnet_graph()``), one WordNet for the baseline and the metric's
+details.
 
 It is the reference without context the rerankers are measured against, not a reproduction of a published baseline
 (SemEval-2007's, McCarthy and Navigli 2009, Sect. 2.5, ranked WordNet 2.1 synonyms by BNC frequency);
