@@ -5,8 +5,9 @@ taken in WordNet's sense order (``index.POS``); synonyms sense by sense, within 
 (ties in the synset's order), a word keeping its first place; then the words of the ``--relations`` (similar, also,
 verb_group, hypernyms, hyponyms, sisters: the other hyponyms of the senses' hypernyms), relation by relation in the
 order given, ranked the same way. The word in place ``i`` (0-based) scores ``1 / (i + 1)``, a prior for a reranker;
-the target lemma is dropped. The data is the metric's WordNet 3.0 graph (``swords_metric.load_wordnet_graph()``),
-one WordNet for the baseline and the metric's details.
+the target lemma is dropped, and a form whose lemma an earlier word has (as the metric lemmatizes). The data is the
+metric's WordNet 3.0 graph (``swords_metric.load_wordnet_graph()``), one WordNet for the baseline and the metric's
+details.
 
 It is the reference without context the rerankers are measured against, not a reproduction of a published baseline
 (SemEval-2007's, McCarthy and Navigli 2009, Sect. 2.5, ranked WordNet 2.1 synonyms by BNC frequency);
@@ -20,6 +21,7 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 
+from swords_baselines.lemmas import one_form_per_lemma
 from swords_baselines.options import Option
 from swords_baselines.system import Prediction, System
 from swords_metric import UD_TO_WORDNET, WordNetGraph, lemmatize, load_wordnet_graph
@@ -213,8 +215,9 @@ def wordnet_pool(
 
 
 def wordnet_substitutes(row: dict, relations: Sequence[str] = ()) -> Prediction:
-    """Ranked (word, 1 / rank) for a dataset row (see :func:`wordnet_pool`)."""
-    return [(word, 1.0 / (rank + 1)) for rank, (word, _) in enumerate(wordnet_pool(row, relations))]
+    """Ranked (word, 1 / rank) for a dataset row (see :func:`wordnet_pool`), one word per lemma."""
+    words = one_form_per_lemma([(word, 0.0) for word, _ in wordnet_pool(row, relations)], row.get("pos"))
+    return [(word, 1.0 / (rank + 1)) for rank, (word, _) in enumerate(words)]
 
 
 class WordNet(System):
