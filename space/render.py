@@ -50,12 +50,21 @@ def markdown_text(text: object) -> str:
     return _MARKDOWN_SPECIALS.sub(r"\\\1", escape(visible(str(text)), quote=False))
 
 
+# A paragraph's end in a benchmark's context: a blank line, or a line break before an indented line (a new line of
+# dialogue). Any other line break is where the source's lines were wrapped, and is a space on the page: kept, it left
+# lines of every length ("ragged"), as the source's width, not the page's, had wrapped them.
+_PARAGRAPH_END = re.compile(r"[ \t]*\n(?:[ \t]*\n)+[ \t]*|[ \t]*\n(?=[ \t]+\S)[ \t]*")
+_WRAPPED = re.compile(r"[ \t]*\n[ \t]*")
+
+
 def _text(text: str) -> str:
-    return escape(text).replace("\n", "<br>")
+    """Text of a context for the page: its paragraphs each starting on a new line, its wrapped lines joined."""
+    paragraphs = _PARAGRAPH_END.split(text)
+    return "<br>".join(escape(_WRAPPED.sub(" ", paragraph)) for paragraph in paragraphs)
 
 
 def context_html(context: str, offset: int, length: int) -> str:
-    """The context with the target marked."""
+    """The context with the target marked, laid out evenly (_text): the page wraps its lines, not the source."""
     before, target, after = context[:offset], context[offset : offset + length], context[offset + length :]
     return (
         f'<div class="swords-context" style="{_BOX}">{_text(before)}'
@@ -66,7 +75,8 @@ def context_html(context: str, offset: int, length: int) -> str:
 
 def legend_html() -> str:
     chips = "".join(
-        f'<span style="color:{fg};background:{bg};padding:1px 6px;border-radius:4px;margin-right:6px">'
+        f'<span class="swords-chip" style="color:{fg};background:{bg};padding:1px 6px;border-radius:4px;'
+        'margin-right:6px;white-space:nowrap;display:inline-block">'
         f"{escape(words)}</span>"
         for fg, bg, words in JUDGEMENTS.values()
     )

@@ -10,15 +10,17 @@ from dataclasses import dataclass
 from html import escape
 
 from swords_space.render import swatches_html
+from swords_space.table_widths import unbroken_text
 
 MEASURED_COLOUR = "#2563eb"  # the table's measured rows are tinted with this hue too
 PUBLISHED_COLOUR = "#9ca3af"  # and its published rows grey
 MEASURED_WORDS, PUBLISHED_WORDS = "measured here (swords run, bold)", "published"
 _BOX = "font-family: system-ui, sans-serif; line-height: 1.4; color: #111827; background: #ffffff; padding: 8px;"
-# One grid for every bar, so that bars and figures line up: name, bar, figure. A name wraps between its words; a
+# One grid for every bar, so that bars and figures line up: name, bar, figure. A name wraps between its words only
+# (its column at least as wide as its longest word: "wordnet+embedding" once broke as "wordnet+embeddi⏎ng"); a
 # figure never wraps (its column is as wide as the widest figure).
 _GRID = (
-    "display:grid;grid-template-columns:minmax(6em,11em) minmax(5em,1fr) max-content;gap:5px 8px;"
+    "display:grid;grid-template-columns:minmax(min-content,11em) minmax(5em,1fr) max-content;gap:5px 8px;"
     "align-items:center;margin:6px 0"
 )
 _TRACK = "background:#f3f4f6;height:12px;border-radius:3px"
@@ -57,8 +59,8 @@ def _bar(bar: Bar, start: float, end: float) -> str:
     return (
         f'<div class="swords-bar" data-source="{"measured" if bar.measured else "published"}" '
         f'data-value="{bar.value!r}" style="display:contents">'
-        '<span class="swords-bar-name" style="text-align:right;overflow-wrap:break-word;min-width:0;'
-        f'font-weight:{600 if bar.measured else 400}">{escape(bar.name)}</span>'
+        '<span class="swords-bar-name" style="text-align:right;'
+        f'font-weight:{600 if bar.measured else 400}">{escape(unbroken_text(bar.name))}</span>'
         f'<span style="{_TRACK}"><span style="display:block;width:{width:.1f}%;height:12px;background:{colour};'
         'border-radius:3px"></span></span>'
         '<span class="swords-bar-value" style="white-space:nowrap;font-variant-numeric:tabular-nums">'

@@ -63,7 +63,8 @@ def example_header(config: str, split: str, row: dict) -> str:
 def _chip(label: str) -> str:
     fg, bg = PROLEX_CHIPS[label]
     return (
-        f'<span style="color:{fg};background:{bg};padding:1px 6px;border-radius:4px;margin-right:4px">'
+        f'<span class="swords-chip" style="color:{fg};background:{bg};padding:1px 6px;border-radius:4px;'
+        'margin-right:4px;white-space:nowrap;display:inline-block">'
         f"{escape(PROLEX_WORDS[label])}</span>"
     )
 

@@ -1,6 +1,7 @@
-"""Column widths of the demo's tables, in pixels, so that no word of a cell or header breaks across lines at
-1,280 px: a column is at least as wide as its longest word (a figure is one word), and a text column as wide as a
-few words more, up to a cap, past which its text wraps between words. A header wraps between its words too.
+"""How the demo's tables are laid out, so that they read at a glance at 1,280 px: every row shown (SHOWN_WHOLE), and
+column widths in pixels so that no word of a cell or header breaks across lines. A column is at least as wide as
+its longest word (a figure is one word); a text column is as wide as a few words more, up to a cap, past which its
+text wraps between words. A header wraps between its words too.
 
 Gradio's table font is monospace: 8.4 px a character at its default size (bold too); CHAR_PX leaves room."""
 
@@ -12,6 +13,10 @@ import pandas as pd
 
 CHAR_PX, PAD_PX = 9, 24  # a character, and a cell's padding and border
 TEXT_CHARS = 18  # a text column's width, in characters, before it wraps (its longest word may be wider)
+# Every table's max_height: no scroll box of its own. Gradio's Dataframe scrolls inside a box past 500 px by default,
+# so the Score tab showed 12 of its 22 metrics; the demo's tables hold at most a few dozen rows, and a long one scrolls
+# with the page. A bound all the same: past it (100 rows and more), the table scrolls in its box again.
+SHOWN_WHOLE = 6_000
 
 
 def _words(text: str) -> list[str]:
@@ -37,9 +42,12 @@ def fitted_widths(table: pd.DataFrame, shown: Callable[[object], str] = str, tex
 NON_BREAKING_HYPHEN = "\u2011"
 
 
+def unbroken_text(text: str) -> str:
+    """The text with every hyphen non-breaking, for the page: a browser breaks a line after a hyphen
+    ("coinco-⏎oracle"), whatever the room; a space is where a line may break."""
+    return text.replace("-", NON_BREAKING_HYPHEN)
+
+
 def unbroken(table: pd.DataFrame) -> pd.DataFrame:
-    """The table with every hyphen of its text cells non-breaking, for the page: a browser breaks a line after a
-    hyphen ("coinco-⏎oracle"), whatever the column's width; a space is where a line may break."""
-    return table.apply(
-        lambda column: column.map(lambda v: v.replace("-", NON_BREAKING_HYPHEN) if isinstance(v, str) else v)
-    )
+    """The table with every hyphen of its text cells non-breaking (unbroken_text)."""
+    return table.apply(lambda column: column.map(lambda v: unbroken_text(v) if isinstance(v, str) else v))

@@ -75,6 +75,12 @@ def example_inputs(split_label: str | None, row_id: str | None) -> tuple[str, st
     return row["context"], row["target"], occurrence, row["pos"], {"config": config, "split": split, "id": row["id"]}
 
 
+def ready_line(target: str) -> str:
+    """The Substitute tab's status once an example fills its inputs: what to press next (nothing runs by itself: the
+    chosen system may be an LLM on the user's own key, and a model may take a minute on a busy machine)."""
+    return f"**{render.markdown_text(target)}** is filled in: press **Suggest substitutes** to see its substitutes."
+
+
 def free_text_note(split_label: str | None) -> str | None:
     """Why an example of this benchmark reaches the Substitute tab as free text (None: it does not)."""
     config, _ = benchmarks.choose_split(split_label)
@@ -111,7 +117,7 @@ def on_use_example(split_label, row_id):
         note = free_text_note(split_label)
     if note:
         gr.Info(note)
-    return context, target, occurrence, pos, key, gr.Tabs(selected="substitute")
+    return context, target, occurrence, pos, key, ready_line(target), gr.Tabs(selected="substitute")
 
 
 # -- layout -------------------------------------------------------------------------------------------------
@@ -119,16 +125,18 @@ def on_use_example(split_label, row_id):
 
 @dataclass(frozen=True)
 class ExampleTarget:
-    """The Substitute tab's components an example fills: context, target, occurrence, POS, example key."""
+    """The Substitute tab's components an example fills: context, target, occurrence, POS, example key, and its
+    status line, which says what to press next (ready_line)."""
 
     context: gr.Textbox
     target: gr.Textbox
     occurrence: gr.Number
     pos: gr.Dropdown
     example: gr.State
+    status: gr.Markdown
 
     def outputs(self) -> list:
-        return [self.context, self.target, self.occurrence, self.pos, self.example]
+        return [self.context, self.target, self.occurrence, self.pos, self.example, self.status]
 
 
 def build(demo: gr.Blocks, splits: list[str], fill: ExampleTarget, tabs: gr.Tabs) -> None:

@@ -118,7 +118,9 @@ def task_html(session: JudgeSession | None) -> str:
         )
     where = f"{session.header.get('dataset', '')} {session.header.get('split', '')}".strip()
     head = (
-        '<div style="display:flex;align-items:baseline;gap:12px;flex-wrap:wrap;margin-bottom:4px">'
+        # The context's own padding (render.context_html) on the left too: the head and the context share one edge.
+        '<div class="swords-judge-head" style="display:flex;align-items:baseline;gap:12px;flex-wrap:wrap;'
+        'margin-bottom:4px;padding:0 8px">'
         '<span style="color:#374151">Substitutes for</span>'
         f'<span class="swords-judge-target" style="font-size:1.9em;font-weight:700;color:#111827">'
         f"{escape(seen(task.target))}</span>"

@@ -28,7 +28,7 @@ from swords_space.stored import (
     system_label,
     told_apart,
 )
-from swords_space.table_widths import unbroken, width_px
+from swords_space.table_widths import SHOWN_WHOLE, unbroken, width_px
 
 DEFAULT_BENCHMARK = "swords test"
 SHIPPED, YOURS = "measured: shipped", "measured: your run"  # a run's source: the Space's results, or the user's
@@ -270,7 +270,7 @@ def build(demo: gr.Blocks) -> None:
             interactive=False,
             wrap=True,
             show_row_numbers=True,
-            max_height=640,
+            max_height=SHOWN_WHOLE,  # every rank in view; a long board scrolls with the page
             scale=2,
             min_width=560,
         )
@@ -282,6 +282,7 @@ def build(demo: gr.Blocks) -> None:
         headers=leaderboard_columns(),
         interactive=False,
         wrap=True,
+        max_height=SHOWN_WHOLE,
         visible=False,  # until a board has partial runs (on_board)
     )
     note = gr.Markdown(label="Sources", elem_id="leaderboard-note")

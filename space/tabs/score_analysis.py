@@ -13,6 +13,7 @@ from swords_metric import CLASSES, RELATIONS
 from swords_space import benchmarks, render
 from swords_space.errors import SpaceError
 from swords_space.events import messages
+from swords_space.table_widths import SHOWN_WHOLE
 from swords_space.tabs import explore
 
 WORST_TARGETS = 10  # rows of the worst-targets table
@@ -94,10 +95,10 @@ def open_target(split_label: str | None, row: Sequence | None) -> tuple[str, str
 def on_open_target(split_label, event: gr.SelectData):
     """A row of the worst targets (or of the differences) selected: fill the Substitute tab and go there."""
     if not split_label or event is None:
-        return (gr.skip(),) * 6
+        return (gr.skip(),) * 7
     with messages():
         context, target, occurrence, pos, key = open_target(split_label, event.row_value)
-    return context, target, occurrence, pos, key, gr.Tabs(selected="substitute")
+    return context, target, occurrence, pos, key, explore.ready_line(target), gr.Tabs(selected="substitute")
 
 
 # -- layout -------------------------------------------------------------------------------------------------
@@ -140,5 +141,6 @@ def worst_targets() -> gr.Dataframe:
         headers=WORST_COLUMNS,
         interactive=False,
         wrap=True,
+        max_height=SHOWN_WHOLE,
         column_widths=["10%", "6%", "9%", "32%", "32%", "11%"],  # the id, short, fits 11% at 1,280 px
     )

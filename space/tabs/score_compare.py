@@ -9,7 +9,7 @@ import pandas as pd
 
 from swords_space import benchmarks, render, scoring
 from swords_space.inputs import Dropdown, PredictionsFile
-from swords_space.table_widths import fitted_widths
+from swords_space.table_widths import SHOWN_WHOLE, fitted_widths
 from swords_space.tabs.score_analysis import OPEN_HINT, listed
 
 DIFFERENCES_SHOWN = 10  # targets where the two systems differ most
@@ -125,6 +125,7 @@ def outputs() -> tuple[gr.Column, gr.Dataframe, gr.BarPlot, gr.Dataframe, gr.Col
                     headers=COMPARISON_COLUMNS,
                     interactive=False,
                     wrap=True,
+                    max_height=SHOWN_WHOLE,
                     column_widths=COMPARISON_WIDTHS,
                 )
             with gr.Column(scale=2, elem_id="score-difference-chart-block") as chart_block:
@@ -156,6 +157,7 @@ def outputs() -> tuple[gr.Column, gr.Dataframe, gr.BarPlot, gr.Dataframe, gr.Col
             headers=DIFFERENCE_COLUMNS,
             interactive=False,
             wrap=True,
+            max_height=SHOWN_WHOLE,
             column_widths=["11%", "6%", "8%", "9%", "9%", "23%", "23%", "11%"],  # no word breaks at 1,280 px
         )
     return block, table, chart, differences, chart_block

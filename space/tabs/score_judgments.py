@@ -15,6 +15,7 @@ from swords_space import benchmarks, scoring
 from swords_space.errors import SpaceError
 from swords_space.inputs import File
 from swords_space.render import markdown_text, plural
+from swords_space.table_widths import SHOWN_WHOLE
 from swords_space.tabs.judge_files import MAX_JUDGMENTS_BYTES, checked_upload
 
 MAX_FILES = 50  # judgments files at once (several people's, an LLM's)
@@ -123,6 +124,7 @@ def outputs() -> tuple:
             label="Official and extended (percent)",
             headers=EXTENDED_COLUMNS,
             interactive=False,
+            max_height=SHOWN_WHOLE,
             elem_id="score-extended",
         )
         signature = gr.Textbox(label="Extended signature", interactive=False, elem_id="score-extended-signature")

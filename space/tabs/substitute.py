@@ -17,6 +17,7 @@ from swords_space.errors import SpaceError
 from swords_space.events import Progress, messages, no_progress, tracker
 from swords_space.inputs import Dropdown, Number, Slider, Textbox
 from swords_space.systems import LLMSettings
+from swords_space.table_widths import SHOWN_WHOLE
 from swords_space.tabs import explore, substitute_llm
 
 SUBSTITUTE_CONCURRENCY = 16  # mostly waiting (on a system's lock, or on an LLM's answer)
@@ -190,9 +191,10 @@ def on_pick_search(split_label, query):
 
 def on_pick_example(split_label, row_id):
     if not row_id:
-        return gr.skip(), gr.skip(), gr.skip(), gr.skip(), gr.skip()
+        return (gr.skip(),) * 6
     with messages():
-        return explore.example_inputs(split_label, row_id)
+        context, target, occurrence, pos, key = explore.example_inputs(split_label, row_id)
+    return context, target, occurrence, pos, key, explore.ready_line(target)
 
 
 # -- layout -------------------------------------------------------------------------------------------------
@@ -216,6 +218,8 @@ def build(demo: gr.Blocks, splits: list[str]) -> explore.ExampleTarget:
     """The tab's components (inside its gr.Tab) and events; returns the inputs an example fills."""
     system_names, default_system = system_choices()
     example = gr.State(None)  # the benchmark example the inputs were filled from
+    # The status line, first in the results' column; made here, as an example filling the inputs writes it too.
+    status = gr.Markdown(label="Status", elem_id="substitute-status", render=False)
     with gr.Row():
         with gr.Column(scale=1):
             context = Textbox(
@@ -253,13 +257,13 @@ def build(demo: gr.Blocks, splits: list[str]) -> explore.ExampleTarget:
             if notes:  # out of the form's way: the System column is narrow
                 with gr.Accordion(systems_accordion_title(), open=False, elem_id="systems-note"):
                     gr.HTML("<ul>" + "".join(f"<li>{escape(note)}</li>" for note in notes) + "</ul>")
-            fill = explore.ExampleTarget(context, target, occurrence, pos, example)
+            fill = explore.ExampleTarget(context, target, occurrence, pos, example, status)
             # Only the benchmarks with POS: the tab judges suggestions by the SWORDS classes, lemmatized by POS
             # (ProLex and TSAR-2022 examples come from the Explore tab as free text, saying why).
             _pick_example(demo, [label for label in splits if label.split(" ")[0] not in UNTAGGED_CONFIGS], fill)
             llm_state = substitute_llm.build()
         with gr.Column(scale=1):
-            status = gr.Markdown(label="Status", elem_id="substitute-status")
+            status.render()
             context_view = gr.HTML(label="Context", elem_id="context-view")
             suggestions = gr.HTML(label="Suggestions", elem_id="suggestions")
             with gr.Column(visible=False, elem_id="example-metrics-block") as metrics_block:
@@ -268,6 +272,7 @@ def build(demo: gr.Blocks, splits: list[str]) -> explore.ExampleTarget:
                     headers=EXAMPLE_METRIC_COLUMNS,
                     elem_id="example-metrics",
                     interactive=False,
+                    max_height=SHOWN_WHOLE,
                 )
             with gr.Column(visible=False) as table_block, gr.Accordion("As a table", open=False):
                 table = gr.Dataframe(
@@ -275,6 +280,7 @@ def build(demo: gr.Blocks, splits: list[str]) -> explore.ExampleTarget:
                     elem_id="suggestions-table",
                     headers=SUGGESTION_COLUMNS,
                     interactive=False,
+                    max_height=SHOWN_WHOLE,
                 )
 
     inputs = [context, target, occurrence, pos, system, top_k, example, llm_state]

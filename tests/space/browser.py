@@ -72,15 +72,16 @@ def chart_bars(page, chart: str) -> list[dict]:
 
 
 def words_not_whole(page, selector: str) -> list[str]:
-    """Every word (a run of non-space characters) of the cells, headers and chart figures under `selector` that the
-    page does not show whole on one line: laid out on two lines or more (getClientRects of the word's own range at
-    different heights), or running past its cell's box (clipped or hidden). Words in buttons (a header's menu) are
-    not the table's text."""
+    """Every word (a run of non-space characters) of the cells, headers, chart names and figures under `selector`
+    that the page does not show whole on one line: laid out on two lines or more (getClientRects of the word's own
+    range at different heights), or running past its cell's box (clipped or hidden). Words in buttons (a header's
+    menu) are not the table's text."""
     return page.evaluate(
         """selector => {
             const found = [];
             const boxes = document.querySelectorAll(
-                `${selector} [role=gridcell], ${selector} [role=columnheader], ${selector} .swords-bar-value`);
+                `${selector} [role=gridcell], ${selector} [role=columnheader], ${selector} .swords-bar-value, ` +
+                `${selector} .swords-bar-name`);
             for (const box of boxes) {
                 const edge = box.getBoundingClientRect();
                 if (!edge.width) continue;
@@ -132,4 +133,68 @@ def fits_its_width(page, table: str) -> bool:
     return page.locator(table).evaluate(
         "table => [...table.querySelectorAll('*')].every(e => "
         "!['auto', 'scroll'].includes(getComputedStyle(e).overflowX) || e.scrollWidth <= e.clientWidth + 1)"
+    )
+
+
+def inner_scrollers(page, table: str) -> list[list]:
+    """The boxes inside a table that scroll up and down in their own right (a Gradio Dataframe's viewport past its
+    max_height): each one's scroll and client heights. None: every row shows without scrolling inside the table."""
+    return page.locator(table).evaluate(
+        "table => [...table.querySelectorAll('*')].filter(e => e.scrollHeight > e.clientHeight + 2 && "
+        "['auto', 'scroll'].includes(getComputedStyle(e).overflowY)).map(e => [e.scrollHeight, e.clientHeight])"
+    )
+
+
+def broken_across_lines(page, selector: str) -> list[str]:
+    """The text of every element matching `selector` (a legend's chip, say) that the page lays out on two lines or
+    more (its text's client rectangles at different heights)."""
+    return page.evaluate(
+        """selector => [...document.querySelectorAll(selector)].filter(element => {
+            const range = document.createRange();
+            range.selectNodeContents(element);
+            const rects = [...range.getClientRects()].filter(rect => rect.width > 0);
+            return new Set(rects.map(rect => Math.round(rect.top))).size > 1;
+        }).map(element => element.innerText)""",
+        selector,
+    )
+
+
+def axis_titles(page, chart: str) -> list[str]:
+    """The axis titles a Gradio plot drew (Vega renders SVG; a title longer than the room it is given is drawn cut,
+    ending in "…")."""
+    return page.evaluate(
+        "chart => [...document.querySelectorAll(`${chart} svg g.role-axis-title text`)].map(t => t.textContent)",
+        chart,
+    )
+
+
+def short_lines(page, selector: str, slack: float = 0.25) -> list[str]:
+    """Ragged text: the lines of the text in `selector`'s box, but its last, that end short of the box's right edge by
+    more than `slack` of its width (for a text of one paragraph: its lines should fill the box). Each one's words."""
+    return page.evaluate(
+        """([selector, slack]) => {
+            const box = document.querySelector(selector);
+            const style = getComputedStyle(box), edge = box.getBoundingClientRect();
+            const right = edge.right - parseFloat(style.paddingRight), left = edge.left + parseFloat(style.paddingLeft);
+            const lines = new Map();  // a line's top -> its words and its right end
+            const walker = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+            for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+                for (const word of node.data.matchAll(/\\S+/g)) {
+                    const range = document.createRange();
+                    range.setStart(node, word.index);
+                    range.setEnd(node, word.index + word[0].length);
+                    const rect = [...range.getClientRects()].filter(r => r.width > 0).pop();
+                    if (!rect) continue;
+                    const line = lines.get(Math.round(rect.top)) || {words: [], right: 0};
+                    line.words.push(word[0]);
+                    line.right = Math.max(line.right, rect.right);
+                    lines.set(Math.round(rect.top), line);
+                }
+            }
+            const tops = [...lines.keys()].sort((a, b) => a - b);
+            tops.pop();  // the text's last line
+            return tops.map(top => lines.get(top)).filter(line => line.right < right - slack * (right - left))
+                .map(line => line.words.join(' '));
+        }""",
+        [selector, slack],
     )

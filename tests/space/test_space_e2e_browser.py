@@ -17,7 +17,15 @@ import pytest
 from swords_dataset.judgements import CLASSES
 
 from ..space_server import free_port
-from .browser import ARTIFACTS, choose, table_cell, toast_text, wait_for_upload
+from .browser import (
+    ARTIFACTS,
+    broken_across_lines,
+    choose,
+    short_lines,
+    table_cell,
+    toast_text,
+    wait_for_upload,
+)
 from .helpers import COINCO_ORACLE
 
 pytest.importorskip("gradio", reason="the Space needs gradio: pip install 'swords-lexsub[space]'")
@@ -86,6 +94,7 @@ def test_browser_bad_inputs_show_messages(page, tmp_path):
 
 def test_browser_leaderboard_and_explore(page):
     ARTIFACTS.mkdir(exist_ok=True)
+    page.set_viewport_size({"width": 1280, "height": 1000})
     page.get_by_role("tab", name="Leaderboard").click()
     page.wait_for_function(  # its hyphen non-breaking on the page (U+2011)
         "() => document.querySelector('#leaderboard')?.innerText.replaceAll('\\u2011', '-').includes('coinco-oracle')"
@@ -96,9 +105,20 @@ def test_browser_leaderboard_and_explore(page):
     page.press("#explore-query textarea, #explore-query input", "Enter")
     page.wait_for_function("() => document.querySelector('#explore-context mark')?.innerText === 'brilliant'")
     page.screenshot(path=str(ARTIFACTS / "space-explore.png"), full_page=True)
-    # On to the Substitute tab with that example: it is recognised, so the gold shows.
+    # Issue 50, at 1,280 px: the context flows (its source wrapped it: "…golden and striped⏎with jet black…"), and
+    # each chip of the legend stays on one line.
+    assert short_lines(page, "#explore-context .swords-context") == []
+    assert page.locator("#explore-substitutes .swords-chip").count() == 4
+    assert broken_across_lines(page, "#explore-substitutes .swords-chip") == []
+    # On to the Substitute tab with that example: it is recognised, so the gold shows. The status line, at the top of
+    # the results, says what to press (issue 50: nothing did).
     page.get_by_role("button", name="Try it in the Substitute tab").click()
     page.wait_for_function("() => document.querySelector('#target textarea, #target input').value === 'brilliant'")
+    page.wait_for_function("() => document.querySelector('#substitute-status').innerText.includes('press')")
+    assert page.inner_text("#substitute-status") == (
+        "brilliant is filled in: press Suggest substitutes to see its substitutes."
+    )
+    assert 0 < page.locator("#substitute-status").bounding_box()["y"] < 1000  # in view, without scrolling
     choose(page, "#system", "coinco-oracle")
     page.click("#run")
     page.wait_for_function("() => document.querySelector('#substitute-status').innerText.includes('swords test')")

@@ -14,9 +14,12 @@ from swords_metric import CLASSES, RELATIONS
 
 from .browser import (
     ARTIFACTS,
+    axis_titles,
+    broken_across_lines,
     chart_bars,
     choose,
     fits_its_width,
+    inner_scrollers,
     table_rows,
     wait_for_upload,
     words_not_whole_in_every_row,
@@ -109,6 +112,9 @@ def test_a_worst_target_opens_in_the_substitute_tab(page, swords_test):
     )
     assert page.get_by_role("tab", name="Substitute").get_attribute("aria-selected") == "true"
     assert page.input_value("#context textarea") == example["context"]
+    assert page.inner_text("#substitute-status") == (  # what to press next (issue 50)
+        f"{target} is filled in: press Suggest substitutes to see its substitutes."
+    )
     choose(page, "#system", "coinco-oracle")
     page.click("#run")
     page.wait_for_function("() => document.querySelector('#substitute-status').innerText.includes('swords test')")
@@ -139,6 +145,13 @@ def test_two_files_give_the_targets_where_they_differ(page, tmp_path, coinco_pre
     page.locator("#score-compare").screenshot(path=str(ARTIFACTS / "score-compare.png"))
 
 
+# Each chart's axis titles, as the tab gives them (x, then y).
+CHART_TITLES = {
+    "#score-curve": ["k", "percent"],
+    "#score-classes": ["targets", "percent of the top-10 substitutes"],
+    "#score-relations": ["targets", "percent of the top-10 substitutes"],
+    "#score-difference-chart": ["target", "F@10 difference"],
+}
 SCORE_TABLES = (
     "#score-metrics",
     "#score-published",
@@ -165,6 +178,12 @@ def test_browser_at_1280_px_no_word_of_a_score_or_substitute_table_breaks(
     for table in SCORE_TABLES:
         assert page.locator(f"{table} [role=gridcell]").count() > 0, table
         assert words_not_whole_in_every_row(page, table) == [], table
+        assert inner_scrollers(page, table) == [], table  # issue 50: every row in view, no scroll box of its own
+    # Issue 50: every row drawn and in view: SWORDS's 22 metrics (12 showed), this run and 21 published rows (the grid
+    # drew 17 of the 22 in its box, 5 in view).
+    assert len(table_rows(page, "#score-metrics")) == 22 and len(table_rows(page, "#score-published")) == 22
+    for chart, titles in CHART_TITLES.items():  # whole, not "F@10 di…"
+        assert axis_titles(page, chart) == titles, chart
     # The published table: every column in view; the setting a short label, its variant in the note below.
     assert fits_its_width(page, "#score-published")
     rows = table_rows(page, "#score-published")
@@ -186,6 +205,10 @@ def test_browser_at_1280_px_no_word_of_a_score_or_substitute_table_breaks(
     page.wait_for_function("() => document.querySelectorAll('#suggestions-table [role=gridcell]').length > 0")
     for table in ("#example-metrics", "#suggestions-table"):
         assert words_not_whole_in_every_row(page, table) == [], table
+        assert inner_scrollers(page, table) == [], table
+    # Issue 50: each chip of the legend on one line (it broke "judged unacceptable (score < 0.1)" in two).
+    assert page.locator("#suggestions .swords-chip").count() == 4
+    assert broken_across_lines(page, "#suggestions .swords-chip") == []
 
 
 def test_the_substitute_tab_shows_only_blocks_with_something_in_them(page, example_row):

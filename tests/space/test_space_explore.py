@@ -41,6 +41,22 @@ def test_search_and_show_examples_escape_everything(swords_test):
         show_example("swords test", "t:nope")
 
 
+def test_a_context_flows_its_wrapped_lines_and_keeps_its_paragraphs(swords_test):
+    """Issue 50: the source's line breaks where it wrapped its lines are spaces on the page (kept, they left the
+    context ragged); a blank line, or a break before an indented line of dialogue, starts a new line."""
+    wrapped = next(row for row in swords_test if row["context"].startswith("His silken fur, which would be tawny"))
+    assert wrapped["context"].count("\n") == 5  # the source wrapped it in six lines: one paragraph
+    shown = render.context_html(wrapped["context"], wrapped["offset"], len(wrapped["target"]))
+    assert "<br>" not in shown and "striped with jet black bands" in shown
+    assert ">brilliant</mark> golden yellow color" in shown
+    paragraphs = 'One line\nwrapped.  \n\nA new one.\n     "Said," she said.\nEnd'
+    marked = render.context_html(paragraphs, paragraphs.index("new"), 3)
+    body = marked.split(">", 1)[1].rsplit("</div>", 1)[0]
+    assert re.sub(r"<mark[^>]*>(.*?)</mark>", r"\1", body) == (
+        "One line wrapped.<br>A new one.<br>&quot;Said,&quot; she said. End"
+    )
+
+
 def test_prolex_and_tsar2022_are_offered_and_a_pos_filter_says_they_have_none():
     assert {"prolex dev", "prolex test", "tsar2022_en trial", "tsar2022_es test", "tsar2022_pt test"} <= set(
         benchmarks.split_choices()

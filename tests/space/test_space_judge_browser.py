@@ -69,6 +69,18 @@ def font_sizes(page) -> dict[str, float]:
     )
 
 
+def text_left(page, selector: str) -> float:
+    """Where the text in `selector` starts on the page, in pixels from its left (its first line's first rectangle)."""
+    return page.evaluate(
+        """selector => {
+            const range = document.createRange();
+            range.selectNodeContents(document.querySelector(selector));
+            return [...range.getClientRects()].filter(rect => rect.width > 0)[0].left;
+        }""",
+        selector,
+    )
+
+
 def download(page, button: str, path):
     with page.expect_download() as event:
         page.click(button)
@@ -139,6 +151,8 @@ def test_judge_two_tasks_download_reload_continue_and_score_the_file(page, tmp_p
     page.set_viewport_size({"width": 1280, "height": 1000})
     sizes = font_sizes(page)  # the words being judged are the card's largest text, the target the task's
     assert sizes["candidate"] > sizes["answer"] and sizes["target"] > 1.5 * sizes["context"], sizes
+    # Issue 50: the task's head and its context on one left edge, not ragged (render.context_html flows the context).
+    assert abs(text_left(page, "#judge-task .swords-judge-head") - text_left(page, "#judge-task .swords-context")) < 1
     page.screenshot(path=str(ARTIFACTS / "space-judge.png"), full_page=True)
     partial = download(page, "#judge-download", tmp_path / "judgments-partial.jsonl")
     records = read_judgments(partial)

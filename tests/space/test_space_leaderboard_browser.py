@@ -11,7 +11,7 @@ import json
 import pytest
 
 from ..space_server import running_app
-from .browser import ARTIFACTS, choose, table_rows, words_not_whole
+from .browser import ARTIFACTS, choose, inner_scrollers, table_rows, words_not_whole
 from .helpers import HOSTILE_NAMES, RESULTS, hostile_results
 
 pytest.importorskip("gradio", reason="the Space needs gradio: pip install 'swords-lexsub[space]'")
@@ -69,7 +69,8 @@ def test_browser_leaderboard_at_1280_px_shows_swords_test_ranked_every_figure_wh
     assert shown["coinco-oracle"] == f"{oracle['lenient_a_f@10']:.1f}" == "33.9"
     assert figure_lines(page, "coinco-oracle", 1) == 1  # "33.9" whole, on one line
     assert words_not_whole(page, "#leaderboard") == []  # every figure, name word and header of the table
-    assert words_not_whole(page, "#leaderboard-chart") == []
+    assert words_not_whole(page, "#leaderboard-chart") == []  # its names too: not "wordnet+embeddi⏎ng" (issue 50)
+    assert inner_scrollers(page, "#leaderboard") == []  # every rank in view, no scroll box of its own (issue 50)
     # The chart beside the table (not below it), one bar per figure in the table's order, the measured runs apart.
     table_box = page.locator("#leaderboard").bounding_box()
     chart_box = page.locator("#leaderboard-chart").bounding_box()
