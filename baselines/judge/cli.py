@@ -14,6 +14,7 @@ from pathlib import Path
 
 import swords_dataset
 from swords_baselines.judge.outputs import refuse_foreign, refuse_link
+from swords_baselines.llm.timeouts import DEFAULT_TIMEOUT, LOCAL_TIMEOUT
 from swords_baselines.run.shards import SHARD_HELP, shard_option
 from swords_lexsub.arguments import float_range, int_range
 from swords_lexsub.errors import SwordsError
@@ -100,7 +101,11 @@ def add_judge_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--local", action="store_true", help="serve the model on this machine (embedded llama.cpp)")
     parser.add_argument("--api-key-env", default="OPENAI_API_KEY", help="environment variable holding the API key")
     parser.add_argument("--cache-dir", help="response cache folder ('off' disables; none: the one `swords run` uses)")
-    parser.add_argument("--timeout", type=float_range(0.001, None, "seconds"), default=60.0, help="seconds a request")
+    parser.add_argument(
+        "--timeout",
+        type=float_range(0.001, None, "seconds"),
+        help=f"seconds a request (none: {DEFAULT_TIMEOUT:g}; with --local, {LOCAL_TIMEOUT:g})",
+    )
     parser.add_argument(
         "--max-retries", type=int_range(0, None, "a number of retries"), default=6, help="retries of a request"
     )

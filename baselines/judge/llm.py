@@ -22,6 +22,7 @@ from swords_baselines.llm.errors import BadOutput, TargetFailed
 from swords_baselines.llm.parse import extract
 from swords_baselines.llm.retry import Backoff
 from swords_baselines.llm.session import LLMSession
+from swords_baselines.llm.timeouts import request_timeout
 from swords_lexsub.credentials import public_url
 from swords_lexsub.errors import SwordsError
 from swords_metric import Candidate, Task
@@ -57,11 +58,15 @@ class JudgeSettings:
     local: bool = False
     api_key_env: str = "OPENAI_API_KEY"
     cache_dir: str | None = None  # 'off' disables; None: the cache `swords run` uses
-    timeout: float = 60.0
+    timeout: float | None = None  # None: llm/config.py's default, for a server or for --local
     max_retries: int = 6
     backoff: float = 1.0
     concurrency: int = 4
     constraint: str = constraints.AUTO  # --constraint: auto (what the server takes) or none (free text)
+
+    @property
+    def seconds_a_request(self) -> float:
+        return request_timeout(self.timeout, self.local)
 
     def cache_folder(self) -> Path | None:
         if (self.cache_dir or "").lower() == "off":
@@ -178,7 +183,7 @@ class LLMJudge:
             lambda engine: f"local:sha256:{self.sha256}",  # the model's content
             base_url=settings.base_url,
             api_key_env=settings.api_key_env,
-            timeout=settings.timeout,
+            timeout=settings.seconds_a_request,
             max_retries=settings.max_retries,
             backoff=Backoff(settings.backoff),
             concurrency=LOCAL_SLOTS if self.engine is not None else settings.concurrency,

@@ -21,7 +21,7 @@ def announce(judge: LLMJudge, command: str, labels: int | None = None) -> None:
         return
     in_flight = LOCAL_SLOTS if judge.settings.local else judge.settings.concurrency
     what = f"{labels:,} labels" if labels is not None else "labels"
-    per = f"each answer awaited up to {judge.settings.timeout:g} s (--timeout)"
+    per = f"each answer awaited up to {judge.settings.seconds_a_request:g} s (--timeout)"
     print(shown(f"{command}: asking {judge.server} for {what}, {in_flight} at a time, {per}"), file=sys.stderr)
 
 

@@ -15,6 +15,7 @@ from swords_baselines.llm.client import check_base_url
 from swords_baselines.llm.engine import DEFAULT_MODEL as DEFAULT_LOCAL_MODEL
 from swords_baselines.llm.engine_limits import MAX_TOTAL_CONTEXT
 from swords_baselines.llm.priming import AUTO_PRIMING, named, priming_split
+from swords_baselines.llm.timeouts import DEFAULT_TIMEOUT, LOCAL_TIMEOUT, request_timeout
 from swords_baselines.llm.usage import Pricing, on_this_machine
 from swords_baselines.options import check_settings, setting
 from swords_lexsub.errors import SwordsError
@@ -127,7 +128,11 @@ class LLMConfig:
     cache_dir: str | None = setting(
         "response cache folder ('off' disables; none: ~/.cache/swords-lexsub/llm)", affects_output=False
     )
-    timeout: float = setting("seconds before a request times out", 60.0, minimum=0.001, affects_output=False)
+    timeout: float | None = setting(
+        f"seconds before a request times out (none: {DEFAULT_TIMEOUT:g}; with --local, {LOCAL_TIMEOUT:g})",
+        minimum=0.001,
+        affects_output=False,
+    )
     max_retries: int = setting("retries of a failing request", 6, minimum=0, affects_output=False)
     backoff: float = setting(
         "first retry's wait in seconds (doubling, with jitter)", 1.0, minimum=0, affects_output=False
@@ -192,6 +197,10 @@ class LLMConfig:
     @property
     def model_name(self) -> str:
         return self.model or (DEFAULT_LOCAL_MODEL if self.local else DEFAULT_API_MODEL)
+
+    @property
+    def seconds_a_request(self) -> float:
+        return request_timeout(self.timeout, self.local)
 
     @property
     def requests_in_flight(self) -> int:

@@ -145,7 +145,7 @@ class LLM(System):
             base_url=settings.base_url,
             api_key_env=settings.api_key_env,
             session_key=self._session_key,
-            timeout=settings.timeout,
+            timeout=settings.seconds_a_request,
             max_retries=settings.max_retries,
             backoff=Backoff(settings.backoff),
             concurrency=settings.requests_in_flight,

@@ -4,6 +4,7 @@ Python are checked as the parser checks them; a session's key is handed over by 
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import re
 
@@ -125,3 +126,20 @@ def test_preset_paper_pins_the_papers_settings():
     assert system.parameters["logit_bias"] == {"198": -100, "201": -100, "628": -100, "50256": -100}
     assert (system.parameters["temperature"], system.parameters["presence_penalty"]) == (0.0, 0.5)
     assert (system.parameters["max_tokens"], system.builder.limit) == (128, 2048 - 128)
+
+
+def test_a_local_engine_waits_longer_for_a_request_than_a_server_unless_told():
+    """--local's requests share this machine's CPU (the paper's budget passed 60 s a request at a load of 6 to 9, and
+    the run stopped): 600 s by default there, 60 s for a server, --timeout for both; the run and the judge alike."""
+    from swords_baselines.judge.cli import add_judge_options
+    from swords_baselines.judge.llm import JudgeSettings
+
+    for make in (LLMConfig.of, JudgeSettings):
+        assert make().seconds_a_request == 60.0
+        assert make(local=True).seconds_a_request == 600.0
+        assert make(local=True, timeout=5.0).seconds_a_request == make(timeout=5.0).seconds_a_request == 5.0
+    judge = argparse.ArgumentParser()
+    add_judge_options(judge)
+    for parser in (system_parser("llm"), judge):
+        help_text = " ".join(parser.format_help().split())
+        assert "(none: 60; with --local, 600)" in help_text, help_text
