@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -16,6 +17,11 @@ from filelock import FileLock
 # hundreds of `swords` commands the tests start compiles the project's modules again. Set before the project loads.
 sys.dont_write_bytecode = False
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+# A shell's background job (`.ci/run &`) starts with SIGINT ignored, and every command a test starts inherits that:
+# the Ctrl-C tests' commands would ignore the signal they are tested with. A handler is not inherited by an exec'd
+# command, which so starts with Python's own.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 import swords_dataset  # noqa: E402 (after the bytecode setting above)
 from swords_dataset.builder.sources import default_sources_dir  # noqa: E402
