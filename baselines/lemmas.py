@@ -4,20 +4,24 @@ list without counting; it is left out, and the next word takes its place."""
 
 from __future__ import annotations
 
-from swords_baselines.system import Prediction
+from collections.abc import Sequence
+from typing import TypeVar
+
 from swords_metric import lemmatize
 
+Item = TypeVar("Item", bound=tuple)  # (word, what goes with it: a score, a WordNet relation)
 
-def one_form_per_lemma(prediction: Prediction, pos: str | None) -> Prediction:
-    """`prediction` (best first) keeping each lemma's first form, lemmatized under the target's UD POS `pos` as the
-    metrics do; unchanged without a POS (ProLex, TSAR-2022: their metrics compare forms, not lemmas)."""
+
+def one_form_per_lemma(ranked: Sequence[Item], pos: str | None) -> list[Item]:
+    """`ranked` (word first in each item, best first) keeping each lemma's first form, lemmatized under the target's
+    UD POS `pos` as the metrics do; as it is without a POS (ProLex, TSAR-2022: their metrics compare forms)."""
     if not pos:
-        return prediction
+        return list(ranked)
     seen: set[str] = set()
     kept = []
-    for word, score in prediction:
-        lemma = lemmatize(word, pos)
+    for item in ranked:
+        lemma = lemmatize(item[0], pos)
         if lemma not in seen:
             seen.add(lemma)
-            kept.append((word, score))
+            kept.append(item)
     return kept

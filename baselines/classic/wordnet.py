@@ -216,7 +216,7 @@ def wordnet_pool(
 
 def wordnet_substitutes(row: dict, relations: Sequence[str] = ()) -> Prediction:
     """Ranked (word, 1 / rank) for a dataset row (see :func:`wordnet_pool`), one word per lemma."""
-    words = one_form_per_lemma([(word, 0.0) for word, _ in wordnet_pool(row, relations)], row.get("pos"))
+    words = one_form_per_lemma(wordnet_pool(row, relations), row.get("pos"))
     return [(word, 1.0 / (rank + 1)) for rank, (word, _) in enumerate(words)]
 
 
