@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+import gradio as gr
 import pandas as pd
 
 CHAR_PX, PAD_PX = 9, 24  # a character, and a cell's padding and border
@@ -17,6 +18,11 @@ TEXT_CHARS = 18  # a text column's width, in characters, before it wraps (its lo
 # so the Score tab showed 12 of its 22 metrics; the demo's tables hold at most a few dozen rows, and a long one scrolls
 # with the page. A bound all the same: past it (100 rows and more), the table scrolls in its box again.
 SHOWN_WHOLE = 6_000
+
+
+def read_only_table(**options) -> gr.Dataframe:
+    """A table of the demo: read-only, every row in view (SHOWN_WHOLE); `options` are gr.Dataframe's."""
+    return gr.Dataframe(interactive=False, max_height=SHOWN_WHOLE, **options)
 
 
 def _words(text: str) -> list[str]:

@@ -28,7 +28,7 @@ from swords_space.stored import (
     system_label,
     told_apart,
 )
-from swords_space.table_widths import SHOWN_WHOLE, unbroken, width_px
+from swords_space.table_widths import read_only_table, unbroken, width_px
 
 DEFAULT_BENCHMARK = "swords test"
 SHIPPED, YOURS = "measured: shipped", "measured: your run"  # a run's source: the Space's results, or the user's
@@ -263,26 +263,22 @@ def build(demo: gr.Blocks) -> None:
         benchmark_choices(), value=DEFAULT_BENCHMARK, label="Benchmark split", elem_id="leaderboard-benchmark"
     )
     with gr.Row(equal_height=False):
-        board = gr.Dataframe(
+        board = read_only_table(
             label="Leaderboard (percent)",  # SWORDS test's (on_board titles each board with its unit)
             elem_id="leaderboard",
             headers=leaderboard_columns(),
-            interactive=False,
             wrap=True,
             show_row_numbers=True,
-            max_height=SHOWN_WHOLE,  # every rank in view; a long board scrolls with the page
             scale=2,
             min_width=560,
         )
         with gr.Column(scale=1, min_width=360):  # gr.HTML takes no scale of its own
             figure_of_main = gr.HTML(elem_id="leaderboard-chart")
-    partial_board = gr.Dataframe(
+    partial_board = read_only_table(
         label=f"{PARTIAL_TITLE} (percent)",
         elem_id="leaderboard-partial",
         headers=leaderboard_columns(),
-        interactive=False,
         wrap=True,
-        max_height=SHOWN_WHOLE,
         visible=False,  # until a board has partial runs (on_board)
     )
     note = gr.Markdown(label="Sources", elem_id="leaderboard-note")

@@ -16,7 +16,7 @@ from swords_space.errors import SpaceError
 from swords_space.events import Progress, messages, no_progress, tracker
 from swords_space.inputs import Checkbox, Dropdown, PredictionsFile, Radio, Slider
 from swords_space.stored import stored_predictions, stored_split
-from swords_space.table_widths import SHOWN_WHOLE
+from swords_space.table_widths import read_only_table
 from swords_space.tabs import explore, score_analysis, score_compare, score_judgments, score_result
 from swords_space.tabs.score_files import MAX_UPLOAD_BYTES, chosen_file, read_predictions
 from swords_space.tabs.score_result import BY_POS_COLUMNS, SCORE_METRIC_COLUMNS, ScoreResult
@@ -212,12 +212,10 @@ def build(splits: list[str], fill: explore.ExampleTarget, tabs: gr.Tabs) -> None
             status = gr.Markdown(elem_id="score-status")  # why a file was not scored, below the button pressed
         with gr.Column(scale=2):
             summary = gr.Markdown(label="Summary", elem_id="score-summary")
-            metrics = gr.Dataframe(
+            metrics = read_only_table(
                 label="Metrics (percent)",
                 elem_id="score-metrics",
                 headers=SCORE_METRIC_COLUMNS,
-                interactive=False,
-                max_height=SHOWN_WHOLE,
             )
             gr.Markdown(scoring.DEFINED, elem_id="score-defined")  # where a reader first meets the words
             signature = gr.Textbox(label="Signature", elem_id="score-signature", interactive=False)
@@ -245,13 +243,11 @@ def build(splits: list[str], fill: explore.ExampleTarget, tabs: gr.Tabs) -> None
                 classes = score_analysis.class_plot()
             with gr.Column():
                 relations = score_analysis.relation_plot()
-    published = gr.Dataframe(
+    published = read_only_table(
         label=f"{beside.TITLE} (percent)",
         elem_id="score-published",
         headers=beside.columns("swords", "test"),
-        interactive=False,
         wrap=True,
-        max_height=SHOWN_WHOLE,
     )
     published_notes = gr.Markdown(elem_id="score-published-notes")
     gr.Markdown(f"Published rows: {beside.citations()}. Blank: not reported.")
@@ -259,12 +255,10 @@ def build(splits: list[str], fill: explore.ExampleTarget, tabs: gr.Tabs) -> None
         worst = score_analysis.worst_targets()
     compare_block, comparison, difference_chart, differences, difference_block = score_compare.outputs()
     with gr.Column(elem_id="score-by-pos-block") as by_pos_block:
-        by_pos = gr.Dataframe(
+        by_pos = read_only_table(
             label="By part of speech (percent)",
             elem_id="score-by-pos",
             headers=BY_POS_COLUMNS,
-            interactive=False,
-            max_height=SHOWN_WHOLE,
         )
 
     inputs = [

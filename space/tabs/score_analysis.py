@@ -13,7 +13,7 @@ from swords_metric import CLASSES, RELATIONS
 from swords_space import benchmarks, render
 from swords_space.errors import SpaceError
 from swords_space.events import messages
-from swords_space.table_widths import SHOWN_WHOLE
+from swords_space.table_widths import read_only_table
 from swords_space.tabs import explore
 
 WORST_TARGETS = 10  # rows of the worst-targets table
@@ -135,12 +135,10 @@ def relation_plot() -> gr.BarPlot:
 
 
 def worst_targets() -> gr.Dataframe:
-    return gr.Dataframe(
+    return read_only_table(
         label=f"Worst targets (percent). {OPEN_HINT}",
         elem_id="score-worst",
         headers=WORST_COLUMNS,
-        interactive=False,
         wrap=True,
-        max_height=SHOWN_WHOLE,
         column_widths=["10%", "6%", "9%", "32%", "32%", "11%"],  # the id, short, fits 11% at 1,280 px
     )

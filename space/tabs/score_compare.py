@@ -9,7 +9,7 @@ import pandas as pd
 
 from swords_space import benchmarks, render, scoring
 from swords_space.inputs import Dropdown, PredictionsFile
-from swords_space.table_widths import SHOWN_WHOLE, fitted_widths
+from swords_space.table_widths import fitted_widths, read_only_table
 from swords_space.tabs.score_analysis import OPEN_HINT, listed
 
 DIFFERENCES_SHOWN = 10  # targets where the two systems differ most
@@ -119,13 +119,11 @@ def outputs() -> tuple[gr.Column, gr.Dataframe, gr.BarPlot, gr.Dataframe, gr.Col
         )
         with gr.Row():
             with gr.Column(scale=3):
-                table = gr.Dataframe(
+                table = read_only_table(
                     label=f"{PAIRED_TEST} (percent)",  # SWORDS's (the page titles a comparison with its unit)
                     elem_id="score-comparison",
                     headers=COMPARISON_COLUMNS,
-                    interactive=False,
                     wrap=True,
-                    max_height=SHOWN_WHOLE,
                     column_widths=COMPARISON_WIDTHS,
                 )
             with gr.Column(scale=2, elem_id="score-difference-chart-block") as chart_block:
@@ -151,13 +149,11 @@ def outputs() -> tuple[gr.Column, gr.Dataframe, gr.BarPlot, gr.Dataframe, gr.Col
                         }
                     )
                 )
-        differences = gr.Dataframe(
+        differences = read_only_table(
             label=f"Where they differ most (percent). {OPEN_HINT}",
             elem_id="score-differences",
             headers=DIFFERENCE_COLUMNS,
-            interactive=False,
             wrap=True,
-            max_height=SHOWN_WHOLE,
             column_widths=["11%", "6%", "8%", "9%", "9%", "23%", "23%", "11%"],  # no word breaks at 1,280 px
         )
     return block, table, chart, differences, chart_block

@@ -15,7 +15,7 @@ from swords_space import benchmarks, scoring
 from swords_space.errors import SpaceError
 from swords_space.inputs import File
 from swords_space.render import markdown_text, plural
-from swords_space.table_widths import SHOWN_WHOLE
+from swords_space.table_widths import read_only_table
 from swords_space.tabs.judge_files import MAX_JUDGMENTS_BYTES, checked_upload
 
 MAX_FILES = 50  # judgments files at once (several people's, an LLM's)
@@ -120,11 +120,9 @@ def inputs() -> gr.File:
 def outputs() -> tuple:
     with gr.Column(visible=False, elem_id="score-extended-block") as block:
         summary = gr.Markdown(label="Extended gold", elem_id="score-extended-summary")
-        table = gr.Dataframe(
+        table = read_only_table(
             label="Official and extended (percent)",
             headers=EXTENDED_COLUMNS,
-            interactive=False,
-            max_height=SHOWN_WHOLE,
             elem_id="score-extended",
         )
         signature = gr.Textbox(label="Extended signature", interactive=False, elem_id="score-extended-signature")

@@ -17,7 +17,7 @@ from swords_space.errors import SpaceError
 from swords_space.events import Progress, messages, no_progress, tracker
 from swords_space.inputs import Dropdown, Number, Slider, Textbox
 from swords_space.systems import LLMSettings
-from swords_space.table_widths import SHOWN_WHOLE
+from swords_space.table_widths import read_only_table
 from swords_space.tabs import explore, substitute_llm
 
 SUBSTITUTE_CONCURRENCY = 16  # mostly waiting (on a system's lock, or on an LLM's answer)
@@ -267,20 +267,16 @@ def build(demo: gr.Blocks, splits: list[str]) -> explore.ExampleTarget:
             context_view = gr.HTML(label="Context", elem_id="context-view")
             suggestions = gr.HTML(label="Suggestions", elem_id="suggestions")
             with gr.Column(visible=False, elem_id="example-metrics-block") as metrics_block:
-                metrics = gr.Dataframe(
+                metrics = read_only_table(
                     label="Example metrics (Scorer on this one target)",
                     headers=EXAMPLE_METRIC_COLUMNS,
                     elem_id="example-metrics",
-                    interactive=False,
-                    max_height=SHOWN_WHOLE,
                 )
             with gr.Column(visible=False) as table_block, gr.Accordion("As a table", open=False):
-                table = gr.Dataframe(
+                table = read_only_table(
                     label="Suggestions table",
                     elem_id="suggestions-table",
                     headers=SUGGESTION_COLUMNS,
-                    interactive=False,
-                    max_height=SHOWN_WHOLE,
                 )
 
     inputs = [context, target, occurrence, pos, system, top_k, example, llm_state]
