@@ -5,10 +5,9 @@ surface (the family says why: Family.refusal)."""
 from __future__ import annotations
 
 import numbers
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
-
-import numpy as np
 
 from swords_metric.errors import MetricInputError, shown
 
@@ -23,6 +22,13 @@ _SWORDS_ONLY = (
 )
 
 
+def numpy_types(*names: str) -> tuple[type, ...]:
+    """numpy's types of these names, or none if numpy is not imported: a numpy value can only come from an imported
+    numpy, and a plain evaluation should not pay numpy's import to check for one."""
+    numpy = sys.modules.get("numpy")
+    return () if numpy is None else tuple(getattr(numpy, name) for name in names)
+
+
 def check_k(k: object) -> int:
     """The cut-off k as an int of at least 1."""
     if isinstance(k, bool) or not isinstance(k, numbers.Integral) or k < 1:
@@ -32,7 +38,7 @@ def check_k(k: object) -> int:
 
 def check_flag(value: object, name: str) -> bool:
     """A yes/no option: only True or False (a string such as "no" would otherwise count as True)."""
-    if not isinstance(value, bool | np.bool_):
+    if not isinstance(value, (bool, *numpy_types("bool_"))):
         raise MetricInputError(f"{name} must be True or False, got {shown(value)}")
     return bool(value)
 

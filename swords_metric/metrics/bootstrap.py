@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Protocol
-
-import numpy as np
+from typing import TYPE_CHECKING, Protocol
 
 from swords_metric.errors import MetricInputError, shown
+
+if TYPE_CHECKING:  # numpy is imported where resampling starts: a plain evaluation does not pay for it
+    import numpy as np
 
 MAX_RESAMPLES = 1_000_000
 MIN_PAIRED_RESAMPLES = 100  # below this a p-value says little (its resolution is 1 / resamples)
@@ -33,6 +34,8 @@ class InstanceStatistics:
     figures: [(statistic -> per-instance values, sums -> figures)]."""
 
     def __init__(self, groups: Sequence[tuple[Mapping[str, Sequence[float]], Callable[[dict], dict]]]):
+        import numpy as np
+
         self.groups = [
             (list(columns), np.array([columns[name] for name in columns], dtype=np.float64), from_sums)
             for columns, from_sums in groups
@@ -73,6 +76,8 @@ def check_seed(seed: object, what: str = "seed") -> int:
 
 def resample_counts(n: int, bootstrap: int, seed: int) -> Iterator[np.ndarray]:
     """The one resampler: per chunk of resamples, how often each of the n targets is drawn (resamples, n)."""
+    import numpy as np
+
     rng = np.random.default_rng(seed)
     for start in range(0, bootstrap, _RESAMPLE_CHUNK):
         size = min(_RESAMPLE_CHUNK, bootstrap - start)
@@ -85,6 +90,8 @@ def resample_counts(n: int, bootstrap: int, seed: int) -> Iterator[np.ndarray]:
 
 def resampled(systems: Sequence[Statistics], bootstrap: int, seed: int) -> list[dict[str, np.ndarray]]:
     """Per system, every figure of every resample: targets drawn jointly for the systems."""
+    import numpy as np
+
     collected: list[dict[str, list[np.ndarray]]] = [{} for _ in systems]
     for counts in resample_counts(len(systems[0]), bootstrap, seed):
         for system, into in zip(systems, collected, strict=True):
@@ -94,6 +101,8 @@ def resampled(systems: Sequence[Statistics], bootstrap: int, seed: int) -> list[
 
 
 def _interval(values: np.ndarray) -> list[float]:
+    import numpy as np
+
     return [float(np.percentile(values, 2.5)), float(np.percentile(values, 97.5))]
 
 
@@ -104,6 +113,8 @@ def intervals(statistics: Statistics, bootstrap: int, seed: int) -> dict[str, li
 
 def paired_test(a: Statistics, b: Statistics, observed_a: Mapping, observed_b: Mapping, bootstrap: int, seed: int):
     """The paired test's table: per figure, A, B, their difference, its 95% interval and a two-sided p-value."""
+    import numpy as np
+
     resampled_a, resampled_b = resampled([a, b], bootstrap, seed)
     comparison = {}
     for name in resampled_a:

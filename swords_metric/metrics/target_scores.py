@@ -6,14 +6,18 @@ Space's curve). Every metric is a ratio of sums over targets, so resampling and 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-
-import numpy as np
+from functools import reduce
+from operator import add
+from typing import TYPE_CHECKING
 
 from swords_metric.errors import MetricInputError
 from swords_metric.metrics import lexsubgen
 from swords_metric.metrics.gold_sets import gold_sets
 from swords_metric.metrics.ranking import PR_FAMILIES, RankedPrediction, rank_prediction, top_and_gold, top_counts
 from swords_metric.references.reference import Reference
+
+if TYPE_CHECKING:
+    import numpy as np
 
 # The metrics that get bootstrap confidence intervals and paired tests (swords_metric/metrics/bootstrap.py).
 INTERVAL_METRICS = ("lenient_a_f@{k}", "lenient_c_f@{k}", "strict_a_f@{k}", "strict_c_f@{k}", "gap", "gap_rat")
@@ -28,6 +32,10 @@ def _pr_columns(k: int) -> list[tuple[str, str, str, int]]:
 
 def _ratio(numerator, denominator):
     """100 * n / d, and 0 where d is 0 (scalars or arrays)."""
+    if isinstance(denominator, int | float):
+        return float(100.0 * numerator / denominator) if denominator != 0 else 0.0
+    import numpy as np
+
     numerator, denominator = np.asarray(numerator, dtype=float), np.asarray(denominator, dtype=float)
     out = np.divide(
         100.0 * numerator, denominator, out=np.zeros(np.broadcast(numerator, denominator).shape), where=denominator != 0
@@ -36,9 +44,31 @@ def _ratio(numerator, denominator):
 
 
 def _harmonic(p, r):
+    if isinstance(p, int | float):
+        return float(2 * p * r / (p + r)) if p + r != 0 else 0.0
+    import numpy as np
+
     p, r = np.asarray(p, dtype=float), np.asarray(r, dtype=float)
     out = np.divide(2 * p * r, p + r, out=np.zeros(np.broadcast(p, r).shape), where=(p + r) != 0)
     return float(out) if out.ndim == 0 else out
+
+
+def _pairwise(values: Sequence[float], start: int, n: int) -> float:
+    """numpy's pairwise summation of values[start:start + n] (PW_BLOCKSIZE 128, eight accumulators), step by step."""
+    if n < 8:
+        return reduce(add, values[start : start + n], 0.0)
+    if n <= 128:
+        end = start + n - n % 8
+        r = [reduce(add, values[start + j + 8 : end : 8], values[start + j]) for j in range(8)]
+        return reduce(add, values[end : start + n], ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7])))
+    half = n // 2 - (n // 2) % 8
+    return _pairwise(values, start, half) + _pairwise(values, start + half, n - half)
+
+
+def summed(values: Sequence[float]) -> float:
+    """The sum numpy's float64 `.sum()` gives, to the bit, without importing numpy (a plain evaluation starts
+    faster): the figures printed and recorded are sums in this order. builtins.sum is not: Python 3.12 compensates."""
+    return 0.0 + _pairwise(values, 0, len(values))
 
 
 def metrics_from_totals(total: dict, k: int) -> dict:
@@ -79,19 +109,31 @@ def metrics_from_totals(total: dict, k: int) -> dict:
 class TargetScores:
     """Per-target numerators and denominators (one row per scored target) for every metric."""
 
-    def __init__(self, k: int, ids: list[str], pos: list[str], columns: dict[str, np.ndarray]):
-        self.k, self.ids, self.pos, self.columns = k, ids, np.asarray(pos), columns
+    def __init__(self, k: int, ids: list[str], pos: list[str], names: list[str], rows: list[list[float]]):
+        self.k, self.ids, self.pos = k, ids, pos
+        self.columns = (
+            dict(zip(names, map(list, zip(*rows, strict=True)), strict=True)) if rows else {name: [] for name in names}
+        )
+        self._arrays: dict[str, np.ndarray] | None = None
 
     def __len__(self) -> int:
         return len(self.ids)
 
-    def totals(self, rows: np.ndarray | None = None) -> dict[str, float]:
+    def totals(self, rows: Sequence[int] | None = None) -> dict[str, float]:
         """Column sums over the given target rows (all by default; repeats allowed)."""
-        return {name: float((values if rows is None else values[rows]).sum()) for name, values in self.columns.items()}
+        if rows is None:
+            return {name: summed(values) for name, values in self.columns.items()}
+        return {name: summed([values[i] for i in rows]) for name, values in self.columns.items()}
 
     def resampled_totals(self, counts: np.ndarray) -> dict[str, np.ndarray]:
         """Column sums for many resamples at once: counts[b, t] is how often target t is drawn in resample b."""
-        return {name: counts @ values for name, values in self.columns.items()}
+        if self._arrays is None:  # one (targets, columns) matrix and its column views, as the sums were recorded with
+            import numpy as np
+
+            matrix = np.array(list(self.columns.values()), dtype=np.float64).reshape(len(self.columns), len(self))
+            matrix = np.ascontiguousarray(matrix.T)
+            self._arrays = {name: matrix[:, j] for j, name in enumerate(self.columns)}
+        return {name: counts @ values for name, values in self._arrays.items()}
 
     sums = resampled_totals  # the significance engine's name (swords_metric/metrics/bootstrap.py: Statistics)
 
@@ -100,14 +142,14 @@ class TargetScores:
         metrics = metrics_from_totals(totals, self.k)
         return {name: metrics[name] for name in (m.format(k=self.k) for m in INTERVAL_METRICS)}
 
-    def aggregate(self, rows: np.ndarray | None = None) -> dict[str, float]:
+    def aggregate(self, rows: Sequence[int] | None = None) -> dict[str, float]:
         """Metrics in percent over the given target rows (all by default; repeats allowed)."""
         metrics = metrics_from_totals(self.totals(rows), self.k)
         metrics["targets_scored"] = float(len(self.ids) if rows is None else len(rows))
         return metrics
 
     def by_pos(self) -> dict[str, dict[str, float]]:
-        return {pos: self.aggregate(np.flatnonzero(self.pos == pos)) for pos in sorted(set(self.pos.tolist()))}
+        return {pos: self.aggregate([i for i, p in enumerate(self.pos) if p == pos]) for pos in sorted(set(self.pos))}
 
 
 def _ranked_pairs(references, predictions, depth: int):
@@ -159,8 +201,7 @@ def score_targets(
         rows.append([float(values.get(name, 0.0)) for name in names])
         ids.append(reference.id)
         poses.append(reference.pos)
-    matrix = np.asarray(rows, dtype=np.float64).reshape(len(rows), len(names))
-    return TargetScores(k, ids, poses, {name: matrix[:, j] for j, name in enumerate(names)})
+    return TargetScores(k, ids, poses, names, rows)
 
 
 def precision_recall_at(

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numpy as np
-
 from swords_metric.errors import MetricInputError, shown
+from swords_metric.options import numpy_types
 from swords_metric.predictions.bounded_text import OversizedInteger
 
 _BY_POSITION = object()  # a {"substitute": ...} item without a "score": ranked by its position
@@ -29,7 +28,7 @@ def _score_value(score, where: str, position: int, substitute: str) -> float:
             )
         if isinstance(score, OversizedInteger):
             raise MetricInputError(f"{item}: score is {score!r}, too large for a float")
-        if isinstance(score, bytes) or not isinstance(score, int | float | str | np.integer | np.floating | np.str_):
+        if isinstance(score, bytes) or not isinstance(score, (int, float, str, *numpy_types("integer", "floating"))):
             raise MetricInputError(f"{item}: score {shown(score, 40)} is not a number")
         try:
             value = float(score)
@@ -51,7 +50,7 @@ def normalize_prediction_items(items, target_id: str = "") -> list[tuple[str, fl
     where = f"target {target_id}: " if target_id else ""
     if items is None:
         return []
-    if isinstance(items, str | bytes) or not isinstance(items, Sequence | np.ndarray):
+    if isinstance(items, str | bytes) or not isinstance(items, (Sequence, *numpy_types("ndarray"))):
         raise MetricInputError(f"{where}predictions must be a list of substitutes, got {type(items).__name__}")
     pairs = []
     append = pairs.append
@@ -75,7 +74,7 @@ def normalize_prediction_items(items, target_id: str = "") -> list[tuple[str, fl
         elif isinstance(item, str):  # numpy.str_ and other str subclasses
             pairs.append((str(item), -float(position)))
             continue
-        elif (isinstance(item, Sequence | np.ndarray) and not isinstance(item, bytes)) and len(item) == 2:
+        elif (isinstance(item, (Sequence, *numpy_types("ndarray"))) and not isinstance(item, bytes)) and len(item) == 2:
             substitute, score = item
         else:
             raise MetricInputError(

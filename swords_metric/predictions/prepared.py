@@ -7,10 +7,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
-
 from swords_metric.errors import MetricInputError, shown
 from swords_metric.metrics.ranking import RankedPrediction, rank_prediction
+from swords_metric.options import numpy_types
 from swords_metric.predictions.items import normalize_prediction_items
 from swords_metric.predictions.lemmatized import InputNotes, prepare_prediction
 from swords_metric.references.reference import Reference
@@ -102,7 +101,7 @@ def prepare_given(
     if isinstance(predictions, Mapping):
         records = ((str(key), items, "") for key, items in predictions.items())
         return prepare_keyed(records, references, index, depth, source, owner, observe=observe)
-    if isinstance(predictions, str | bytes) or not isinstance(predictions, Sequence | np.ndarray):
+    if isinstance(predictions, str | bytes) or not isinstance(predictions, (Sequence, *numpy_types("ndarray"))):
         got = "None" if predictions is None else f"a {type(predictions).__name__}"
         raise MetricInputError(
             f"{source}: expected a mapping of target id to substitutes, or a list per target; got {got}"

@@ -6,9 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-import numpy as np
-
 from swords_metric.errors import MetricInputError
+from swords_metric.options import numpy_types
 
 DATASET_IDS, UPSTREAM_IDS = "dataset", "upstream"
 # Unknown ids remembered (for duplicates and the message); past this many the input is refused at once.
@@ -67,7 +66,7 @@ class TargetIndex:
             for positions, items in keyed:
                 aligned[positions[scheme]] = items
             return Alignment(aligned, scheme)
-        if isinstance(predictions, str | bytes) or not isinstance(predictions, Sequence | np.ndarray):
+        if isinstance(predictions, str | bytes) or not isinstance(predictions, (Sequence, *numpy_types("ndarray"))):
             raise MetricInputError(f"{source}: expected a mapping of target id to substitutes, or a list per target")
         if len(predictions) != self.size:
             raise MetricInputError(f"{source}: {len(predictions)} prediction lists for {self.size} references")
