@@ -13,58 +13,16 @@ its module when first used, so that a command imports only what it runs.
 
 from __future__ import annotations
 
+import ast
 import importlib
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 METRIC_DIR = Path(__file__).resolve().parent
 
-# The public surface, module -> its public names (nothing outside swords_metric imports its modules: lint-imports).
-# fmt: off
-_PUBLIC = {
-    "swords_dataset.judgements": ("ACCEPTABLE_ABOVE", "CLASSES", "CONCEIVABLE_FROM",),
-    "swords_metric.details.explain": ("Judgement",),
-    "swords_metric.details.place": ("check_details_path", "is_details_file",),
-    "swords_metric.errors": ("MetricInputError",),
-    "swords_metric.evaluation": ("Evaluation", "evaluate",),
-    "swords_metric.families": ("Family", "family_of",),
-    "swords_metric.judgments.agreement": (
-        "MIN_AGREEMENT_CANDIDATES", "accuracy", "check_agreement", "cohen_kappa", "spearman",
-    ),
-    "swords_metric.judgments.extended": ("extended_scores",),
-    "swords_metric.judgments.files": (
-        "MAX_JUDGMENTS_BYTES", "MAX_TASKS_BYTES", "TASKS_DIGEST", "read_tasks", "tasks_digest", "write_tasks",
-    ),
-    "swords_metric.judgments.merge": ("MergedJudgments", "merge_judgments",),
-    "swords_metric.judgments.names": ("LLM_PREFIX", "check_judge_name", "judge_id",),
-    "swords_metric.judgments.protocol": ("INSTRUCTIONS", "INSTRUCTIONS_VERSION", "LABELS", "MAX_CANDIDATES",),
-    "swords_metric.judgments.records": (
-        "Judgments", "JudgmentsWriter", "carried_records", "judgeable", "judged_by", "judgment_record", "llm_judge",
-        "mismatched_record", "read_judgments", "unfinished_tasks",
-    ),
-    "swords_metric.judgments.tasks": ("Candidate", "Task", "TaskSet", "make_tasks", "tasks_for",),
-    "swords_metric.leaderboard": ("Board",),
-    "swords_metric.metrics.bootstrap": ("check_resamples",),
-    "swords_metric.official.scorer": ("FamilyScorer",),
-    "swords_metric.predictions.files": (
-        "MAX_PREDICTIONS_BYTES", "MAX_TARGET_CHARS", "PredictionFile", "read_predictions", "write_predictions",
-    ),
-    "swords_metric.predictions.prepared": ("PreparedPredictions",),
-    "swords_metric.published": ("published_benchmarks", "published_papers", "published_results", "published_systems",),
-    "swords_metric.references.target_ids": ("UnknownTargetsError",),
-    "swords_metric.report": (
-        "DUPLICATES_MEANT", "SWORDS_DEFINED", "format_analysis", "format_comparison", "format_differences",
-        "format_result",
-    ),
-    "swords_metric.scorer": ("Scorer", "score", "scorer_for",),
-    "swords_metric.wordnet.graph": ("WordNetGraph", "load_wordnet_graph",),
-    "swords_metric.wordnet.lemmatizer": ("UD_TO_WORDNET", "lemmatize",),
-    "swords_metric.wordnet.relations": ("RELATIONS",),
-}
-# fmt: on
-_MODULE_OF = {name: module for module, names in _PUBLIC.items() for name in names}
-
-if TYPE_CHECKING:  # the names as type checkers and the API reference (mkdocstrings) see them
+# The public surface: these imports, which type checkers and the API reference (mkdocstrings) read, and which
+# _module_of reads for the lazy loading below (nothing outside swords_metric imports its modules: lint-imports).
+if TYPE_CHECKING:
     # fmt: off
     from swords_dataset.judgements import ACCEPTABLE_ABOVE, CLASSES, CONCEIVABLE_FROM  # noqa: F401, I001
     from swords_metric.details.explain import Judgement  # noqa: F401
@@ -108,6 +66,16 @@ if TYPE_CHECKING:  # the names as type checkers and the API reference (mkdocstri
     from swords_metric.wordnet.lemmatizer import UD_TO_WORDNET, lemmatize  # noqa: F401
     from swords_metric.wordnet.relations import RELATIONS  # noqa: F401
     # fmt: on
+
+
+def _module_of() -> dict[str, str]:
+    """name -> the module it is loaded from, read from the TYPE_CHECKING block above (one list, not two)."""
+    tree = ast.parse(Path(__file__).read_text(encoding="utf-8"))
+    block = next(node for node in tree.body if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING")
+    return {alias.name: node.module for node in block.body for alias in node.names}
+
+
+_MODULE_OF = _module_of()
 
 
 def __getattr__(name: str):
