@@ -64,15 +64,18 @@ def show_example(split_label: str | None, row_id: str | None) -> tuple[str, str,
     )
 
 
-def example_inputs(split_label: str | None, row_id: str | None) -> tuple[str, str, int, str, dict | None]:
-    """The Substitute tab's inputs for an example (ExampleTarget's); a ProLex or TSAR-2022 example comes as free text
-    (the tab's SWORDS classes do not score them: free_text_note)."""
+def example_inputs(split_label: str | None, row_id: str | None) -> tuple[str, str, int, str, dict | None, str]:
+    """What an example fills in the Substitute tab (ExampleTarget's outputs): its inputs and the status line saying
+    what to press next (ready_line). A ProLex or TSAR-2022 example comes as free text (the tab's SWORDS classes do
+    not score them: free_text_note)."""
     config, split, row = _example(split_label, row_id)
     offsets = free_text.occurrences(row["context"], row["target"])
     occurrence = offsets.index(row["offset"]) + 1 if row["offset"] in offsets else 1
-    if config in UNTAGGED_CONFIGS:
-        return row["context"], row["target"], occurrence, free_text.AUTO_POS, None
-    return row["context"], row["target"], occurrence, row["pos"], {"config": config, "split": split, "id": row["id"]}
+    untagged = config in UNTAGGED_CONFIGS
+    pos, key = (
+        (free_text.AUTO_POS, None) if untagged else (row["pos"], {"config": config, "split": split, "id": row["id"]})
+    )
+    return row["context"], row["target"], occurrence, pos, key, ready_line(row["target"])
 
 
 def ready_line(target: str) -> str:
@@ -113,11 +116,11 @@ def on_use_example(split_label, row_id):
     if not row_id:
         raise refuse("Choose an example first.")
     with messages():
-        context, target, occurrence, pos, key = example_inputs(split_label, row_id)
+        filled = example_inputs(split_label, row_id)
         note = free_text_note(split_label)
     if note:
         gr.Info(note)
-    return context, target, occurrence, pos, key, ready_line(target), gr.Tabs(selected="substitute")
+    return *filled, gr.Tabs(selected="substitute")
 
 
 # -- layout -------------------------------------------------------------------------------------------------

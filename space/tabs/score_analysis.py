@@ -81,8 +81,8 @@ def worst_table(analysis: dict | None) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=WORST_COLUMNS)
 
 
-def open_target(split_label: str | None, row: Sequence | None) -> tuple[str, str, int, str, dict]:
-    """A selected row of a table of targets (its id last, maybe short) -> the Substitute tab's inputs for it."""
+def open_target(split_label: str | None, row: Sequence | None) -> tuple[str, str, int, str, dict, str]:
+    """A selected row of a table of targets (its id last, maybe short) -> what it fills in the Substitute tab."""
     if not isinstance(row, list | tuple) or not row or not isinstance(row[-1], str) or len(row[-1]) > 100:
         raise SpaceError("Select a row of the table to open its target.")
     config, split = benchmarks.choose_split(split_label)
@@ -97,8 +97,8 @@ def on_open_target(split_label, event: gr.SelectData):
     if not split_label or event is None:
         return (gr.skip(),) * 7
     with messages():
-        context, target, occurrence, pos, key = open_target(split_label, event.row_value)
-    return context, target, occurrence, pos, key, explore.ready_line(target), gr.Tabs(selected="substitute")
+        filled = open_target(split_label, event.row_value)
+    return *filled, gr.Tabs(selected="substitute")
 
 
 # -- layout -------------------------------------------------------------------------------------------------

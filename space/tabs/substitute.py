@@ -193,8 +193,7 @@ def on_pick_example(split_label, row_id):
     if not row_id:
         return (gr.skip(),) * 6
     with messages():
-        context, target, occurrence, pos, key = explore.example_inputs(split_label, row_id)
-    return context, target, occurrence, pos, key, explore.ready_line(target)
+        return explore.example_inputs(split_label, row_id)
 
 
 # -- layout -------------------------------------------------------------------------------------------------

@@ -111,7 +111,7 @@ def test_a_tsar_example_shows_its_annotator_counts_and_its_non_commercial_licens
 
 
 def test_a_prolex_or_tsar_example_reaches_the_substitute_tab_as_free_text_saying_why():
-    context, target, occurrence, pos, key = example_inputs("tsar2022_es test", "tsar2022_es:test:0001")
+    context, target, occurrence, pos, key, status = example_inputs("tsar2022_es test", "tsar2022_es:test:0001")
     assert (target, occurrence, pos, key) == (
         benchmarks.get_row("tsar2022_es", "test", "tsar2022_es:test:0001")["target"],
         1,

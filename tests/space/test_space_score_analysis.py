@@ -92,10 +92,11 @@ def words(cell: str) -> set[str]:
 def test_a_worst_target_opens_in_the_substitute_tab(scored, swords_test):
     table = score_analysis.worst_table(scored.analysis)
     row = table.iloc[0].tolist()  # as the table's select event hands it over (SelectData.row_value)
-    context, target, occurrence, pos, key = score_analysis.open_target("swords test", row)
+    context, target, occurrence, pos, key, status = score_analysis.open_target("swords test", row)
     assert row[-1] == benchmarks.short_id(key["id"]) == key["id"][:10] + "…"  # shown short, opened whole
     example = next(r for r in swords_test if r["id"] == key["id"])
     assert (target, pos, key["id"]) == (example["target"], example["pos"], example["id"])
+    assert status == f"**{target}** is filled in: press **Suggest substitutes** to see its substitutes."
     assert free_text.locate(context, target, occurrence)[0] == example["offset"]
     for bad in (None, [], [1, 2], "t:x", [None]):
         with pytest.raises(SpaceError, match="Select a row"):

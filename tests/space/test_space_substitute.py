@@ -120,7 +120,7 @@ def test_judgements_follow_the_metric(press):
 
 def test_picking_an_example_fills_the_substitute_tab(swords_test):
     row = next(r for r in swords_test if len(free_text.occurrences(r["context"], r["target"])) > 1)
-    context, target, occurrence, pos, key = example_inputs("swords test", row["id"])
+    context, target, occurrence, pos, key, status = example_inputs("swords test", row["id"])
     assert free_text.locate(context, target, occurrence)[0] == row["offset"]
     result = substitute(context, target, occurrence, "auto", "coinco-oracle", example=key)
     assert result.row == row and result.example == ("swords", "test")
@@ -131,7 +131,7 @@ def test_picking_an_example_fills_the_substitute_tab(swords_test):
 
 def test_an_example_without_gold_says_so():
     row = next(r for r in benchmarks.load_rows("semeval07", "test") if not r["substitutes"])
-    context, target, occurrence, pos, key = example_inputs("semeval07 test", row["id"])
+    context, target, occurrence, pos, key, status = example_inputs("semeval07 test", row["id"])
     result = substitute(context, target, occurrence, pos, "coinco-oracle", example=key)
     assert result.example == ("semeval07", "test") and result.metrics is None
     assert "no gold substitutes" in result.status and result.metrics_table().empty
