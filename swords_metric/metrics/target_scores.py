@@ -172,23 +172,18 @@ def score_targets(
 ) -> TargetScores:
     """Score predictions (RankedPredictions at least k deep, or prepared lists) against prepared references in the
     same order; a reference of None is skipped, a prediction of None is an empty list."""
-    families = _pr_columns(k)
-    names = [f"{prefix}:{part}" for prefix, *_ in families for part in ("hits", "n_pred", "n_ref_k", "n_ref")]
+    parts = ("hits", "n_pred", "n_ref_k", "n_ref")  # top_counts's sums, in its order
+    # Column names per family, formatted once rather than per target.
+    keyed = [
+        (tuple(f"{prefix}:{part}" for part in parts), setting == "lenient", threshold == "a", k_)
+        for prefix, setting, threshold, k_ in _pr_columns(k)
+    ]
+    names = [name for columns, *_ in keyed for name in columns]
     names += ["gap", "gap_rat", "gap_defined", "semeval:items", "semeval:modes", "no_prediction", "lexsubgen:targets"]
     names += [
         f"{task}:{part}" for task in ("best", "oot") for part in ("credit", "attempted", "mode_attempted", "mode_hit")
     ]
     names += [key for key, _, _ in lexsubgen.COLUMNS]
-    # Column names per family, formatted once rather than per target.
-    keyed = [
-        (
-            tuple(f"{prefix}:{part}" for part in ("hits", "n_pred", "n_ref_k", "n_ref")),
-            setting == "lenient",
-            threshold == "a",
-            k_,
-        )
-        for prefix, setting, threshold, k_ in families
-    ]
     rows: list[list[float]] = []
     ids, poses = [], []
     for reference, ranked in _ranked_pairs(references, predictions, k):
