@@ -17,6 +17,7 @@ from swords_metric.metrics.ranking import (
     top_and_gold,
     top_counts,
 )
+from swords_metric.metrics.target_scores import percent
 from swords_metric.predictions.lemmatized import substitute_lemma
 from swords_metric.references.reference import Reference
 from swords_metric.references.split import ScoredTargets
@@ -123,10 +124,6 @@ def substitute_records(
         }
 
 
-def _percent(numerator: int, denominator: int) -> float:
-    return 100.0 * numerator / denominator if denominator else 0.0
-
-
 def target_figures(reference: Reference, ranked: RankedPrediction | None, k: int) -> dict:
     """A target's share of every P/R/F family at k, as score_targets sums it, its own P, R (percent), F, GAP(-rat)."""
     ranked = ranked if ranked is not None else rank_prediction(None, reference, k)
@@ -135,7 +132,7 @@ def target_figures(reference: Reference, ranked: RankedPrediction | None, k: int
     for (setting, threshold), name in zip(PR_FAMILIES, PR_FAMILY_NAMES, strict=True):
         top, gold = top_and_gold(ranked, gold_set, setting == "lenient", threshold == "a")
         hits, predicted, reference_k, size = top_counts(top, gold, k)
-        p, r = _percent(hits, predicted), _percent(hits, reference_k)
+        p, r = percent(hits, predicted), percent(hits, reference_k)
         figures.update(
             {
                 f"{name}_hits": hits,

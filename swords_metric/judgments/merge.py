@@ -21,7 +21,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -46,20 +46,23 @@ def place(where: str) -> tuple[str, int]:
 
 
 class LaterWins:
-    """The merge rule: answers gathered by item (`add`), then decided all at once (`decided`)."""
+    """The merge rule: answers gathered by item (`add`), then decided all at once (`decided`). An item's key is (judge,
+    where it was asked, the word answered, …): a tie names them as `answered` words them ("{word} in task {within}
+    both"), and says `counts` (how answers count) before "keep one"."""
 
-    def __init__(self) -> None:
+    def __init__(self, answered: str, counts: str = "") -> None:
         self._items: dict[tuple, list[tuple[datetime, str, str, object]]] = {}
         self.answers = self.duplicates = self.superseded = 0
+        self.answered, self.counts = answered, counts
 
     def add(self, key: tuple, label: str, stamp: datetime, where: str, value: object = None) -> None:
         """One answer to the item `key` (stamp: an aware time), read at `where`, with what the caller keeps of it."""
         self.answers += 1
         self._items.setdefault(key, []).append((stamp, label, where, value))
 
-    def decided(self, tie: Callable[..., str]) -> dict[tuple, tuple[str, datetime, str, object]]:
-        """key -> (label, time, record, value) of the answer kept; a tie is the MetricInputError `tie(key, (record,
-        label), (record, label), time)` words."""
+    def decided(self) -> dict[tuple, tuple[str, datetime, str, object]]:
+        """key -> (label, time, record, value) of the answer kept; a tie (different labels at the latest time) is a
+        MetricInputError naming both records."""
         kept, ties, duplicates, superseded = {}, [], 0, 0
         for key, answers in self._items.items():
             if len(answers) == 1:
@@ -79,7 +82,11 @@ class LaterWins:
             key = min(ties, key=lambda key: tuple("" if part is None else part for part in key))  # kind None
             (stamp, label, where, _), *others = _latest(self._items[key])
             other = next(answer for answer in others if answer[1] != label)
-            raise MetricInputError(tie(key, (where, label), (other[2], other[1]), stamp))
+            answered = self.answered.format(word=shown(key[2], 80), within=shown(key[1], 80))
+            raise MetricInputError(
+                f"{where} and {other[2]}: judge {shown(key[0], 80)} answered {answered} {label} and {other[1]} at its "
+                f"latest time ({stamp.isoformat()}); {self.counts}keep one"
+            )
         self.duplicates, self.superseded = duplicates, superseded
         return kept
 
@@ -233,17 +240,9 @@ def _agreements(claims: dict) -> dict[str, dict | None]:
     return agreements
 
 
-def _tie(key: tuple, one: tuple[str, str], other: tuple[str, str], stamp: datetime) -> str:
-    judge, task, substitute, _ = key
-    return (
-        f"{one[0]} and {other[0]}: judge {shown(judge, 80)} answered {shown(substitute, 80)} in task "
-        f"{shown(task, 80)} both {one[1]} and {other[1]} at its latest time ({stamp.isoformat()}); keep one"
-    )
-
-
 def _read(judged: JudgedSplit, paths: list[Path], tasks: dict, merged: MergedJudgments) -> dict:
     """key -> (target id, label, time, "FILE:LINE") of the answer the merge rule keeps."""
-    answers, claims = LaterWins(), {}
+    answers, claims = LaterWins("{word} in task {within} both"), {}
     latest, after, now = None, 0, datetime.now(UTC)
     for path in paths:
         before = merged.records
@@ -261,7 +260,7 @@ def _read(judged: JudgedSplit, paths: list[Path], tasks: dict, merged: MergedJud
         if merged.records == before:
             raise MetricInputError(f"{path}: holds no judgment record (empty, or blank lines only)")
     merged.agreement = _agreements(claims)
-    kept = answers.decided(_tie)
+    kept = answers.decided()
     merged.duplicates, merged.replaced = answers.duplicates, answers.superseded
     if latest is not None:
         merged.notes.append(
@@ -279,15 +278,6 @@ def _digests(answers: dict, tasks: dict, merged: MergedJudgments) -> None:
     merged.sha256 = hashlib.sha256("\n".join(lines).encode("utf-8")).hexdigest()
     task_lines = [task_json(tasks[task_id][0]) for task_id in sorted({key[1] for key in answers})]
     merged.tasks_sha256 = hashlib.sha256("\n".join(task_lines).encode("utf-8")).hexdigest()
-
-
-def _fold_tie(key: tuple, one: tuple[str, str], other: tuple[str, str], stamp: datetime) -> str:
-    judge, target_id, lemma = key
-    return (
-        f"{one[0]} and {other[0]}: judge {shown(judge, 80)} answered {shown(lemma, 80)} for target "
-        f"{shown(target_id, 80)} in two tasks, {one[1]} and {other[1]} at its latest time ({stamp.isoformat()}); one "
-        "judgement per judge and substitute counts: keep one"
-    )
 
 
 def _accuracy(by_task: dict, tasks: dict, merged) -> set[str]:
@@ -314,7 +304,7 @@ def _keep(targets: ScoredTargets, answers: dict, tasks: dict, merged) -> None:
         by_task[judge, task_id][substitute, kind] = answer
     merged.tasks = len(by_task)
     dropped = _accuracy(by_task, tasks, merged)
-    folded = LaterWins()
+    folded = LaterWins("{word} for target {within} in two tasks,", "one judgement per judge and substitute counts: ")
     for (judge, task_id), given in sorted(by_task.items()):
         controls = [c for c in tasks[task_id][0].candidates if c.control is not None]
         labels = [given.get((c.substitute, c.control), (None, None))[1] for c in controls]
@@ -331,7 +321,7 @@ def _keep(targets: ScoredTargets, answers: dict, tasks: dict, merged) -> None:
                 if kind is None:
                     judged = judge_target(targets, target_id, [substitute])[0]
                     folded.add((judge, target_id, judged.lemma), label, stamp, where, (substitute, judged))
-    kept = folded.decided(_fold_tie)
+    kept = folded.decided()
     merged.folded = folded.answers - len(kept)
     for (_, target_id, _), (label, _, _, (substitute, judged)) in sorted(kept.items(), key=lambda item: item[0]):
         reference = targets.split.references[targets.index.position[target_id]]

@@ -30,7 +30,7 @@ def _pr_columns(k: int) -> list[tuple[str, str, str, int]]:
     return families
 
 
-def _ratio(numerator, denominator):
+def percent(numerator, denominator):
     """100 * n / d, and 0 where d is 0 (scalars or arrays)."""
     if isinstance(denominator, int | float):
         return float(100.0 * numerator / denominator) if denominator != 0 else 0.0
@@ -77,12 +77,12 @@ def metrics_from_totals(total: dict, k: int) -> dict:
     for prefix, _, _, k_ in _pr_columns(k):
         name = prefix.split("@")[0]
         hits = total[f"{prefix}:hits"]
-        p = _ratio(hits, total[f"{prefix}:n_pred"])
+        p = percent(hits, total[f"{prefix}:n_pred"])
         if prefix == "strict_c@1":
             metrics["strict_c_p@1"] = p
             continue
-        r = _ratio(hits, total[f"{prefix}:n_ref_k"])
-        rs = _ratio(hits, total[f"{prefix}:n_ref"])
+        r = percent(hits, total[f"{prefix}:n_ref_k"])
+        rs = percent(hits, total[f"{prefix}:n_ref"])
         metrics.update(
             {
                 f"{name}_p@{k_}": p,
@@ -92,16 +92,15 @@ def metrics_from_totals(total: dict, k: int) -> dict:
                 f"{name}_fs@{k_}": _harmonic(p, rs),
             }
         )
-    metrics["gap"] = _ratio(total["gap"], total["gap_defined"])
-    metrics["gap_rat"] = _ratio(total["gap_rat"], total["gap_defined"])
+    metrics["gap"] = percent(total["gap"], total["gap_defined"])
+    metrics["gap_rat"] = percent(total["gap_rat"], total["gap_defined"])
     for task in ("best", "oot"):
-        metrics[f"{task}_p"] = _ratio(total[f"{task}:credit"], total[f"{task}:attempted"])
-        metrics[f"{task}_r"] = _ratio(total[f"{task}:credit"], total["semeval:items"])
-        metrics[f"{task}_mode_p"] = _ratio(total[f"{task}:mode_hit"], total[f"{task}:mode_attempted"])
-        metrics[f"{task}_mode_r"] = _ratio(total[f"{task}:mode_hit"], total["semeval:modes"])
-    for kind, ks in lexsubgen.KS.items():
-        for k_ in ks:
-            metrics[f"lexsubgen_{kind}@{k_}"] = _ratio(total[f"lexsubgen_{kind}@{k_}"], total["lexsubgen:targets"])
+        metrics[f"{task}_p"] = percent(total[f"{task}:credit"], total[f"{task}:attempted"])
+        metrics[f"{task}_r"] = percent(total[f"{task}:credit"], total["semeval:items"])
+        metrics[f"{task}_mode_p"] = percent(total[f"{task}:mode_hit"], total[f"{task}:mode_attempted"])
+        metrics[f"{task}_mode_r"] = percent(total[f"{task}:mode_hit"], total["semeval:modes"])
+    for key, _, _ in lexsubgen.COLUMNS:
+        metrics[key] = percent(total[key], total["lexsubgen:targets"])
     metrics["targets_without_predictions"] = total["no_prediction"]
     return metrics
 
@@ -173,23 +172,18 @@ def score_targets(
 ) -> TargetScores:
     """Score predictions (RankedPredictions at least k deep, or prepared lists) against prepared references in the
     same order; a reference of None is skipped, a prediction of None is an empty list."""
-    families = _pr_columns(k)
-    names = [f"{prefix}:{part}" for prefix, *_ in families for part in ("hits", "n_pred", "n_ref_k", "n_ref")]
+    parts = ("hits", "n_pred", "n_ref_k", "n_ref")  # top_counts's sums, in its order
+    # Column names per family, formatted once rather than per target.
+    keyed = [
+        (tuple(f"{prefix}:{part}" for part in parts), setting == "lenient", threshold == "a", k_)
+        for prefix, setting, threshold, k_ in _pr_columns(k)
+    ]
+    names = [name for columns, *_ in keyed for name in columns]
     names += ["gap", "gap_rat", "gap_defined", "semeval:items", "semeval:modes", "no_prediction", "lexsubgen:targets"]
     names += [
         f"{task}:{part}" for task in ("best", "oot") for part in ("credit", "attempted", "mode_attempted", "mode_hit")
     ]
-    names += [f"lexsubgen_{kind}@{k_}" for kind, ks in lexsubgen.KS.items() for k_ in ks]
-    # Column names per family, formatted once rather than per target.
-    keyed = [
-        (
-            tuple(f"{prefix}:{part}" for part in ("hits", "n_pred", "n_ref_k", "n_ref")),
-            setting == "lenient",
-            threshold == "a",
-            k_,
-        )
-        for prefix, setting, threshold, k_ in families
-    ]
+    names += [key for key, _, _ in lexsubgen.COLUMNS]
     rows: list[list[float]] = []
     ids, poses = [], []
     for reference, ranked in _ranked_pairs(references, predictions, k):
@@ -227,6 +221,6 @@ def precision_recall_at(
         curve[k] = {}
         for setting, threshold in PR_FAMILIES:
             hits, n_pred, n_ref_k = (into[(setting, threshold), part] for part in range(3))
-            curve[k][f"{setting}_{threshold}_p"] = _ratio(hits, n_pred)
-            curve[k][f"{setting}_{threshold}_r"] = _ratio(hits, n_ref_k)
+            curve[k][f"{setting}_{threshold}_p"] = percent(hits, n_pred)
+            curve[k][f"{setting}_{threshold}_r"] = percent(hits, n_ref_k)
     return curve

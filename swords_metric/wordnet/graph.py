@@ -147,15 +147,9 @@ class WordNetGraph:
     def sense_synset(self, sense: int) -> int:
         return bisect.bisect_right(self._first_sense, sense) - 1
 
-    @functools.cached_property
-    def _pos_first_senses(self) -> list[int]:
-        """The first sense number of each POS after the first (senses are numbered in synset order)."""
-        per_synset = self._member("senses/per_synset.u1")
-        return [int(per_synset[:end].sum(dtype=np.int64)) for end in self._pos_ends[:-1]]
-
     def sense_pos(self, sense: int) -> str:
         """The POS letter of a sense's synset (its data file's: satellites are "a")."""
-        return POS_LETTERS[bisect.bisect_right(self._pos_first_senses, sense)]
+        return self.pos(self.sense_synset(sense))
 
     def sense_related(self, sense: int, relation: str) -> list[int]:
         """Word senses the sense points to by a relation of SENSE_RELATIONS (antonyms, derivations)."""
