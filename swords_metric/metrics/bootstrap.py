@@ -113,8 +113,6 @@ def intervals(statistics: Statistics, bootstrap: int, seed: int) -> dict[str, li
 
 def paired_test(a: Statistics, b: Statistics, observed_a: Mapping, observed_b: Mapping, bootstrap: int, seed: int):
     """The paired test's table: per figure, A, B, their difference, its 95% interval and a two-sided p-value."""
-    import numpy as np
-
     resampled_a, resampled_b = resampled([a, b], bootstrap, seed)
     comparison = {}
     for name in resampled_a:
@@ -124,6 +122,6 @@ def paired_test(a: Statistics, b: Statistics, observed_a: Mapping, observed_b: M
             "b": observed_b[name],
             "difference": observed_a[name] - observed_b[name],
             "interval": _interval(difference),
-            "p_value": min(1.0, 2 * min(float(np.mean(difference <= 0)), float(np.mean(difference >= 0)))),
+            "p_value": min(1.0, 2 * min(float((difference <= 0).mean()), float((difference >= 0).mean()))),
         }
     return comparison

@@ -30,27 +30,25 @@ def _pr_columns(k: int) -> list[tuple[str, str, str, int]]:
     return families
 
 
-def percent(numerator, denominator):
-    """100 * n / d, and 0 where d is 0 (scalars or arrays)."""
+def _divided(numerator, denominator):
+    """n / d, and 0 where d is 0: scalars, or numpy arrays of resampled sums."""
     if isinstance(denominator, int | float):
-        return float(100.0 * numerator / denominator) if denominator != 0 else 0.0
+        return float(numerator / denominator) if denominator != 0 else 0.0
     import numpy as np
 
     numerator, denominator = np.asarray(numerator, dtype=float), np.asarray(denominator, dtype=float)
-    out = np.divide(
-        100.0 * numerator, denominator, out=np.zeros(np.broadcast(numerator, denominator).shape), where=denominator != 0
-    )
+    shape = np.broadcast(numerator, denominator).shape
+    out = np.divide(numerator, denominator, out=np.zeros(shape), where=denominator != 0)
     return float(out) if out.ndim == 0 else out
+
+
+def percent(numerator, denominator):
+    """100 * n / d, and 0 where d is 0 (scalars or arrays)."""
+    return _divided(100.0 * numerator, denominator)
 
 
 def _harmonic(p, r):
-    if isinstance(p, int | float):
-        return float(2 * p * r / (p + r)) if p + r != 0 else 0.0
-    import numpy as np
-
-    p, r = np.asarray(p, dtype=float), np.asarray(r, dtype=float)
-    out = np.divide(2 * p * r, p + r, out=np.zeros(np.broadcast(p, r).shape), where=(p + r) != 0)
-    return float(out) if out.ndim == 0 else out
+    return _divided(2 * p * r, p + r)
 
 
 def _pairwise(values: Sequence[float], start: int, n: int) -> float:
@@ -129,8 +127,7 @@ class TargetScores:
         if self._arrays is None:  # one (targets, columns) matrix and its column views, as the sums were recorded with
             import numpy as np
 
-            matrix = np.array(list(self.columns.values()), dtype=np.float64).reshape(len(self.columns), len(self))
-            matrix = np.ascontiguousarray(matrix.T)
+            matrix = np.array(list(self.columns.values()), dtype=np.float64).T.copy()  # C order, as before
             self._arrays = {name: matrix[:, j] for j, name in enumerate(self.columns)}
         return {name: counts @ values for name, values in self._arrays.items()}
 
