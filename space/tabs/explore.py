@@ -71,10 +71,9 @@ def example_inputs(split_label: str | None, row_id: str | None) -> tuple[str, st
     config, split, row = _example(split_label, row_id)
     offsets = free_text.occurrences(row["context"], row["target"])
     occurrence = offsets.index(row["offset"]) + 1 if row["offset"] in offsets else 1
-    untagged = config in UNTAGGED_CONFIGS
-    pos, key = (
-        (free_text.AUTO_POS, None) if untagged else (row["pos"], {"config": config, "split": split, "id": row["id"]})
-    )
+    pos, key = row["pos"], {"config": config, "split": split, "id": row["id"]}
+    if config in UNTAGGED_CONFIGS:  # free text, no example key: nothing of it is judged by SWORDS's classes
+        pos, key = free_text.AUTO_POS, None
     return row["context"], row["target"], occurrence, pos, key, ready_line(row["target"])
 
 
