@@ -12,6 +12,7 @@ import logging
 import math
 import re
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import gradio as gr
@@ -63,43 +64,27 @@ def _numeric(component):
 
 def _choice(component):
     """One choice among strings (Dropdown, Radio); with allow_custom_value, any text."""
-    label = component.label
-    custom = getattr(component, "allow_custom_value", False)
-    values = {value for _, value in component.choices}
+    if getattr(component, "allow_custom_value", False):
+        return _typed(component)
+    label, values = component.label, {value for _, value in component.choices}
 
     def check(payload):
-        if payload is None:
-            return None
-        if custom and not isinstance(payload, str):
-            raise refuse(f"{label} must be text, not {shown(payload)}.")
-        if custom:
-            _not_text(label, payload)
-        if not custom and (not isinstance(payload, str) or payload not in values):
+        if payload is not None and (not isinstance(payload, str) or payload not in values):
             raise refuse(f"{label}: {shown(payload)} is not one of the choices.")
         return payload
 
     return check
 
 
-def _text(component):
+def _typed(component, kind: type = str, words: str = "text"):
+    """A value of one type (text, checked for lone surrogates too; true or false), or none."""
     label = component.label
 
     def check(payload):
-        if payload is not None and not isinstance(payload, str):
-            raise refuse(f"{label} must be text, not {shown(payload)}.")
-        if payload is not None:
+        if payload is not None and not isinstance(payload, kind):
+            raise refuse(f"{label} must be {words}, not {shown(payload)}.")
+        if isinstance(payload, str):
             _not_text(label, payload)
-        return payload
-
-    return check
-
-
-def _boolean(component):
-    label = component.label
-
-    def check(payload):
-        if payload is not None and not isinstance(payload, bool):
-            raise refuse(f"{label} must be true or false, not {shown(payload)}.")
         return payload
 
     return check
@@ -139,35 +124,21 @@ def _checked(component, check: Check):
     return component
 
 
+def _stand_in(cls: type, check: Callable) -> Callable:
+    def make(*args, **kwargs):
+        component = cls(*args, **kwargs)
+        return _checked(component, check(component))
+
+    return make
+
+
 # Stand-ins for the component classes, used exactly like them in the tabs' layouts (tabs/*.py).
-def Number(*args, **kwargs) -> gr.Number:  # noqa: N802
-    component = gr.Number(*args, **kwargs)
-    return _checked(component, _numeric(component))
-
-
-def Slider(*args, **kwargs) -> gr.Slider:  # noqa: N802
-    component = gr.Slider(*args, **kwargs)
-    return _checked(component, _numeric(component))
-
-
-def Dropdown(*args, **kwargs) -> gr.Dropdown:  # noqa: N802
-    component = gr.Dropdown(*args, **kwargs)
-    return _checked(component, _choice(component))
-
-
-def Radio(*args, **kwargs) -> gr.Radio:  # noqa: N802
-    component = gr.Radio(*args, **kwargs)
-    return _checked(component, _choice(component))
-
-
-def Textbox(*args, **kwargs) -> gr.Textbox:  # noqa: N802
-    component = gr.Textbox(*args, **kwargs)
-    return _checked(component, _text(component))
-
-
-def Checkbox(*args, **kwargs) -> gr.Checkbox:  # noqa: N802
-    component = gr.Checkbox(*args, **kwargs)
-    return _checked(component, _boolean(component))
+Number: Callable[..., gr.Number] = _stand_in(gr.Number, _numeric)
+Slider: Callable[..., gr.Slider] = _stand_in(gr.Slider, _numeric)
+Dropdown: Callable[..., gr.Dropdown] = _stand_in(gr.Dropdown, _choice)
+Radio: Callable[..., gr.Radio] = _stand_in(gr.Radio, _choice)
+Textbox: Callable[..., gr.Textbox] = _stand_in(gr.Textbox, _typed)
+Checkbox: Callable[..., gr.Checkbox] = _stand_in(gr.Checkbox, partial(_typed, kind=bool, words="true or false"))
 
 
 def File(*args, what: str = "The file", **kwargs) -> gr.File:  # noqa: N802

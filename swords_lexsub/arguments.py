@@ -34,35 +34,28 @@ def did_you_mean(word: object, choices: Iterable[str]) -> str:
 
 def int_range(minimum: int | None = None, maximum: int | None = None, what: str = "a whole number"):
     """argparse type: an int within [minimum, maximum] (either bound optional)."""
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not {what}") from None
-        if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
-            raise argparse.ArgumentTypeError(f"{value} is out of range ({_bounds(minimum, maximum)})")
-        return value
-
-    parse.__name__ = what  # argparse names the type in its messages
-    return parse
+    return _ranged(int, minimum, maximum, what)
 
 
 def float_range(minimum: float | None = None, maximum: float | None = None, what: str = "a number"):
     """argparse type: a finite float within [minimum, maximum] (either bound optional)."""
+    return _ranged(float, minimum, maximum, what)
 
-    def parse(text: str) -> float:
+
+def _ranged(number: type, minimum, maximum, what: str):
+    def parse(text: str):  # an int is always finite: the check below is a float's
         try:
-            value = float(text)
+            value = number(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"{text!r} is not {what}") from None
         if value != value or value in (float("inf"), float("-inf")):
             raise argparse.ArgumentTypeError(f"{text!r} is not a finite number")
         if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
-            raise argparse.ArgumentTypeError(f"{value:g} is out of range ({_bounds(minimum, maximum)})")
+            said = f"{value:g}" if number is float else value
+            raise argparse.ArgumentTypeError(f"{said} is out of range ({_bounds(minimum, maximum)})")
         return value
 
-    parse.__name__ = what
+    parse.__name__ = what  # argparse names the type in its messages
     return parse
 
 

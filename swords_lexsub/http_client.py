@@ -142,10 +142,11 @@ def _classes(http: ModuleType) -> dict[str, type]:
         except BodyUndecodable as error:
             raise http.DecodingError(str(error)) from None
 
-    class Stream(http.SyncByteStream):
+    class Counted:
         def __init__(self, inner, counter: BodyCounter, fail: Callable[[str], Exception]) -> None:
             self.inner, self.counter, self.fail = inner, counter, fail
 
+    class Stream(Counted, http.SyncByteStream):
         def __iter__(self) -> Iterator[bytes]:
             for chunk in self.inner:
                 chunk = counted(self.counter, chunk, self.fail)
@@ -155,10 +156,7 @@ def _classes(http: ModuleType) -> dict[str, type]:
         def close(self) -> None:
             self.inner.close()
 
-    class AsyncStream(http.AsyncByteStream):
-        def __init__(self, inner, counter: BodyCounter, fail: Callable[[str], Exception]) -> None:
-            self.inner, self.counter, self.fail = inner, counter, fail
-
+    class AsyncStream(Counted, http.AsyncByteStream):
         async def __aiter__(self) -> AsyncIterator[bytes]:
             chunks = aiter(self.inner)
             try:
@@ -174,10 +172,15 @@ def _classes(http: ModuleType) -> dict[str, type]:
         async def aclose(self) -> None:
             await self.inner.aclose()
 
-    class Transport(http.BaseTransport):
+    class Bounded:
+        proxied: type  # the inner transport when none is given
+
         def __init__(self, inner=None, limit: int = MAX_BODY_BYTES, refuse: Refuse | None = None) -> None:
-            self.inner = inner or Proxied()
+            self.inner = inner or self.proxied()
             self.limit, self.refuse = limit, refuse or default_refuse
+
+    class Transport(Bounded, http.BaseTransport):
+        proxied = Proxied
 
         def handle_request(self, request):
             request.headers["Accept-Encoding"] = ACCEPT_ENCODING
@@ -191,10 +194,8 @@ def _classes(http: ModuleType) -> dict[str, type]:
         def close(self) -> None:
             self.inner.close()
 
-    class AsyncTransport(http.AsyncBaseTransport):
-        def __init__(self, inner=None, limit: int = MAX_BODY_BYTES, refuse: Refuse | None = None) -> None:
-            self.inner = inner or AsyncProxied()
-            self.limit, self.refuse = limit, refuse or default_refuse
+    class AsyncTransport(Bounded, http.AsyncBaseTransport):
+        proxied = AsyncProxied
 
         async def handle_async_request(self, request):
             request.headers["Accept-Encoding"] = ACCEPT_ENCODING
