@@ -13,12 +13,7 @@ from pathlib import Path
 
 import gradio as gr
 
-if __package__:  # imported as swords_space.app, or run with `python -m swords_space.app`
-    from swords_space import benchmarks, memory, offered_systems, options, scoring, stored, systems
-    from swords_space.inputs import guard_inputs
-    from swords_space.tabs import explore, judge, leaderboard, score, substitute
-    from swords_space.tabs.score_files import MAX_UPLOAD_BYTES
-else:  # run as a script (`python space/app.py`): load this folder as the swords_space package, then import from it
+if not __package__:  # run as a script (`python space/app.py`), not imported: this folder loaded as swords_space
     import importlib.util
 
     if "swords_space" not in sys.modules:
@@ -29,10 +24,10 @@ else:  # run as a script (`python space/app.py`): load this folder as the swords
         _package = importlib.util.module_from_spec(_spec)
         sys.modules["swords_space"] = _package
         _spec.loader.exec_module(_package)
-    from swords_space import benchmarks, memory, offered_systems, options, scoring, stored, systems
-    from swords_space.inputs import guard_inputs
-    from swords_space.tabs import explore, judge, leaderboard, score, substitute
-    from swords_space.tabs.score_files import MAX_UPLOAD_BYTES
+from swords_space import benchmarks, memory, offered_systems, options, scoring, stored, systems
+from swords_space.inputs import guard_inputs
+from swords_space.tabs import explore, judge, leaderboard, score, substitute
+from swords_space.tabs.score_files import MAX_UPLOAD_BYTES
 
 QUEUE_CONCURRENCY = 4  # events of different sessions run side by side; the model itself is shared
 INTRO = """# SWORDS lexical substitution

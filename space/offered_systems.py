@@ -54,45 +54,29 @@ def unavailable_reason(name: str) -> str | None:
 
 
 def _names() -> list[str]:
-    return [*registry().entries, LOCAL_LLM]
+    try:
+        return [*registry().entries, LOCAL_LLM]
+    except ImportError:
+        return []
 
 
 def available_systems() -> list[str]:
     """Registered systems that can run here, the preferred offline ones first."""
-    try:
-        names = _names()
-    except ImportError:
-        return []
+    names = _names()
     ordered = [name for name in PREFERRED if name in names] + [name for name in names if name not in PREFERRED]
     return [name for name in ordered if unavailable_reason(name) is None]
 
 
 def unavailable_systems() -> dict[str, str]:
     """Registered systems that cannot run here, and why."""
-    try:
-        names = _names()
-    except ImportError:
-        return {}
-    return {name: reason for name in names if (reason := unavailable_reason(name)) is not None}
+    return {name: reason for name in _names() if (reason := unavailable_reason(name)) is not None}
 
 
 def default_system() -> str | None:
-    """wordnet+embedding, else the first available of PREFERRED, else the first available."""
+    """wordnet+embedding, else the first available of PREFERRED, else the first available (available_systems'
+    order)."""
     available = available_systems()
-    for name in PREFERRED:
-        if name in available:
-            return name
     return available[0] if available else None
-
-
-def describe(name: str) -> str:
-    if name == LOCAL_LLM:
-        return LOCAL_LLM_NOTE
-    try:
-        cls = registry().get(name)
-    except (SwordsError, ImportError) as error:
-        return f"unavailable: {error}"
-    return cls.description
 
 
 def system_notes() -> list[str]:

@@ -8,9 +8,8 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterable
 from functools import lru_cache
-from pathlib import Path
 
-from swords_metric import Scorer, TaskSet, family_of, make_tasks
+from swords_metric import Scorer, family_of
 
 # The tab's tables show the SWORDS paper's F@10 figures first (its Table 4), then the precision and recall behind
 # them (Table 7), then the rest (Table 8); an official family's in its scorer's order (its reader table's).
@@ -91,8 +90,3 @@ def example_metrics(row: dict, prediction: list[tuple[str, float]], config: str,
     shared = _examples_scorer(config, split)
     scorer, prepared = shared.restricted_to_given(shared.prepare({row["id"]: prediction}))
     return scorer.score(prepared, by_pos=False)
-
-
-def judge_tasks(scorer: Scorer, predictions: str | Path, targets: int | None = None, seed: int = 0) -> TaskSet:
-    """A run's top-10 unjudged substitutes as judging tasks (the metric's make_tasks), for the Judge tab."""
-    return make_tasks(scorer, predictions, k=10, targets=targets, seed=seed)

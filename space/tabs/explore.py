@@ -51,17 +51,11 @@ def _example(split_label: str | None, row_id: str | None) -> tuple[str, str, dic
 def show_example(split_label: str | None, row_id: str | None) -> tuple[str, str, str]:
     """(header, context with the target marked, substitutes with score bars) as HTML."""
     config, split, row = _example(split_label, row_id)
+    context = render.context_html(row["context"], row["offset"], len(row["target"]))
     if config in UNTAGGED_CONFIGS:  # no POS to judge by: its own judgements, shown as it gives them, no SWORDS classes
-        return (
-            render_family.example_header(config, split, row),
-            render.context_html(row["context"], row["offset"], len(row["target"])),
-            render_family.substitutes_html(row),
-        )
-    return (
-        render.example_header(config, split, row),
-        render.context_html(row["context"], row["offset"], len(row["target"])),
-        render.substitutes_html(row, scoring.gold_labels(row, config, split)),
-    )
+        return render_family.example_header(config, split, row), context, render_family.substitutes_html(row)
+    gold = render.substitutes_html(row, scoring.gold_labels(row, config, split))
+    return render.example_header(config, split, row), context, gold
 
 
 def example_inputs(split_label: str | None, row_id: str | None) -> tuple[str, str, int, str, dict | None, str]:

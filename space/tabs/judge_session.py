@@ -28,6 +28,7 @@ from swords_metric import (
     judged_by,
     judgment_record,
     llm_judge,
+    make_tasks,
     read_judgments,
     unfinished_tasks,
     write_tasks,
@@ -205,7 +206,7 @@ def tasks_from_run(
     shown = render.visible(path.name)
     read_predictions(scorer, path, shown)  # read once within the tab's limits (a .gz expands to 32 MB at most)
     try:
-        taskset = scoring.judge_tasks(scorer, path, targets=int(targets) if targets else None, seed=int(seed or 0))
+        taskset = make_tasks(scorer, path, k=10, targets=int(targets) if targets else None, seed=int(seed or 0))
     except MetricInputError as error:
         raise SpaceError(str(error).replace(str(path), shown)) from None
     if not taskset.tasks:

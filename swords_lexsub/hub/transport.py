@@ -144,7 +144,7 @@ def transport_class(http):
 
         def handle_request(self, request):
             limits = self.limits
-            what = f"{request.method} {request.url.path}"
+            what, retried = f"{request.method} {request.url.path}", f"{request.method} {request.url}"
 
             def fail(reason: str) -> HubFailure:
                 return limits.give_up(f"{what}: {reason}")
@@ -173,14 +173,12 @@ def transport_class(http):
                 watch.finish()
                 if watch.fired or time.monotonic() >= ends:
                     raise fail(f"no answer {late}") from None
-                limits.count_failure(what, f"{request.method} {request.url}", str(error) or type(error).__name__)
+                limits.count_failure(what, retried, str(error) or type(error).__name__)
                 raise
             if response.status_code in RETRIED_STATUSES:
-                limits.count_failure(
-                    what, f"{request.method} {request.url}", f"HTTP {response.status_code} {response.reason_phrase}"
-                )
+                limits.count_failure(what, retried, f"HTTP {response.status_code} {response.reason_phrase}")
             else:
-                limits.failed_in_a_row.pop(f"{request.method} {request.url}", None)
+                limits.failed_in_a_row.pop(retried, None)
             wait = response.headers.get("retry-after", "").strip()
             if response.status_code in (429, 503) and wait.isdigit() and now + int(wait) > limits.deadline:
                 watch.finish()
