@@ -5,6 +5,7 @@ or `python space/app.py [--port N]` (as a Hugging Face Space runs it).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import os
 import sys
@@ -100,10 +101,8 @@ def serve(args: argparse.Namespace) -> int:
             raise
         raise options.DemoError(options.port_in_use(args)) from None
     print(f"The demo is running at {demo.local_url} (Ctrl-C stops it)", flush=True)
-    try:
+    with contextlib.suppress(KeyboardInterrupt):
         demo.block_thread()
-    except KeyboardInterrupt:
-        pass
     return 0
 
 

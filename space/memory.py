@@ -7,6 +7,7 @@ nothing.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import ctypes.util
 import logging
@@ -44,12 +45,10 @@ def configure() -> None:
     libc = _glibc()
     if libc is not None and not libc.mallopt(_M_ARENA_MAX, ARENAS):
         log.warning("could not limit malloc arenas")
-    try:
+    with contextlib.suppress(ImportError):  # pyarrow comes with the dataset package; without it there is no pool
         import pyarrow
 
         pyarrow.set_memory_pool(pyarrow.system_memory_pool())
-    except ImportError:  # pyarrow comes with the dataset package; without it there is no pool to set
-        pass
 
 
 def release() -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 
 from swords_lexsub.credentials import Redactor, public_url
@@ -203,10 +203,8 @@ def predict_llm(row: dict, settings: LLMSettings | None) -> list[tuple[str, floa
         with _gate.shared():
             answer = _run(lambda: next(system.answers([row])), LLM_SYSTEM, row, settings.redact)
     finally:
-        try:
+        with suppress(Exception):  # closing a half-open connection must not hide the answer or the real error
             system.close()
-        except Exception:  # closing a half-open connection must not hide the answer or the real error
-            pass
     if answer.failure is not None:  # the request's own failure, typed, reads better than a summary
         raise SystemFailure(
             settings.redact(f"The LLM at {public_url(settings.base_url)} did not answer: {answer.failure}")

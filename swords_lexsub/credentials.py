@@ -5,6 +5,7 @@ message, log line, cache file and output passes through (a server's error body m
 from __future__ import annotations
 
 import base64
+import contextlib
 import re
 from collections.abc import Iterable
 from urllib.parse import unquote, urlsplit, urlunsplit
@@ -22,14 +23,12 @@ GRAM = TOKEN_PIECE // 2
 def public_url(url: str) -> str:
     """The URL without user:password@ or query string, which may carry credentials."""
     if not any(character in url for character in "\t\r\n"):  # urlsplit drops them: shown, they must stay
-        try:
+        with contextlib.suppress(ValueError):  # not a URL urllib takes apart (a bad port, a broken [IPv6]): by hand
             parts = urlsplit(url)
             host = parts.hostname or ""
             if parts.port:
                 host += f":{parts.port}"
             return urlunsplit((parts.scheme, host, parts.path, "", ""))
-        except ValueError:  # not a URL urllib can take apart (a bad port, a broken [IPv6]): cut it up by hand
-            pass
     text = url.split("?", 1)[0].split("#", 1)[0]
     scheme, separator, rest = text.partition("://")
     authority, slash, path = rest.partition("/")

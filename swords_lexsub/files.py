@@ -11,7 +11,7 @@ import resource
 import stat
 import tempfile
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import BinaryIO
 
@@ -169,11 +169,9 @@ def remove_stale_temporaries(path: str | Path) -> list[Path]:
         except OSError:
             continue  # a writer holds it: still at work
         else:
-            try:
+            with suppress(OSError):
                 candidate.unlink()
                 removed.append(candidate)
-            except OSError:
-                pass
         finally:
             os.close(descriptor)
     return removed

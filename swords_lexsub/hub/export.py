@@ -6,6 +6,7 @@ disk, a file-size limit) is one ExportFolderError.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
 import tempfile
@@ -142,8 +143,6 @@ def export(target: Path, release: Release, repos: list[HubRepo] | None = None) -
         finally:
             os.close(descriptor)
             if created and not done:
-                try:
+                with contextlib.suppress(OSError):
                     target.rmdir()  # only if empty: what a failed export leaves of a folder it made
-                except OSError:
-                    pass
     return listing

@@ -8,6 +8,7 @@ start the wait again.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import threading
@@ -97,10 +98,9 @@ class _Watch:
 
     def _shut(self) -> None:
         if self.sock is not None:
-            try:  # the plain socket's shutdown, also under TLS; a closed socket has no descriptor left to reuse
+            # The plain socket's shutdown, also under TLS; a closed socket has no descriptor left to reuse.
+            with contextlib.suppress(OSError):
                 socket.socket.shutdown(self.sock, socket.SHUT_RDWR)
-            except OSError:
-                pass
 
     def finish(self) -> None:
         with self.lock:
