@@ -15,19 +15,13 @@ ETA_AFTER_SECONDS = 10.0
 WITHOUT_ETA = "{l_bar}{bar}| {n_fmt}/{total_fmt} [{elapsed}, {rate_fmt}{postfix}]"
 
 
-def eta_means_something(done: int, seconds: float) -> bool:
-    """Whether `done` items in `seconds` make an estimate worth showing."""
-    return done >= ETA_AFTER_ITEMS and seconds >= ETA_AFTER_SECONDS
-
-
 class Progress(tqdm):
-    """tqdm, its estimate hidden until eta_means_something (items resumed from an earlier run do not count)."""
+    """tqdm, its estimate hidden until both ETA_AFTER_ITEMS (resumed ones not counted) and ETA_AFTER_SECONDS."""
 
     @property
     def format_dict(self) -> dict[str, Any]:
         figures = super().format_dict
-        if figures.get("bar_format") is None and not eta_means_something(
-            figures["n"] - figures.get("initial", 0), figures["elapsed"]
-        ):
+        enough_done = figures["n"] - figures.get("initial", 0) >= ETA_AFTER_ITEMS
+        if figures.get("bar_format") is None and not (enough_done and figures["elapsed"] >= ETA_AFTER_SECONDS):
             figures["bar_format"] = WITHOUT_ETA
         return figures

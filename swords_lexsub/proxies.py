@@ -29,11 +29,6 @@ class Proxy:
     url: str  # as the client takes it (http:// before a bare host:port)
     value: str = ""  # as the variable holds it
 
-    @property
-    def public(self) -> str:
-        """Its URL without user, password or query."""
-        return public_url(self.url)
-
     def refusal(self) -> str | None:
         """Why the variable's value cannot work, in one line naming it (no password); None if it can."""
         problem = proxy_problem(self.value or self.url)
@@ -42,7 +37,7 @@ class Proxy:
         return f"{self.variable}={shown(repr(public_url(self.value or self.url)))}: {problem}"
 
     def __str__(self) -> str:
-        return f"the proxy {self.public} ({self.variable})"
+        return f"the proxy {public_url(self.url)} ({self.variable})"
 
 
 def _url(value: str) -> str:
