@@ -44,11 +44,6 @@ def cefr_name(level: int | None) -> str:
     return CEFR_NAMES[level] if 0 <= level < len(CEFR_NAMES) else f"{level} (undocumented)"
 
 
-def license_line(config: str) -> str:
-    """The config's description with its license, as the dataset card gives it."""
-    return DESCRIPTIONS.get(config, "")
-
-
 def example_header(config: str, split: str, row: dict) -> str:
     """The header of a ProLex or TSAR-2022 example: what it has and, plainly, what it lacks; its license."""
     level = row.get("target_cefr")
@@ -56,7 +51,8 @@ def example_header(config: str, split: str, row: dict) -> str:
     return (
         f'<div style="{_BOX}"><b>{escape(config)} {escape(split)}</b> · <code>{escape(row["id"])}</code> · '
         f"target <b>{escape(row['target'])}</b> ({NO_POS_OR_LEMMA}){cefr} · {len(row['substitutes'])} gold "
-        f'substitutes<div class="swords-license" style="font-size:0.85em">{escape(license_line(config))}</div></div>'
+        f'substitutes<div class="swords-license" style="font-size:0.85em">{escape(DESCRIPTIONS.get(config, ""))}'
+        "</div></div>"
     )
 
 

@@ -69,18 +69,11 @@ class Redactor:
         self._pieces: set[str] = set()  # every TOKEN_PIECE-long piece of a token, lower-cased
         self._grams: set[str] = set()  # every GRAM-long piece of a token, lower-cased: where to look closer
         self._short: set[str] = set()  # tokens shorter than a piece, lower-cased: masked whole in any case
-        self.add(*secrets)
+        self.add(*secrets, *(secret for url in urls if url for secret in url_secrets(url)))
         self.add_token(*tokens)
-        for url in urls:
-            self.add_url(url)
 
     def add(self, *secrets: str | None) -> None:
         self._secrets.update(s for s in secrets if s and len(s) >= MIN_SECRET_LENGTH)
-
-    def add_url(self, url: str | None) -> None:
-        """The credentials a URL carries (its password, user, Basic-auth token and query values)."""
-        if url:
-            self.add(*url_secrets(url))
 
     def add_token(self, *tokens: str | None) -> None:
         """An access token, masked whole and in every piece of TOKEN_PIECE characters or more, in any case."""

@@ -10,15 +10,6 @@ import unicodedata
 _BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
-def _escape(character: str) -> str:
-    code = ord(character)
-    if character in "\n\r\t":
-        return {"\n": "\\n", "\r": "\\r", "\t": "\\t"}[character]
-    if code < 0x100:
-        return f"\\x{code:02x}"
-    return f"\\u{code:04x}"
-
-
 def shown(text: object) -> str:
     """`text` as it can be printed on one terminal line: control characters (C0, DEL, C1), lone surrogates and
     bidirectional controls as Python escapes (`\\x1b`, `\\ud800`, `\\u202e`); all else (a backslash too) as it is."""
@@ -26,7 +17,7 @@ def shown(text: object) -> str:
     if text.isascii() and text.isprintable():
         return text
     return "".join(
-        _escape(character)
+        character.encode("unicode_escape").decode("ascii")
         if character in _BIDI_CONTROLS or unicodedata.category(character) in ("Cc", "Cs")
         else character
         for character in text

@@ -43,11 +43,6 @@ def unavailable_note() -> str | None:
     return " ".join(offered_systems.system_notes()) or None
 
 
-def systems_accordion_title() -> str:
-    missing = len(offered_systems.unavailable_systems())
-    return f"About the systems ({missing} not available here)" if missing else "About the systems"
-
-
 def word_choices(context: str | None) -> list[tuple[str, str]]:
     return free_text.context_words(context)
 
@@ -254,7 +249,9 @@ def build(demo: gr.Blocks, splits: list[str]) -> explore.ExampleTarget:
             run = gr.Button("Suggest substitutes", variant="primary", elem_id="run")
             notes = offered_systems.system_notes()
             if notes:  # out of the form's way: the System column is narrow
-                with gr.Accordion(systems_accordion_title(), open=False, elem_id="systems-note"):
+                missing = len(offered_systems.unavailable_systems())
+                title = f"About the systems ({missing} not available here)" if missing else "About the systems"
+                with gr.Accordion(title, open=False, elem_id="systems-note"):
                     gr.HTML("<ul>" + "".join(f"<li>{escape(note)}</li>" for note in notes) + "</ul>")
             fill = explore.ExampleTarget(context, target, occurrence, pos, example, status)
             # Only the benchmarks with POS: the tab judges suggestions by the SWORDS classes, lemmatized by POS
