@@ -1,10 +1,7 @@
-"""Input components that answer bad API input in the UI's words.
-
-The API takes any JSON, which Gradio's own checks answer with Python type names, a generic "the app raised an
-exception" (and a traceback in the log), or an echo of any size. So each component made here registers a check of
-its raw value, kept by component id (Gradio replaces a session's copy of a component whose choices changed, and its
-classes cannot be subclassed without a .pyi stub), and `guard_inputs` runs them before Gradio reads the inputs.
-"""
+"""Input components that answer bad API input in the UI's words, not Gradio's (Python type names, "the app raised
+an exception" with a traceback, an echo of any size). Each component made here registers a check of its raw value by
+component id (Gradio replaces a session's copy of a component whose choices changed, and its classes cannot be
+subclassed without a .pyi stub); `guard_inputs` runs them before Gradio reads the inputs."""
 
 from __future__ import annotations
 

@@ -1,9 +1,6 @@
-"""The server process's memory: fewer malloc arenas, Arrow on the system allocator, and freed memory handed back
-to the operating system after a large request. Scoring a large upload builds hundreds of MB of objects in a worker
-thread; glibc keeps the freed pages of the larger ones, an arena per thread (up to 8 per core), so the process would
-stay near its peak (about 100 MB more after three large scores, benchmarks/bench_space.py). Without glibc it does
-nothing.
-"""
+"""The server's memory: fewer malloc arenas, Arrow on the system allocator, and freed memory handed back after a
+large request. Scoring a large upload builds hundreds of MB in a worker thread, and glibc keeps freed pages per arena
+(up to 8 per core): the process would stay near its peak (benchmarks/bench_space.py). Without glibc, nothing."""
 
 from __future__ import annotations
 

@@ -1,9 +1,6 @@
-"""How the demo's tables are laid out, so that they read at a glance at 1,280 px: every row shown (SHOWN_WHOLE), and
-column widths in pixels so that no word of a cell or header breaks across lines. A column is at least as wide as
-its longest word (a figure is one word); a text column is as wide as a few words more, up to a cap, past which its
-text wraps between words. A header wraps between its words too.
-
-Gradio's table font is monospace: 8.4 px a character at its default size (bold too); CHAR_PX leaves room."""
+"""The demo's tables laid out to read at a glance at 1,280 px: every row shown (SHOWN_WHOLE), and column widths so
+that no word breaks across lines: at least its longest word (a figure is one word), a text column a few words more
+up to a cap, past which it wraps between words. Gradio's table font is monospace, 8.4 px a character (CHAR_PX: 9)."""
 
 from __future__ import annotations
 

@@ -1,8 +1,6 @@
-"""How much of a server's answer is read: at most MAX_BODY_BYTES of body, counted after decompression (the HTTP
-client factory, http_client.py, wraps every response stream around a BodyCounter), so an endless body or a gzip bomb
-is cut off at the limit. Bodies are asked for as gzip or deflate, decompressed chunk by chunk with a bound on each
-step's output; any other encoding is refused.
-"""
+"""How much of a server's answer is read: at most MAX_BODY_BYTES, counted after decompression (http_client.py wraps
+every response stream around a BodyCounter), so an endless body or a gzip bomb is cut off. Bodies are asked for as
+gzip or deflate, decompressed with a bound on each step's output; any other encoding is refused."""
 
 from __future__ import annotations
 

@@ -1,8 +1,7 @@
-"""The one HTTP client factory for servers outside this process (the LLM client, the served tokenizer, the Hub's
-publishing session): `bounded_client(http, ...)` makes an httpx (or httpx2) client whose every answer is read up to
-MAX_BODY_BYTES, decompressed with a bound (httpx's own reads a whole body, a gzip bomb too, into memory), its
-requests through the environment's proxy (proxies.py). `http` is the caller's library's module, which it imports.
-"""
+"""The one HTTP client factory for outside servers (the LLM client, the served tokenizer, the Hub's publishing):
+`bounded_client(http, ...)` makes an httpx (or httpx2: `http`, the caller's module) client reading every answer up to
+MAX_BODY_BYTES, decompressed with a bound (httpx's own reads a whole body, a gzip bomb too, into memory), through the
+environment's proxy (proxies.py)."""
 
 from __future__ import annotations
 

@@ -1,9 +1,7 @@
-"""Ctrl-C and SIGTERM during a `swords` command: each stops the command where it is, even where Python swallows
-exceptions. SIGTERM becomes `Terminated` (a KeyboardInterrupt). Raised inside a weakref callback, a `__del__` or a
-GC callback, Python prints "Exception ignored in ..." and carries on, and the command would exit 0 (seen in CI,
-inside a WeakKeyDictionary's callback): `handled_interrupts` delivers such a swallowed interrupt again a moment
-later, and `raise_pending` raises one still on its way when the command's work returns.
-"""
+"""Ctrl-C and SIGTERM (as `Terminated`, a KeyboardInterrupt) stop a `swords` command where it is, even where Python
+swallows exceptions: raised in a weakref callback, a `__del__` or a GC callback, Python prints "Exception ignored in
+..." and the command would exit 0 (seen in CI). `handled_interrupts` delivers such an interrupt again a moment later,
+and `raise_pending` raises one still on its way when the command's work returns."""
 
 from __future__ import annotations
 

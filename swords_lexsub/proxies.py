@@ -1,8 +1,6 @@
-"""The proxy the environment names for a request, read as urllib reads it: `HTTP_PROXY`, `HTTPS_PROXY`, `ALL_PROXY`
-(a lower-case name first) and `NO_PROXY` (a host or host:port, a domain with its subdomains, `*`); a value without a
-scheme is an http:// proxy, as httpx, requests and curl take it. The commands check it before any request
-(`check_proxy`), name it when it fails (`Proxy`: never its password), and mask its credentials (`proxy_secrets`).
-"""
+"""The proxy the environment names for a request, read as urllib reads it (`HTTP_PROXY`, `HTTPS_PROXY`, `ALL_PROXY`,
+a lower-case name first, and `NO_PROXY`); a value without a scheme is an http:// proxy, as httpx, requests and curl
+take it. Checked before any request (`check_proxy`), named without its password (`Proxy`), masked (`proxy_secrets`)."""
 
 from __future__ import annotations
 

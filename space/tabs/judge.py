@@ -1,10 +1,8 @@
 """The Judge tab: people judge, in context, the substitutes a benchmark never judged, by SWORDS's own protocol
-(the paper's Appendix B; its words and labels the metric's). Start from a tasks file (`swords judge tasks`) or a run
-and a SWORDS split, enter a name, and judge one task at a time: at most 10 candidates and two controls, each
-accepted, rejected or abstained on (radio buttons, or the keys a, r, d and Enter: KEYS_JS). Every finished task is
-appended to the session's judgments file, offered for download; uploading it again with the tasks continues. The
-handlers and the file are in judge_session.py, the files' checks in judge_files.py. For the API, /judge_start and
-/judge_save also answer which candidate each of /judge_save's parameters candidate_1 … candidate_12 judges."""
+(the paper's Appendix B), one task at a time from a tasks file or a run and a SWORDS split: each candidate accepted,
+rejected or abstained on (radio buttons, or the keys of KEYS_JS), each finished task appended to the judgments file
+offered for download (judge_session.py; the files' checks: judge_files.py). For the API, /judge_start and /judge_save
+also answer which candidate each of /judge_save's parameters candidate_1 … candidate_12 judges."""
 
 from __future__ import annotations
 

@@ -1,9 +1,7 @@
-"""The Judge tab's handlers and its judgments file on disk: a judging session started from a tasks file (or a run
-and a split, whose tasks the tab writes for download), continued from a partial judgments file, each finished task
-appended, all or none, through the metric's own writer to the tab's own file (a user's upload is only read). A
-session is plain data in the browser session's gr.State. Nothing a judge saved or uploaded is dropped: a new Start
-carries the earlier session's file over (the old one answering until the page goes), every uploaded record is kept,
-and a task that cannot be saved leaves the file where the link points."""
+"""The Judge tab's handlers and its judgments file: a session (plain data in the browser session's gr.State) starts
+from a tasks file or a run, continues a partial judgments file, and appends each finished task, all or none, through
+the metric's writer to the tab's own file (an upload is only read). Nothing saved or uploaded is dropped: a new Start
+carries the earlier file over, and a task that cannot be saved leaves the file where the link points."""
 
 from __future__ import annotations
 

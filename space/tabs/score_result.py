@@ -1,8 +1,6 @@
-"""A scored file as the Score tab shows it: the one evaluation (swords_metric.evaluate) laid out (its metrics with
-their intervals, per POS, the summary line, the precision/recall curve at k = 1…20, the published results on its
-split beside it, and which panels apply: the SWORDS metrics' only where the evaluation has them), in the order of the
-tab's outputs; or, when the file could not be scored, every table and chart emptied (the page's own event says why
-below the Score button; the API's /score answers with the error)."""
+"""A scored file as the Score tab shows it, in the order of the tab's outputs: the one evaluation
+(swords_metric.evaluate) laid out, the SWORDS metrics' panels only where it has them; or, for a file that could not be
+scored, every table and chart emptied (the page says why below the Score button; the API's /score errs)."""
 
 from __future__ import annotations
 

@@ -1,8 +1,6 @@
 """`swords hub export DIR`: every Hub repository of the release as `DIR/<folder>/`, DIR checked first
-(export_folder.py). The repositories are written into a scratch folder inside DIR and moved into place once all are
-complete, so a failure leaves the previous export (or nothing) and no half folder; a failure of the system (a full
-disk, a file-size limit) is one ExportFolderError.
-"""
+(export_folder.py). The repositories are written into a scratch folder in DIR and moved into place once all are
+complete, so a failure leaves the previous export (or nothing), never a half folder."""
 
 from __future__ import annotations
 

@@ -1,9 +1,7 @@
-"""The connection to the Hugging Face Hub (or HF_ENDPOINT's server) while an upload runs. huggingface_hub bounds each
-read only (a byte a second holds it forever), retries a request that never answers five times, logs each retry and
-reads answers whole; here its client is the bounded one over the Hub's transport (transport.py), its log silenced
-(the caller says what failed, once), and the upload runs in a worker thread waited for until the publish's deadline
-(bounding its sleeps between retries and hf_xet's own transfers too).
-"""
+"""The connection to the Hub (or HF_ENDPOINT's server) while an upload runs. huggingface_hub bounds each read only (a
+byte a second holds it forever), retries, logs each retry and reads answers whole; here its client is the bounded one
+over the Hub's transport (transport.py), its log silenced (the caller says what failed, once), and the upload runs in
+a worker thread waited for until the publish's deadline (bounding retries' sleeps and hf_xet's transfers too)."""
 
 from __future__ import annotations
 

@@ -1,10 +1,7 @@
 """The transport huggingface_hub's client uses while publishing (session.py installs it), under http_client.py's
-bounded reading: each request gets REQUEST_SECONDS of wall time, from connecting to the last byte, within what is
-left of PUBLISH_SECONDS, then its connection is shut (a socket's timeout counts each read alone: a byte a second
-never trips it). At the first request given up (past its time or size, a Retry-After past the deadline, failed as
-often in a row as huggingface_hub tries), every later request fails at once the same way, so its retries cannot
-start the wait again.
-"""
+bounded reading: each request gets REQUEST_SECONDS of wall time, connect to last byte, within what is left of
+PUBLISH_SECONDS, then its connection is shut (a socket's timeout counts each read alone: a byte a second never trips
+it). After the first request given up, every later one fails at once the same way: retries cannot restart the wait."""
 
 from __future__ import annotations
 
