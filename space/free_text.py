@@ -43,14 +43,6 @@ def context_words(context: str | None) -> list[tuple[str, str]]:
     return choices
 
 
-def parse_word_choice(value: str | None) -> tuple[str, int] | None:
-    """ "2:bank" -> ("bank", 2)."""
-    occurrence, _, word = (value or "").partition(":")
-    if not word or not occurrence.isdigit():
-        return None
-    return word, int(occurrence)
-
-
 def locate(context: str, target: str | None, occurrence: int | float | None = 1) -> tuple[int, str]:
     """(offset, target as written in the context) of the chosen occurrence of the target."""
     target = (target or "").strip()

@@ -8,6 +8,7 @@ from pandas.io.formats.style import Styler
 
 from swords_metric import family_of, published_papers, published_systems
 from swords_space import scoring
+from swords_space.render_board import figure
 from swords_space.table_widths import fitted_widths
 
 TITLE = "Beside the published results on this benchmark split"  # the table's (with its unit: scoring.titled)
@@ -77,7 +78,7 @@ def beside_published(result: dict, config: str, split: str, source: str, setting
     ]
     frame = pd.DataFrame(table, columns=columns(config, split))
     labels = _labels(config)
-    figures = {labels[key]: _figure for key in keys}  # as each paper prints it: 34.6, not 34.60
+    figures = {labels[key]: figure for key in keys}  # as each paper prints it: 34.6, not 34.60
     return frame.style.apply(
         lambda line: [_THIS_RUN_STYLE if line.iloc[1] == THIS_RUN_SOURCE else ""] * len(line), axis=1
     ).format(figures, na_rep="")
@@ -96,8 +97,4 @@ def notes(config: str, split: str) -> str:
 
 def widths(table: Styler) -> list[str]:
     """The table's column widths at which no word breaks (table_widths.fitted_widths)."""
-    return fitted_widths(table.data, lambda value: _figure(value) if isinstance(value, float) else str(value), 14)
-
-
-def _figure(value: float) -> str:
-    return f"{value:g}"
+    return fitted_widths(table.data, lambda value: figure(value) if isinstance(value, float) else str(value), 14)

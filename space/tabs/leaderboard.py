@@ -12,10 +12,9 @@ import pandas as pd
 from pandas.io.formats.style import Styler
 
 from swords_baselines.run.extent import part_of_split
-from swords_dataset import CONFIGS
 from swords_lexsub.terminal import shown
 from swords_metric import Board, MetricInputError, published_benchmarks
-from swords_space import SPACE_DIR, scoring
+from swords_space import SPACE_DIR, benchmarks, scoring
 from swords_space.inputs import Dropdown, refuse
 from swords_space.render import markdown_text, plural
 from swords_space.render_board import Bar, bar_chart_html, figure
@@ -64,8 +63,7 @@ and its date."""
 
 def benchmark_choices() -> list[str]:
     """The selector's choices: SWORDS test first, then every benchmark split ("swords dev", …, "coinco dev+test")."""
-    shipped = [f"{config} {split}" for config, splits in CONFIGS.items() for split in splits]
-    return list(dict.fromkeys([DEFAULT_BENCHMARK, *shipped, *published_benchmarks()]))
+    return list(dict.fromkeys([DEFAULT_BENCHMARK, *benchmarks.split_choices(), *published_benchmarks()]))
 
 
 def main_metric(benchmark: str) -> tuple[str, str]:

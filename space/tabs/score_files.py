@@ -17,23 +17,19 @@ MAX_UPLOAD_BYTES = 20 * 1024 * 1024
 MAX_UNCOMPRESSED_BYTES = 32 * 1024 * 1024
 
 
-def check_upload(path: Path, shown: str) -> None:
+def chosen_file(upload: str | Path | None, stored: str | None, folder: str | Path | None) -> Path | None:
+    """The file an upload or a stored baseline's choice names (an upload first), checked before any reading."""
+    if not upload:
+        return stored_path(stored, folder) if stored else None
+    path = Path(upload)
     if not path.is_file():
         raise SpaceError("The upload did not arrive; try again.")
-    size = path.stat().st_size
+    size, shown = path.stat().st_size, render.visible(path.name)
     if size > MAX_UPLOAD_BYTES:
         raise SpaceError(f"{shown} is {size / 2**20:.1f} MB; the limit is {MAX_UPLOAD_BYTES // 2**20} MB.")
     if size == 0:
         raise SpaceError(f"{shown} is empty.")
-
-
-def chosen_file(upload: str | Path | None, stored: str | None, folder: str | Path | None) -> Path | None:
-    """The file an upload or a stored baseline's choice names (an upload first), checked before any reading."""
-    if upload:
-        path = Path(upload)
-        check_upload(path, render.visible(path.name))
-        return path
-    return stored_path(stored, folder) if stored else None
+    return path
 
 
 def read_predictions(scorer: Scorer, path: Path, shown: str):

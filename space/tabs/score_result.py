@@ -141,9 +141,6 @@ class ScoreResult:
             )
         return line + "."
 
-    def curve_for(self, setting: str) -> pd.DataFrame:
-        return self.curve[self.curve["setting"] == setting].reset_index(drop=True)
-
 
 def fitted(outputs: tuple) -> list:
     """The page's outputs: tables titled with their figures' unit, the published table's columns fitted, hyphens
@@ -170,7 +167,7 @@ def scored(result: ScoreResult, curve_setting: str) -> tuple:
         result.summary(),
         result.metrics_table(),
         result.by_pos_table(),
-        result.curve_for(curve_setting or "lenient"),
+        result.curve[result.curve["setting"] == (curve_setting or "lenient")].reset_index(drop=True),
         result.published_table(),
         result.result["signature"],
         score_analysis.class_chart(result.analysis),

@@ -48,11 +48,11 @@ def word_choices(context: str | None) -> list[tuple[str, str]]:
 
 
 def pick_word(value: str | None) -> tuple[str, int]:
-    """A word picked from the context's list -> (target, occurrence)."""
-    parsed = free_text.parse_word_choice(value)
-    if parsed is None:
+    """A word picked from the context's list (free_text.context_words' "2:bank") -> (target, occurrence)."""
+    occurrence, _, word = (value or "").partition(":")
+    if not word or not occurrence.isdigit():
         raise SpaceError("Pick a word of the context from the list.")
-    return parsed
+    return word, int(occurrence)
 
 
 @dataclass
