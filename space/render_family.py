@@ -20,18 +20,12 @@ TSAR_SCORE = (
 )
 # ProLex's CEFR levels as its source gives them: 0-5 = A1-C2; 6 and -1 occur, undocumented (see the dataset card).
 CEFR_NAMES = ("A1", "A2", "B1", "B2", "C1", "C2")
-# Colours (text, background) of a ProLex judgement; colour is never the only cue: each chip says its word.
+# Colours (text, background) of a ProLex judgement, and its word: colour is never the only cue.
 PROLEX_CHIPS = {
-    "acceptable": ("#14532d", "#bbf7d0"),
-    "unacceptable": ("#7f1d1d", "#fecaca"),
-    "proficiency_acceptable": ("#1e3a8a", "#bfdbfe"),
-    "proficiency_unacceptable": ("#374151", "#e5e7eb"),
-}
-PROLEX_WORDS = {
-    "acceptable": "acceptable",
-    "unacceptable": "unacceptable",
-    "proficiency_acceptable": "proficiency-oriented",
-    "proficiency_unacceptable": "not proficiency-oriented",
+    "acceptable": ("#14532d", "#bbf7d0", "acceptable"),
+    "unacceptable": ("#7f1d1d", "#fecaca", "unacceptable"),
+    "proficiency_acceptable": ("#1e3a8a", "#bfdbfe", "proficiency-oriented"),
+    "proficiency_unacceptable": ("#374151", "#e5e7eb", "not proficiency-oriented"),
 }
 _BOX = "font-family: system-ui, sans-serif; line-height: 1.5; color: #111827; background: #ffffff; padding: 8px;"
 _BAR = "#2563eb"
@@ -57,11 +51,11 @@ def example_header(config: str, split: str, row: dict) -> str:
 
 
 def _chip(label: str) -> str:
-    fg, bg = PROLEX_CHIPS[label]
+    fg, bg, words = PROLEX_CHIPS[label]
     return (
         f'<span class="swords-chip" style="color:{fg};background:{bg};padding:1px 6px;border-radius:4px;'
         'margin-right:4px;white-space:nowrap;display:inline-block">'
-        f"{escape(PROLEX_WORDS[label])}</span>"
+        f"{escape(words)}</span>"
     )
 
 

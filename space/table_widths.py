@@ -22,14 +22,10 @@ def read_only_table(**options) -> gr.Dataframe:
     return gr.Dataframe(interactive=False, max_height=SHOWN_WHOLE, **options)
 
 
-def _words(text: str) -> list[str]:
-    return text.split() or [""]
-
-
 def width_px(header: str, cells: Iterable[str], text_chars: int = TEXT_CHARS) -> int:
     """One column's width: its longest word (header or cell), or its longest cell up to `text_chars`."""
     cells = list(cells)
-    longest_word = max(len(word) for text in [header, *cells] for word in _words(text))
+    longest_word = max((len(word) for text in [header, *cells] for word in text.split()), default=0)
     longest_cell = max((len(text) for text in cells), default=0)
     return max(longest_word, min(longest_cell, text_chars)) * CHAR_PX + PAD_PX
 

@@ -41,8 +41,7 @@ class _Redelivery:
 
     def __init__(self, signum: int) -> None:
         self.signum = signum
-        self.sent = False
-        self.taken = False
+        self.sent = self.taken = False
         self.lock = threading.Lock()
         self.timer = threading.Timer(REDELIVERY_SECONDS, self._send)
         self.timer.daemon = True
