@@ -1,5 +1,4 @@
 """The SWORDS Gradio Space: live lexical substitution, benchmark browsing, scoring, judging and a leaderboard.
-
 Installed as ``swords_space`` (``space/`` is also a Hugging Face Space, ``app.py`` its entry point; ``cli`` is
 `swords demo`). Each tab is one module of ``tabs`` (handlers, events, layout); ``app`` composes them."""
 

@@ -1,6 +1,5 @@
-"""The Gradio app: the five tabs, each its own module (tabs/*.py), and the server's start: `swords demo [--port N]`,
-or `python space/app.py [--port N]` (as a Hugging Face Space runs it).
-"""
+"""The Gradio app: the five tabs (tabs/*.py) and the server's start, as `swords demo [--port N]` or
+`python space/app.py [--port N]` (as a Hugging Face Space runs it)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,5 @@
-"""The metric as every tab uses it, through its public API only: one shared Scorer per split, the class of any
-substitute against an example's gold (the metric's own, Scorer.judge: the sets scoring counts hits in), which the
-Substitute and Explore tabs colour by, and one example's metrics.
-"""
+"""The metric as every tab uses it, through its public API only: one shared Scorer per split, a substitute's class
+against an example's gold (Scorer.judge: the sets scoring counts hits in), and one example's metrics."""
 
 from __future__ import annotations
 

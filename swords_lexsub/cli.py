@@ -24,9 +24,8 @@ __all__ = ["Terminated", "command", "main", "parser"]
 
 def parser(command: str | None = None) -> argparse.ArgumentParser:
     """`swords` and every subcommand the installed packages register (a package that cannot be imported adds none).
-    Given the command about to run, only its package is imported (a built-in one's found without scanning every
-    package's metadata); an unknown name, or one whose package cannot be imported, loads them all, for the error's
-    list and its "did you mean"."""
+    Given the command about to run, only its package is imported; an unknown name, or one whose package cannot be
+    imported, loads them all, for the error's list and its "did you mean"."""
     top = SwordsParser(
         prog="swords",
         description="Lexical substitution benchmarks, metric, baselines and demo.",

@@ -1,6 +1,5 @@
 """Credentials kept out of what is shown, logged or written: URLs without their secrets, and the one redactor every
-message, log line, cache file and output passes through (a server's error body may echo a key or a URL's password).
-"""
+message, log line, cache file and output passes through (a server's error body may echo a key or a URL's password)."""
 
 from __future__ import annotations
 
@@ -48,9 +47,7 @@ def url_secrets(url: str) -> set[str]:
         userinfo = f"{unquote(parts.username or '')}:{unquote(parts.password or '')}"
         found.add(base64.b64encode(userinfo.encode()).decode())
         found.update({unquote(parts.username or ""), unquote(parts.password or "")})
-    for pair in parts.query.split("&"):
-        found.add(pair.partition("=")[2])
-    found.add(parts.query)
+    found.update([parts.query, *(pair.partition("=")[2] for pair in parts.query.split("&"))])
     return {secret for secret in found if len(secret) >= MIN_SECRET_LENGTH}
 
 

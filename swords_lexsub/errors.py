@@ -4,10 +4,8 @@ from __future__ import annotations
 
 
 class SwordsError(ValueError):
-    """A mistake in input, data or environment that the user can fix; the message names the item.
-
-    `hint` is advice in the command line's words (a flag to pass): the CLI adds it to the message, while
-    other front ends (the Space) show the message alone and give advice in their own words."""
+    """A mistake in input, data or environment that the user can fix; the message names the item. `hint` is advice in
+    the command line's words: the CLI adds it; other front ends (the Space) give advice in their own words."""
 
     def __init__(self, message: str = "", hint: str | None = None) -> None:
         super().__init__(message)

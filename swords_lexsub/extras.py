@@ -1,7 +1,5 @@
-"""Which extra of swords-lexsub installs which module: the one table an optional import is checked against (the
-release tests check it against setup.cfg and run each extra alone), and the one place the line for a missing module
-is written.
-"""
+"""Which extra of swords-lexsub installs which module: the one table an optional import is checked against (release
+tests check it against setup.cfg), and the one place the line for a missing module is written."""
 
 from __future__ import annotations
 

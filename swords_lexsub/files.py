@@ -179,10 +179,9 @@ def remove_stale_temporaries(path: str | Path) -> list[Path]:
 
 @contextmanager
 def atomic_writer(path: str | Path, durable: bool = True) -> Iterator[BinaryIO]:
-    """A binary file to write `path` through, as a stream: a temporary file beside it, flushed to disk and renamed
-    over `path` when the block ends, so a reader sees the old file or the new, never a part (one a kill -9 left goes
-    at the next write). A full disk is one SwordsError naming `path`; permissions follow the umask. `durable=False`
-    skips the flush, for files that may be lost in a power cut but never torn (a cache entry)."""
+    """A binary file to write `path` through: a temporary file beside it, flushed and renamed over `path` when the block
+    ends, so a reader sees the old file or the new, never a part (one a kill -9 left goes at the next write). A full
+    disk is one SwordsError; permissions follow the umask. `durable=False` skips the flush (a cache entry)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     remove_stale_temporaries(path)

@@ -1,7 +1,5 @@
-"""`swords docs`: serve the manual from a clone's sources (mkdocs.yml and docs/) on 127.0.0.1, until Ctrl-C.
-
-The manual's sources come with a clone, not with the installed package; its published copy is MANUAL_URL. Part of
-the root command (no entry point): it imports none of the packages above this one."""
+"""`swords docs`: serve the manual from a clone's mkdocs.yml and docs/ on 127.0.0.1 until Ctrl-C (an installed package
+has no sources: MANUAL_URL). Part of the root command, no entry point: it imports no package above this one."""
 
 from __future__ import annotations
 

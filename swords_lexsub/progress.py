@@ -1,6 +1,5 @@
-"""The toolkit's progress bars (a run's targets, a judging's candidates): tqdm's, with the estimated time left shown
-only once it means something. The first estimates of a run come from a target or two and a server warming up
-(29:43 and 5:01:46 were seen for runs that took minutes): they alarm more than they inform."""
+"""The toolkit's progress bars: tqdm's, the estimated time left shown only once it means something (a run's first
+estimates, from a target or two and a server warming up, were 29:43 and 5:01:46 for runs of minutes)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
-"""Text shown on a terminal: what a user's file or a server put in a word (ESC sequences, carriage returns,
-newlines, bidirectional overrides, lone surrogates) is shown escaped, so that one line stays one line and the
-terminal shows exactly what is there instead of obeying it."""
+"""Text shown on a terminal: what a file or a server put in a word (ESC sequences, line breaks, bidi overrides, lone
+surrogates) shown escaped, so one line stays one line and the terminal shows what is there instead of obeying it."""
 
 from __future__ import annotations
 

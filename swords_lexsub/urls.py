@@ -1,6 +1,5 @@
-"""What is wrong with a URL a command is given, said before any request is sent: spaces or control characters, a
-broken syntax, a port out of range or not a number, a scheme the client cannot use, no host. The LLM client's
-`--base-url` (baselines/llm/client.py) and the environment's proxies (proxies.py) are checked here."""
+"""What is wrong with a URL a command is given (the LLM client's `--base-url`, a proxy), said before any request:
+spaces or control characters, a broken syntax, a bad port, a scheme the client cannot use, no host."""
 
 from __future__ import annotations
 

@@ -1,7 +1,5 @@
-"""The Explore tab: browse a benchmark split, search by target and POS, and see an example's context with
-the target marked and its gold substitutes coloured by the metric's classes; hand an example on to the
-Substitute tab. Its search and example look-up also serve the Substitute tab's "Start from a benchmark
-example"."""
+"""The Explore tab: search a benchmark split by target and POS, see an example's context and its gold coloured by the
+metric's classes, and hand it to the Substitute tab, whose "Start from a benchmark example" uses the same search."""
 
 from __future__ import annotations
 

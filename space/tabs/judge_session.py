@@ -76,10 +76,9 @@ def append(path: Path, records: list[dict]) -> None:
 
 
 def save_and_move(folder: Path, version: int, name: str, records: list[dict]) -> int:
-    """The records appended to `folder/version/name`, then the file moved to `folder/version+1/name` (one file,
-    never copied: the page's link changes with every saved task, so no cache hands out an older copy); the new
-    version. The append is made at the address the page links to, so a task that fails (a full disk) leaves the
-    file whole where the link points, and the message saying "download the file" true."""
+    """The records appended to `folder/version/name`, then the file moved to `folder/version+1/name` (never copied: the
+    page's link changes with every task, so no cache hands out an older copy); the new version. A task that fails (a
+    full disk) leaves the file whole where the page links, so "download the file" stays true."""
     old, new = folder / str(version) / name, folder / str(version + 1)
     try:
         new.mkdir()

@@ -1,7 +1,6 @@
-"""The Leaderboard tab: one benchmark split at a time (SWORDS test first), its runs measured here (every
-*.metrics.json `swords run` wrote in the results folders) and its published results in one ranking by the split's
-main metric, best first, with a bar chart of it; published rows (citing their paper and the system reproducing
-them) shaded grey, measured runs tinted blue and bold, in the table and the chart alike."""
+"""The Leaderboard tab: one benchmark split at a time, its runs measured here (each *.metrics.json `swords run` wrote
+in the results folders) and its published results ranked by its main metric, best first, with a bar chart; published
+rows (citing their paper) grey, measured runs blue and bold, in the table and the chart alike."""
 
 from __future__ import annotations
 

@@ -1,7 +1,5 @@
-"""The Score tab: score an uploaded predictions file (or a stored baseline's) on a benchmark split. Each file is read
-once, as a stream (score_files.py); every figure is the metric's one evaluation (swords_metric.evaluate), laid out by
-score_result.py, with what the system proposed (score_analysis.py) and a second file's paired test (score_compare.py).
-"""
+"""The Score tab: a predictions file (an upload or a stored baseline's), read once as a stream (score_files.py), scored
+by the metric's one evaluation and laid out by score_result.py, score_analysis.py and score_compare.py."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
-"""Judgments in the Score tab: judgments files uploaded beside the predictions extend the benchmark's gold (the
-evaluation's extended gold: SWORDS's B.3 filter), and the tab shows the official and extended figures side by side,
-what the filter left out, the top 10 unjudged before and after, each new substitute's judgements, and the extended
+"""Judgments files uploaded in the Score tab extend the benchmark's gold (SWORDS's B.3 filter); the tab shows official
+and extended figures side by side, what the filter left out, the new substitutes' judgements and the extended
 signature, so that an extended figure never passes for an official one."""
 
 from __future__ import annotations

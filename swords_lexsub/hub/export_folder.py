@@ -1,11 +1,7 @@
-"""Which folder `swords hub export DIR` may write into, and what in it the export may replace.
-
-DIR is new or empty, or one an earlier export wrote, recognised by content: its manifest `swords-hub-export.json`
-lists every file written with its sha256, and each other entry is a repository folder whose every file is listed,
-unchanged. Anything else (a user's or edited file, a link, FIFO or device, a manifest path leaving its repository
-folder, a folder the export could not remove) is refused, naming it, before any work. The export's scratch folders
-(`.swords-hub-export-XXXX/`) hold a mark file, removed last, so a scratch folder is recognised until it is gone.
-"""
+"""Which folder `swords hub export DIR` may write into: new or empty, or one an earlier export wrote, recognised by
+content (its manifest `swords-hub-export.json` lists every file written with its sha256; every other entry is a
+repository folder of listed, unchanged files). Anything else is refused before any work, naming it. A scratch folder
+(`.swords-hub-export-XXXX/`) holds a mark file, removed last, so it is recognised until it is gone."""
 
 from __future__ import annotations
 

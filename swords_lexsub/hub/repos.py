@@ -24,11 +24,8 @@ class Release:
 
 @dataclass(frozen=True)
 class HubRepo:
-    """One Hub repository of a release.
-
-    folder: its folder under the export directory (`dataset`, `metric`, `space`);
-    repo_type: as the Hub names it; name: the repository's name under the organisation;
-    write(folder, release): writes every file the repository holds into an empty folder."""
+    """One Hub repository of a release: its `folder` under the export directory, its `repo_type` as the Hub names it,
+    its `name` under the organisation, and `write(folder, release)`, which fills an empty folder with its files."""
 
     folder: str
     repo_type: Literal["dataset", "space"]

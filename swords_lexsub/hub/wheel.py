@@ -1,7 +1,6 @@
-"""The release's wheel that `swords hub export/publish --wheel PATH` ships inside the repositories that install the
-package, until PyPI has the release. Its name goes into requirements.txt files, so it must parse strictly as a wheel
-of this distribution and release, and its METADATA must say so too; the file, its zip directory and its METADATA are
-bounded before they are read. An export copies the wheel once (stage_wheel) and links the copy in (ship_wheel)."""
+"""The release's wheel that `--wheel PATH` ships in the repositories until PyPI has the release. Its name goes into
+requirements.txt, so it must parse strictly as a wheel of this distribution and release, and its METADATA say so;
+file, zip directory and METADATA are bounded before they are read. Copied once (stage_wheel), linked in (ship_wheel)."""
 
 from __future__ import annotations
 
