@@ -8,7 +8,7 @@ import contextlib
 import ctypes
 import ctypes.util
 import logging
-import threading
+from functools import cache
 
 log = logging.getLogger(__name__)
 
@@ -17,24 +17,15 @@ log = logging.getLogger(__name__)
 _M_ARENA_MAX = -8
 ARENAS = 2
 
-_libc_lock = threading.Lock()
-_libc: ctypes.CDLL | None = None
-_libc_known = False
 
-
+@cache
 def _glibc() -> ctypes.CDLL | None:
     """The process's C library if it is glibc (it has malloc_trim and mallopt), else None."""
-    global _libc, _libc_known
-    with _libc_lock:
-        if not _libc_known:
-            _libc_known = True
-            try:
-                libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-                if hasattr(libc, "malloc_trim") and hasattr(libc, "mallopt"):
-                    _libc = libc
-            except OSError:  # no C library by that name (macOS has one, without malloc_trim)
-                _libc = None
-        return _libc
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+    except OSError:  # no C library by that name (macOS has one, without malloc_trim)
+        return None
+    return libc if hasattr(libc, "malloc_trim") and hasattr(libc, "mallopt") else None
 
 
 def configure() -> None:

@@ -122,17 +122,10 @@ def _check_address(args: argparse.Namespace) -> None:
             raise DemoError(f"cannot listen on {host} port {port or 'any'}: {error.strerror}") from None
 
 
-def _check_results(args: argparse.Namespace) -> None:
-    if args.results is None:
-        return
-    folder = Path(args.results)
-    if not folder.exists():
-        raise DemoError(f"--results {args.results}: no such folder")
-    if not folder.is_dir():
-        raise DemoError(f"--results {args.results}: a file, not a folder")
-
-
 def check(args: argparse.Namespace) -> None:
     """Refuse, in one line naming the option, what would stop the demo later or let it start wrong."""
-    _check_results(args)
+    if args.results is not None and not Path(args.results).exists():
+        raise DemoError(f"--results {args.results}: no such folder")
+    if args.results is not None and not Path(args.results).is_dir():
+        raise DemoError(f"--results {args.results}: a file, not a folder")
     _check_address(args)
