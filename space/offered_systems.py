@@ -81,8 +81,5 @@ def default_system() -> str | None:
 
 def system_notes() -> list[str]:
     """What to know about the systems: the local LLM's nature when offered, and why each other is not."""
-    notes = []
-    if LOCAL_LLM in available_systems():
-        notes.append(f"{LOCAL_LLM}: {LOCAL_LLM_NOTE}.")
-    notes += [f"Not available here: {name} ({reason})." for name, reason in unavailable_systems().items()]
-    return notes
+    local = [f"{LOCAL_LLM}: {LOCAL_LLM_NOTE}."] if LOCAL_LLM in available_systems() else []
+    return local + [f"Not available here: {name} ({reason})." for name, reason in unavailable_systems().items()]

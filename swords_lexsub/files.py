@@ -104,8 +104,7 @@ def no_space_reason(error: OSError) -> str:
 
 
 def _size_limit() -> int:
-    soft, _ = resource.getrlimit(resource.RLIMIT_FSIZE)
-    return soft
+    return resource.getrlimit(resource.RLIMIT_FSIZE)[0]  # the soft limit
 
 
 def check_room(folder: str | Path, needed: int, largest: int, what: str) -> None:

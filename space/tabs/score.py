@@ -153,9 +153,7 @@ def on_score_page(*values, progress=gr.Progress()):  # noqa: B008 (Gradio's way 
 
 def on_published_notes(split_label):
     """The note below the table beside the published rows: what its setting labels [1], [2], … stand for."""
-    if not split_label:
-        return ""
-    return beside.notes(*benchmarks.parse_split_label(split_label))
+    return beside.notes(*benchmarks.parse_split_label(split_label)) if split_label else ""
 
 
 def on_curve_setting(curve, setting):

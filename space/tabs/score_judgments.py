@@ -100,8 +100,7 @@ def shown(result: dict) -> tuple:
 def on_split(split_label):
     """The judgments files' input, shown where the benchmark's gold can take judgements; hidden, it holds none."""
     config, _ = benchmarks.choose_split(split_label)
-    why_not = family_of(config).not_judged
-    return gr.File(visible=True) if why_not is None else gr.File(value=None, visible=False)
+    return gr.File(visible=True) if family_of(config).not_judged is None else gr.File(value=None, visible=False)
 
 
 def inputs() -> gr.File:

@@ -102,8 +102,7 @@ def export(target: Path, release: Release, repos: list[HubRepo] | None = None) -
         descriptor = os.open(target, os.O_RDONLY | os.O_DIRECTORY)
     except OSError as error:
         raise ExportFolderError(f"{target}: cannot create the folder ({error.strerror or error})") from None
-    scratch = None
-    done = False
+    scratch, done = None, False
     try:
         try:
             fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
