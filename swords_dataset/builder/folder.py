@@ -9,23 +9,23 @@ naming it. Anything else in DIR is left alone. A build holds a lock on DIR: a se
 from __future__ import annotations
 
 import fcntl
-import json
 import os
 import shutil
-import stat
 import tempfile
 from pathlib import Path
 
 from swords_lexsub.errors import SwordsError
 from swords_lexsub.files import SPECIAL_ROOTS, atomic_write, file_kind, sha256_of
+from swords_lexsub.owned_folder import Ownership
 
-MANIFEST = "swords-build.json"
+OWNERSHIP = Ownership(
+    "swords data build",
+    "swords-build.json",
+    ".swords-build-",
+    b"scratch folder of `swords data build`; removed when the build ends\n",
+)
+MANIFEST = OWNERSHIP.manifest
 DATA, CARD = "data", "README.md"
-_WRITTEN_BY = "swords data build"
-_MAX_MANIFEST_BYTES = 2**20  # a manifest lists a few dozen files; a larger file is not one
-_SCRATCH_PREFIX = ".swords-build-"
-_SCRATCH_MARK = ".swords-build-scratch"  # inside a scratch folder: what recognises it as the build's
-_SCRATCH_MARK_TEXT = b"scratch folder of `swords data build`; removed when the build ends\n"
 
 
 class BuildFolderError(SwordsError):
@@ -41,47 +41,12 @@ def files_under(folder: Path) -> dict[str, str]:
     return found
 
 
-def read_manifest(path: Path) -> dict[str, set[str]] | None:
-    """relative path -> the sha256s the build recorded, if `path` is a manifest the build wrote; else None."""
-    try:
-        descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    except OSError:
-        return None
-    try:
-        with os.fdopen(descriptor, "rb") as f:
-            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
-                return None
-            content = f.read(_MAX_MANIFEST_BYTES + 1)
-        manifest = json.loads(content) if len(content) <= _MAX_MANIFEST_BYTES else None
-    except (OSError, ValueError, RecursionError):
-        return None
-    if not isinstance(manifest, dict) or manifest.get("written_by") != _WRITTEN_BY:
-        return None
-    files, previous = manifest.get("files"), manifest.get("previous", {})
-    # "previous": the files being replaced, listed while a build swaps its new ones in
-    if not isinstance(files, dict) or not isinstance(previous, dict):
-        return None
-    recorded: dict[str, set[str]] = {}
-    for relative, digests in [*((r, [d]) for r, d in files.items()), *previous.items()]:
-        if not isinstance(digests, list) or not all(isinstance(d, str) for d in digests):
-            return None
-        recorded.setdefault(relative, set()).update(digests)
-    return recorded
-
-
-def manifest_bytes(files: dict[str, str], previous: dict[str, set[str]] | None = None) -> bytes:
-    manifest: dict = {"written_by": _WRITTEN_BY, "files": files}
-    if previous:
-        manifest["previous"] = {relative: sorted(digests) for relative, digests in previous.items()}
-    return (json.dumps(manifest, indent=1, sort_keys=True, allow_nan=False) + "\n").encode("utf-8")
-
-
 def _foreign(folder: Path) -> tuple[Path, str] | None:
     """The first of the build's names in `folder` the build did not write (or changed since), and why; else None."""
     manifest_path, data, card = folder / MANIFEST, folder / DATA, folder / CARD
     recorded: dict[str, set[str]] = {}
     if os.path.lexists(manifest_path):
-        manifest = read_manifest(manifest_path)
+        manifest = OWNERSHIP.read_manifest(manifest_path)
         if manifest is None:
             return manifest_path, "not a manifest of the build's"
         recorded = manifest
@@ -111,16 +76,6 @@ def _foreign(folder: Path) -> tuple[Path, str] | None:
                 if found := check_file(Path(root) / name):
                     return found
     return None
-
-
-def _holds_scratch_mark(folder: Path) -> bool:
-    """Whether `folder` holds the mark a build's scratch folder has (a regular file with the mark's text)."""
-    try:
-        descriptor = os.open(folder / _SCRATCH_MARK, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    except OSError:
-        return False
-    with os.fdopen(descriptor, "rb") as f:
-        return stat.S_ISREG(os.fstat(f.fileno()).st_mode) and f.read(len(_SCRATCH_MARK_TEXT) + 1) == _SCRATCH_MARK_TEXT
 
 
 def check_folder_path(folder: Path, what: str) -> None:
@@ -219,16 +174,12 @@ class BuildFolder:
 
     def scratch(self) -> Path:
         """A new scratch folder inside the folder (same file system: its contents are moved into place)."""
-        scratch = Path(tempfile.mkdtemp(dir=self.folder, prefix=_SCRATCH_PREFIX))
-        (scratch / _SCRATCH_MARK).write_bytes(_SCRATCH_MARK_TEXT)
-        return scratch
+        return OWNERSHIP.new_scratch(self.folder)
 
     def _remove_stale_scratch(self) -> None:
         """Scratch folders a killed build left (by their mark's content), removed with the lock held."""
         for entry in os.scandir(self.folder):
-            if not entry.name.startswith(_SCRATCH_PREFIX) or not entry.is_dir(follow_symlinks=False):
-                continue
-            if _holds_scratch_mark(Path(entry.path)):
+            if OWNERSHIP.is_scratch(Path(entry.path)):
                 shutil.rmtree(entry.path, ignore_errors=True)
 
     def replace_with(self, scratch: Path) -> None:
@@ -236,8 +187,8 @@ class BuildFolder:
         listing both meanwhile (a build killed halfway leaves a folder the next build recognises)."""
         self.check()  # nothing of the user's arrived while the build worked
         new = files_under(scratch)
-        previous = read_manifest(self.folder / MANIFEST) or {}
-        atomic_write(self.folder / MANIFEST, manifest_bytes(new, previous))
+        previous = OWNERSHIP.read_manifest(self.folder / MANIFEST) or {}
+        atomic_write(self.folder / MANIFEST, OWNERSHIP.manifest_bytes(new, previous))
         data = self.folder / DATA
         retired = scratch / "retired-data"
         if os.path.lexists(data):
@@ -249,5 +200,5 @@ class BuildFolder:
                 retired.rename(data)  # the previous dataset back in place, not removed with the scratch folder
             raise
         (scratch / CARD).replace(self.folder / CARD)
-        atomic_write(self.folder / MANIFEST, manifest_bytes(new))
+        atomic_write(self.folder / MANIFEST, OWNERSHIP.manifest_bytes(new))
         shutil.rmtree(retired, ignore_errors=True)

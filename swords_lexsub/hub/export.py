@@ -7,19 +7,16 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
-import tempfile
 from pathlib import Path
 
 from swords_lexsub.files import atomic_write, refuse_input_as_output, sha256_of
 from swords_lexsub.hub.export_folder import (
     MANIFEST,
-    SCRATCH_PREFIX,
+    OWNERSHIP,
     ExportFolderError,
     check_export_folder,
-    is_scratch,
     manifest_bytes,
     manifest_content,
-    mark_scratch,
     remove_scratch,
 )
 from swords_lexsub.hub.repos import HubRepo, Release, hub_repos
@@ -109,11 +106,10 @@ def export(target: Path, release: Release, repos: list[HubRepo] | None = None) -
         except BlockingIOError:
             raise ExportFolderError(f"{target}: another `swords hub export` is writing this folder") from None
         for entry in os.scandir(target):  # scratch folders a killed export left; with the lock, none is at work
-            if is_scratch(Path(entry.path)):
+            if OWNERSHIP.is_scratch(Path(entry.path)):
                 remove_scratch(Path(entry.path))
         try:
-            scratch = Path(tempfile.mkdtemp(dir=target, prefix=SCRATCH_PREFIX))
-            mark_scratch(scratch)
+            scratch = OWNERSHIP.new_scratch(target)
             shipped = stage_wheel(release, scratch / _STAGED_WHEEL) if release.wheel is not None else release
             listing = {}
             for repo in repos:

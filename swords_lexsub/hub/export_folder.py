@@ -5,7 +5,6 @@ repository folder of listed, unchanged files). Anything else is refused before a
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import stat
@@ -13,32 +12,21 @@ from pathlib import Path
 
 from swords_lexsub.errors import SwordsError
 from swords_lexsub.files import SPECIAL_ROOTS, file_kind, sha256_of
+from swords_lexsub.owned_folder import MAX_MANIFEST_BYTES, Ownership, regular_file_bytes
 
-MANIFEST = "swords-hub-export.json"
-WRITTEN_BY = "swords hub export"
-SCRATCH_PREFIX = ".swords-hub-export-"
-_MAX_MANIFEST_BYTES = 2**20
-_SCRATCH_MARK = ".swords-hub-export-scratch"
-_SCRATCH_MARK_TEXT = b"scratch folder of `swords hub export`; removed when the export ends\n"
+OWNERSHIP = Ownership(
+    "swords hub export",
+    "swords-hub-export.json",
+    ".swords-hub-export-",
+    b"scratch folder of `swords hub export`; removed when the export ends\n",
+)
+MANIFEST, SCRATCH_PREFIX = OWNERSHIP.manifest, OWNERSHIP.scratch_prefix
 _REFUSAL = "export into a new or empty folder, or one `swords hub export` wrote"
 _SHOWN_KEY = 80  # characters of a manifest's key shown in a refusal (a forged one may be a megabyte)
 
 
 class ExportFolderError(SwordsError):
     """The export folder cannot take an export (one line naming the folder or the entry at fault)."""
-
-
-def _regular_file_bytes(path: Path, limit: int) -> bytes | None:
-    """The file's content if it is a regular file (not a symlink, pipe or device) of at most `limit` bytes."""
-    try:
-        descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    except OSError:
-        return None
-    with os.fdopen(descriptor, "rb") as f:
-        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
-            return None
-        content = f.read(limit + 1)
-    return content if len(content) <= limit else None
 
 
 def _key_fault(relative: str) -> str | None:
@@ -58,55 +46,25 @@ def _key_fault(relative: str) -> str | None:
 def read_manifest(path: Path) -> dict[str, set[str]] | None:
     """relative path -> the sha256s an export recorded, if `path` is a manifest an export wrote; else None. A path
     outside its repository folders is an ExportFolderError (acting on it would move or delete what lies outside)."""
-    content = _regular_file_bytes(path, _MAX_MANIFEST_BYTES)
-    try:
-        manifest = json.loads(content) if content is not None else None
-    except (ValueError, RecursionError):
-        return None
-    if not isinstance(manifest, dict) or manifest.get("written_by") != WRITTEN_BY:
-        return None
-    recorded: dict[str, set[str]] = {}
-    for key in ("files", "previous"):  # "previous": the files being replaced, while an export swaps its new ones in
-        listed = manifest.get(key, {})
-        if not isinstance(listed, dict):
-            return None
-        for relative, digests in listed.items():
-            if fault := _key_fault(relative):
-                shown = relative if len(relative) <= _SHOWN_KEY else f"{relative[:_SHOWN_KEY]}…"
-                raise ExportFolderError(
-                    f"{path}: the path {shown!r} in {key!r} is {fault}; an export lists only "
-                    f"files inside its repository folders (remove {path} and its folders, or "
-                    "export elsewhere)"
-                )
-            if not isinstance(digests, list) or not all(isinstance(d, str) for d in digests):
-                return None
-            recorded.setdefault(relative, set()).update(digests)
-    return recorded
+
+    def check_key(relative: str, section: str) -> None:
+        if fault := _key_fault(relative):
+            shown = relative if len(relative) <= _SHOWN_KEY else f"{relative[:_SHOWN_KEY]}…"
+            raise ExportFolderError(
+                f"{path}: the path {shown!r} in {section!r} is {fault}; an export lists only files inside its "
+                f"repository folders (remove {path} and its folders, or export elsewhere)"
+            )
+
+    return OWNERSHIP.read_manifest(path, check_key)
 
 
 def manifest_bytes(files: dict[str, str], previous: dict[str, set[str]] | None = None) -> bytes:
-    manifest: dict = {"written_by": WRITTEN_BY, "files": {relative: [digest] for relative, digest in files.items()}}
-    if previous:
-        manifest["previous"] = {relative: sorted(digests) for relative, digests in previous.items()}
-    return (json.dumps(manifest, indent=1, sort_keys=True, allow_nan=False) + "\n").encode("utf-8")
+    return OWNERSHIP.manifest_bytes({relative: [digest] for relative, digest in files.items()}, previous)
 
 
 def manifest_content(target: Path) -> bytes | None:
     """The manifest's bytes as they are (to put back if an export fails while it swaps its folders in)."""
-    return _regular_file_bytes(target / MANIFEST, _MAX_MANIFEST_BYTES)
-
-
-def is_scratch(entry: Path) -> bool:
-    return (
-        entry.name.startswith(SCRATCH_PREFIX)
-        and entry.is_dir()
-        and not entry.is_symlink()
-        and _regular_file_bytes(entry / _SCRATCH_MARK, len(_SCRATCH_MARK_TEXT)) == _SCRATCH_MARK_TEXT
-    )
-
-
-def mark_scratch(scratch: Path) -> None:
-    (scratch / _SCRATCH_MARK).write_bytes(_SCRATCH_MARK_TEXT)
+    return regular_file_bytes(target / MANIFEST, MAX_MANIFEST_BYTES)
 
 
 def remove_scratch(scratch: Path) -> None:
@@ -122,7 +80,7 @@ def remove_scratch(scratch: Path) -> None:
         entries = []
         failures.append((str(scratch), error))
     for entry in entries:
-        if entry.name == _SCRATCH_MARK:
+        if entry.name == OWNERSHIP.mark:
             continue
         if entry.is_dir(follow_symlinks=False):
             shutil.rmtree(entry.path, onerror=failed)
@@ -133,7 +91,7 @@ def remove_scratch(scratch: Path) -> None:
                 failures.append((entry.path, error))
     if not failures:
         try:
-            (scratch / _SCRATCH_MARK).unlink(missing_ok=True)
+            (scratch / OWNERSHIP.mark).unlink(missing_ok=True)
             scratch.rmdir()
         except OSError as error:
             failures.append((str(scratch), error))
@@ -228,7 +186,9 @@ def check_export_folder(target: Path) -> dict[str, set[str]]:
         raise ExportFolderError(f"{target}: the folder is not {lacks}; an export writes in it")
     try:
         entries = sorted(Path(entry.path) for entry in os.scandir(target))
-        entries = [entry for entry in entries if not is_scratch(entry)]  # a killed export's, removed when it resumes
+        entries = [
+            entry for entry in entries if not OWNERSHIP.is_scratch(entry)
+        ]  # a killed export's, removed when it resumes
         if not entries:
             return {}
         recorded = read_manifest(target / MANIFEST)
