@@ -81,19 +81,8 @@ def options_from(settings: type) -> tuple[Option, ...]:
     options = []
     for item in dataclasses.fields(settings):
         kinds = [kind for kind in typing.get_args(hints[item.name]) or (hints[item.name],) if kind is not type(None)]
-        meta = item.metadata
-        options.append(
-            Option(
-                item.name,
-                meta["help"],
-                item.default,
-                kinds[0],
-                meta["choices"],
-                meta["affects_output"],
-                meta["minimum"],
-                meta["maximum"],
-            )
-        )
+        checks = {key: item.metadata[key] for key in ("choices", "affects_output", "minimum", "maximum")}
+        options.append(Option(item.name, item.metadata["help"], item.default, kinds[0], **checks))
     return tuple(options)
 
 

@@ -100,9 +100,7 @@ class Humans(System):
         "its substitutes with score > 0, best first (score with --dataset swords_test_subset)"
     )
 
-    @staticmethod
-    def kept(score: float) -> bool:
-        return score > 0
+    kept = staticmethod(lambda score: score > 0)
 
     @classmethod
     def refusal(cls, config: str) -> str | None:
@@ -142,9 +140,7 @@ class HumansAcceptable(Humans):
         "above 0.5 (upstream's swords-reannotated-test-acceptable), best first"
     )
 
-    @staticmethod
-    def kept(score: float) -> bool:
-        return score >= _UPSTREAM_ACCEPTABLE_FROM
+    kept = staticmethod(lambda score: score >= _UPSTREAM_ACCEPTABLE_FROM)
 
 
 class HumansConceivable(Humans):
@@ -154,9 +150,7 @@ class HumansConceivable(Humans):
         "at least 0.1 (upstream's swords-reannotated-test-conceivable), best first"
     )
 
-    @staticmethod
-    def kept(score: float) -> bool:
-        return score >= CONCEIVABLE_FROM
+    kept = staticmethod(lambda score: score >= CONCEIVABLE_FROM)
 
 
 class HumansAll(Humans):
@@ -166,9 +160,7 @@ class HumansAll(Humans):
         "unacceptable by all included, best first (upstream's swords-reannotated-test-all)"
     )
 
-    @staticmethod
-    def kept(score: float) -> bool:
-        return True
+    kept = staticmethod(lambda score: True)
 
 
 @lru_cache(maxsize=1)

@@ -130,11 +130,8 @@ class Outcome:
 
 def paths_of(output: Path, shard: Shard | None = None) -> dict[str, Path]:
     if shard is not None:  # the shard file is its journal
-        return {
-            "jsonl": output,
-            "journal": shard_path(output, shard),
-            "lock": lock_paths(shard_path(output, shard))["lock"],
-        }
+        path = shard_path(output, shard)
+        return {"jsonl": output, "journal": path, "lock": lock_paths(path)["lock"]}
     return {
         "jsonl": output,
         "journal": output.with_name(output.name + JOURNAL_SUFFIX),
@@ -212,12 +209,9 @@ def check_outputs(output: Path, shard: Shard | None = None) -> dict[str, Path]:
     return paths
 
 
-def _kept(done: dict) -> str:
-    return f"{len(done):,} judgment{'s' * (len(done) != 1)}"
-
-
 def _where_kept(done: dict, places: str) -> str:
-    return f"the {_kept(done)} made so far are kept in {places}" if done else "nothing was written"
+    kept = f"{len(done):,} judgment{'s' * (len(done) != 1)}"
+    return f"the {kept} made so far are kept in {places}" if done else "nothing was written"
 
 
 def _ask(judge: LLMJudge, items: list, outcome: Outcome, journal, done: dict, header: dict, extra: dict, at: str):
@@ -250,12 +244,6 @@ def _ask(judge: LLMJudge, items: list, outcome: Outcome, journal, done: dict, he
 def _line(record: dict) -> str:
     """A journal's or an output's line: strict JSON (NaN or Infinity, which no reader takes, is a ValueError)."""
     return json.dumps(record, ensure_ascii=False, allow_nan=False) + "\n"
-
-
-def _drop_empty(journal: Path, done: dict) -> None:
-    """A failed run's journal that holds no judgment goes: it would resume nothing."""
-    if not done:
-        journal.unlink(missing_ok=True)
 
 
 def _no_label(outcome: Outcome) -> str:
@@ -334,13 +322,14 @@ def judge_tasks(
             ) from None
         if items and len(outcome.failed) == len(items) and all(v.answer is None for v in outcome.failed):
             last = outcome.failed[-1].failure
-            _drop_empty(paths["journal"], done)
+            if not done:  # a journal without a judgment would resume nothing
+                paths["journal"].unlink(missing_ok=True)
             raise SwordsError(
                 f"judge llm: no candidate asked got an answer ({len(items):,} asked; last: {last}); "
                 f"{_where_kept(done, places)}: rerun the same command once the server answers"
             )
         if not done:  # every answer named no label: an output without a judgment is no output
-            _drop_empty(paths["journal"], done)
+            paths["journal"].unlink(missing_ok=True)
             raise SwordsError(_no_label(outcome))
         if shard is not None:  # its file stays, for the join
             outcome.judgments = sum(shard.holds(item_key(*key)) for key in done)

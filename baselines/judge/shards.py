@@ -11,14 +11,7 @@ from pathlib import Path
 
 from swords_baselines.judge.outputs import LLM_WRITER, journal_header
 from swords_baselines.run.runner import settings_difference
-from swords_baselines.run.shards import (
-    Joined,
-    foreign_key,
-    gather,
-    item_key,
-    journal_so_far,
-    shard_lines,
-)
+from swords_baselines.run.shards import Joined, foreign_key, gather, item_key, journal_so_far, shard_lines
 from swords_lexsub.errors import SwordsError
 from swords_lexsub.files import atomic_writer
 from swords_lexsub.terminal import shown

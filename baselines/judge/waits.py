@@ -15,12 +15,11 @@ STATUS_SECONDS = 10.0  # without a progress bar, a retry is said at most this of
 
 def announce(judge: LLMJudge, command: str, labels: int | None = None) -> None:
     """One line on stderr: what the command is about to wait for (or read: --batch-import)."""
+    what = f"{labels:,} labels" if labels is not None else "labels"
     if judge.imported is not None:
-        what = f"{labels:,} labels" if labels is not None else "labels"
         print(shown(f"{command}: reading {what} from {judge.imported.path} (--batch-import)"), file=sys.stderr)
         return
     in_flight = LOCAL_SLOTS if judge.settings.local else judge.settings.concurrency
-    what = f"{labels:,} labels" if labels is not None else "labels"
     per = f"each answer awaited up to {judge.settings.seconds_a_request:g} s (--timeout)"
     print(shown(f"{command}: asking {judge.server} for {what}, {in_flight} at a time, {per}"), file=sys.stderr)
 

@@ -11,10 +11,12 @@ reads every array into numpy (3.7 s on SmolLM2) and fails on a truncated file wi
 
 from __future__ import annotations
 
+import math
 import mmap
 import os
 import struct
 from dataclasses import dataclass, field
+from importlib.metadata import version as package_version
 from pathlib import Path
 
 from swords_lexsub.errors import SwordsError
@@ -210,9 +212,7 @@ class HeaderWalker:
             if dims > MAX_DIMS:
                 raise MalformedHeader(f"tensor {_shown(name)} has {dims:,} dimensions (at most {MAX_DIMS})")
             shape = tuple(self.unpack(_I64, f"the shape of tensor {_shown(name)}") for _ in range(dims))
-            elements = 1
-            for extent in shape:
-                elements *= extent
+            elements = math.prod(shape)
             if any(extent < 0 for extent in shape) or elements >= 2**63:
                 raise MalformedHeader(f"tensor {_shown(name)} has shape {shape}")
             type_id = self.unpack(_I32, f"the type of tensor {_shown(name)}")
@@ -222,7 +222,7 @@ class HeaderWalker:
             except (ValueError, KeyError):
                 raise MalformedHeader(
                     f"tensor {_shown(name)} has unknown ggml type {type_id} (a newer type than "
-                    f"gguf {self.gguf_version()} knows? upgrade gguf)"
+                    f"gguf {package_version('gguf')} knows? upgrade gguf)"
                 ) from None
             if shape and shape[0] % block:
                 raise MalformedHeader(
@@ -236,11 +236,6 @@ class HeaderWalker:
             tensors.append(Tensor(name, shape, kind.name, offset, size))
             expected = offset + -(-size // alignment) * alignment
         return tensors
-
-    def gguf_version(self) -> str:
-        from importlib.metadata import version
-
-        return version("gguf")
 
 
 def _shown(text: str, limit: int = 60) -> str:

@@ -111,12 +111,7 @@ def ranks_from_encoder_json(data: bytes) -> dict[bytes, int]:
 
 
 def ranks_from_tiktoken_file(data: bytes) -> dict[bytes, int]:
-    ranks = {}
-    for line in data.splitlines():
-        if line:
-            token, rank = line.split()
-            ranks[base64.b64decode(token)] = int(rank)
-    return ranks
+    return {base64.b64decode(token): int(rank) for token, rank in (line.split() for line in data.splitlines() if line)}
 
 
 def _read(path: Path) -> bytes:
@@ -130,9 +125,7 @@ def _package_dirs(package: str) -> list[Path]:
         spec = importlib.util.find_spec(package)
     except (ImportError, ValueError):
         return []
-    if spec is None:
-        return []
-    return [Path(p) for p in (spec.submodule_search_locations or [])]
+    return [Path(p) for p in (spec.submodule_search_locations or [])] if spec else []
 
 
 def _tiktoken_cache_file(url: str) -> Path | None:
@@ -229,9 +222,8 @@ def _from_path(path: Path) -> Tokenizer:
         return Tokenizer(str(path), lambda text: tokenizer.encode(text, add_special_tokens=False).ids)
     # A .tiktoken file is only its ranks; its regex is known only for OpenAI's own encodings.
     digest = hashlib.sha256(_read(path)).hexdigest()
-    for name, known in _TIKTOKEN_SHA256.items():
-        if digest == known:
-            return _from_encoding(name)
+    if digest in _TIKTOKEN_SHA256.values():
+        return _from_encoding(next(name for name, known in _TIKTOKEN_SHA256.items() if known == digest))
     raise SwordsError(f"{path}: not a known OpenAI .tiktoken file; give a tokenizer.json instead")
 
 

@@ -5,6 +5,8 @@ a system that cannot run where its model is absent. torch and transformers are i
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from swords_baselines.neural.minilm import PACKAGED_MINILM, packaged_minilm_folder
@@ -118,17 +120,11 @@ def load_network(model: str, path: str, local: bool, masked_lm: bool = False):
     return network
 
 
-class _loading:
+@contextmanager
+def _loading(model: str) -> Iterator[None]:
     """What transformers raises for a folder without weights, a cache missing a file or a bad config, as one line."""
-
-    def __init__(self, model: str) -> None:
-        self.model = model
-
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, kind, error, trace) -> bool:
-        if isinstance(error, (OSError, ValueError)):
-            first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-            raise SwordsError(f"cannot load model {self.model!r}: {first}") from None
-        return False
+    try:
+        yield
+    except (OSError, ValueError) as error:
+        first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        raise SwordsError(f"cannot load model {model!r}: {first}") from None

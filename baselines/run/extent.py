@@ -96,8 +96,7 @@ def stored_plan(paths: dict[str, Path], stored: dict, identity_: dict, limit: in
 def part_of_split(header: dict) -> tuple[int, int] | None:
     """(targets answered, the split's targets) of a run over part of its split, from its header; else None."""
     targets, split_targets = header.get("targets"), header.get("split_targets")
-    counts = (targets, split_targets)
-    if not all(isinstance(count, int) and not isinstance(count, bool) for count in counts):
+    if not all(isinstance(count, int) and not isinstance(count, bool) for count in (targets, split_targets)):
         return None
     return (targets, split_targets) if 0 <= targets < split_targets else None
 
@@ -110,12 +109,11 @@ def targets_text(header: dict) -> str:
     return f"{header['targets']} of the split's {header['split_targets']} targets: {why}, scored on those only"
 
 
-def seed_journal(paths: dict[str, Path], stored: dict, journal_line) -> int:
+def seed_journal(paths: dict[str, Path], stored: dict, journal_line) -> None:
     """Start a journal (atomically) from a finished limited run's predictions, under its header, so that a wider run
-    answers only the targets it lacks; returns the answers taken."""
+    answers only the targets it lacks."""
     from swords_baselines.run.runner import journal_answer
 
-    taken = 0
     with atomic_writer(paths["journal"]) as journal, open(paths["jsonl"], encoding="utf-8") as predictions:
         header = {key: value for key, value in stored.items() if key not in RECORD_KEYS}
         journal.write(json.dumps(header, allow_nan=False).encode("utf-8") + b"\n")
@@ -127,8 +125,6 @@ def seed_journal(paths: dict[str, Path], stored: dict, journal_line) -> int:
                     f"{paths['jsonl']}:{number}: not a prediction as a run writes it; pass --force to start afresh"
                 ) from None
             journal.write(journal_line(target_id, prediction).encode("utf-8"))
-            taken += 1
-    return taken
 
 
 def restate_header(path: Path, header: dict) -> None:

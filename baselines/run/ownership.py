@@ -85,16 +85,11 @@ def journal_outputs(path: Path) -> list[dict[str, str]]:
     """Every outputs record in a run's journal (none if the file is not a journal)."""
     if journal_header(path) is None:
         return []
-    records = []
     try:
         with open(path, "rb") as f:
-            for line in f:
-                record = outputs_record(line)
-                if record is not None:
-                    records.append(record)
+            return [record for record in map(outputs_record, f) if record is not None]
     except OSError:
         return []
-    return records
 
 
 def is_lock(path: Path) -> bool:
