@@ -17,11 +17,7 @@ def one_form_per_lemma(ranked: Sequence[Item], pos: str | None) -> list[Item]:
     UD POS `pos` as the metrics do; as it is without a POS (ProLex, TSAR-2022: their metrics compare forms)."""
     if not pos:
         return list(ranked)
-    seen: set[str] = set()
-    kept = []
+    first: dict[str, Item] = {}
     for item in ranked:
-        lemma = lemmatize(item[0], pos)
-        if lemma not in seen:
-            seen.add(lemma)
-            kept.append(item)
-    return kept
+        first.setdefault(lemmatize(item[0], pos), item)
+    return list(first.values())

@@ -55,8 +55,7 @@ class System:
 
     @classmethod
     def resolved_options(cls, options: dict, config: str, split: str) -> dict:
-        """The options as used on `split` of `config`, for the run's record (the LLM's `priming auto` becomes a
-        split); a SwordsError for options unusable there."""
+        """The options as used on `split` of `config` (`priming auto` becomes a split); a SwordsError if unusable."""
         return options
 
     def show_status(self, status: str) -> None:
@@ -64,8 +63,7 @@ class System:
 
     @classmethod
     def unavailable_reason(cls) -> str | None:
-        """Why the system cannot run here with its defaults (a missing extra, model or data file), found without
-        loading anything heavy; None when it can."""
+        """Why the system cannot run here with its defaults (an extra, model or data file missing), else None."""
         missing = cls.missing_modules()
         return f"needs {', '.join(missing)}: {cls.install_hint()}" if missing else None
 

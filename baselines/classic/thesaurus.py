@@ -17,8 +17,7 @@ _SENSE_POS = {"n": "NOUN", "v": "VERB", "adj": "ADJ", "adv": "ADV"}
 
 
 def default_thesaurus_path() -> Path:
-    """$SWORDS_THESAURUS, else the shared data folder beside the repository (the file is not bundled:
-    its redistribution terms are unclear)."""
+    """$SWORDS_THESAURUS, else the shared data folder beside the repository (not bundled: unclear terms)."""
     if os.environ.get(THESAURUS_ENV):
         return Path(os.environ[THESAURUS_ENV])
     from swords_dataset.builder.sources import default_sources_dir

@@ -2,12 +2,10 @@
 
 With ``c(w, s)`` the SemCor tag count of word ``w`` in synset ``s`` (``cntlist.rev``): the lemma's synsets are
 taken in WordNet's sense order (``index.POS``); synonyms sense by sense, within a sense by decreasing ``c(w, s)``
-(ties in the synset's order), a word keeping its first place; then the words of the ``--relations`` (similar, also,
-verb_group, hypernyms, hyponyms, sisters: the other hyponyms of the senses' hypernyms), relation by relation in the
-order given, ranked the same way. The word in place ``i`` (0-based) scores ``1 / (i + 1)``, a prior for a reranker;
-the target lemma is dropped, and a form whose lemma an earlier word has (as the metric lemmatizes). The data is the
-metric's WordNet 3.0 graph (``swords_metric.load_wordnet_graph()``), one WordNet for the baseline and the metric's
-details.
+(ties in the synset's order), a word keeping its first place; then the words of the ``--relations``, relation by
+relation in the order given, ranked the same way. The word in place ``i`` (0-based) scores ``1 / (i + 1)``, a prior
+for a reranker; the target lemma is dropped, and a form whose lemma an earlier word has (as the metric lemmatizes).
+The data is the metric's WordNet 3.0 graph, one WordNet for the baseline and the metric's details.
 
 It is the reference without context the rerankers are measured against, not a reproduction of a published baseline
 (SemEval-2007's, McCarthy and Navigli 2009, Sect. 2.5, ranked WordNet 2.1 synonyms by BNC frequency);
@@ -67,8 +65,7 @@ class WordNetSynonyms:
         return self._words(groups, {lemma})
 
     def wider(self, lemma: str, wn_pos: str, relations: Sequence[str], step: int) -> list[tuple[str, str]]:
-        """(word, "wider") of the synsets `step` steps beyond those of ranked_with_groups (not in them or in
-        a nearer step), a step being the `relations` again, then the other senses of the synsets' words."""
+        """(word, "wider") of the synsets `step` steps (`relations`, then the words' other senses) beyond the nearer."""
         senses = self.synsets(lemma, wn_pos)
         frontier = list(
             dict.fromkeys([*senses, *(r for s in senses for rel in relations for r in self.related(s, rel))])

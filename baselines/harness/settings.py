@@ -13,24 +13,9 @@ from swords_lexsub.arguments import did_you_mean
 from swords_lexsub.errors import SwordsError
 
 # Options of the prompted LLM that lm-eval decides with its own (`--model_args`, `--limit`, its retries).
-LM_EVAL_DECIDES = (
-    "model",
-    "base_url",
-    "local",
-    "parallel",
-    "mode",
-    "system_prompt",
-    "api_key_env",
-    "concurrency",
-    "cache_dir",
-    "timeout",
-    "max_retries",
-    "backoff",
-    "abort_after",
-    "on_failure",
-    "price_prompt",
-    "price_completion",
-    "limit",
+LM_EVAL_DECIDES = tuple(
+    "model base_url local parallel mode system_prompt api_key_env concurrency cache_dir timeout max_retries backoff "
+    "abort_after on_failure price_prompt price_completion limit".split()
 )
 OPTIONS = {option.name: option for option in options_from(LLMConfig) if option.name not in LM_EVAL_DECIDES}
 EXACT_WHOLE = 2**53  # the largest whole number a JSON number read as a double (1e15, 2048.0) holds exactly
@@ -146,8 +131,7 @@ def settings_of(metadata: dict) -> LLMConfig:
 
 
 def check_limit(limit: int | None, targets: int) -> None:
-    """lm-eval's `--limit` as it hands it to a task (a count, or below 1 a fraction of the split, rounded up) must
-    leave a target to ask: 0 and negatives are one line instead of lm-eval's traceback."""
+    """lm-eval's `--limit` (a count, or below 1 a fraction) leaves a target: else one line, not lm-eval's traceback."""
     if limit is not None and limit < 1:
         raise SwordsError(
             f"--limit 0 or below leaves no target to ask; give a count of targets from 1 to {targets:,}, "

@@ -3,13 +3,12 @@ files beside it (`dataset_name`, `test_split`).
 
 It sends what `swords run --system llm` sends for the same settings (one prompt builder, the same stops, penalties
 and logit bias, the same parser), and the answers are scored by the benchmark's scorer on the targets lm-eval asked,
-so the figures are `swords evaluate --given-only`'s. `model` and `base_url` come from lm-eval's `--model_args`, the
-LLM's options from `--metadata '{"swords": {...}}'` (settings.py). `--num_fewshot`, `--apply_chat_template` and
-`--system_instruction` would change the prompt (its priming examples are in it): refused, as is a `--limit` leaving
-no target; `fewshot_as_multiturn` acts only through a chat template, and `simple_evaluate` sets it by default. The
-priming split, never the one scored, is the task's metadata `priming`. lm-eval keeps no finish reason, so a
-completion counts as cut when the logit bias leaves the server no other stop (the paper's setting), or when it is
-`max_tokens` long in the served model's tokens.
+so the figures are `swords evaluate --given-only`'s. The LLM's options come from `--metadata '{"swords": {...}}'`
+(settings.py). `--num_fewshot`, `--apply_chat_template` and `--system_instruction` would change the prompt (its
+priming examples are in it): refused, as is a `--limit` leaving no target; `fewshot_as_multiturn` acts only through
+a chat template, and `simple_evaluate` sets it by default. lm-eval keeps no finish reason, so a completion counts as
+cut when the logit bias leaves the server no other stop (the paper's setting), or when it is `max_tokens` long in the
+served model's tokens.
 
 lm-eval's model bounds its own waits (`--model_args timeout=SECONDS,max_retries=N`: 300 s × 3 by default, about 15
 minutes, then lm-eval's traceback); the task first asks GET /models (SERVER_ANSWER_SECONDS), so a server that does

@@ -53,16 +53,14 @@ def exporter(judge: LLMJudge, header: dict, path: Path) -> Callable[[list], None
 
 
 def import_answers(judge: LLMJudge, taskset: TaskSet, header: dict, path: Path) -> None:
-    """The judge answers from the output file at `path`; a line naming a request this judging would not send is one
-    SwordsError before anything is journalled."""
+    """The judge answers from the output file at `path`, refused (read_outputs) before anything is journalled."""
     items = [(task, candidate) for task in taskset.tasks for candidate in task.candidates]
     expected = {name: item for item, name, _, _ in judge.batch_requests(items, settings_of(header))}
     judge.answer_from(read_outputs(path, expected))
 
 
 def import_summary(judge: LLMJudge, asked: int, failed: list[Verdict]) -> str | None:
-    """The one line naming what an import left unjudged: its failed lines, the candidates not in the file; None
-    when it left nothing."""
+    """The one line naming what an import left unjudged (llm/batch.summary); None when it left nothing."""
     if judge.imported is None or not failed:
         return None
     keys = {batch_item(verdict.task, verdict.candidate): verdict.failure for verdict in failed}

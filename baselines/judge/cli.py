@@ -5,6 +5,7 @@ the human ceiling: validate.py). Registered through the `swords.commands` entry 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 import time
@@ -135,18 +136,8 @@ def judge_of(args: argparse.Namespace, command: str = "judge llm", batch: bool =
     check(command, "llm")  # before any journal is written: rerunning cannot help a missing module
     if args.base_url:
         check_base_url(args.base_url)
-    settings = JudgeSettings(
-        model=args.model,
-        base_url=args.base_url,
-        local=args.local,
-        api_key_env=args.api_key_env,
-        cache_dir=args.cache_dir,
-        timeout=args.timeout,
-        max_retries=args.max_retries,
-        backoff=args.backoff,
-        concurrency=args.concurrency,
-        constraint=args.constraint,
-    )
+    # Every field of the settings is the option of its name (add_judge_options).
+    settings = JudgeSettings(**{item.name: getattr(args, item.name) for item in dataclasses.fields(JudgeSettings)})
     with said_as(command):
         judge = LLMJudge(settings)
         if batch:

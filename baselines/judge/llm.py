@@ -75,8 +75,7 @@ class JudgeSettings:
 
 
 class LLMJudge:
-    """`with LLMJudge(settings) as judge: judge.verdicts(items)`. Making one does no I/O; entering starts the
-    embedded engine (--local) and the client."""
+    """`with LLMJudge(settings) as judge: judge.verdicts(items)`; only entering starts anything (engine, client)."""
 
     def __init__(self, settings: JudgeSettings) -> None:
         if not settings.local and not settings.model:
@@ -109,8 +108,7 @@ class LLMJudge:
             self.judge = judge_id(settings.model)
 
     def check(self) -> None:
-        """Before any work: OpenAI's API needs a key, and the environment's proxy for the server must work (a batch
-        file's judging asks no server)."""
+        """Before any work: OpenAI's API needs a key, and the server's proxy must work (a batch file's: nothing)."""
         if not self.settings.local and not self.batch:
             base_url = effective_base_url(self.settings.base_url)
             api_key(base_url, self.settings.api_key_env)  # a missing key: said before work
@@ -131,8 +129,7 @@ class LLMJudge:
             self.constraint = constraints.SCHEMA if openai else constraints.GUIDED
 
     def batch_requests(self, items: Sequence[tuple[Task, Candidate]], settings: dict) -> Iterator[tuple]:
-        """(item key, custom_id, endpoint, body) of each item's request, as a batch file names it: the constraint in
-        the body itself, as the engine reads it (the client's extra_body is no field of its own)."""
+        """(item key, custom_id, endpoint, body) of each request, the constraint in the body (extra_body merged)."""
         for task, candidate in items:
             body = constraints.constrained(request_body(self.model, task, candidate.substitute), self.constraint)
             body = {**{k: v for k, v in body.items() if k != "extra_body"}, **body.get("extra_body", {})}

@@ -1,9 +1,6 @@
-"""Which of `swords judge`'s output files the toolkit wrote, known by their content: any other is replaced only with
---force, ours atomically. A tasks file's header digest holds (tasks_file.py); a judgments file's every record says
-`"written_by": "swords judge llm"` (past MAX_OWNED_BYTES, or with any other line, it is the user's); a validation
-file's judges each hold `"written_by": "swords judge validate"`; a journal starts with its header line (run.py), a
-lock holds only a process id. A symbolic link at an output (/dev/stdout is one) is never written through nor
-replaced, even with --force.
+"""Which of `swords judge`'s output files the toolkit wrote, known by their content (tasks_file.py, run.py, and the
+`written_by` of every record or judge here): any other is replaced only with --force, ours atomically. A symbolic
+link at an output (/dev/stdout is one) is never written through nor replaced, even with --force.
 """
 
 from __future__ import annotations
@@ -103,8 +100,7 @@ def lock_is_ours(path: Path) -> bool:
 
 
 def refuse_link(path: Path, what: str) -> None:
-    """Before any work: a symbolic link at `path`, or a path under /dev, /proc or /sys as written (before links are
-    followed), is one SwordsError naming `what`, --force or not."""
+    """Before any work: a symbolic link at `path`, or a path under /dev, /proc or /sys as written, is refused."""
     if path.is_symlink():
         raise SwordsError(
             f"{what}: {path} is {file_kind(path)}; a judge command never writes through a link nor replaces one, "

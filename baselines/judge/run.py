@@ -197,8 +197,7 @@ def _output_records(output: Path, header: dict, force: bool, candidates: dict) -
 
 
 def check_outputs(output: Path, shard: Shard | None = None) -> dict[str, Path]:
-    """Before any work: the output, its journal and its lock (a shard's: its file and lock) can be ordinary files
-    written by this command."""
+    """Before any work: the output, its journal and lock (a shard's: its file, lock) can be this command's files."""
     paths = paths_of(output, shard)
     for path in paths.values():
         if path.is_symlink():

@@ -20,8 +20,7 @@ COMMAND = "swords judge llm"
 
 
 def join_judge(paths: dict[str, Path], header: dict, force: bool, stack: ExitStack) -> Joined:
-    """Append the records of the judge's shard files beside its output to its journal (atomically), under
-    `stack`'s locks; `force` discards an earlier journal first, as the run would."""
+    """Append the judge's shard files' records to its journal (atomically), as run/shards.join_run joins a run's."""
 
     def compare(recorded: dict) -> str | None:
         return None if recorded == header else settings_difference(recorded, header)

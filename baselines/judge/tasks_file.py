@@ -28,8 +28,7 @@ def _header_bytes(header: dict) -> bytes:
 
 
 def task_lines(taskset: TaskSet, what: str) -> bytes:
-    """The task lines as the tasks file holds them, or one SwordsError naming `what` and the target when the readers
-    would refuse the file (stopping at the first line past MAX_TASKS_BYTES)."""
+    """The tasks file's task lines, or one SwordsError naming `what` and the target where the readers would refuse."""
     lines, size = [], len(_header_bytes(taskset.header)) + _STAMP_BYTES  # the readers' bound is the whole file's
     for number, task in enumerate(taskset.tasks, 2):
         text = json.dumps(asdict(task), ensure_ascii=False) + "\n"

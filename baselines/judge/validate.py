@@ -61,8 +61,7 @@ def kappa(a: Sequence[bool], b: Sequence[bool]) -> float | None:
 
 
 def agreement_figures(judged: list[float], scores: list[float]) -> dict:
-    """Judged values against the human scores of the same candidates, flat keys as a record's `agreement` carries
-    them; None where undefined."""
+    """Judged values against the same candidates' human scores, keyed as `agreement` is; None where undefined."""
     figures: dict = {"candidates": len(judged)}
     for name, above in LEVELS:
         a, b = [value > above for value in judged], [score > above for score in scores]
@@ -242,14 +241,10 @@ def table(judge: str, entry: dict) -> str:
         (f"one person ({person['candidates']:,})", person),
         (f"humans: two pools ({ceiling['candidates']:,})", ceiling),
     )
+    keys = [f"{measure}_{level}" for level in ("acceptable", "conceivable") for measure in ("accuracy", "kappa")]
+    widths = (10, 11, 10, 10, 10)
     for name, figures in rows:
-        cells = [
-            figures[f"{measure}_{level}"]
-            for level in ("acceptable", "conceivable")
-            for measure in ("accuracy", "kappa")
-        ]
-        cells.append(figures["spearman"])
-        widths = (10, 11, 10, 10, 10)
+        cells = [figures[key] for key in (*keys, "spearman")]
         lines.append(f"{name:28}" + "".join(f"{_cell(v):>{w}}" for v, w in zip(cells, widths, strict=True)))
     probability = entry["p_accept"]
     if probability["candidates"]:

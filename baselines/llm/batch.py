@@ -1,11 +1,10 @@
 """The OpenAI Batch API's files, which vLLM's `run_batch` reads and writes alike: a run's requests written as its
-input file (a line a request: `custom_id`, `method`, `url`, `body`), and the output file read back (`custom_id`,
-`response.status_code`, `response.body`, `error`) as each request's answer or why it has none.
+input file, and the output file read back as each request's answer or why it has none.
 
 A custom_id is a digest of the item's id (a target, a judging task's candidate), the request and the run's settings,
 so an answer is taken only for the very request this run would send: an output of another export, other settings or
-another split is refused in one line, before anything is imported. It is 39 characters of lower-case letters, digits
-and hyphens, which every batch API takes (some take no more than 64, and only those characters).
+another split is refused in one line, before anything is imported. Its 39 characters of [a-z0-9-] are what every
+batch API takes (some take no more than 64).
 """
 
 from __future__ import annotations
@@ -68,8 +67,7 @@ def requests_file_is_ours(path: Path) -> bool:
 
 
 def check_export_path(path: Path, force: bool, what: str = "--batch-export") -> None:
-    """Before any work: `path` can take the requests file; a file there that no export wrote is replaced only with
-    --force, a symbolic link never."""
+    """Before any work: `path` can take the requests file (another file only with --force, a link never)."""
     if path.is_symlink():
         raise SwordsError(f"{what} {path}: it is {file_kind(path)}; an export never writes through a link: name a file")
     check_output_file(path, f"{what} {path}", create_folder=True)
@@ -200,8 +198,7 @@ def summary(
     then: str = "the journal keeps every answer: import a file with the rest, or rerun without --batch-import to "
     "ask the server",
 ) -> str:
-    """The one line naming what an import left unanswered: its lines that failed (line, item, why) and that name no
-    request, in file order, then the items the file does not hold; then how to complete the run."""
+    """The one line naming what an import left unanswered: failed and unreadable lines, the items missing; `then`."""
     lines = [
         (outputs.outcomes[item].line, f"line {outputs.outcomes[item].line} ({item}): {reason}")
         for item, reason in failures.items()

@@ -40,9 +40,7 @@ class ResponseCache:
             record = json.loads(path.read_bytes(), parse_constant=_not_json)
         except (OSError, ValueError, RecursionError):
             return None
-        if not isinstance(record, dict) or not isinstance(record.get("response"), dict):
-            return None
-        return record
+        return record if isinstance(record, dict) and isinstance(record.get("response"), dict) else None
 
     def put(self, key: str, record: dict) -> None:
         path = self.path(key)

@@ -71,8 +71,7 @@ def is_openai(base_url: str) -> bool:
 
 
 def api_key(base_url: str, api_key_env: str, session_key: str | None = None) -> str:
-    """The key to send: the session's, else the environment's. OpenAI's API needs one; other servers get a
-    placeholder (local servers take any key; one that wants a key answers 401)."""
+    """The session's key, else the environment's; required by OpenAI's API, else a placeholder (a server may 401)."""
     key = session_key or os.environ.get(api_key_env)
     if key:
         return key
@@ -169,8 +168,7 @@ class LLMClient:
             self._client = None
 
     async def request(self, endpoint: str, body: dict) -> Reply:
-        """The reply to one request, from the cache, else the API with retries; TargetFailed (this request is
-        hopeless) or FatalAPIError (none will succeed). An empty completion is returned, not cached."""
+        """The reply, cached or with retries, else TargetFailed or FatalAPIError (all fail); empty ones: not cached."""
         key = self.cache.key(endpoint, self.cache_identity or self.base_url, body)
         record = self.cache.get(key)  # a dict holding a "response" object, or None
         if record is not None:

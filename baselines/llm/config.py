@@ -60,8 +60,7 @@ PRICES = {
 
 
 def read_escapes(text: str, what: str) -> str:
-    """A string typed on a command line, its backslash escapes read as Python reads them (a newline
-    arrives as backslash-n); other characters, é or 😀, stay as they are."""
+    """A command line's string with its backslash escapes read as Python reads them ("\\n" a newline; é stays)."""
     import codecs
 
     try:
@@ -236,8 +235,7 @@ class LLMConfig:
         return self.force_longer if self.force_longer is not None else self.mode == "completions"
 
     def pricing(self, base_url: str) -> Pricing:
-        """What the run's tokens cost (usage.py): the price options if given (the user's say-so); else none for a
-        model served on this machine, the price table's (OpenAI's list) for a model it has, none for another."""
+        """The price options if given; else none for a model served here, PRICES' for a model it lists, else none."""
         known = PRICES.get(self.model_name)
         if self.price_prompt is not None or self.price_completion is not None:
             known = known or (0.0, 0.0)

@@ -48,8 +48,7 @@ def model_path(model: str | None = None) -> Path:
 
 
 def unavailable_reason() -> str | None:
-    """Why the local engine cannot run here (a missing package, model file, a broken one), reading only its default
-    model's header (0.1 s)."""
+    """Why the local engine cannot run here (a package, its model file), reading only the model's header (0.1 s)."""
     for package in ("xllamacpp", "gguf"):  # llama.cpp's server; the model file's header is checked with gguf
         if not installed(package):
             return f"needs {package}: {INSTALL}"
@@ -61,8 +60,7 @@ def unavailable_reason() -> str | None:
 
 
 def default_threads() -> int:
-    """The engine's threads when none are given: $OMP_NUM_THREADS (SLURM sets it to a job's cores), else every core
-    this process may run on."""
+    """$OMP_NUM_THREADS (SLURM sets it to a job's cores), else every core this process may run on."""
     value = os.environ.get("OMP_NUM_THREADS", "").strip()
     if value:
         if not (value.isdecimal() and 1 <= int(value) <= MAX_THREADS):

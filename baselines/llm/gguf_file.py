@@ -77,8 +77,7 @@ class GGUFHeader:
         return value if isinstance(value, int) and value > 0 else None
 
     def kv_bytes_per_token(self, bytes_per_value: int = 2) -> int | None:
-        """Bytes of KV cache one token takes (f16 K and V in every layer), from the header's shapes; None when
-        the header lacks them (not a transformer llama.cpp sizes this way)."""
+        """Bytes of KV cache one token takes (f16 K and V in every layer); None when the header lacks the shapes."""
         layers, heads = self.arch_value("block_count"), self.arch_value("attention.head_count")
         embedding = self.arch_value("embedding_length")
         kv_heads = self.arch_value("attention.head_count_kv")

@@ -45,8 +45,7 @@ def kept_length(max_tokens: int) -> int:
 
 
 def bounded(text: str, finish_reason: str | None, max_tokens: int) -> tuple[str, str | None]:
-    """The completion as kept: at most kept_length(max_tokens) characters, the rest taken as cut by the token
-    limit (finish reason "length", so the item at the cut is dropped)."""
+    """At most kept_length(max_tokens) characters of a completion; a longer one as cut by the limit ("length")."""
     limit = kept_length(max_tokens)
     return (text, finish_reason) if len(text) <= limit else (text[:limit], "length")
 
@@ -59,8 +58,7 @@ _LETTER = re.compile(r"[^\W\d_]")
 
 
 def split_completion(text: str, finish_reason: str | None = None) -> list[str]:
-    """The raw items of a completion, in order; cut by the token limit, the piece after the last separator
-    ("... get away, get") is dropped."""
+    """The raw items of a completion; cut by the token limit, its last piece ("... get away, get") is dropped."""
     pieces = _SEPARATORS.split(text)
     if finish_reason == "length" and pieces:
         pieces = pieces[:-1]
@@ -75,8 +73,7 @@ def normalize_item(item: str) -> str:
     item = _NUMBERING.sub("", item, count=1)
     item = item.replace("**", "").replace("__", "")
     item = " ".join(item.split())
-    item = item.strip(_QUOTES + " ").rstrip(".!?").strip(_QUOTES + " ")
-    return item
+    return item.strip(_QUOTES + " ").rstrip(".!?").strip(_QUOTES + " ")
 
 
 def _is_heading(piece: str) -> bool:
@@ -87,8 +84,7 @@ def _is_heading(piece: str) -> bool:
 def parse_completion(
     text: str, target: str | None = None, finish_reason: str | None = None, most: int | None = None
 ) -> list[str]:
-    """Distinct substitutes in the order they first appear: no target, no empty or non-word items; the first
-    `most` of them if given."""
+    """Distinct substitutes in order of appearance (no target, no empty or non-word item), at most `most`."""
     seen: set[str] = set()
     if target:
         seen.add(" ".join(target.split()).casefold())

@@ -77,8 +77,7 @@ def _same_config(source: tuple[str, str]) -> list[tuple[str, str]]:
 
 
 def _other(scored: frozenset[tuple[str, str]], source: tuple[str, str]) -> str:
-    """A split holding none of the scored targets, as an example: of the same config if one is, else the first
-    listed ('' if none is)."""
+    """A split holding none of the scored targets, as an example: of the same config if one is ('' if none is)."""
     everything = [(config, split) for config, splits in swords_dataset.CONFIGS.items() for split in splits]
     free = [candidate for candidate in (*_same_config(source), *everything) if candidate not in scored]
     return f" (e.g. {free[0][0]}:{free[0][1]})" if free else ""

@@ -26,8 +26,7 @@ _START, _END = "\ue000", "\ue001"  # private-use marks that survive whitespace n
 
 
 def mark_target(context: str, target: str, offset: int) -> str:
-    """The context on one line (runs of whitespace become one space) with the target at `offset` (not an earlier
-    occurrence: marked before normalising) wrapped in `**`."""
+    """The context on one line with the target at `offset` (marked before whitespace is normalised) in `**`."""
     if context[offset : offset + len(target)].lower() != target.lower():
         raise ValueError(f"target {target!r} is not at offset {offset}")
     marked = context[:offset] + _START + context[offset : offset + len(target)] + _END + context[offset + len(target) :]
@@ -107,8 +106,7 @@ class PromptBuilder:
         self._separator_tokens = tokenizer.count("a" + SEPARATOR + "b") - tokenizer.count("a") - tokenizer.count("b")
 
     def order(self, row: dict) -> list[dict]:
-        """The priming candidates for `row`, shuffled by the run's seed and the target id (so adding targets or
-        resuming a run changes no prompt)."""
+        """The priming candidates, shuffled by seed and target id (adding targets or resuming changes no prompt)."""
         candidates = [e for e in self.pool if e["id"] != row["id"]]
         random.Random(f"{self.seed}:{row['id']}").shuffle(candidates)
         return candidates
@@ -147,18 +145,14 @@ class PromptBuilder:
         return self.tokenizer.count(query_block(row))
 
     def _example_tokens(self, example: dict) -> int:
-        """What one more priming example adds: normally exact (BPE splits at an example's boundaries); build()
-        checks it."""
+        """What one more priming example adds: exact when BPE splits at its boundaries (build() checks)."""
         if self.mode == "chat":
-            return self._chat_pair_tokens(example)
+            return (
+                self.tokenizer.chat_pair_overhead
+                + self._piece("q:" + example["id"], lambda: self._question(example))
+                + self._piece("a:" + example["id"], lambda: self._answer(example))
+            )
         return self._piece("text:" + example["id"], lambda: self._example(example)) + self._separator_tokens
-
-    def _chat_pair_tokens(self, example: dict) -> int:
-        return (
-            self.tokenizer.chat_pair_overhead
-            + self._piece("q:" + example["id"], lambda: self._question(example))
-            + self._piece("a:" + example["id"], lambda: self._answer(example))
-        )
 
     def build(self, row: dict) -> Prompt:
         order = self.order(row)

@@ -32,8 +32,7 @@ def prompting(
     benchmark: str | None = None,
     split: str | None = None,
 ) -> tuple[Tokenizer, PromptBuilder, dict]:
-    """(tokenizer, prompt builder, sampling parameters with the logit bias) for a run scoring `split` of
-    `benchmark`, as the module docstring says."""
+    """(tokenizer, prompt builder, sampling parameters with the logit bias) for a run scoring `split` of `benchmark`."""
     source = settings.priming_split(benchmark, split)  # a split that cannot be used: said before any probe
     tokenizer = choose_tokenizer(settings.model_name, settings.tokenizer, base_url, local=local)
     builder = PromptBuilder(

@@ -78,8 +78,7 @@ def retry_after_seconds(headers: Mapping[str, str] | None) -> float | None:
 
 
 def classify(error: Exception, timeout: float, where: str, redact: Callable[[str], str]) -> Retryable:
-    """A failed request's exception as a Retryable, or FatalAPIError (no request will succeed) or TargetFailed (this
-    one never will) raised. `where` is the server's public URL."""
+    """A failed request's exception as a Retryable, else FatalAPIError or TargetFailed raised (`where`: the server)."""
     import openai
 
     if isinstance(error.__cause__, ProxyUnusable) or isinstance(error, ProxyUnusable):
@@ -189,8 +188,7 @@ def _socket_reason(error: BaseException | None) -> str | None:
 
 
 async def note_headers(response) -> None:
-    """httpx response hook: a response's headers noted on its request, so that a timeout reading the body can be
-    told from a server that never answered."""
+    """httpx hook: the headers noted on the request, to tell a timeout reading the body from no answer at all."""
     length = response.headers.get("content-length")
     response.request.extensions[_HEADERS_SEEN] = (
         response.status_code,

@@ -15,8 +15,7 @@ from swords_lexsub.http_client import MAX_BODY_BYTES, BodyTooLarge, bounded_clie
 
 
 class ServerTokenizer(Tokenizer):
-    """The serving model's own tokenizer through its server (llama.cpp's /tokenize, /apply-template and /props, or
-    vLLM's /tokenize): a prompt's budget is exact for any model."""
+    """The served model's own tokenizer through its server's /tokenize: a prompt's budget exact for any model."""
 
     def __init__(self, base_url: str, model: str, flavor: str, timeout: float = 10.0, direct: bool = False) -> None:
         root = base_url.rstrip("/")
@@ -120,8 +119,7 @@ def _reason(error: Exception) -> str:
 
 
 def server_tokenizer(base_url: str, model: str, timeout: float = 5.0, direct: bool = False) -> ServerTokenizer | None:
-    """The tokenizer of the model behind `base_url` if its server offers /tokenize, else None; ServerUnreachable if
-    it does not answer within `timeout`. `direct`: through no proxy."""
+    """The server's /tokenize as a tokenizer, else None; ServerUnreachable without an answer within `timeout`."""
     for flavor in ("llama.cpp", "vllm"):
         try:
             tokenizer = ServerTokenizer(base_url, model, flavor, timeout, direct)

@@ -1,7 +1,6 @@
 """One run's requests to an LLM server, from start to close: the embedded engine (--local), the client and the event
-loop the requests run on, taken as they complete. The prompted LLM (prompted.py) and the LLM judge (judge/llm.py)
-each hold one, differing only in the client's settings and what a local model's answers are cached under. The loop
-runs only while the caller waits for the next answers, so a caller journalling each answer needs no thread.
+loop the requests run on, taken as they complete (the prompted LLM and the LLM judge each hold one). The loop runs
+only while the caller waits for the next answers, so a caller journalling each answer needs no thread.
 
 A signal handler's exception (Ctrl-C, `swords`'s SIGTERM handler) may be raised anywhere inside the loop, leaving two
 kinds of wreckage, both seen under load: the callback that stops the loop may already be queued and would stop the
@@ -62,8 +61,7 @@ def settle(loop: asyncio.AbstractEventLoop, tasks: set[asyncio.Task]) -> None:
 
 
 def close_within(loop: asyncio.AbstractEventLoop, coroutine: Coroutine[Any, Any, Any]) -> None:
-    """Run `coroutine` (a client's close) for at most SETTLE_SECONDS, then abandon it; its exception is not raised
-    (a close that fails leaves nothing to keep)."""
+    """Run `coroutine` (a client's close) for at most SETTLE_SECONDS, then abandon it; its exception is dropped."""
     task = loop.create_task(coroutine)
     done, _ = run_to_end(loop, asyncio.wait({task}, timeout=SETTLE_SECONDS))
     if done:
@@ -77,8 +75,7 @@ def close_within(loop: asyncio.AbstractEventLoop, coroutine: Coroutine[Any, Any,
 def in_completion_order(
     loop: asyncio.AbstractEventLoop, coroutines: Iterable[Coroutine[Any, Any, Any]]
 ) -> Iterator[set[asyncio.Task]]:
-    """Start every coroutine as a task and yield those finished at each wait; a caller stopping early has the rest
-    cancelled and settled."""
+    """Every coroutine as a task, those finished yielded at each wait; stopped early, the rest are settled."""
     pending = {loop.create_task(coroutine) for coroutine in coroutines}
     try:
         while pending:
@@ -98,8 +95,7 @@ class LLMSession:
         self._loop: asyncio.AbstractEventLoop | None = None
 
     def start(self, local_identity: Callable[[LocalEngine], str] | None = None, **client_options) -> LLMClient:
-        """Start the engine, if any (its answers cached under `local_identity(engine)`: a new port each time), and
-        make the client."""
+        """Start the engine, if any (cached under `local_identity(engine)`: its port changes), and make the client."""
         if self.engine is not None:
             client_options["base_url"] = self.engine.start()
             client_options["direct"] = True

@@ -57,8 +57,7 @@ CHAT_REPLY_PRIMING = 3
 
 
 class Tokenizer:
-    """Counts tokens of text (special-token strings as plain text, as in a prompt); `prompt_overhead`: tokens the
-    server adds around a prompt (a BOS token)."""
+    """Counts tokens of text (special tokens as plain text); `prompt_overhead`: what a server adds (a BOS token)."""
 
     prompt_overhead = 0
 

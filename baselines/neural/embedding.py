@@ -168,8 +168,7 @@ class WordNetEmbedding(_EncoderSystem):
         self.encoder = shared_encoder(model, max_length)
 
     def candidates(self, row: dict) -> list[tuple[str, str]]:
-        """(word, group) to rerank: WordNet's first `pool` words, then `neighbours` of the 3 × `neighbours` nearest
-        vocabulary words not among them, as wordnet_pool filters them."""
+        """(word, group) to rerank: WordNet's first `pool` words, then `neighbours` of its 3 × `neighbours` nearest."""
         readings = target_readings(row)
         # A target WordNet lacks (CoInCo's "deplorably") still has neighbours under its tagged POS.
         wn_pos = readings[0][1] if readings else UD_TO_WORDNET.get(row.get("pos") or "")

@@ -3,7 +3,7 @@ the context shared (:mod:`swords_baselines.neural.embedding` says how and what e
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import lru_cache
 from pathlib import Path
 
@@ -114,13 +114,18 @@ class ContextualEncoder:
         order = sorted(range(len(packs)), key=lambda i: (lengths[i], i))
         result: list[list[float]] = [[] for _ in rows]
         if self.fast_pass is not None:
-            for chunk in self._token_chunks(order, lengths):
+            # Up to about 2,500 tokens a fast pass (where the matrix products run fastest on a CPU).
+            for chunk in _chunks(order, lambda chunk, i: sum(lengths[j] for j in chunk) + lengths[i] > 2500):
                 vectors = self.fast_pass.word_vectors([PackedRow(*packs[i]) for i in chunk])
                 self._cosines(vectors, chunk, packs, result)
             return result
         offset = self._position_offset()
         with torch.inference_mode():
-            for chunk in self._packed_chunks(order, lengths):
+            # At most packed_batch rows a pass, fewer when long (attention grows with length²); in ascending length,
+            # the newest row sets the width.
+            for chunk in _chunks(
+                order, lambda chunk, i: len(chunk) == self.packed_batch or (len(chunk) + 1) * lengths[i] ** 2 > 2**20
+            ):
                 width = max(lengths[i] for i in chunk)
                 # Built as lists, turned into tensors once per chunk. group: 0 for the context, k for the
                 # pieces of word k (1 = the target), -1 for padding.
@@ -170,30 +175,6 @@ class ContextualEncoder:
             result[i] = (row_vectors[1:] @ row_vectors[0]).tolist()
             first += count
 
-    def _token_chunks(self, order: list[int], lengths: list[int]) -> Iterator[list[int]]:
-        """Rows per fast pass: up to about 2,500 tokens (where the matrix products run fastest on a CPU)."""
-        chunk: list[int] = []
-        tokens = 0
-        for i in order:
-            if chunk and tokens + lengths[i] > 2500:
-                yield chunk
-                chunk, tokens = [], 0
-            chunk.append(i)
-            tokens += lengths[i]
-        if chunk:
-            yield chunk
-
-    def _packed_chunks(self, order: list[int], lengths: list[int]) -> Iterator[list[int]]:
-        """Rows per forward pass: at most packed_batch, and fewer when long (attention grows with length²)."""
-        chunk: list[int] = []
-        for i in order:  # ascending length, so the newest row sets the width
-            if chunk and (len(chunk) == self.packed_batch or (len(chunk) + 1) * lengths[i] ** 2 > 2**20):
-                yield chunk
-                chunk = []
-            chunk.append(i)
-        if chunk:
-            yield chunk
-
     def _position_offset(self) -> int:
         """Where position ids start: 0 for BERT-style encoders, after the padding index for RoBERTa-style ones."""
         config = EncoderConfig.from_dict(self.network.config.to_dict())
@@ -232,6 +213,18 @@ class ContextualEncoder:
             else:
                 result[owner].append(float(vector @ target))
         return result
+
+
+def _chunks(order: list[int], full: Callable[[list[int], int], bool]) -> Iterator[list[int]]:
+    """`order` in consecutive chunks, a new one started where `full(chunk, i)` says row `i` does not fit."""
+    chunk: list[int] = []
+    for i in order:
+        if chunk and full(chunk, i):
+            yield chunk
+            chunk = []
+        chunk.append(i)
+    if chunk:
+        yield chunk
 
 
 def shared_encoder(model: str = PACKAGED_MINILM, max_length: int = 32) -> ContextualEncoder:

@@ -31,8 +31,7 @@ def packaged_minilm_folder() -> Path:
 
 
 def check_minilm_weights(path: Path) -> None:
-    """Refuse `path` in one line unless it is the pinned weights (hashed once a process while its size and mtime
-    hold: about 0.2 s for its 91 MB)."""
+    """Refuse `path` unless it is the pinned weights (hashed once while size and mtime hold: 0.2 s for 91 MB)."""
     try:
         status = path.stat()
     except OSError as error:

@@ -84,8 +84,7 @@ class EncoderWeights:
 
     @classmethod
     def from_folder(cls, folder: str | Path) -> EncoderWeights | None:
-        """From ``config.json`` and ``model.safetensors`` in a model folder; None when the folder holds another
-        kind of model or other files (the caller then loads it through transformers)."""
+        """From a folder's ``config.json`` and ``model.safetensors``; None for any other (transformers loads it)."""
         config = EncoderConfig.from_folder(folder)
         weights_file = Path(folder) / "model.safetensors"
         if config is None or not config.supported or not weights_file.is_file():

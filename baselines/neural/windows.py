@@ -17,8 +17,7 @@ class Window:
 
 
 def split_context(tokenizer, row: dict) -> Window:
-    """The row's context tokenized on each side of the target (as the whole sentence, the target being a whole
-    word), shared by many substitutes."""
+    """The row's context tokenized on each side of the target, shared by many substitutes (split_contexts)."""
     return split_contexts(tokenizer, [row])[0]
 
 
@@ -43,8 +42,7 @@ def word_pieces(tokenizer, word: str, space_before: bool) -> list[int]:
 
 
 def assemble(tokenizer, window: Window, middle: list[int], max_length: int) -> tuple[list[int], int]:
-    """([CLS] left middle right [SEP] cut to max_length pieces around the middle, the shorter side kept whole, where
-    the middle starts)."""
+    """([CLS] left middle right [SEP] cut to max_length around the middle, the shorter side whole; its start)."""
     room = max(max_length - 2 - len(middle), 0)
     left_room = max(room // 2, room - len(window.right))
     left = window.left[len(window.left) - min(len(window.left), left_room) :]

@@ -19,8 +19,7 @@ from swords_lexsub.errors import SwordsError
 def check_batch_options(
     system: type[System], name: str, export: str | None, imported: str | None, force: bool, paths: dict[str, Path]
 ) -> None:
-    """Before any work: one batch option at most, for a system that sends requests; the export file's place, never
-    one of the run's files (`paths`)."""
+    """Before any work: one batch option, for a system that sends requests; the export never one of `paths`."""
     if export and imported:
         raise SwordsError("--batch-export writes requests and --batch-import reads answers: pass one of them")
     option = "--batch-export" if export else "--batch-import" if imported else None
@@ -54,7 +53,6 @@ def export_requests(system: System, rows: Sequence[dict], paths: dict[str, Path]
 
 
 def import_answers(system: System, rows: Sequence[dict], header: dict, path: Path) -> None:
-    """The system answers from the output file at `path`; a line naming a request this run would not send (another
-    export, other settings) is one SwordsError before anything is journalled."""
+    """The system answers from the output file at `path`, refused (read_outputs) before anything is journalled."""
     expected = {name: target for target, name, _, _ in system.batch_requests(rows, identity(header))}
     system.answer_from(read_outputs(path, expected))

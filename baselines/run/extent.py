@@ -63,8 +63,7 @@ def shown_reach(header: dict) -> str:
 
 
 def check_not_narrowed(where: Path, recorded: dict, limit: int, what: str) -> None:
-    """Refuse a --limit below the targets the run recorded at `where` answers (not its --limit: --limit 762 after a
-    full run of 762 drops nothing)."""
+    """Refuse a --limit below the targets answered at `where` (not its --limit: 762 after a full 762 drops none)."""
     answered = held(recorded)
     if 0 < limit < answered:
         raise SwordsError(
@@ -110,8 +109,7 @@ def targets_text(header: dict) -> str:
 
 
 def seed_journal(paths: dict[str, Path], stored: dict, journal_line) -> None:
-    """Start a journal (atomically) from a finished limited run's predictions, under its header, so that a wider run
-    answers only the targets it lacks."""
+    """A journal (atomically) of a finished limited run's predictions: a wider run answers only what it lacks."""
     from swords_baselines.run.runner import journal_answer
 
     with atomic_writer(paths["journal"]) as journal, open(paths["jsonl"], encoding="utf-8") as predictions:

@@ -42,8 +42,7 @@ def written_files(paths: dict[str, Path]) -> str:
 
 
 def check_location(output: Path, paths: dict[str, Path]) -> None:
-    """Before any work: the run's files can be ordinary files in a folder that takes files (made if missing), none
-    a symbolic link."""
+    """Before any work: the run's files can be ordinary files (no symbolic link) in a folder, made if missing."""
     for path in paths.values():
         if path.is_symlink():
             raise SwordsError(

@@ -21,8 +21,7 @@ class UnusableMetrics(SwordsError):
 
 
 def read_bounded(path: Path, limit: int = MAX_METRICS_BYTES) -> bytes:
-    """The bytes of a regular file of at most `limit` bytes, checked by stat before and after opening (without
-    blocking on a pipe)."""
+    """A regular file of at most `limit` bytes, checked before and after opening (never blocking on a pipe)."""
     try:
         info = path.stat()
     except OSError as error:

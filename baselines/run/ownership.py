@@ -151,8 +151,7 @@ def file_hashes(paths: dict[str, Path]) -> dict[str, str]:
 
 
 def record_outputs(paths: dict[str, Path], header: dict, hashes: dict[str, str] | None = None) -> dict:
-    """Write the metrics file's header with the prediction files' sha256 (before the journal that vouched for them
-    goes); returns it."""
+    """Write (and return) the metrics file's header with the prediction files' sha256, before the journal goes."""
     recorded = {**header, "files": file_hashes(paths) if hashes is None else hashes}
     atomic_write(paths["metrics"], json.dumps({"run": recorded}, indent=2, allow_nan=False).encode("utf-8"))
     return recorded
@@ -163,8 +162,7 @@ def _staging_prefix(paths: dict[str, Path]) -> str:
 
 
 def remove_stale_staging(paths: dict[str, Path]) -> None:
-    """Remove the staging folders a killed run left (write_outputs' name, holding only the prediction files and
-    their temporary files). Called under the run's lock, so no other run is using one."""
+    """Remove the staging folders (holding only prediction files) a killed run left; under the run's lock."""
     folder, prefix = paths["jsonl"].parent, _staging_prefix(paths)
     names = {paths[role].name for role in PREDICTION_FILES}
     try:

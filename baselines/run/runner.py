@@ -37,8 +37,7 @@ def _shown_value(value: object, limit: int = 40) -> str:
 
 
 def settings_difference(recorded: dict, wanted: dict, most: int = 3) -> str:
-    """What differs between two run headers, as "option: 'recorded' then, 'wanted' now": another system alone,
-    else the benchmark, then `most` options alphabetically and the others' names."""
+    """What differs, as "option: 'recorded' then, 'wanted' now": the system, else the benchmark, then `most` more."""
     if recorded.get("system") != wanted.get("system"):
         return f"system: {_shown_value(recorded.get('system'))} then, {_shown_value(wanted.get('system'))} now"
     old, new = _flat(recorded), _flat(wanted)
@@ -61,8 +60,7 @@ def _refuse_constant(name: str) -> None:
 
 
 def journal_answer(line: str) -> tuple[str, Prediction]:
-    """A journal line's target id and prediction, as a run writes them (strict JSON, [string, finite number]
-    pairs); ValueError otherwise."""
+    """A journal line's target id and prediction (strict JSON, [string, finite number] pairs), else ValueError."""
     record = json.loads(line, parse_constant=_refuse_constant)
     if not isinstance(record, dict) or not isinstance(record.get("id"), str):
         raise ValueError("not an answer")
@@ -141,8 +139,7 @@ def journal_line(system: str, target_id: str, prediction: Prediction) -> str:
 
 
 def upstream_keyed(rows: Sequence[dict], predictions: dict[str, Prediction]) -> dict[str, Prediction]:
-    """The predictions keyed by the upstream SWORDS library's ids, for the targets it has (not CoInCo's
-    problematic ones, which the JSONL keeps)."""
+    """The predictions by the upstream library's ids, for its targets (not CoInCo's problematic ones)."""
     return {
         row.get("upstream_id") or row["id"]: predictions[row["id"]]
         for row in rows

@@ -121,8 +121,7 @@ def _decimals(value: float) -> int:
 
 
 def merged_report(own: dict, reports: list[dict]) -> dict:
-    """The join's report: its own figures plus the shards' (numbers added, a sum kept to its parts' decimals; any
-    other figure as the first that has it)."""
+    """Its own figures plus the shards' (numbers added to their parts' decimals; any other figure: the first's)."""
     total = dict(own)
     for report in reports:
         for key, value in report.items():
@@ -202,8 +201,7 @@ def foreign_key(path: Path, number: int, key: str, shard: Shard) -> SwordsError:
 
 
 def join_run(paths: dict[str, Path], header: dict, rows: list[dict], force: bool, stack: ExitStack) -> Joined:
-    """Join the run's shard files into its journal (made, or completed, atomically), under `stack`'s locks.
-    `force` discards an earlier journal of the output first, as the run would."""
+    """Join the shard files into the journal (atomically), under `stack`'s locks; `force` discards it first."""
     from swords_baselines.run.ownership import journal_header
     from swords_baselines.run.runner import journal_answer, journal_line, same_settings, settings_difference
 
@@ -283,8 +281,7 @@ def journal_so_far(journal: Path, force: bool, ours: Callable[[Path], bool]) -> 
 def run_shard(
     cls, options: dict, identity_: dict, split: tuple[str, str], paths: dict, shard: Shard, **run_args
 ) -> int:
-    """`swords run --shard K/N`: answer the targets of part K into its shard file (resumable), score nothing.
-    `run_args`: limit, progress, force."""
+    """`swords run --shard K/N`: part K's answers into its shard file, resumable; `run_args`: limit, progress, force."""
     import swords_dataset
     from swords_baselines.run.extent import extent_header, limited_rows
     from swords_baselines.run.files import check_location
