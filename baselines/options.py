@@ -32,9 +32,7 @@ class Option:
     def parse_type(self):
         if self.minimum is None and self.maximum is None:
             return self.type
-        if self.type is int:
-            return int_range(self.minimum, self.maximum)
-        return float_range(self.minimum, self.maximum)
+        return int_range(self.minimum, self.maximum) if self.type is int else float_range(self.minimum, self.maximum)
 
     def add_to(self, parser: argparse.ArgumentParser) -> None:
         flag = "--" + self.name.replace("_", "-")

@@ -156,12 +156,8 @@ def holds_target(word: str, forms: Sequence[str]) -> bool:
     """Whether `word` is a longer expression holding one of the target's `forms` as a part, word for word
     ("printing press" and "press-up" hold "press"; "pressure" and "pressing" do not)."""
     pieces = _pieces(word)
-    for form in forms:
-        part = _pieces(form)
-        width = len(part)
-        if part and len(pieces) > width and any(pieces[i : i + width] == part for i in range(len(pieces) - width + 1)):
-            return True
-    return False
+    parts = [part for part in map(_pieces, forms) if part and len(pieces) > len(part)]
+    return any(pieces[i : i + len(part)] == part for part in parts for i in range(len(pieces) - len(part) + 1))
 
 
 WIDER_STEPS = 2  # beyond two steps WordNet adds next to nothing for the targets still short (SWORDS test)

@@ -302,8 +302,6 @@ def validate_command(args: argparse.Namespace) -> int:
     if args.output:
         refuse_input_as_output([(f"--output {args.output}", args.output)], [model_input(args)])
         refuse_link(Path(args.output), f"--output {args.output}")
-    from swords_baselines.judge.waits import Announced
-
     judge = judge_of(args, "judge validate")
     with said_as("judge validate"):
-        return run_validation(args, Announced(judge, "judge validate"))
+        return run_validation(args, judge)

@@ -12,6 +12,7 @@ import hashlib
 import json
 import os
 import time
+from contextlib import suppress
 from pathlib import Path
 
 from swords_baselines.llm.config import default_cache_dir
@@ -42,19 +43,15 @@ def content_sha256(path: Path, folder: Path | None = None) -> str:
     folder = digest_folder() if folder is None else folder
     stamp = _stamp(path, path.stat())
     kept = folder / (hashlib.sha256(str(path).encode("utf-8", "surrogateescape")).hexdigest() + ".json")
-    try:
+    with suppress(OSError, ValueError, KeyError, AttributeError, RecursionError):
         found = json.loads(kept.read_bytes())
         digest = found.pop("sha256")
         if found == stamp and isinstance(digest, str) and len(digest) == 64 and set(digest) <= _HEX:
             return digest
-    except (OSError, ValueError, KeyError, AttributeError, RecursionError):
-        pass
     started = time.time_ns()
     digest = sha256_of(path, "--model")
     settled = max(stamp["mtime_ns"], stamp["ctime_ns"]) <= started - SETTLE_NS
     if settled and _stamp(path, os.stat(path)) == stamp:  # not changed while it was read
-        try:
+        with suppress(OSError):
             atomic_write(kept, json.dumps({**stamp, "sha256": digest}).encode("utf-8"), durable=False)
-        except OSError:
-            pass
     return digest

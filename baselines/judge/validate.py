@@ -27,6 +27,7 @@ from pathlib import Path
 
 import swords_dataset
 from swords_baselines.judge.outputs import VALIDATE_WRITER, refuse_foreign, validation_entries
+from swords_baselines.judge.waits import announce, retry_status, say_slots
 from swords_lexsub.errors import SwordsError
 from swords_lexsub.files import atomic_write, check_output_file
 from swords_lexsub.terminal import shown
@@ -55,9 +56,7 @@ def _finite(value: float | None) -> float | None:
 
 def kappa(a: Sequence[bool], b: Sequence[bool]) -> float | None:
     """Cohen's kappa, None where chance agreement is 1 (both sides one and the same constant)."""
-    if not a or len(set(a) | set(b)) == 1:
-        return None
-    return _finite(cohen_kappa(a, b))
+    return None if not a or len(set(a) | set(b)) == 1 else _finite(cohen_kappa(a, b))
 
 
 def agreement_figures(judged: list[float], scores: list[float]) -> dict:
@@ -164,7 +163,10 @@ def run_validation(args: argparse.Namespace, judge) -> int:
     labels: dict[str, list[str]] = {}  # each candidate's, for one person's figures
     from swords_lexsub.progress import Progress
 
+    announce(judge, "judge validate")
     with judge, Progress(total=len(items), unit="candidate", desc="validate", file=sys.stderr, disable=None) as bar:
+        say_slots(judge, "judge validate")
+        judge.client.on_retry = retry_status("judge validate")  # retries said in lines, not in the bar
         for verdict in judge.verdicts(items):
             bar.update(1)
             if verdict.label is None:

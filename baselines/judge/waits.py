@@ -46,23 +46,3 @@ def retry_status(command: str, bar=None) -> Callable[[object, str, float], None]
             print(shown(f"{command}: {status}"), file=sys.stderr)
 
     return retrying
-
-
-class Announced:
-    """A judge that says what it waits for as it is entered (`with judge:`) and shows its retries."""
-
-    def __init__(self, judge: LLMJudge, command: str) -> None:
-        self._judge, self._command = judge, command
-
-    def __getattr__(self, name: str):
-        return getattr(self._judge, name)
-
-    def __enter__(self) -> Announced:
-        announce(self._judge, self._command)
-        self._judge.__enter__()
-        say_slots(self._judge, self._command)
-        self._judge.client.on_retry = retry_status(self._command)
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self._judge.__exit__(*exc)

@@ -38,7 +38,9 @@ def custom_id(item_id: str, endpoint: str, body: dict, settings: dict) -> str:
     return f"{_PREFIX}{hashlib.sha256(text.encode()).hexdigest()[:_DIGEST_CHARS]}"
 
 
-def _is_ours(name: object) -> bool:
+def _is_ours(request: object) -> bool:
+    """Whether a parsed line is a request with a custom_id of ours."""
+    name = request.get("custom_id") if isinstance(request, dict) else None
     if not isinstance(name, str) or not name.startswith(_PREFIX):
         return False
     digest = name[len(_PREFIX) :]
@@ -57,13 +59,9 @@ def requests_file_is_ours(path: Path) -> bool:
         if path.stat().st_size > _MAX_OWNED_BYTES:
             return False
         with open(path, "rb") as f:
-            for line in f:
-                request = json.loads(line)
-                if not isinstance(request, dict) or not _is_ours(request.get("custom_id")):
-                    return False
+            return all(_is_ours(json.loads(line)) for line in f)
     except (OSError, ValueError, RecursionError):
         return False
-    return True
 
 
 def check_export_path(path: Path, force: bool, what: str = "--batch-export") -> None:

@@ -10,6 +10,7 @@ import importlib.util
 import json
 import os
 import time
+from contextlib import suppress
 from pathlib import Path
 
 from swords_baselines.llm.engine_host import EngineProcess
@@ -132,12 +133,9 @@ class LocalEngine:
         direct = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # on this machine: through no proxy
         deadline = time.monotonic() + self.load_timeout
         while time.monotonic() < deadline and self.host is not None and self.host.alive():
-            try:
-                with direct.open(f"{address}/health", timeout=5) as response:
-                    if json.loads(response.read()).get("status") == "ok":
-                        return
-            except (OSError, ValueError):
-                pass
+            with suppress(OSError, ValueError), direct.open(f"{address}/health", timeout=5) as response:
+                if json.loads(response.read()).get("status") == "ok":
+                    return
             time.sleep(0.1)
         ended = self.host is not None and not self.host.alive()
         self.stop()

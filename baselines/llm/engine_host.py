@@ -16,6 +16,7 @@ import subprocess
 import sys
 import threading
 import weakref
+from contextlib import suppress
 
 STOP_SECONDS = 10.0  # for the child to leave once its stdin closes (it leaves at once; then it is killed)
 
@@ -62,10 +63,8 @@ def main() -> None:
 
 def _end(process: subprocess.Popen) -> None:
     if process.poll() is None:
-        try:
+        with suppress(OSError):
             process.stdin.close()
-        except OSError:
-            pass
         try:
             process.wait(STOP_SECONDS)
         except subprocess.TimeoutExpired:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import errno
 import socket
+from contextlib import suppress
 from pathlib import Path
 
 from swords_baselines.llm.gguf_file import GGUFHeader
@@ -110,13 +111,10 @@ def available_memory() -> int | None:
 
 
 def _meminfo_available() -> int | None:
-    try:
-        with open("/proc/meminfo", encoding="ascii") as meminfo:
-            for line in meminfo:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
+    with suppress(OSError, ValueError, IndexError), open("/proc/meminfo", encoding="ascii") as meminfo:
+        for line in meminfo:
+            if line.startswith("MemAvailable:"):
+                return int(line.split()[1]) * 1024
     return None
 
 

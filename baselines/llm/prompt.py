@@ -140,9 +140,7 @@ class PromptBuilder:
 
     def _base_tokens(self, row: dict) -> int:
         """Tokens of the prompt without priming examples."""
-        if self.mode == "chat":
-            return self._render([], row).tokens
-        return self.tokenizer.count(query_block(row))
+        return self._render([], row).tokens if self.mode == "chat" else self.tokenizer.count(query_block(row))
 
     def _example_tokens(self, example: dict) -> int:
         """What one more priming example adds: exact when BPE splits at its boundaries (build() checks)."""

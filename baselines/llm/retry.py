@@ -12,6 +12,7 @@ import random
 import ssl
 import time
 from collections.abc import Callable, Mapping
+from contextlib import suppress
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
@@ -59,17 +60,13 @@ def retry_after_seconds(headers: Mapping[str, str] | None) -> float | None:
         return None
     milliseconds = headers.get("retry-after-ms")
     if milliseconds:
-        try:
+        with suppress(ValueError):
             return max(0.0, float(milliseconds) / 1000)
-        except ValueError:
-            pass
     value = headers.get("retry-after")
     if not value:
         return None
-    try:
+    with suppress(ValueError):
         return max(0.0, float(value))
-    except ValueError:
-        pass
     try:
         when = email.utils.parsedate_to_datetime(value)
     except (TypeError, ValueError):

@@ -94,9 +94,7 @@ class ServerTokenizer(Tokenizer):
         answer = self._post(
             "/tokenize", {"model": self.model, "messages": list(messages), "add_generation_prompt": True}
         )
-        if isinstance(answer.get("count"), int):
-            return answer["count"]
-        return len(answer.get("tokens") or [])
+        return answer["count"] if isinstance(answer.get("count"), int) else len(answer.get("tokens") or [])
 
 
 def _through(error: Exception) -> str:

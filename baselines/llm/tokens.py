@@ -93,14 +93,8 @@ class Tokenizer:
 def _byte_decoder() -> dict[str, int]:
     """GPT-2's reversible byte <-> printable-character map, inverted (encoder.json keys use it)."""
     printable = [*range(ord("!"), ord("~") + 1), *range(ord("¡"), ord("¬") + 1), *range(ord("®"), ord("ÿ") + 1)]
-    chars, extra = {}, 0
-    for byte in range(256):
-        if byte in printable:
-            chars[chr(byte)] = byte
-        else:
-            chars[chr(256 + extra)] = byte
-            extra += 1
-    return chars
+    others = [byte for byte in range(256) if byte not in printable]  # shifted past 255, in order
+    return {chr(byte): byte for byte in printable} | {chr(256 + n): byte for n, byte in enumerate(others)}
 
 
 def ranks_from_encoder_json(data: bytes) -> dict[bytes, int]:
@@ -245,9 +239,7 @@ def _from_encoding(name: str) -> Tokenizer:
 def get_tokenizer(model: str, tokenizer: str | None = None) -> Tokenizer:
     """The tokenizer for `model`: `tokenizer` names an encoding or a local file, else tiktoken's table."""
     if tokenizer:
-        if tokenizer in ENCODINGS:
-            return _from_encoding(tokenizer)
-        return _from_path(Path(tokenizer).expanduser())
+        return _from_encoding(tokenizer) if tokenizer in ENCODINGS else _from_path(Path(tokenizer).expanduser())
     name = encoding_for_model(model)
     if name is None:
         raise UnknownTokenizer(

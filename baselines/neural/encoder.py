@@ -191,9 +191,7 @@ class ContextualEncoder:
         self, rows: Sequence[dict], pools: Sequence[Sequence[str]], shared_context: bool = True
     ) -> list[list[float]]:
         """For each row, the cosine between the target and each word of its pool (see the module docstring)."""
-        if shared_context:
-            return self.packed_similarities(rows, pools)
-        return self.exact_similarities(rows, pools)
+        return self.packed_similarities(rows, pools) if shared_context else self.exact_similarities(rows, pools)
 
     def exact_similarities(self, rows: Sequence[dict], pools: Sequence[Sequence[str]]) -> list[list[float]]:
         """One sequence per (row, word), in batches of similar length."""

@@ -22,11 +22,7 @@ OUTPUT_SUFFIXES = (".jsonl", ".json")
 def output_paths(output: Path) -> dict[str, Path]:
     """The files of a run, by role."""
     output = Path(output)
-    name = output.name
-    for suffix in OUTPUT_SUFFIXES:
-        if name.endswith(suffix):
-            name = name[: -len(suffix)]
-            break
+    name = next((output.name[: -len(s)] for s in OUTPUT_SUFFIXES if output.name.endswith(s)), output.name)
     return {
         "jsonl": output.with_name(name + ".jsonl"),
         "upstream": output.with_name(name + ".json"),
