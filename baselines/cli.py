@@ -11,7 +11,7 @@ from pathlib import Path
 import swords_dataset
 from swords_baselines.run.shards import SHARD_HELP, Shard, shard_option
 from swords_baselines.system import SYSTEMS
-from swords_lexsub.arguments import SwordsParser, int_range
+from swords_lexsub.arguments import SwordsParser, int_range, port_number
 from swords_lexsub.errors import SwordsError
 from swords_lexsub.files import atomic_write, refuse_input_as_output
 from swords_lexsub.terminal import shown
@@ -78,7 +78,6 @@ def register(subparsers) -> None:
 
 def register_llm(subparsers) -> None:
     from swords_baselines.llm.engine_limits import MAX_SLOTS, MAX_THREADS, MIN_CONTEXT
-    from swords_lexsub.arguments import int_range, port_number
 
     llm = subparsers.add_parser("llm", help="the embedded LLM engine (llama.cpp, the local-llm extra)")
     commands = llm.add_subparsers(dest="llm_command", required=True, metavar="COMMAND")
@@ -210,11 +209,9 @@ def execute(
     batch_import: str | None = None,
     shard: Shard | None = None,
 ) -> int:
-    """Run a system (or reuse a finished run of the same settings), score it, write and print the result; `limit`
-    > 0 answers only the first `limit` targets (run/extent.py); `batch_export` writes the requests instead,
-    `batch_import` takes the answers from a batch output file (run/batch.py); `shard` answers one part into its
-    file (with `batch_export`: exports that part's requests), and without it the shard files found beside the
-    output are joined (run/shards.py)."""
+    """Run a system (or reuse a finished run of the same settings), score it, write and print the result. `limit` > 0:
+    the first `limit` targets (run/extent.py); `batch_export`, `batch_import`: requests written, answers read from a
+    batch file (run/batch.py); `shard`: one part (its requests with `batch_export`), else shards are joined."""
     from swords_baselines.run.batch import check_batch_options, export_requests, import_answers
     from swords_baselines.run.extent import extent_header, limited_rows, seed_journal, stored_plan, targets_text
     from swords_baselines.run.files import OUTPUT_SUFFIXES, RunLock, check_location, output_paths, written_files

@@ -131,9 +131,8 @@ def parse_relations(text: str | None) -> tuple[str, ...]:
 
 
 def target_readings(row: dict) -> list[tuple[str, str]]:
-    """(WordNet index entry, WordNet POS) of a row's target: one, under its POS; for a benchmark without POS
-    (ProLex, TSAR-2022 English), every POS WordNet has the target under (its form lemmatized by the metric's
-    morphy for that POS), the one with most senses first (ties: noun, verb, adjective, adverb)."""
+    """(WordNet index entry, WordNet POS) of a row's target under its POS; without one (ProLex, TSAR-2022 English),
+    every POS WordNet has it under (lemmatized by the metric), most senses first (then noun, verb, adj., adverb)."""
     wordnet = load_wordnet()
     if row.get("pos"):
         wn_pos = UD_TO_WORDNET.get(row["pos"])

@@ -213,8 +213,7 @@ def tasks_command(args: argparse.Namespace) -> int:
 
 
 def read_agreement(path: str, judge: str) -> dict:
-    """This judge's entry of a validation file, checked before any request as `swords evaluate` checks a record's
-    claim (check_agreement), or one line saying why there is none."""
+    """This judge's entry of a validation file, checked as `swords evaluate` checks a claim; else one line why not."""
     from swords_baselines.judge.outputs import entries_of, strict_json
     from swords_lexsub.files import open_regular
     from swords_metric import MetricInputError, check_agreement, judge_id

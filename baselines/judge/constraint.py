@@ -42,10 +42,8 @@ def _owners(models: object) -> list[str]:
     return sorted({str(owner) for owner in found if owner is not None})
 
 
-def kind_of(models: object, openai: bool) -> str:
-    """The constraint a server takes, from its GET /models body (None when it did not answer)."""
-    if openai:
-        return SCHEMA
+def kind_of(models: object) -> str:
+    """The constraint a server other than OpenAI's takes, from its GET /models body (None when it did not answer)."""
     owners = set(_owners(models))
     if "llamacpp" in owners:
         return GRAMMAR
@@ -67,7 +65,7 @@ async def probe(client, openai: bool) -> str:
     except Exception as error:  # noqa: BLE001 (any failure to answer: the server is asked for free text)
         said = f"the server did not say what it is (GET /models: {client.failure(error)[:160]})"
     else:
-        kind = kind_of(models, openai)
+        kind = kind_of(models)
         if kind != NONE:
             return kind
         owners = [repr(clipped(owner, 40)) for owner in _owners(models)[:3]]
@@ -75,11 +73,6 @@ async def probe(client, openai: bool) -> str:
         said = f"the server's GET /models names {named}, not llama.cpp, vLLM or OpenAI"
     say(client, f"{said}; its answers are free text")
     return NONE
-
-
-def refused(kind: str, error: TargetFailed) -> bool:
-    """Whether a request under `kind` failed as one with a field the server does not take (HTTP 400 or 422)."""
-    return kind != NONE and error.status in REFUSED_STATUSES
 
 
 def refusal_line(client, kind: str, error: TargetFailed) -> str:

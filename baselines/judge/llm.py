@@ -14,14 +14,14 @@ from pathlib import Path
 from swords_baselines.judge import constraint as constraints
 from swords_baselines.judge.model_file import content_sha256
 from swords_baselines.judge.prompt import judge_id, parse_label, request_body
-from swords_baselines.llm.batch import Outputs, custom_id
+from swords_baselines.llm.batch import custom_id
 from swords_baselines.llm.cache import ResponseCache
-from swords_baselines.llm.client import LLMClient, Reply, api_key, check_server_proxy, effective_base_url, is_openai
+from swords_baselines.llm.client import Reply, api_key, check_server_proxy, effective_base_url, is_openai
 from swords_baselines.llm.config import default_cache_dir
 from swords_baselines.llm.errors import BadOutput, TargetFailed
 from swords_baselines.llm.parse import extract
 from swords_baselines.llm.retry import Backoff
-from swords_baselines.llm.session import LLMSession
+from swords_baselines.llm.session import LLMSession, Served
 from swords_baselines.llm.timeouts import request_timeout
 from swords_lexsub.credentials import public_url
 from swords_lexsub.errors import SwordsError
@@ -74,7 +74,7 @@ class JudgeSettings:
         return Path(self.cache_dir) if self.cache_dir else default_cache_dir()
 
 
-class LLMJudge:
+class LLMJudge(Served):
     """`with LLMJudge(settings) as judge: judge.verdicts(items)`; only entering starts anything (engine, client)."""
 
     def __init__(self, settings: JudgeSettings) -> None:
@@ -92,7 +92,6 @@ class LLMJudge:
         self._tried = False  # a constrained request was answered, or the constraint refused
         self.batch = False  # a batch file's judging (use_batch): no server is asked anything
         self.slots_said: str | None = None  # the server's slots and what is sent at once, once asked (__enter__)
-        self.imported: Outputs | None = None  # the batch output file the answers come from (answer_from)
         if settings.local:
             from swords_baselines.llm.engine import DEFAULT_MODEL, LocalEngine
 
@@ -115,9 +114,8 @@ class LLMJudge:
             check_server_proxy(base_url, "judge llm")  # so is a proxy variable that cannot work
 
     def use_batch(self) -> None:
-        """Before it is entered: the judging writes or reads a batch file (llm/batch.py), asking no server anything;
-        its constraint is the one the file's engine takes: OpenAI's JSON schema for OpenAI's API (no --base-url),
-        else vLLM's guided choice (its run_batch)."""
+        """Before it is entered: a batch file's judging (llm/batch.py), asking no server; the constraint the file's
+        engine takes: OpenAI's JSON schema for OpenAI's API (no --base-url), else vLLM's guided choice (run_batch)."""
         if self.settings.local:
             raise SwordsError(
                 "judge llm: a batch file is for another engine (OpenAI's Batch API, vLLM's run_batch), and --local "
@@ -136,10 +134,6 @@ class LLMJudge:
             item = batch_item(task, candidate)
             yield item, custom_id(item, "chat", body, settings), "chat", body
 
-    def answer_from(self, outputs: Outputs) -> None:
-        """Answer from a batch output file (llm/batch.read_outputs) instead of the server."""
-        self.imported = outputs
-
     def _imported(self, task: Task, candidate: Candidate) -> Verdict:
         kind, outcome = self.constraint, self.imported.outcomes.get(batch_item(task, candidate))
         if outcome is None or outcome.failure is not None:
@@ -150,15 +144,6 @@ class LLMJudge:
         except BadOutput as error:
             return Verdict(task, candidate, None, failure=f"no answer: {error}", constraint=kind)
         return self._read(task, candidate, kind, Reply(self.client.redact(text), None, outcome.body, cached=False))
-
-    @property
-    def engine(self):
-        """The embedded engine (--local), else None."""
-        return self.session.engine
-
-    @property
-    def client(self) -> LLMClient | None:
-        return self.session.client
 
     @property
     def server(self) -> str:
@@ -222,7 +207,7 @@ class LLMJudge:
         try:
             reply = await self.client.request("chat", constraints.constrained(body, kind))
         except TargetFailed as error:
-            if not constraints.refused(kind, error):
+            if kind == constraints.NONE or error.status not in constraints.REFUSED_STATUSES:
                 return Verdict(task, candidate, None, failure=f"no answer: {error}", constraint=kind)
             try:  # the same request without the constraint: answered, the server refused the constraint alone
                 reply = await self.client.request("chat", body)

@@ -22,10 +22,6 @@ _HEX = set("0123456789abcdef")
 SETTLE_NS = 2 * 10**9  # FAT's clock, the coarsest in use, ticks every 2 s
 
 
-def digest_folder() -> Path:
-    return default_cache_dir().parent / "model-sha256"
-
-
 def _stamp(path: Path, stat: os.stat_result) -> dict:
     return {
         "path": str(path),
@@ -40,7 +36,7 @@ def _stamp(path: Path, stat: os.stat_result) -> dict:
 def content_sha256(path: Path, folder: Path | None = None) -> str:
     """The sha256 of the file at `path`, from the digest kept for its stamp, else computed (and kept if it can be)."""
     path = Path(path).resolve()
-    folder = digest_folder() if folder is None else folder
+    folder = default_cache_dir().parent / "model-sha256" if folder is None else folder
     stamp = _stamp(path, path.stat())
     kept = folder / (hashlib.sha256(str(path).encode("utf-8", "surrogateescape")).hexdigest() + ".json")
     with suppress(OSError, ValueError, KeyError, AttributeError, RecursionError):

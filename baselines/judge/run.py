@@ -265,11 +265,10 @@ def judge_tasks(
     shard: Shard | None = None,
     export: Callable[[list], None] | None = None,
 ) -> Outcome:
-    """Judge every candidate not yet judged, journalled; write the output atomically. `header` identifies the run
-    (its judge, tasks_sha256 and agreement stamped on every record). A run that would write no judgment (no task, no
-    answer, no answer naming a label) is one SwordsError, nothing written. `shard`: only its part's candidates, into
-    its shard file, kept (no output); without it, the shard files beside the output are joined (judge/shards.py).
-    `export` takes the items not yet judged instead (a batch file: judge/batch.py), and nothing else is done."""
+    """Judge every candidate not yet judged, journalled; write the output atomically. `header` identifies the run (its
+    judge, tasks_sha256 and agreement stamped on every record). A run that would write no judgment is one SwordsError,
+    nothing written. `shard`: only its part, into its shard file (no output), else the shard files beside the output
+    are joined (judge/shards.py); `export` takes the items not yet judged (judge/batch.py), and nothing else is done."""
     if not taskset.tasks:  # `tasks`: the file's name in the line
         raise SwordsError(
             f"judge llm: {tasks} holds no task: nothing to judge, nothing written (`swords judge tasks` makes "

@@ -5,7 +5,6 @@ an interrupted run's (each record checked there)."""
 from __future__ import annotations
 
 import json
-import sys
 from contextlib import ExitStack
 from pathlib import Path
 
@@ -14,7 +13,6 @@ from swords_baselines.run.runner import settings_difference
 from swords_baselines.run.shards import Joined, foreign_key, gather, item_key, journal_so_far, shard_lines
 from swords_lexsub.errors import SwordsError
 from swords_lexsub.files import atomic_writer
-from swords_lexsub.terminal import shown
 
 COMMAND = "swords judge llm"
 
@@ -48,11 +46,7 @@ def join_judge(paths: dict[str, Path], header: dict, force: bool, stack: ExitSta
     earlier = journal_so_far(paths["journal"], force, lambda journal: journal_header(journal) == header)
     if earlier is None:
         return joined  # another run's: the judge run refuses it in its own words, untouched
-    print(
-        shown(f"joining {len(joined.files)} shard files of {joined.n} parts beside {paths['jsonl']}: {len(lines):,} "
-              "judgments there"),
-        file=sys.stderr,
-    )  # fmt: skip
+    joined.say(paths["jsonl"], f"{len(lines):,} judgments there")
     with atomic_writer(paths["journal"]) as seeded:
         seeded.write(earlier or json.dumps(header, ensure_ascii=False, allow_nan=False).encode("utf-8") + b"\n")
         seeded.write(b"".join(lines))

@@ -70,11 +70,6 @@ def agreement_figures(judged: list[float], scores: list[float]) -> dict:
     return figures
 
 
-def held_out(key: str, count: int, seed: int) -> int:
-    """Which of a candidate's `count` labels is the one person's, drawn by the seed and its key, not answer order."""
-    return random.Random(f"{seed} {key}").randrange(count)
-
-
 def one_person(labels: dict[str, list[str]], seed: int) -> dict:
     """One annotator against the rest: a held-out SWORDS label (TRUE is accept; UNSURE no, as SWORDS counts it)
     against the rest's share of TRUE; a candidate with one label is left out."""
@@ -82,7 +77,7 @@ def one_person(labels: dict[str, list[str]], seed: int) -> dict:
     for key, candidate in labels.items():
         if len(candidate) < 2:
             continue
-        held = held_out(key, len(candidate), seed)
+        held = random.Random(f"{seed} {key}").randrange(len(candidate))  # by the seed and key, not answer order
         others = candidate[:held] + candidate[held + 1 :]
         person.append(1.0 if candidate[held] == "TRUE" else 0.0)
         rest.append(others.count("TRUE") / len(others))
@@ -185,6 +180,7 @@ def run_validation(args: argparse.Namespace, judge) -> int:
             if verdict.p_accept is not None:
                 probabilities.append((verdict.p_accept, substitute["score"]))
     seconds = time.monotonic() - started
+    rho = spearman(*zip(*probabilities, strict=True)) if len(probabilities) > 1 else None
     entry = {
         "written_by": VALIDATE_WRITER,
         "dataset": "swords",
@@ -198,10 +194,7 @@ def run_validation(args: argparse.Namespace, judge) -> int:
         "failed": failed,
         "controls": {"right": controls[0], "judged": controls[1]},
         **agreement_figures(rates, human),
-        "p_accept": {
-            "candidates": len(probabilities),
-            "spearman": spearman(*zip(*probabilities, strict=True)) if len(probabilities) > 1 else None,
-        },
+        "p_accept": {"candidates": len(probabilities), "spearman": None if rho is None else round(rho, 4)},
         "seconds": round(seconds, 1),
         "requests": judge.requests,
         "seconds_per_request": round(seconds / judge.requests, 2) if judge.requests else None,
@@ -209,8 +202,6 @@ def run_validation(args: argparse.Namespace, judge) -> int:
         "human_ceiling": human_ceiling(),
         "time": datetime.now(UTC).isoformat(timespec="seconds"),
     }
-    if entry["p_accept"]["spearman"] is not None:
-        entry["p_accept"]["spearman"] = round(entry["p_accept"]["spearman"], 4)
     print(table(judge.judge, entry))
     reason = not_a_measurement(human)
     if reason is not None:

@@ -131,9 +131,8 @@ def _failure(record: dict) -> tuple[dict | None, str | None]:
 
 
 def read_outputs(path: Path, expected: dict[str, str], what: str = "--batch-import") -> Outputs:
-    """The outcomes of an output file by item id, `expected` mapping this run's custom_ids to their items. A line
-    that is not JSON or names no custom_id is unreadable (counted); one naming a request this run would not send,
-    or answering one twice, is one SwordsError naming FILE:LINE, and nothing is taken."""
+    """The outcomes of an output file by item id (`expected`: this run's custom_ids' items); a line not JSON or with no
+    custom_id is unreadable; another run's request, or one answered twice, is one SwordsError naming FILE:LINE."""
     named = f"{what} {path}"
     try:
         handle = open_regular(path, what)

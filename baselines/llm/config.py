@@ -208,8 +208,7 @@ class LLMConfig:
     def priming_split(
         self, benchmark: str | None, split: str | None = None, flag: str = "--priming"
     ) -> tuple[str, str]:
-        """(config, split) of the priming examples for a run scoring `split` of `benchmark` (None: not known),
-        never the scored split (priming.priming_split; a SwordsError naming `flag` where there is none)."""
+        """(config, split) of the priming examples for a run scoring `split` of `benchmark` (priming.priming_split)."""
         return priming_split(self.priming, benchmark, split, flag)
 
     @property

@@ -96,8 +96,7 @@ def check_port(port: int, flag: str = "--port") -> None:
 
 
 def available_memory() -> int | None:
-    """Bytes of memory a new allocation can get: /proc/meminfo's MemAvailable, or less under a container's
-    cgroup limit; None where neither is known."""
+    """Bytes a new allocation can get: /proc/meminfo's MemAvailable, or less under a cgroup's limit; else None."""
     figures = [_meminfo_available()]
     for limit, usage in (
         ("memory.max", "memory.current"),  # cgroup v2

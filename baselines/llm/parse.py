@@ -66,19 +66,13 @@ def split_completion(text: str, finish_reason: str | None = None) -> list[str]:
 
 
 def normalize_item(item: str) -> str:
-    """One item as a substitute: whitespace collapsed, numbering, bullets, markdown emphasis, quotes and
-    a final full stop removed. Case is kept (the scorer compares case-insensitively)."""
+    """One substitute: whitespace collapsed; numbering, bullets, emphasis, quotes, a last stop gone; case kept."""
     item = unicodedata.normalize("NFKC", item)
     item = _ANSWER_PREFIX.sub("", item, count=1)
     item = _NUMBERING.sub("", item, count=1)
     item = item.replace("**", "").replace("__", "")
     item = " ".join(item.split())
     return item.strip(_QUOTES + " ").rstrip(".!?").strip(_QUOTES + " ")
-
-
-def _is_heading(piece: str) -> bool:
-    # Chat prose such as "Here are some substitutes:" introduces the list; it is not an item.
-    return piece.rstrip().endswith(":")
 
 
 def parse_completion(
@@ -90,7 +84,7 @@ def parse_completion(
         seen.add(" ".join(target.split()).casefold())
     result = []
     for piece in split_completion(text, finish_reason):
-        if _is_heading(piece):
+        if piece.rstrip().endswith(":"):  # chat prose ("Here are some substitutes:") introduces the list
             continue
         item = normalize_item(piece)
         key = item.casefold()

@@ -24,8 +24,7 @@ SAME_TARGETS = (
 
 
 def scored_splits(benchmark: str, split: str) -> frozenset[tuple[str, str]]:
-    """Every (config, split) holding targets of the scored split: its parts (`dev+test` is both) and the splits
-    that share their targets (SAME_TARGETS)."""
+    """Every (config, split) holding targets of the scored split: its parts (`dev+test`: both), and SAME_TARGETS'."""
     parts = {(benchmark, part) for part in swords_dataset.split_parts(benchmark, split)}
     for group in SAME_TARGETS:
         if parts & group:

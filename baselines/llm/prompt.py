@@ -138,10 +138,6 @@ class PromptBuilder:
         text = completion_prompt(examples, row, self._example)
         return Prompt([e["id"] for e in examples], self.tokenizer.count(text), text=text)
 
-    def _base_tokens(self, row: dict) -> int:
-        """Tokens of the prompt without priming examples."""
-        return self._render([], row).tokens if self.mode == "chat" else self.tokenizer.count(query_block(row))
-
     def _example_tokens(self, example: dict) -> int:
         """What one more priming example adds: exact when BPE splits at its boundaries (build() checks)."""
         if self.mode == "chat":
@@ -155,7 +151,8 @@ class PromptBuilder:
     def build(self, row: dict) -> Prompt:
         order = self.order(row)
         chosen: list[dict] = []  # in draw order; the prompt lists them last-drawn first, as upstream did
-        estimate = self._base_tokens(row)
+        # The prompt without priming examples, then each example's tokens added.
+        estimate = self._render([], row).tokens if self.mode == "chat" else self.tokenizer.count(query_block(row))
         for candidate in order:
             if estimate + self._example_tokens(candidate) > self.limit:
                 break

@@ -10,9 +10,9 @@ import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from swords_baselines.llm.batch import Outputs, custom_id, summary
+from swords_baselines.llm.batch import custom_id, summary
 from swords_baselines.llm.cache import ResponseCache
-from swords_baselines.llm.client import LLMClient, Reply, api_key, check_server_proxy, effective_base_url
+from swords_baselines.llm.client import Reply, api_key, check_server_proxy, effective_base_url
 from swords_baselines.llm.config import LLMConfig
 from swords_baselines.llm.errors import BadOutput, TargetFailed
 from swords_baselines.llm.failures import Failure, FailurePolicy
@@ -20,7 +20,7 @@ from swords_baselines.llm.parse import bounded, extract, kept_length, parse_comp
 from swords_baselines.llm.priming import priming_split
 from swords_baselines.llm.prompting import prompting
 from swords_baselines.llm.retry import Backoff
-from swords_baselines.llm.session import LLMSession
+from swords_baselines.llm.session import LLMSession, Served
 from swords_baselines.llm.tokens import encoding_for_model
 from swords_baselines.llm.usage import reported_tokens, usage_figures
 from swords_baselines.options import options_from
@@ -46,7 +46,7 @@ class TargetAnswer:
     empty: bool = False  # the failure is an empty completion: the model's answer, not the server's fault
 
 
-class LLM(System):
+class LLM(Served, System):
     name = "llm"
     description = (
         "few-shot prompted LLM (SWORDS paper, appendix D.5) through an OpenAI-compatible API (any --base-url: "
@@ -66,7 +66,7 @@ class LLM(System):
         super().__init__(**options)
         self.settings = LLMConfig.of(**options)
         self.model = self.settings.model_name
-        self.session: LLMSession | None = None  # the engine, the client and the event loop, once started
+        self.session = LLMSession()  # the engine, the client and the event loop
         self.tokenizer = self.builder = None
         self.parameters: dict = {}
         self.failed: dict[str, str] = {}  # target id -> why it failed, for the report
@@ -76,18 +76,8 @@ class LLM(System):
         self._session_key: str | None = None
         self._ready = False
         self.offline = False  # a batch file's run (use_batch): no server is asked anything
-        self.imported: Outputs | None = None  # the batch output file the answers come from (answer_from)
         self.unimported: dict[str, str] = {}  # target id -> why the batch output file left it unanswered
         self.answers_imported = 0
-
-    @property
-    def engine(self):
-        """The embedded engine (--local) once started, else None."""
-        return self.session.engine if self.session is not None else None
-
-    @property
-    def client(self) -> LLMClient | None:
-        return self.session.client if self.session is not None else None
 
     @classmethod
     def resolved_options(cls, options: dict, config: str, split: str) -> dict:
@@ -132,14 +122,13 @@ class LLM(System):
         """Start the local engine (--local), the client, the tokenizer and the prompt builder; once."""
         if self._ready:
             return
-        settings, engine = self.settings, None
+        settings = self.settings
         if settings.local:
             from swords_baselines.llm.engine import LocalEngine
 
-            engine = LocalEngine(
+            self.session.engine = LocalEngine(
                 self.model, parallel=settings.parallel, context=settings.budget, flags={"context": "--budget"}
             )
-        self.session = LLMSession(engine)
         self.session.start(
             lambda engine: f"local:{engine.path.name}:{engine.path.stat().st_size}",  # the model file
             base_url=settings.base_url,
@@ -191,10 +180,6 @@ class LLM(System):
         for row in rows:
             endpoint, body = self.request_body(row)
             yield row["id"], custom_id(row["id"], endpoint, body, settings), endpoint, body
-
-    def answer_from(self, outputs: Outputs) -> None:
-        """Answer from a batch output file (batch.read_outputs) instead of the server."""
-        self.imported = outputs
 
     def _imported(self, row: dict) -> TargetAnswer:
         outcome = self.imported.outcomes.get(row["id"])
@@ -315,5 +300,4 @@ class LLM(System):
         return figures
 
     def close(self) -> None:
-        if self.session is not None:
-            self.session.close()
+        self.session.close()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Sequence
+from contextlib import suppress
 
 from swords_baselines.llm.errors import ServerUnreachable, UnknownTokenizer
 from swords_baselines.llm.tokens import ENCODINGS, Tokenizer, encoding_for_model, get_tokenizer
@@ -23,20 +24,13 @@ class ServerTokenizer(Tokenizer):
         self.model, self.flavor, self.timeout = model, flavor, timeout
         self.direct = direct  # no proxy: the embedded engine, on this machine's loopback
         self._http = None
-        super().__init__(f"{flavor} /tokenize of {model}", self._encode)
+        super().__init__(f"{flavor} /tokenize of {model}", lambda text: self._tokenize(text, special=False))
         self.prompt_overhead = len(self._tokenize("a", special=True)) - len(self._tokenize("a", special=False))
-        self._eos: int | None = None
         if flavor == "llama.cpp":
-            try:
+            with suppress(SwordsError):
                 eos = self._post("/props", None).get("eos_token")
                 ids = self._tokenize(eos, special=False, parse_special=True) if isinstance(eos, str) and eos else []
-                self._eos = ids[0] if len(ids) == 1 else None
-            except SwordsError:
-                self._eos = None
-
-    @property
-    def end_of_text(self) -> int | None:
-        return self._eos
+                self.end_of_text = ids[0] if len(ids) == 1 else None
 
     def _post(self, path: str, body: dict | None) -> dict:
         """The server's JSON object at `path` (POSTed `body`, or a GET), read within twice the timeout."""
@@ -80,9 +74,6 @@ class ServerTokenizer(Tokenizer):
         if not isinstance(tokens, list):
             raise SwordsError("the server's /tokenize answered without tokens")
         return [t["id"] if isinstance(t, dict) else t for t in tokens]
-
-    def _encode(self, text: str) -> list[int]:
-        return self._tokenize(text, special=False)
 
     def count_chat(self, messages: Sequence[dict]) -> int:
         """The exact prompt the server makes of these messages with its chat template, counted."""
@@ -131,8 +122,7 @@ def server_tokenizer(base_url: str, model: str, timeout: float = 5.0, direct: bo
 
 
 def choose_tokenizer(model: str, tokenizer: str | None, base_url: str, local: bool = False) -> Tokenizer:
-    """The tokenizer that counts the prompt budget: --tokenizer; the local engine's; tiktoken's for an OpenAI model;
-    the server's /tokenize; else an error saying what to pass."""
+    """The budget's tokenizer: --tokenizer, the engine's, tiktoken's (OpenAI's models), the server's, else an error."""
     if tokenizer:
         return get_tokenizer(model, tokenizer)
     if not local and encoding_for_model(model) is not None:

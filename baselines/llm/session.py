@@ -23,6 +23,7 @@ from swords_baselines.llm.slots import server_slots, slots_line
 from swords_lexsub.errors import SwordsError
 
 if TYPE_CHECKING:
+    from swords_baselines.llm.batch import Outputs
     from swords_baselines.llm.engine import LocalEngine
 
 STALE_STOPS = 3  # an interrupted run leaves at most one stop queued; a few more tries bound the wait
@@ -86,8 +87,7 @@ def in_completion_order(
 
 
 class LLMSession:
-    """`session = LLMSession(engine)`; `session.start(...)` makes the client; `session.completed(coroutines, command)`
-    runs requests; `session.close()`. Making one does no I/O."""
+    """Making one does no I/O; `start(...)` makes the client, `completed(coroutines, command)` runs requests."""
 
     def __init__(self, engine: LocalEngine | None = None) -> None:
         self.engine = engine
@@ -104,9 +104,8 @@ class LLMSession:
         return self.client
 
     def fit_to_slots(self) -> str | None:
-        """Once, before the first request to a server other than OpenAI's and the embedded engine (whose slots are
-        known): ask how many requests it decodes at once (slots.py), send no more; the line saying so, or None when
-        it does not say (the concurrency stays)."""
+        """Once, before the first request (not to OpenAI's nor the embedded engine, whose slots are known): no more
+        at once than the server's slots (slots.py); the line saying so, or None when it does not say."""
         client = self.client
         if self.engine is not None or is_openai(client.base_url):
             return None
@@ -166,3 +165,23 @@ class LLMSession:
             loop.close()
         if self.engine is not None:
             self.engine.stop()
+
+
+class Served:
+    """What the LLM and the judge share: the session's engine and client, a batch file's answers (`answer_from`)."""
+
+    session: LLMSession
+    imported: Outputs | None = None  # the batch output file the answers come from
+
+    @property
+    def engine(self) -> LocalEngine | None:
+        """The embedded engine (--local), else None."""
+        return self.session.engine
+
+    @property
+    def client(self) -> LLMClient | None:
+        return self.session.client
+
+    def answer_from(self, outputs: Outputs) -> None:
+        """Answer from a batch output file (llm/batch.read_outputs) instead of the server."""
+        self.imported = outputs

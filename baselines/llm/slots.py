@@ -19,9 +19,8 @@ PROBE_SECONDS = 5.0  # for the whole probe: /props is answered at once, even by 
 
 
 def server_slots(base_url: str, key: str | None = None, seconds: float = PROBE_SECONDS) -> int | None:
-    """The slots of the llama.cpp server behind `base_url` (an OpenAI base URL, …/v1), or None when it does not say
-    (no /props, another server's, no answer within `seconds`), asked through the environment's proxy as the requests
-    are. `key`: the run's API key (a llama.cpp started with --api-key asks it at /props too)."""
+    """The slots of the llama.cpp server behind `base_url` (…/v1), or None when it does not say within `seconds`; asked
+    through the environment's proxy, with the run's `key` (a llama.cpp started with --api-key asks it at /props)."""
     import httpx
 
     parts = urlsplit(base_url)  # a query string (a gateway's token) is the completions' own
@@ -36,17 +35,13 @@ def server_slots(base_url: str, key: str | None = None, seconds: float = PROBE_S
         if not isinstance(props, dict):
             return None
         total = props.get("total_slots")
-        if _is_count(total):
+        if isinstance(total, int) and not isinstance(total, bool) and total >= 1:
             return total
         if not isinstance(props.get("default_generation_settings"), dict):
             return None  # a /props, but not llama.cpp's
         listed = _get(http, root + "/slots", deadline)
         # An older llama.cpp with /slots turned off: its default, one slot, is the safe guess (never a timeout).
         return len(listed) if isinstance(listed, list) and listed else 1
-
-
-def _is_count(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= 1
 
 
 def _get(http, url: str, deadline: float) -> object:

@@ -57,14 +57,15 @@ CHAT_REPLY_PRIMING = 3
 
 
 class Tokenizer:
-    """Counts tokens of text (special tokens as plain text); `prompt_overhead`: what a server adds (a BOS token)."""
+    """Counts tokens of text (special tokens as plain text); `prompt_overhead`: what a server adds (a BOS token);
+    `end_of_text`: the end-of-text token's id, if known."""
 
     prompt_overhead = 0
 
-    def __init__(self, name: str, encode: Callable[[str], list[int]], special: dict[str, int] | None = None):
+    def __init__(self, name: str, encode: Callable[[str], list[int]], end_of_text: int | None = None):
         self.name = name
         self.encode = encode
-        self.special = special or {}
+        self.end_of_text = end_of_text
 
     def count(self, text: str) -> int:
         return len(self.encode(text))
@@ -81,10 +82,6 @@ class Tokenizer:
         query = [{"role": "user", "content": "q"}]
         pair = [{"role": "user", "content": "x"}, {"role": "assistant", "content": "y"}]
         return self.count_chat(pair + query) - self.count_chat(query) - self.count("x") - self.count("y")
-
-    @property
-    def end_of_text(self) -> int | None:
-        return self.special.get("<|endoftext|>")
 
     def __repr__(self) -> str:
         return f"Tokenizer({self.name!r})"
@@ -231,8 +228,8 @@ _TIKTOKEN_SHA256 = {
 
 def _from_encoding(name: str) -> Tokenizer:
     encoding = tiktoken_encoding(name)
-    special = {token: encoding.encode_single_token(token) for token in encoding.special_tokens_set}
-    return Tokenizer(name, encoding.encode_ordinary, special)
+    end = encoding.encode_single_token("<|endoftext|>") if "<|endoftext|>" in encoding.special_tokens_set else None
+    return Tokenizer(name, encoding.encode_ordinary, end)
 
 
 @lru_cache(maxsize=16)

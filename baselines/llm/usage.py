@@ -80,9 +80,8 @@ def _cost(usage: Usage, prices: tuple[float, float], factor: float = 1.0) -> flo
 
 
 def usage_figures(usage: Usage, pricing: Pricing, bad_usage: set[str], batch: bool = False) -> dict:
-    """The run report's figures of what was used, and its cost: at list price online (and at the Batch API's where
-    the price table has the model), at batch price for answers a batch brought (`batch`); no dollar figure without
-    a price (`pricing.why_none`), unknown after a usage field that was no count."""
+    """The run report's figures of what was used and its cost: at list price (and the Batch API's where PRICES has the
+    model), at batch price for a batch's answers; without a price `pricing.why_none`; unknown after a bad count."""
     figures: dict = {
         "requests sent": usage.requests,
         "retries": usage.retries,

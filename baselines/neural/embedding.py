@@ -46,6 +46,13 @@ class _EncoderSystem(ModelSystem):
     requires = ENCODER_MODULES
     needs = ENCODER_NEEDS
 
+    def __init__(
+        self, model: str = PACKAGED_MINILM, max_length: int = 32, shared_context: bool = True, **options
+    ) -> None:
+        super().__init__(model=model, max_length=max_length, shared_context=shared_context, **options)
+        self.shared_context = shared_context
+        self.encoder = shared_encoder(model, max_length)
+
 
 class EmbeddingRank(_EncoderSystem):
     name = "embedding-rank"
@@ -56,13 +63,6 @@ class EmbeddingRank(_EncoderSystem):
     )
     setting = "ranking"
     options = _ENCODER_OPTIONS
-
-    def __init__(
-        self, model: str = PACKAGED_MINILM, max_length: int = 32, shared_context: bool = True, **options
-    ) -> None:
-        super().__init__(model=model, max_length=max_length, shared_context=shared_context, **options)
-        self.shared_context = shared_context
-        self.encoder = shared_encoder(model, max_length)
 
     def predict(self, rows: Sequence[dict]) -> Iterator[tuple[str, Prediction]]:
         pools = [row["candidates"] for row in rows]
@@ -147,6 +147,7 @@ class WordNetEmbedding(_EncoderSystem):
         least: int = 10,
         **options,
     ) -> None:
+        self.relations = parse_relations(relations)  # refused before the encoder loads
         super().__init__(
             model=model,
             max_length=max_length,
@@ -160,12 +161,9 @@ class WordNetEmbedding(_EncoderSystem):
             least=least,
             **options,
         )
-        self.relations = parse_relations(relations)
         self.pool, self.neighbours = pool, neighbours
         self.prior_weight, self.synonym_bonus = prior_weight, synonym_bonus
         self.exclude, self.least = exclude, least
-        self.shared_context = shared_context
-        self.encoder = shared_encoder(model, max_length)
 
     def candidates(self, row: dict) -> list[tuple[str, str]]:
         """(word, group) to rerank: WordNet's first `pool` words, then `neighbours` of its 3 × `neighbours` nearest."""

@@ -39,9 +39,8 @@ def _hub_reachable() -> bool:
 
 
 def resolve_model(model: str) -> tuple[str, bool]:
-    """(what to load, whether it is all on this machine) for a model name: the packaged MiniLM's folder (its weights'
-    sha256 checked), a local folder, a Hub id from the local cache or the reachable Hub; else a SwordsError within
-    seconds, saying how to provide it."""
+    """(what to load, whether it is all here) for a model name: the packaged MiniLM (sha256 checked), a local folder, a
+    Hub id from the local cache or the reachable Hub; else a SwordsError within seconds, saying how to provide it."""
     if model == PACKAGED_MINILM:
         return str(packaged_minilm_folder()), True
     path = Path(model).expanduser()

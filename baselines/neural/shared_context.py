@@ -72,8 +72,8 @@ class EncoderConfig:
 
 @dataclass
 class EncoderWeights:
-    """An encoder's tensors by role: embeddings and, per layer, the query/key/value projections as one matrix,
-    the attention output, the feed-forward and the two layer norms (each a (weight, bias) pair)."""
+    """An encoder's tensors by role: embeddings; per layer, query/key/value as one matrix, attention out, feed-forward,
+    norms (each a (weight, bias) pair)."""
 
     config: EncoderConfig
     word: object

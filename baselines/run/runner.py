@@ -156,9 +156,8 @@ def run(
     force: bool = False,
     shard: Path | None = None,
 ) -> dict:
-    """Predict every row not yet answered, each answer journalled as it arrives; at the end write the outputs and
-    drop the journal. Returns the predictions by id, in row order. The caller holds the output's RunLock (a shard's:
-    `shard` is its file, the journal that stays, no outputs written: run/shards.py)."""
+    """Predict every row not yet answered, journalling each answer; write the outputs, drop the journal, and return
+    the predictions by id in row order. The caller holds the RunLock; `shard`: the journal, kept (no outputs)."""
     from swords_lexsub.progress import Progress
 
     paths = {**output_paths(Path(output)), **({"journal": shard} if shard else {})}

@@ -156,11 +156,16 @@ class Joined:
         for path in self.files:
             path.unlink(missing_ok=True)
 
+    def say(self, output: Path, found: str) -> None:
+        """The join's line: how many shard files, of how many parts, and what they hold."""
+        print(
+            shown(f"joining {len(self.files)} shard files of {self.n} parts beside {output}: {found}"), file=sys.stderr
+        )
+
 
 def gather(base: Path, read_header, compare, stack: ExitStack, command: str) -> list[tuple[Path, Shard, dict]]:
-    """The shard files beside `base`, checked and locked for the join: one N, each a shard file (`read_header`:
-    its header, or None) of its name's part, of this run (`compare(header)`: what differs, or None); one a running
-    shard holds is refused (its lock)."""
+    """The shard files beside `base`, checked and locked for the join: one N, each with a header (`read_header`) of its
+    name's part and of this run (`compare(header)`: what differs, or None); one a running shard holds is refused."""
     found = shard_files(base)
     partitions = {shard.n: path for path, shard in found}
     if len(partitions) > 1:
@@ -254,13 +259,7 @@ def join_run(paths: dict[str, Path], header: dict, rows: list[dict], force: bool
     new = [journal_line(header["system"], t, joined.answers[t]) for t in ids if t in joined.answers and t not in have]
     taken = sum(tid in joined.answers for tid in ids)
     left = sum(tid not in joined.answers and tid not in have for tid in ids)
-    print(
-        shown(
-            f"joining {len(joined.files)} shard files of {joined.n} parts beside {paths['jsonl']}: {taken:,} of "
-            f"{len(ids):,} targets answered there, {left:,} to answer"
-        ),
-        file=sys.stderr,
-    )
+    joined.say(paths["jsonl"], f"{taken:,} of {len(ids):,} targets answered there, {left:,} to answer")
     if new:
         with atomic_writer(paths["journal"]) as seeded:
             seeded.write(earlier or json.dumps(header, allow_nan=False).encode("utf-8") + b"\n")
