@@ -10,7 +10,7 @@ import math
 import os
 from pathlib import Path
 
-from swords_baselines.run.ownership import is_lock
+from swords_baselines.run.ownership import first_line_json, is_lock
 from swords_lexsub.errors import SwordsError
 from swords_lexsub.files import SPECIAL_ROOTS, file_kind
 
@@ -18,7 +18,6 @@ JOURNAL_FORMAT = "swords-judge-llm-journal"
 LLM_WRITER = "swords judge llm"
 VALIDATE_WRITER = "swords judge validate"
 MAX_OWNED_BYTES = 256 * 2**20  # a judgments file of ours is ~300 bytes a candidate; a larger file is not ours
-_MAX_LINE_BYTES = 2**20
 
 
 def strict_json(data: bytes | str) -> object:
@@ -37,16 +36,8 @@ def _finite(text: str) -> float:
     return value
 
 
-def _first_line(path: Path) -> object:
-    try:
-        with open(path, "rb") as f:
-            return json.loads(f.readline(_MAX_LINE_BYTES))
-    except (OSError, ValueError, RecursionError):
-        return None
-
-
 def journal_header(path: Path) -> dict | None:
-    header = _first_line(path)
+    header = first_line_json(path)
     return header if isinstance(header, dict) and header.get("format") == JOURNAL_FORMAT else None
 
 

@@ -46,14 +46,18 @@ def run_header(paths: dict[str, Path]) -> dict | None:
     return run if isinstance(run, dict) and isinstance(run.get("system"), str) else None
 
 
-def journal_header(path: Path) -> dict | None:
-    """The header line of a run's journal, if the file is one."""
+def first_line_json(path: Path) -> object:
+    """The JSON of a file's first line (a journal's header, read within _MAX_HEADER_BYTES), or None."""
     try:
         with open(path, "rb") as f:
-            first = f.readline(_MAX_HEADER_BYTES)
-        header = json.loads(first)
+            return json.loads(f.readline(_MAX_HEADER_BYTES))
     except (OSError, ValueError, RecursionError):
         return None
+
+
+def journal_header(path: Path) -> dict | None:
+    """The header line of a run's journal, if the file is one."""
+    header = first_line_json(path)
     is_header = isinstance(header, dict) and isinstance(header.get("system"), str) and "options" in header
     return header if is_header else None
 
