@@ -90,7 +90,8 @@ class ThesaurusOracle(System):
 
 
 class Humans(System):
-    """The second annotation's substitutes whose score passes `kept`, best first; subclasses: the paper's Humans."""
+    """The second annotation's substitutes whose score (positive judgements over non-abstaining ones) passes
+    `kept`, best first. Subclasses are the systems upstream scored for the paper's Humans row."""
 
     name = "humans"
     needs = "nothing; runs on --dataset swords_test_subset only"
