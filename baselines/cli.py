@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from contextlib import ExitStack
+from contextlib import ExitStack, closing
 from pathlib import Path
 
 import swords_dataset
@@ -289,13 +289,15 @@ def execute(
             system.use_batch()  # no server asked anything
         system.check()  # a missing key or file: refused before anything starts
         system.for_benchmark(dataset, split)
-        with system:  # starts what the system needs (a local engine, a connection), closes it after
+        with closing(system):  # started by the run (or a batch file's) only if targets remain; closed after
             split_rows = swords_dataset.rows(dataset, split)
             rows = limited_rows(system.covers(split_rows), limit)  # --limit: the first N it can answer
             header = extent_header(identity, rows, len(split_rows), limit)
             with RunLock(paths), ExitStack() as shards:
                 if extend and not paths["journal"].exists():
                     seed_journal(paths, stored, lambda tid, answer: journal_line(name, tid, answer))
+                if batch_export or batch_import:
+                    system.start()
                 if batch_export:
                     part = [row for row in rows if shard is None or shard.holds(row["id"])]
                     print(

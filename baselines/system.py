@@ -89,7 +89,8 @@ class System:
         """Raise SwordsError if the system cannot run (a missing key, file or model), before any work."""
 
     def start(self) -> None:
-        """Acquire what predicting needs (a server, a connection), after `check`; `with system:` starts and closes."""
+        """Acquire what predicting needs (a server, a connection, a model), after `check`; a second call does nothing.
+        `with system:` starts and closes; `swords run` starts a system only when targets remain to answer."""
 
     def __enter__(self):
         try:

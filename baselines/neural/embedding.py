@@ -15,8 +15,8 @@ from collections.abc import Iterator, Sequence
 
 from swords_baselines.classic.wordnet import parse_relations, target_readings, wordnet_pool
 from swords_baselines.lemmas import one_form_per_lemma
-from swords_baselines.neural.encoder import shared_encoder
-from swords_baselines.neural.models import PACKAGED_MINILM, ModelSystem
+from swords_baselines.neural.encoder import ContextualEncoder, shared_encoder
+from swords_baselines.neural.models import PACKAGED_MINILM, ModelSystem, resolve_model
 from swords_baselines.neural.neighbours import vocabulary_neighbours
 from swords_baselines.options import Option
 from swords_baselines.system import Prediction
@@ -50,8 +50,21 @@ class _EncoderSystem(ModelSystem):
         self, model: str = PACKAGED_MINILM, max_length: int = 32, shared_context: bool = True, **options
     ) -> None:
         super().__init__(model=model, max_length=max_length, shared_context=shared_context, **options)
-        self.shared_context = shared_context
-        self.encoder = shared_encoder(model, max_length)
+        self.model, self.max_length, self.shared_context = model, max_length, shared_context
+        self._encoder: ContextualEncoder | None = None
+
+    def check(self) -> None:
+        resolve_model(self.model)  # here, and the packaged MiniLM's weights the pinned ones: before any file
+
+    def start(self) -> None:
+        """Load the encoder (one a process, shared): as the runner starts the system, so only when targets remain."""
+        if self._encoder is None:
+            self._encoder = shared_encoder(self.model, self.max_length)
+
+    @property
+    def encoder(self) -> ContextualEncoder:
+        self.start()
+        return self._encoder
 
 
 class EmbeddingRank(_EncoderSystem):

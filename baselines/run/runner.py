@@ -164,6 +164,8 @@ def run(
     ids = [row["id"] for row in rows]
     done = read_journal(paths["journal"], header, set(ids), force)
     todo = [row for row in rows if row["id"] not in done]
+    if todo:  # a join whose shards answered every target loads no model and starts no engine
+        system.start()
     fresh = not paths["journal"].exists()
     descriptor = open_in_place(paths["journal"], os.O_WRONLY | os.O_APPEND | os.O_CREAT)
     try:

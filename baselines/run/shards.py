@@ -19,7 +19,7 @@ import os
 import re
 import sys
 from collections.abc import Callable
-from contextlib import ExitStack
+from contextlib import ExitStack, closing
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -298,7 +298,7 @@ def run_shard(
     system = cls(**options)
     system.check()
     system.for_benchmark(*split)
-    with system:
+    with closing(system):  # the run starts it if its part has targets left
         split_rows = swords_dataset.rows(*split)
         rows = limited_rows(system.covers(split_rows), limit)
         header = {**extent_header(identity_, rows, len(split_rows), limit), "shard": shard.record()}

@@ -150,14 +150,16 @@ def embedding_run(tmp_path_factory):
 EMBEDDING = ["run", "--system", "wordnet+embedding", "--limit", "24", "--bootstrap", "0", "--no-progress"]
 
 
-@pytest.mark.slow  # 140 s on two busy cores (four processes load the encoder)
+@pytest.mark.slow  # 110 s on two busy cores (three processes load the encoder; the join loads none)
 def test_wordnet_embedding_shards_join_into_the_one_machine_run(embedding_run, tmp_path):
     output = tmp_path / "run.jsonl"
     for k in (1, 2, 3):
         done = swords(*EMBEDDING, "--output", str(output), "--shard", f"{k}/3")
         assert done.returncode == 0, done.stderr
-    done = swords(*EMBEDDING, "--output", str(output))
+    done = swords(*EMBEDDING, "--output", str(output), env={"PYTHONPROFILEIMPORTTIME": "1"})
     assert done.returncode == 0, done.stderr
     assert "24 of 24 targets answered there, 0 to answer" in done.stderr
+    imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines() if line.startswith("import time")}
+    assert "swords_baselines.neural.encoder" in imported and "torch" not in imported  # nothing left to encode
     for suffix in FILES:
         assert (tmp_path / f"run{suffix}").read_bytes() == embedding_run[suffix], suffix
