@@ -76,8 +76,10 @@ PTB_TO_UD = {"N": "NOUN", "V": "VERB", "J": "ADJ", "R": "ADV"}
 SEMEVAL_TO_UD = {"n": "NOUN", "v": "VERB", "a": "ADJ", "r": "ADV"}
 
 
-def empty_provenance() -> dict:
-    return {key: ([] if isinstance(feature, datasets.List) else None) for key, feature in PROVENANCE.items()}
+def empty_provenance(**given) -> dict:
+    """A row's provenance: the `given` fields, the others empty ([] or null)."""
+    empty = {key: [] if isinstance(feature, datasets.List) else None for key, feature in PROVENANCE.items()}
+    return empty | given
 
 
 def sort_substitutes(substitutes: list[dict]) -> list[dict]:

@@ -85,16 +85,8 @@ AVERAGES = ("substitutes/target", "inconceivable/target", "conceivable/target", 
 
 def split_statistics(rows: Iterable[dict]) -> dict[str, float]:
     """Counts over rows of the shared schema (labels: see `judgements`)."""
-    stats = {
-        "contexts": 0,
-        "targets": 0,
-        "substitutes": 0,
-        "labels": 0,
-        "target words": 0,
-        "inconceivable": 0,
-        "conceivable": 0,
-        "acceptable": 0,
-    }
+    classes = ("inconceivable", "conceivable", "acceptable")
+    stats = dict.fromkeys(("contexts", "targets", "substitutes", "labels", "target words", *classes), 0)
     contexts, words = set(), set()
     for row in rows:
         stats["targets"] += 1
@@ -110,10 +102,7 @@ def split_statistics(rows: Iterable[dict]) -> dict[str, float]:
     stats["contexts"] = len(contexts)
     stats["target words"] = len(words)
     n = max(stats["targets"], 1)
-    for name in AVERAGES:
-        key = name.split("/")[0]
-        stats[name] = stats[key] / n
-    return stats
+    return stats | {name: stats[name.split("/")[0]] / n for name in AVERAGES}
 
 
 def judgements(substitute: dict) -> int:

@@ -11,6 +11,7 @@ Each value's text, alike for every reader: a CSV text cell a spreadsheet would r
 from __future__ import annotations
 
 import codecs
+import contextlib
 import csv
 import hashlib
 import io
@@ -254,10 +255,8 @@ class DetailsWriter:
         # Let go of the format's own writer first: left to the garbage collector, it would flush into a closed
         # file and print a warning.
         for release in (lambda: self._text.detach(), lambda: self._parquet.close()):
-            try:
+            with contextlib.suppress(Exception):  # not made, already released, or the disk is full: the file goes anyway
                 release()
-            except Exception:  # not made, already released, or the disk is full: the file goes anyway
-                pass
         self._context.__exit__(type(error), error, error.__traceback__)
 
     def __enter__(self) -> DetailsWriter:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from swords_metric.errors import MetricInputError
@@ -60,14 +60,8 @@ class Answers:
         )
 
     def subset(self, keep: list[int], owner: object) -> Answers:
-        return Answers(
-            [self.ranked[i] for i in keep],
-            self.source,
-            owner,
-            self.file_format,
-            [self.dropped[i] for i in keep],
-            [self.cut[i] for i in keep],
-        )
+        ranked, dropped, cut = ([values[i] for i in keep] for values in (self.ranked, self.dropped, self.cut))
+        return replace(self, ranked=ranked, owner=owner, dropped=dropped, cut=cut)
 
 
 class AnswerSlots:

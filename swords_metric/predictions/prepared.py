@@ -4,7 +4,7 @@ each list is kept (a RankedPrediction), so a predictions file costs memory per t
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from swords_metric.errors import MetricInputError, shown
@@ -41,17 +41,7 @@ class PreparedPredictions:
 
     def subset(self, positions: Sequence[int], owner: object) -> PreparedPredictions:
         """The predictions of the references at `positions`, for the scorer of just those (`owner`)."""
-        return PreparedPredictions(
-            [self.ranked[i] for i in positions],
-            self.scheme,
-            self.given,
-            self.notes,
-            self.source,
-            self.depth,
-            owner,
-            self.file_format,
-            self.substitutes_lemmatized,
-        )
+        return replace(self, ranked=[self.ranked[i] for i in positions], owner=owner, details_file=None)
 
 
 # Told of each scored target as it is prepared (the details file is written so): (reference position, its

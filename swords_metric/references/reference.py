@@ -70,12 +70,9 @@ def prepare_reference(row: dict) -> Reference | None:
         lemma = lemmatize(text, pos)
         if lemma == target_lemma:
             continue
-        counts = merged.get(lemma)
-        if counts is None:
-            merged[lemma] = [positive, total]
-        else:
-            counts[0] += positive
-            counts[1] += total
+        counts = merged.setdefault(lemma, [0, 0])
+        counts[0] += positive
+        counts[1] += total
     kept = [(lemma, counts) for lemma, counts in merged.items() if counts[1] > 0]
     return Reference(
         id=str(row.get("id", "")),

@@ -62,9 +62,7 @@ def read_coinco(xml_path: Path, candidates_path: Path, test_documents: set[str])
             pos_tag = token.get("posMASC").strip()
             pos = PTB_TO_UD[pos_tag[0]]
             pool = candidate_lists.get(f"{lemma}.{pos_tag[0]}", [])
-            provenance = empty_provenance()
-            provenance["coinco_token_ids"] = [token_id]
-            provenance["masc_sentences"] = [f"{document}:{sentence_id}"]
+            provenance = empty_provenance(coinco_token_ids=[token_id], masc_sentences=[f"{document}:{sentence_id}"])
             provenance["coinco_problematic"] = token.get("problematic", "no").strip().lower() == "yes"
             rows[split].append(
                 schema_row(

@@ -139,9 +139,6 @@ def read_semeval07(
         for instance_id, tokenized in instances:
             sentence, head, offset = detokenize_with_head(tokenized.strip())
             substitutes = produced_substitutes(gold[split].get(instance_id, []), "semeval07")
-            provenance = empty_provenance()
-            provenance["semeval_lexelt"] = lexelt
-            provenance["semeval_instance"] = instance_id
             rows[split].append(
                 schema_row(
                     f"semeval07:{instance_id}",
@@ -154,7 +151,7 @@ def read_semeval07(
                     pos=pos,
                     target_lemma=lemma,
                     candidates=pool_with_gold(pool, substitutes),
-                    provenance=provenance,
+                    provenance=empty_provenance(semeval_lexelt=lexelt, semeval_instance=instance_id),
                 )
             )
     for split in rows:

@@ -35,9 +35,7 @@ def read_swords(path: Path, benchmark: str) -> list[dict]:
     for target_id, target in raw["targets"].items():
         context = raw["contexts"][target["context_id"]]
         substitutes = sort_substitutes(substitutes_by_target[target_id])
-        provenance = empty_provenance()
-        provenance["coinco_token_ids"] = list(target["extra"]["coinco_ids"])
-        provenance["masc_sentences"] = list(context["extra"]["coinco_ids"])
+        token_ids, sentences = list(target["extra"]["coinco_ids"]), list(context["extra"]["coinco_ids"])
         rows.append(
             schema_row(
                 target_id,
@@ -50,7 +48,7 @@ def read_swords(path: Path, benchmark: str) -> list[dict]:
                 pos=target["pos"],
                 target_lemma=target["extra"]["coinco_lemma"],
                 candidates=sorted_candidates([s["substitute"] for s in substitutes]),
-                provenance=provenance,
+                provenance=empty_provenance(coinco_token_ids=token_ids, masc_sentences=sentences),
             )
         )
     return rows
