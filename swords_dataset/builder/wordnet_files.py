@@ -123,18 +123,6 @@ def serialize_archive(members: dict[str, bytes]) -> bytes:
     return buffer.getvalue()
 
 
-def write_extract(
-    build_payload: Callable[[Path], dict[str, Any]],
-    wordnet_dir: Path,
-    output: Path,
-    serializer: Callable[[dict], bytes] = serialize,
-) -> bytes:
-    """Build an extract from ``wordnet_dir`` into ``output``; returns the bytes written."""
-    data = serializer(build_payload(Path(wordnet_dir)))
-    Path(output).write_bytes(data)
-    return data
-
-
 def extract_main(
     description: str,
     build_payload: Callable[[Path], dict[str, Any]],
@@ -142,7 +130,7 @@ def extract_main(
     argv: list[str] | None = None,
     serializer: Callable[[dict], bytes] = serialize,
 ) -> int:
-    """The command line of an extract's builder: --wordnet-dir and --output."""
+    """The command line of an extract's builder: --wordnet-dir and --output (the extract written there)."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument(
         "--wordnet-dir",
@@ -152,6 +140,7 @@ def extract_main(
     )
     parser.add_argument("--output", type=Path, default=default_output, help="default: %(default)s")
     args = parser.parse_args(argv)
-    data = write_extract(build_payload, args.wordnet_dir, args.output, serializer)
+    data = serializer(build_payload(args.wordnet_dir))
+    args.output.write_bytes(data)
     print(f"wrote {args.output} ({len(data)} bytes)")
     return 0

@@ -83,12 +83,10 @@ def analyze(targets: ScoredTargets, ranked: Sequence, k: int, worst: int = 5, re
             r = hits / reference_k
             f = 2 * p * r / (p + r) if p + r else 0.0
             candidates.append((f, hits - len(gold.acceptable), targets.rows[position]["id"], position))
-    worst_targets = []
-    for _, _, _, position in sorted(candidates)[:worst]:
-        record = target_record(
-            targets.rows[position], targets.references[position], ranked_or_none(ranked[position]), k
-        )
-        worst_targets.append({key: record[key] for key in WORST_FIELDS})
+    records = (
+        target_record(targets.rows[i], targets.references[i], ranked_or_none(ranked[i]), k)
+        for *_, i in sorted(candidates)[:worst]
+    )
     return {
         "k": k,
         "counted": COUNTED,
@@ -96,7 +94,7 @@ def analyze(targets: ScoredTargets, ranked: Sequence, k: int, worst: int = 5, re
         "by_pos": {pos: _with_shares(group) for pos, group in sorted(by_pos.items())},
         "by_gold_size": {label: _with_shares(group) for label, group in by_size.items()},
         "worst_rule": WORST_RULE,
-        "worst_targets": worst_targets,
+        "worst_targets": [{key: record[key] for key in WORST_FIELDS} for record in records],
     }
 
 

@@ -255,7 +255,9 @@ class DetailsWriter:
         # Let go of the format's own writer first: left to the garbage collector, it would flush into a closed
         # file and print a warning.
         for release in (lambda: self._text.detach(), lambda: self._parquet.close()):
-            with contextlib.suppress(Exception):  # not made, already released, or the disk is full: the file goes anyway
+            with contextlib.suppress(
+                Exception
+            ):  # not made, already released, or the disk is full: the file goes anyway
                 release()
         self._context.__exit__(type(error), error, error.__traceback__)
 

@@ -61,16 +61,16 @@ def check_offset(row: dict) -> None:
         raise BuildError(f"{row['id']}: target {row['target']!r} is not at offset {start} of its context")
 
 
-def produced_substitutes(answers: list[tuple[str, int]], source: str) -> list[dict]:
-    """(substitute, number of annotators who gave it) -> schema substitutes, most frequent first (every vote
-    positive, `labels` empty: these sources record no judgements)."""
+def produced_substitutes(answers: list[tuple[str, int]], source: str, annotators: int | None = None) -> list[dict]:
+    """(substitute, number of annotators who gave it) -> schema substitutes, most frequent first, ties in the given
+    order (`labels` empty: these sources record no judgements; `votes_total` each one's votes, else `annotators`)."""
     return sort_substitutes(
         [
             {
                 "substitute": text,
                 "score": float(count),
                 "votes_positive": count,
-                "votes_total": count,
+                "votes_total": count if annotators is None else annotators,
                 "labels": [],
                 "sources": [source],
                 "cefr": None,

@@ -12,7 +12,7 @@ from collections import Counter
 from pathlib import Path
 
 from swords_dataset.builder.errors import BuildError
-from swords_dataset.builder.readers.row_fields import checked_word, schema_row, source_text
+from swords_dataset.builder.readers.row_fields import checked_word, produced_substitutes, schema_row, source_text
 from swords_lexsub.terminal import clipped
 
 LANGUAGES = ("en", "es", "pt")
@@ -55,24 +55,6 @@ def _lines(path: Path) -> list[str]:
     return text[:-1].split("\n") if text.endswith("\n") else text.split("\n")
 
 
-def counted_substitutes(annotations: list[str]) -> list[dict]:
-    """Each distinct annotation, most annotators first, ties in order of first appearance."""
-    counts = Counter(annotations)  # a Counter keeps first-appearance order; the sort below is stable
-    ranked = sorted(counts.items(), key=lambda item: -item[1])
-    return [
-        {
-            "substitute": text,
-            "score": float(count),
-            "votes_positive": count,
-            "votes_total": len(annotations),
-            "labels": [],
-            "sources": [SOURCE],
-            "cefr": None,
-        }
-        for text, count in ranked
-    ]
-
-
 def read_tsar2022(gold: Path, inputs: Path, config: str, split: str) -> list[dict]:
     """Rows of one gold file, one per line, in file order; its `_none.tsv` inputs must match it line by line."""
     gold_lines, input_lines = _lines(gold), _lines(inputs)
@@ -94,7 +76,8 @@ def read_tsar2022(gold: Path, inputs: Path, config: str, split: str) -> list[dic
             raise BuildError(f"{gold}:{number}: the complex word {clipped(word, quote=True)} is not in its sentence")
         identifier = row_id(config, split, number)
         # TSAR gives neither a POS nor a lemma, and no candidates (no ranking setting)
-        substitutes = counted_substitutes(annotations)
+        # Each distinct annotation, most annotators first, ties in order of first appearance (a Counter keeps it).
+        substitutes = produced_substitutes(list(Counter(annotations).items()), SOURCE, len(annotations))
         rows.append(
             schema_row(identifier, config, identifier, sentence, word, offset, substitutes, upstream_id=identifier)
         )
