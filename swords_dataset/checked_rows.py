@@ -46,12 +46,8 @@ def rows_reader(dataset_dir: str | Path | None) -> Callable[[str, str], list[dic
     """(config, split) -> the split's checked rows: the shipped data through `load`, or `dataset_dir`'s Parquet."""
 
     def read(config: str, split: str) -> list[dict]:
-        if dataset_dir is None:
-            path = DATASET_DIR / parquet_path(config, split)
-            table = load(config, split=split).data.table
-        else:
-            path = Path(dataset_dir) / parquet_path(config, split)
-            table = read_parquet(path, config, split)
+        path = (DATASET_DIR if dataset_dir is None else Path(dataset_dir)) / parquet_path(config, split)
+        table = load(config, split=split).data.table if dataset_dir is None else read_parquet(path, config, split)
         check_nulls(table, path)
         split_rows = table.to_pylist()
         check_offsets(split_rows, path)

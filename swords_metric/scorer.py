@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
+from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -273,7 +274,7 @@ class Scorer(ScorerBase):
             skip and has for skip, has in zip(targets.skipped, prepared.given_mask(), strict=True)
         )
         result["id_scheme"] = prepared.scheme
-        result["input_notes"] = prepared.notes.as_dict()
+        result["input_notes"] = asdict(prepared.notes)
         if by_pos:
             result["by_pos"] = {pos: dict(metrics) for pos, metrics in scores.by_pos().items()}
         if bootstrap:
@@ -307,13 +308,7 @@ class Scorer(ScorerBase):
         a, b = self.prepare(predictions_a, sources[0]), self.prepare(predictions_b, sources[1])
         targets = self.targets
         scores_a, scores_b = (score_targets(targets.references, p.ranked, self.k) for p in (a, b))
-        covered_a, covered_b = _covered(targets, a), _covered(targets, b)
-        coverage = {
-            "targets_scored": sum(targets.scored),
-            "a": sum(covered_a),
-            "b": sum(covered_b),
-            "both": sum(x and y for x, y in zip(covered_a, covered_b, strict=True)),
-        }
+        coverage = self._coverage(sum(targets.scored), _covered(targets, a), _covered(targets, b))
         metrics = paired_test(scores_a, scores_b, scores_a.aggregate(), scores_b.aggregate(), bootstrap, seed)
         return {"a": sources[0], "b": sources[1], "metrics": metrics, "coverage": coverage,
                 "signature": self.signature(bootstrap, seed), "unit": self.family.reader.scale}  # fmt: skip

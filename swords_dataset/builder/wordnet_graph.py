@@ -124,10 +124,9 @@ def build_payload(wordnet_dir: Path) -> dict[str, bytes]:
                 ],
             )
         )
-    for name, rows in synset_rows.items():
-        members.update(_ragged(f"synset_pointers/{name}", rows))
-    for name, rows in sense_rows.items():
-        members.update(_ragged(f"sense_pointers/{name}", rows))
+    for kind, pointers in (("synset_pointers", synset_rows), ("sense_pointers", sense_rows)):
+        for name, rows in pointers.items():
+            members.update(_ragged(f"{kind}/{name}", rows))
     return members
 
 

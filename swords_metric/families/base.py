@@ -286,3 +286,9 @@ class ScorerBase(ABC):
     @abstractmethod
     def signature(self, bootstrap: int = 0, seed: int | None = None) -> str:
         """Everything that decides the numbers (swords_metric/signature.py)."""
+
+    @staticmethod
+    def _coverage(scored: int, a: list[bool], b: list[bool]) -> dict[str, int]:
+        """How many of the `scored` targets each of the paired test's two inputs covers, and both."""
+        both = sum(x and y for x, y in zip(a, b, strict=True))
+        return {"targets_scored": scored, "a": sum(a), "b": sum(b), "both": both}

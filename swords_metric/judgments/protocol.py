@@ -33,6 +33,4 @@ INSTRUCTIONS_VERSION = hashlib.sha256(INSTRUCTIONS.encode("utf-8")).hexdigest()[
 
 def control_correct(control: str, label: str) -> bool:
     """Whether a control's answer is right (B.3): the target word accepted; the random word not accepted."""
-    if control == TARGET_CONTROL:
-        return label == ACCEPT
-    return label != ACCEPT
+    return label == ACCEPT if control == TARGET_CONTROL else label != ACCEPT

@@ -45,11 +45,8 @@ class InstanceStatistics:
         return self.groups[0][1].shape[1]
 
     def sums(self, counts: np.ndarray) -> list[dict[str, np.ndarray]]:
-        sums = []
-        for names, values, _ in self.groups:
-            summed = counts @ values.T
-            sums.append({name: summed[:, i] for i, name in enumerate(names)})
-        return sums
+        summed = [(names, counts @ values.T) for names, values, _ in self.groups]
+        return [{name: sums[:, i] for i, name in enumerate(names)} for names, sums in summed]
 
     def figures(self, sums: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
         figures: dict[str, np.ndarray] = {}

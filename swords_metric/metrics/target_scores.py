@@ -81,15 +81,8 @@ def metrics_from_totals(total: dict, k: int) -> dict:
             continue
         r = percent(hits, total[f"{prefix}:n_ref_k"])
         rs = percent(hits, total[f"{prefix}:n_ref"])
-        metrics.update(
-            {
-                f"{name}_p@{k_}": p,
-                f"{name}_r@{k_}": r,
-                f"{name}_f@{k_}": _harmonic(p, r),
-                f"{name}_rs@{k_}": rs,
-                f"{name}_fs@{k_}": _harmonic(p, rs),
-            }
-        )
+        for part, value in (("p", p), ("r", r), ("f", _harmonic(p, r)), ("rs", rs), ("fs", _harmonic(p, rs))):
+            metrics[f"{name}_{part}@{k_}"] = value
     metrics["gap"] = percent(total["gap"], total["gap_defined"])
     metrics["gap_rat"] = percent(total["gap_rat"], total["gap_defined"])
     for task in ("best", "oot"):

@@ -153,12 +153,7 @@ class FamilyScorer(ScorerBase):
         statistics = [self.target_statistics(answers) for answers in (a, b)]
         metrics = paired_test(*statistics, *observed, bootstrap, seed)
         given_a, given_b = ([items is not None for items in answers.ranked] for answers in (a, b))
-        coverage = {
-            "targets_scored": len(self.rows),
-            "a": sum(given_a),
-            "b": sum(given_b),
-            "both": sum(x and y for x, y in zip(given_a, given_b, strict=True)),
-        }
+        coverage = self._coverage(len(self.rows), given_a, given_b)
         metrics = {key: metrics[key] for key in self.family.keys(self.k)}  # in a report's order
         result = {"a": sources[0], "b": sources[1], "metrics": metrics}
         if "official" in observed[0]:  # TSAR-2022: each file's figures as tsar_eval.py prints them, as score gives

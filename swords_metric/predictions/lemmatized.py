@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from operator import itemgetter
 
 from swords_metric.references.reference import Reference
@@ -20,9 +20,6 @@ class InputNotes:
     target_copies: int = 0  # lemmatize to the target's lemma: dropped
     duplicates: int = 0  # share a lemma with a better-ranked substitute: merged into it
     unicode_variants: int = 0  # match a gold word only as plain_text: not matched, as upstream
-
-    def as_dict(self) -> dict[str, int]:
-        return asdict(self)
 
     def add(self, other: InputNotes) -> None:  # once a target: spelled out
         self.empty_substitutes += other.empty_substitutes
