@@ -23,6 +23,7 @@ from pathlib import Path
 
 from swords_lexsub.files import atomic_writer
 from swords_metric.metrics.ranking import PR_FAMILY_NAMES
+from swords_metric.predictions.files import utf8_json
 
 DETAILS, COMPARISON = "swords-lexsub details", "swords-lexsub comparison"
 VERSION = 1
@@ -115,12 +116,7 @@ def json_line(record: dict) -> bytes:
     score = record.get("score")
     if isinstance(score, float) and not math.isfinite(score):
         record = {**record, "score": repr(score)}
-    text = json.dumps(record, ensure_ascii=False, allow_nan=False)
-    try:
-        data = text.encode("utf-8")
-    except UnicodeEncodeError:
-        data = json.dumps(record, allow_nan=False).encode("ascii")
-    return data + b"\n"
+    return utf8_json(record) + b"\n"
 
 
 def _csv_cell(name: str, value) -> str:

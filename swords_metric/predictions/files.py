@@ -208,7 +208,7 @@ def _written_items(target_id: str, items: list[tuple[str, float]]) -> list[list]
     return written
 
 
-def _utf8_json(value) -> bytes:
+def utf8_json(value) -> bytes:
     """Standard JSON as UTF-8 (a lone surrogate as JSON's escape)."""
     try:
         return json.dumps(value, ensure_ascii=False, allow_nan=False).encode("utf-8")
@@ -222,11 +222,11 @@ def write_predictions(path: str | Path, predictions: Predictions, substitutes_le
     name = path.name[:-3] if path.name.endswith(".gz") else path.name
     if name.endswith(".jsonl"):
         data = b"".join(
-            _utf8_json({"id": tid, "substitutes": _written_items(tid, items)}) + b"\n"
+            utf8_json({"id": tid, "substitutes": _written_items(tid, items)}) + b"\n"
             for tid, items in predictions.items()
         )
     else:
-        data = _utf8_json(
+        data = utf8_json(
             {
                 "substitutes_lemmatized": substitutes_lemmatized,
                 "substitutes": {tid: _written_items(tid, items) for tid, items in predictions.items()},

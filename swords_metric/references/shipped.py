@@ -43,22 +43,11 @@ def encode(rows: list[dict], parquet_sha256: str) -> bytes:
     for position, row in enumerate(rows):
         view = reference_view(row, position)
         reference = prepare_reference(view)
-        targets.append(
-            [
-                *(view[key] for key in TARGET_FIELDS),
-                view["provenance"]["coinco_problematic"],
-                None
-                if reference is None
-                else [
-                    reference.target_lemma,
-                    list(reference.lemmas),
-                    list(reference.positives),
-                    list(reference.totals),
-                    list(reference.lexsubgen_gold),
-                    reference.lexsubgen_target,
-                ],
-            ]
-        )
+        prepared = None
+        if reference is not None:
+            lists = map(list, (reference.lemmas, reference.positives, reference.totals, reference.lexsubgen_gold))
+            prepared = [reference.target_lemma, *lists, reference.lexsubgen_target]
+        targets.append([*(view[key] for key in TARGET_FIELDS), view["provenance"]["coinco_problematic"], prepared])
     body = json.dumps(
         {"format": FORMAT, "lemmatizer": LEMMATIZER, "parquet_sha256": parquet_sha256, "targets": targets},
         ensure_ascii=False,
