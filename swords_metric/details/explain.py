@@ -28,6 +28,8 @@ if TYPE_CHECKING:  # relations load WordNet's graph, which a plain summary does 
 # Why a substitute does not count (its record's `dropped`): it lemmatizes to the target's lemma, or to the lemma
 # of a better-ranked substitute (it merges into that one, as upstream keeps the first of equal lemmas).
 TARGET, DUPLICATE = "target", "duplicate"
+# A target record's figures of each P/R/F family, `{family}_{part}` (formats.py's TARGET_FIELDS).
+FIGURE_PARTS = ("hits", "predicted", "reference_k", "reference", "p", "r", "f")
 
 
 @dataclass(frozen=True)
@@ -52,10 +54,8 @@ def judgements(reference: Reference | None, pos: str, substitutes: Iterable[str]
         if i is None or lemma == reference.target_lemma:
             judged.append(Judgement(substitute, lemma, NOT_IN_BENCHMARK))
             continue
-        label = lemma_class(reference, lemma)
-        judged.append(
-            Judgement(substitute, lemma, label, reference.score(i), reference.positives[i], reference.totals[i])
-        )
+        votes = (reference.score(i), reference.positives[i], reference.totals[i])
+        judged.append(Judgement(substitute, lemma, lemma_class(reference, lemma), *votes))
     return judged
 
 
@@ -133,17 +133,8 @@ def target_figures(reference: Reference, ranked: RankedPrediction | None, k: int
         top, gold = top_and_gold(ranked, gold_set, setting == "lenient", threshold == "a")
         hits, predicted, reference_k, size = top_counts(top, gold, k)
         p, r = percent(hits, predicted), percent(hits, reference_k)
-        figures.update(
-            {
-                f"{name}_hits": hits,
-                f"{name}_predicted": predicted,
-                f"{name}_reference_k": reference_k,
-                f"{name}_reference": size,
-                f"{name}_p": p,
-                f"{name}_r": r,
-                f"{name}_f": 2 * p * r / (p + r) if p + r else 0.0,
-            }
-        )
+        values = (hits, predicted, reference_k, size, p, r, 2 * p * r / (p + r) if p + r else 0.0)
+        figures.update((f"{name}_{part}", value) for part, value in zip(FIGURE_PARTS, values, strict=True))
     defined = bool(ranked.fixed["gap_defined"])
     figures["gap"] = 100.0 * ranked.fixed["gap"] if defined else None
     figures["gap_rat"] = 100.0 * ranked.fixed["gap_rat"] if defined else None

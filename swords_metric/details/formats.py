@@ -22,6 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from swords_lexsub.files import atomic_writer
+from swords_metric.details.explain import FIGURE_PARTS
 from swords_metric.metrics.ranking import PR_FAMILY_NAMES
 from swords_metric.predictions.files import utf8_json
 
@@ -35,8 +36,7 @@ SUBSTITUTE_FIELDS = tuple(
     "position substitute score lemma empty dropped merged_into_rank rank in_strict_top_k in_lenient_top_k class "
     "gold_score votes_positive votes_total relation".split()
 )
-_PARTS = ("hits", "predicted", "reference_k", "reference", "p", "r", "f")
-_FAMILY_FIELDS = tuple(f"{name}_{part}" for name in PR_FAMILY_NAMES for part in _PARTS)
+_FAMILY_FIELDS = tuple(f"{name}_{part}" for name in PR_FAMILY_NAMES for part in FIGURE_PARTS)
 TARGET_FIELDS = (
     *"in_predictions substitutes_given substitutes_counted reference_size acceptable conceivable".split(),
     *_FAMILY_FIELDS,

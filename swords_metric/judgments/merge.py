@@ -144,10 +144,8 @@ class MergedJudgments:
 
     def counts(self) -> dict:
         """The filter's counts, as reports and JSON show them (a list's: its length)."""
-        counts = {}
-        for name in COUNTED:
-            value = getattr(self, name)
-            counts[name] = len(value) if isinstance(value, list) else value
+        values = {name: getattr(self, name) for name in COUNTED}
+        counts = {name: len(value) if isinstance(value, list) else value for name, value in values.items()}
         counts["abstentions"] = sum(labels.count("abstain") for labels in self.labels.values())
         counts["substitutes"] = self.substitutes
         counts["abstained_only"] = len(self.labels) - self.substitutes

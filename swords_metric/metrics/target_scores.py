@@ -202,15 +202,12 @@ def precision_recall_at(
         for pr in PR_FAMILIES:
             top, gold = top_and_gold(ranked, gold_set, pr[0] == "lenient", pr[1] == "a")
             for k in ks:
-                into = sums[k]
                 for part, count in enumerate(top_counts(top, gold, k)[:3]):
-                    into[pr, part] += count
-    curve = {}
+                    sums[k][pr, part] += count
+    curve: dict[int, dict[str, float]] = {k: {} for k in ks}
     for k in ks:
-        into = sums[k]
-        curve[k] = {}
         for setting, threshold in PR_FAMILIES:
-            hits, n_pred, n_ref_k = (into[(setting, threshold), part] for part in range(3))
+            hits, n_pred, n_ref_k = (sums[k][(setting, threshold), part] for part in range(3))
             curve[k][f"{setting}_{threshold}_p"] = percent(hits, n_pred)
             curve[k][f"{setting}_{threshold}_r"] = percent(hits, n_ref_k)
     return curve
