@@ -130,10 +130,8 @@ class Check:
     note: str = ""
 
     def line(self) -> str:
-        where = f"{self.config}/{self.split} {self.statistic}"
-        text = (
-            f"{where}: measured {_fmt(self.measured, self.statistic)}, published {_fmt(self.published, self.statistic)}"
-        )
+        measured, published = _fmt(self.measured, self.statistic), _fmt(self.published, self.statistic)
+        text = f"{self.config}/{self.split} {self.statistic}: measured {measured}, published {published}"
         return f"{self.status:<9} {text}" + (f" ({self.note})" if self.note else "")
 
 

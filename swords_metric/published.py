@@ -62,9 +62,8 @@ class PublishedResult:
     @property
     def source(self) -> str:
         """ "Lee et al. 2021, Table 4" ("Tables 4, 7" when merged; ", unverified")."""
-        tables = (self.table or "").split(", ") if self.table else []
-        if tables:
-            where = f", Table{'s' if len(tables) > 1 else ''} {self.table}"
+        if self.table:
+            where = f", Table{'s' if ', ' in self.table else ''} {self.table}"
         else:
             where = family_of(self.config).untabled_source
         return f"{self.cite}{where}" + ("" if self.verified else ", unverified")

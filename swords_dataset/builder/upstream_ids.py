@@ -87,8 +87,7 @@ def substitute_labels(row: dict) -> dict[str, list[str]]:
     for substitute in row["substitutes"]:
         given = substitute["labels"] or ["TRUE_IMPLICIT"] * substitute["votes_positive"]
         labels.setdefault(substitute["substitute"].lower(), []).extend(given)
-    implicit = any(not substitute["labels"] for substitute in row["substitutes"])
-    if implicit:
+    if any(not substitute["labels"] for substitute in row["substitutes"]):
         for candidate in row["candidates"]:
             labels.setdefault(candidate.lower(), ["FALSE_IMPLICIT"])
     return labels

@@ -106,9 +106,7 @@ def utf8_text(value):
     """A string (or each string of a list) with lone surrogates replaced by U+FFFD, for Parquet's UTF-8."""
     if isinstance(value, str):
         return _SURROGATE.sub("\ufffd", value)
-    if isinstance(value, list):
-        return [utf8_text(item) for item in value]
-    return value
+    return [utf8_text(item) for item in value] if isinstance(value, list) else value
 
 
 def json_line(record: dict) -> bytes:

@@ -46,9 +46,8 @@ class ReaderTable:
     reported: tuple[str, ...]  # the figures an lm-eval task reports
     how_shown: str  # what its figures are, in a few words
     legend: str  # what the labels of a published table stand for
-    defined: tuple[
-        str, ...
-    ] = ()  # its labels' words defined (lenient, A, best…): lines shown where a reader meets them
+    # Its labels' words defined (lenient, A, best…): lines shown where a reader meets them.
+    defined: tuple[str, ...] = ()
 
     def shown(self, value: float) -> float:
         """A figure as the family's tables show it: floored (TSAR-2022's, as tsar_eval.py prints it), else rounded."""
@@ -58,9 +57,7 @@ class ReaderTable:
 
     def text(self, value: float) -> str:
         """A figure as a text table prints it: floored ones as tsar_eval.py does ("0.93"), others padded ("33.80")."""
-        if self.floored_decimals is not None:
-            return str(self.shown(value))
-        return f"{value:.{self.decimals}f}"
+        return str(self.shown(value)) if self.floored_decimals is not None else f"{value:.{self.decimals}f}"
 
     @property
     def unit(self) -> str:

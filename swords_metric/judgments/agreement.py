@@ -40,9 +40,7 @@ def cohen_kappa(a: Sequence[Hashable], b: Sequence[Hashable]) -> float:
     observed = accuracy(a, b)
     count_a, count_b = Counter(a), Counter(b)
     chance = sum(count_a[label] * count_b[label] for label in count_a) / (n * n)
-    if chance == 1.0:
-        return 1.0
-    return (observed - chance) / (1.0 - chance)
+    return 1.0 if chance == 1.0 else (observed - chance) / (1.0 - chance)
 
 
 def average_ranks(values: Sequence[float]) -> list[float]:

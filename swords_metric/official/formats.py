@@ -30,9 +30,7 @@ _PARTIAL_HINT = (
 
 def _character(text: str, offset: int) -> str:
     """The character at `offset`, by code point and as Python writes it (a look-alike letter shows its code)."""
-    if offset >= len(text):
-        return "nothing (the sentence ends)"
-    return f"U+{ord(text[offset]):04X} {text[offset]!r}"
+    return "nothing (the sentence ends)" if offset >= len(text) else f"U+{ord(text[offset]):04X} {text[offset]!r}"
 
 
 def _shared(one: str, other: str) -> int:
