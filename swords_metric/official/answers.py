@@ -93,10 +93,7 @@ def _held(answer: str, gold) -> str:
 
 def ranked_strings(items, target_id: str, where: str = "") -> list[str]:
     """Substitutes best first: by score (descending), ties in the order given; plain lists as given."""
-    try:
-        pairs = normalize_prediction_items(items, target_id)
-    except MetricInputError as error:
-        raise MetricInputError(f"{where}: {error}" if where else str(error)) from None
+    pairs = normalize_prediction_items(items, target_id, where)
     return [substitute for substitute, _ in sorted(pairs, key=lambda pair: -pair[1])]
 
 

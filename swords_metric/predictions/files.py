@@ -186,10 +186,7 @@ def read_predictions(
     for target_id, items, where in file:
         if target_id in predictions:
             raise file.duplicate(target_id, where)
-        try:
-            predictions[target_id] = normalize_prediction_items(items, target_id)
-        except MetricInputError as error:
-            raise MetricInputError(f"{where}: {error}") from None
+        predictions[target_id] = normalize_prediction_items(items, target_id, where)
     return predictions, {"format": file.format, "substitutes_lemmatized": file.substitutes_lemmatized}
 
 

@@ -43,11 +43,11 @@ def _score_value(score, where: str, position: int, substitute: str) -> float:
     return value
 
 
-def normalize_prediction_items(items, target_id: str = "") -> list[tuple[str, float]]:
+def normalize_prediction_items(items, target_id: str = "", at: str = "") -> list[tuple[str, float]]:
     """[(substitute, score)] from a plain ranked list, [substitute, score] pairs or {substitute, score} dicts (lists,
     tuples or numpy arrays); a plain list, and a dict item without a score, rank by position (scores 0, -1, -2, …,
-    as upstream). Substitutes are kept as given, empty ones included."""
-    where = f"target {target_id}: " if target_id else ""
+    as upstream). Substitutes are kept as given, empty ones included. An error names `at` ("FILE:LINE"), if given."""
+    where = (f"{at}: " if at else "") + (f"target {target_id}: " if target_id else "")
     if items is None:
         return []
     if isinstance(items, str | bytes) or not isinstance(items, (Sequence, *numpy_types("ndarray"))):

@@ -60,12 +60,7 @@ def _ranked(
     position: int = -1,
 ) -> RankedPrediction | str:
     """One target's list, read and prepared against its reference (every list is read, scored or not)."""
-    try:
-        pairs = normalize_prediction_items(items, target_id)
-    except MetricInputError as error:
-        if where:
-            raise MetricInputError(f"{where}: {error}") from None
-        raise
+    pairs = normalize_prediction_items(items, target_id, where)
     if reference is None:
         return GIVEN
     prepared = prepare_prediction(pairs, reference, notes)

@@ -50,11 +50,7 @@ def without_gold(ids: Sequence[str]) -> MetricInputError:
 
 
 def _ids(row: Mapping) -> dict:
-    return {
-        "id": str(row["id"]),
-        "upstream_id": str(row.get("upstream_id") or ""),
-        "benchmark": str(row.get("benchmark") or ""),
-    }
+    return {"id": str(row["id"]), **{key: str(row.get(key) or "") for key in ("upstream_id", "benchmark")}}
 
 
 def _substitutes(row: Mapping, position: int) -> list[dict]:
