@@ -4,9 +4,9 @@ references prepared once, scoring any number of systems with the SWORDS metrics.
 
 from __future__ import annotations
 
+import functools
 import itertools
-from collections.abc import Iterable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Iterable, Mapping
 from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -177,13 +177,11 @@ class Scorer(ScorerBase):
         FamilyScorer.read's (a file keyed by id may always hold part of a split)."""
         file = PredictionFile(path, max_bytes, max_target_chars)
         source, targets = source or str(path), self.targets
-        with _details_stream(self._details(details, details_force), targets, source) as stream:
-            observe = stream.observe if stream is not None else None
-            prepared = prepare_keyed(
-                file, targets.references, targets.index, self.depth, source, self, file.duplicate, observe
-            )
+        keyed = functools.partial(
+            prepare_keyed, file, targets.references, targets.index, self.depth, source, self, file.duplicate
+        )
+        prepared = _with_details(self._details(details, details_force), targets, source, keyed)
         prepared.file_format, prepared.substitutes_lemmatized = file.format, file.substitutes_lemmatized
-        prepared.details_file = stream.written() if stream is not None else None
         return prepared
 
     def _prepared(self, predictions, source: str, depth: int, details=None) -> PreparedPredictions:
@@ -198,13 +196,10 @@ class Scorer(ScorerBase):
                 )
             return predictions
         targets = self.targets
-        with _details_stream(details, targets, source) as stream:
-            observe = stream.observe if stream is not None else None
-            prepared = prepare_given(
-                predictions, targets.rows, targets.references, targets.index, depth, source, self, observe
-            )
-        prepared.details_file = stream.written() if stream is not None else None
-        return prepared
+        given = functools.partial(
+            prepare_given, predictions, targets.rows, targets.references, targets.index, depth, source, self
+        )
+        return _with_details(details, targets, source, given)
 
     def restricted_to_given(self, predictions: PreparedPredictions) -> tuple[Scorer, PreparedPredictions]:
         """A Scorer of just the targets these predictions name (the others left out rather than scored as
@@ -362,13 +357,11 @@ def _covered(targets: ScoredTargets, prepared: PreparedPredictions) -> list[bool
     return [scored and given for scored, given in zip(targets.scored, prepared.given_mask(), strict=True)]
 
 
-@contextmanager
-def _details_stream(request: tuple | None, targets: ScoredTargets, source: str) -> Iterator:
-    """The stream writing a details file (`request`: where, force, its header's settings) while predictions are
-    prepared, or None; the file is finished, or dropped if preparing fails. The writer is imported only then."""
+def _with_details(request: tuple | None, targets: ScoredTargets, source: str, prepare) -> PreparedPredictions:
+    """`prepare(observe)`, the details file `request` asks for (where, force, its header's settings; None: none)
+    written while it prepares: finished, or dropped if preparing fails. The writer is imported only then."""
     if request is None:
-        yield None
-        return
+        return prepare(None)
     from swords_metric.details.place import DetailsPlace, details_place
     from swords_metric.details.writer import DetailsStream
 
@@ -376,11 +369,13 @@ def _details_stream(request: tuple | None, targets: ScoredTargets, source: str) 
     place = path if isinstance(path, DetailsPlace) else details_place(path, force=force)
     stream = DetailsStream(targets, place, source, settings)
     try:
-        yield stream
+        prepared = prepare(stream.observe)
     except BaseException as error:
         stream.abort(error)
         raise
     stream.finish()
+    prepared.details_file = stream.written()
+    return prepared
 
 
 def score(predictions, references: Iterable[Mapping], k: int = 10, include_problematic: bool = False, **kwargs) -> dict:

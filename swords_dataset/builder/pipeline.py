@@ -99,13 +99,9 @@ def write_into(folder: BuildFolder, rows: dict[str, dict[str, list[dict]]], path
         folder.replace_with(scratch)
     except OSError as error:  # pyarrow raises OSError too; the scratch folder goes, the dataset stays
         full = no_space(error) or "No space left" in str(error)  # an older pyarrow's error has no errno
-        reason = no_space_reason(error) if full else _os_reason(error)
+        where = f" ({error.filename})" if error.filename else ""
+        reason = no_space_reason(error) if full else f"{error.strerror or str(error).splitlines()[0]}{where}"
         raise SwordsError(f"{folder.what}: cannot write the dataset: {reason}; nothing was changed") from None
     finally:
         if scratch is not None:
             shutil.rmtree(scratch, ignore_errors=True)
-
-
-def _os_reason(error: OSError) -> str:
-    where = f" ({error.filename})" if error.filename else ""
-    return f"{error.strerror or str(error).splitlines()[0]}{where}"

@@ -195,15 +195,12 @@ def _long_word_rounds(word: str, pos: str, lemmas: dict[str, None]) -> tuple[str
     return found
 
 
-def _shortest(candidates: tuple[str, ...], word: str) -> str:
-    # min() returns the first of several equally short candidates, as in NLTK; no candidate: the word as is.
-    return min(candidates, key=len) if candidates else word
-
-
 @functools.lru_cache(maxsize=1 << 18)
 def wordnet_lemmatize(word: str, wn_pos: str = "n") -> str:
     """``nltk.stem.WordNetLemmatizer().lemmatize(word, wn_pos)`` of nltk 3.5, case preserved."""
-    return _shortest(wordnet_candidates(word, wn_pos), word)
+    candidates = wordnet_candidates(word, wn_pos)
+    # min() returns the first of several equally short candidates, as in NLTK; no candidate: the word as is.
+    return min(candidates, key=len) if candidates else word
 
 
 @functools.lru_cache(maxsize=1 << 18)  # real systems use tens of thousands of words, the benchmarks ~130,000
@@ -215,10 +212,8 @@ def lemmatize(word: str, pos: str) -> str:
 
 def _lemmatize(word: str, pos: str) -> str:
     # Through wordnet_lemmatize's cache: LexSubGen's lemmatizing (lemmatize_lowercased) asks it for the same words.
-    wn_pos = UD_TO_WORDNET.get(pos, "n")
-    if len(word) <= CACHED_LENGTH:
-        return wordnet_lemmatize(word, wn_pos).lower().strip()
-    return _shortest(wordnet_candidates(word, wn_pos), word).lower().strip()
+    lemmatized = wordnet_lemmatize if len(word) <= CACHED_LENGTH else wordnet_lemmatize.__wrapped__
+    return lemmatized(word, UD_TO_WORDNET.get(pos, "n")).lower().strip()
 
 
 # lemmatize_bounded caches only words this long at most: a hostile file's millions of long substitutes would fill it.
@@ -234,6 +229,5 @@ def lemmatize_lowercased(word: str, wn_pos: str) -> str:
     """``word`` lower-cased, then wordnet_lemmatize under a WordNet POS (LexSubGen's lemmatizing), caching only words
     of at most CACHED_LENGTH characters."""
     lowered = word.lower()
-    if len(lowered) > CACHED_LENGTH:
-        return wordnet_lemmatize.__wrapped__(lowered, wn_pos)
-    return wordnet_lemmatize(lowered, wn_pos)
+    lemmatized = wordnet_lemmatize if len(lowered) <= CACHED_LENGTH else wordnet_lemmatize.__wrapped__
+    return lemmatized(lowered, wn_pos)

@@ -78,9 +78,8 @@ def _up(graph: WordNetGraph, synsets) -> frozenset[int]:
 
 def word_view(lemma: str, letters: tuple[str, ...]) -> WordView:
     """The WordView of a metric lemma under POS letters; remembered if at most CACHED_LENGTH characters long."""
-    if len(lemma) > CACHED_LENGTH:
-        return WordView(lemma.replace(" ", "_"), letters, load_wordnet_graph())
-    return _remembered_view(lemma, letters)
+    view = _remembered_view if len(lemma) <= CACHED_LENGTH else _remembered_view.__wrapped__
+    return view(lemma, letters)
 
 
 @functools.lru_cache(maxsize=_REMEMBERED_WORDS)
