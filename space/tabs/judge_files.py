@@ -51,8 +51,15 @@ def checked_upload(upload: str | Path, limit: int, what: str) -> tuple[Path, str
     return path, shown
 
 
-def _message(error: Exception, path: Path, shown: str) -> str:
-    return str(error).replace(str(path), shown)
+def _read(upload: str | Path, limit: int, what: str, read) -> tuple:
+    """(what the metric's `read` gives, path, shown name) of an upload, checked before and after (faults name it)."""
+    path, shown = checked_upload(upload, limit, what)
+    try:
+        value = read(path, max_bytes=limit)
+    except MetricInputError as error:
+        raise SpaceError(str(error).replace(str(path), shown)) from None
+    no_lone_surrogates(path, shown)
+    return value, path, shown
 
 
 def _strings(value) -> list[str]:
@@ -124,12 +131,7 @@ def _judgeable(taskset: TaskSet, shown: str) -> None:
 
 def tasks_from(upload: str | Path) -> TaskSet:
     """An uploaded tasks file, checked and read (its faults name the file and line), and checked judgeable."""
-    path, shown = checked_upload(upload, MAX_TASKS_BYTES, "tasks file")
-    try:
-        taskset = read_tasks(path, max_bytes=MAX_TASKS_BYTES)
-    except MetricInputError as error:
-        raise SpaceError(_message(error, path, shown)) from None
-    no_lone_surrogates(path, shown)
+    taskset, _, shown = _read(upload, MAX_TASKS_BYTES, "tasks file", read_tasks)
     if not taskset.tasks:
         raise SpaceError(f"{shown} has no tasks: the run's substitutes were all judged by the benchmark already.")
     _judgeable(taskset, shown)
@@ -139,12 +141,7 @@ def tasks_from(upload: str | Path) -> TaskSet:
 def judgments_from(upload: str | Path, taskset: TaskSet) -> list[dict]:
     """An uploaded judgments file, checked and read; a record of another split, or of a task with another target, is
     a message naming the file and line."""
-    path, shown = checked_upload(upload, MAX_JUDGMENTS_BYTES, "judgments file")
-    try:
-        records = read_judgments(path, max_bytes=MAX_JUDGMENTS_BYTES)
-    except MetricInputError as error:
-        raise SpaceError(_message(error, path, shown)) from None
-    no_lone_surrogates(path, shown)
+    records, path, shown = _read(upload, MAX_JUDGMENTS_BYTES, "judgments file", read_judgments)
     found = mismatched_record(records, taskset, render.visible)  # the metric's rule: these tasks' records only
     if found is not None:
         record, why = found

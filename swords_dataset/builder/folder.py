@@ -8,6 +8,7 @@ naming it. Anything else in DIR is left alone. A build holds a lock on DIR: a se
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
 import shutil
@@ -78,6 +79,17 @@ def _foreign(folder: Path) -> tuple[Path, str] | None:
     return None
 
 
+def _unwritable(folder: str | Path) -> str | OSError | None:
+    """Why a new file cannot be written in `folder` (the OS's reason), or None if it can."""
+    try:
+        descriptor, probe = tempfile.mkstemp(dir=folder, prefix=".swords-probe-")
+        os.close(descriptor)
+        os.unlink(probe)
+    except OSError as error:
+        return error.strerror or error
+    return None
+
+
 def check_folder_path(folder: Path, what: str) -> None:
     """Before any work: `folder` can be a folder (not under /dev, /proc, /sys; not a file)."""
     resolved = Path(os.path.abspath(folder)).resolve()
@@ -120,7 +132,9 @@ class BuildFolder:
                 ) from None
             self._remove_stale_scratch()
             self.check()
-            self._probe()
+            reason = _unwritable(self.folder)
+            if reason is not None:
+                raise BuildFolderError(f"{self.what}: cannot write in the folder ({reason})")
             self._check_replaceable()
         except BaseException:
             self.__exit__()
@@ -132,10 +146,8 @@ class BuildFolder:
             os.close(self._descriptor)  # the lock goes with it
             self._descriptor = None
         if self._created:
-            try:
+            with contextlib.suppress(OSError):
                 self.folder.rmdir()  # only if empty: what a failed build leaves of a folder it made
-            except OSError:
-                pass
 
     def check(self) -> None:
         """Refuse, naming it, the first of the build's names in the folder that the build did not write."""
@@ -147,14 +159,6 @@ class BuildFolder:
                 "a new or empty folder, or one the build wrote"
             )
 
-    def _probe(self) -> None:
-        try:
-            descriptor, probe = tempfile.mkstemp(dir=self.folder, prefix=".swords-probe-")
-            os.close(descriptor)
-            os.unlink(probe)
-        except OSError as error:
-            raise BuildFolderError(f"{self.what}: cannot write in the folder ({error.strerror or error})") from None
-
     def _check_replaceable(self) -> None:
         """Before any work: the previous data/ can be moved aside and removed (data/ and every folder in it take a
         new file), which a build would find out only when it swaps its new files in."""
@@ -162,15 +166,12 @@ class BuildFolder:
         if data.is_symlink() or not data.is_dir():
             return
         for root, _, _ in os.walk(data):
-            try:
-                descriptor, probe = tempfile.mkstemp(dir=root, prefix=".swords-probe-")
-                os.close(descriptor)
-                os.unlink(probe)
-            except OSError as error:
+            reason = _unwritable(root)
+            if reason is not None:
                 raise BuildFolderError(
-                    f"{self.what}: {root} cannot be written ({error.strerror or error}); a rebuild "
+                    f"{self.what}: {root} cannot be written ({reason}); a rebuild "
                     "replaces it: make it writable, or build into a new folder"
-                ) from None
+                )
 
     def scratch(self) -> Path:
         """A new scratch folder inside the folder (same file system: its contents are moved into place)."""
