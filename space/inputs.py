@@ -30,16 +30,6 @@ def refuse(message: str) -> gr.Error:
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def _not_text(label: str, payload: str) -> None:
-    """Text from the API may hold a lone surrogate (JSON's "\\ud800"), which is not a character: refused."""
-    found = _SURROGATE.search(payload)
-    if found:
-        raise refuse(
-            f"{label} holds \\u{ord(found.group()):04x} at character {found.start() + 1:,}, a lone "
-            "surrogate, which is not text."
-        )
-
-
 def _numeric(component):
     label, minimum, maximum, default = component.label, component.minimum, component.maximum, component.value
 
@@ -80,8 +70,12 @@ def _typed(component, kind: type = str, words: str = "text"):
     def check(payload):
         if payload is not None and not isinstance(payload, kind):
             raise refuse(f"{label} must be {words}, not {shown(payload)}.")
-        if isinstance(payload, str):
-            _not_text(label, payload)
+        found = _SURROGATE.search(payload) if isinstance(payload, str) else None
+        if found:  # text from the API may hold a lone surrogate (JSON's "\\ud800"), which is not a character
+            raise refuse(
+                f"{label} holds \\u{ord(found.group()):04x} at character {found.start() + 1:,}, a lone "
+                "surrogate, which is not text."
+            )
         return payload
 
     return check

@@ -176,11 +176,6 @@ def judge_name(name: str | None) -> str:
     return name
 
 
-def _file_name(judge: str) -> str:
-    slug = re.sub(r"[^A-Za-z0-9._-]+", "-", judge).strip("-.") or "judge"
-    return f"judgments-{slug[:40]}.jsonl"
-
-
 def discard(session: JudgeSession | None) -> None:
     """A session's files and its page's earlier sessions' deleted (gr.State's delete_callback)."""
     if session is None:
@@ -271,12 +266,13 @@ def _begin(name, folder, tasks_upload, run_upload, split_label, partial, targets
         records = carried_records(records, judgments_from(partial, taskset))
     finished = judged_by(records, taskset, name)  # the metric's resume rule: every candidate labelled
     tasks = {task.task for task in taskset.tasks}
+    slug = re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-.") or "judge"
     session = JudgeSession(
         header=taskset.header,
         tasks=taskset.tasks,
         judge=name,
         folder=folder,
-        file_name=_file_name(name),
+        file_name=f"judgments-{slug[:40]}.jsonl",
         todo=unfinished_tasks(taskset, finished),
         resumed=len(finished),
         tasks_file=tasks_file,

@@ -236,9 +236,13 @@ def build(splits: list[str], fill: explore.ExampleTarget, tabs: gr.Tabs) -> None
                 )
                 gr.HTML(render.swatches_html(render.CURVE_COLOURS))  # wraps, where the chart's own legend is cut
             with gr.Column():
-                classes = score_analysis.class_plot()
+                classes = score_analysis.share_plot(  # coloured as the Substitute and Explore tabs colour the classes
+                    "Its top 10, by the benchmark's judgement", render.BAR_COLOURS, "score-classes"
+                )
             with gr.Column():
-                relations = score_analysis.relation_plot()
+                relations = score_analysis.share_plot(
+                    "Its top 10, by WordNet relation to the target", render.RELATION_COLOURS, "score-relations"
+                )
     published = read_only_table(
         label=f"{beside.TITLE} (percent)",
         elem_id="score-published",

@@ -104,7 +104,7 @@ def on_open_target(split_label, event: gr.SelectData):
 # -- layout -------------------------------------------------------------------------------------------------
 
 
-def _chart(title: str, colours: dict[str, str], elem_id: str) -> gr.BarPlot:
+def share_plot(title: str, colours: dict[str, str], elem_id: str) -> gr.BarPlot:
     """A stacked bar chart of shares and its legend below in the metric's order, as HTML, which wraps (the chart's
     own legend keeps to one line: eight relations do not fit)."""
     plot = gr.BarPlot(
@@ -123,15 +123,6 @@ def _chart(title: str, colours: dict[str, str], elem_id: str) -> gr.BarPlot:
     )
     gr.HTML(render.swatches_html(colours), elem_id=f"{elem_id}-legend")
     return plot
-
-
-def class_plot() -> gr.BarPlot:
-    """The class chart, coloured as the Substitute and Explore tabs colour the classes."""
-    return _chart("Its top 10, by the benchmark's judgement", render.BAR_COLOURS, "score-classes")
-
-
-def relation_plot() -> gr.BarPlot:
-    return _chart("Its top 10, by WordNet relation to the target", render.RELATION_COLOURS, "score-relations")
 
 
 def worst_targets() -> gr.Dataframe:

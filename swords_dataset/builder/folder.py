@@ -132,8 +132,7 @@ class BuildFolder:
                 ) from None
             self._remove_stale_scratch()
             self.check()
-            reason = _unwritable(self.folder)
-            if reason is not None:
+            if (reason := _unwritable(self.folder)) is not None:
                 raise BuildFolderError(f"{self.what}: cannot write in the folder ({reason})")
             self._check_replaceable()
         except BaseException:
@@ -166,8 +165,7 @@ class BuildFolder:
         if data.is_symlink() or not data.is_dir():
             return
         for root, _, _ in os.walk(data):
-            reason = _unwritable(root)
-            if reason is not None:
+            if (reason := _unwritable(root)) is not None:
                 raise BuildFolderError(
                     f"{self.what}: {root} cannot be written ({reason}); a rebuild "
                     "replaces it: make it writable, or build into a new folder"

@@ -108,11 +108,6 @@ def prepare_answers(scorer, predictions, source: str) -> Answers:
     return slots.answers
 
 
-def _suffix(path: Path) -> str | None:
-    name = path.name.lower().removesuffix(".gz")
-    return next((suffix for suffix in (TSAR_SUFFIX, PROLEX_SUFFIX, *JSON_SUFFIXES) if name.endswith(suffix)), None)
-
-
 def _starts_like_json(path: Path, max_bytes: int) -> bool:
     """Whether the file's first character that is not white space opens a JSON object (an empty file: True)."""
     blocks = text_blocks(path, max_bytes)
@@ -129,7 +124,8 @@ def read_answers(
     scorer, path: Path, max_bytes: int, max_target_chars: int, source: str, partial: bool = False
 ) -> Answers:
     """A predictions file, its format chosen by its extension (see the module), kept per row."""
-    family, suffix = scorer.family, _suffix(path)
+    name, family = path.name.lower().removesuffix(".gz"), scorer.family
+    suffix = next((suffix for suffix in (TSAR_SUFFIX, PROLEX_SUFFIX, *JSON_SUFFIXES) if name.endswith(suffix)), None)
     owner = suffix_family(suffix) or family  # the family whose official format the extension names
     if owner is not family:
         raise MetricInputError(

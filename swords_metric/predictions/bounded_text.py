@@ -120,10 +120,7 @@ def _not_utf8(path: Path, error: UnicodeDecodeError, line: int, column: int) -> 
     """The error for bytes that are not UTF-8; `line` and `column`: where error.object starts."""
     data, start = error.object, error.start
     before = data.count(b"\n", 0, start)
-    if before:
-        column = start - data.rfind(b"\n", 0, start) - 1
-    else:
-        column += start
+    column = start - data.rfind(b"\n", 0, start) - 1 if before else column + start
     return MetricInputError(f"{path}:{line + before}: not UTF-8 text (byte 0x{data[start]:02x} at column {column + 1})")
 
 
@@ -279,11 +276,8 @@ class ValueCursor:
             return False
         if self.pos:
             newlines = self.text.count("\n", 0, self.pos)
-            if newlines:
-                self._line += newlines
-                self._column = self.pos - self.text.rfind("\n", 0, self.pos) - 1
-            else:
-                self._column += self.pos
+            self._line += newlines
+            self._column = self.pos - self.text.rfind("\n", 0, self.pos) - 1 if newlines else self._column + self.pos
             self.text, self.pos, self._counted = self.text[self.pos :], 0, (0, 0)
         block = next(self._blocks, None)
         if block is None:

@@ -37,11 +37,6 @@ _REMEMBERED_WORDS = 1 << 14
 _REMEMBERED_TARGETS = 256
 
 
-def _letters(ud_pos: str) -> tuple[str, ...]:
-    letter = UD_TO_WORDNET.get(ud_pos)
-    return (letter,) if letter else POS_LETTERS
-
-
 class WordView:
     """What relations need of one word under the POS letters of a target: its analyses, synsets and their direct
     hypernyms, and, per POS letter, its senses (computed when asked)."""
@@ -95,7 +90,7 @@ class TargetRelations:
     """
 
     def __init__(self, target_lemma: str, ud_pos: str) -> None:
-        self.letters = _letters(ud_pos)
+        self.letters = (letter,) if (letter := UD_TO_WORDNET.get(ud_pos)) else POS_LETTERS
         target = word_view(target_lemma, self.letters)
         graph = target.graph
         self.synsets, self.hypernyms = target.synsets, target.up
