@@ -76,8 +76,7 @@ def resolve_row(
         if row is not None and row["context"] == context and row["target"] == (target or "").strip():
             return row, (example["config"], example["split"]), "from the benchmark"
     offset, written = locate(context, target, occurrence)
-    found = find_example(context, offset, written)
-    if found is not None:
+    if (found := find_example(context, offset, written)) is not None:
         config, split, row = found
         return row, (config, split), "from the benchmark"
     if pos in (None, "", AUTO_POS):

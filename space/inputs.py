@@ -155,8 +155,7 @@ def guard_inputs(demo: gr.Blocks) -> gr.Blocks:
     async def preprocess_data(block_fn, inputs, state, explicit_call=False):
         inputs = list(inputs)
         for i, block in enumerate(block_fn.inputs):
-            check = _checks.get(block._id)
-            if check is not None and i < len(inputs) and not block.stateful:
+            if (check := _checks.get(block._id)) is not None and i < len(inputs) and not block.stateful:
                 inputs[i] = check(inputs[i])
         try:
             return await original(block_fn, inputs, state, explicit_call)

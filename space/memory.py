@@ -41,6 +41,5 @@ def configure() -> None:
 
 def release() -> None:
     """Hand the pages the request just ended freed back to the operating system (about 30 ms)."""
-    libc = _glibc()
-    if libc is not None:
+    if (libc := _glibc()) is not None:
         libc.malloc_trim(0)

@@ -49,8 +49,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _option(args: argparse.Namespace, name: str, env: str) -> tuple[str | None, str]:
     """(value, how to name it in a message) of --host or --port, given or from Gradio's variable."""
-    given = getattr(args, name)
-    if given is not None:
+    if (given := getattr(args, name)) is not None:
         return str(given), f"--{name} {given}"
     if os.environ.get(env):
         return os.environ[env], f"${env}={os.environ[env]}"

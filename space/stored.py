@@ -107,9 +107,7 @@ def metrics_files(folder: str | Path | None = None) -> list[Path]:
 def _run(predictions: Path) -> dict:
     """The run header of the metrics file beside a stored predictions file ({} without a usable one)."""
     metrics_path = output_paths(predictions)["metrics"]
-    if not os.path.lexists(metrics_path):
-        return {}
-    return (read_metrics(metrics_path) or {}).get("run", {})
+    return (read_metrics(metrics_path) or {}).get("run", {}) if os.path.lexists(metrics_path) else {}
 
 
 def stored_predictions(folder: str | Path | None = None) -> list[tuple[str, str]]:

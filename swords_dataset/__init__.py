@@ -52,8 +52,7 @@ def load(config: str = DEFAULT_CONFIG, split: str | None = None, **kwargs):
 def _check_shipped_card() -> None:
     from swords_dataset.card import card_problem
 
-    problem = card_problem(DATASET_DIR)
-    if problem:
+    if problem := card_problem(DATASET_DIR):
         raise SwordsError(problem)
 
 

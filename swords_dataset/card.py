@@ -253,7 +253,6 @@ def card_problem(folder: Path) -> str | None:
             found = ", ".join(f"{s}: {p}" for s, p in listed[config].items()) or "none"
             wanted = ", ".join(f"{s}: {p}" for s, p in expected.items())
             return f"{card}: config {config!r} lists {clipped(found)}; the toolkit has {wanted}; {advice}"
-    unknown = [config for config in listed if config not in CONFIGS]
-    if unknown:
+    if unknown := [config for config in listed if config not in CONFIGS]:
         return f"{card}: config {clipped(unknown[0], quote=True)} is not one of the toolkit's ({', '.join(CONFIGS)}); {advice}"
     return None

@@ -180,8 +180,7 @@ def _check_schema(schema: pa.Schema, path: Path) -> None:
                 f"{path}: column {field.name!r} is {clipped(schema.field(index).type)}; the dataset's "
                 f"is {clipped(field.type)}"
             )
-    extra = [name for name in schema.names if ARROW_SCHEMA.get_field_index(name) < 0]
-    if extra:
+    if extra := [name for name in schema.names if ARROW_SCHEMA.get_field_index(name) < 0]:
         raise SwordsError(f"{path}: a column the dataset does not have, {clipped(extra[0], quote=True)}")
 
 

@@ -122,8 +122,7 @@ def find_example(context: str, offset: int, target: str) -> tuple[str, str, dict
     stripped = context.strip()
     lead = len(context) - len(context.lstrip())
     for key in ((context, offset, target), (stripped, offset - lead, target)):
-        hit = index.get(key)
-        if hit is not None:
+        if (hit := index.get(key)) is not None:
             config, split, position = hit
             return config, split, _row(config, split, position)
     return None

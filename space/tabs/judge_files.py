@@ -80,8 +80,7 @@ def no_lone_surrogates(path: Path, shown: str) -> None:
             except ValueError:  # the metric's reader judged the file's lines already
                 continue
             for text in _strings(value):
-                found = _SURROGATE.search(text)
-                if found:
+                if found := _SURROGATE.search(text):
                     raise SpaceError(
                         f"{shown}:{number}: holds \\u{ord(found.group()):04x}, a lone surrogate (half of a "
                         "character, not text), which the Judge tab cannot show or save: fix that line or the file's "
@@ -93,8 +92,7 @@ def no_lone_surrogate_candidates(taskset: TaskSet, shown: str) -> None:
     """Tasks made from a run whose substitute holds a lone surrogate: one message naming target and substitute."""
     for task in taskset.tasks:
         for candidate in task.candidates:
-            found = _SURROGATE.search(candidate.substitute)
-            if found:
+            if found := _SURROGATE.search(candidate.substitute):
                 word = render.visible(candidate.substitute)
                 raise SpaceError(
                     f"{shown}: target {render.visible(task.id)} has the substitute {word}, which holds "

@@ -299,8 +299,7 @@ def save(session: JudgeSession | None, labels: list[str | None]) -> JudgeSession
     missing += [seen(c.substitute) for c in task.candidates[len(given) :]]
     if missing:
         raise SpaceError(f"Judge every substitute before saving; not yet: {', '.join(missing)}.")
-    wrong = [label for label in given if label not in LABELS]
-    if wrong:
+    if wrong := [label for label in given if label not in LABELS]:
         raise SpaceError(f"A judgment is one of {', '.join(LABELS)}, not {render.visible(str(wrong[0]))}.")
     extra = {key: session.header[key] for key in ("dataset", "split") if session.header.get(key)}
     records = [

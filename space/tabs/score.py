@@ -157,9 +157,7 @@ def on_published_notes(split_label):
 
 
 def on_curve_setting(curve, setting):
-    if curve is None or len(curve) == 0:
-        return gr.skip()
-    return curve[curve["setting"] == setting].reset_index(drop=True)
+    return gr.skip() if curve is None or len(curve) == 0 else curve[curve["setting"] == setting].reset_index(drop=True)
 
 
 def on_stored(name):

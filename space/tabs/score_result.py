@@ -120,8 +120,7 @@ class ScoreResult:
         if r.get("id_scheme") == "upstream" and self.config != "swords":
             line += " The file uses the upstream SWORDS library's target ids."
         unusual = r.get("input_notes") or {}
-        parts = [f"{unusual[key]:,} {label}" for key, label in UNUSUAL_INPUT if unusual.get(key)]
-        if parts:
+        if parts := [f"{unusual[key]:,} {label}" for key, label in UNUSUAL_INPUT if unusual.get(key)]:
             line += " Scored as the upstream scorer scores them: " + ", ".join(parts) + "."
         if unusual.get("complex_word_or_repeat_dropped"):
             dropped = unusual["complex_word_or_repeat_dropped"]

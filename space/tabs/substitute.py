@@ -140,9 +140,7 @@ def substitute(
         {"rank": i + 1, "substitute": render.visible(s), "score": score, "gold": g, "judgement": j}
         for i, ((s, score), (g, j)) in enumerate(zip(shown, gold, strict=True))
     ]
-    metrics = None
-    if example_split and row["substitutes"]:
-        metrics = scoring.example_metrics(row, prediction, *example_split)
+    metrics = scoring.example_metrics(row, prediction, *example_split) if example_split and row["substitutes"] else None
     status = _status(name, row, len(shown), len(prediction), example_split, pos_how)
     return SubstituteResult(row, name, suggestions, len(prediction), example_split, metrics, status)
 
@@ -247,8 +245,7 @@ def build(demo: gr.Blocks, splits: list[str]) -> explore.ExampleTarget:
                 system = Dropdown(system_names, value=default_system, label="System", elem_id="system")
                 top_k = Slider(5, 50, value=10, step=1, label="Substitutes shown")
             run = gr.Button("Suggest substitutes", variant="primary", elem_id="run")
-            notes = offered_systems.system_notes()
-            if notes:  # out of the form's way: the System column is narrow
+            if notes := offered_systems.system_notes():  # out of the form's way: the System column is narrow
                 missing = len(offered_systems.unavailable_systems())
                 title = f"About the systems ({missing} not available here)" if missing else "About the systems"
                 with gr.Accordion(title, open=False, elem_id="systems-note"):

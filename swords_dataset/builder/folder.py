@@ -150,8 +150,7 @@ class BuildFolder:
 
     def check(self) -> None:
         """Refuse, naming it, the first of the build's names in the folder that the build did not write."""
-        found = _foreign(self.folder)
-        if found is not None:
+        if (found := _foreign(self.folder)) is not None:
             path, why = found
             raise BuildFolderError(
                 f"{self.what}: {path} was not written by `swords data build` ({why}); build into "

@@ -247,11 +247,9 @@ class DetailsWriter:
     def abort(self, error: BaseException) -> None:
         """Drop the temporary file (a full disk becomes atomic_writer's one-line SwordsError, raised here)."""
         # Let go of the format's own writer first: left to the garbage collector, it would flush into a closed
-        # file and print a warning.
+        # file and print a warning. One not made, already released, or on a full disk: the file goes anyway.
         for release in (lambda: self._text.detach(), lambda: self._parquet.close()):
-            with contextlib.suppress(
-                Exception
-            ):  # not made, already released, or the disk is full: the file goes anyway
+            with contextlib.suppress(Exception):
                 release()
         self._context.__exit__(type(error), error, error.__traceback__)
 

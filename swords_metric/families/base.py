@@ -234,11 +234,9 @@ class OfficialFamily(Family):
 
     def notes(self, result: dict, source: str) -> list[str]:
         notes = []
-        missing = result["targets_not_in_predictions"]
-        if missing:
+        if missing := result["targets_not_in_predictions"]:
             notes.append(f"{missing:,} of {result['targets_scored']:,} targets are not in {source}: " + self.missing)
-        cut = (result.get("input_notes") or {}).get("targets_past_answer_limit")
-        if cut:
+        if cut := (result.get("input_notes") or {}).get("targets_past_answer_limit"):
             notes.append(
                 f"{source}: {cut:,} targets give more than {MAX_ANSWERS_KEPT:,} distinct answers; their first "
                 f"{MAX_ANSWERS_KEPT:,} are kept (the metrics read the first 10)"

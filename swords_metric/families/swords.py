@@ -78,9 +78,7 @@ class SwordsFamily(Family):
     reader = SWORDS_TABLE
 
     def refusal(self, option: str, value: object) -> str | None:
-        if option == "published" and value != 10:  # its published tables report F@10
-            return "the papers report F@10"
-        return None
+        return "the papers report F@10" if option == "published" and value != 10 else None  # its tables report F@10
 
     def analysis(self, scorer, prepared, worst: int, relations: bool) -> dict:
         return scorer.analyze(prepared, worst=worst, relations=relations)
@@ -99,8 +97,7 @@ class SwordsFamily(Family):
 
     def notes(self, result: dict, source: str) -> list[str]:
         notes = []
-        missing = result.get("targets_not_in_predictions", 0)
-        if missing:
+        if missing := result.get("targets_not_in_predictions", 0):
             notes.append(
                 f"{missing:,} of {result['targets_scored']:,} scored targets are not in {source}: "
                 "scored as empty answers, as upstream scores them"
@@ -113,15 +110,13 @@ class SwordsFamily(Family):
         ]
         if parts:
             notes.append(f"{source}: " + ", ".join(parts) + "; scored as upstream scores them")
-        variants = unusual.get("unicode_variants")
-        if variants:
+        if variants := unusual.get("unicode_variants"):
             notes.append(
                 f"{source}: {variants:,} substitutes match a gold word only as plain text (invisible format "
                 "characters removed, NFKC: composed accents, fullwidth letters, no-break spaces); not matched, "
                 'as upstream does not match them (see the metric card, "Unicode")'
             )
-        skipped = result.get("predictions_for_skipped_targets", 0)
-        if skipped:
+        if skipped := result.get("predictions_for_skipped_targets", 0):
             notes.append(
                 f"{skipped:,} predictions are for CoInCo's problematic targets, left out as upstream leaves them "
                 "out (--include-problematic scores them)"

@@ -57,8 +57,7 @@ class RequestLimit:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
         headers = dict(scope.get("headers") or [])
-        length = headers.get(b"content-length")
-        if length is not None:
+        if (length := headers.get(b"content-length")) is not None:
             if not length.isdigit():
                 return await self._refuse(
                     send, 400, f"Content-Length {length[:40].decode('latin-1')!r} is not a number of bytes"
@@ -118,8 +117,7 @@ def _checked(predictions_text: object, benchmark: object) -> tuple[str, str, str
     text = predictions_text if isinstance(predictions_text, str) else ""
     if not text.strip():
         raise gr.Error("paste predictions: JSONL ({'id', 'substitutes'} a line) or the upstream SWORDS JSON")
-    found = _SURROGATE.search(text)
-    if found:
+    if found := _SURROGATE.search(text):
         line, column = text.count("\n", 0, found.start()) + 1, found.start() - text.rfind("\n", 0, found.start())
         raise gr.Error(
             f"predictions:{line}: \\u{ord(found.group()):04x} at column {column:,} is a lone surrogate, "

@@ -65,9 +65,7 @@ def spearman(x: Sequence[float], y: Sequence[float]) -> float | None:
     mean = (n + 1) / 2
     dx, dy = [r - mean for r in rx], [r - mean for r in ry]
     sxx, syy = sum(d * d for d in dx), sum(d * d for d in dy)
-    if not sxx or not syy:
-        return None
-    return sum(p * q for p, q in zip(dx, dy, strict=True)) / (sxx * syy) ** 0.5
+    return sum(p * q for p, q in zip(dx, dy, strict=True)) / (sxx * syy) ** 0.5 if sxx and syy else None
 
 
 # A validation's `candidates`: no measurement on fewer than 50 (1 in 50 moves an accuracy by 0.02), nor on more than

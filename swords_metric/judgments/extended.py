@@ -84,8 +84,7 @@ def signature_settings(merged: MergedJudgments) -> tuple[tuple[str, object], ...
         ("substitutes", merged.substitutes),
         ("judges", len(merged.judges)),
     ]
-    llm = [judge for judge in merged.judges if is_llm_judge(judge)]
-    if llm:
+    if llm := [judge for judge in merged.judges if is_llm_judge(judge)]:
         settings.append(("agreement", ";".join(claimed_text(merged.agreement.get(judge)) for judge in llm)))
     return tuple(settings)
 

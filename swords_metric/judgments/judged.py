@@ -17,8 +17,7 @@ def refusal(benchmark: str, family) -> str | None:
     reason = family.not_judged  # its own official metrics: no per-substitute score to extend
     if reason:
         return f"judgments: {reason}; judgments extend SWORDS's gold"
-    recalled = [name for name in benchmark.split("+") if name in RECALLED]
-    if recalled:
+    if recalled := [name for name in benchmark.split("+") if name in RECALLED]:
         return (
             f"judgments: {recalled[0]}'s gold was recalled by annotators (who wrote substitutes), not judged, so "
             "no judgement can join it; judgments extend SWORDS's gold"

@@ -75,8 +75,7 @@ def check_record(value, where: str) -> dict:
     """A judgments record as the contract has it, else one MetricInputError naming `where`."""
     if not isinstance(value, dict):
         raise MetricInputError(f"{where}: a judgment must be a JSON object, got {shown(value)}")
-    missing = [key for key in REQUIRED if key not in value]
-    if missing:
+    if missing := [key for key in REQUIRED if key not in value]:
         raise MetricInputError(f"{where}: not a judgment record (no {', '.join(map(repr, missing))})")
     for key in ("task", "id", "substitute", "judge"):
         text_field(value, key, where)

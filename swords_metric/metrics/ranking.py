@@ -28,8 +28,7 @@ def _gap_pair(gold: GoldSets, ranked: Sequence[str]) -> tuple[float | None, floa
     positives, ratios = gold.positives, gold.ratios
     numerator = numerator_rat = accumulated = accumulated_rat = 0.0
     for i, lemma in enumerate(ranked, 1):
-        weight = positives.get(lemma)
-        if weight:  # absent or zero adds nothing to either sum
+        if weight := positives.get(lemma):  # absent or zero adds nothing to either sum
             accumulated += weight
             accumulated_rat += ratios[lemma]
             numerator += accumulated / i

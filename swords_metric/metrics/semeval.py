@@ -94,8 +94,7 @@ def _gold_from(entries) -> SemevalGold:
 def _fix_answer(answer: str) -> str:
     # Most answers hold no "non" prefix, hyphen or apostrophe: test before matching and replacing.
     if answer.startswith("non"):
-        non = _NON_PREFIX.match(answer)
-        if non:
+        if non := _NON_PREFIX.match(answer):
             answer = "non" + non.group(2)
     if "-" in answer:
         answer = answer.replace("-", " ")

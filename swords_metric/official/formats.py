@@ -125,8 +125,7 @@ def _check_line(path, number: int, row: dict, sentence: str, word: str) -> None:
 
 
 def _partial_position(path, number: int, rows: Sequence[dict], keys: dict, sentence: str, word: str) -> int:
-    position = keys.get((sentence, word))
-    if position is not None:
+    if (position := keys.get((sentence, word))) is not None:
         return position
     same_word = [row for row in rows if row["target"] == word]
     if not same_word:
@@ -192,14 +191,12 @@ def prolex_csv_answers(
             raise MetricInputError(
                 f"{path}: no header line (ProLex's format: 'target word', 'Sentence', 'Substitutes' joined by ', ')"
             )
-        repeated = _repeated(header)
-        if repeated is not None:
+        if (repeated := _repeated(header)) is not None:
             raise MetricInputError(
                 f"{path}:{reader.line_num}: the column {shown(repeated)} appears twice (evaluate.py "
                 "would read the first, other readers the last); give each column once"
             )
-        missing = [column for column in PROLEX_COLUMNS if column not in header]
-        if missing:
+        if missing := [column for column in PROLEX_COLUMNS if column not in header]:
             raise MetricInputError(
                 f"{path}:{reader.line_num}: no column {missing[0]!r} (ProLex's format: 'target "
                 "word', 'Sentence', 'Substitutes' joined by ', ')"

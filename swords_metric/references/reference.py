@@ -32,8 +32,7 @@ class Reference:
 def _judgement_counts(substitute: dict) -> tuple[int, int]:
     """(positive, non-abstaining) judgements. CoInCo / SemEval carry no labels: each annotator who gave the
     substitute is a positive, and nobody rejected it."""
-    labels = substitute.get("labels")
-    if labels:
+    if labels := substitute.get("labels"):
         # Spelled out (not a loop over the label sets): this runs for every reference substitute.
         positive = labels.count("TRUE") + labels.count("TRUE_IMPLICIT")
         return positive, len(labels) - labels.count("UNSURE")

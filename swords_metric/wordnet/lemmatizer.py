@@ -187,8 +187,7 @@ def _long_word_rounds(word: str, pos: str, lemmas: dict[str, None]) -> tuple[str
         detached: dict[tuple[int, str], None] = {}
         for cut, tail in pairs:
             for old, new in by_last_letter.get(tail[-1] if tail else word[cut - 1 : cut], ()):
-                pair = detach(cut, tail, old, new)
-                if pair is not None:
+                if (pair := detach(cut, tail, old, new)) is not None:
                     detached.setdefault(pair)
         pairs = list(detached)
         found = _known([word[:cut] + tail for cut, tail in pairs if cut + len(tail) <= longest], lemmas)

@@ -20,8 +20,7 @@ from swords_dataset.schema import PTB_TO_UD, empty_provenance
 
 def coinco_test_documents(swords_dev_documents: set[str], swords_test_documents: set[str]) -> set[str]:
     """CoInCo's split is by MASC document, SWORDS's drawn from it: a document in SWORDS test is test, any other dev."""
-    overlap = swords_dev_documents & swords_test_documents
-    if overlap:
+    if overlap := swords_dev_documents & swords_test_documents:
         raise BuildError(f"MASC documents in both SWORDS dev and test: {sorted(overlap)}")
     return set(swords_test_documents)
 

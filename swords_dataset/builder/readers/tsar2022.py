@@ -43,8 +43,7 @@ def row_id(config: str, split: str, line: int) -> str:
 def target_offset(sentence: str, word: str) -> int | None:
     """Where the complex word stands: its first occurrence as a whole word (not 'impeach' in 'impeachment'), else
     its first at all; None if it is not in the sentence."""
-    whole = re.search(r"(?<!\w)" + re.escape(word) + r"(?!\w)", sentence)
-    if whole:
+    if whole := re.search(r"(?<!\w)" + re.escape(word) + r"(?!\w)", sentence):
         return whole.start()
     found = sentence.find(word)
     return None if found < 0 else found
