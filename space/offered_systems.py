@@ -73,8 +73,7 @@ def unavailable_systems() -> dict[str, str]:
 
 
 def default_system() -> str | None:
-    """wordnet+embedding, else the first available of PREFERRED, else the first available (available_systems'
-    order)."""
+    """wordnet+embedding, else the first available of PREFERRED, else the first available (available_systems' order)."""
     available = available_systems()
     return available[0] if available else None
 

@@ -70,7 +70,8 @@ def read_parquet(path: Path, config: str, split: str) -> pa.Table:
                 # this read and not installed_shape's is not pinned down.
                 table = pq.ParquetFile(f, read_dictionary=_string_columns()).read(use_threads=False)
             except (pa.ArrowException, OSError) as error:
-                raise SwordsError(f"{path}: not a readable Parquet file ({clipped(_first_line(error))})") from None
+                first_line = (str(error) or type(error).__name__).splitlines()[0]
+                raise SwordsError(f"{path}: not a readable Parquet file ({clipped(first_line)})") from None
             text = _text_bytes(table)
             if text > MAX_GROWTH * allowed.text_bytes:
                 raise SwordsError(
@@ -220,8 +221,3 @@ def _text_bytes(data: pa.Array | pa.ChunkedArray | pa.Table) -> int:
     if pa.types.is_string(kind):
         return pc.sum(pc.binary_length(data)).as_py() or 0
     return 0
-
-
-def _first_line(error: BaseException) -> str:
-    text = str(error)
-    return text.splitlines()[0] if text else type(error).__name__

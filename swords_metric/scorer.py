@@ -171,9 +171,8 @@ class Scorer(ScorerBase):
     ) -> PreparedPredictions:
         """A predictions file (upstream format or JSONL, gzipped or not; see swords_metric/predictions/files.py),
         read as a stream and prepared a target at a time: memory grows with the targets, not with the file. A file
-        over max_bytes (uncompressed), or a target over max_target_chars of JSON, is refused. With `details`
-        (a .jsonl, .csv or .parquet path), the details file is written as the targets are read (an existing
-        one is replaced only as swords evaluate wrote it, or with `details_force`; see prepare). `partial` is
+        over max_bytes (uncompressed), or a target over max_target_chars of JSON, is refused. `details` and
+        `details_force` as in prepare: the details file is written as the targets are read. `partial` is
         FamilyScorer.read's (a file keyed by id may always hold part of a split)."""
         file = PredictionFile(path, max_bytes, max_target_chars)
         source, targets = source or str(path), self.targets

@@ -130,7 +130,9 @@ class BuildFolder:
                 raise BuildFolderError(
                     f"{self.what}: another `swords data build` is writing this folder; wait for it to finish"
                 ) from None
-            self._remove_stale_scratch()
+            for entry in os.scandir(self.folder):  # scratch folders a killed build left (by their mark's content)
+                if OWNERSHIP.is_scratch(Path(entry.path)):
+                    shutil.rmtree(entry.path, ignore_errors=True)
             self.check()
             if (reason := _unwritable(self.folder)) is not None:
                 raise BuildFolderError(f"{self.what}: cannot write in the folder ({reason})")
@@ -173,12 +175,6 @@ class BuildFolder:
     def scratch(self) -> Path:
         """A new scratch folder inside the folder (same file system: its contents are moved into place)."""
         return OWNERSHIP.new_scratch(self.folder)
-
-    def _remove_stale_scratch(self) -> None:
-        """Scratch folders a killed build left (by their mark's content), removed with the lock held."""
-        for entry in os.scandir(self.folder):
-            if OWNERSHIP.is_scratch(Path(entry.path)):
-                shutil.rmtree(entry.path, ignore_errors=True)
 
     def replace_with(self, scratch: Path) -> None:
         """Move a complete build (scratch/data, scratch/README.md) in, replacing the previous files, the manifest

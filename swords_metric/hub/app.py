@@ -158,22 +158,18 @@ def _score(text: str, config: str, split: str) -> tuple[dict, dict]:
     except queue.Empty:
         raise gr.Error("the widget is busy; try again in a minute") from None
     try:
-        return _computed(metric, text, config, split)
+        with tempfile.TemporaryDirectory() as folder:
+            path = os.path.join(folder, "predictions")
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(text)
+            try:
+                predictions, _ = read_predictions(path)
+                result = metric.compute(predictions=predictions, references=_references(config, split))
+            except ValueError as error:  # MetricInputError, SwordsError: one line naming the line or target
+                raise gr.Error(str(error).replace(path, "predictions").splitlines()[0]) from None
+        return {name: result[name] for name in HEADLINE if name in result}, json.loads(json.dumps(result, default=str))
     finally:
         _metrics.put(metric)
-
-
-def _computed(metric, text: str, config: str, split: str) -> tuple[dict, dict]:
-    with tempfile.TemporaryDirectory() as folder:
-        path = os.path.join(folder, "predictions")
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(text)
-        try:
-            predictions, _ = read_predictions(path)
-            result = metric.compute(predictions=predictions, references=_references(config, split))
-        except ValueError as error:  # MetricInputError, SwordsError: one line naming the line or target
-            raise gr.Error(str(error).replace(path, "predictions").splitlines()[0]) from None
-    return {name: result[name] for name in HEADLINE if name in result}, json.loads(json.dumps(result, default=str))
 
 
 with gr.Blocks(title="SWORDS lexical substitution metrics") as demo:

@@ -81,8 +81,7 @@ def produced_substitutes(answers: list[tuple[str, int]], source: str, annotators
 
 
 def pool_with_gold(pool: list[str], substitutes: list[dict]) -> list[str]:
-    """A row's candidates: its lemma.POS list, plus the gold substitutes it lacks, so a ranker can rank every gold
-    item."""
+    """A row's candidates: its lemma.POS list, plus the gold substitutes it lacks, so every gold item is ranked."""
     return sorted_candidates(pool + [s["substitute"] for s in substitutes])
 
 
