@@ -153,8 +153,11 @@ def _journal_records(path: Path, header: dict, force: bool, candidates: dict) ->
         path.unlink()
         return []
     if found != header:
+        keys = [key for key in header if found.get(key) != header.get(key)]
+        shown_keys = (f"{key}: {found.get(key)!r} then, {header.get(key)!r} now" for key in keys[:2])
+        difference = ", ".join(shown_keys) or "another form"
         raise SwordsError(
-            f"{path} is the journal of another judge run ({_difference(found, header)}); rerun that command to "
+            f"{path} is the journal of another judge run ({difference}); rerun that command to "
             "finish it, or pass --force to discard it"
         )
     complete = whole_lines(path)
@@ -170,11 +173,6 @@ def _journal_records(path: Path, header: dict, force: bool, candidates: dict) ->
             raise SwordsError(f"{path}:{number}: not a line a judge run writes; pass --force to start afresh")
         records.append((number, record))
     return checked(records, path, header, candidates)
-
-
-def _difference(found: dict, wanted: dict) -> str:
-    keys = [key for key in wanted if found.get(key) != wanted.get(key)]
-    return ", ".join(f"{key}: {found.get(key)!r} then, {wanted.get(key)!r} now" for key in keys[:2]) or "another form"
 
 
 def _output_records(output: Path, header: dict, force: bool, candidates: dict) -> list[dict]:

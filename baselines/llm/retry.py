@@ -80,10 +80,11 @@ def classify(error: Exception, timeout: float, where: str, redact: Callable[[str
 
     if isinstance(error.__cause__, ProxyUnusable) or isinstance(error, ProxyUnusable):
         raise FatalAPIError(redact(str(error.__cause__ or error))) from None
-    proxy = proxy_of(getattr(error, "request", None))
+    request = getattr(error, "request", None)
+    proxy = proxy_of(request)
     via = f"{where} through {proxy}" if proxy is not None else where
     if isinstance(error, openai.APITimeoutError):
-        headers = _headers_seen(error)
+        headers = request.extensions.get(_HEADERS_SEEN) if request is not None else None
         if headers is not None:
             status, length = headers
             announced = f"{length} bytes" if length is not None else "a body"
@@ -191,8 +192,3 @@ async def note_headers(response) -> None:
         response.status_code,
         int(length) if length and length.isdigit() else None,
     )
-
-
-def _headers_seen(error: Exception) -> tuple[int, int | None] | None:
-    request = getattr(error, "request", None)
-    return request.extensions.get(_HEADERS_SEEN) if request is not None else None

@@ -87,15 +87,11 @@ class Tokenizer:
         return f"Tokenizer({self.name!r})"
 
 
-def _byte_decoder() -> dict[str, int]:
-    """GPT-2's reversible byte <-> printable-character map, inverted (encoder.json keys use it)."""
+def ranks_from_encoder_json(data: bytes) -> dict[bytes, int]:
+    # GPT-2's reversible byte <-> printable-character map, inverted (encoder.json keys use it).
     printable = [*range(ord("!"), ord("~") + 1), *range(ord("¡"), ord("¬") + 1), *range(ord("®"), ord("ÿ") + 1)]
     others = [byte for byte in range(256) if byte not in printable]  # shifted past 255, in order
-    return {chr(byte): byte for byte in printable} | {chr(256 + n): byte for n, byte in enumerate(others)}
-
-
-def ranks_from_encoder_json(data: bytes) -> dict[bytes, int]:
-    decoder = _byte_decoder()
+    decoder = {chr(byte): byte for byte in printable} | {chr(256 + n): byte for n, byte in enumerate(others)}
     encoder = json.loads(data)
     return {bytes(decoder[c] for c in token): rank for token, rank in encoder.items() if token != "<|endoftext|>"}
 

@@ -16,10 +16,6 @@ from swords_lexsub.errors import SwordsError
 HUB_PROBE_TIMEOUT = 3.0  # seconds to decide whether the Hugging Face Hub can be reached at all
 
 
-def _looks_like_path(model: str) -> bool:
-    return model.startswith((".", "/", "~")) or model.count("/") > 1 or "\\" in model or Path(model).exists()
-
-
 def _hub_reachable() -> bool:
     """Whether the Hub answers at all, decided in seconds (its client retries for about a minute)."""
     import os
@@ -44,7 +40,7 @@ def resolve_model(model: str) -> tuple[str, bool]:
     if model == PACKAGED_MINILM:
         return str(packaged_minilm_folder()), True
     path = Path(model).expanduser()
-    if _looks_like_path(model):
+    if model.startswith((".", "/", "~")) or model.count("/") > 1 or "\\" in model or Path(model).exists():
         if not path.is_dir():
             raise SwordsError(f"no model folder at {model}", hint="--model takes a Hub id or a folder holding one")
         if not (path / "config.json").is_file():

@@ -9,6 +9,7 @@ metrics file still knows them); a journal starts with a run's header line; a loc
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -125,18 +126,14 @@ def prediction_file_is_ours(paths: dict[str, Path], role: str, header: dict | No
 
 def foreign_files(paths: dict[str, Path]) -> list[Path]:
     """The existing files among a run's that no run wrote (or that were changed since)."""
-    foreign = []
     header = run_header(paths)
-    if paths["metrics"].exists() and header is None:
-        foreign.append(paths["metrics"])
-    for role in PREDICTION_FILES:
-        if paths[role].exists() and not prediction_file_is_ours(paths, role, header):
-            foreign.append(paths[role])
-    if paths["journal"].exists() and journal_header(paths["journal"]) is None:
-        foreign.append(paths["journal"])
-    if paths["lock"].exists() and not is_lock(paths["lock"]):
-        foreign.append(paths["lock"])
-    return foreign
+    ours = {
+        "metrics": lambda: header is not None,
+        **{role: functools.partial(prediction_file_is_ours, paths, role, header) for role in PREDICTION_FILES},
+        "journal": lambda: journal_header(paths["journal"]) is not None,
+        "lock": lambda: is_lock(paths["lock"]),
+    }
+    return [paths[role] for role, is_ours in ours.items() if paths[role].exists() and not is_ours()]
 
 
 def check_ownership(paths: dict[str, Path], force: bool) -> None:

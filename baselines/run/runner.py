@@ -15,6 +15,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from swords_baselines.judge.outputs import strict_json
 from swords_baselines.run.extent import check_not_narrowed, identity, restate_header
 from swords_baselines.run.files import open_in_place, output_paths, whole_lines
 from swords_baselines.run.ownership import outputs_record, write_outputs
@@ -55,13 +56,9 @@ def same_settings(a: dict, b: dict) -> bool:
     return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
 
 
-def _refuse_constant(name: str) -> None:
-    raise ValueError(f"{name} is not JSON")
-
-
 def journal_answer(line: str) -> tuple[str, Prediction]:
     """A journal line's target id and prediction (strict JSON, [string, finite number] pairs), else ValueError."""
-    record = json.loads(line, parse_constant=_refuse_constant)
+    record = strict_json(line)
     if not isinstance(record, dict) or not isinstance(record.get("id"), str):
         raise ValueError("not an answer")
     substitutes = record.get("substitutes")
