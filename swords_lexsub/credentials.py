@@ -53,9 +53,7 @@ def url_secrets(url: str) -> set[str]:
 
 def public_value(value: object) -> object:
     """An option's value as it may be recorded: a URL that carries credentials loses them."""
-    if isinstance(value, str) and "://" in value:
-        return public_url(value)
-    return value
+    return public_url(value) if isinstance(value, str) and "://" in value else value
 
 
 class Redactor:

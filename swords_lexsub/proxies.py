@@ -50,18 +50,13 @@ def _variable(key: str, value: str) -> str:
     return next((name for name, text in os.environ.items() if name.lower() == lower and text == value), lower.upper())
 
 
-def _authority(host: str, port: int | None) -> str:
-    """A request's host as urllib matches it against NO_PROXY (with its port if named, IPv6 in brackets)."""
-    host = f"[{host}]" if ":" in host else host
-    return f"{host}:{port}" if port else host
-
-
 def proxy_for(scheme: str, host: str, port: int | None = None) -> Proxy | None:
     """The proxy a request to scheme://host:port goes through, or None (none named, or NO_PROXY names the host)."""
     proxies = urllib.request.getproxies_environment()
     key = scheme.lower() if proxies.get(scheme.lower()) else "all"
     value = proxies.get(key)
-    if not value or urllib.request.proxy_bypass_environment(_authority(host.lower(), port), proxies):
+    host = f"[{host.lower()}]" if ":" in host else host.lower()  # as urllib matches NO_PROXY: IPv6 in brackets
+    if not value or urllib.request.proxy_bypass_environment(f"{host}:{port}" if port else host, proxies):
         return None
     return Proxy(_variable(key, value), _url(value), value)
 

@@ -22,20 +22,13 @@ def url_problem(url: str, schemes: Sequence[str]) -> str | None:
         found = re.search(r"://[^/?#]*:([0-9]+)(?:[/?#]|$)", url)
         if "Port" not in str(error):
             return f"not a valid URL ({error})"
-        if found:
-            return f"port {found.group(1)} is out of range (1 to 65535)"
-        return "its port is not a number"
+        return f"port {found.group(1)} is out of range (1 to 65535)" if found else "its port is not a number"
     if "://" not in url:
         return f"no scheme (write {' or '.join(f'{scheme}://…' for scheme in schemes)})"
     if parts.scheme.lower() not in schemes:
         named = f"{parts.scheme!r}" if parts.scheme else "none"
-        return f"the scheme must be {_either(schemes)} (it is {named})"
+        either = schemes[0] if len(schemes) == 1 else f"{', '.join(schemes[:-1])} or {schemes[-1]}"
+        return f"the scheme must be {either} (it is {named})"
     if not parts.hostname:
         return "no host"
-    if port == 0:
-        return "port 0 is out of range (1 to 65535)"
-    return None
-
-
-def _either(words: Sequence[str]) -> str:
-    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
+    return "port 0 is out of range (1 to 65535)" if port == 0 else None

@@ -157,17 +157,15 @@ class SwordsGeneration(ConfigurableTask):
     def _generation(self, parameters: dict | None) -> dict:
         """lm-eval's generation arguments for the runner's request (`parameters` None: before the logit bias)."""
         settings = self.settings
-        arguments = {
+        return {
             "until": settings.stops or [],
             "max_gen_toks": settings.max_tokens,
             "temperature": settings.temperature,
             "do_sample": False,
             "presence_penalty": settings.presence_penalty,
             "frequency_penalty": settings.frequency_penalty,
+            **({"logit_bias": parameters["logit_bias"]} if parameters and "logit_bias" in parameters else {}),
         }
-        if parameters and "logit_bias" in parameters:
-            arguments["logit_bias"] = parameters["logit_bias"]
-        return arguments
 
     def _prepare(self) -> None:
         """The tokenizer and prompt builder (asking the server's /tokenize where the runner would), once."""

@@ -49,9 +49,7 @@ def kind_of(models: object) -> str:
         return GRAMMAR
     if "vllm" in owners:
         return GUIDED
-    if owners and owners <= OPENAI_OWNERS:
-        return SCHEMA
-    return NONE
+    return SCHEMA if owners and owners <= OPENAI_OWNERS else NONE
 
 
 async def probe(client, openai: bool) -> str:

@@ -45,10 +45,7 @@ class Verdict:
 
     def fields(self) -> dict:
         """What a judgments record holds of the verdict besides its label."""
-        extra: dict = {"constraint": self.constraint}
-        if self.p_accept is not None:
-            extra["p_accept"] = self.p_accept
-        return extra
+        return {"constraint": self.constraint, **({"p_accept": self.p_accept} if self.p_accept is not None else {})}
 
 
 @dataclass(frozen=True)

@@ -41,21 +41,25 @@ def journal_header(path: Path) -> dict | None:
     return header if isinstance(header, dict) and header.get("format") == JOURNAL_FORMAT else None
 
 
+def llm_record(line: bytes) -> dict | None:
+    """A line's record if `swords judge llm` wrote it (a JSON object, its `written_by`), else None."""
+    try:
+        record = json.loads(line)
+    except (ValueError, RecursionError):
+        return None
+    return record if isinstance(record, dict) and record.get("written_by") == LLM_WRITER else None
+
+
 def llm_judgments(path: Path) -> list[dict] | None:
     """The records of a judgments file `swords judge llm` wrote, or None (nothing past MAX_OWNED_BYTES read)."""
     try:
         if path.stat().st_size > MAX_OWNED_BYTES:
             return None
-        records = []
         with open(path, "rb") as f:
-            for line in f:
-                record = json.loads(line)
-                if not isinstance(record, dict) or record.get("written_by") != LLM_WRITER:
-                    return None
-                records.append(record)
-    except (OSError, ValueError, RecursionError):
+            records = [llm_record(line) for line in f]
+    except OSError:
         return None
-    return records
+    return None if None in records else records
 
 
 def entries_of(data: object) -> dict | None:

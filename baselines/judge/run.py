@@ -31,6 +31,7 @@ from swords_baselines.judge.outputs import (
     LLM_WRITER,
     journal_header,
     llm_judgments,
+    llm_record,
     lock_is_ours,
     refuse_foreign,
 )
@@ -165,11 +166,8 @@ def _journal_records(path: Path, header: dict, force: bool, candidates: dict) ->
     for number, line in enumerate(complete.splitlines()[1:], 2):
         if not line.strip():
             continue
-        try:
-            record = json.loads(line)
-        except (ValueError, RecursionError):
-            record = None
-        if not isinstance(record, dict) or record.get("written_by") != LLM_WRITER:
+        record = llm_record(line)
+        if record is None:
             raise SwordsError(f"{path}:{number}: not a line a judge run writes; pass --force to start afresh")
         records.append((number, record))
     return checked(records, path, header, candidates)

@@ -8,7 +8,7 @@ import json
 from contextlib import ExitStack
 from pathlib import Path
 
-from swords_baselines.judge.outputs import LLM_WRITER, journal_header
+from swords_baselines.judge.outputs import journal_header, llm_record
 from swords_baselines.run.runner import settings_difference
 from swords_baselines.run.shards import Joined, foreign_key, gather, item_key, journal_so_far, shard_lines
 from swords_lexsub.errors import SwordsError
@@ -26,11 +26,8 @@ def join_judge(paths: dict[str, Path], header: dict, force: bool, stack: ExitSta
     joined, lines = Joined(), []
     for path, shard, _ in gather(paths["jsonl"], journal_header, compare, stack, COMMAND):
         for number, line in shard_lines(path):
-            try:
-                record = json.loads(line)
-            except (ValueError, RecursionError):
-                record = None
-            if not isinstance(record, dict) or record.get("written_by") != LLM_WRITER:
+            record = llm_record(line)
+            if record is None:
                 raise SwordsError(
                     f"{path}:{number}: not a line `{COMMAND} --shard` writes; remove the file and rerun that shard"
                 )

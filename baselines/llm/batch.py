@@ -125,9 +125,7 @@ def _failure(record: dict) -> tuple[dict | None, str | None]:
         message = error.get("message") if isinstance(error, dict) else error
         message = message if isinstance(message, str) else ""
         return None, _short(f"HTTP {status}" + (f": {message}" if message else ""))
-    if not isinstance(body, dict):
-        return None, "no response body"
-    return body, None
+    return (None, "no response body") if not isinstance(body, dict) else (body, None)
 
 
 def read_outputs(path: Path, expected: dict[str, str], what: str = "--batch-import") -> Outputs:

@@ -53,9 +53,7 @@ def effective_base_url(base_url: str | None) -> str:
     if base_url:
         return base_url.rstrip("/")
     environment = os.environ.get("OPENAI_BASE_URL")
-    if environment:
-        return check_base_url(environment, "$OPENAI_BASE_URL").rstrip("/")
-    return DEFAULT_BASE_URL
+    return check_base_url(environment, "$OPENAI_BASE_URL").rstrip("/") if environment else DEFAULT_BASE_URL
 
 
 def check_server_proxy(base_url: str, command: str = "llm") -> None:

@@ -251,16 +251,14 @@ class LLMConfig:
 
     def sampling(self, served_model: str) -> dict:
         """The request's sampling parameters (no logit bias: it needs the served model's token ids)."""
-        parameters: dict = {
+        return {
             "model": served_model,
             "max_tokens": self.max_tokens,
             "temperature": self.temperature,
             "presence_penalty": self.presence_penalty,
             "frequency_penalty": self.frequency_penalty,
+            **({"stop": self.stops} if self.stops else {}),
         }
-        if self.stops:
-            parameters["stop"] = self.stops
-        return parameters
 
     @classmethod
     def describe(cls, name: str) -> dict:

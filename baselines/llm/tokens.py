@@ -114,14 +114,6 @@ def _package_dirs(package: str) -> list[Path]:
     return [Path(p) for p in (spec.submodule_search_locations or [])] if spec else []
 
 
-def _tiktoken_cache_file(url: str) -> Path | None:
-    """A file tiktoken itself cached earlier (it names them by the SHA-1 of their URL); never fetched here."""
-    cache = os.environ.get("TIKTOKEN_CACHE_DIR") or os.environ.get("DATA_GYM_CACHE_DIR")
-    folder = Path(cache) if cache else Path(tempfile.gettempdir()) / "data-gym-cache"
-    path = folder / hashlib.sha1(url.encode()).hexdigest()
-    return path if path.is_file() else None
-
-
 def _local_ranks(name: str, url: str, expected_sha256: str) -> dict[bytes, int]:
     """The mergeable ranks of a tiktoken encoding from installed package data, hash-checked."""
     for package, relative, kind in _BUNDLED.get(name, []):
@@ -134,8 +126,11 @@ def _local_ranks(name: str, url: str, expected_sha256: str) -> dict[bytes, int]:
             if hashlib.sha256(data).hexdigest() != want:
                 raise SwordsError(f"{path}: not the {name} BPE data tiktoken pins (SHA-256 differs)")
             return ranks_from_encoder_json(data) if kind == "encoder.json" else ranks_from_tiktoken_file(data)
-    cached = _tiktoken_cache_file(url)
-    if cached is not None:
+    # A file tiktoken itself cached earlier (it names them by the SHA-1 of their URL); never fetched here.
+    cache = os.environ.get("TIKTOKEN_CACHE_DIR") or os.environ.get("DATA_GYM_CACHE_DIR")
+    folder = Path(cache) if cache else Path(tempfile.gettempdir()) / "data-gym-cache"
+    cached = folder / hashlib.sha1(url.encode()).hexdigest()
+    if cached.is_file():
         data = cached.read_bytes()
         if hashlib.sha256(data).hexdigest() == expected_sha256:
             return ranks_from_tiktoken_file(data)

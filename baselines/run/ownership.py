@@ -33,9 +33,7 @@ _STAGING_RANDOM = re.compile(r"[a-z0-9_]{8}")
 
 def _read_json(path: Path, limit: int) -> object:
     try:
-        if path.stat().st_size > limit:
-            return None
-        return json.loads(path.read_bytes())
+        return None if path.stat().st_size > limit else json.loads(path.read_bytes())
     except (OSError, ValueError, RecursionError):
         return None
 

@@ -21,9 +21,7 @@ def endpoint_problem(endpoint: str) -> str | None:
         parts.port  # noqa: B018 - raises on a port that is not a number
     except ValueError as error:
         return f"not a URL ({error})"
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        return "not an http:// or https:// URL"
-    return None
+    return "not an http:// or https:// URL" if parts.scheme not in ("http", "https") or not parts.hostname else None
 
 
 def hub_endpoint() -> str:
