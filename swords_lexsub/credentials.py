@@ -92,8 +92,7 @@ class Redactor:
         return self._mask_pieces(text) if self._pieces else text
 
     def _mask_pieces(self, text: str) -> str:
-        # Lower-cased one character at a time where a character lowers to two, so that positions stay those of
-        # `text`.
+        # Lowered a character at a time where one lowers to two, so that positions stay those of `text`.
         lowered = text.lower()
         if len(lowered) != len(text):
             lowered = "".join(c.lower() if len(c.lower()) == 1 else c for c in text)

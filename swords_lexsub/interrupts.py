@@ -27,9 +27,8 @@ class Terminated(KeyboardInterrupt):
 def stopped_line(interrupt: KeyboardInterrupt, resumes: bool) -> str:
     """The one line a command stopped by Ctrl-C or SIGTERM prints; for a command that resumes, that rerunning does."""
     line = "swords: terminated (SIGTERM)" if isinstance(interrupt, Terminated) else "swords: interrupted"
-    if resumes:
-        return line + "; finished work is kept" + RESUME_HINT
-    return line + ("; finished work is kept" if isinstance(interrupt, Terminated) else "")
+    kept = "; finished work is kept" if resumes or isinstance(interrupt, Terminated) else ""
+    return line + kept + (RESUME_HINT if resumes else "")
 
 
 def _terminate(signum: int, frame: object) -> None:

@@ -18,11 +18,11 @@ from swords_lexsub.errors import SwordsError
 @lru_cache(maxsize=1)
 def _coinco_by_token() -> dict[str, list[dict]]:
     """CoInCo token id -> its substitutes (most annotators first), from both CoInCo splits."""
-    table = {}
-    for split in swords_dataset.CONFIGS["coinco"]:
-        for row in swords_dataset.rows("coinco", split, columns=["id", "substitutes"]):
-            table[row["id"].split(":", 1)[1]] = row["substitutes"]
-    return table
+    return {
+        row["id"].split(":", 1)[1]: row["substitutes"]
+        for split in swords_dataset.CONFIGS["coinco"]
+        for row in swords_dataset.rows("coinco", split, columns=["id", "substitutes"])
+    }
 
 
 class CoincoOracle(System):

@@ -152,8 +152,6 @@ class SwordsGeneration(ConfigurableTask):
         """The shipped split, offline (no Hub)."""
         self.dataset = datasets.DatasetDict({self.split: swords_dataset.load(self.benchmark, split=self.split)})
 
-    # -- what is sent --
-
     def _generation(self, parameters: dict | None) -> dict:
         """lm-eval's generation arguments for the runner's request (`parameters` None: before the logit bias)."""
         settings = self.settings
@@ -195,8 +193,6 @@ class SwordsGeneration(ConfigurableTask):
     def construct_requests(self, doc, ctx, **kwargs):
         self._prepare()  # the logit bias is in the served model's token ids
         return super().construct_requests(doc, ctx, **kwargs)
-
-    # -- what is scored --
 
     def _answer(self, doc: dict, results: list[str]) -> dict:
         """One target's completion as the runner parses it: (target id, ranked substitutes) for every metric."""

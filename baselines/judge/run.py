@@ -130,14 +130,9 @@ class Outcome:
 
 
 def paths_of(output: Path, shard: Shard | None = None) -> dict[str, Path]:
-    if shard is not None:  # the shard file is its journal
-        path = shard_path(output, shard)
-        return {"jsonl": output, "journal": path, "lock": lock_paths(path)["lock"]}
-    return {
-        "jsonl": output,
-        "journal": output.with_name(output.name + JOURNAL_SUFFIX),
-        "lock": output.with_name(f".{output.name}.lock"),
-    }
+    journal = output.with_name(output.name + JOURNAL_SUFFIX) if shard is None else shard_path(output, shard)
+    locked = output if shard is None else journal  # a shard's file is its journal, and has its own lock
+    return {"jsonl": output, "journal": journal, "lock": lock_paths(locked)["lock"]}
 
 
 def _key(record: dict) -> tuple[str, str]:

@@ -191,8 +191,6 @@ class LLMConfig:
             raise SwordsError("llm: --preset paper sets the stops (newline, carriage return, blank line); drop --stop")
         return dataclasses.replace(self, **PAPER_PRESET)
 
-    # -- what follows from the settings --
-
     @property
     def model_name(self) -> str:
         return self.model or (DEFAULT_LOCAL_MODEL if self.local else DEFAULT_API_MODEL)

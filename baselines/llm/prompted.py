@@ -95,8 +95,6 @@ class LLM(Served, System):
             raise SwordsError("llm: the API key is set before the system starts")
         self._session_key = key
 
-    # -- System interface --
-
     def use_batch(self) -> None:
         """Before it starts: the run writes or reads a batch file (batch.py), asking no server anything."""
         if self.settings.local:

@@ -54,15 +54,13 @@ _THIS_MACHINE = ("localhost", "localhost.localdomain", "ip6-localhost")
 def on_this_machine(base_url: str) -> bool:
     """Whether `base_url` names this machine (localhost, 127.0.0.0/8, ::1): a model served there is not billed."""
     import ipaddress
+    from contextlib import suppress
     from urllib.parse import urlsplit
 
     host = (urlsplit(base_url).hostname or "").rstrip(".").lower()
-    if host in _THIS_MACHINE:
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
+    with suppress(ValueError):
+        return host in _THIS_MACHINE or ipaddress.ip_address(host).is_loopback
+    return False
 
 
 @dataclass(frozen=True)
