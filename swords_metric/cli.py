@@ -162,26 +162,16 @@ def run(args: argparse.Namespace) -> int:
                 [(f"{option} {path}", path) for option, path in read],
             )
             place = details_place(args.details, "--details", args.force, "--force")
+        same = ("dataset", "split", "judgments", "k", "setting", "include_problematic", "bootstrap", "seed")
+        same += ("given_only", "force", "worst", "relations", "differences")  # the options of evaluate's names
         evaluation = evaluate(
             args.predictions,
-            dataset=args.dataset,
-            split=args.split,
             family=family,
             compare=tuple(args.compare) if args.compare else None,
-            judgments=args.judgments,
-            k=args.k,
-            setting=args.setting,
-            include_problematic=args.include_problematic,
-            bootstrap=args.bootstrap,
-            seed=args.seed,
-            given_only=args.given_only,
             details=place,
-            force=args.force,
             analysis=not args.no_analysis,
-            worst=args.worst,
-            relations=args.relations,
-            differences=args.differences,
             style="cli",
+            **{name: getattr(args, name) for name in same},
         )
     except MetricInputError as error:
         belongs_to = getattr(error, "belongs_to", None)  # predictions of another split: name it

@@ -287,18 +287,7 @@ class SwordsMetric(evaluate.Metric):
         self._id_schemes = ()
         return super().compute(**kwargs)
 
-    def _compute(
-        self,
-        predictions,
-        references,
-        k=10,
-        bootstrap=0,
-        seed=0,
-        split=None,
-        include_problematic=False,
-        setting="generative",
-        judgments=None,
-    ):
+    def _compute(self, predictions, references, bootstrap=0, **options):  # options: checked in compute()
         # _stored undone; None: a target not in the predictions.
         predictions = [None if items is None else _restored(items) for items in predictions]
         if self._id_scheme is not None:  # keyed again by the ids the input used, so that the scorer names the scheme
@@ -310,14 +299,9 @@ class SwordsMetric(evaluate.Metric):
             predictions,
             references=references,
             family=self._scored_family,
-            split=split,
-            judgments=judgments,
-            k=k,
-            setting=setting,
-            include_problematic=include_problematic,
             bootstrap=bootstrap,
-            seed=seed,
             analysis=False,
             source="predictions",
+            **options,
         )
         return evaluated.result

@@ -214,7 +214,8 @@ def tasks_command(args: argparse.Namespace) -> int:
 
 def read_agreement(path: str, judge: str) -> dict:
     """This judge's entry of a validation file, checked as `swords evaluate` checks a claim; else one line why not."""
-    from swords_baselines.judge.outputs import entries_of, strict_json
+    from swords_baselines.judge.outputs import entries_of
+    from swords_baselines.run.ownership import strict_json
     from swords_lexsub.files import open_regular
     from swords_metric import MetricInputError, check_agreement, judge_id
 

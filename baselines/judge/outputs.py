@@ -6,11 +6,10 @@ link at an output (/dev/stdout is one) is never written through nor replaced, ev
 from __future__ import annotations
 
 import json
-import math
 import os
 from pathlib import Path
 
-from swords_baselines.run.ownership import first_line_json, is_lock
+from swords_baselines.run.ownership import first_line_json, is_lock, strict_json
 from swords_lexsub.errors import SwordsError
 from swords_lexsub.files import SPECIAL_ROOTS, file_kind
 
@@ -18,22 +17,6 @@ JOURNAL_FORMAT = "swords-judge-llm-journal"
 LLM_WRITER = "swords judge llm"
 VALIDATE_WRITER = "swords judge validate"
 MAX_OWNED_BYTES = 256 * 2**20  # a judgments file of ours is ~300 bytes a candidate; a larger file is not ours
-
-
-def strict_json(data: bytes | str) -> object:
-    """JSON as its other readers take it: NaN, Infinity and 1e999, which Python's json reads, a ValueError."""
-    return json.loads(data, parse_constant=_not_a_number, parse_float=_finite)
-
-
-def _not_a_number(constant: str) -> None:
-    raise ValueError(f"{constant} is not JSON")
-
-
-def _finite(text: str) -> float:
-    value = float(text)
-    if not math.isfinite(value):
-        raise ValueError(f"{text[:40]} is past a number's range")
-    return value
 
 
 def journal_header(path: Path) -> dict | None:

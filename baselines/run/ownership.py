@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import os
 import re
 import shutil
@@ -43,6 +44,22 @@ def run_header(paths: dict[str, Path]) -> dict | None:
     metrics = _read_json(paths["metrics"], _MAX_METRICS_BYTES)
     run = metrics.get("run") if isinstance(metrics, dict) else None
     return run if isinstance(run, dict) and isinstance(run.get("system"), str) else None
+
+
+def strict_json(data: bytes | str) -> object:
+    """JSON as its other readers take it: NaN, Infinity and 1e999, which Python's json reads, a ValueError."""
+    return json.loads(data, parse_constant=_not_a_number, parse_float=_finite)
+
+
+def _not_a_number(constant: str) -> None:
+    raise ValueError(f"{constant} is not JSON")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text[:40]} is past a number's range")
+    return value
 
 
 def first_line_json(path: Path) -> object:

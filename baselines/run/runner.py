@@ -15,10 +15,9 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from swords_baselines.judge.outputs import strict_json
 from swords_baselines.run.extent import check_not_narrowed, identity, restate_header
 from swords_baselines.run.files import open_in_place, output_paths, whole_lines
-from swords_baselines.run.ownership import outputs_record, write_outputs
+from swords_baselines.run.ownership import outputs_record, strict_json, write_outputs
 from swords_baselines.system import Prediction, System
 from swords_lexsub.errors import SwordsError
 from swords_lexsub.files import no_space
