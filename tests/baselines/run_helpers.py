@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -30,6 +31,17 @@ def swords(*args: str, env: dict | None = None, timeout: float = 600, cwd: Path 
     )
     done.seconds = time.monotonic() - started
     return done
+
+
+def killed_once_journalled(args: list[str], journal: Path, lines: int = 3, seconds: float = 300) -> list[str]:
+    """`swords *args` killed with SIGKILL once its journal holds `lines` whole lines; the journal's lines then."""
+    process = subprocess.Popen([*SWORDS, *args], cwd=REPO_ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and (not journal.exists() or journal.read_text().count("\n") < lines):
+        time.sleep(0.002)
+    os.kill(process.pid, signal.SIGKILL)
+    process.communicate(timeout=60)
+    return journal.read_text().splitlines()
 
 
 def one_line(done) -> str:

@@ -7,10 +7,6 @@ loses no label."""
 from __future__ import annotations
 
 import json
-import os
-import signal
-import subprocess
-import time
 from pathlib import Path
 
 import pytest
@@ -19,7 +15,7 @@ from swords_lexsub.cli import main as swords_main
 
 from ..llm_server import Canned, LLMServer
 from .judge_helpers import dev_tasks_file, items, records, user_message
-from .run_helpers import REPO_ROOT, SWORDS
+from .run_helpers import killed_once_journalled
 from .test_judge_llm import logprobs
 
 LABELS = ("accept", "reject", "abstain")
@@ -147,14 +143,9 @@ def test_kill_9_during_an_import_keeps_every_journalled_label(tmp_path, dev):
         stand_in(server, requests, answers)
         candidates = len(requests.read_text().splitlines())
         assert swords_main(args(tasks, reference, server.base_url, "--batch-import", str(answers))) == 0
-        command = [*SWORDS, *args(tasks, output, server.base_url, "--batch-import", str(answers))]
-        process = subprocess.Popen(command, cwd=REPO_ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline and (not journal.exists() or journal.read_text().count("\n") < 3):
-            time.sleep(0.002)
-        os.kill(process.pid, signal.SIGKILL)
-        process.communicate(timeout=60)
-        held = journal.read_text().splitlines()
+        held = killed_once_journalled(
+            args(tasks, output, server.base_url, "--batch-import", str(answers)), journal, seconds=120
+        )
         assert 3 <= len(held) < 1 + candidates and not output.exists()  # killed mid-import, the journal kept
         asked = {
             (task.task, candidate.substitute): user_message(task, candidate.substitute)

@@ -6,10 +6,6 @@ leaves the run resumable, a foreign one is refused, a kill -9 during an import l
 from __future__ import annotations
 
 import json
-import os
-import signal
-import subprocess
-import time
 from pathlib import Path
 
 import pytest
@@ -17,9 +13,8 @@ import pytest
 from swords_baselines.llm.batch import MAX_OUTPUT_BYTES
 from swords_baselines.run.files import output_paths
 
-from ..conftest import REPO_ROOT
 from ..llm_server import LLMServer
-from .run_helpers import SWORDS, one_line, swords
+from .run_helpers import killed_once_journalled, one_line, swords
 
 LIMIT = 20
 
@@ -225,14 +220,7 @@ def test_kill_9_during_an_import_loses_nothing(tmp_path):
     reference = tmp_path / "reference.jsonl"
     assert swords(*whole(reference, "--batch-import", str(answers))).returncode == 0
     journal = output_paths(output)["journal"]
-    process = subprocess.Popen([*SWORDS, *whole(output, "--batch-import", str(answers))], cwd=REPO_ROOT,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # fmt: skip
-    deadline = time.monotonic() + 300
-    while time.monotonic() < deadline and (not journal.exists() or journal.read_text().count("\n") < 3):
-        time.sleep(0.002)
-    os.kill(process.pid, signal.SIGKILL)
-    process.communicate(timeout=60)
-    held = journal.read_text().splitlines()
+    held = killed_once_journalled(whole(output, "--batch-import", str(answers)), journal)
     assert 3 <= len(held) < 1 + targets and not output_paths(output)["jsonl"].exists()  # killed mid-import
     done = swords(*whole(output, "--batch-import", str(answers)))
     assert done.returncode == 0, done.stderr
