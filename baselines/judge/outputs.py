@@ -38,11 +38,15 @@ def llm_judgments(path: Path) -> list[dict] | None:
     try:
         if path.stat().st_size > MAX_OWNED_BYTES:
             return None
+        records = []
         with open(path, "rb") as f:
-            records = [llm_record(line) for line in f]
+            for line in f:  # a user's file is known at its first line that is not ours: the rest is not parsed
+                if (record := llm_record(line)) is None:
+                    return None
+                records.append(record)
     except OSError:
         return None
-    return None if None in records else records
+    return records
 
 
 def entries_of(data: object) -> dict | None:
