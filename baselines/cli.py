@@ -14,7 +14,7 @@ from swords_baselines.system import SYSTEMS
 from swords_lexsub.arguments import SwordsParser, int_range, port_number
 from swords_lexsub.errors import SwordsError
 from swords_lexsub.files import atomic_write, refuse_input_as_output
-from swords_lexsub.terminal import shown
+from swords_lexsub.terminal import say
 from swords_metric import SWORDS_DEFINED
 
 
@@ -186,11 +186,7 @@ def run_command(args: argparse.Namespace) -> int:
         args.bootstrap,
         progress=not args.no_progress,
         as_json=args.json,
-        force=args.force,
-        limit=args.limit,
-        batch_export=args.batch_export,
-        batch_import=args.batch_import,
-        shard=args.shard,
+        **{name: getattr(args, name) for name in ("force", "limit", "batch_export", "batch_import", "shard")},
     )
 
 
@@ -265,15 +261,14 @@ def execute(
     if not reuse:
         check_ownership(paths, force)  # before any work: a run replaces only what a run wrote
     if not output_path.name.endswith(OUTPUT_SUFFIXES):  # say what the names will be before they appear
-        print(shown(f"--output {output_path}: a run writes {written_files(paths)}"), file=sys.stderr)
+        say(f"--output {output_path}: a run writes {written_files(paths)}")
     try:  # the benchmark's family's scorer (TSAR-2022 and ProLex: their official metrics)
         full = scorer_for(dataset, split, setting=cls.setting)
     except MetricInputError as error:
         raise SwordsError(str(error)) from None
     report: dict = {}
     if reuse and (batch_export or batch_import):
-        print(shown(f"{paths['jsonl']}: a finished run with these settings; no batch file to make or read (--force "
-                    "redoes it)"), file=sys.stderr)  # fmt: skip
+        say(f"{paths['jsonl']}: a finished run with these settings; no batch file to make or read (--force redoes it)")
         return 0
     if reuse:
         header = stored if isinstance(stored.get("files"), dict) else {**stored, "files": file_hashes(paths)}
@@ -300,9 +295,7 @@ def execute(
                     system.start()
                 if batch_export:
                     part = [row for row in rows if shard is None or shard.holds(row["id"])]
-                    print(
-                        shown(export_requests(system, part, paths, header, Path(batch_export), force)), file=sys.stderr
-                    )
+                    say(export_requests(system, part, paths, header, Path(batch_export), force))
                     return 0
                 if batch_import:
                     import_answers(system, rows, header, Path(batch_import))
@@ -328,7 +321,7 @@ def execute(
         ) from None
     atomic_write(paths["metrics"], text.encode("utf-8"))
     written = f"{paths['metrics']} (metrics; the predictions were there)" if reuse else written_files(paths)
-    print(shown(f"wrote {written}"), file=sys.stderr)
+    say(f"wrote {written}")
     if as_json:
         print(text)
         return 0

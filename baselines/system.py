@@ -44,8 +44,7 @@ class System:
     def install_hint(cls) -> str:
         return f"pip install 'swords-lexsub[{cls.extra}]'"
 
-    def __init__(self, **options) -> None:
-        self.config = options
+    def __init__(self, **options) -> None:  # each class reads its own options (checked by its parser)
         self.benchmark: str | None = None  # set by for_benchmark
         self.split: str | None = None
 

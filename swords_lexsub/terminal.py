@@ -3,6 +3,7 @@ surrogates) shown escaped, so one line stays one line and the terminal shows wha
 
 from __future__ import annotations
 
+import sys
 import unicodedata
 
 # Format characters that reorder or hide what follows them on a terminal (Trojan-source style).
@@ -21,6 +22,11 @@ def shown(text: object) -> str:
         else character
         for character in text
     )
+
+
+def say(text: object) -> None:
+    """One line on stderr, as a terminal can show it (see shown)."""
+    print(shown(text), file=sys.stderr)
 
 
 # How much of a name or value from outside an error line repeats: enough to recognise it.

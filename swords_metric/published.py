@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 from importlib import resources
 
 from swords_lexsub.terminal import shown
-from swords_metric.families import SWORDS, TSAR2022, Family, configs_of, family_of
+from swords_metric.families import SWORDS, TSAR2022, family_of
 from swords_metric.report import table_text
 
 PUBLISHED_FILE = "published-results.json"
@@ -192,18 +192,3 @@ def published_json(result: dict, config: str, split: str) -> dict:
             {"status": "published", **row.__dict__, "label": row.label, "source": row.source} for row in rows
         ],
     }
-
-
-def published_markdown(family: Family | str = SWORDS) -> str:
-    """The manual's table of published results of one metric family: every system of every paper, with its citation."""
-    tabled = family_of(family)
-    rows = [row for row in published_systems() if row.config in configs_of(tabled)]
-    columns = _columns(rows)
-    lines = [
-        "| system | benchmark | source | setting | " + " | ".join(PUBLISHED_METRICS[k] for k in columns) + " |",
-        "| --- " * (4 + len(columns)) + "|",
-    ]
-    for row in rows:
-        cells = [row.label, f"{row.config} {row.split}", row.source, row.setting, *(row.figure(key) for key in columns)]
-        lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(lines)

@@ -232,7 +232,7 @@ class WordNet(System):
     substitutes_lemmatized = True  # WordNet lemmas, not inflected to the target's form
 
     def __init__(self, relations: str = "", **options) -> None:
-        super().__init__(relations=relations, **options)
+        super().__init__(**options)
         self.relations = parse_relations(relations)
 
     def predict(self, rows: Sequence[dict]) -> Iterator[tuple[str, Prediction]]:

@@ -5,14 +5,13 @@ the constraint is the one the file's engine takes (judge/llm.py's use_batch)."""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
 from swords_baselines.judge.llm import LLMJudge, Verdict, batch_item
 from swords_baselines.llm.batch import check_export_path, read_outputs, request_line, summary, write_requests
 from swords_lexsub.errors import SwordsError
-from swords_lexsub.terminal import shown
+from swords_lexsub.terminal import say
 from swords_metric import TaskSet
 
 
@@ -36,17 +35,14 @@ def exporter(judge: LLMJudge, header: dict, path: Path) -> Callable[[list], None
 
     def export(items: list) -> None:
         if not items:
-            print(shown(f"every candidate is judged already: nothing to export to {path}"), file=sys.stderr)
+            say(f"every candidate is judged already: nothing to export to {path}")
             return
         requests = judge.batch_requests(items, settings_of(header))
         count = write_requests(path, (request_line(name, endpoint, body) for _, name, endpoint, body in requests))
-        print(
-            shown(
-                f"wrote {path}: {count} requests, one a candidate not yet judged ({judge.constraint} constraint); "
-                "nothing was sent. Give it to OpenAI's Batch API or vLLM's run_batch, then rerun this command with "
-                "--batch-import and the output file"
-            ),
-            file=sys.stderr,
+        say(
+            f"wrote {path}: {count} requests, one a candidate not yet judged ({judge.constraint} constraint); "
+            "nothing was sent. Give it to OpenAI's Batch API or vLLM's run_batch, then rerun this command with "
+            "--batch-import and the output file"
         )
 
     return export

@@ -7,7 +7,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -20,7 +19,7 @@ from swords_baselines.run.shards import SHARD_HELP, shard_option
 from swords_lexsub.arguments import float_range, int_range
 from swords_lexsub.errors import SwordsError
 from swords_lexsub.files import check_output_file, check_writable_folder, refuse_input_as_output, sha256_of
-from swords_lexsub.terminal import shown
+from swords_lexsub.terminal import say
 
 MAX_AGREEMENT_BYTES = 2**20  # a validation file holds a few figures a judge
 CONSTRAINTS = ("auto", "none")  # --constraint (baselines/judge/constraint.py's AUTO and NONE: not imported at start)
@@ -200,7 +199,7 @@ def tasks_command(args: argparse.Namespace) -> int:
     targets = len({task.id for task in taskset.tasks})
     candidates = sum(c.control is None for task in taskset.tasks for c in task.candidates)
     controls = sum(c.control is not None for task in taskset.tasks for c in task.candidates)
-    print(shown(f"wrote {output}"), file=sys.stderr)
+    say(f"wrote {output}")
     print(f"targets with tasks: {targets}")
     print(f"targets with nothing new: {taskset.header.get('targets_without_new', 0)}")
     print(f"candidates: {candidates}")
@@ -280,7 +279,7 @@ def llm_command(args: argparse.Namespace) -> int:
     if export is not None:
         return 0
     written = paths_of(output, args.shard)["journal"] if args.shard else output
-    print(shown(f"wrote {written}"), file=sys.stderr)
+    say(f"wrote {written}")
     print(f"judge: {judge.judge}")
     print(f"judgments: {outcome.judgments}")
     print(f"judged now: {outcome.asked - len(outcome.failed)} ({judge.requests} requests, {judge.cache_hits} cached)")
@@ -288,10 +287,10 @@ def llm_command(args: argparse.Namespace) -> int:
     no_answer = len(outcome.failed) - len(not_label)
     print(f"failed items: {len(outcome.failed)} ({len(not_label)} not a label, {no_answer} no answer)")
     for verdict in outcome.failed[:3]:
-        print(shown(f"  {verdict.task.task} {verdict.candidate.substitute!r}: {verdict.failure}"), file=sys.stderr)
+        say(f"  {verdict.task.task} {verdict.candidate.substitute!r}: {verdict.failure}")
     left = import_summary(judge, outcome.asked, outcome.failed)
     if left is not None:
-        print(shown(left), file=sys.stderr)
+        say(left)
     print(f"seconds: {time.monotonic() - started:.1f}")
     return 0
 

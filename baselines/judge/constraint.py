@@ -13,11 +13,10 @@ where they do not tell the labels apart.
 from __future__ import annotations
 
 import math
-import sys
 
 from swords_baselines.judge.prompt import words
 from swords_baselines.llm.errors import TargetFailed
-from swords_lexsub.terminal import clipped, shown
+from swords_lexsub.terminal import clipped, say
 from swords_metric import LABELS
 
 NONE, GRAMMAR, GUIDED, SCHEMA = "none", "grammar", "guided_choice", "json_schema"
@@ -69,7 +68,7 @@ async def probe(client, openai: bool) -> str:
         owners = [repr(clipped(owner, 40)) for owner in _owners(models)[:3]]
         named = f"models owned by {', '.join(owners)}" if owners else "no owner of its models"
         said = f"the server's GET /models names {named}, not llama.cpp, vLLM or OpenAI"
-    say(client, f"{said}; its answers are free text")
+    say_redacted(client, f"{said}; its answers are free text")
     return NONE
 
 
@@ -82,9 +81,9 @@ def refusal_line(client, kind: str, error: TargetFailed) -> str:
     )
 
 
-def say(client, text: str) -> None:
+def say_redacted(client, text: str) -> None:
     """One line on stderr, credentials removed and control characters escaped."""
-    print(shown(f"judge: {client.redact(text)}"), file=sys.stderr)
+    say(f"judge: {client.redact(text)}")
 
 
 def constrained(body: dict, kind: str) -> dict:

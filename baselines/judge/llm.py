@@ -212,7 +212,7 @@ class LLMJudge(Served):
                 return Verdict(task, candidate, None, failure=f"no answer: {again}", constraint=kind)
             if self.constraint != constraints.NONE:  # said once, for the requests in flight with it too
                 self.constraint = constraints.NONE
-                constraints.say(self.client, constraints.refusal_line(self.client, kind, error))
+                constraints.say_redacted(self.client, constraints.refusal_line(self.client, kind, error))
             kind = constraints.NONE
         return self._read(task, candidate, kind, reply)
 

@@ -41,7 +41,7 @@ from swords_baselines.run.files import JOURNAL_SUFFIX, RunLock, open_in_place, w
 from swords_baselines.run.shards import Joined, Shard, item_key, lock_paths, shard_path
 from swords_lexsub.errors import SwordsError
 from swords_lexsub.files import atomic_write, check_output_file, no_space
-from swords_lexsub.terminal import shown
+from swords_lexsub.terminal import say, shown
 from swords_metric import LABELS, Candidate, Task, TaskSet, judge_id, judgment_record
 
 COMMAND = "swords judge llm"
@@ -108,8 +108,7 @@ def checked(numbered: list[tuple[int, dict]], path: Path, header: dict, candidat
         if reason is not None:
             dropped += 1
             if dropped <= MAX_NOTES:
-                note = f"judge llm: {path}:{number}: {reason}; dropped, its candidate is asked again"
-                print(shown(note), file=sys.stderr)
+                say(f"judge llm: {path}:{number}: {reason}; dropped, its candidate is asked again")
             continue
         task, candidate = candidates[(record["task"], record["substitute"])]
         verdict = {key: record[key] for key in VERDICT_FIELDS if record.get(key) is not None}
@@ -118,7 +117,7 @@ def checked(numbered: list[tuple[int, dict]], path: Path, header: dict, candidat
         fresh.update(kept_fields(record))  # how the label was constrained, its probability: checked values only
         kept.append(fresh)
     if dropped > MAX_NOTES:
-        print(shown(f"judge llm: {path}: {dropped - MAX_NOTES} more records dropped"), file=sys.stderr)
+        say(f"judge llm: {path}: {dropped - MAX_NOTES} more records dropped")
     return kept
 
 

@@ -30,7 +30,7 @@ from swords_baselines.judge.outputs import VALIDATE_WRITER, refuse_foreign, vali
 from swords_baselines.judge.waits import announce, retry_status, say_slots
 from swords_lexsub.errors import SwordsError
 from swords_lexsub.files import atomic_write, check_output_file
-from swords_lexsub.terminal import shown
+from swords_lexsub.terminal import say, shown
 from swords_metric import (
     MAX_CANDIDATES,
     MIN_AGREEMENT_CANDIDATES,
@@ -205,14 +205,14 @@ def run_validation(args: argparse.Namespace, judge) -> int:
     print(table(judge.judge, entry))
     reason = not_a_measurement(human)
     if reason is not None:
-        print(shown(f"judge validate: not a measurement: {reason}"), file=sys.stderr)
+        say(f"judge validate: not a measurement: {reason}")
         if output is not None:
-            print(shown(f"judge validate: nothing recorded in {output}"), file=sys.stderr)
+            say(f"judge validate: nothing recorded in {output}")
             return 1
     elif output is not None:
         others = {key: value for key, value in entries.items() if judge_id(key) != judge.judge}  # LLM: is llm:
         atomic_write(output, json.dumps({**others, judge.judge: entry}, indent=2, allow_nan=False).encode("utf-8"))
-        print(shown(f"wrote {output}"), file=sys.stderr)
+        say(f"wrote {output}")
     return 0
 
 

@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable
 
 from swords_baselines.judge.llm import LOCAL_SLOTS, LLMJudge
-from swords_lexsub.terminal import shown
+from swords_lexsub.terminal import say, shown
 
 STATUS_SECONDS = 10.0  # without a progress bar, a retry is said at most this often
 
@@ -17,11 +17,11 @@ def announce(judge: LLMJudge, command: str, labels: int | None = None) -> None:
     """One line on stderr: what the command is about to wait for (or read: --batch-import)."""
     what = f"{labels:,} labels" if labels is not None else "labels"
     if judge.imported is not None:
-        print(shown(f"{command}: reading {what} from {judge.imported.path} (--batch-import)"), file=sys.stderr)
+        say(f"{command}: reading {what} from {judge.imported.path} (--batch-import)")
         return
     in_flight = LOCAL_SLOTS if judge.settings.local else judge.settings.concurrency
     per = f"each answer awaited up to {judge.settings.seconds_a_request:g} s (--timeout)"
-    print(shown(f"{command}: asking {judge.server} for {what}, {in_flight} at a time, {per}"), file=sys.stderr)
+    say(f"{command}: asking {judge.server} for {what}, {in_flight} at a time, {per}")
 
 
 def say_slots(judge: LLMJudge, command: str) -> None:
@@ -43,6 +43,6 @@ def retry_status(command: str, bar=None) -> Callable[[object, str, float], None]
             bar.set_postfix_str(shown(status), refresh=True)
         elif time.monotonic() - shown_at[0] >= STATUS_SECONDS:
             shown_at[0] = time.monotonic()
-            print(shown(f"{command}: {status}"), file=sys.stderr)
+            say(f"{command}: {status}")
 
     return retrying

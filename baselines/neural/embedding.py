@@ -49,7 +49,7 @@ class _EncoderSystem(ModelSystem):
     def __init__(
         self, model: str = PACKAGED_MINILM, max_length: int = 32, shared_context: bool = True, **options
     ) -> None:
-        super().__init__(model=model, max_length=max_length, shared_context=shared_context, **options)
+        super().__init__(**options)
         self.model, self.max_length, self.shared_context = model, max_length, shared_context
         self._encoder: ContextualEncoder | None = None
 
@@ -148,9 +148,6 @@ class WordNetEmbedding(_EncoderSystem):
 
     def __init__(
         self,
-        model: str = PACKAGED_MINILM,
-        max_length: int = 32,
-        shared_context: bool = True,
         relations: str = DEFAULT_RELATIONS,
         pool: int = 120,
         neighbours: int = 45,
@@ -161,19 +158,7 @@ class WordNetEmbedding(_EncoderSystem):
         **options,
     ) -> None:
         self.relations = parse_relations(relations)  # refused before the encoder loads
-        super().__init__(
-            model=model,
-            max_length=max_length,
-            shared_context=shared_context,
-            relations=relations,
-            pool=pool,
-            neighbours=neighbours,
-            prior_weight=prior_weight,
-            synonym_bonus=synonym_bonus,
-            exclude=exclude,
-            least=least,
-            **options,
-        )
+        super().__init__(**options)
         self.pool, self.neighbours = pool, neighbours
         self.prior_weight, self.synonym_bonus = prior_weight, synonym_bonus
         self.exclude, self.least = exclude, least

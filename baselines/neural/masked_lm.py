@@ -67,7 +67,7 @@ class MaskedLM(ModelSystem):
         forward_batch: int = 16,
         **options,
     ) -> None:
-        super().__init__(model=model, top_k=top_k, max_length=max_length, forward_batch=forward_batch, **options)
+        super().__init__(**options)
         import torch
 
         self.torch = torch

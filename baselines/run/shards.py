@@ -17,7 +17,6 @@ import json
 import math
 import os
 import re
-import sys
 from collections.abc import Callable
 from contextlib import ExitStack, closing
 from dataclasses import dataclass, field
@@ -28,7 +27,7 @@ from swords_baselines.run.files import RunLock, open_in_place, whole_lines
 from swords_baselines.run.ownership import one_key_record
 from swords_lexsub.errors import SwordsError
 from swords_lexsub.files import atomic_writer
-from swords_lexsub.terminal import shown
+from swords_lexsub.terminal import say, shown
 
 _SHARD_TEXT = re.compile(r"([0-9]+)/([0-9]+)")
 SHARD_HELP = (
@@ -158,9 +157,7 @@ class Joined:
 
     def say(self, output: Path, found: str) -> None:
         """The join's line: how many shard files, of how many parts, and what they hold."""
-        print(
-            shown(f"joining {len(self.files)} shard files of {self.n} parts beside {output}: {found}"), file=sys.stderr
-        )
+        say(f"joining {len(self.files)} shard files of {self.n} parts beside {output}: {found}")
 
 
 def gather(base: Path, read_header, compare, stack: ExitStack, command: str) -> list[tuple[Path, Shard, dict]]:
@@ -306,11 +303,8 @@ def run_shard(
         with RunLock(locks, command=f"swords run --shard {shard.k}/{shard.n}"):
             run(system, mine, paths["jsonl"], header, progress=run_args["progress"], force=force, shard=path)
             add_report(path, system.report())
-    print(
-        shown(
-            f"wrote {path} ({shard}: {len(mine):,} of {len(rows):,} targets); the same command without --shard "
-            "joins the shards into the output"
-        ),
-        file=sys.stderr,
+    say(
+        f"wrote {path} ({shard}: {len(mine):,} of {len(rows):,} targets); the same command without --shard "
+        "joins the shards into the output"
     )
     return 0

@@ -27,7 +27,6 @@ WORST_RULE = (
 )
 # A worst target's fields (of its target record).
 WORST_FIELDS = "id upstream_id target pos acceptable lenient_a_p lenient_a_r lenient_a_f top acceptable_missed".split()
-DIFFERENCE_RULE = "largest |A - B| of per-target lenient F@k against acceptable, then by id; targets that differ"
 
 
 def _group(relations: tuple[str, ...]) -> dict:
@@ -99,7 +98,8 @@ def analyze(targets: ScoredTargets, ranked: Sequence, k: int, worst: int = 5, re
 
 
 def differences(targets: ScoredTargets, a: PreparedPredictions, b: PreparedPredictions, k: int, n: int = 10) -> list:
-    """The `n` targets where two systems' prepared predictions differ most (DIFFERENCE_RULE), as pair records."""
+    """The `n` targets where two systems' prepared predictions differ most, as pair records: the largest |A - B| of
+    per-target lenient F@k against acceptable, then by id."""
     if isinstance(n, bool) or not isinstance(n, int) or n < 0:
         raise MetricInputError(f"n must be a whole number of at least 0, got {n!r}")
     from swords_metric.details.writer import pair_records

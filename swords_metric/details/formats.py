@@ -78,11 +78,6 @@ def spreadsheet_safe(text: str) -> str:
     return SPREADSHEET_QUOTE + text if text[:1] in _FORMULA_STARTS else text
 
 
-def spreadsheet_text(cell: str) -> str:
-    """The inverse of spreadsheet_safe: one leading `'` removed."""
-    return cell[1:] if cell.startswith(SPREADSHEET_QUOTE) else cell
-
-
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _SURROGATES = re.compile("[\ud800-\udfff]+")
 REPLACE_SURROGATES = "swords-lexsub.replace-surrogates"

@@ -150,11 +150,15 @@ def test_from_python_each_fault_is_a_metric_input_error(tmp_path):
 
 
 def _typed(name: str, text: str):
-    from swords_metric.details.formats import field_type, spreadsheet_text
+    from swords_metric.details.formats import SPREADSHEET_QUOTE, field_type
 
     if text == "":
         return None
     kind = field_type(name)
+
+    def spreadsheet_text(cell: str) -> str:  # spreadsheet_safe's inverse: one leading quote removed
+        return cell[1:] if cell.startswith(SPREADSHEET_QUOTE) else cell
+
     return {"string": spreadsheet_text, "bool": lambda t: t == "true", "list": json.loads, "float": float, "int": int}[
         kind
     ](text)
