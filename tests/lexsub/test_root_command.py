@@ -124,3 +124,27 @@ def test_a_plugin_adds_its_command_and_a_built_in_command_reads_only_the_toolkit
 
     assert read_by("evaluate", "--help") == 1  # the toolkit's own
     assert read_by("hello", "--help") > 2  # every installed package's, the plugin's among them
+
+
+def test_the_toolkits_own_entry_points_are_those_importlib_metadata_reads():
+    """A built-in command reads the toolkit's entry_points.txt itself; importlib.metadata, its reference, agrees on
+    every group and object, and is not imported by a built-in command (its import alone is a tenth of a plain
+    `swords evaluate`)."""
+    from importlib.metadata import distribution
+
+    from swords_lexsub.plugins import BUILD_STEPS, DISTRIBUTION, HUB_REPOS, own_entry_points
+    from swords_lexsub.plugins import COMMANDS as GROUP
+
+    declared = distribution(DISTRIBUTION).entry_points
+    for group in (GROUP, BUILD_STEPS, HUB_REPOS, "console_scripts", "no.such.group"):
+        ours = own_entry_points(group)
+        assert [(e.name, e.value) for e in ours] == [(e.name, e.value) for e in declared.select(group=group)]
+        assert [e.load() for e in ours] == [e.load() for e in declared.select(group=group)]
+    assert len(own_entry_points(GROUP)) == len(COMMANDS) - 1  # all but `docs`, the root package's own
+    script = "import sys; from swords_lexsub.cli import main\n"
+    script += "try:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
+    script += "print('importlib.metadata' in sys.modules, file=sys.stderr)"
+    done = subprocess.run(
+        [sys.executable, "-c", script, "evaluate", "--help"], cwd=REPO_ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0 and done.stderr.strip().splitlines()[-1] == "False", done.stderr[-2000:]
