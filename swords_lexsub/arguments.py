@@ -4,7 +4,6 @@ choices, "did you mean" for a mistyped choice, in any case) and the argument typ
 from __future__ import annotations
 
 import argparse
-import difflib
 import re
 import unicodedata
 from collections.abc import Iterable
@@ -23,6 +22,8 @@ def did_you_mean(word: object, choices: Iterable[str]) -> str:
     folded = {choice.casefold(): choice for choice in reversed(choices)}
     # A near miss is within a few edits of a choice: comparing more than a choice's length (twice) tells nothing.
     probe = word.casefold()[: 2 * max(map(len, choices), default=0) + 2]
+    import difflib  # here: only a mistyped choice needs it
+
     close = difflib.get_close_matches(probe, list(folded), n=1, cutoff=0.6)
     notes = [f"did you mean {folded[close[0]]!r}?"] if close else []
     if not word.isascii() and all(choice.isascii() for choice in choices):

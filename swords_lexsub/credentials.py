@@ -3,7 +3,6 @@ message, log line, cache file and output passes through (a server's error body m
 
 from __future__ import annotations
 
-import base64
 import contextlib
 import re
 from collections.abc import Iterable
@@ -45,6 +44,8 @@ def url_secrets(url: str) -> set[str]:
         return {url}
     if parts.username is not None or parts.password is not None:
         userinfo = f"{unquote(parts.username or '')}:{unquote(parts.password or '')}"
+        import base64  # here: only a URL with a user name needs it
+
         found.add(base64.b64encode(userinfo.encode()).decode())
         found.update({unquote(parts.username or ""), unquote(parts.password or "")})
     found.update([parts.query, *(pair.partition("=")[2] for pair in parts.query.split("&"))])

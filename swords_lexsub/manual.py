@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
-import subprocess
 import sys
 from pathlib import Path
 
@@ -58,6 +57,8 @@ def serve(args: argparse.Namespace) -> int:
     address = f"127.0.0.1:{args.port}"
     print(f"the manual: http://{address}/ (built first, a few seconds; Ctrl-C stops it)", file=sys.stderr)
     command = [sys.executable, "-m", "mkdocs", "serve", "-q", "-f", str(root / "mkdocs.yml"), "-a", address]
+    import subprocess  # here: `swords evaluate` need not import it
+
     done = subprocess.run(command, cwd=root)
     if done.returncode:
         raise SwordsError(f"mkdocs serve stopped with status {done.returncode} (its message is above)")
