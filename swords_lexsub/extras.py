@@ -63,12 +63,6 @@ def install_hint(extra: str) -> str:
     return f"pip install 'swords-lexsub[{extra}]'"
 
 
-def extra_of(module: str) -> str | None:
-    """The first extra that brings `module` (its top-level name)."""
-    top = module.split(".")[0]
-    return next((extra for extra, modules in EXTRAS.items() if top in modules), None)
-
-
 def missing(extra: str) -> list[str]:
     """The modules of `extra` that are not installed here, in the table's order."""
     return [module for module in EXTRAS[extra] if not installed(module)]
@@ -76,8 +70,7 @@ def missing(extra: str) -> list[str]:
 
 def check(what: str, extra: str) -> None:
     """A SwordsError naming the modules of `extra` that `what` needs and that are missing; nothing if none is."""
-    absent = missing(extra)
-    if absent:
+    if absent := missing(extra):
         raise SwordsError(f"{what} needs {', '.join(absent)}: {install_hint(extra)}")
 
 
@@ -85,7 +78,8 @@ def import_failure(what: str, error: ImportError, extra: str | None = None) -> S
     """The line for an optional import that failed: the missing module and its extra; an installed module that failed
     is said to be installed, its error shown."""
     name = error.name or ""
-    extra = extra or extra_of(name) or "baselines"
+    brings = (extra for extra, modules in EXTRAS.items() if name.split(".")[0] in modules)  # the first that does
+    extra = extra or next(brings, None) or "baselines"
     if name and not installed(name):
         return SwordsError(f"{what} needs {name}: {install_hint(extra)}")
     first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__

@@ -8,22 +8,19 @@ import functools
 import sys
 from importlib import import_module
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
-
-if TYPE_CHECKING:
-    from importlib.metadata import EntryPoint
+from typing import NamedTuple
 
 COMMANDS = "swords.commands"  # NAME = module:register, register(subparsers) adds `swords NAME`
 BUILD_STEPS = "swords.build_steps"  # NAME = module:step, step(dataset_dir) runs after `swords data build`
 HUB_REPOS = "swords.hub_repos"  # NAME = module:REPO, a swords_lexsub.hub.repos.HubRepo (`swords hub export/publish`)
 
 
-def entry_points_of(group: str) -> list[EntryPoint]:
+def entry_points_of(group: str) -> list:
     """The group's entry points in the order they are declared, each name once (an installation visible
     twice, e.g. an editable install inside another environment, counts once)."""
     from importlib.metadata import entry_points
 
-    found: dict[str, EntryPoint] = {}
+    found: dict = {}  # name -> importlib.metadata.EntryPoint
     for entry_point in entry_points(group=group):
         found.setdefault(entry_point.name, entry_point)
     return list(found.values())

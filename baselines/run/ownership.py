@@ -17,6 +17,7 @@ import re
 import shutil
 import tempfile
 from collections.abc import Callable
+from contextlib import suppress
 from pathlib import Path
 from typing import IO
 
@@ -32,16 +33,11 @@ _STAGING_INFIX = ".swords-staging-"
 _STAGING_RANDOM = re.compile(r"[a-z0-9_]{8}")
 
 
-def _read_json(path: Path, limit: int) -> object:
-    try:
-        return None if path.stat().st_size > limit else json.loads(path.read_bytes())
-    except (OSError, ValueError, RecursionError):
-        return None
-
-
 def run_header(paths: dict[str, Path]) -> dict | None:
     """The run header of the metrics file, if that file is a run's."""
-    metrics = _read_json(paths["metrics"], _MAX_METRICS_BYTES)
+    path, metrics = paths["metrics"], None
+    with suppress(OSError, ValueError, RecursionError):
+        metrics = None if path.stat().st_size > _MAX_METRICS_BYTES else json.loads(path.read_bytes())
     run = metrics.get("run") if isinstance(metrics, dict) else None
     return run if isinstance(run, dict) and isinstance(run.get("system"), str) else None
 

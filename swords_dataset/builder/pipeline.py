@@ -29,13 +29,6 @@ LICENSE_SOURCES = {
 }
 
 
-def write_licenses(paths: dict[str, Path], output_dir: Path) -> None:
-    for config, source in LICENSE_SOURCES.items():
-        target = output_dir / license_path(config)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(paths[source], target)
-
-
 def write_parquet(rows: list[dict], path: Path) -> None:
     table = pa.Table.from_pylist(rows, schema=ARROW_SCHEMA)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -51,12 +44,6 @@ def write_parquet(rows: list[dict], path: Path) -> None:
     )
 
 
-def run_build_steps(dataset_dir: Path) -> None:
-    """What other installed packages derive from a fresh dataset folder (the `swords.build_steps` entry points)."""
-    for step in entry_points_of(BUILD_STEPS):
-        step.load()(dataset_dir)
-
-
 def shipped_size() -> tuple[int, int]:
     """(bytes in all, bytes of the largest file) of the shipped dataset folder: near enough what a build writes."""
     sizes = [path.stat().st_size for path in (DATASET_DIR / "data").rglob("*") if path.is_file()]
@@ -69,9 +56,12 @@ def write_dataset(rows: dict[str, dict[str, list[dict]]], paths: dict[str, Path]
     for config, splits in rows.items():
         for split, split_rows in splits.items():
             write_parquet(split_rows, scratch / parquet_path(config, split))
-    write_licenses(paths, scratch)
+    for config, source in LICENSE_SOURCES.items():
+        (scratch / license_path(config)).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(paths[source], scratch / license_path(config))
     write_card(scratch, {c: {s: len(r) for s, r in splits.items()} for c, splits in rows.items()})
-    run_build_steps(scratch)
+    for step in entry_points_of(BUILD_STEPS):  # what other installed packages derive from the folder
+        step.load()(scratch)
 
 
 def build(sources_dir: Path, output_dir: Path = DATASET_DIR, nltk35: str | None = None) -> dict[str, dict[str, int]]:

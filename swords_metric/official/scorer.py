@@ -58,7 +58,8 @@ class FamilyScorer(ScorerBase):
         if not self.rows:
             raise MetricInputError("references: none given; score against a benchmark split's rows")
         self.config = config or _one_config(self.rows)
-        self.split = split or _split_of(self.rows)
+        # Else the split the rows' ids name; several, in the order they come, joined ("trial+test").
+        self.split = split or SPLIT_JOINER.join(dict.fromkeys(p[1] for p in map(_id_parts, self.rows) if p)) or None
         self.family = family or rows_family(self.rows)[1]
         one_family(self.rows, self.family)
         self.k = int(k)
@@ -179,9 +180,3 @@ def _one_config(rows: list[dict]) -> str | None:
                 f"the rows before it of {first}; score one benchmark at a time"
             )
     return first
-
-
-def _split_of(rows: list[dict]) -> str | None:
-    """The split the rows' ids name; several, in the order they come, as a joined split ("trial+test")."""
-    splits = list(dict.fromkeys(parts[1] for parts in map(_id_parts, rows) if parts))
-    return SPLIT_JOINER.join(splits) or None
