@@ -45,8 +45,12 @@ class InstanceStatistics:
         return self.groups[0][1].shape[1]
 
     def sums(self, counts: np.ndarray) -> list[dict[str, np.ndarray]]:
-        summed = [(names, counts @ values.T) for names, values, _ in self.groups]
-        return [{name: sums[:, i] for i, name in enumerate(names)} for names, sums in summed]
+        # Products summed by numpy's own pairwise sum, not a BLAS matrix product: OpenBLAS's kernels differ
+        # between CPUs (AVX-512 or not) in the last bits, and a figure must be the same on every machine.
+        return [
+            {name: (counts * column).sum(axis=1) for name, column in zip(names, values, strict=True)}
+            for names, values, _ in self.groups
+        ]
 
     def figures(self, sums: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
         figures: dict[str, np.ndarray] = {}

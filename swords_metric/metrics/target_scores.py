@@ -117,12 +117,12 @@ class TargetScores:
 
     def resampled_totals(self, counts: np.ndarray) -> dict[str, np.ndarray]:
         """Column sums for many resamples at once: counts[b, t] is how often target t is drawn in resample b."""
-        if self._arrays is None:  # one (targets, columns) matrix and its column views, as the sums were recorded with
+        if self._arrays is None:
             import numpy as np
 
-            matrix = np.array(list(self.columns.values()), dtype=np.float64).T.copy()  # C order, as before
-            self._arrays = {name: matrix[:, j] for j, name in enumerate(self.columns)}
-        return {name: counts @ values for name, values in self._arrays.items()}
+            self._arrays = {name: np.array(values, dtype=np.float64) for name, values in self.columns.items()}
+        # Products summed by numpy's own pairwise sum, not a BLAS product (bootstrap.py: the same bits on every CPU).
+        return {name: (counts * values).sum(axis=1) for name, values in self._arrays.items()}
 
     sums = resampled_totals  # the significance engine's name (swords_metric/metrics/bootstrap.py: Statistics)
 
