@@ -4,9 +4,8 @@ points declared in setup.cfg, so this package, the bottom layer, names none of t
 from __future__ import annotations
 
 import configparser
-import functools
+import pkgutil
 import sys
-from importlib import import_module
 from pathlib import Path
 from typing import NamedTuple
 
@@ -37,8 +36,7 @@ class OwnEntryPoint(NamedTuple):
     value: str  # module:attribute
 
     def load(self) -> object:
-        module, _, attribute = self.value.partition(":")
-        return functools.reduce(getattr, filter(None, attribute.strip().split(".")), import_module(module.strip()))
+        return pkgutil.resolve_name(self.value)
 
 
 def own_entry_points(group: str) -> list[OwnEntryPoint]:

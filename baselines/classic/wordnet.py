@@ -59,10 +59,8 @@ class WordNetSynonyms:
     def ranked_with_groups(self, lemma: str, wn_pos: str, relations: Sequence[str] = ()) -> list[tuple[str, str]]:
         """(word, "synonym" or the relation that brought it), in the module docstring's order."""
         senses = self.synsets(lemma, wn_pos)
-        groups = [("synonym", senses)]
-        for relation in relations:
-            groups.append((relation, [r for s in senses for r in self.related(s, relation)]))
-        return self._words(groups, {lemma})
+        related = [(relation, [r for s in senses for r in self.related(s, relation)]) for relation in relations]
+        return self._words([("synonym", senses), *related], {lemma})
 
     def wider(self, lemma: str, wn_pos: str, relations: Sequence[str], step: int) -> list[tuple[str, str]]:
         """(word, "wider") of the synsets `step` steps (`relations`, then the words' other senses) beyond the nearer."""

@@ -38,11 +38,6 @@ def system_choices() -> tuple[list[str], str | None]:
     return offered_systems.available_systems(), offered_systems.default_system()
 
 
-def unavailable_note() -> str | None:
-    """The system notes as one line (None: nothing to say)."""
-    return " ".join(offered_systems.system_notes()) or None
-
-
 def word_choices(context: str | None) -> list[tuple[str, str]]:
     return free_text.context_words(context)
 

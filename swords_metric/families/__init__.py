@@ -28,13 +28,6 @@ def family_of(name: object) -> Family:
     return next((f for f in _OFFICIAL if name == f.name or name.startswith(f"{f.name}_")), SWORDS)
 
 
-def configs_of(family: Family) -> frozenset[str]:
-    """The shipped configs a family scores."""
-    import swords_dataset
-
-    return frozenset(config for config in swords_dataset.CONFIGS if family_of(config) is family)
-
-
 def suffix_family(suffix: str | None) -> Family | None:
     """The family whose official predictions format a file extension names (".tsv": TSAR-2022's), or None."""
     return next((f for f in FAMILIES if suffix and f.official_suffix == suffix), None)

@@ -29,6 +29,12 @@ class Statistics(Protocol):
     def figures(self, sums: object) -> dict[str, np.ndarray]: ...
 
 
+def summed_products(counts: np.ndarray, columns: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Each column's sums in a chunk of resamples (`counts[r, t]`), as numpy's pairwise sums of the products, not a
+    BLAS product: OpenBLAS's kernels differ between CPUs (AVX-512, AVX2, SSE) in the last bits; these do not."""
+    return {name: (counts * column).sum(axis=1) for name, column in columns.items()}
+
+
 class InstanceStatistics:
     """An official family's per-instance statistics, in groups resampled alike, each with how its sums become
     figures: [(statistic -> per-instance values, sums -> figures)]."""
@@ -37,26 +43,19 @@ class InstanceStatistics:
         import numpy as np
 
         self.groups = [
-            (list(columns), np.array([columns[name] for name in columns], dtype=np.float64), from_sums)
+            ({name: np.array(values, dtype=np.float64) for name, values in columns.items()}, from_sums)
             for columns, from_sums in groups
         ]
 
     def __len__(self) -> int:
-        return self.groups[0][1].shape[1]
+        return len(next(iter(self.groups[0][0].values())))
 
     def sums(self, counts: np.ndarray) -> list[dict[str, np.ndarray]]:
-        # Products summed by numpy's own pairwise sum, not a BLAS matrix product: OpenBLAS's kernels differ
-        # between CPUs (AVX-512 or not) in the last bits, and a figure must be the same on every machine.
-        return [
-            {name: (counts * column).sum(axis=1) for name, column in zip(names, values, strict=True)}
-            for names, values, _ in self.groups
-        ]
+        return [summed_products(counts, columns) for columns, _ in self.groups]
 
     def figures(self, sums: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
-        figures: dict[str, np.ndarray] = {}
-        for (_, _, from_sums), summed in zip(self.groups, sums, strict=True):
-            figures.update(from_sums(summed))
-        return figures
+        pairs = zip(self.groups, sums, strict=True)
+        return {name: value for (_, from_sums), summed in pairs for name, value in from_sums(summed).items()}
 
 
 def check_resamples(bootstrap: object, minimum: int = 0, what: str = "bootstrap") -> int:

@@ -93,9 +93,8 @@ def _gold_from(entries) -> SemevalGold:
 
 def _fix_answer(answer: str) -> str:
     # Most answers hold no "non" prefix, hyphen or apostrophe: test before matching and replacing.
-    if answer.startswith("non"):
-        if non := _NON_PREFIX.match(answer):
-            answer = "non" + non.group(2)
+    if answer.startswith("non") and (non := _NON_PREFIX.match(answer)):
+        answer = "non" + non.group(2)
     if "-" in answer:
         answer = answer.replace("-", " ")
     if "'" in answer:

@@ -117,12 +117,13 @@ class TargetScores:
 
     def resampled_totals(self, counts: np.ndarray) -> dict[str, np.ndarray]:
         """Column sums for many resamples at once: counts[b, t] is how often target t is drawn in resample b."""
-        if self._arrays is None:
-            import numpy as np
+        import numpy as np
 
+        from swords_metric.metrics.bootstrap import summed_products  # here: a plain evaluation draws no resample
+
+        if self._arrays is None:
             self._arrays = {name: np.array(values, dtype=np.float64) for name, values in self.columns.items()}
-        # Products summed by numpy's own pairwise sum, not a BLAS product (bootstrap.py: the same bits on every CPU).
-        return {name: (counts * values).sum(axis=1) for name, values in self._arrays.items()}
+        return summed_products(counts, self._arrays)
 
     sums = resampled_totals  # the significance engine's name (swords_metric/metrics/bootstrap.py: Statistics)
 

@@ -109,7 +109,7 @@ def test_a_broken_default_model_is_named_by_the_space_and_the_cli(tmp_path):
     with open(MODEL, "rb") as whole:
         (package / MODEL.name).write_bytes(whole.read(20_000_000))
     env = {**os.environ, **OFFLINE, "PYTHONPATH": f"{tmp_path / 'site'}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
-    code = "from swords_space.tabs.substitute import unavailable_note; print(unavailable_note())"
+    code = "from swords_space.offered_systems import system_notes; print(' '.join(system_notes()))"
     note = subprocess.run(
         [sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True, env=env, timeout=120
     )

@@ -72,10 +72,10 @@ def test_missing_model_or_package_is_one_line(tmp_path, monkeypatch):
 @pytest.mark.engine
 def test_the_space_offers_the_local_llm_with_a_note_and_progress():
     from swords_space import offered_systems
-    from swords_space.tabs.substitute import substitute, unavailable_note
+    from swords_space.tabs.substitute import substitute
 
     assert offered_systems.LOCAL_LLM in offered_systems.available_systems()
-    assert "SmolLM2-135M on this machine's CPU" in unavailable_note()
+    assert "SmolLM2-135M on this machine's CPU" in " ".join(offered_systems.system_notes())
     steps = []
     result = substitute(
         "He ran quickly to the station to catch the train.",

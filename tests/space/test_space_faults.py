@@ -145,9 +145,9 @@ def test_systems_that_cannot_run_are_not_offered(app):
     offered = systems["type"]["enum"]
     assert "bert-k" not in offered and "bert-m" not in offered  # no BERT on this machine, HF_HUB_OFFLINE=1
     assert "wordnet+embedding" in offered
-    from swords_space.tabs.substitute import unavailable_note
+    from swords_space.offered_systems import system_notes
 
-    note = unavailable_note()
+    note = " ".join(system_notes())
     assert note and "bert-k (model 'bert-base-uncased' is not on this machine" in note and not cli_flag(note)
 
 
