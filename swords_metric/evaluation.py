@@ -145,7 +145,7 @@ def evaluate(
         from swords_metric.judgments.merge import merge_judgments
 
         merged = merge_judgments(scorer, [judgments] if isinstance(judgments, str | Path) else judgments)
-    prepared = read_or_prepare(scorer, predictions, evaluation.source, details, force, given_only)
+    prepared = scorer.read_or_prepare(predictions, evaluation.source, details, force, given_only)
     evaluation.details = getattr(prepared, "details_file", None)
     split_targets = len(prepared.ranked)
     if given_only:
@@ -193,20 +193,13 @@ def check_options(
     return k
 
 
-def read_or_prepare(scorer, predictions, source: str, details=None, force: bool = False, given_only: bool = False):
-    """The predictions as `scorer` reads them: a file as a stream (its details written as it is read), or values."""
-    if isinstance(predictions, str | Path):
-        return scorer.read(predictions, source=source, details=details, details_force=force, partial=given_only)
-    return scorer.prepare(predictions, source)
-
-
 def _compare(evaluation, scorer, paths, bootstrap, seed, details, differences, sources, style) -> Evaluation:
     what = "the paired test's --bootstrap" if style == "cli" else "the paired test's bootstrap"
     check_resamples(bootstrap, MIN_PAIRED_RESAMPLES, what)  # before reading
     sources = sources or tuple(str(path) for path in paths)
     # A file may hold part of the split (a TSAR-2022 .tsv its lines in any order, as tsar_eval.py reads it): the
     # targets it leaves out are scored without answers, and the coverage note says how many each covers.
-    a, b = (read_or_prepare(scorer, path, source, given_only=True) for path, source in zip(paths, sources, strict=True))
+    a, b = (scorer.read_or_prepare(path, source, given_only=True) for path, source in zip(paths, sources, strict=True))
     result = scorer.compare(a, b, bootstrap=bootstrap, seed=seed, sources=sources)
     coverage = result["coverage"]
     if not coverage["a"] == coverage["b"] == coverage["both"]:

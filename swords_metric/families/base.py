@@ -260,6 +260,12 @@ class ScorerBase(ABC):
     def read(self, path: str | Path, *args, **kwargs):
         """A predictions file in any of the family's forms, read in bounded memory and prepared."""
 
+    def read_or_prepare(self, predictions, source: str, details=None, force: bool = False, given_only: bool = False):
+        """The predictions as this scorer reads them: a file as a stream (its details written as read), or values."""
+        if isinstance(predictions, str | Path):
+            return self.read(predictions, source=source, details=details, details_force=force, partial=given_only)
+        return self.prepare(predictions, source)
+
     @abstractmethod
     def restricted_to_given(self, predictions) -> tuple[ScorerBase, object]:
         """A scorer of just the targets the predictions name, and the predictions prepared for it."""

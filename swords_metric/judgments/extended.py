@@ -15,7 +15,6 @@ from pathlib import Path
 import swords_dataset
 from swords_lexsub.terminal import shown as terminal_text
 from swords_metric.errors import MetricInputError, shown
-from swords_metric.evaluation import read_or_prepare
 from swords_metric.judgments.agreement import claimed_text
 from swords_metric.judgments.judged import JudgedSplit, judged_split, refusal
 from swords_metric.judgments.merge import MergedJudgments, merge_judgments
@@ -150,7 +149,7 @@ def extend_result(
         include_problematic=scorer.include_problematic,
         config=judged.config,
     )
-    ext_prepared = read_or_prepare(ext, predictions, source)
+    ext_prepared = ext.read_or_prepare(predictions, source)
     extended = ext.score(ext_prepared, bootstrap, seed, by_pos, source)
     extended["signature"] = ext.signature(bootstrap, seed, signature_settings(merged))
     result["extended"] = extended
@@ -188,7 +187,7 @@ def extended_scores(
     gold the judgments files extend (read and checked first). `rows`: the benchmark rows the Scorer was made from,
     when it is no shipped split's."""
     merged = merge_judgments(scorer, [judgments] if isinstance(judgments, str | Path) else judgments)
-    prepared = read_or_prepare(scorer, predictions, source)
+    prepared = scorer.read_or_prepare(predictions, source)
     result = scorer.score(prepared, bootstrap, seed, by_pos, source)
     return extend_result(result, scorer, prepared, predictions, merged, rows, bootstrap, seed, by_pos, source)
 
