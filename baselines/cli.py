@@ -211,8 +211,9 @@ def execute(
     from swords_baselines.run.batch import check_batch_options, export_requests, import_answers
     from swords_baselines.run.extent import extent_header, limited_rows, seed_journal, stored_plan, targets_text
     from swords_baselines.run.files import OUTPUT_SUFFIXES, RunLock, check_location, output_paths, written_files
+    from swords_baselines.run.journal import journal_line, same_settings
     from swords_baselines.run.ownership import check_ownership, file_hashes, journal_header, run_header
-    from swords_baselines.run.runner import journal_line, run, same_settings
+    from swords_baselines.run.runner import run
     from swords_baselines.run.shards import join_run, merged_report, run_shard
     from swords_lexsub.credentials import public_value
     from swords_metric import MetricInputError, check_resamples, evaluate, scorer_for

@@ -9,7 +9,7 @@ from contextlib import ExitStack
 from pathlib import Path
 
 from swords_baselines.judge.outputs import journal_header, llm_record
-from swords_baselines.run.runner import settings_difference
+from swords_baselines.run.journal import settings_difference
 from swords_baselines.run.shards import Joined, foreign_key, gather, item_key, journal_so_far, shard_lines
 from swords_lexsub.errors import SwordsError
 from swords_lexsub.files import atomic_writer

@@ -13,6 +13,7 @@ import math
 import shutil
 from pathlib import Path
 
+from swords_baselines.run.journal import journal_answer, same_settings, settings_difference
 from swords_lexsub.errors import SwordsError
 from swords_lexsub.files import atomic_writer
 
@@ -77,7 +78,6 @@ def stored_plan(paths: dict[str, Path], stored: dict, identity_: dict, limit: in
     """(reuse, extend) for a finished run at the output: reuse it when it is this run answering the same targets,
     extend it when it is this run with a narrower --limit; another run, or one this would narrow, is refused."""
     from swords_baselines.run.ownership import prediction_file_is_ours
-    from swords_baselines.run.runner import same_settings, settings_difference
 
     recorded = {key: stored.get(key) for key in identity_}
     if not same_settings(recorded, identity_):
@@ -110,8 +110,6 @@ def targets_text(header: dict) -> str:
 
 def seed_journal(paths: dict[str, Path], stored: dict, journal_line) -> None:
     """A journal (atomically) of a finished limited run's predictions: a wider run answers only what it lacks."""
-    from swords_baselines.run.runner import journal_answer
-
     with atomic_writer(paths["journal"]) as journal, open(paths["jsonl"], encoding="utf-8") as predictions:
         header = {key: value for key, value in stored.items() if key not in RECORD_KEYS}
         journal.write(json.dumps(header, allow_nan=False).encode("utf-8") + b"\n")

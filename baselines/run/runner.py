@@ -8,80 +8,23 @@ stopped at any point (Ctrl-C, kill -9, a full disk) resumes where it stopped: a 
 from __future__ import annotations
 
 import json
-import math
 import os
-import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from swords_baselines.run.extent import check_not_narrowed, identity, restate_header
 from swords_baselines.run.files import open_in_place, output_paths, whole_lines
-from swords_baselines.run.ownership import outputs_record, strict_json, write_outputs
+from swords_baselines.run.journal import journal_answer, journal_line, report_record, same_settings, settings_difference
+from swords_baselines.run.ownership import outputs_record, write_outputs
 from swords_baselines.system import Prediction, System
 from swords_lexsub.errors import SwordsError
 from swords_lexsub.files import no_space
 from swords_metric import write_predictions
 
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def _flat(header: dict) -> dict:
-    options = header.get("options")
-    return {**{k: v for k, v in header.items() if k != "options"}, **(options if isinstance(options, dict) else {})}
-
-
-def _shown_value(value: object, limit: int = 40) -> str:
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def settings_difference(recorded: dict, wanted: dict, most: int = 3) -> str:
-    """What differs, as "option: 'recorded' then, 'wanted' now": the system, else the benchmark, then `most` more."""
-    if recorded.get("system") != wanted.get("system"):
-        return f"system: {_shown_value(recorded.get('system'))} then, {_shown_value(wanted.get('system'))} now"
-    old, new = _flat(recorded), _flat(wanted)
-    differing = sorted(
-        (key for key in set(old) | set(new) if old.get(key) != new.get(key)),
-        key=lambda key: (key not in ("dataset", "split"), key),
-    )
-    parts = [f"{key}: {_shown_value(old.get(key))} then, {_shown_value(new.get(key))} now" for key in differing[:most]]
-    if len(differing) > most:
-        parts.append(f"and {', '.join(differing[most:])}")
-    return "; ".join(parts) or "the same options in another form"
-
-
-def same_settings(a: dict, b: dict) -> bool:
-    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
-
-
-def journal_answer(line: str) -> tuple[str, Prediction]:
-    """A journal line's target id and prediction (strict JSON, [string, finite number] pairs), else ValueError."""
-    record = strict_json(line)
-    if not isinstance(record, dict) or not isinstance(record.get("id"), str):
-        raise ValueError("not an answer")
-    substitutes = record.get("substitutes")
-    if not isinstance(substitutes, list):
-        raise ValueError("no substitutes")
-    prediction = []
-    for item in substitutes:
-        if not (
-            isinstance(item, list)
-            and len(item) == 2
-            and isinstance(item[0], str)
-            and isinstance(item[1], (int, float))
-            and not isinstance(item[1], bool)
-            and math.isfinite(item[1])
-        ):
-            raise ValueError("not a [substitute, score] pair")
-        prediction.append((item[0], float(item[1])))
-    return record["id"], prediction
-
 
 def read_journal(path: Path, header: dict, known_ids: set[str], force: bool) -> dict[str, Prediction]:
     """Answers an interrupted run of the same identity recorded (a last line cut short is cut off the file)."""
-    from swords_baselines.run.shards import report_record
-
     if not path.exists():
         return {}
     complete = whole_lines(path)
@@ -118,20 +61,6 @@ def read_journal(path: Path, header: dict, known_ids: set[str], force: bool) -> 
         if target_id in known_ids:
             done[target_id] = prediction
     return done
-
-
-def journal_line(system: str, target_id: str, prediction: Prediction) -> str:
-    """The journal line of one answer (a lone surrogate becomes U+FFFD; a score not finite is refused)."""
-    substitutes = []
-    for substitute, score in prediction:
-        try:
-            value = float(score)
-        except (TypeError, ValueError):
-            value = math.nan
-        if isinstance(score, (bool, str)) or not math.isfinite(value):
-            raise SwordsError(f"{system}: target {target_id}: score {score!r} of {substitute!r} is not a finite number")
-        substitutes.append([_LONE_SURROGATE.sub("\ufffd", str(substitute)), value])
-    return json.dumps({"id": target_id, "substitutes": substitutes}, ensure_ascii=False, allow_nan=False) + "\n"
 
 
 def upstream_keyed(rows: Sequence[dict], predictions: dict[str, Prediction]) -> dict[str, Prediction]:

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from swords_baselines.run.extent import identity, reach, shown_reach
 from swords_baselines.run.files import RunLock, open_in_place, whole_lines
-from swords_baselines.run.ownership import one_key_record
+from swords_baselines.run.journal import journal_answer, journal_line, report_record, same_settings, settings_difference
 from swords_lexsub.errors import SwordsError
 from swords_lexsub.files import atomic_writer
 from swords_lexsub.terminal import say, shown
@@ -96,12 +96,6 @@ def shard_files(base: Path) -> list[tuple[Path, Shard]]:
                 raise SwordsError(f"{entry.path}: not a shard's name (K runs from 1 to N); remove or rename it")
             found.append((Path(entry.path), shard))
     return sorted(found, key=lambda item: (item[1].n, item[1].k))
-
-
-def report_record(line: bytes | str) -> dict | None:
-    """The figures of a `{"report": …}` line of a shard file, else None."""
-    report = one_key_record(line, "report")
-    return report if isinstance(report, dict) else None
 
 
 def add_report(path: Path, report: dict) -> None:
@@ -205,7 +199,6 @@ def foreign_key(path: Path, number: int, key: str, shard: Shard) -> SwordsError:
 def join_run(paths: dict[str, Path], header: dict, rows: list[dict], force: bool, stack: ExitStack) -> Joined:
     """Join the shard files into the journal (atomically), under `stack`'s locks; `force` discards it first."""
     from swords_baselines.run.ownership import journal_header
-    from swords_baselines.run.runner import journal_answer, journal_line, same_settings, settings_difference
 
     wanted = identity(header)
 
