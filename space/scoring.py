@@ -67,10 +67,14 @@ def _scorer(config: str, split: str, setting: str, include_problematic: bool) ->
     return Scorer.from_dataset(config, split, setting=setting, include_problematic=include_problematic)
 
 
+def _examples_scorer(config: str, split: str) -> Scorer:
+    """The scorer of a split's examples, one at a time: every target scored, CoInCo's problematic ones too."""
+    return scorer_for(config, split, include_problematic=True)
+
+
 def judge(row: dict, substitutes: Iterable[str], config: str, split: str) -> list[tuple[str, str]]:
     """(gold text, class) of each substitute against a benchmark example's gold, as the metric counts it."""
-    # A split's examples, one at a time: every target scored, CoInCo's problematic ones too.
-    judged = scorer_for(config, split, include_problematic=True).judge(row["id"], substitutes)
+    judged = _examples_scorer(config, split).judge(row["id"], substitutes)
     return [(f"{j.score:.2f} ({j.positive}/{j.total})" if j.score is not None else "—", j.label) for j in judged]
 
 
@@ -81,6 +85,6 @@ def gold_labels(row: dict, config: str, split: str) -> list[str]:
 
 def example_metrics(row: dict, prediction: list[tuple[str, float]], config: str, split: str) -> dict:
     """The metrics of one prediction for one example: the split's shared scorer restricted to that target."""
-    shared = scorer_for(config, split, include_problematic=True)  # as judge's
+    shared = _examples_scorer(config, split)
     scorer, prepared = shared.restricted_to_given(shared.prepare({row["id"]: prediction}))
     return scorer.score(prepared, by_pos=False)

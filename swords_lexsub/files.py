@@ -224,13 +224,22 @@ def check_output_file(path: str | Path, what: str, create_folder: bool = False, 
         raise SwordsError(f"{what}: {path} exists and is not a regular file (a pipe, socket or device)")
     if not folder.is_dir() and not create_folder:
         raise SwordsError(f"{what}: the folder {folder} does not exist")
+    if (reason := unwritable(folder, create=True)) is not None:
+        raise SwordsError(f"{what}: cannot write in the folder {folder} ({reason})")
+
+
+def unwritable(folder: str | Path, create: bool = False) -> str | None:
+    """Why a new file cannot be made in `folder` (made first if missing, with `create`), as the OS says; None if it
+    can. A probe file, ours, is made and removed at once."""
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        descriptor, probe = tempfile.mkstemp(dir=folder, prefix=".swords-probe-")  # ours, removed at once
+        if create:
+            Path(folder).mkdir(parents=True, exist_ok=True)
+        descriptor, probe = tempfile.mkstemp(dir=folder, prefix=".swords-probe-")
         os.close(descriptor)
         os.unlink(probe)
     except OSError as error:
-        raise SwordsError(f"{what}: cannot write in the folder {folder} ({error.strerror or error})") from None
+        return error.strerror or str(error)
+    return None
 
 
 def _identity(path: str | Path) -> tuple[int, int] | None:
@@ -274,14 +283,8 @@ def refuse_input_as_output(
 def check_writable_folder(folder: str | Path, what: str, hint: str = "") -> None:
     """Before any work: `folder` exists (made if missing) and takes a new file (a probe made and removed), or one
     SwordsError naming it and why, with `hint` after it."""
-    try:
-        Path(folder).mkdir(parents=True, exist_ok=True)
-        descriptor, probe = tempfile.mkstemp(dir=folder, prefix=".swords-probe-")  # ours, removed at once
-        os.close(descriptor)
-        os.unlink(probe)
-    except OSError as error:
-        reason = error.strerror or str(error)
-        raise SwordsError(f"{what} {folder}: cannot write in it ({reason})" + (f"; {hint}" if hint else "")) from None
+    if (reason := unwritable(folder, create=True)) is not None:
+        raise SwordsError(f"{what} {folder}: cannot write in it ({reason})" + (f"; {hint}" if hint else ""))
 
 
 def atomic_write(path: str | Path, data: bytes, durable: bool = True) -> None:

@@ -100,7 +100,9 @@ class Humans(System):
         "its substitutes with score > 0, best first (score with --dataset swords_test_subset)"
     )
 
-    kept = staticmethod(lambda score: score > 0)
+    @staticmethod
+    def kept(score: float) -> bool:
+        return score > 0
 
     @classmethod
     def refusal(cls, config: str) -> str | None:
@@ -140,7 +142,9 @@ class HumansAcceptable(Humans):
         "above 0.5 (upstream's swords-reannotated-test-acceptable), best first"
     )
 
-    kept = staticmethod(lambda score: score >= _UPSTREAM_ACCEPTABLE_FROM)
+    @staticmethod
+    def kept(score: float) -> bool:
+        return score >= _UPSTREAM_ACCEPTABLE_FROM
 
 
 class HumansConceivable(Humans):
@@ -150,7 +154,9 @@ class HumansConceivable(Humans):
         "at least 0.1 (upstream's swords-reannotated-test-conceivable), best first"
     )
 
-    kept = staticmethod(lambda score: score >= CONCEIVABLE_FROM)
+    @staticmethod
+    def kept(score: float) -> bool:
+        return score >= CONCEIVABLE_FROM
 
 
 class HumansAll(Humans):
@@ -160,7 +166,9 @@ class HumansAll(Humans):
         "unacceptable by all included, best first (upstream's swords-reannotated-test-all)"
     )
 
-    kept = staticmethod(lambda score: True)
+    @staticmethod
+    def kept(score: float) -> bool:
+        return True
 
 
 @lru_cache(maxsize=1)

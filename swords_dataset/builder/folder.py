@@ -12,11 +12,10 @@ import contextlib
 import fcntl
 import os
 import shutil
-import tempfile
 from pathlib import Path
 
 from swords_lexsub.errors import SwordsError
-from swords_lexsub.files import SPECIAL_ROOTS, atomic_write, file_kind, sha256_of
+from swords_lexsub.files import SPECIAL_ROOTS, atomic_write, file_kind, sha256_of, unwritable
 from swords_lexsub.owned_folder import Ownership
 
 OWNERSHIP = Ownership(
@@ -79,17 +78,6 @@ def _foreign(folder: Path) -> tuple[Path, str] | None:
     return None
 
 
-def _unwritable(folder: str | Path) -> str | OSError | None:
-    """Why a new file cannot be written in `folder` (the OS's reason), or None if it can."""
-    try:
-        descriptor, probe = tempfile.mkstemp(dir=folder, prefix=".swords-probe-")
-        os.close(descriptor)
-        os.unlink(probe)
-    except OSError as error:
-        return error.strerror or error
-    return None
-
-
 def check_folder_path(folder: Path, what: str) -> None:
     """Before any work: `folder` can be a folder (not under /dev, /proc, /sys; not a file)."""
     resolved = Path(os.path.abspath(folder)).resolve()
@@ -134,7 +122,7 @@ class BuildFolder:
                 if OWNERSHIP.is_scratch(Path(entry.path)):
                     shutil.rmtree(entry.path, ignore_errors=True)
             self.check()
-            if (reason := _unwritable(self.folder)) is not None:
+            if (reason := unwritable(self.folder)) is not None:
                 raise BuildFolderError(f"{self.what}: cannot write in the folder ({reason})")
             self._check_replaceable()
         except BaseException:
@@ -166,7 +154,7 @@ class BuildFolder:
         if data.is_symlink() or not data.is_dir():
             return
         for root, _, _ in os.walk(data):
-            if (reason := _unwritable(root)) is not None:
+            if (reason := unwritable(root)) is not None:
                 raise BuildFolderError(
                     f"{self.what}: {root} cannot be written ({reason}); a rebuild "
                     "replaces it: make it writable, or build into a new folder"

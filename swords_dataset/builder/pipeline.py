@@ -57,8 +57,9 @@ def write_dataset(rows: dict[str, dict[str, list[dict]]], paths: dict[str, Path]
         for split, split_rows in splits.items():
             write_parquet(split_rows, scratch / parquet_path(config, split))
     for config, source in LICENSE_SOURCES.items():
-        (scratch / license_path(config)).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(paths[source], scratch / license_path(config))
+        target = scratch / license_path(config)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(paths[source], target)
     write_card(scratch, {c: {s: len(r) for s, r in splits.items()} for c, splits in rows.items()})
     for step in entry_points_of(BUILD_STEPS):  # what other installed packages derive from the folder
         step.load()(scratch)
