@@ -22,14 +22,6 @@ def registry():
     return SYSTEMS
 
 
-def importable(name: str) -> bool:
-    try:
-        registry().get(name)
-        return True
-    except (SwordsError, ImportError):  # not registered, or its extra dependencies are missing
-        return False
-
-
 _availability: dict[str, str | None] = {}
 _availability_lock = threading.Lock()
 

@@ -9,7 +9,6 @@ import os
 import re
 import resource
 import stat
-import tempfile
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -184,6 +183,8 @@ def atomic_writer(path: str | Path, durable: bool = True) -> Iterator[BinaryIO]:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     remove_stale_temporaries(path)
+    import tempfile  # here: it imports shutil, bz2 and lzma, 7 ms of a plain `swords evaluate` that writes nothing
+
     descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=_temporary_prefix(path), suffix=".tmp")
     fcntl.flock(descriptor, fcntl.LOCK_EX)  # ours alone, and known to be at work, until it is closed
     umask = os.umask(0)
@@ -234,6 +235,8 @@ def unwritable(folder: str | Path, create: bool = False) -> str | None:
     try:
         if create:
             Path(folder).mkdir(parents=True, exist_ok=True)
+        import tempfile
+
         descriptor, probe = tempfile.mkstemp(dir=folder, prefix=".swords-probe-")
         os.close(descriptor)
         os.unlink(probe)

@@ -13,7 +13,7 @@ its module when first used, so that a command imports only what it runs.
 
 from __future__ import annotations
 
-import ast
+import functools
 import importlib
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -68,20 +68,23 @@ if TYPE_CHECKING:
     # fmt: on
 
 
+@functools.cache
 def _module_of() -> dict[str, str]:
-    """name -> the module it is loaded from, read from the TYPE_CHECKING block above (one list, not two)."""
+    """name -> the module it is loaded from, read from the TYPE_CHECKING block above (one list, not two), when a
+    name is first asked for (parsing this file is a hundredth of a plain `swords evaluate`)."""
+    import ast
+
     tree = ast.parse(Path(__file__).read_text(encoding="utf-8"))
     block = next(node for node in tree.body if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING")
     return {alias.name: node.module for node in block.body for alias in node.names}
 
 
-_MODULE_OF = _module_of()
-
-
 def __getattr__(name: str):
-    if name not in _MODULE_OF:
+    if name == "__all__":
+        return sorted([*_module_of(), "format_family_result", "load", "metric_family"])
+    if name not in _module_of():
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = globals()[name] = getattr(importlib.import_module(_MODULE_OF[name]), name)
+    value = globals()[name] = getattr(importlib.import_module(_module_of()[name]), name)
     return value
 
 
@@ -100,6 +103,3 @@ def metric_family(name: object):
 def format_family_result(result: dict, title: str, k: int = 10) -> str:
     """A TSAR-2022 or ProLex result (FamilyScorer.score's) as a text report: its family's (Family.report)."""
     return __getattr__("family_of")(result["family"]).report(result, title, k, "generative")
-
-
-__all__ = sorted([*_MODULE_OF, "format_family_result", "load", "metric_family"])  # noqa: PLE0605

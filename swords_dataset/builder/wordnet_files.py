@@ -1,19 +1,15 @@
 """The raw WordNet 3.0 database read line by line (the one reader of `index.POS`, `data.POS` and `index.sense`), and
-the extracts the packages ship written deterministically, the same database giving the same bytes: gzipped JSON
-(the lemmatizer's tables) or a zip archive of arrays (the metric's graph). Each extract's builder states what it
-keeps."""
+the extracts the packages ship written deterministically, the same database giving the same bytes: text (the
+lemmatizer's tables) or a zip archive of arrays (the metric's graph). Each extract's builder states what it keeps."""
 
 from __future__ import annotations
 
 import argparse
-import gzip
 import io
-import json
 import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 #: WordNet part-of-speech letter -> file suffix, as in the database (and NLTK's ``_FILEMAP``).
 POS_FILES: dict[str, str] = {"n": "noun", "v": "verb", "a": "adj", "r": "adv"}
@@ -101,15 +97,6 @@ def read_tag_counts(wordnet_dir: Path) -> dict[tuple[str, str, str], int]:
     return counts
 
 
-def serialize(payload: dict[str, Any]) -> bytes:
-    """Deterministic gzipped JSON: sorted keys, compact separators, empty gzip name, mtime 0."""
-    text = json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=True) + "\n"
-    buffer = io.BytesIO()
-    with gzip.GzipFile(filename="", mode="wb", fileobj=buffer, compresslevel=9, mtime=0) as gz:
-        gz.write(text.encode("ascii"))
-    return buffer.getvalue()
-
-
 def serialize_archive(members: dict[str, bytes]) -> bytes:
     """A deterministic zip archive of named byte strings: sorted, deflated at level 9, fixed date and attributes."""
     buffer = io.BytesIO()
@@ -125,10 +112,9 @@ def serialize_archive(members: dict[str, bytes]) -> bytes:
 
 def extract_main(
     description: str,
-    build_payload: Callable[[Path], dict[str, Any]],
+    build: Callable[[Path], bytes],
     default_output: Path,
     argv: list[str] | None = None,
-    serializer: Callable[[dict], bytes] = serialize,
 ) -> int:
     """The command line of an extract's builder: --wordnet-dir and --output (the extract written there)."""
     parser = argparse.ArgumentParser(description=description)
@@ -140,7 +126,7 @@ def extract_main(
     )
     parser.add_argument("--output", type=Path, default=default_output, help="default: %(default)s")
     args = parser.parse_args(argv)
-    data = serializer(build_payload(args.wordnet_dir))
+    data = build(args.wordnet_dir)
     args.output.write_bytes(data)
     print(f"wrote {args.output} ({len(data)} bytes)")
     return 0

@@ -131,7 +131,9 @@ def build_payload(wordnet_dir: Path) -> dict[str, bytes]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    return extract_main(__doc__.splitlines()[0], build_payload, DEFAULT_OUTPUT, argv, serializer=serialize_archive)
+    return extract_main(
+        __doc__.splitlines()[0], lambda path: serialize_archive(build_payload(path)), DEFAULT_OUTPUT, argv
+    )
 
 
 if __name__ == "__main__":

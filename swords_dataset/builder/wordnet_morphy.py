@@ -1,22 +1,26 @@
-"""Build the WordNet 3.0 data file the metric's lemmatizer ships with (wordnet-3.0-morphy.json.gz).
+"""Build the WordNet 3.0 data file the metric's lemmatizer ships with (wordnet-3.0-morphy.txt).
 
 What NLTK's lemmatizer reads of WordNet: the lemma names per POS (``index.POS``) and the exception lists (``POS.exc``).
+Plain text, read without JSON or gzip: after a line naming the source, sections headed ``@KIND``: ``@POS`` holds lines
+``prefix<TAB>names`` (the POS's sorted lemma names without ``_`` that share their first three characters,
+space-separated), ``@POS_`` the names with ``_``, one a line (the lemmatizer reads them only for a form with ``_``:
+half the file), ``@POS.exc`` lines ``form<TAB>bases``.
 
 Usage::
 
     python -m swords_dataset.builder.wordnet_morphy --wordnet-dir /usr/share/wordnet \\
-        --output swords_metric/wordnet/wordnet-3.0-morphy.json.gz
+        --output swords_metric/wordnet/wordnet-3.0-morphy.txt
 """
 
 from __future__ import annotations
 
+from itertools import groupby
 from pathlib import Path
-from typing import Any
 
 from swords_dataset.builder.wordnet_files import METRIC_WORDNET, POS_FILES, extract_main, read_lines
 
-FORMAT_VERSION = 1  # bump it if the layout changes
-DEFAULT_OUTPUT = METRIC_WORDNET / "wordnet-3.0-morphy.json.gz"
+FORMAT_VERSION = 3  # 1: gzipped JSON; 2: text, the names grouped by prefix; 3: in sections
+DEFAULT_OUTPUT = METRIC_WORDNET / "wordnet-3.0-morphy.txt"
 
 
 def read_lemma_index(wordnet_dir: Path) -> dict[str, list[str]]:
@@ -53,18 +57,22 @@ def read_exceptions(wordnet_dir: Path) -> dict[str, dict[str, list[str]]]:
     return exceptions
 
 
-def build_payload(wordnet_dir: Path) -> dict[str, Any]:
-    """Everything the lemmatizer needs, as a JSON-serialisable dict."""
-    return {
-        "format": FORMAT_VERSION,
-        "source": "WordNet 3.0 (Princeton University); see WORDNET-LICENSE.txt",
-        "lemmas": read_lemma_index(wordnet_dir),
-        "exceptions": read_exceptions(wordnet_dir),
-    }
+def build(wordnet_dir: Path) -> bytes:
+    """The data file's bytes (the same database, the same bytes)."""
+    lines = [f"# WordNet 3.0 (Princeton University); see WORDNET-LICENSE.txt. Format {FORMAT_VERSION}."]
+    lemmas = read_lemma_index(wordnet_dir)
+    for pos, names in lemmas.items():
+        plain = [name for name in names if "_" not in name]
+        lines += [f"@{pos}", *(f"{prefix}\t{' '.join(group)}" for prefix, group in groupby(plain, key=lambda n: n[:3]))]
+    for pos, names in lemmas.items():
+        lines += [f"@{pos}_", *(name for name in names if "_" in name)]
+    for pos, table in read_exceptions(wordnet_dir).items():
+        lines += [f"@{pos}.exc", *(f"{form}\t{' '.join(bases)}" for form, bases in table.items())]
+    return "\n".join([*lines, ""]).encode("ascii")
 
 
 def main(argv: list[str] | None = None) -> int:
-    return extract_main(__doc__.splitlines()[0], build_payload, DEFAULT_OUTPUT, argv)
+    return extract_main(__doc__.splitlines()[0], build, DEFAULT_OUTPUT, argv)
 
 
 if __name__ == "__main__":

@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import accumulate
-from operator import truediv
 
 from swords_dataset.judgements import (
     ACCEPTABLE,
@@ -48,16 +47,16 @@ def gold_sets(reference: Reference) -> GoldSets:
     """The reference's GoldSets, made on first use and kept in its cache."""
     gold = reference.cache.get("gold_sets")
     if gold is None:
-        lemmas, counts = reference.lemmas, reference.positives
-        scores = list(map(truediv, counts, reference.totals))
-        ratios = dict(zip(lemmas, scores, strict=True))
+        # Only what an annotator accepted: a zero adds to no sum and is in neither set (two thirds of SWORDS's lemmas).
+        rows = zip(reference.lemmas, reference.positives, reference.totals, strict=True)
+        kept = [(lemma, n, n / total) for lemma, n, total in rows if n]
         gold = reference.cache["gold_sets"] = GoldSets(
-            acceptable=frozenset([lemma for lemma, s in zip(lemmas, scores, strict=True) if s > ACCEPTABLE_ABOVE]),
-            conceivable=frozenset([lemma for lemma, s in zip(lemmas, scores, strict=True) if s >= CONCEIVABLE_FROM]),
-            positives=dict(zip(lemmas, counts, strict=True)),
-            ratios=ratios,
-            gap_denominator=_gap_denominator(counts),
-            gap_rat_denominator=_gap_denominator(scores),
+            acceptable=frozenset([lemma for lemma, _, score in kept if score > ACCEPTABLE_ABOVE]),
+            conceivable=frozenset([lemma for lemma, _, score in kept if score >= CONCEIVABLE_FROM]),
+            positives={lemma: n for lemma, n, _ in kept},
+            ratios={lemma: score for lemma, _, score in kept},
+            gap_denominator=_gap_denominator([n for _, n, _ in kept]),
+            gap_rat_denominator=_gap_denominator([score for _, _, score in kept]),
             semeval=semeval_gold(reference),
         )
     return gold

@@ -3,7 +3,7 @@
 The upstream scorer lemmatizes the target, every reference substitute and every prediction as
 ``nltk.stem.WordNetLemmatizer().lemmatize(text, pos=wn_pos).lower().strip()``, ``wn_pos`` from the target's UD POS
 tag. :func:`lemmatize` reproduces that exactly, with no NLTK: the lemma names per POS and the exception lists ship in
-``wordnet-3.0-morphy.json.gz`` (built by :mod:`swords_dataset.builder.wordnet_morphy`).
+``wordnet-3.0-morphy.txt`` (built by :mod:`swords_dataset.builder.wordnet_morphy`).
 
 The algorithm is NLTK's ``morphy`` as of **nltk 3.5**, the version the published numbers were computed with:
 
@@ -23,11 +23,9 @@ Nothing is normalised before the lookup (WordNet's index is lower case with ``_`
 from __future__ import annotations
 
 import functools
-import gzip
-import json
-from importlib import resources
+from pathlib import Path
 
-DATA_FILE = "wordnet-3.0-morphy.json.gz"
+DATA_FILE = "wordnet-3.0-morphy.txt"
 
 #: UD POS -> WordNet POS, as in the SWORDS scorer; every other tag falls back to noun (wordnet_pos).
 UD_TO_WORDNET = {"VERB": "v", "NOUN": "n", "ADJ": "a", "ADV": "r"}
@@ -68,24 +66,46 @@ _RULES_BY_LAST_LETTER: dict[str, dict[str, tuple[tuple[str, str], ...]]] = {
 _POS_ALIAS = {"s": "a"}
 
 
-class _WordNetTables:
-    """Lemma names and exception maps per WordNet POS (``n``, ``v``, ``a``, ``r``). The names are a dict's keys, not
-    a frozenset: a dict of strings is not tracked by the garbage collector, which would otherwise walk all 155,000
-    names at each collection while they are young (about 40 ms of a plain `swords evaluate`)."""
+def _prefix_table(section: str) -> dict[str, str]:
+    """A section's lines ``key<TAB>words`` as {key: " words "}, padded so that a word is found as " word ": passes in
+    C over the text instead of a Python loop over its lines."""
+    fields = iter((section.rstrip("\n") + "\n").replace("\t", "\t ").replace("\n", " \t").split("\t"))
+    return dict(zip(fields, fields, strict=False))  # the last field, empty, has no pair
 
-    __slots__ = ("exceptions", "lemmas")
 
-    def __init__(self, payload: dict) -> None:
-        self.lemmas: dict[str, dict[str, None]] = {
-            pos: dict.fromkeys(names) for pos, names in payload["lemmas"].items()
-        }
-        self.exceptions: dict[str, dict[str, list[str]]] = payload["exceptions"]
+class _LemmaNames:
+    """One POS's lemma names as the data file holds them: a string of names per three-letter prefix (the longest is
+    6 KB, searched in microseconds), and the names with ``_`` (a dict at the first form with ``_``). Reading them so
+    instead of hashing 155,000 names saves about 50 ms of a plain `swords evaluate`."""
+
+    __slots__ = ("_multiword", "_plain")
+
+    def __init__(self, plain: str, multiword: str) -> None:
+        self._plain = _prefix_table(plain)
+        self._multiword: str | dict[str, None] = multiword  # one name a line, until read
+
+    def __contains__(self, form: str) -> bool:
+        if "_" in form:
+            if isinstance(self._multiword, str):
+                self._multiword = dict.fromkeys(self._multiword.split())  # a dict: not tracked by the collector
+            return form in self._multiword
+        names = self._plain.get(form[:3])
+        return names is not None and " " not in form and f" {form} " in names  # no name holds a space
+
+    def __iter__(self):
+        for names in self._plain.values():
+            yield from names.split()
+        yield from self._multiword.split() if isinstance(self._multiword, str) else self._multiword
 
 
 @functools.cache
-def _tables() -> _WordNetTables:
-    raw = resources.files(__package__).joinpath(DATA_FILE).read_bytes()
-    return _WordNetTables(json.loads(gzip.decompress(raw)))
+def _tables() -> tuple[dict[str, _LemmaNames], dict[str, dict[str, str]]]:
+    """Lemma names and exceptions ({form: " bases "}) per WordNet POS, from the data file's sections
+    (swords_dataset/builder/wordnet_morphy.py)."""
+    text = Path(__file__).with_name(DATA_FILE).read_text(encoding="ascii")
+    sections = dict(section.partition("\n")[::2] for section in text.split("\n@")[1:])  # the first names the source
+    lemmas = {pos: _LemmaNames(sections[pos], sections[f"{pos}_"]) for pos in _SUBSTITUTIONS}
+    return lemmas, {pos: _prefix_table(sections[f"{pos}.exc"]) for pos in _SUBSTITUTIONS}
 
 
 def wordnet_pos(ud_pos: str) -> str:
@@ -108,7 +128,7 @@ def _apply_rules(forms: list[str], rules: tuple[tuple[str, str], ...]) -> list[s
     return out
 
 
-def _known(forms: list[str] | tuple[str, ...], lemmas: dict[str, None]) -> tuple[str, ...]:
+def _known(forms: list[str] | tuple[str, ...], lemmas: _LemmaNames) -> tuple[str, ...]:
     """The forms that are WordNet lemma names, in order, first occurrence only."""
     return tuple(dict.fromkeys(form for form in forms if form in lemmas))
 
@@ -119,12 +139,10 @@ def wordnet_candidates(word: str, wn_pos: str) -> tuple[str, ...]:
     rules = _SUBSTITUTIONS.get(pos)
     if rules is None:
         raise KeyError(f"unknown WordNet POS {wn_pos!r}; expected one of n, v, a, s, r")
-    tables = _tables()
-    lemmas = tables.lemmas[pos]
-
-    exception_bases = tables.exceptions[pos].get(word)
+    names, exceptions = _tables()
+    lemmas, exception_bases = names[pos], exceptions[pos].get(word)
     if exception_bases is not None:
-        return _known((word, *exception_bases), lemmas)
+        return _known((word, *exception_bases.split()), lemmas)
 
     # First round inline: most words match one rule or none, and this runs for every distinct prediction.
     forms = [
@@ -152,10 +170,10 @@ _LONG_WORD = 100
 
 @functools.cache
 def _longest_lemma(pos: str) -> int:
-    return max(map(len, _tables().lemmas[pos]), default=0)
+    return max(map(len, _tables()[0][pos]), default=0)
 
 
-def _long_word_rounds(word: str, pos: str, lemmas: dict[str, None]) -> tuple[str, ...]:
+def _long_word_rounds(word: str, pos: str, lemmas: _LemmaNames) -> tuple[str, ...]:
     """The repeated rounds of wordnet_candidates for a long word, each form held as (cut, tail), i.e. word[:cut] +
     tail, so that a round costs the same whatever the word's length. A pair is canonical (cut goes as far into the
     word as the form agrees with it), so equal forms are equal pairs; only forms no longer than WordNet's longest

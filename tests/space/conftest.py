@@ -12,7 +12,7 @@ import pytest
 
 from ..space_server import running_app
 from .browser import INSTALLED_LOG_CHECK, INSTALLED_SELECTION
-from .helpers import COINCO_ORACLE, import_space
+from .helpers import COINCO_ORACLE, import_space, importable
 
 CHROMIUM = os.environ.get("SWORDS_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -80,7 +80,7 @@ def llm_server():
     import_space()
     from swords_space import offered_systems
 
-    if not offered_systems.importable(offered_systems.LLM_SYSTEM):
+    if not importable(offered_systems.LLM_SYSTEM):
         pytest.skip("the llm system is not installed")
     pytest.importorskip("openai")
     from ..llm_server import LLMServer

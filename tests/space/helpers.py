@@ -56,3 +56,16 @@ def hostile_results(folder: Path) -> Path:
     for name in HOSTILE_NAMES:
         (folder / name).write_text("{not json")
     return folder
+
+
+def importable(name: str) -> bool:
+    """Whether a system is registered and its extra's modules import (its tests skip otherwise)."""
+    import_space()
+    from swords_lexsub.errors import SwordsError
+    from swords_space import offered_systems
+
+    try:
+        offered_systems.registry().get(name)
+        return True
+    except (SwordsError, ImportError):
+        return False

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from .helpers import import_space
+from .helpers import import_space, importable
 
 pytest.importorskip("pandas", reason="the Space's tables are pandas DataFrames (installed with gradio)")
 import_space()
@@ -53,7 +53,7 @@ def test_llm_uses_each_sessions_key_and_never_the_environment(llm_server, monkey
 
 
 def test_an_unreachable_llm_endpoint_is_a_message_without_the_key():
-    if not offered_systems.importable(offered_systems.LLM_SYSTEM):
+    if not importable(offered_systems.LLM_SYSTEM):
         pytest.skip("the llm system is not installed")
     with socket.socket() as probe:  # a port with nothing listening
         probe.bind(("127.0.0.1", 0))

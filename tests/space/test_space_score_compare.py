@@ -12,11 +12,11 @@ import pytest
 
 from swords_metric import Scorer
 
-from .helpers import COINCO_ORACLE, import_space, write
+from .helpers import COINCO_ORACLE, import_space, importable, write
 
 pytest.importorskip("pandas", reason="the Space's tables are pandas DataFrames (installed with gradio)")
 import_space()
-from swords_space import benchmarks, offered_systems, systems  # noqa: E402  (after the import fallback)
+from swords_space import benchmarks, systems  # noqa: E402  (after the import fallback)
 from swords_space.errors import SpaceError  # noqa: E402
 from swords_space.tabs import score_compare  # noqa: E402
 from swords_space.tabs.score import score_predictions  # noqa: E402
@@ -26,7 +26,7 @@ from swords_space.tabs.score_files import MAX_UNCOMPRESSED_BYTES, MAX_UPLOAD_BYT
 @pytest.fixture(scope="module")
 def wordnet_file(tmp_path_factory, swords_test) -> str:
     """The wordnet baseline's answers for every SWORDS test target, as a predictions file."""
-    if not offered_systems.importable("wordnet"):
+    if not importable("wordnet"):
         pytest.skip("the wordnet system is not installed")
     path = tmp_path_factory.mktemp("compare") / "wordnet.swords.test.jsonl"
     path.write_text(

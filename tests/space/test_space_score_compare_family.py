@@ -13,11 +13,11 @@ import sys
 
 import pytest
 
-from .helpers import COINCO_ORACLE, import_space
+from .helpers import COINCO_ORACLE, import_space, importable
 
 pytest.importorskip("pandas", reason="the Space's tables are pandas DataFrames (installed with gradio)")
 import_space()
-from swords_space import benchmarks, offered_systems, systems  # noqa: E402
+from swords_space import benchmarks, systems  # noqa: E402
 from swords_space.tabs import score_compare  # noqa: E402
 from swords_space.tabs.score import on_score, on_score_page, score_predictions  # noqa: E402
 
@@ -43,7 +43,7 @@ def swords_compare(config: str, a, b) -> dict:
 @pytest.fixture(scope="module")
 def tsar_files(tmp_path_factory) -> tuple:
     need_config("tsar2022_en")
-    if not offered_systems.importable("wordnet"):
+    if not importable("wordnet"):
         pytest.skip("the wordnet system is not installed")
     folder = tmp_path_factory.mktemp("tsar_compare")
     rows = benchmarks.load_rows("tsar2022_en", "test")

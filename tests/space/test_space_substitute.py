@@ -11,7 +11,7 @@ from swords_dataset import UNTAGGED_CONFIGS
 from swords_dataset.judgements import CLASSES, NOT_IN_BENCHMARK
 from swords_metric import Scorer
 
-from .helpers import import_space
+from .helpers import import_space, importable
 
 pytest.importorskip("pandas", reason="the Space's tables are pandas DataFrames (installed with gradio)")
 import_space()
@@ -75,7 +75,7 @@ def test_unknown_system_and_pos_are_messages():
 def test_default_system_is_registered_and_preferred():
     names, default = system_choices()
     assert default in names
-    if offered_systems.importable(offered_systems.DEFAULT_SYSTEM):
+    if importable(offered_systems.DEFAULT_SYSTEM):
         assert default == offered_systems.DEFAULT_SYSTEM and names[0] == default
     else:  # fallback while wordnet+embedding is not installed: the first available preferred system
         assert default == next(name for name in offered_systems.PREFERRED + tuple(names) if name in names)
@@ -138,7 +138,7 @@ def test_an_example_without_gold_says_so():
 
 
 def test_wordnet_answers_free_text_without_gold():
-    if not offered_systems.importable("wordnet"):
+    if not importable("wordnet"):
         pytest.skip("the wordnet system is not installed")
     result = substitute("She gave a bright answer.", "bright", 1, "auto", "wordnet", top_k=5)
     assert result.example is None and result.metrics is None and result.row["pos"] == "ADJ"
